@@ -1,0 +1,31 @@
+"""mcp_migrate: find and migrate uses of MCP Roots (deprecated by SEP-2577, 2026-07-28).
+
+The public API is the pure core the CLI is built on:
+    check_source(source, path="<string>", settings=None) -> list[Finding]
+    fix_source(source, path="<string>", settings=None, unsafe=False) -> fixed source
+Attributes load lazily so `mcp-migrate rules` / `explain` start without importing LibCST.
+"""
+__version__ = "0.1.0"
+
+_LAZY = {
+    "Settings": "mcp_migrate.engine",
+    "check_bytes": "mcp_migrate.engine",
+    "check_source": "mcp_migrate.engine",
+    "fix_bytes": "mcp_migrate.fixer",
+    "fix_source": "mcp_migrate.fixer",
+    "Finding": "mcp_migrate.findings",
+    "FileError": "mcp_migrate.findings",
+    "FileResult": "mcp_migrate.findings",
+}
+__all__ = sorted(_LAZY) + ["__version__"]
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcp_migrate' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

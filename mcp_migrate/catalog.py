@@ -1,0 +1,83 @@
+"""The rule catalog: one Markdown file per rule under `rules/`, with TOML front matter.
+
+The catalog is data, not code, so `explain` and `rules` work from an installed wheel: the
+folder ships as the package `mcp_migrate._catalog`. Front matter sits between two `+++` lines.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SEVERITIES = ("breaks", "deprecated", "warning", "info")
+_REQUIRED = ("code", "name", "severity", "fix", "summary")
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    name: str
+    severity: str
+    fix: str
+    summary: str
+    doc: str
+
+
+class CatalogError(Exception):
+    pass
+
+
+def _catalog_files():
+    try:
+        from importlib.resources import files
+
+        root = files("mcp_migrate._catalog")
+        entries = [e for e in root.iterdir() if e.name.endswith(".md")]
+        if entries:
+            return entries
+    except (ImportError, ModuleNotFoundError, FileNotFoundError, TypeError):
+        pass
+    # A source checkout that was not installed: the catalog is the sibling `rules/` folder.
+    here = Path(__file__).resolve().parent.parent / "rules"
+    return sorted(here.glob("*.md"))
+
+
+def parse_entry(text: str, origin: str) -> RuleInfo:
+    parts = text.split("+++", 2)
+    if len(parts) != 3 or parts[0].strip():
+        raise CatalogError(f"{origin}: missing +++ front matter")
+    try:
+        meta = tomllib.loads(parts[1])
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{origin}: {exc}") from None
+    missing = [k for k in _REQUIRED if k not in meta]
+    if missing:
+        raise CatalogError(f"{origin}: missing {', '.join(missing)}")
+    if meta["severity"] not in SEVERITIES:
+        raise CatalogError(f"{origin}: unknown severity {meta['severity']!r}")
+    if meta["fix"] not in ("none", "safe", "unsafe"):
+        raise CatalogError(f"{origin}: unknown fix kind {meta['fix']!r}")
+    return RuleInfo(
+        code=meta["code"],
+        name=meta["name"],
+        severity=meta["severity"],
+        fix=meta["fix"],
+        summary=meta["summary"],
+        doc=parts[2].strip() + "\n",
+    )
+
+
+@lru_cache(maxsize=1)
+def load_catalog() -> dict:
+    """code -> RuleInfo, sorted by code."""
+    infos = {}
+    for entry in _catalog_files():
+        info = parse_entry(entry.read_text(encoding="utf-8"), entry.name)
+        infos[info.code] = info
+    return dict(sorted(infos.items()))

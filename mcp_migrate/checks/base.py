@@ -1,0 +1,66 @@
+"""The rule base class: one rule per class, its logic beside its examples (as in Fixit 2).
+
+A rule declares `CODE` (its catalog entry holds name, severity, fix kind and docs), the byte
+tokens without which it can never fire (`SCREEN`), and `VALID` / `INVALID` examples that the
+test suite runs, each carrying the reason it stays silent or fires. Logic lives in
+`visit_<Node>` / `leave_<Node>` methods called from the engine's single traversal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Optional
+
+import libcst as cst
+
+if TYPE_CHECKING:  # pragma: no cover
+    from mcp_migrate.engine import FileContext
+
+
+@dataclass(frozen=True)
+class Example:
+    code: str
+    reason: str
+
+
+class Valid(Example):
+    """Source on which the rule must stay silent."""
+
+
+class Invalid(Example):
+    """Source on which the rule must fire (at least once)."""
+
+
+class Rule:
+    CODE: ClassVar[str] = ""
+    #: The rule runs on a file only when one of these byte strings occurs in it.
+    SCREEN: ClassVar[tuple] = ()
+    VALID: ClassVar[list] = []
+    INVALID: ClassVar[list] = []
+
+    def __init__(self, context: "FileContext") -> None:
+        self.context = context
+        self.resolver = context.resolver
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        return any(token in data for token in cls.SCREEN)
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        severity: Optional[str] = None,
+        fix=None,
+    ) -> None:
+        self.context.report(self.CODE, node, message, severity=severity, fix=fix)
+
+    # Shared helpers ---------------------------------------------------------------------------
+    @property
+    def ancestors(self) -> list:
+        """The nodes from the module down to (and including) the node being visited."""
+        return self.context.ancestors
+
+    def parent(self, depth: int = 1) -> Optional[cst.CSTNode]:
+        stack = self.context.ancestors
+        return stack[-1 - depth] if len(stack) > depth else None

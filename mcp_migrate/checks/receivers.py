@@ -1,0 +1,32 @@
+"""Which receivers are MCP SDK objects: by annotation/assignment type, or by the SDK's own
+shape (`ctx.session`, `request_context.session`) in a file that imports an MCP SDK."""
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_migrate.resolve import BASE_SESSION, Resolver, sdk_symbol
+
+#: SDK classes whose instances carry a server-side roots request.
+SERVER_RECEIVERS = frozenset({"ServerSession", "ClientPeer", "Context", "Connection"})
+#: SDK classes whose instances are clients (they provide roots / send list_changed).
+CLIENT_RECEIVERS = frozenset({"ClientSession", "Client", "ProxyClient", "ClientSessionGroup"})
+#: A `<something>.session` (or a name bound to one) whose side is unknown: matches either set.
+SESSION_SHAPE = sdk_symbol(BASE_SESSION)
+
+
+def is_session_shape(expr: cst.BaseExpression, resolver: Resolver) -> bool:
+    """`<anything>.session` or a name called `session`, in a file that imports an MCP SDK."""
+    if not resolver.imports_sdk:
+        return False
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value == "session"
+    return False
+
+
+def is_sdk_receiver(expr: cst.BaseExpression, resolver: Resolver, classes: frozenset) -> bool:
+    kind = resolver.sdk_instance(expr)
+    if kind is not None:
+        return kind in classes or kind == SESSION_SHAPE
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
+        return is_session_shape(expr, resolver)
+    return False

@@ -1,0 +1,166 @@
+"""RT001 roots-request: a server asks the client for its roots."""
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
+from mcp_migrate.checks.shapes import ROOTS_LIST, keyword, literal, method_name, positional, string_context
+
+MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
+MSG_CALL = (
+    "`{call}` asks the client for roots, deprecated by SEP-2577; on a 2026-07-28 connection it "
+    "raises NoBackChannelError: " + MIGRATE
+)
+MSG_FASTMCP = (
+    "`{call}` asks the client for roots, deprecated by SEP-2577 and removed in FastMCP 4 "
+    "(AttributeError): " + MIGRATE
+)
+MSG_SEND = (
+    "a `roots/list` request sent to the client, deprecated by SEP-2577; a 2026-07-28 server may not "
+    "send requests outside an InputRequiredResult: " + MIGRATE
+)
+MSG_RAW = "a `roots/list` request built by hand (Roots is deprecated by SEP-2577): " + MIGRATE
+MSG_BRIDGE = (
+    "era-portable roots request ({what}): works on both protocol eras but still uses Roots, "
+    "deprecated by SEP-2577; consider a tool parameter, a resource URI, or server configuration"
+)
+
+_WRAPPERS = frozenset({"ServerRequest"})
+_SEND_METHODS = frozenset({"send_request"})
+
+
+class RootsRequest(Rule):
+    CODE = "RT001"
+    SCREEN = (b"list_roots", b"ListRoots", b"roots/list")
+
+    VALID = [
+        Valid(
+            "class RootService:\n    def list_roots(self): ...\n\nasync def f(svc: RootService):\n    await svc.list_roots()\n",
+            "a user's own list_roots() on a user's own class",
+        ),
+        Valid("import sympy\nsympy.roots(x**2 - 1)\n", "sympy's roots(), not MCP"),
+        Valid("from mcp.types import ListRootsRequest\n", "an import alone is not a finding"),
+        Valid('msg = {"method": "roots/listeners"}\n', "a different method string"),
+        Valid('def f():\n    """Calls roots/list."""\n', "docstrings are never findings"),
+    ]
+    INVALID = [
+        Invalid(
+            "from mcp.server.fastmcp import Context\n\nasync def t(ctx: Context):\n    await ctx.session.list_roots()\n",
+            "mcp 1.x FastMCP tool asks its session for roots",
+        ),
+        Invalid(
+            "from fastmcp import Context\n\nasync def t(ctx: Context):\n    return await ctx.list_roots()\n",
+            "FastMCP 2/3 Context.list_roots(), removed in FastMCP 4",
+        ),
+        Invalid(
+            "import mcp.types as t\n\nasync def f(session):\n    await session.send_request(t.ListRootsRequest(), t.ListRootsResult)\n",
+            "a ListRootsRequest sent by hand",
+        ),
+        Invalid('req = {"jsonrpc": "2.0", "id": 1, "method": "roots/list"}\n', "a raw JSON-RPC request"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.context.is_claimed(node):
+            return
+        name = method_name(node)
+        if name == "list_roots" and isinstance(node.func, cst.Attribute):
+            self._list_roots(node, node.func.value)
+        elif name in _SEND_METHODS:
+            self._send_request(node)
+        elif name == "send_raw_request":
+            args = positional(node)
+            if args and literal(args[0].value) == ROOTS_LIST:
+                self.context.claim(args[0].value)
+                self.report(node, MSG_SEND)
+        else:
+            self._construction(node)
+
+    def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
+        if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS):
+            return
+        qualified = self.resolver.instance_type(receiver) or ""
+        if qualified.startswith("fastmcp.") and qualified.endswith("Context"):
+            self.report(node, MSG_FASTMCP.format(call=_short(receiver) + ".list_roots()"))
+        else:
+            self.report(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"))
+
+    def _send_request(self, node: cst.Call) -> None:
+        request = _first_arg(node, "request")
+        if request is None:
+            return
+        inner = _unwrap(request, self.resolver)
+        if inner is not None:
+            self.context.claim(request)
+            self.context.claim(inner)
+            self.report(node, MSG_SEND)
+            return
+        if self.resolver.sdk_instance(request) == "ListRootsRequest":
+            self.report(node, MSG_SEND)
+
+    def _construction(self, node: cst.Call) -> None:
+        symbol = self.resolver.sdk_name(node.func)
+        if symbol == "ListRootsRequest":
+            if self._inside_input_required():
+                self.report(node, MSG_BRIDGE.format(what="InputRequiredResult"), severity="info")
+            else:
+                self.report(node, MSG_SEND)
+        elif symbol == "ListRoots":
+            self.report(node, MSG_BRIDGE.format(what="ListRoots resolver marker"), severity="info")
+
+    def _inside_input_required(self) -> bool:
+        for anc in reversed(self.ancestors[:-1]):
+            if isinstance(anc, cst.Call) and self.resolver.sdk_name(anc.func) == "InputRequiredResult":
+                return True
+            if isinstance(anc, cst.DictElement) and literal(anc.key) in ("inputRequests", "input_requests"):
+                return True
+        return False
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self._wire_string(node)
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._wire_string(node)
+
+    def _wire_string(self, node) -> None:
+        if self.context.is_claimed(node) or literal(node) != ROOTS_LIST:
+            return
+        where = string_context(self.ancestors)
+        if where == "request":
+            if self._inside_input_required():
+                self.report(node, MSG_BRIDGE.format(what="inputRequests"), severity="info")
+            else:
+                self.report(node, MSG_RAW)
+        elif where == "constant" or (where and where.startswith("call:send")):
+            self.report(node, MSG_RAW)
+
+
+def _unwrap(expr: cst.BaseExpression, resolver):
+    """The ListRootsRequest(...) call inside `expr`, through a v1 ServerRequest(...) wrapper."""
+    if not isinstance(expr, cst.Call):
+        return None
+    symbol = resolver.sdk_name(expr.func)
+    if symbol == "ListRootsRequest":
+        return expr
+    if symbol in _WRAPPERS:
+        inner = _first_arg(expr, "root")  # ServerRequest(ListRootsRequest()) or (root=...)
+        if isinstance(inner, cst.Call) and resolver.sdk_name(inner.func) == "ListRootsRequest":
+            return inner
+    return None
+
+
+def _first_arg(call: cst.Call, name: str):
+    """The first positional argument's value, or the value of keyword `name`."""
+    args = positional(call)
+    if args:
+        return args[0].value
+    arg = keyword(call, name)
+    return arg.value if arg is not None else None
+
+
+def _short(expr: cst.BaseExpression) -> str:
+    try:
+        text = cst.Module([]).code_for_node(expr)
+    except Exception:
+        return "..."
+    return text if len(text) <= 40 else "..." + text[-37:]

@@ -1,0 +1,117 @@
+"""RT003 roots-capability: a roots capability declared or probed by hand."""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.shapes import CAPABILITY_KEYS, is_false_or_none, keyword, literal
+
+MSG_DECLARE = (
+    "declares the roots capability; Roots is deprecated by SEP-2577: stop declaring it once the "
+    "client no longer provides roots (directories travel as tool arguments or server configuration)"
+)
+MSG_PROBE = (
+    "probes the client's roots capability; Roots is deprecated by SEP-2577: take the directories as a "
+    "tool parameter or from server configuration instead of asking the client"
+)
+_CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
+
+
+def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
+    """Is the Dict at ancestors[dict_index] a client-capabilities mapping?"""
+    parent = ancestors[dict_index - 1] if dict_index >= 1 else None
+    if isinstance(parent, cst.DictElement) and parent.value is ancestors[dict_index]:
+        key = literal(parent.key)
+        if key in CAPABILITY_KEYS:
+            return True
+        return resolver.sdk_name(parent.key) == "CLIENT_CAPABILITIES_META_KEY"
+    if isinstance(parent, cst.Arg) and parent.keyword is not None:
+        if parent.keyword.value in CAPABILITY_KEYS:
+            return True
+        call = ancestors[dict_index - 2]
+        return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities"
+    if isinstance(parent, cst.Arg) and dict_index >= 2:
+        call = ancestors[dict_index - 2]
+        return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities" or (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and resolver.sdk_name(call.func.value) == "ClientCapabilities"
+        )
+    if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+        targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
+        for t in targets:
+            target = t.target
+            name = target.value if isinstance(target, cst.Name) else getattr(getattr(target, "attr", None), "value", "")
+            if name and _CAPS_NAME.search(name):
+                return True
+    return False
+
+
+class RootsCapabilityDeclared(Rule):
+    CODE = "RT003"
+    SCREEN = (b"ClientCapabilities", b"RootsCapability", b'"roots"', b"'roots'", b"capabilities.roots")
+
+    VALID = [
+        Valid('config = {"roots": ["/srv"]}\n', "a roots key outside a capabilities mapping"),
+        Valid("from pydantic import RootModel\nclass M(RootModel[int]): pass\n", "pydantic RootModel"),
+        Valid("from mcp.types import ClientCapabilities\nc = ClientCapabilities(sampling=None)\n", "no roots"),
+        Valid("x.capabilities.roots\n", "attribute shape without an MCP import"),
+    ]
+    INVALID = [
+        Invalid(
+            "from mcp.types import ClientCapabilities, RootsCapability\n"
+            "caps = ClientCapabilities(roots=RootsCapability())\n",
+            "capability declared with the SDK types",
+        ),
+        Invalid('params = {"capabilities": {"roots": {}}}\n', "raw initialize params"),
+        Invalid(
+            "import mcp\n\ndef f(ctx):\n    return ctx.session.client_params.capabilities.roots\n",
+            "capability probed by reading it",
+        ),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        symbol = self.resolver.sdk_name(node.func)
+        if symbol == "ClientCapabilities":
+            arg = keyword(node, "roots")
+            if arg is not None and not is_false_or_none(arg.value):
+                self.context.claim(arg.value)
+                self.report(arg, MSG_PROBE if self._in_check() else MSG_DECLARE)
+        elif symbol == "RootsCapability" and not self.context.is_claimed(node):
+            self.report(node, MSG_DECLARE)
+
+    def _in_check(self) -> bool:
+        for anc in reversed(self.ancestors[:-1]):
+            if isinstance(anc, cst.Call) and isinstance(anc.func, cst.Attribute) and "capabilit" in anc.func.attr.value:
+                return True
+        return False
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        if literal(node.key) != "roots" or self.context.is_claimed(node.value):
+            return
+        if capability_mapping(self.resolver, self.ancestors, len(self.ancestors) - 2):
+            self.report(node, MSG_DECLARE)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value != "roots":
+            return
+        owner = node.value
+        if isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities"):
+            if not self.resolver.imports_sdk:
+                return
+        elif self.resolver.sdk_instance(owner) != "ClientCapabilities":
+            return
+        assign = self.parent(2)  # Attribute <- AssignTarget <- Assign
+        if isinstance(self.parent(), cst.AssignTarget) and isinstance(assign, cst.Assign):
+            # `caps.roots = ...` declares rather than probes; a RootsCapability(...) value is
+            # reported by itself, and `= None` removes the capability.
+            value = assign.value
+            if is_false_or_none(value) or (
+                isinstance(value, cst.Call) and self.resolver.sdk_name(value.func) == "RootsCapability"
+            ):
+                return
+            self.report(node, MSG_DECLARE)
+            return
+        self.report(node, MSG_PROBE)

@@ -1,0 +1,111 @@
+"""RT004 roots-list-changed-send: sending the removed notifications/roots/list_changed."""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.receivers import CLIENT_RECEIVERS, SESSION_SHAPE
+from mcp_migrate.checks.shapes import LIST_CHANGED, literal, method_name, positional, string_context
+from mcp_migrate.fixes import delete_statement_fix
+
+MSG = (
+    "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is deprecated "
+    "by SEP-2577): delete it; new directories travel with the next tool call"
+)
+_OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
+_WRAPPERS = frozenset({"ClientNotification"})
+
+
+class ListChangedSend(Rule):
+    CODE = "RT004"
+    SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
+
+    VALID = [
+        Valid(
+            "class Bus:\n    async def send_roots_list_changed(self): ...\n\nasync def f(b: Bus):\n"
+            "    await b.send_roots_list_changed()\n",
+            "a user's own method of that name",
+        ),
+        Valid("log('notifications/roots/list_changed is gone')\n", "text that merely mentions it"),
+        Valid("from mcp.types import RootsListChangedNotification\n", "an import alone"),
+    ]
+    INVALID = [
+        Invalid(
+            "from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    await s.send_roots_list_changed()\n",
+            "typed session sends the notification",
+        ),
+        Invalid(
+            "import mcp.types as types\n\nasync def f(s):\n    await s.send_notification(types.ClientNotification(types.RootsListChangedNotification()))\n",
+            "v1 wrapper form",
+        ),
+        Invalid('send({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})\n', "raw JSON-RPC"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.context.is_claimed(node):
+            return
+        name = method_name(node)
+        if name == "send_roots_list_changed" and isinstance(node.func, cst.Attribute):
+            receiver = node.func.value
+            kind = self.resolver.sdk_instance(receiver)
+            if kind in CLIENT_RECEIVERS or kind == SESSION_SHAPE or (
+                kind is None
+                and self.resolver.imports_sdk
+                and not _OWN_DEF.search(self.context.data)
+                and _untyped(receiver, self.resolver)
+            ):
+                self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
+            return
+        if name in ("send_notification", "send_raw_notification"):
+            args = positional(node)
+            if args and self._is_notification(args[0].value):
+                self.context.claim(args[0].value)
+                for inner in _calls_inside(args[0].value):
+                    self.context.claim(inner)
+                self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
+                return
+        if self.resolver.sdk_name(node.func) == "RootsListChangedNotification":
+            self.report(node, MSG)
+
+    def _is_notification(self, expr) -> bool:
+        if literal(expr) == LIST_CHANGED:
+            return True
+        if not isinstance(expr, cst.Call):
+            return False
+        symbol = self.resolver.sdk_name(expr.func)
+        if symbol == "RootsListChangedNotification":
+            return True
+        if symbol in _WRAPPERS:
+            args = positional(expr)
+            return bool(args) and self._is_notification(args[0].value)
+        return False
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self._wire_string(node)
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._wire_string(node)
+
+    def _wire_string(self, node) -> None:
+        if self.context.is_claimed(node) or literal(node) != LIST_CHANGED:
+            return
+        where = string_context(self.ancestors)
+        if where == "request" or (where is not None and where.startswith("call:send")):
+            self.report(node, MSG)
+
+
+def _untyped(receiver, resolver) -> bool:
+    """A receiver whose type we cannot see (not a known non-SDK instance, not an import)."""
+    if isinstance(receiver, cst.Name):
+        binding = resolver.lookup(receiver.value)
+        return binding is None or binding[0] == "i" and not binding[1]
+    return isinstance(receiver, cst.Attribute)
+
+
+def _calls_inside(expr):
+    while isinstance(expr, cst.Call):
+        yield expr
+        args = positional(expr)
+        expr = args[0].value if args else None

@@ -1,0 +1,84 @@
+"""RT005 roots-list-changed-handler: waiting for the removed notifications/roots/list_changed."""
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.shapes import LIST_CHANGED, is_false_or_none, keyword, literal, method_name, positional, string_context
+from mcp_migrate.fixes import delete_statement_fix, remove_argument_fix
+
+MSG = (
+    "handles `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is "
+    "deprecated by SEP-2577), so it never runs: delete it; make what it refreshed a per-call "
+    "parameter or a configuration reload"
+)
+
+
+class ListChangedHandler(Rule):
+    CODE = "RT005"
+    SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
+
+    VALID = [
+        Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),
+        Valid("from mcp.types import RootsListChangedNotification\n", "an import alone"),
+        Valid('"""Handles notifications/roots/list_changed."""\n', "a docstring"),
+    ]
+    INVALID = [
+        Invalid(
+            "import mcp.types as types\nfrom mcp.server.lowlevel import Server\nserver = Server('x')\n"
+            "server.notification_handlers[types.RootsListChangedNotification] = h\n",
+            "mcp 1.x handler dict",
+        ),
+        Invalid("from mcp.server.lowlevel import Server\nserver = Server('x', on_roots_list_changed=h)\n", "mcp 2.x keyword"),
+        Invalid('if method == "notifications/roots/list_changed":\n    refresh()\n', "raw dispatch"),
+    ]
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            sub = target.target
+            if not isinstance(sub, cst.Subscript):
+                continue
+            for element in sub.slice:
+                if not isinstance(element.slice, cst.Index):
+                    continue
+                key = element.slice.value
+                if self.resolver.sdk_name(key) == "RootsListChangedNotification" or literal(key) == LIST_CHANGED:
+                    self.context.claim(key)
+                    self.report(node, MSG, fix=delete_statement_fix(self.ancestors, small=node))
+                    return
+
+    def visit_Call(self, node: cst.Call) -> None:
+        arg = keyword(node, "on_roots_list_changed")
+        if arg is not None and not is_false_or_none(arg.value) and self.resolver.qualified(node.func):
+            self.report(arg, MSG, fix=remove_argument_fix(node, arg))
+            return
+        name = method_name(node)
+        if name in ("add_notification_handler", "register_notification_handler", "on_notification"):
+            args = positional(node)
+            if args and (
+                literal(args[0].value) == LIST_CHANGED
+                or self.resolver.sdk_name(args[0].value) == "RootsListChangedNotification"
+            ):
+                self.context.claim(args[0].value)
+                self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
+        elif name == "isinstance":
+            args = positional(node)
+            if len(args) == 2 and self.resolver.sdk_name(args[1].value) == "RootsListChangedNotification":
+                self.report(node, MSG)
+
+    def visit_MatchClass(self, node: cst.MatchClass) -> None:
+        if self.resolver.sdk_name(node.cls) == "RootsListChangedNotification":
+            self.report(node, MSG)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        self._wire_string(node)
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
+        self._wire_string(node)
+
+    def _wire_string(self, node) -> None:
+        if self.context.is_claimed(node) or literal(node) != LIST_CHANGED:
+            return
+        where = string_context(self.ancestors)
+        if where in ("dispatch", "constant"):
+            self.report(node, MSG)

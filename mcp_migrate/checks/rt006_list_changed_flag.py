@@ -1,0 +1,60 @@
+"""RT006 roots-list-changed-flag: `listChanged` on a roots capability means nothing any more."""
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.rt003_roots_capability import capability_mapping
+from mcp_migrate.checks.shapes import keyword, literal
+from mcp_migrate.fixes import remove_argument_fix, remove_dict_element_fix
+
+MSG = (
+    "`{flag}` on the roots capability promises `notifications/roots/list_changed`, which the "
+    "2026-07-28 revision removed (Roots is deprecated by SEP-2577): remove the flag"
+)
+_FLAGS = ("listChanged", "list_changed")
+
+
+class ListChangedFlag(Rule):
+    CODE = "RT006"
+    SCREEN = (b"listChanged", b"list_changed")
+
+    VALID = [
+        Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),
+        Valid("from mcp.types import RootsCapability\nRootsCapability(listChanged=False)\n", "explicitly off"),
+        Valid('caps = {"tools": {"listChanged": True}}\n', "tools, not roots"),
+    ]
+    INVALID = [
+        Invalid("from mcp.types import RootsCapability\nRootsCapability(listChanged=True)\n", "v1 spelling"),
+        Invalid("from mcp_types import RootsCapability\nRootsCapability(list_changed=True)\n", "v2 spelling"),
+        Invalid('caps = {"roots": {"listChanged": True}}\n', "raw capability mapping"),
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self.resolver.sdk_name(node.func) != "RootsCapability":
+            return
+        for flag in _FLAGS:
+            arg = keyword(node, flag)
+            if arg is not None and not _is_false(arg.value):
+                self.report(arg, MSG.format(flag=flag), fix=remove_argument_fix(node, arg))
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        flag = literal(node.key)
+        if flag not in _FLAGS or _is_false(node.value):
+            return
+        stack = self.ancestors
+        # DictElement <- Dict (the roots capability) <- DictElement "roots"/Arg roots= <- Dict/Call
+        if len(stack) < 4 or not isinstance(stack[-2], cst.Dict):
+            return
+        holder = stack[-3]
+        if isinstance(holder, cst.DictElement) and literal(holder.key) == "roots":
+            if capability_mapping(self.resolver, stack, len(stack) - 4):
+                self.report(node, MSG.format(flag=flag), fix=remove_dict_element_fix(stack[-2], node))
+        elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
+            call = stack[-4]
+            if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":
+                self.report(node, MSG.format(flag=flag), fix=remove_dict_element_fix(stack[-2], node))
+
+
+def _is_false(expr) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "False"

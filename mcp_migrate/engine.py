@@ -1,0 +1,228 @@
+"""The pure core: bytes in, findings out. The CLI, the hook and the tests all call this.
+
+Per file: screen the raw bytes for tokens the selected rules need (most files stop here),
+parse once, walk the tree once while every rule that passed the screen gets its callbacks,
+compute positions only when something was reported, then apply suppressions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from mcp_migrate.catalog import load_catalog
+from mcp_migrate.checks import all_rules
+from mcp_migrate.findings import SYNTAX_ERROR_CODE, FileError, FileResult, Finding
+from mcp_migrate.resolve import Resolver
+from mcp_migrate.suppress import is_suppressed, suppressions_by_line
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to check: the selected rule codes and a team's own wrapper APIs."""
+
+    select: frozenset = frozenset()
+    #: rule code -> qualified names of a team's wrappers that count as that rule's API.
+    extend_apis: tuple = ()
+
+    @classmethod
+    def default(cls) -> "Settings":
+        return cls(select=frozenset(load_catalog()))
+
+    def extend_map(self) -> dict:
+        return {qname: code for code, names in self.extend_apis for qname in names}
+
+
+@dataclass
+class Report:
+    code: str
+    node: cst.CSTNode
+    message: str
+    severity: Optional[str]
+    fix: object = None
+
+
+class FileContext:
+    """Per-file state shared by every rule during the one traversal."""
+
+    def __init__(self, path: str, module: cst.Module, resolver: Resolver, settings: Settings, data: bytes = b""):
+        self.path = path
+        #: The raw bytes, for cheap whole-file questions ("is there a def of this name?").
+        self.data = data
+        self.module = module
+        self.resolver = resolver
+        self.settings = settings
+        self.ancestors: list = []
+        self.reports: list = []
+        #: Nodes already covered by a report, so an enclosing report is not repeated inside.
+        self.claimed: set = set()
+
+    def report(self, code, node, message, *, severity=None, fix=None) -> None:
+        self.reports.append(Report(code, node, message, severity, fix))
+
+    def claim(self, node: cst.CSTNode) -> None:
+        self.claimed.add(id(node))
+
+    def is_claimed(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.claimed
+
+
+class _Dispatcher(cst.CSTVisitor):
+    """Calls every active rule's visit_/leave_ method for each node; isolates rule crashes."""
+
+    def __init__(self, context: FileContext, rules: list, errors: list):
+        super().__init__()
+        self.context = context
+        self.resolver = context.resolver
+        self.errors = errors
+        self.dead: set = set()
+        self.visits: dict = {}
+        self.leaves: dict = {}
+        for rule in rules:
+            for attr in dir(type(rule)):
+                if attr.startswith("visit_"):
+                    self.visits.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
+                elif attr.startswith("leave_"):
+                    self.leaves.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
+
+    def _call(self, handlers, node) -> None:
+        for rule, method in handlers:
+            if rule.CODE in self.dead:
+                continue
+            try:
+                method(node)
+            except Exception as exc:  # a broken rule loses its own findings, never the run
+                self.dead.add(rule.CODE)
+                self.errors.append(
+                    FileError(self.context.path, rule.CODE, f"rule {rule.CODE} raised {type(exc).__name__}: {exc}")
+                )
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.context.ancestors.append(node)
+        self.resolver.on_visit(node)
+        handlers = self.visits.get(type(node).__name__)
+        if handlers:
+            self._call(handlers, node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        handlers = self.leaves.get(type(original_node).__name__)
+        if handlers:
+            self._call(handlers, original_node)
+        self.resolver.on_leave(original_node)
+        self.context.ancestors.pop()
+
+
+def screened_rules(data: bytes, settings: Settings) -> list:
+    """The selected rule classes whose screen tokens occur in `data` (cheap byte scans)."""
+    classes = [r for r in all_rules() if r.CODE in settings.select]
+    active = [r for r in classes if r.screen(data)]
+    if settings.extend_apis:
+        from mcp_migrate.checks.wrappers import wrapper_rule_for
+
+        wrapper = wrapper_rule_for(settings, data)
+        if wrapper is not None:
+            active.append(wrapper)
+    return active
+
+
+def _syntax_error(path: str, exc: Exception) -> Finding:
+    line = getattr(exc, "raw_line", None) or getattr(exc, "lineno", None) or 1
+    column = (getattr(exc, "raw_column", None) or 0) + 1
+    if isinstance(exc, cst.ParserSyntaxError):
+        message = f"cannot parse: {exc.message}"
+    elif isinstance(exc, (UnicodeDecodeError, LookupError)):
+        message = f"cannot decode: {exc}"
+    else:
+        message = f"cannot parse: {type(exc).__name__}: {exc}"
+    message = " ".join(message.split())
+    return Finding(path, line, column, line, column, SYNTAX_ERROR_CODE, "syntax-error", message, "error", "none")
+
+
+@dataclass
+class Analysis:
+    """What one parse produced: the tree (None when screened out or unparsable), the kept
+    reports paired with their findings (same order), and the file's result."""
+
+    module: Optional[cst.Module]
+    pairs: list
+    result: FileResult
+
+
+def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
+    """Screen, parse once, run the active rules in one traversal, position and filter reports."""
+    result = FileResult(path)
+    rules = screened_rules(data, settings)
+    if not rules:
+        return Analysis(None, [], result)
+    try:
+        module = cst.parse_module(data)
+    except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
+        result.findings.append(_syntax_error(path, exc))
+        return Analysis(None, [], result)
+    resolver = Resolver()
+    resolver.prepass(module)
+    context = FileContext(path, module, resolver, settings, data)
+    dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
+    module.visit(dispatcher)
+    reports = [r for r in context.reports if r.code not in dispatcher.dead]
+    if not reports:
+        return Analysis(module, [], result)
+    # Positions cost a full pass: pay it only for files that have something to report.
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    catalog = load_catalog()
+    suppressions = suppressions_by_line(module.code)
+    kept = []
+    for rep in reports:
+        rng = positions[rep.node]
+        info = catalog[rep.code]
+        finding = Finding(
+            path,
+            rng.start.line,
+            rng.start.column + 1,
+            rng.end.line,
+            rng.end.column + 1,
+            rep.code,
+            info.name,
+            rep.message,
+            rep.severity or info.severity,
+            _fix_kind(rep, info),
+        )
+        if not is_suppressed(finding, suppressions):
+            kept.append((rep, finding))
+    kept.sort(key=lambda pair: pair[1].sort_key())
+    pairs = _dedupe(kept)
+    result.findings.extend(f for _, f in pairs)
+    return Analysis(module, pairs, result)
+
+
+def _fix_kind(report: Report, info) -> str:
+    """A finding's fix kind: none when the rule could not describe a fix at this site."""
+    if report.fix is None:
+        return "none"
+    return "unsafe" if report.fix.unsafe else info.fix
+
+
+def _dedupe(pairs: Iterable) -> list:
+    seen, out = set(), []
+    for rep, finding in pairs:
+        key = (finding.code, finding.line, finding.column, finding.end_line, finding.end_column)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((rep, finding))
+    return out
+
+
+def check_bytes(data: bytes, path: str, settings: Optional[Settings] = None) -> FileResult:
+    """Check one file's raw bytes. Never raises for bad input: it becomes an E999 finding."""
+    settings = settings or Settings.default()
+    return analyze(data, path, settings).result
+
+
+def check_source(source, path: str = "<string>", *, settings: Optional[Settings] = None) -> list:
+    """Findings for one source text (str or bytes), sorted by position."""
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    return check_bytes(data, path, settings).findings

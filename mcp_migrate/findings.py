@@ -1,0 +1,70 @@
+"""The records a check produces: findings and per-file errors, shared by every reporter."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+#: Code reserved for files that cannot be decoded or parsed (as in ruff and flake8).
+SYNTAX_ERROR_CODE = "E999"
+
+FIX_KINDS = ("none", "safe", "unsafe")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One diagnostic. Lines and columns are 1-based; the end is exclusive, like ruff's."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    message: str
+    severity: str
+    fix: str = "none"
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code)
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
+            "severity": self.severity,
+            "fix": self.fix,
+        }
+
+
+@dataclass(frozen=True)
+class FileError:
+    """Something went wrong inside mcp_migrate for one file (a rule raised, a fix broke the code).
+
+    The file's other results survive; the run reports this and exits 2."""
+
+    path: str
+    code: str  # the rule code involved, or "internal"
+    message: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "code": self.code, "message": self.message}
+
+
+@dataclass
+class FileResult:
+    """Everything one file produced; picklable so it can cross a process boundary."""
+
+    path: str
+    findings: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+    #: Set by fix mode: the new bytes, or None when nothing changed.
+    fixed_source: Optional[bytes] = None
+    #: Set by fix mode: (code, line) of every fix applied.
+    applied: list = field(default_factory=list)

@@ -1,0 +1,372 @@
+"""Name resolution through a file's imports, without LibCST's (costly) scope analysis.
+
+A name is known when it was bound by an import (`import mcp.types as t`, `from mcp import types`),
+by assigning an SDK object to it (`server = Server("x")`, `async with ClientSession(...) as s`), or
+by an annotation (`ctx: Context`). Everything else is unknown, and an unknown name never matches
+an SDK name: a user's `def list_roots()` or `sympy.roots` stays silent.
+
+Module-level code sees bindings in source order; function bodies see the module's final
+bindings (they run later), collected by a pre-pass over the top-level statements.
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import libcst as cst
+
+#: Top-level packages that make up an MCP SDK.
+SDK_PACKAGES = frozenset({"mcp", "mcp_types", "fastmcp"})
+
+# A binding is ("q", qualified_name) for imported modules/objects, ("i", qualified_class_name)
+# for an instance of a known class, or None when the name is bound to something we do not know.
+Binding = Optional[tuple]
+
+_ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
+
+#: Generic session type for `<something>.session` whose side (client or server) is unknown:
+#: `mcp.shared.session.BaseSession` is the SDK base class of both ClientSession and ServerSession.
+BASE_SESSION = "mcp.shared.session.BaseSession"
+#: SDK context classes whose `.session` is the server's session.
+_SERVER_CONTEXTS = frozenset({"Context", "ServerRequestContext"})
+#: SDK classes whose `.session` is a client session.
+_CLIENT_OWNERS = frozenset({"ClientRequestContext", "Client", "ProxyClient"})
+#: SDK server classes (and contexts) with a `get_context()` / `request_context`.
+_SERVER_APPS = frozenset({"FastMCP", "MCPServer", "Server"})
+
+
+def dotted(expr: cst.BaseExpression) -> Optional[str]:
+    """`a.b.c` as text, for Name/Attribute chains only."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
+
+
+def module_name(node: Union[cst.Attribute, cst.Name]) -> str:
+    return dotted(node) or ""
+
+
+def sdk_symbol(qname: Optional[str], packages=SDK_PACKAGES) -> Optional[str]:
+    """The last component of a qualified name that lives in an MCP SDK package, else None.
+
+    Matching by package root plus symbol name survives re-exports (`mcp.types.Root` is
+    `mcp_types.Root`; FastMCP re-exports the SDK's types)."""
+    if not qname:
+        return None
+    root, _, rest = qname.partition(".")
+    if root not in packages or not rest:
+        return None
+    return qname.rpartition(".")[2]
+
+
+class _Scope:
+    __slots__ = ("names", "stars", "is_class")
+
+    def __init__(self, is_class: bool = False):
+        self.names: dict = {}
+        self.stars: list = []
+        self.is_class = is_class
+
+
+class Resolver:
+    """Tracks bindings while the engine walks a module; rules ask it what names mean."""
+
+    def __init__(self) -> None:
+        self.module_now = _Scope()
+        self.module_final = _Scope()
+        self.scopes: list = []  # function and class scopes, innermost last
+        self.imports_sdk = False
+        #: Names of functions/methods defined anywhere in this file (a user's own API).
+        self.defined_functions: set = set()
+        self._prepassing = False
+
+    # ----- binding -------------------------------------------------------------------------
+    def prepass(self, module: cst.Module) -> None:
+        # While the pre-pass runs, names resolve against the bindings it has collected so far
+        # (`client = Client(...)` after `from fastmcp import Client`), not the still-empty
+        # source-order scope.
+        self._prepassing = True
+        try:
+            self._prepass_block(module.body)
+        finally:
+            self._prepassing = False
+
+    def _prepass_block(self, body) -> None:
+        scope = self.module_final
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, (cst.Import, cst.ImportFrom)):
+                        self._bind_import(small, scope)
+                    elif isinstance(small, cst.Assign):
+                        self._bind_assign(small, scope)
+                    elif isinstance(small, cst.AnnAssign):
+                        self._bind_annassign(small, scope)
+            elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                scope.names[stmt.name.value] = None
+            elif isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ == "TryStar":
+                for block in _sub_blocks(stmt):
+                    self._prepass_block(block)
+
+    def _current(self) -> _Scope:
+        return self.scopes[-1] if self.scopes else self.module_now
+
+    def _bind_import(self, node, scope: _Scope) -> None:
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                full = module_name(alias.name)
+                self._note_module(full)
+                if alias.asname is not None:
+                    target = alias.asname.name
+                    if isinstance(target, cst.Name):
+                        scope.names[target.value] = ("q", full)
+                else:
+                    top = full.partition(".")[0]
+                    scope.names[top] = ("q", top)
+            return
+        # ImportFrom
+        if node.relative:
+            base = "." * len(node.relative) + (module_name(node.module) if node.module else "")
+        else:
+            base = module_name(node.module) if node.module else ""
+            self._note_module(base)
+        if isinstance(node.names, cst.ImportStar):
+            scope.stars.append(base)
+            return
+        for alias in node.names:
+            if not isinstance(alias.name, cst.Name):
+                continue
+            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else alias.name.value
+            scope.names[local] = ("q", f"{base}.{alias.name.value}")
+
+    def _note_module(self, full: str) -> None:
+        if full.partition(".")[0] in SDK_PACKAGES:
+            self.imports_sdk = True
+
+    def _value_binding(self, value: cst.BaseExpression) -> Binding:
+        """What a name bound to `value` means: an instance of a known class, an alias, or unknown."""
+        if isinstance(value, cst.Await):
+            value = value.expression
+            # session = await stack.enter_async_context(ClientSession(...))
+            if (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value in _ASYNC_CONTEXT_ENTERS
+                and value.args
+            ):
+                value = value.args[0].value
+            else:
+                return None
+        if isinstance(value, cst.Call):
+            q = self._call_type(value)
+            return ("i", q) if q else None
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            q = self.qualified(value)
+            if q:
+                return ("q", q)
+            t = self.instance_type(value)
+            return ("i", t) if t else None
+        return None
+
+    def _bind_assign(self, node: cst.Assign, scope: _Scope) -> None:
+        binding = self._value_binding(node.value)
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                scope.names[target.target.value] = binding
+
+    def _bind_annassign(self, node: cst.AnnAssign, scope: _Scope) -> None:
+        if isinstance(node.target, cst.Name):
+            t = self.annotation_type(node.annotation.annotation)
+            if t is None and node.value is not None:
+                scope.names[node.target.value] = self._value_binding(node.value)
+            else:
+                scope.names[node.target.value] = ("i", t) if t else None
+
+    # ----- traversal hooks (called by the engine) ---------------------------------------------
+    def on_visit(self, node: cst.CSTNode) -> None:
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            self._bind_import(node, self._current())
+        elif isinstance(node, cst.FunctionDef):
+            self.defined_functions.add(node.name.value)
+            scope = _Scope()
+            self._bind_params(node.params, scope)
+            self.scopes.append(scope)
+        elif isinstance(node, cst.Lambda):
+            scope = _Scope()
+            self._bind_params(node.params, scope)
+            self.scopes.append(scope)
+        elif isinstance(node, cst.ClassDef):
+            self.scopes.append(_Scope(is_class=True))
+
+    def on_leave(self, node: cst.CSTNode) -> None:
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            self.scopes.pop()
+            if not isinstance(node, cst.Lambda):
+                self._current().names[node.name.value] = None
+        elif isinstance(node, cst.Assign):
+            self._bind_assign(node, self._current())
+        elif isinstance(node, cst.AnnAssign):
+            self._bind_annassign(node, self._current())
+        elif isinstance(node, cst.WithItem):
+            if node.asname is not None and isinstance(node.asname.name, cst.Name):
+                self._current().names[node.asname.name.value] = self._value_binding(node.item)
+        elif isinstance(node, cst.For):
+            for name in _target_names(node.target):
+                self._current().names[name] = None
+
+    def _bind_params(self, params: cst.Parameters, scope: _Scope) -> None:
+        every = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                every.append(star)
+        for param in every:
+            t = self.annotation_type(param.annotation.annotation) if param.annotation else None
+            scope.names[param.name.value] = ("i", t) if t else None
+
+    # ----- queries --------------------------------------------------------------------------
+    def lookup(self, name: str) -> Binding:
+        if self._prepassing:
+            if name in self.module_final.names:
+                return self.module_final.names[name]
+            return _star_binding(self.module_final, name)
+        innermost = True
+        for scope in reversed(self.scopes):
+            if scope.is_class and not innermost:
+                continue
+            innermost = False
+            if name in scope.names:
+                return scope.names[name]
+            star = _star_binding(scope, name)
+            if star:
+                return star
+        if self.scopes and name in self.module_final.names:
+            return self.module_final.names[name]
+        if name in self.module_now.names:
+            return self.module_now.names[name]
+        return _star_binding(self.module_now, name) or _star_binding(self.module_final, name)
+
+    def qualified(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The qualified name an expression refers to through imports, e.g. `mcp.types.Root`."""
+        if isinstance(expr, cst.Name):
+            b = self.lookup(expr.value)
+            return b[1] if b and b[0] == "q" else None
+        if isinstance(expr, cst.Attribute):
+            base = self.qualified(expr.value)
+            return f"{base}.{expr.attr.value}" if base else None
+        return None
+
+    def instance_type(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The qualified class name of what an expression evaluates to, when known."""
+        if isinstance(expr, cst.Name):
+            b = self.lookup(expr.value)
+            return b[1] if b and b[0] == "i" else None
+        if isinstance(expr, cst.Call):
+            return self._call_type(expr)
+        if isinstance(expr, cst.Attribute):
+            return self._attribute_type(expr)
+        if isinstance(expr, cst.Await):
+            return None
+        return None
+
+    def _call_type(self, call: cst.Call) -> Optional[str]:
+        """A constructor's class, or the Context a `get_context()` factory returns."""
+        q = self.qualified(call.func)
+        if q is not None:
+            package, _, symbol = q.rpartition(".")
+            if symbol == "get_context" and sdk_symbol(q):
+                # fastmcp.server.dependencies.get_context() -> fastmcp's Context
+                return f"{q.partition('.')[0]}.Context" if q.startswith("fastmcp.") else f"{package}.Context"
+            return q
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_context":
+            owner = self.instance_type(call.func.value)  # mcp.get_context() on a FastMCP instance
+            if sdk_symbol(owner) in _SERVER_APPS:
+                return f"{owner.rpartition('.')[0]}.Context"
+        return None
+
+    def _attribute_type(self, expr: cst.Attribute) -> Optional[str]:
+        """`ctx.session`, `server.request_context` and friends: the SDK's own attribute shapes."""
+        attr = expr.attr.value
+        if attr == "session":
+            owner = sdk_symbol(self.instance_type(expr.value))
+            if owner in _SERVER_CONTEXTS:
+                return "mcp.server.session.ServerSession"
+            if owner in _CLIENT_OWNERS:
+                return "mcp.client.session.ClientSession"
+            return BASE_SESSION if self.imports_sdk else None
+        if attr == "request_context":
+            owner = sdk_symbol(self.instance_type(expr.value))
+            if owner in _SERVER_APPS or owner in _SERVER_CONTEXTS:
+                return "mcp.shared.context.RequestContext"
+        if attr in ("capabilities", "client_capabilities") and self.imports_sdk:
+            # `caps = ctx.session.client_params.capabilities`. An initialize result's
+            # `.capabilities` is a ServerCapabilities, which has no `roots` to confuse.
+            return "mcp.types.ClientCapabilities"
+        if attr in ("_mcp_server", "_lowlevel_server"):
+            if sdk_symbol(self.instance_type(expr.value)) in ("FastMCP", "MCPServer"):
+                return "mcp.server.lowlevel.Server"
+        return None
+
+    def sdk_instance(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The SDK class name of `expr` (`"ClientSession"`), or None."""
+        return sdk_symbol(self.instance_type(expr))
+
+    def sdk_name(self, expr: cst.BaseExpression, packages=SDK_PACKAGES) -> Optional[str]:
+        """The SDK symbol an expression names (`"ListRootsRequest"`), or None."""
+        return sdk_symbol(self.qualified(expr), packages)
+
+    def annotation_type(self, ann: cst.BaseExpression) -> Optional[str]:
+        if isinstance(ann, (cst.Name, cst.Attribute)):
+            return self.qualified(ann)
+        if isinstance(ann, cst.Subscript):
+            outer = self.qualified(ann.value)
+            elements = [
+                e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)
+            ]
+            if outer in ("typing.Optional", "typing.Annotated", "typing_extensions.Annotated") and elements:
+                return self.annotation_type(elements[0])
+            if outer == "typing.Union":
+                found = [t for t in (self.annotation_type(e) for e in elements) if t]
+                return found[0] if len(found) == 1 else None
+            return outer
+        if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+            left, right = self.annotation_type(ann.left), self.annotation_type(ann.right)
+            return left if right is None else right if left is None else None
+        if isinstance(ann, cst.SimpleString):
+            try:
+                inner = cst.parse_expression(ann.evaluated_value)
+            except Exception:
+                return None
+            return self.annotation_type(inner)
+        return None
+
+
+def _star_binding(scope: _Scope, name: str) -> Binding:
+    for mod in scope.stars:
+        if mod.partition(".")[0] in SDK_PACKAGES:
+            return ("q", f"{mod}.{name}")
+    return None
+
+
+def _target_names(target: cst.BaseExpression):
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for el in target.elements:
+            yield from _target_names(el.value)
+
+
+def _sub_blocks(stmt):
+    """The statement blocks directly inside a compound statement (for the pre-pass)."""
+    blocks = [stmt.body.body] if hasattr(stmt.body, "body") else []
+    orelse = getattr(stmt, "orelse", None)
+    while orelse is not None:
+        blocks.append(orelse.body.body)
+        orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+    for handler in getattr(stmt, "handlers", ()):
+        blocks.append(handler.body.body)
+    final = getattr(stmt, "finalbody", None)
+    if final is not None:
+        blocks.append(final.body.body)
+    return blocks

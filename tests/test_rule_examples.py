@@ -1,0 +1,28 @@
+"""Every rule's VALID examples stay silent and every INVALID example fires (as in Fixit 2)."""
+import pytest
+
+from mcp_migrate.checks import all_rules
+from mcp_migrate.engine import check_source
+
+CASES = [
+    pytest.param(rule, example, kind, id=f"{rule.CODE}-{kind}-{i}")
+    for rule in all_rules()
+    for kind, examples in (("valid", rule.VALID), ("invalid", rule.INVALID))
+    for i, example in enumerate(examples)
+]
+
+
+@pytest.mark.parametrize("rule,example,kind", CASES)
+def test_example(rule, example, kind):
+    codes = [f.code for f in check_source(example.code)]
+    if kind == "valid":
+        assert rule.CODE not in codes, example.reason
+    else:
+        assert rule.CODE in codes, example.reason
+
+
+def test_every_rule_has_examples_with_reasons():
+    for rule in all_rules():
+        assert rule.VALID and rule.INVALID, rule.CODE
+        for example in rule.VALID + rule.INVALID:
+            assert example.reason.strip(), (rule.CODE, example.code)
