@@ -1,0 +1,189 @@
+"""`[tool.mcp-migrate]` in pyproject.toml: find it, validate it strictly, hold it.
+
+Strict on purpose: a typo in a key or a rule code would otherwise silently check the wrong
+thing. Every problem is a ConfigError with one line, `path: what is wrong`.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Optional
+
+from mcp_migrate import selection
+
+SECTION = "mcp-migrate"
+_QUALNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+class ConfigError(Exception):
+    """Bad config or bad selection input; the CLI prints it on one line and exits 2."""
+
+
+@dataclass(frozen=True)
+class Config:
+    #: The file the settings came from (None: defaults). Globs are relative to `root`.
+    path: Optional[str] = None
+    root: str = "."
+    select: Optional[tuple] = None
+    ignore: tuple = ()
+    exclude: Optional[tuple] = None
+    extend_exclude: tuple = ()
+    #: ((glob, frozenset of codes), ...)
+    per_file_ignores: tuple = ()
+    #: ((code, (qualified name, ...)), ...) sorted by code
+    extend_apis: tuple = ()
+    # Reserved for later features (fix mode): accepted and stored, unused by `check`.
+    unsafe_fixes: Optional[bool] = None
+    strategy: Optional[str] = None
+    parameter: Optional[str] = None
+    env_var: Optional[str] = None
+
+    def per_file_ignore_sets(self) -> list:
+        from mcp_migrate.gitignore import PatternSet
+
+        return [(PatternSet.from_lines(self.root, [glob]), codes) for glob, codes in self.per_file_ignores]
+
+
+def display_path(path: str) -> str:
+    """Relative to the CWD (POSIX separators) when under it, else as given."""
+    try:
+        rel = os.path.relpath(os.path.abspath(path))
+    except ValueError:
+        return path
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return path
+    return rel.replace(os.sep, "/")
+
+
+def _load_toml(path: str) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    shown = display_path(path)
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
+    except FileNotFoundError:
+        raise ConfigError(f"{shown}: config file not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+
+
+def _section(data: dict):
+    tool = data.get("tool")
+    return tool.get(SECTION) if isinstance(tool, dict) else None
+
+
+def find_config(start: str) -> Optional[str]:
+    """The nearest pyproject.toml at or above `start` (a folder or a file) that has a
+    `[tool.mcp-migrate]` table; one without the table does not stop the search (as ruff)."""
+    folder = os.path.abspath(start)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    while True:
+        candidate = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(candidate) and _section(_load_toml(candidate)) is not None:
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+class _Validator:
+    """Type checks that name the offending key in the message."""
+
+    def __init__(self, shown: str):
+        self.shown = shown
+
+    def fail(self, what: str):
+        raise ConfigError(f"{self.shown}: {what}")
+
+    def str_list(self, key: str, value) -> tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(f"'{key}' must be a list of strings")
+        return tuple(value)
+
+    def codes(self, key: str, value) -> tuple:
+        codes = self.str_list(key, value)
+        try:
+            selection.expand(codes)
+        except selection.UnknownCodeError as exc:
+            self.fail(f"'{key}': {exc}")
+        return codes
+
+    def table(self, key: str, value) -> dict:
+        if not isinstance(value, dict):
+            self.fail(f"'{key}' must be a table")
+        return value
+
+    def scalar(self, key: str, value, kind):
+        if not isinstance(value, kind):
+            self.fail(f"'{key}' must be a {kind.__name__ if kind is not bool else 'boolean'}")
+        return value
+
+
+def parse_section(section: dict, path: Optional[str]) -> Config:
+    """Validate one `[tool.mcp-migrate]` table (or a standalone config's top level)."""
+    shown = display_path(path) if path else "<config>"
+    v = _Validator(shown)
+    if not isinstance(section, dict):
+        v.fail(f"[tool.{SECTION}] must be a table")
+    fields: dict = {}
+    for key, value in section.items():
+        if key in ("select", "ignore"):
+            fields[key] = v.codes(key, value)
+        elif key in ("exclude", "extend-exclude"):
+            fields[key.replace("-", "_")] = v.str_list(key, value)
+        elif key == "per-file-ignores":
+            fields["per_file_ignores"] = tuple(
+                (glob, selection.expand(v.codes(f"{key}.{glob}", codes)))
+                for glob, codes in v.table(key, value).items()
+            )
+        elif key == "extend-apis":
+            apis = []
+            for code, names in v.table(key, value).items():
+                try:
+                    code = selection.check_exact(code)
+                except selection.UnknownCodeError as exc:
+                    v.fail(f"'{key}': {exc}")
+                names = v.str_list(f"{key}.{code}", names)
+                bad = [n for n in names if not _QUALNAME.match(n)]
+                if bad:
+                    v.fail(f"'{key}.{code}': not a qualified name: {bad[0]!r}")
+                apis.append((code, names))
+            fields["extend_apis"] = tuple(sorted(apis))
+        elif key == "unsafe-fixes":
+            fields["unsafe_fixes"] = v.scalar(key, value, bool)
+        elif key in ("strategy", "parameter", "env-var"):
+            fields[key.replace("-", "_")] = v.scalar(key, value, str)
+        else:
+            v.fail(f"unknown key '{key}' in [tool.{SECTION}]")
+    root = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
+    return Config(path=path, root=root, **fields)
+
+
+def load_config(path: str) -> Config:
+    """Read an explicit config file. A pyproject.toml (or any file with a `[tool.mcp-migrate]`
+    table) uses that table; another TOML file, e.g. `mcp-migrate.toml`, is the table itself."""
+    data = _load_toml(path)
+    section = _section(data)
+    if section is None:
+        section = {} if os.path.basename(path) == "pyproject.toml" else data
+    return parse_section(section, path)
+
+
+def resolve_config(paths, explicit: Optional[str] = None) -> Config:
+    """The Config for a run: `--config FILE`, else the nearest pyproject.toml with the
+    section above the first path, else defaults rooted at the CWD."""
+    if explicit:
+        return load_config(explicit)
+    found = find_config(paths[0] if paths else ".")
+    return load_config(found) if found else Config(root=os.getcwd())

@@ -1,0 +1,100 @@
+"""Which files a run checks: walk the PATHs for `*.py`, skipping the usual noise.
+
+Skipped while walking: folders named in the default list (replaced by config `exclude`,
+extended by `extend-exclude`), virtualenvs (any folder holding `pyvenv.cfg`), whatever
+`.gitignore` files ignore, and symlinked folders (no loops). Explicitly named files are
+always checked. The result is sorted by display path so output and tests are deterministic.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import NamedTuple, Sequence
+
+from mcp_migrate.config import display_path
+from mcp_migrate.gitignore import IgnoreStack, PatternSet
+
+DEFAULT_EXCLUDE = (
+    ".git", ".hg", ".svn", ".venv", "venv", "site-packages", "node_modules", "__pycache__",
+    "build", "dist", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+)  # fmt: skip
+
+
+class PathNotFoundError(Exception):
+    def __init__(self, path: str):
+        super().__init__(f"path not found: {path}")
+        self.path = path
+
+
+class SourceFile(NamedTuple):
+    path: str  # absolute, for reading
+    display: str  # what reports show
+
+
+@dataclass
+class Discovery:
+    files: list = field(default_factory=list)
+    #: (display path, message) for folders that could not be listed.
+    unreadable: list = field(default_factory=list)
+
+
+def exclude_patterns(config) -> PatternSet:
+    """The config's exclude globs (default: the folder names above), relative to its root."""
+    base = config.exclude if config.exclude is not None else tuple(f"{name}/" for name in DEFAULT_EXCLUDE)
+    return PatternSet.from_lines(config.root, base + tuple(config.extend_exclude))
+
+
+def check_paths_exist(paths: Sequence[str]) -> None:
+    for path in paths:
+        if not os.path.lexists(path):
+            raise PathNotFoundError(path)
+
+
+def _join(parent_display: str, name: str) -> str:
+    return name if parent_display in ("", ".") else f"{parent_display.rstrip('/')}/{name}"
+
+
+def _walk(root: str, shown: str, excluded: PatternSet, ignores: IgnoreStack, out: Discovery) -> None:
+    try:
+        with os.scandir(root) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        out.unreadable.append((shown, f"cannot list folder: {exc.strerror or exc}"))
+        return
+    for entry in entries:
+        path = entry.path
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            is_file = not is_dir and entry.name.endswith(".py") and entry.is_file()
+        except OSError:
+            continue
+        if not (is_dir or is_file):
+            continue
+        if excluded.matches(path, is_dir) or ignores.ignored(path, is_dir):
+            continue
+        if is_dir:
+            if os.path.exists(os.path.join(path, "pyvenv.cfg")):
+                continue
+            _walk(path, _join(shown, entry.name), excluded, ignores.child(path), out)
+        else:
+            out.files.append(SourceFile(os.path.abspath(path), _join(shown, entry.name)))
+
+
+def discover(paths: Sequence[str], config) -> Discovery:
+    """All files to check under `paths` (raises PathNotFoundError before any work)."""
+    check_paths_exist(paths)
+    excluded = exclude_patterns(config)
+    out = Discovery()
+    for given in paths:
+        if os.path.isdir(given):
+            _walk(os.path.abspath(given), display_path(given), excluded, IgnoreStack.for_root(given), out)
+        else:
+            out.files.append(SourceFile(os.path.abspath(given), display_path(given)))
+    seen, unique = set(), []
+    for item in sorted(out.files, key=lambda f: f.display):
+        key = os.path.normcase(item.path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(item)
+    out.files = unique
+    return out

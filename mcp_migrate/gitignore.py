@@ -1,0 +1,227 @@
+"""A small gitignore-pattern matcher (the only runtime deps allowed are libcst, click, rich).
+
+Used three ways: `.gitignore` files while walking, the config's `exclude` / `extend-exclude`,
+and `per-file-ignores` globs. Supported: comments, `\\#` / `\\!` escapes, trailing-space
+rules, negation `!`, anchoring (`/x` or any inner `/`), directory-only `x/`, `**`, `*`, `?`,
+`[...]`. Within one pattern list the last match wins; deeper `.gitignore` files win over
+shallower ones (see `IgnoreStack`).
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence
+
+
+@dataclass(frozen=True)
+class Pattern:
+    source: str
+    regex: "re.Pattern[str]"
+    negated: bool
+    dir_only: bool
+
+
+def _bracket(pat: str, i: int):
+    """Translate the `[...]` starting at pat[i]; returns (regex, next index) or None if unclosed."""
+    j = i + 1
+    negated = j < len(pat) and pat[j] in "!^"
+    if negated:
+        j += 1
+    parts = []
+    first = True
+    while j < len(pat) and (pat[j] != "]" or first):
+        ch = pat[j]
+        if ch == "\\" and j + 1 < len(pat):
+            j += 1
+            ch = pat[j]
+            parts.append(re.escape(ch))
+        elif ch == "-" and parts and j + 1 < len(pat) and pat[j + 1] != "]":
+            parts.append("-")
+        else:
+            parts.append(re.escape(ch))
+        first = False
+        j += 1
+    if j >= len(pat):
+        return None
+    body = "".join(parts)
+    return ("[^/" + body + "]" if negated else "(?!/)[" + body + "]"), j + 1
+
+
+def translate(pat: str) -> str:
+    """Regex body for one pattern (no anchoring, no leading `/`, no trailing `/`)."""
+    out, i, n = [], 0, len(pat)
+    while i < n:
+        c = pat[i]
+        if c == "*":
+            j = i
+            while j < n and pat[j] == "*":
+                j += 1
+            starts = i == 0 or pat[i - 1] == "/"
+            ends = j == n or pat[j] == "/"
+            if j - i >= 2 and starts and ends:
+                if j == n:
+                    out.append(".*")  # `x/**`: everything inside; bare `**`: everything
+                    i = j
+                else:
+                    out.append("(?:.*/)?")  # `**/`: zero or more directories
+                    i = j + 1
+                continue
+            out.append("[^/]*")
+            i = j
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[":
+            got = _bracket(pat, i)
+            if got is None:
+                out.append(re.escape(c))
+                i += 1
+            else:
+                out.append(got[0])
+                i = got[1]
+        elif c == "\\" and i + 1 < n:
+            out.append(re.escape(pat[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return "".join(out)
+
+
+def _strip_trailing_spaces(line: str) -> str:
+    while line.endswith(" ") and not line.endswith("\\ "):
+        line = line[:-1]
+    return line
+
+
+def compile_pattern(line: str) -> Optional[Pattern]:
+    """One gitignore line -> Pattern, or None for blanks and comments."""
+    source = line
+    line = _strip_trailing_spaces(line.rstrip("\r\n"))
+    if not line or line.startswith("#"):
+        return None
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    dir_only = line.endswith("/") and not line.endswith("\\/")
+    if dir_only:
+        line = line.rstrip("/")
+    if not line:
+        return None
+    anchored = "/" in line
+    body = translate(line[1:] if line.startswith("/") else line)
+    prefix = "" if anchored else "(?:.*/)?"
+    return Pattern(source, re.compile("^" + prefix + body + r"\Z", re.DOTALL), negated, dir_only)
+
+
+def parse_patterns(lines: Iterable[str]) -> list:
+    return [p for p in (compile_pattern(line) for line in lines) if p is not None]
+
+
+class PatternSet:
+    """Patterns relative to one base folder, e.g. one `.gitignore` or the config's excludes."""
+
+    def __init__(self, base: str, patterns: Sequence[Pattern]):
+        self.base = os.path.abspath(base)
+        self.patterns = list(patterns)
+
+    @classmethod
+    def from_lines(cls, base: str, lines: Iterable[str]) -> "PatternSet":
+        return cls(base, parse_patterns(lines))
+
+    def relative(self, path: str) -> str:
+        """`path` relative to the base with `/` separators; outside the base, the whole path
+        (so unanchored patterns such as `build/` still match by name)."""
+        path = os.path.abspath(path)
+        try:
+            rel = os.path.relpath(path, self.base)
+        except ValueError:  # another drive on Windows
+            rel = os.pardir
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            rel = os.path.splitdrive(path)[1].lstrip("\\/")
+        return rel.replace(os.sep, "/")
+
+    def verdict(self, path: str, is_dir: bool) -> Optional[bool]:
+        """True ignored, False re-included by `!`, None when no pattern matches."""
+        if not self.patterns:
+            return None
+        rel = self.relative(path)
+        for pat in reversed(self.patterns):
+            if pat.dir_only and not is_dir:
+                continue
+            if pat.regex.match(rel):
+                return not pat.negated
+        return None
+
+    def matches(self, path: str, is_dir: bool = False) -> bool:
+        return bool(self.verdict(path, is_dir))
+
+    def matches_with_parents(self, path: str) -> bool:
+        """Whether a file or any folder above it (below the base) matches: `tests/` covers
+        `tests/a/b.py`. For globs over file lists, where no walk prunes folders."""
+        if self.matches(path):
+            return True
+        parts = self.relative(path).split("/")[:-1]
+        for depth in range(len(parts), 0, -1):
+            if self.matches(os.path.join(self.base, *parts[:depth]), is_dir=True):
+                return True
+        return False
+
+
+def read_gitignore(folder: str) -> Optional[PatternSet]:
+    """The `.gitignore` of `folder` as a PatternSet, or None when absent/unreadable/empty."""
+    try:
+        with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as fh:
+            patterns = parse_patterns(fh)
+    except OSError:
+        return None
+    return PatternSet(folder, patterns) if patterns else None
+
+
+def find_git_root(folder: str) -> Optional[str]:
+    """The nearest folder at or above `folder` that contains `.git` (dir or file)."""
+    folder = os.path.abspath(folder)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+class IgnoreStack:
+    """The `.gitignore` files in force for one folder, shallowest first. Immutable: `child()`
+    returns a new stack, so sibling subtrees never see each other's files."""
+
+    def __init__(self, levels: tuple = ()):
+        self.levels = levels
+
+    @classmethod
+    def for_root(cls, root: str) -> "IgnoreStack":
+        """Stack for walking `root`: `.gitignore` files from the git root down to `root`.
+        Outside a repository only `root` itself (and, later, its subfolders) count."""
+        root = os.path.abspath(root)
+        top = find_git_root(root) or root
+        folders = [root]
+        while folders[-1] != top:
+            parent = os.path.dirname(folders[-1])
+            if parent == folders[-1]:
+                break
+            folders.append(parent)
+        stack = cls()
+        for folder in reversed(folders):
+            stack = stack.child(folder)
+        return stack
+
+    def child(self, folder: str) -> "IgnoreStack":
+        found = read_gitignore(folder)
+        return IgnoreStack(self.levels + (found,)) if found else self
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        for level in reversed(self.levels):
+            verdict = level.verdict(path, is_dir)
+            if verdict is not None:
+                return verdict
+        return False

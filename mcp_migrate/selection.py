@@ -1,0 +1,101 @@
+"""Rule selection: code prefixes, ruff-style select/ignore layering, per-file Settings.
+
+Kept apart from config.py so the CLI and the config loader validate codes the same way.
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterable, Optional, Sequence
+
+from mcp_migrate.catalog import load_catalog
+from mcp_migrate.findings import SYNTAX_ERROR_CODE
+
+#: Unreadable file or folder (as in ruff). Like E999 it is never filtered by select/ignore.
+IO_ERROR_CODE = "E902"
+UNFILTERED_CODES = (SYNTAX_ERROR_CODE, IO_ERROR_CODE)
+
+
+class UnknownCodeError(ValueError):
+    """A code or prefix that names no rule; the caller adds where it came from."""
+
+    def __init__(self, code: str):
+        super().__init__(f"unknown rule code: {code}")
+        self.code = code
+
+
+def split_codes(text: str) -> tuple:
+    """`"RT001, RT4"` -> `("RT001", "RT4")` (CLI form: comma-separated)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def expand(specs: Iterable[str]) -> frozenset:
+    """Rule codes named by codes or prefixes (`RT` = every RT rule, `RT00` = RT001..RT009,
+    `ALL`). E999/E902 are accepted but expand to nothing: they are never filtered."""
+    codes = load_catalog()
+    out = set()
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise UnknownCodeError(repr(spec))
+        key = spec.strip().upper()
+        if key == "ALL":
+            out.update(codes)
+            continue
+        matched = [c for c in codes if c.startswith(key)] if key else []
+        if not matched and not any(u.startswith(key) for u in UNFILTERED_CODES if key):
+            raise UnknownCodeError(spec)
+        out.update(matched)
+    return frozenset(out)
+
+
+def check_exact(code: str) -> str:
+    """A single full rule code (for `extend-apis` keys and `explain`)."""
+    key = code.strip().upper()
+    if key not in load_catalog():
+        raise UnknownCodeError(code)
+    return key
+
+
+def resolve(layers: Sequence) -> frozenset:
+    """Apply `(select, ignore)` layers in priority order, lowest first, like ruff: a layer's
+    `select` (when not None) replaces the set, so a CLI `--select` also drops config ignores;
+    its `ignore` is then removed."""
+    selected = frozenset(load_catalog())
+    for select, ignore in layers:
+        if select is not None:
+            selected = expand(select)
+        if ignore:
+            selected = selected - expand(ignore)
+    return selected
+
+
+class RuleSelector:
+    """Builds each file's engine Settings: the selection minus matching `per-file-ignores`.
+
+    Settings objects are shared between files with the same selection (cheap to pickle and
+    compare)."""
+
+    def __init__(self, selected: frozenset, per_file_ignores: Sequence = (), extend_apis: Sequence = ()):
+        # per_file_ignores: [(PatternSet, frozenset of codes)]
+        self.selected = selected
+        self.per_file_ignores = list(per_file_ignores)
+        self.extend_apis = tuple(extend_apis)
+        self._cache: dict = {}
+
+    def settings_for(self, path: str):
+        from mcp_migrate.engine import Settings
+
+        select = self.selected
+        for patterns, codes in self.per_file_ignores:
+            if patterns.matches_with_parents(os.path.abspath(path)):
+                select = select - codes
+        settings = self._cache.get(select)
+        if settings is None:
+            apis = tuple((code, names) for code, names in self.extend_apis if code in select)
+            settings = self._cache[select] = Settings(select=select, extend_apis=apis)
+        return settings
+
+
+def selection_for(config, cli_select: Optional[Sequence], cli_ignore: Optional[Sequence]) -> RuleSelector:
+    """The RuleSelector for a loaded Config plus CLI overrides (already split into codes)."""
+    selected = resolve([(config.select, config.ignore), (cli_select, cli_ignore)])
+    return RuleSelector(selected, config.per_file_ignore_sets(), config.extend_apis)

@@ -1,0 +1,109 @@
+"""File discovery: default skips, config excludes, .gitignore, venvs, explicit files, symlinks."""
+import os
+
+import pytest
+
+from mcp_migrate.config import Config
+from mcp_migrate.discovery import PathNotFoundError, discover
+
+
+def make(tree, root):
+    for rel, text in tree.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def found(paths, root, **config):
+    return [f.display for f in discover(paths, Config(root=str(root), **config)).files]
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_walks_py_files_sorted(tree):
+    make({"b.py": "", "a/z.py": "", "a/y.txt": "", "a/x.pyi": "", "c.py": ""}, tree)
+    assert found(["."], tree) == ["a/z.py", "b.py", "c.py"]
+
+
+def test_default_excluded_folders(tree):
+    make({n + "/m.py": "" for n in ("build", "dist", "node_modules", ".tox", "__pycache__", "pkg/venv")}, tree)
+    make({"pkg/ok.py": ""}, tree)
+    assert found(["."], tree) == ["pkg/ok.py"]
+
+
+def test_any_folder_with_pyvenv_cfg_is_skipped(tree):
+    make({"myenv/pyvenv.cfg": "home = /usr\n", "myenv/lib/x.py": "", "src/a.py": ""}, tree)
+    assert found(["."], tree) == ["src/a.py"]
+
+
+def test_exclude_replaces_defaults_extend_exclude_adds(tree):
+    make({"build/a.py": "", "gen/b.py": "", "src/c.py": "", "src/old_d.py": ""}, tree)
+    assert found(["."], tree, exclude=("gen/",)) == ["build/a.py", "src/c.py", "src/old_d.py"]
+    assert found(["."], tree, extend_exclude=("gen/", "old_*.py")) == ["src/c.py"]
+
+
+def test_exclude_is_relative_to_config_root(tree):
+    make({"proj/gen/a.py": "", "proj/src/gen/b.py": ""}, tree)
+    assert found(["."], tree / "proj", extend_exclude=("/gen",)) == ["proj/src/gen/b.py"]
+
+
+def test_gitignore_negation_and_nesting(tree):
+    make(
+        {
+            ".git/HEAD": "",
+            ".gitignore": "*_pb2.py\nscratch/\n",
+            "scratch/s.py": "",
+            "api_pb2.py": "",
+            "main.py": "",
+            "sub/.gitignore": "!keep_pb2.py\nlocal.py\n",
+            "sub/keep_pb2.py": "",
+            "sub/drop_pb2.py": "",
+            "sub/local.py": "",
+            "other/local.py": "",
+        },
+        tree,
+    )
+    assert found(["."], tree) == ["main.py", "other/local.py", "sub/keep_pb2.py"]
+
+
+def test_gitignore_of_ancestors_applies_when_walking_a_subfolder(tree):
+    make({".git/HEAD": "", ".gitignore": "gen/\n", "src/gen/a.py": "", "src/b.py": ""}, tree)
+    assert found(["src"], tree) == ["src/b.py"]
+
+
+def test_explicit_file_is_always_checked(tree):
+    make({".gitignore": "ignored.py\n", "ignored.py": "", "build/x.py": "", "script": ""}, tree)
+    assert found(["ignored.py", "build/x.py", "script"], tree) == ["build/x.py", "ignored.py", "script"]
+    assert found(["."], tree) == []
+
+
+def test_overlapping_paths_are_deduplicated(tree):
+    make({"a.py": ""}, tree)
+    assert found([".", "a.py", "./a.py"], tree) == ["a.py"]
+
+
+def test_missing_path(tree):
+    with pytest.raises(PathNotFoundError, match="path not found: nope"):
+        discover(["nope"], Config(root=str(tree)))
+
+
+def test_paths_outside_cwd_are_shown_as_given(tmp_path, monkeypatch):
+    make({"proj/a.py": ""}, tmp_path)
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    assert found([str(tmp_path / "proj")], tmp_path) == [f"{tmp_path / 'proj'}/a.py".replace(os.sep, "/")]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_symlinked_folders_not_followed_files_are(tree):
+    make({"src/a.py": "", "elsewhere/b.py": ""}, tree)
+    try:
+        os.symlink(tree / "src", tree / "src" / "loop")
+        os.symlink(tree / "elsewhere" / "b.py", tree / "src" / "link.py")
+    except OSError:
+        pytest.skip("cannot create symlinks")
+    assert found(["src"], tree) == ["src/a.py", "src/link.py"]

@@ -1,0 +1,93 @@
+"""The gitignore matcher against git's documented semantics."""
+import pytest
+
+from mcp_migrate.gitignore import IgnoreStack, PatternSet, compile_pattern, find_git_root
+
+
+def match(patterns, path, is_dir=False):
+    return PatternSet.from_lines("/base", patterns).matches("/base/" + path, is_dir)
+
+
+@pytest.mark.parametrize(
+    "pattern, path, is_dir, expected",
+    [
+        ("*.py", "a.py", False, True),
+        ("*.py", "x/y/a.py", False, True),
+        ("*.py", "a.pyc", False, False),
+        ("foo", "x/foo", True, True),
+        ("foo", "x/foo", False, True),
+        ("foo/", "x/foo", True, True),
+        ("foo/", "x/foo", False, False),  # dir-only
+        ("/foo", "foo", False, True),  # anchored
+        ("/foo", "x/foo", False, False),
+        ("a/b", "a/b", False, True),  # inner slash anchors
+        ("a/b", "x/a/b", False, False),
+        ("**/foo", "x/y/foo", False, True),
+        ("**/foo", "foo", False, True),
+        ("a/**/b", "a/b", False, True),
+        ("a/**/b", "a/x/y/b", False, True),
+        ("a/**", "a/x/y.py", False, True),
+        ("a/**", "a", True, False),
+        ("a*b", "axyb", False, True),
+        ("a*b", "ax/yb", False, False),  # * does not cross /
+        ("a?c", "abc", False, True),
+        ("a?c", "a/c", False, False),
+        ("[ab].py", "a.py", False, True),
+        ("[ab].py", "c.py", False, False),
+        ("[!ab].py", "c.py", False, True),
+        ("[a-c].py", "b.py", False, True),
+        ("\\#x", "#x", False, True),
+        ("\\!x", "!x", False, True),
+        ("list[str].py", "lists.py", False, True),  # a real character class
+        ("foo  ", "foo", False, True),  # trailing spaces dropped
+        ("foo\\ ", "foo ", False, True),  # unless escaped
+    ],
+)
+def test_patterns(pattern, path, is_dir, expected):
+    assert match([pattern], path, is_dir) is expected
+
+
+def test_comments_and_blanks_are_not_patterns():
+    assert compile_pattern("# comment") is None
+    assert compile_pattern("   ") is None
+    assert compile_pattern("") is None
+
+
+def test_negation_last_match_wins():
+    patterns = ["*.py", "!keep.py"]
+    assert match(patterns, "drop.py")
+    assert not match(patterns, "keep.py")
+    assert match(patterns + ["keep.py"], "keep.py")
+
+
+def test_matches_with_parents():
+    ps = PatternSet.from_lines("/base", ["tests/"])
+    assert ps.matches_with_parents("/base/tests/a/b.py")
+    assert not ps.matches_with_parents("/base/src/a.py")
+
+
+def test_nested_gitignore_overrides_parent(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("*.gen.py\n")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / ".gitignore").write_text("!keep.gen.py\n")
+    top = IgnoreStack.for_root(str(tmp_path))
+    inner = top.child(str(sub))
+    assert top.ignored(str(tmp_path / "x.gen.py"), False)
+    assert inner.ignored(str(sub / "x.gen.py"), False)
+    assert not inner.ignored(str(sub / "keep.gen.py"), False)
+    assert top.ignored(str(tmp_path / "keep.gen.py"), False)  # the negation is sub/ only
+
+
+def test_ancestor_gitignore_up_to_git_root_only(tmp_path):
+    (tmp_path / ".gitignore").write_text("*.py\n")  # above the repository: not honoured
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".gitignore").write_text("gen/\n")
+    src = repo / "src"
+    src.mkdir()
+    assert find_git_root(str(src)) == str(repo)
+    stack = IgnoreStack.for_root(str(src))
+    assert stack.ignored(str(src / "gen"), True)
+    assert not stack.ignored(str(src / "a.py"), False)
