@@ -1,0 +1,301 @@
+"""Fix mode's core: apply the edits rules described, bytes in, bytes out.
+
+One transformer pass applies every selected edit of a file; imports that the edits made
+unused are removed with LibCST's RemoveImportsVisitor (imports that were unused before are
+left alone); the output must parse (LibCST and CPython) or it is dropped. Passes repeat while
+new fixable findings appear, at most MAX_PASSES times, so overlapping fixes converge.
+"""
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from typing import Optional
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import RemoveImportsVisitor
+
+from mcp_migrate.engine import Settings, analyze
+from mcp_migrate.findings import FileError, FileResult
+from mcp_migrate.fixes import RemoveArg, RemoveElement, RemoveStatement, Replace
+
+MAX_PASSES = 5
+
+
+class _ApplyEdits(cst.CSTTransformer):
+    """Applies edits keyed by the identity of the original nodes they name."""
+
+    def __init__(self, edits) -> None:
+        super().__init__()
+        self.statements = set()
+        self.args = defaultdict(set)
+        self.elements = defaultdict(set)
+        self.replacements = {}
+        for edit in edits:
+            if isinstance(edit, RemoveStatement):
+                self.statements.add(id(edit.node))
+            elif isinstance(edit, RemoveArg):
+                self.args[id(edit.call)].add(id(edit.arg))
+            elif isinstance(edit, RemoveElement):
+                self.elements[id(edit.container)].add(id(edit.element))
+            elif isinstance(edit, Replace):
+                self.replacements[id(edit.node)] = edit.new
+        #: Statement lines all of whose small statements were removed (by identity of the result).
+        self.emptied = set()
+
+    def on_leave(self, original_node, updated_node):
+        new = self.replacements.get(id(original_node))
+        if new is not None:
+            return new
+        return super().on_leave(original_node, updated_node)
+
+    # --- argument and element removal ---------------------------------------------------------
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        doomed = self.args.get(id(original_node))
+        if not doomed:
+            return updated_node
+        args = _remove_items(original_node.args, updated_node.args, doomed, trailing_ws=True)
+        return updated_node.with_changes(args=args)
+
+    def leave_Dict(self, original_node: cst.Dict, updated_node: cst.Dict) -> cst.Dict:
+        doomed = self.elements.get(id(original_node))
+        if not doomed:
+            return updated_node
+        return updated_node.with_changes(elements=_remove_items(original_node.elements, updated_node.elements, doomed))
+
+    # --- statement removal ----------------------------------------------------------------------
+    def _kept_smalls(self, original, updated) -> Optional[list]:
+        if not any(id(o) in self.statements for o in original.body):
+            return None
+        kept = [u for o, u in zip(original.body, updated.body) if id(o) not in self.statements]
+        if kept:
+            kept[-1] = kept[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+        return kept
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        kept = self._kept_smalls(original_node, updated_node)
+        if kept is None:
+            return updated_node
+        if kept:
+            return updated_node.with_changes(body=kept)
+        placeholder = updated_node.with_changes(body=[cst.Pass()])
+        self.emptied.add(id(placeholder))
+        return placeholder
+
+    def leave_SimpleStatementSuite(self, original_node, updated_node):
+        kept = self._kept_smalls(original_node, updated_node)
+        if kept is None:
+            return updated_node
+        return updated_node.with_changes(body=kept or [cst.Pass()])
+
+    def leave_IndentedBlock(self, original_node, updated_node):
+        body, footer = self._drop_emptied(updated_node.body)
+        if body is None:
+            return updated_node
+        if not body:
+            body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=footer)]
+            footer = []
+        return updated_node.with_changes(body=body, footer=footer + list(updated_node.footer))
+
+    def leave_Module(self, original_node, updated_node):
+        body, footer = self._drop_emptied(updated_node.body)
+        if body is None:
+            return updated_node
+        return updated_node.with_changes(body=body, footer=footer + list(updated_node.footer))
+
+    def _drop_emptied(self, statements):
+        """Remove emptied lines; their leading comments and blank lines move to the next statement."""
+        if not any(id(s) in self.emptied for s in statements):
+            return None, []
+        body, carry = [], []
+        for stmt in statements:
+            if id(stmt) in self.emptied:
+                carry.extend(stmt.leading_lines)
+                continue
+            if carry:
+                stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines))
+                carry = []
+            body.append(stmt)
+        # Nothing follows: keep the removed statements' comments, not their blank lines.
+        return body, [line for line in carry if line.comment is not None]
+
+
+def _merge_lines(carried, own) -> list:
+    """Leading lines of a removed statement joined to the next one's: comments survive; the
+    removed statement's blank lines are dropped when the next statement brings its own."""
+    own = list(own)
+    if own and own[0].comment is None:
+        carried = [line for line in carried if line.comment is not None]
+    return list(carried) + own
+
+
+def _remove_items(originals, updated, doomed: set, trailing_ws: bool = False) -> list:
+    """Drop the doomed items of an argument or element list, keeping its punctuation valid:
+    when the last item goes, the new last item takes over its comma (or lack of one)."""
+    kept = [u for o, u in zip(originals, updated) if id(o) not in doomed]
+    if kept and id(originals[-1]) in doomed:
+        last = updated[-1]
+        changes = {"comma": last.comma}
+        if trailing_ws and hasattr(last, "whitespace_after_arg"):
+            changes["whitespace_after_arg"] = last.whitespace_after_arg
+        kept[-1] = kept[-1].with_changes(**changes)
+    return kept
+
+
+# ----- imports ------------------------------------------------------------------------------
+def _imported_names(module: cst.Module) -> list:
+    """(bound name, module, obj, asname) for every absolute import in the module."""
+    found = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> None:
+            for alias in node.names:
+                full = cst.Module([]).code_for_node(alias.name)
+                asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+                found.append((asname or full.partition(".")[0], full, None, asname))
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+                return
+            mod = cst.Module([]).code_for_node(node.module)
+            for alias in node.names:
+                if not isinstance(alias.name, cst.Name):
+                    continue
+                asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+                found.append((asname or alias.name.value, mod, alias.name.value, asname))
+
+    module.visit(Collect())
+    return found
+
+
+def name_uses(module: cst.Module) -> dict:
+    """How often each identifier is used outside import statements and definitions' names."""
+    counts: dict = defaultdict(int)
+
+    class Count(cst.CSTVisitor):
+        def visit_Import(self, node) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node) -> bool:
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            counts[node.value] += 1
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            counts[node.name.value] -= 1  # the definition's own name is not a use
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            counts[node.name.value] -= 1
+
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            # `__all__` entries and string annotations keep a name alive.
+            value = node.value.strip("\"'")
+            if value.isidentifier():
+                counts[value] += 1
+
+    module.visit(Count())
+    return counts
+
+
+def _remove_orphaned_imports(before: cst.Module, after: cst.Module) -> cst.Module:
+    used_before = name_uses(before)
+    used_after = name_uses(after)
+    context = CodemodContext()
+    scheduled = False
+    for bound, mod, obj, asname in _imported_names(after):
+        if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0:
+            RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
+            scheduled = True
+    if not scheduled:
+        return after
+    return RemoveImportsVisitor(context).transform_module(after)
+
+
+def _remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:
+    """Unsafe follow-up: delete module-level functions nothing in the file refers to any more."""
+    uses = name_uses(module)
+    doomed = {n for n in names if uses.get(n, 0) <= 0}
+    if not doomed:
+        return module
+    body = []
+    carry = []
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value in doomed:
+            carry.extend(line for line in stmt.leading_lines if line.comment is not None)
+            continue
+        if carry:
+            stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines))
+            carry = []
+        body.append(stmt)
+    carry = [line for line in carry if line.comment is not None]
+    return module.with_changes(body=body, footer=carry + list(module.footer))
+
+
+# ----- the fix loop ---------------------------------------------------------------------------
+def _wanted(report, finding_fix: str, unsafe: bool) -> bool:
+    return report.fix is not None and (finding_fix == "safe" or (unsafe and finding_fix == "unsafe"))
+
+
+def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
+    """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
+    analysis = analyze(data, path, settings)
+    chosen, applied, orphans = [], [], set()
+    for report, finding in analysis.pairs:
+        if finding.fix == "safe" or (unsafe and finding.fix == "unsafe"):
+            chosen.extend(report.fix.edits)
+            applied.append((finding.code, finding.line))
+            if unsafe:
+                orphans.update(report.fix.orphans)
+    if not chosen:
+        return None, [], analysis
+    module = analysis.module
+    new_module = module.visit(_ApplyEdits(chosen))
+    if orphans:
+        new_module = _remove_orphan_functions(new_module, orphans)
+    new_module = _remove_orphaned_imports(module, new_module)
+    return new_module.bytes, applied, analysis
+
+
+def verify_parses(data: bytes, path: str) -> Optional[str]:
+    try:
+        cst.parse_module(data)
+        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except Exception as exc:  # noqa: BLE001 - any failure means the fix is unusable
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, unsafe: bool = False) -> FileResult:
+    """Fix one file's bytes. `fixed_source` is None when nothing changed; `findings` are what
+    remains after fixing; a fix whose output does not parse is dropped with a FileError."""
+    settings = settings or Settings.default()
+    current, applied = data, []
+    for _ in range(MAX_PASSES):
+        new, done, analysis = fix_once(current, path, settings, unsafe)
+        if new is None or new == current:
+            break
+        problem = verify_parses(new, path)
+        if problem is not None:
+            codes = ",".join(sorted({code for code, _ in done}))
+            original = analyze(data, path, settings).result
+            original.errors.append(
+                FileError(path, codes or "internal", f"fix output does not parse, file left untouched ({problem})")
+            )
+            return original
+        current = new
+        applied.extend(done)
+    else:
+        analysis = analyze(current, path, settings)
+    result = analysis.result
+    result.fixed_source = current if current != data else None
+    result.applied = applied
+    return result
+
+
+def fix_source(source, path: str = "<string>", *, settings: Optional[Settings] = None, unsafe: bool = False):
+    """The fixed text (same type as given: str or bytes); unchanged input when nothing applies."""
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    result = fix_bytes(data, path, settings, unsafe=unsafe)
+    fixed = result.fixed_source if result.fixed_source is not None else data
+    return fixed.decode("utf-8") if isinstance(source, str) else fixed

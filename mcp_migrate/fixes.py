@@ -1,0 +1,84 @@
+"""Fix descriptions: what a rule wants changed, as edits on original nodes.
+
+Rules only describe edits; `mcp_migrate.fixer` applies every edit of a file in one
+transformer pass. Builders return None where no safe rewrite exists (the finding then stays
+reported with fix "none"): for example a call that is part of a larger expression.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+
+@dataclass(frozen=True)
+class RemoveStatement:
+    """Delete one small statement (`Expr`, `Assign`, ...); an emptied block gets `pass`."""
+
+    node: cst.BaseSmallStatement
+
+
+@dataclass(frozen=True)
+class RemoveArg:
+    call: cst.Call
+    arg: cst.Arg
+
+
+@dataclass(frozen=True)
+class RemoveElement:
+    container: cst.Dict
+    element: cst.BaseDictElement
+
+
+@dataclass(frozen=True)
+class Replace:
+    node: cst.CSTNode
+    new: cst.CSTNode
+
+
+@dataclass(frozen=True)
+class Fix:
+    edits: tuple
+    #: Function names whose (module-level) definitions become deletable once the edits are
+    #: applied and nothing in the file refers to them any more; deleting is an unsafe fix.
+    orphans: tuple = ()
+    unsafe: bool = False
+
+
+def delete_statement_fix(ancestors: list, small: Optional[cst.CSTNode] = None, orphans: tuple = ()) -> Optional[Fix]:
+    """Delete the statement that consists of the node being visited (optionally awaited).
+
+    `small` names the small statement directly; otherwise the visited expression must be the
+    whole statement (`x.f()` or `await x.f()`), else there is no safe deletion."""
+    if small is None:
+        node = ancestors[-1]
+        i = len(ancestors) - 2
+        if i >= 0 and isinstance(ancestors[i], cst.Await) and ancestors[i].expression is node:
+            node, i = ancestors[i], i - 1
+        if i < 0 or not isinstance(ancestors[i], cst.Expr) or ancestors[i].value is not node:
+            return None
+        small = ancestors[i]
+    return Fix((RemoveStatement(small),), orphans=orphans or _passed_names(small))
+
+
+def remove_argument_fix(call: cst.Call, arg: cst.Arg, orphans: tuple = ()) -> Fix:
+    return Fix((RemoveArg(call, arg),), orphans=orphans or _passed_names(arg))
+
+
+def _passed_names(node: cst.CSTNode) -> tuple:
+    """Plain names handed over by the removed code (`= handler`, `f(..., handler)`): candidates
+    for the unsafe follow-up that deletes a module-level function nobody refers to any more."""
+    if isinstance(node, cst.Arg):
+        return (node.value.value,) if isinstance(node.value, cst.Name) else ()
+    if isinstance(node, cst.Assign):
+        return (node.value.value,) if isinstance(node.value, cst.Name) else ()
+    if isinstance(node, cst.Expr):
+        call = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        if isinstance(call, cst.Call):
+            return tuple(a.value.value for a in call.args if isinstance(a.value, cst.Name))
+    return ()
+
+
+def remove_dict_element_fix(container: cst.Dict, element: cst.BaseDictElement) -> Fix:
+    return Fix((RemoveElement(container, element),))
