@@ -25,9 +25,9 @@ def run_fix_command(paths, options, unsafe, show_diff: bool, no_color: bool) -> 
         result = outcome.result
         if result.fixed_source is None:
             continue
-        problem = _write(outcome, roots)
+        problem, skipped = _write(outcome, roots)
         if problem is not None:
-            result.errors.append(FileError(result.path, "write", problem))
+            _report_unwritten(outcome, problem, skipped)
             continue
         fixed_count += len(result.applied)
         from rich.markup import escape
@@ -44,12 +44,30 @@ def run_fix_command(paths, options, unsafe, show_diff: bool, no_color: bool) -> 
 
 
 def _write(outcome, roots):
+    """(problem or None, skipped by policy?) after trying to write one fixed file."""
     from mcp_migrate.writer import write_atomic, write_target
 
     target, reason = write_target(Path(outcome.source.path), roots)
     if target is None:
-        return reason
-    return write_atomic(target, outcome.result.fixed_source, outcome.snapshot)
+        return reason, True
+    return write_atomic(target, outcome.result.fixed_source, outcome.snapshot), False
+
+
+def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
+    """The file keeps its original content, so its original findings are what remains.
+    A policy skip (symlink leaving the tree) is a warning; a failed write is an error."""
+    from mcp_migrate.engine import check_bytes
+
+    result = outcome.result
+    settings = outcome.settings
+    original = check_bytes(outcome.snapshot.data, result.path, settings)
+    result.findings = original.findings
+    result.applied = []
+    result.fixed_source = None
+    if skipped:
+        sys.stderr.write(f"{result.path}: warning: {problem}\n")
+    else:
+        result.errors.append(FileError(result.path, "write", problem))
 
 
 def _print_diffs(outcomes) -> int:

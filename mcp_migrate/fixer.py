@@ -13,7 +13,7 @@ from typing import Optional
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from mcp_migrate.engine import Settings, analyze
 from mcp_migrate.findings import FileError, FileResult
@@ -240,10 +240,11 @@ def _wanted(report, finding_fix: str, unsafe: bool) -> bool:
 def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
     analysis = analyze(data, path, settings)
-    chosen, applied, orphans = [], [], set()
+    chosen, applied, orphans, imports = [], [], set(), []
     for report, finding in analysis.pairs:
         if finding.fix == "safe" or (unsafe and finding.fix == "unsafe"):
             chosen.extend(report.fix.edits)
+            imports.extend(report.fix.imports)
             applied.append((finding.code, finding.line))
             if unsafe:
                 orphans.update(report.fix.orphans)
@@ -254,7 +255,16 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     if orphans:
         new_module = _remove_orphan_functions(new_module, orphans)
     new_module = _remove_orphaned_imports(module, new_module)
+    if imports:
+        new_module = _add_imports(new_module, imports)
     return new_module.bytes, applied, analysis
+
+
+def _add_imports(module: cst.Module, imports: list) -> cst.Module:
+    context = CodemodContext()
+    for mod, name in dict.fromkeys(imports):
+        AddImportsVisitor.add_needed_import(context, mod, name)
+    return AddImportsVisitor(context).transform_module(module)
 
 
 def verify_parses(data: bytes, path: str) -> Optional[str]:

@@ -44,6 +44,9 @@ class Fix:
     #: applied and nothing in the file refers to them any more; deleting is an unsafe fix.
     orphans: tuple = ()
     unsafe: bool = False
+    #: Imports the edits need, as (module, name) for `from module import name` or
+    #: (module, None) for `import module`; added with LibCST's AddImportsVisitor.
+    imports: tuple = ()
 
 
 def delete_statement_fix(ancestors: list, small: Optional[cst.CSTNode] = None, orphans: tuple = ()) -> Optional[Fix]:

@@ -129,6 +129,7 @@ class FixOutcome:
     source: object
     result: FileResult
     snapshot: object = None
+    settings: object = None
 
 
 def fix_file(item) -> FixOutcome:
@@ -142,14 +143,14 @@ def fix_file(item) -> FixOutcome:
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
-        return FixOutcome(source, result)
+        return FixOutcome(source, result, settings=settings)
     try:
         result = fix_bytes(snap.data, source.display, settings, unsafe=unsafe)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         result.errors.append(FileError(source.display, "internal", " ".join(f"{type(exc).__name__}: {exc}".split())))
-        return FixOutcome(source, result)
-    return FixOutcome(source, result, snap if result.fixed_source is not None else None)
+        return FixOutcome(source, result, settings=settings)
+    return FixOutcome(source, result, snap if result.fixed_source is not None else None, settings)
 
 
 def run_fix(paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool]):
