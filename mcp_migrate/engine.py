@@ -14,9 +14,9 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_migrate.catalog import load_catalog
 from mcp_migrate.checks import all_rules
-from mcp_migrate.findings import SYNTAX_ERROR_CODE, FileError, FileResult, Finding
+from mcp_migrate.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE, FileError, FileResult, Finding
 from mcp_migrate.resolve import Resolver
-from mcp_migrate.suppress import is_suppressed, suppressions_by_line
+from mcp_migrate.suppress import MARKERS, SuppressionIndex
 
 
 @dataclass(frozen=True)
@@ -155,25 +155,40 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     """Screen, parse once, run the active rules in one traversal, position and filter reports."""
     result = FileResult(path)
     rules = screened_rules(data, settings)
-    if not rules:
+    audit = _may_hold_suppressions(data, settings)
+    if not rules and not audit:
         return Analysis(None, [], result)
     try:
         module = cst.parse_module(data)
     except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
         result.findings.append(_syntax_error(path, exc))
         return Analysis(None, [], result)
-    resolver = Resolver()
-    resolver.prepass(module)
-    context = FileContext(path, module, resolver, settings, data)
-    dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
-    module.visit(dispatcher)
-    reports = [r for r in context.reports if r.code not in dispatcher.dead]
-    if not reports:
+    reports = []
+    if rules:
+        resolver = Resolver()
+        resolver.prepass(module)
+        context = FileContext(path, module, resolver, settings, data)
+        dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
+        module.visit(dispatcher)
+        reports = [r for r in context.reports if r.code not in dispatcher.dead]
+    if not reports and not audit:
         return Analysis(module, [], result)
-    # Positions cost a full pass: pay it only for files that have something to report.
+    suppressions = SuppressionIndex.from_text(module.code)
+    kept = _position(reports, module, path, suppressions, result) if reports else []
+    kept.sort(key=lambda pair: pair[1].sort_key())
+    pairs = _dedupe(kept)
+    result.findings.extend(f for _, f in pairs)
+    if audit:
+        result.findings.extend(_stale(suppressions, settings, path))
+        result.findings.sort(key=Finding.sort_key)
+    return Analysis(module, pairs, result)
+
+
+def _position(reports, module, path, suppressions, result) -> list:
+    """Findings for reports, minus the suppressed ones (kept aside with their reason).
+    Positions cost a full pass: pay it only for files that have something to report."""
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     catalog = load_catalog()
-    suppressions = suppressions_by_line(module.code)
     kept = []
     for rep in reports:
         rng = positions[rep.node]
@@ -190,12 +205,45 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
             rep.severity or info.severity,
             _fix_kind(rep, info),
         )
-        if not is_suppressed(finding, suppressions):
+        match = suppressions.match(finding)
+        if match is None:
             kept.append((rep, finding))
-    kept.sort(key=lambda pair: pair[1].sort_key())
-    pairs = _dedupe(kept)
-    result.findings.extend(f for _, f in pairs)
-    return Analysis(module, pairs, result)
+        else:
+            result.suppressed.append((finding, match.kind, match.reason))
+    return kept
+
+
+def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
+    """Stale suppressions are looked for only where a comment could name one of our codes."""
+    if UNUSED_SUPPRESSION_CODE not in settings.select:
+        return False
+    if not any(marker in data for marker in MARKERS):
+        return False
+    return any(prefix in data for prefix in _code_prefixes())
+
+
+def _code_prefixes() -> tuple:
+    return tuple(sorted({code[:3].encode() for code in load_catalog()}))
+
+
+def _stale(suppressions: SuppressionIndex, settings: Settings, path: str) -> list:
+    info = load_catalog()[UNUSED_SUPPRESSION_CODE]
+    selected = settings.select - {UNUSED_SUPPRESSION_CODE}
+    return [
+        Finding(
+            path,
+            s.line,
+            s.column,
+            s.line,
+            s.end_column,
+            UNUSED_SUPPRESSION_CODE,
+            info.name,
+            f"unused suppression: no {code} finding on this line; remove `{code}` from the comment",
+            info.severity,
+            "none",
+        )
+        for s, code in suppressions.stale(selected)
+    ]
 
 
 def _fix_kind(report: Report, info) -> str:

@@ -6,6 +6,8 @@ from typing import Optional
 
 #: Code reserved for files that cannot be decoded or parsed (as in ruff and flake8).
 SYNTAX_ERROR_CODE = "E999"
+#: Code for a suppression comment that matches no finding (ruff's RUF100 in spirit).
+UNUSED_SUPPRESSION_CODE = "RT900"
 
 FIX_KINDS = ("none", "safe", "unsafe")
 
@@ -68,3 +70,5 @@ class FileResult:
     fixed_source: Optional[bytes] = None
     #: Set by fix mode: (code, line) of every fix applied.
     applied: list = field(default_factory=list)
+    #: Findings silenced by an inline suppression, as (Finding, kind, reason).
+    suppressed: list = field(default_factory=list)

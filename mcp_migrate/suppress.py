@@ -1,66 +1,100 @@
 """Inline suppressions, read from real comment tokens (a `#` inside a string never counts).
 
 Recognised, on the finding's first or last line:
-  `# noqa: RT001, RT004`            (ruff-compatible; a bare `# noqa` suppresses nothing)
-  `# mcp-migrate: ignore[RT001]`    (optionally followed by ` -- reason`)
+  `# noqa: RT001, RT004`                      (ruff-compatible; a bare `# noqa` suppresses nothing)
+  `# mcp-migrate: ignore[RT001] -- reason`    (the reason is kept and reported)
 and, as in Fixit, `# lint-fixme: RT001` / `# lint-ignore: RT001` on the line itself or on a
-comment-only line directly above it.
+comment-only line directly above it. A suppression that matches no finding is stale (RT900).
 """
 from __future__ import annotations
 
 import io
 import re
 import tokenize
+from dataclasses import dataclass, field
 
 _CODE = r"[A-Z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
-_IGNORE = re.compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\]")
+_IGNORE = re.compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\](?:\s*--\s*(.*))?")
 _FIXME = re.compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
 _SPLIT = re.compile(r"[\s,]+")
+#: Bytes whose presence means a file may hold a suppression comment of ours.
+MARKERS = (b"noqa", b"mcp-migrate:", b"lint-fixme", b"lint-ignore")
 
 
-def _codes(match) -> set:
-    return {c.upper() for c in _SPLIT.split(match.group(1)) if c}
+@dataclass
+class Suppression:
+    """One suppression comment: where it is, which codes it names, which lines it covers."""
+
+    line: int
+    column: int  # 1-based column of the comment's `#`
+    end_column: int
+    codes: tuple
+    lines: tuple
+    kind: str  # "noqa" | "ignore" | "lint-fixme"
+    reason: str = ""
+    used: set = field(default_factory=set)
 
 
-def comments_by_line(text: str) -> dict:
-    """line -> (comment text, comment-only line?) using the tokenizer; a regex fallback when
-    the tokenizer disagrees with the parser (newer syntax)."""
-    found = {}
+def _codes(match) -> tuple:
+    return tuple(c.upper() for c in _SPLIT.split(match.group(1)) if c)
+
+
+def comments(text: str):
+    """(line, 0-based column, comment text, comment-only line?) for every comment token;
+    a regex fallback when the tokenizer disagrees with the parser (newer syntax)."""
     try:
+        found = []
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type == tokenize.COMMENT:
-                only = tok.line[: tok.start[1]].strip() == ""
-                found[tok.start[0]] = (tok.string, only)
+                found.append((tok.start[0], tok.start[1], tok.string, tok.line[: tok.start[1]].strip() == ""))
+        return found
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        found = {}
+        found = []
         for no, line in enumerate(text.splitlines(), 1):
             idx = line.find("#")
             if idx >= 0:
-                found[no] = (line[idx:], line[:idx].strip() == "")
-    return found
+                found.append((no, idx, line[idx:], line[:idx].strip() == ""))
+        return found
 
 
-def suppressions_by_line(text: str) -> dict:
-    """line -> set of codes suppressed on that line."""
-    result: dict = {}
-    for line, (comment, only) in comments_by_line(text).items():
-        codes = set()
-        for pattern in (_NOQA, _IGNORE):
-            for m in pattern.finditer(comment):
-                codes |= _codes(m)
-        fixme = set()
+def parse_suppressions(text: str) -> list:
+    result = []
+    for line, col, comment, only in comments(text):
+        end = col + len(comment) + 1
+        for m in _NOQA.finditer(comment):
+            result.append(Suppression(line, col + 1, end, _codes(m), (line,), "noqa"))
+        for m in _IGNORE.finditer(comment):
+            reason = (m.group(2) or "").strip()
+            result.append(Suppression(line, col + 1, end, _codes(m), (line,), "ignore", reason))
         for m in _FIXME.finditer(comment):
-            fixme |= _codes(m)
-        if codes or fixme:
-            result.setdefault(line, set()).update(codes | fixme)
-        if fixme and only:
-            result.setdefault(line + 1, set()).update(fixme)
+            covered = (line, line + 1) if only else (line,)
+            result.append(Suppression(line, col + 1, end, _codes(m), covered, "lint-fixme"))
     return result
 
 
-def is_suppressed(finding, suppressions: dict) -> bool:
-    for line in {finding.line, finding.end_line}:
-        if finding.code in suppressions.get(line, ()):
-            return True
-    return False
+class SuppressionIndex:
+    """Looks up the suppression covering a finding and remembers which ones were used."""
+
+    def __init__(self, suppressions: list):
+        self.suppressions = suppressions
+        self.by_line: dict = {}
+        for s in suppressions:
+            for line in s.lines:
+                self.by_line.setdefault(line, []).append(s)
+
+    @classmethod
+    def from_text(cls, text: str) -> "SuppressionIndex":
+        return cls(parse_suppressions(text))
+
+    def match(self, finding):
+        for line in dict.fromkeys((finding.line, finding.end_line)):
+            for s in self.by_line.get(line, ()):
+                if finding.code in s.codes:
+                    s.used.add(finding.code)
+                    return s
+        return None
+
+    def stale(self, selected) -> list:
+        """(suppression, code) pairs naming a selected rule of ours that matched nothing."""
+        return [(s, code) for s in self.suppressions for code in s.codes if code in selected and code not in s.used]

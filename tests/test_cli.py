@@ -59,7 +59,7 @@ def test_finding_exit_1(project):
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith("pkg/a.py:4:11: RT004 ")
-    assert lines[1:] == ["", "Checked 2 files: 1 finding (RT004: 1)"]
+    assert lines[1:] == ["", "Checked 2 files: 1 finding (RT004: 1); 1 fixable with `mcp-migrate fix`"]
 
 
 def test_missing_path_exit_2(project):
