@@ -26,6 +26,11 @@ class Settings:
     select: frozenset = frozenset()
     #: rule code -> qualified names of a team's wrappers that count as that rule's API.
     extend_apis: tuple = ()
+    #: Migration strategy for RT001-RT003 rewrites: None (per-site default), "tool-parameter",
+    #: "resource-uri" or "server-config"; and the names the rewrites introduce.
+    strategy: Optional[str] = None
+    parameter: str = "directories"
+    env_var: str = "MCP_ROOTS"
 
     @classmethod
     def default(cls) -> "Settings":

@@ -1,6 +1,8 @@
 """RT005 roots-list-changed-handler: waiting for the removed notifications/roots/list_changed."""
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
@@ -63,8 +65,19 @@ class ListChangedHandler(Rule):
                 self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
         elif name == "isinstance":
             args = positional(node)
-            if len(args) == 2 and self.resolver.sdk_name(args[1].value) == "RootsListChangedNotification":
+            if len(args) == 2 and self._names_notification(args[1].value):
                 self.report(node, MSG)
+
+    def _names_notification(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Tuple):  # isinstance(note, (A, RootsListChangedNotification))
+            return any(self._names_notification(e.value) for e in expr.elements)
+        return self.resolver.sdk_name(expr) == "RootsListChangedNotification"
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        # {types.RootsListChangedNotification: handler}: a dispatch table keyed by the class
+        # (also `notification_handlers.update({...: h})`). String keys are wire strings.
+        if not self.context.is_claimed(node.key) and self.resolver.sdk_name(node.key) == "RootsListChangedNotification":
+            self.report(node.key, MSG)
 
     def visit_MatchClass(self, node: cst.MatchClass) -> None:
         if self.resolver.sdk_name(node.cls) == "RootsListChangedNotification":
@@ -80,5 +93,14 @@ class ListChangedHandler(Rule):
         if self.context.is_claimed(node) or literal(node) != LIST_CHANGED:
             return
         where = string_context(self.ancestors)
-        if where in ("dispatch", "constant"):
+        if where in ("dispatch", "constant") or (where and _registers(where[len("call:"):])):
             self.report(node, MSG)
+
+
+_REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^notification$|^route$")
+
+
+def _registers(name: str) -> bool:
+    """A call whose first argument names something to handle: `router.notification(...)`,
+    `emitter.on(...)`, `bus.register(...)` (sends are RT004's)."""
+    return bool(name) and not name.startswith(("send", "emit", "notify", "publish")) and bool(_REGISTRATION.search(name))
