@@ -17,7 +17,7 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from mcp_migrate.engine import Settings, analyze
 from mcp_migrate.findings import FileError, FileResult
-from mcp_migrate.fixes import RemoveArg, RemoveElement, RemoveStatement, Replace
+from mcp_migrate.fixes import AddComment, InsertAfter, InsertBefore, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
 
 MAX_PASSES = 5
 
@@ -31,6 +31,10 @@ class _ApplyEdits(cst.CSTTransformer):
         self.args = defaultdict(set)
         self.elements = defaultdict(set)
         self.replacements = {}
+        self.after: dict = {}
+        self.before: dict = {}
+        self.comments: dict = {}
+        self.unwrap: dict = {}
         for edit in edits:
             if isinstance(edit, RemoveStatement):
                 self.statements.add(id(edit.node))
@@ -40,14 +44,34 @@ class _ApplyEdits(cst.CSTTransformer):
                 self.elements[id(edit.container)].add(id(edit.element))
             elif isinstance(edit, Replace):
                 self.replacements[id(edit.node)] = edit.new
+            elif isinstance(edit, InsertAfter):
+                self.after.setdefault(id(edit.anchor), []).extend(edit.statements)
+            elif isinstance(edit, InsertBefore):
+                self.before.setdefault(id(edit.anchor), []).extend(edit.statements)
+            elif isinstance(edit, Unwrap):
+                self.unwrap[id(edit.node)] = edit.keep
+            elif isinstance(edit, AddComment):
+                self.comments.setdefault(id(edit.statement), []).append(edit.text)
         #: Statement lines all of whose small statements were removed (by identity of the result).
         self.emptied = set()
 
     def on_leave(self, original_node, updated_node):
-        new = self.replacements.get(id(original_node))
+        key = id(original_node)
+        new = self.replacements.get(key)
         if new is not None:
             return new
-        return super().on_leave(original_node, updated_node)
+        if key in self.statements and isinstance(original_node, cst.BaseCompoundStatement):
+            placeholder = cst.SimpleStatementLine([cst.Pass()], leading_lines=updated_node.leading_lines)
+            self.emptied.add(id(placeholder))
+            return placeholder
+        updated_node = super().on_leave(original_node, updated_node)
+        texts = self.comments.get(key)
+        if texts and isinstance(updated_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            present = {line.comment.value for line in updated_node.leading_lines if line.comment}
+            extra = [cst.EmptyLine(comment=cst.Comment(t)) for t in dict.fromkeys(texts) if t not in present]
+            if extra:
+                updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, *extra])
+        return updated_node
 
     # --- argument and element removal ---------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
@@ -88,7 +112,28 @@ class _ApplyEdits(cst.CSTTransformer):
             return updated_node
         return updated_node.with_changes(body=kept or [cst.Pass()])
 
+    def _inserted(self, original_body, updated_body) -> list:
+        """The body with InsertAfter/InsertBefore statements placed (skipping ones already there)."""
+        if not any(id(o) in self.after or id(o) in self.before or id(o) in self.unwrap for o in original_body):
+            return list(updated_body)
+        present = {cst.Module([]).code_for_node(stmt).strip() for stmt in updated_body}
+        out = []
+        for original, updated in zip(original_body, updated_body):
+            for stmt in self.before.get(id(original), ()):
+                if _add_once(stmt, present):
+                    out.append(stmt)
+            keep = self.unwrap.get(id(original))
+            if keep is not None and isinstance(updated, cst.If):
+                out.extend(_branch(updated, keep))
+            else:
+                out.append(updated)
+            for stmt in self.after.get(id(original), ()):
+                if _add_once(stmt, present):
+                    out.append(stmt)
+        return out
+
     def leave_IndentedBlock(self, original_node, updated_node):
+        updated_node = updated_node.with_changes(body=self._inserted(original_node.body, updated_node.body))
         body, footer = self._drop_emptied(updated_node.body)
         if body is None:
             return updated_node
@@ -98,6 +143,7 @@ class _ApplyEdits(cst.CSTTransformer):
         return updated_node.with_changes(body=body, footer=footer + list(updated_node.footer))
 
     def leave_Module(self, original_node, updated_node):
+        updated_node = updated_node.with_changes(body=self._inserted(original_node.body, updated_node.body))
         body, footer = self._drop_emptied(updated_node.body)
         if body is None:
             return updated_node
@@ -118,6 +164,23 @@ class _ApplyEdits(cst.CSTTransformer):
             body.append(stmt)
         # Nothing follows: keep the removed statements' comments, not their blank lines.
         return body, [line for line in carry if line.comment is not None]
+
+
+def _branch(node: cst.If, keep: str) -> list:
+    """The statements of one branch of an `if`, the `if`'s leading comments on the first."""
+    block = node.body if keep == "body" else node.orelse.body
+    statements = list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
+    if statements:
+        statements[0] = statements[0].with_changes(leading_lines=[*node.leading_lines, *statements[0].leading_lines])
+    return statements
+
+
+def _add_once(stmt, present: set) -> bool:
+    code = cst.Module([]).code_for_node(stmt).strip()
+    if code in present:
+        return False
+    present.add(code)
+    return True
 
 
 def _merge_lines(carried, own) -> list:

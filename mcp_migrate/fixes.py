@@ -38,6 +38,39 @@ class Replace:
 
 
 @dataclass(frozen=True)
+class InsertAfter:
+    """Insert statements after a statement of a module or block (once per identical text)."""
+
+    anchor: cst.BaseStatement
+    statements: tuple
+
+
+@dataclass(frozen=True)
+class InsertBefore:
+    """Insert statements at the start of a block, before `anchor` (the block's first statement)."""
+
+    anchor: cst.BaseStatement
+    statements: tuple
+
+
+@dataclass(frozen=True)
+class Unwrap:
+    """Replace an `if` statement by the statements of one of its branches ("body" or "orelse"),
+    edits inside that branch included."""
+
+    node: cst.If
+    keep: str
+
+
+@dataclass(frozen=True)
+class AddComment:
+    """Put a `# mcp-migrate: ...` comment line above a statement, where a human must decide."""
+
+    statement: cst.BaseStatement
+    text: str
+
+
+@dataclass(frozen=True)
 class Fix:
     edits: tuple
     #: Function names whose (module-level) definitions become deletable once the edits are

@@ -81,9 +81,22 @@ class RootsRequest(Rule):
             return
         qualified = self.resolver.instance_type(receiver) or ""
         if qualified.startswith("fastmcp.") and qualified.endswith("Context"):
-            self.report(node, MSG_FASTMCP.format(call=_short(receiver) + ".list_roots()"))
+            self._report_request(node, MSG_FASTMCP.format(call=_short(receiver) + ".list_roots()"), "list")
         else:
-            self.report(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"))
+            self._report_request(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"), "result")
+
+    def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
+        """Report a roots request with the migration strategies that apply at this site."""
+        from mcp_migrate.migrate.server import build_request_fix
+
+        outcome = build_request_fix(self.context, node, kind)
+        if outcome.fix is not None:
+            message += f" (rewrites: {', '.join(outcome.applicable)})"
+        elif outcome.applicable:
+            message += f" (rewrites: {', '.join(outcome.applicable)}; not with this strategy: {outcome.reason})"
+        else:
+            message += f" (no automatic rewrite: {outcome.reason})"
+        self.report(node, message, fix=outcome.fix)
 
     def _send_request(self, node: cst.Call) -> None:
         request = _first_arg(node, "request")
@@ -93,10 +106,10 @@ class RootsRequest(Rule):
         if inner is not None:
             self.context.claim(request)
             self.context.claim(inner)
-            self.report(node, MSG_SEND)
+            self._report_request(node, MSG_SEND, "result")
             return
         if self.resolver.sdk_instance(request) == "ListRootsRequest":
-            self.report(node, MSG_SEND)
+            self._report_request(node, MSG_SEND, "result")
 
     def _construction(self, node: cst.Call) -> None:
         symbol = self.resolver.sdk_name(node.func)

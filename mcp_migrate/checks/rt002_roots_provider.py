@@ -6,6 +6,7 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.migrate.client import remove_method, remove_provider_arg, remove_provider_statement
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
 from mcp_migrate.checks.shapes import ROOTS_LIST, is_false_or_none, keyword, literal, method_name, positional, string_context
 
@@ -61,14 +62,18 @@ class RootsProvider(Rule):
         if root in ("mcp", "mcp_types", "fastmcp"):
             arg = keyword(node, "list_roots_callback")
             if arg is not None and not is_false_or_none(arg.value):
-                self.report(arg, MSG.format(what="`list_roots_callback=`"))
+                self.report(arg, MSG.format(what="`list_roots_callback=`"), fix=remove_provider_arg(self.context, node, arg))
             symbol = qualified.rpartition(".")[2]
             if symbol == "ClientSession":
                 args = positional(node)
                 if len(args) > CLIENT_SESSION_CALLBACK_INDEX:
                     arg = args[CLIENT_SESSION_CALLBACK_INDEX]
                     if not is_false_or_none(arg.value):
-                        self.report(arg, MSG.format(what="the positional roots callback of `ClientSession`"))
+                        self.report(
+                            arg,
+                            MSG.format(what="the positional roots callback of `ClientSession`"),
+                            fix=remove_provider_arg(self.context, node, arg),
+                        )
             elif symbol == "create_roots_callback":
                 self.report(node, MSG.format(what="`create_roots_callback(...)`"))
         if root in _ROOTS_KWARG_PACKAGES:
@@ -76,7 +81,7 @@ class RootsProvider(Rule):
             if symbol.endswith("Client") or symbol.startswith("MCP"):
                 arg = keyword(node, "roots")
                 if arg is not None and not is_false_or_none(arg.value):
-                    self.report(arg, MSG.format(what="`roots=`"))
+                    self.report(arg, MSG.format(what="`roots=`"), fix=remove_provider_arg(self.context, node, arg))
         name = method_name(node)
         if name == "set_roots" and isinstance(node.func, cst.Attribute):
             receiver = node.func.value
@@ -90,7 +95,7 @@ class RootsProvider(Rule):
                 and self.resolver.imports_sdk
                 and not _OWN_SET_ROOTS.search(self.context.data)
             ):
-                self.report(node, MSG.format(what="`set_roots(...)`"))
+                self.report(node, MSG.format(what="`set_roots(...)`"), fix=remove_provider_statement(self.context, node))
         elif name == "isinstance":
             args = positional(node)
             if len(args) == 2 and self._names_list_roots_request(args[1].value):
@@ -112,7 +117,7 @@ class RootsProvider(Rule):
         if isinstance(owner, cst.ClassDef) and any(
             self.resolver.sdk_name(base.value) == "MessageHandler" for base in owner.bases
         ):
-            self.report(node.name, MSG.format(what="`MessageHandler.on_list_roots`"))
+            self.report(node.name, MSG.format(what="`MessageHandler.on_list_roots`"), fix=remove_method(self.context, node))
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self._wire_string(node)

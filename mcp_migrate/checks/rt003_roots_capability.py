@@ -6,6 +6,7 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.migrate.client import remove_capability_arg, remove_capability_key
 from mcp_migrate.checks.shapes import CAPABILITY_KEYS, is_false_or_none, keyword, literal
 
 MSG_DECLARE = (
@@ -78,7 +79,10 @@ class RootsCapabilityDeclared(Rule):
             arg = keyword(node, "roots")
             if arg is not None and not is_false_or_none(arg.value):
                 self.context.claim(arg.value)
-                self.report(arg, MSG_PROBE if self._in_check() else MSG_DECLARE)
+                if self._in_check():
+                    self.report(arg, MSG_PROBE)
+                else:
+                    self.report(arg, MSG_DECLARE, fix=remove_capability_arg(node, arg))
         elif symbol == "RootsCapability" and not self.context.is_claimed(node):
             self.report(node, MSG_DECLARE)
 
@@ -92,7 +96,7 @@ class RootsCapabilityDeclared(Rule):
         if literal(node.key) != "roots" or self.context.is_claimed(node.value):
             return
         if capability_mapping(self.resolver, self.ancestors, len(self.ancestors) - 2):
-            self.report(node, MSG_DECLARE)
+            self.report(node, MSG_DECLARE, fix=remove_capability_key(self.ancestors[-2], node))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value != "roots":

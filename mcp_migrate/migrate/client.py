@@ -1,0 +1,163 @@
+"""RT002/RT003 rewrites: the client stops providing roots and stops declaring the capability.
+
+Removing a provider must not lose directories that were written down: literal roots (a list of
+URIs or paths, a callback returning fixed `Root(...)` values, `Path.cwd()`) move into the
+server's environment when the strategy is server-config and the client launches the server over
+stdio (`StdioServerParameters(..., env=...)`); otherwise a `# mcp-migrate: RT002` comment lists
+the directories that must now travel as tool arguments.
+"""
+from __future__ import annotations
+
+from typing import Optional
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+import libcst as cst
+
+from mcp_migrate.checks.shapes import keyword, literal, positional
+from mcp_migrate.fixes import AddComment, Fix, RemoveArg, RemoveElement, RemoveStatement, Replace
+from mcp_migrate.migrate.server import constant_name
+from mcp_migrate.migrate.tree import code_of, enclosing, expr, walk
+
+_STDIO = "StdioServerParameters"
+
+
+def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
+    """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots."""
+    args = positional(call)
+    if arg.keyword is None and arg is not args[-1]:
+        edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
+    else:
+        edits = [RemoveArg(call, arg)]
+    orphans = (arg.value.value,) if isinstance(arg.value, cst.Name) else ()
+    dirs = directories_of(context, arg.value)
+    return _with_directories(context, edits, dirs, orphans)
+
+
+def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
+    """`client.set_roots(...)` as a whole statement."""
+    stack = context.ancestors
+    node, i = stack[-1], len(stack) - 2
+    if isinstance(stack[i], cst.Await) and stack[i].expression is node:
+        node, i = stack[i], i - 1
+    if not isinstance(stack[i], cst.Expr) or stack[i].value is not node:
+        return None
+    args = positional(call)
+    dirs = directories_of(context, args[0].value) if args else []
+    return _with_directories(context, [RemoveStatement(stack[i])], dirs, ())
+
+
+def remove_method(context, func: cst.FunctionDef) -> Fix:
+    """A `MessageHandler.on_list_roots` override: delete the method."""
+    return Fix((RemoveStatement(func),), unsafe=True)
+
+
+def remove_capability_arg(call: cst.Call, arg: cst.Arg) -> Fix:
+    return Fix((RemoveArg(call, arg),), unsafe=True)
+
+
+def remove_capability_key(container: cst.Dict, element: cst.DictElement) -> Fix:
+    return Fix((RemoveElement(container, element),), unsafe=True)
+
+
+# ----- literal directories ---------------------------------------------------------------------
+def directories_of(context, value: cst.BaseExpression) -> list:
+    """[(is_literal, text)] for the directories a roots value names; [(False, "?")] when unknown."""
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return [d for el in value.elements for d in _one_root(context, el.value)]
+    if isinstance(value, cst.Name):
+        target = _module_binding(context.module, value.value)
+        if isinstance(target, cst.FunctionDef):
+            return _returned_roots(context, target)
+        if target is not None:
+            return directories_of(context, target)
+    if isinstance(value, cst.Call) and context.resolver.sdk_name(value.func) == "ListRootsResult":
+        roots = keyword(value, "roots")
+        return directories_of(context, roots.value) if roots is not None else [(False, "?")]
+    return [(False, "?")]
+
+
+def _one_root(context, value: cst.BaseExpression) -> list:
+    text = literal(value)
+    if text is not None:
+        return [(True, _uri_to_path(text))]
+    if isinstance(value, cst.Call) and context.resolver.sdk_name(value.func) in ("Root", "FileUrl"):
+        uri = keyword(value, "uri") or (positional(value)[0] if positional(value) else None)
+        return _one_root(context, uri.value) if uri is not None else [(False, "?")]
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "as_uri":
+        return [(False, f"str({code_of(value.func.value)})")]
+    return [(False, "?")]
+
+
+def _returned_roots(context, func: cst.FunctionDef) -> list:
+    returns = [n for n in walk(func.body) if isinstance(n, cst.Return) and n.value is not None]
+    if len(returns) != 1:
+        return [(False, "?")]
+    return directories_of(context, returns[0].value)
+
+
+def _module_binding(module: cst.Module, name: str):
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+            return stmt
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target = small.targets[0].target
+                    if isinstance(target, cst.Name) and target.value == name:
+                        return small.value
+    return None
+
+
+def _uri_to_path(text: str) -> str:
+    if text.startswith("file:"):
+        return url2pathname(urlparse(text).path)
+    return text
+
+
+# ----- where the directories go ----------------------------------------------------------------
+def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
+    imports = []
+    known = [d for d in dirs if d[1] != "?"]
+    if known and context.settings.strategy == "server-config":
+        env_edit = _stdio_env_edit(context, known)
+        if env_edit is not None:
+            return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
+    if dirs:
+        listed = ", ".join(repr(t) if lit else t for lit, t in dirs)
+        statement = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+        if statement is not None:
+            note = f"# mcp-migrate: RT002 pass these directories as tool arguments now: {listed}"
+            edits.append(AddComment(statement, note))
+    return Fix(tuple(edits), orphans=orphans, unsafe=True, imports=tuple(imports))
+
+
+def _stdio_env_edit(context, dirs: list):
+    calls = [
+        n
+        for n in walk(context.module)
+        if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == _STDIO
+    ]
+    if len(calls) != 1:
+        return None
+    call = calls[0]
+    env_var = context.settings.env_var
+    items = ", ".join(repr(t) if lit else t for lit, t in dirs)
+    entry = f'"{env_var}": os.pathsep.join([{items}])'
+    env = keyword(call, "env")
+    if env is None:
+        new_arg = cst.Arg(value=expr("{" + entry + "}"), keyword=cst.Name("env"), equal=cst.AssignEqual(
+            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+        args = list(call.args)
+        if args and not isinstance(args[-1].comma, cst.Comma):
+            args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        return Replace(call, call.with_changes(args=[*args, new_arg]))
+    if isinstance(env.value, cst.Dict):
+        if any(literal(getattr(el, "key", None)) == env_var for el in env.value.elements):
+            return None
+        merged = expr("{**" + code_of(env.value) + ", " + entry + "}")
+    else:
+        merged = expr("{**(" + code_of(env.value) + " or {}), " + entry + "}")
+    return Replace(env.value, merged)
+
+

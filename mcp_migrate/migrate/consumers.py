@@ -1,0 +1,274 @@
+"""Rewrite the code that consumes a roots result so it uses the new list of directories.
+
+Understood idioms (anything else makes the whole site fall back to a shaped value + marker):
+  * the result bound once (`result = await ...list_roots()`) or used inline (`(await ...).roots`);
+  * the roots list (`result.roots`, or FastMCP's list itself) iterated by `for` or a
+    comprehension, indexed (`[0]`), passed to `len()`, or tested for truth;
+  * a root's URI turned into a path: `url2pathname(urlparse(str(r.uri)).path)`,
+    `urlparse(r.uri).path`, `r.uri.path`, `str(r.uri).removeprefix("file://")`,
+    `str(r.uri).replace("file://", "")`, `str(r.uri)[7:]` / `[len("file://"):]`;
+  * a root's URI as text (`str(r.uri)`, `r.uri`) and its `name`.
+The new elements are paths (str), so the path idioms become the element itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.checks.shapes import literal
+from mcp_migrate.fixes import RemoveStatement, Replace
+from mcp_migrate.migrate.tree import expr, is_reference, parent_map, short, walk
+
+FILE_PREFIX = "file://"
+_TRUTH_PARENTS = (cst.If, cst.While, cst.IfExp, cst.BooleanOperation)
+
+
+class NotUnderstood(Exception):
+    """A use of the roots result that no rewrite covers; the message says which."""
+
+
+@dataclass
+class UsePlan:
+    edits: list = field(default_factory=list)
+    #: Nodes whose subtrees disappear (for "is `ctx` still used?" questions).
+    dropped: list = field(default_factory=list)
+    needs_path: bool = False
+
+
+class ConsumerRewriter:
+    """Plans the edits that make `value` (the awaited request) unnecessary inside `func`."""
+
+    def __init__(self, func: cst.FunctionDef, value: cst.BaseExpression, kind: str, target: str, resolver):
+        self.func = func
+        self.value = value
+        self.kind = kind  # "result": a ListRootsResult; "list": FastMCP's list[Root]
+        self.target = target  # the name holding the directories (parameter or constant)
+        self.resolver = resolver
+        self.parents = parent_map(func)
+        self.plan = UsePlan()
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        return self.parents.get(id(node))
+
+    def up(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The enclosing expression, stepping over the Arg wrapper of call arguments."""
+        parent = self.parents.get(id(node))
+        return self.parents.get(id(parent)) if isinstance(parent, cst.Arg) else parent
+
+    def run(self) -> UsePlan:
+        parent = self.parent(self.value)
+        if isinstance(parent, cst.Assign) and parent.value is self.value:
+            self._bound(parent)
+        elif isinstance(parent, cst.Expr):
+            self.plan.edits.append(RemoveStatement(parent))
+            self.plan.dropped.append(parent)
+        else:
+            self._list_use(self._as_list(self.value))
+            self.plan.dropped.append(self.value)
+        return self.plan
+
+    # --- the bound result ----------------------------------------------------------------------
+    def _bound(self, assign: cst.Assign) -> None:
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+            raise NotUnderstood("the roots result is unpacked")
+        bound = assign.targets[0].target
+        for node in self._references(bound.value, exclude=bound):
+            self._list_use(self._as_list(node))
+        self.plan.edits.append(RemoveStatement(assign))
+        self.plan.dropped.append(assign)
+
+    def _references(self, name: str, exclude: cst.Name) -> list:
+        """Every read of `name` in the function; any second binding makes the site opaque."""
+        found = []
+        for node in walk(self.func.body):
+            if isinstance(node, cst.Name) and node.value == name and node is not exclude:
+                parent = self.parent(node)
+                if not is_reference(node, parent):
+                    continue
+                if _is_store(node, parent):
+                    raise NotUnderstood(f"`{name}` is assigned again")
+                found.append(node)
+        return found
+
+    def _as_list(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """The expression that is the roots list: `x.roots` for a result, `x` for a list."""
+        if self.kind == "list":
+            return node
+        parent = self.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "roots":
+            return parent
+        raise NotUnderstood(f"the roots result is used as a whole (`{short(parent or node)}`)")
+
+    # --- the roots list ------------------------------------------------------------------------
+    def _list_use(self, node: cst.BaseExpression) -> None:
+        parent = self.parent(node)
+        new_list = cst.Name(self.target)
+        if isinstance(parent, cst.For) and parent.iter is node:
+            self.plan.edits.append(Replace(node, new_list))
+            self._element_name(parent.target, [parent.body])
+        elif isinstance(parent, cst.CompFor) and parent.iter is node:
+            self.plan.edits.append(Replace(node, new_list))
+            scope = self._comprehension_of(parent)
+            self._element_name(parent.target, [scope])
+        elif isinstance(parent, cst.Subscript) and parent.value is node and _single_index(parent):
+            self.plan.edits.append(Replace(node, new_list))
+            self._element_use(parent, parent.with_changes(value=cst.Name(self.target)))
+        elif isinstance(parent, cst.Arg) and self._is_len_arg(parent):
+            self.plan.edits.append(Replace(node, new_list))
+        elif isinstance(parent, cst.Assign) and parent.value is node and _single_name(parent):
+            # `roots = result.roots`: the alias's uses become uses of the new list.
+            alias = parent.targets[0].target
+            self.plan.edits.append(RemoveStatement(parent))
+            self.plan.dropped.append(parent)
+            for use in self._references(alias.value, exclude=alias):
+                self._list_use(use)
+        elif _truth_context(node, parent):
+            self.plan.edits.append(Replace(node, new_list))
+        else:
+            raise NotUnderstood(f"the roots list is used as `{short(parent or node)}`")
+
+    def _is_len_arg(self, arg: cst.Arg) -> bool:
+        call = self.parent(arg)
+        return (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Name)
+            and call.func.value == "len"
+            and self.resolver.lookup("len") is None
+        )
+
+    def _comprehension_of(self, comp_for: cst.CompFor) -> cst.CSTNode:
+        node = comp_for
+        while not isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            node = self.parent(node)
+            if node is None:
+                raise NotUnderstood("a comprehension the rewrite cannot follow")
+        return node
+
+    def _element_name(self, target: cst.BaseExpression, scopes: list) -> None:
+        if not isinstance(target, cst.Name):
+            raise NotUnderstood("the loop unpacks each root")
+        for scope in scopes:
+            for node in walk(scope):
+                if isinstance(node, cst.Name) and node.value == target.value and node is not target:
+                    parent = self.parent(node)
+                    if not is_reference(node, parent):
+                        continue
+                    if _is_store(node, parent):
+                        raise NotUnderstood(f"`{target.value}` is assigned inside the loop")
+                    self._element_use(node, cst.Name(target.value))
+
+    # --- one root ------------------------------------------------------------------------------
+    def _element_use(self, node: cst.BaseExpression, path: cst.BaseExpression) -> None:
+        parent = self.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            if parent.attr.value == "uri":
+                self._uri_use(parent, path)
+                return
+            if parent.attr.value == "name":
+                self.plan.needs_path = True
+                self.plan.edits.append(Replace(parent, _call_attr(cst.Call(cst.Name("Path"), [cst.Arg(path)]), "name")))
+                return
+        raise NotUnderstood(f"a root is used as `{short(parent or node)}`")
+
+    def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
+        node = uri
+        parent = self.up(node)
+        if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "path":
+            self.plan.edits.append(Replace(parent, path))  # FileUrl.path
+            return
+        if self._is_call_to(parent, ("builtins.str",), node):
+            node = parent
+            parent = self.up(node)
+        replaced = self._path_idiom(node, parent)
+        if replaced is not None:
+            self.plan.edits.append(Replace(replaced, path))
+            return
+        # The URI as text: the same shape, built from the path.
+        self.plan.needs_path = True
+        self.plan.edits.append(Replace(node, expr(f"Path({_code(path)}).resolve().as_uri()")))
+
+    def _path_idiom(self, text: cst.BaseExpression, parent) -> Optional[cst.CSTNode]:
+        """The outermost node of a URI-to-path idiom applied to `text`, or None."""
+        if self._is_call_to(parent, ("urllib.parse.urlparse",), text):
+            attr = self.up(parent)
+            if isinstance(attr, cst.Attribute) and attr.value is parent and attr.attr.value == "path":
+                outer = self.up(attr)
+                if self._is_call_to(outer, ("urllib.request.url2pathname", "nturl2path.url2pathname"), attr):
+                    return outer
+                return attr
+            return None
+        if isinstance(parent, cst.Attribute) and parent.value is text and parent.attr.value in ("removeprefix", "replace"):
+            call = self.up(parent)
+            if isinstance(call, cst.Call) and call.func is parent and call.args and literal(call.args[0].value) == FILE_PREFIX:
+                if parent.attr.value == "removeprefix" or (len(call.args) == 2 and literal(call.args[1].value) == ""):
+                    return call
+            return None
+        if isinstance(parent, cst.Subscript) and parent.value is text and _strips_prefix(parent):
+            return parent
+        return None
+
+    def _is_call_to(self, node, qualified_names: tuple, arg_value) -> bool:
+        if not isinstance(node, cst.Call) or len(node.args) != 1 or node.args[0].value is not arg_value:
+            return False
+        if isinstance(node.func, cst.Name) and node.func.value == "str" and "builtins.str" in qualified_names:
+            return self.resolver.lookup("str") is None
+        return self.resolver.qualified(node.func) in qualified_names
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:
+    return cst.Attribute(value=value, attr=cst.Name(attr))
+
+
+def _single_name(assign: cst.Assign) -> bool:
+    return len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+
+
+def _single_index(sub: cst.Subscript) -> bool:
+    return len(sub.slice) == 1 and isinstance(sub.slice[0].slice, cst.Index)
+
+
+def _strips_prefix(sub: cst.Subscript) -> bool:
+    """`x[7:]` or `x[len("file://"):]`."""
+    if len(sub.slice) != 1 or not isinstance(sub.slice[0].slice, cst.Slice):
+        return False
+    s = sub.slice[0].slice
+    if s.upper is not None or s.step is not None or s.lower is None:
+        return False
+    lower = s.lower
+    if isinstance(lower, cst.Integer):
+        return lower.value == "7"
+    return (
+        isinstance(lower, cst.Call)
+        and isinstance(lower.func, cst.Name)
+        and lower.func.value == "len"
+        and len(lower.args) == 1
+        and literal(lower.args[0].value) == FILE_PREFIX
+    )
+
+
+def _truth_context(node, parent) -> bool:
+    if isinstance(parent, (cst.If, cst.While)) and parent.test is node:
+        return True
+    if isinstance(parent, cst.IfExp) and parent.test is node:
+        return True
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+        return True
+    return isinstance(parent, cst.BooleanOperation)
+
+
+def _is_store(node: cst.Name, parent) -> bool:
+    if isinstance(parent, cst.AssignTarget) and parent.target is node:
+        return True
+    if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node:
+        return True
+    if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is node:
+        return True
+    if isinstance(parent, cst.AsName) and parent.name is node:
+        return True
+    return isinstance(parent, (cst.Element,)) and False

@@ -1,0 +1,355 @@
+"""RT001's rewrite: the server stops asking the client for roots.
+
+Strategies (the default: tool-parameter inside a tool function, server-config elsewhere):
+  tool-parameter  the tool gains `directories: Annotated[list[str], Field(description=...)]`
+  resource-uri    the tool gains `uris: ...` (file:// URIs), converted once by a helper
+  server-config   a module constant read once from an environment variable at start-up
+The consuming code is rewritten by ConsumerRewriter; what it does not understand gets a value
+of the same shape built from the directories and a `# mcp-migrate: RT001` review comment.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.checks.shapes import keyword, positional
+from mcp_migrate.fixes import AddComment, Fix, InsertAfter, InsertBefore, Replace, Unwrap
+from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood
+from mcp_migrate.migrate.tree import code_of, enclosing, expr, is_reference, parent_map, statement, walk
+
+STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
+_SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
+_CONTEXT_CLASSES = frozenset({"Context", "ServerRequestContext", "RequestContext"})
+_URI_HELPER = "_file_uri_to_path"
+_PARAM_DESCRIPTION = "Absolute paths of the directories to work in, as chosen by the user."
+_URI_DESCRIPTION = "file:// URIs of the directories to work in, as chosen by the user."
+
+
+@dataclass
+class Outcome:
+    fix: Optional[Fix]
+    applicable: tuple
+    reason: str = ""
+
+
+def constant_name(env_var: str) -> str:
+    name = "".join(ch if ch.isalnum() else "_" for ch in env_var.upper())
+    return name if name and not name[0].isdigit() else f"_{name}"
+
+
+def build_request_fix(context, call: cst.Call, kind: str) -> Outcome:
+    """Plan the rewrite of the roots request `call` seen at the current traversal point."""
+    ancestors = context.ancestors
+    settings = context.settings
+    func = enclosing(ancestors[:-1], cst.FunctionDef)
+    if func is None:
+        return Outcome(None, (), "the request is not inside a function")
+    tool = is_tool_function(func, context)
+    applicable = STRATEGIES if tool else ("server-config",)
+    strategy = settings.strategy or ("tool-parameter" if tool else "server-config")
+    if strategy not in applicable:
+        return Outcome(None, applicable, f"{strategy} applies only to tool functions")
+    value = ancestors[-2] if isinstance(ancestors[-2], cst.Await) and ancestors[-2].expression is call else call
+    builder = _SiteRewrite(context, func, value, kind, strategy)
+    try:
+        fix = builder.build()
+    except _CannotApply as exc:
+        return Outcome(None, applicable, str(exc))
+    return Outcome(fix, applicable)
+
+
+class _CannotApply(Exception):
+    pass
+
+
+class _SiteRewrite:
+    def __init__(self, context, func, value, kind, strategy):
+        self.context = context
+        self.settings = context.settings
+        self.resolver = context.resolver
+        self.module = context.module
+        self.func = func
+        self.value = value
+        self.kind = kind
+        self.strategy = strategy
+        self.imports = [("pathlib", "Path")]
+        self.edits = []
+        self.dropped = []
+
+    @property
+    def target(self) -> str:
+        if self.strategy == "server-config":
+            return constant_name(self.settings.env_var)
+        return self.settings.parameter
+
+    def build(self) -> Fix:
+        self._check_names()
+        guard = self._guard()
+        if guard is not None and isinstance(guard.orelse, cst.Else):
+            # The roots branch only existed for roots: keep the fallback branch alone.
+            self.edits.append(Unwrap(guard, "orelse"))
+            self.dropped.append(guard.test)
+            self.dropped.append(guard.body)
+            self._drop_unused_context()
+            return Fix(tuple(self.edits), unsafe=True, imports=())
+        try:
+            plan = ConsumerRewriter(self.func, self.value, self.kind, self.target, self.resolver).run()
+            self.edits.extend(plan.edits)
+            self.dropped.extend(plan.dropped)
+        except NotUnderstood as exc:
+            self._fallback(str(exc))
+        if guard is not None:
+            if guard.orelse is not None:  # an elif chain: a human decides
+                self.edits.append(AddComment(guard, "# mcp-migrate: RT001 review: this roots capability guard has an elif"))
+            else:
+                self.edits.append(Unwrap(guard, "body"))
+                self.dropped.append(guard.test)
+        if self.strategy == "server-config":
+            self._server_config()
+        else:
+            self._tool_parameter()
+        self._drop_unused_context()
+        return Fix(tuple(self.edits), unsafe=True, imports=tuple(self.imports))
+
+    # --- preconditions -------------------------------------------------------------------------
+    def _check_names(self) -> None:
+        names = {p.name.value for p in _all_params(self.func.params)}
+        if self.strategy != "server-config" and (self.target in names or (self.strategy == "resource-uri" and "uris" in names)):
+            # A second request in a tool that already gained the parameter reuses it.
+            if not self._already_migrated(names):
+                raise _CannotApply(f"the tool already has a parameter named `{self.target}`")
+
+    def _already_migrated(self, names: set) -> bool:
+        wanted = "uris" if self.strategy == "resource-uri" else self.target
+        return wanted in names and self._param_marker_present()
+
+    def _param_marker_present(self) -> bool:
+        for p in _all_params(self.func.params):
+            if p.annotation is not None and "Field(description=" in code_of(p.annotation):
+                return True
+        return False
+
+    def _guard(self) -> Optional[cst.If]:
+        """An `if` whose test only probes the roots capability and whose body holds the request."""
+        parents = parent_map(self.func)
+        node = self.value
+        while node is not None and node is not self.func:
+            parent = parents.get(id(node))
+            if isinstance(parent, cst.If) and parent.body is node and _probes_roots(parent.test, self.resolver):
+                return parent
+            node = parent
+        return None
+
+    # --- fallbacks -------------------------------------------------------------------------------
+    def _fallback(self, why: str) -> None:
+        roots = f"[Root(uri=Path(d).resolve().as_uri()) for d in {self.target}]"
+        shaped = f"ListRootsResult(roots={roots})" if self.kind == "result" else roots
+        self.imports += [("mcp.types", "Root")] + ([("mcp.types", "ListRootsResult")] if self.kind == "result" else [])
+        self.edits.append(Replace(self.value, expr(shaped)))
+        self.dropped.append(self.value)
+        line = _statement_of(self.func, self.value)
+        self.edits.append(AddComment(line, f"# mcp-migrate: RT001 review: {why}; the roots are now built from `{self.target}`"))
+
+    # --- strategies ------------------------------------------------------------------------------
+    def _server_config(self) -> None:
+        name = self.target
+        if _module_defines(self.module, name):
+            return
+        env = self.settings.env_var
+        comment = cst.EmptyLine(comment=cst.Comment(f"# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."))
+        const = statement(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
+        const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
+        self.imports.append(("os", None))
+        self.edits.append(InsertAfter(_anchor(self.module, self.resolver), (const,)))
+
+    def _tool_parameter(self) -> None:
+        names = {p.name.value for p in _all_params(self.func.params)}
+        param_name = "uris" if self.strategy == "resource-uri" else self.target
+        self.imports += [("typing", "Annotated"), ("pydantic", "Field")]
+        if self.strategy == "resource-uri":
+            self._uri_prologue()
+        if param_name in names:
+            return
+        description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
+        annotation = expr(f'Annotated[list[str], Field(description="{description}")]')
+        self._new_param = cst.Param(cst.Name(param_name), cst.Annotation(annotation))
+
+    def _uri_prologue(self) -> None:
+        body = self.func.body
+        if not isinstance(body, cst.IndentedBlock):
+            raise _CannotApply("a one-line function body")
+        first = body.body[0]
+        anchor = body.body[1] if _is_docstring(first) and len(body.body) > 1 else first
+        prologue = statement(f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]\n")
+        self.edits.append(InsertBefore(anchor, (prologue,)))
+        if not _module_defines(self.module, _URI_HELPER):
+            helper = statement(
+                f"def {_URI_HELPER}(uri: str) -> str:\n"
+                f'    """The local path of a file:// URI (percent-decoded; Windows drives handled)."""\n'
+                f"    parsed = urlparse(uri)\n"
+                f'    if parsed.scheme != "file":\n'
+                f'        raise ValueError(f"expected a file:// URI, got {{uri!r}}")\n'
+                f'    if parsed.netloc not in ("", "localhost"):\n'
+                f'        raise ValueError(f"a file:// URI on another host cannot be used: {{uri!r}}")\n'
+                f"    return url2pathname(parsed.path)\n"
+            )
+            helper = helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+            self.imports += [("urllib.parse", "urlparse"), ("urllib.request", "url2pathname")]
+            self.edits.append(InsertAfter(_anchor(self.module, self.resolver), (helper,)))
+
+    # --- the ctx parameter -----------------------------------------------------------------------
+    def _drop_unused_context(self) -> None:
+        new_param = getattr(self, "_new_param", None)
+        ctx = self._context_param()
+        params = self.func.params
+        keep_ctx = ctx is not None and self._still_uses(ctx.name.value)
+        if new_param is None and (ctx is None or keep_ctx):
+            return
+        plain = list(params.params)
+        index = None
+        drop = ctx is not None and not keep_ctx
+        if drop and any(p is ctx for p in plain):
+            index = next(i for i, p in enumerate(plain) if p is ctx)
+            plain.pop(index)
+        elif drop and any(p is ctx for p in params.kwonly_params):
+            params = params.with_changes(kwonly_params=[p for p in params.kwonly_params if p is not ctx])
+        if new_param is not None:
+            at = _first_default(plain) if index is None else min(index, _first_default(plain))
+            plain.insert(at, new_param)
+        plain = _fix_commas(plain)
+        self.edits.append(Replace(self.func.params, params.with_changes(params=plain)))
+
+    def _context_param(self) -> Optional[cst.Param]:
+        for p in _all_params(self.func.params):
+            if p.annotation is not None and self.resolver.sdk_name(_annotation_head(p.annotation.annotation)) in _CONTEXT_CLASSES:
+                if is_tool_function(self.func, self.context):
+                    return p
+        return None
+
+    def _still_uses(self, name: str) -> bool:
+        dropped = set()
+        for node in self.dropped:
+            dropped.update(id(n) for n in walk(node))
+        parents = parent_map(self.func.body)
+        for node in walk(self.func.body):
+            if isinstance(node, cst.Name) and node.value == name and id(node) not in dropped:
+                if is_reference(node, parents.get(id(node))):
+                    return True
+        return False
+
+
+# ----- helpers ------------------------------------------------------------------------------------
+def is_tool_function(func: cst.FunctionDef, context) -> bool:
+    """Registered with `@<server>.tool(...)` / `@<server>.tool`, or `<server>.add_tool(func)`."""
+    resolver = context.resolver
+    for dec in func.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if isinstance(target, cst.Attribute) and target.attr.value == "tool":
+            kind = resolver.sdk_instance(target.value)
+            if kind in ("FastMCP", "MCPServer") or (kind is None and resolver.imports_sdk):
+                return True
+    return func.name.value in _registered_tools(context)
+
+
+def _registered_tools(context) -> set:
+    cached = getattr(context, "_registered_tools", None)
+    if cached is None:
+        cached = set()
+        for node in walk(context.module):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_tool":
+                args = positional(node)
+                if args and isinstance(args[0].value, cst.Name):
+                    cached.add(args[0].value.value)
+        context._registered_tools = cached
+    return cached
+
+
+def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
+    """`session.check_client_capability(ClientCapabilities(roots=...))` or `....capabilities.roots`."""
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "check_client_capability":
+        args = positional(test)
+        if len(args) == 1 and isinstance(args[0].value, cst.Call):
+            caps = args[0].value
+            return resolver.sdk_name(caps.func) == "ClientCapabilities" and keyword(caps, "roots") is not None and len(caps.args) == 1
+    if isinstance(test, cst.Attribute) and test.attr.value == "roots":
+        owner = test.value
+        return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")
+    return False
+
+
+def _anchor(module: cst.Module, resolver) -> cst.BaseStatement:
+    """The statement after which module-level configuration goes: the server's assignment, else
+    the last import at the top of the module."""
+    last_import = None
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
+                    if resolver.sdk_name(small.value.func) in _SERVER_CLASSES:
+                        return stmt
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    last_import = stmt
+    if last_import is None:
+        raise _CannotApply("no module-level place for the configuration")
+    return last_import
+
+
+def _module_defines(module: cst.Module, name: str) -> bool:
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+            return True
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets
+                ):
+                    return True
+    return False
+
+
+def _statement_of(func: cst.FunctionDef, node: cst.CSTNode) -> cst.CSTNode:
+    parents = parent_map(func)
+    current = node
+    while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        current = parents.get(id(current))
+    return current
+
+
+def _all_params(params: cst.Parameters) -> list:
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def _first_default(params: list) -> int:
+    for i, p in enumerate(params):
+        if p.default is not None:
+            return i
+    return len(params)
+
+
+def _fix_commas(params: list) -> list:
+    """Every parameter but the last gets a comma; the last keeps none."""
+    out = []
+    for i, p in enumerate(params):
+        last = i == len(params) - 1
+        if last:
+            out.append(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+        elif not isinstance(p.comma, cst.Comma):
+            out.append(p.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
+        else:
+            out.append(p)
+    return out
+
+
+def _annotation_head(ann: cst.BaseExpression) -> cst.BaseExpression:
+    return ann.value if isinstance(ann, cst.Subscript) else ann
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
