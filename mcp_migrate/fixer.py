@@ -70,7 +70,10 @@ class _ApplyEdits(cst.CSTTransformer):
             present = {line.comment.value for line in updated_node.leading_lines if line.comment}
             extra = [cst.EmptyLine(comment=cst.Comment(t)) for t in dict.fromkeys(texts) if t not in present]
             if extra:
+                emptied = id(updated_node) in self.emptied
                 updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, *extra])
+                if emptied:  # a removed statement's note moves on with its other comments
+                    self.emptied.add(id(updated_node))
         return updated_node
 
     # --- argument and element removal ---------------------------------------------------------
@@ -304,8 +307,13 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
     analysis = analyze(data, path, settings)
     chosen, applied, orphans, imports = [], [], set(), []
+    taken: set = set()
     for report, finding in analysis.pairs:
         if finding.fix == "safe" or (unsafe and finding.fix == "unsafe"):
+            touched = _touched(report.fix)
+            if touched & taken:
+                continue  # overlaps a fix already chosen: the next pass sees the new code
+            taken |= touched
             chosen.extend(report.fix.edits)
             imports.extend(report.fix.imports)
             applied.append((finding.code, finding.line))
@@ -321,6 +329,24 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     if imports:
         new_module = _add_imports(new_module, imports)
     return new_module.bytes, applied, analysis
+
+
+def _touched(fix) -> set:
+    """Identities of the original nodes a fix rewrites; two fixes that share one conflict."""
+    from mcp_migrate.migrate.tree import walk
+
+    ids = set()
+    for edit in fix.edits:
+        if isinstance(edit, (Replace, RemoveStatement)):
+            ids.update(id(n) for n in walk(edit.node))
+        elif isinstance(edit, RemoveArg):
+            ids.update(id(n) for n in walk(edit.arg))
+        elif isinstance(edit, RemoveElement):
+            ids.update(id(n) for n in walk(edit.element))
+        elif isinstance(edit, Unwrap):
+            ids.add(id(edit.node))
+            ids.update(id(n) for n in walk(edit.node.test))
+    return ids
 
 
 def _add_imports(module: cst.Module, imports: list) -> cst.Module:

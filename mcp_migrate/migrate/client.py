@@ -81,12 +81,23 @@ def _one_root(context, value: cst.BaseExpression) -> list:
     text = literal(value)
     if text is not None:
         return [(True, _uri_to_path(text))]
+    if isinstance(value, cst.Name):
+        bound = _module_binding(context.module, value.value)
+        if bound is not None and not isinstance(bound, cst.FunctionDef):
+            return _one_root(context, bound)
     if isinstance(value, cst.Call) and context.resolver.sdk_name(value.func) in ("Root", "FileUrl"):
         uri = keyword(value, "uri") or (positional(value)[0] if positional(value) else None)
         return _one_root(context, uri.value) if uri is not None else [(False, "?")]
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "as_uri":
         return [(False, f"str({code_of(value.func.value)})")]
     return [(False, "?")]
+
+
+def _describe(dirs: list) -> str:
+    shown = [repr(t) for lit, t in dirs if lit] + [t for lit, t in dirs if not lit and t != "?"]
+    if any(t == "?" for _, t in dirs):
+        shown.append("(and roots computed at run time: review)")
+    return ", ".join(shown)
 
 
 def _returned_roots(context, func: cst.FunctionDef) -> list:
@@ -117,19 +128,18 @@ def _uri_to_path(text: str) -> str:
 
 # ----- where the directories go ----------------------------------------------------------------
 def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
-    imports = []
-    known = [d for d in dirs if d[1] != "?"]
-    if known and context.settings.strategy == "server-config":
-        env_edit = _stdio_env_edit(context, known)
+    fully_known = bool(dirs) and all(t != "?" for _, t in dirs)
+    if fully_known and context.settings.strategy == "server-config":
+        env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
     if dirs:
-        listed = ", ".join(repr(t) if lit else t for lit, t in dirs)
+        listed = _describe(dirs)
         statement = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
         if statement is not None:
             note = f"# mcp-migrate: RT002 pass these directories as tool arguments now: {listed}"
             edits.append(AddComment(statement, note))
-    return Fix(tuple(edits), orphans=orphans, unsafe=True, imports=tuple(imports))
+    return Fix(tuple(edits), orphans=orphans, unsafe=True)
 
 
 def _stdio_env_edit(context, dirs: list):

@@ -74,7 +74,7 @@ class _SiteRewrite:
         self.value = value
         self.kind = kind
         self.strategy = strategy
-        self.imports = [("pathlib", "Path")]
+        self.imports = []
         self.edits = []
         self.dropped = []
 
@@ -98,6 +98,8 @@ class _SiteRewrite:
             plan = ConsumerRewriter(self.func, self.value, self.kind, self.target, self.resolver).run()
             self.edits.extend(plan.edits)
             self.dropped.extend(plan.dropped)
+            if plan.needs_path:
+                self.imports.append(("pathlib", "Path"))
         except NotUnderstood as exc:
             self._fallback(str(exc))
         if guard is not None:
@@ -146,7 +148,7 @@ class _SiteRewrite:
     def _fallback(self, why: str) -> None:
         roots = f"[Root(uri=Path(d).resolve().as_uri()) for d in {self.target}]"
         shaped = f"ListRootsResult(roots={roots})" if self.kind == "result" else roots
-        self.imports += [("mcp.types", "Root")] + ([("mcp.types", "ListRootsResult")] if self.kind == "result" else [])
+        self.imports += [("pathlib", "Path"), ("mcp.types", "Root")] + ([("mcp.types", "ListRootsResult")] if self.kind == "result" else [])
         self.edits.append(Replace(self.value, expr(shaped)))
         self.dropped.append(self.value)
         line = _statement_of(self.func, self.value)

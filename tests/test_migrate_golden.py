@@ -1,0 +1,103 @@
+"""Golden migration rewrites: fixtures/migrate/<name>.py with the expected output for each
+strategy beside it (`<name>.py.<strategy>.fixed`), under --unsafe-fixes."""
+import dataclasses
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from pyflakes import api as pyflakes_api
+from pyflakes import messages as pyflakes_messages
+
+from mcp_migrate.engine import Settings, check_bytes
+from mcp_migrate.fixer import fix_bytes
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
+STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
+INPUTS = sorted(FIXTURES.glob("*.py"))
+#: Sites where a strategy cannot apply (reported with the reason, never forced).
+NOT_APPLICABLE = {("lowlevel_call_tool.py", "tool-parameter"), ("lowlevel_call_tool.py", "resource-uri")}
+ROOTS_CODES = {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"}
+
+
+def settings_for(strategy: str) -> Settings:
+    return dataclasses.replace(Settings.default(), strategy=strategy)
+
+
+class _Collect:
+    def __init__(self):
+        self.messages = []
+
+    def flake(self, message):
+        self.messages.append(message)
+
+    def unexpectedError(self, filename, msg):  # noqa: N802 - pyflakes' reporter API
+        raise AssertionError(msg)
+
+    def syntaxError(self, filename, msg, lineno, offset, text):  # noqa: N802
+        raise AssertionError(msg)
+
+
+def flakes(source: bytes) -> set:
+    """(kind, name) of undefined names and unused imports pyflakes sees."""
+    reporter = _Collect()
+    pyflakes_api.check(source.decode("utf-8"), "x.py", reporter)
+    out = set()
+    for m in reporter.messages:
+        if isinstance(m, (pyflakes_messages.UndefinedName, pyflakes_messages.UnusedImport)):
+            out.add((type(m).__name__, m.message_args[0]))
+    return out
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.stem)
+def test_migration_golden(path: Path, strategy: str):
+    data = path.read_bytes()
+    settings = settings_for(strategy)
+    result = fix_bytes(data, str(path), settings, unsafe=True)
+    assert not result.errors, result.errors
+    out = result.fixed_source if result.fixed_source is not None else data
+    expected = path.with_name(f"{path.name}.{strategy}.fixed").read_bytes()
+    assert out == expected
+    # The fix-engine guarantees: parses, idempotent.
+    cst.parse_module(out)
+    compile(out, str(path), "exec", dont_inherit=True)
+    again = fix_bytes(out, str(path), settings, unsafe=True)
+    assert again.fixed_source is None and again.applied == []
+    # No undefined name and no unused import that the input did not already have.
+    assert flakes(out) - flakes(data) == set()
+    # check on the migrated code: nothing left of Roots but the info bridges.
+    if (path.name, strategy) not in NOT_APPLICABLE:
+        left = [f for f in check_bytes(out, str(path), settings).findings if f.code in ROOTS_CODES]
+        assert [f for f in left if f.severity != "info"] == []
+
+
+def test_not_applicable_strategy_is_reported_with_reason():
+    path = FIXTURES / "lowlevel_call_tool.py"
+    findings = check_bytes(path.read_bytes(), str(path), settings_for("tool-parameter")).findings
+    rt001 = [f for f in findings if f.code == "RT001"]
+    assert len(rt001) == 1 and rt001[0].fix == "none"
+    assert "rewrites: server-config; not with this strategy: tool-parameter applies only to tool functions" in rt001[0].message
+
+
+def test_default_strategy_per_site():
+    """tool-parameter inside a tool function, server-config elsewhere."""
+    tool = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
+    assert fix_bytes(tool, "t.py", Settings.default(), unsafe=True).fixed_source == (
+        FIXTURES / "mcp1_fastmcp_loop.py.tool-parameter.fixed"
+    ).read_bytes()
+    handler = (FIXTURES / "lowlevel_call_tool.py").read_bytes()
+    assert fix_bytes(handler, "h.py", Settings.default(), unsafe=True).fixed_source == (
+        FIXTURES / "lowlevel_call_tool.py.server-config.fixed"
+    ).read_bytes()
+
+
+def test_rewrites_are_unsafe_only():
+    data = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
+    assert fix_bytes(data, "t.py", Settings.default(), unsafe=False).fixed_source is None
+
+
+def test_check_names_the_strategies():
+    data = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
+    (finding,) = [f for f in check_bytes(data, "t.py", Settings.default()).findings if f.code == "RT001"]
+    assert finding.fix == "unsafe"
+    assert "(rewrites: tool-parameter, resource-uri, server-config)" in finding.message
