@@ -31,6 +31,9 @@ class Settings:
     strategy: Optional[str] = None
     parameter: str = "directories"
     env_var: str = "MCP_ROOTS"
+    #: (tool name, parameter name) of tools anywhere in the run that a rewrite gives a
+    #: directories parameter, so a client in the same repository can start passing it.
+    migrated_tools: tuple = ()
 
     @classmethod
     def default(cls) -> "Settings":
@@ -63,6 +66,8 @@ class FileContext:
         self.reports: list = []
         #: Nodes already covered by a report, so an enclosing report is not repeated inside.
         self.claimed: set = set()
+        #: (tool name, parameter) for every tool a rewrite gives a parameter (see Settings).
+        self.migrated_tools: list = []
 
     def report(self, code, node, message, *, severity=None, fix=None) -> None:
         self.reports.append(Report(code, node, message, severity, fix))
@@ -176,6 +181,7 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
         module.visit(dispatcher)
         reports = [r for r in context.reports if r.code not in dispatcher.dead]
+        result.migrated_tools = list(context.migrated_tools)
     if not reports and not audit:
         return Analysis(module, [], result)
     suppressions = SuppressionIndex.from_text(module.code)

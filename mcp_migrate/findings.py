@@ -72,3 +72,5 @@ class FileResult:
     applied: list = field(default_factory=list)
     #: Findings silenced by an inline suppression, as (Finding, kind, reason).
     suppressed: list = field(default_factory=list)
+    #: (tool name, parameter) of tools whose RT001 rewrite adds a parameter.
+    migrated_tools: list = field(default_factory=list)

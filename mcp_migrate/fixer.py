@@ -275,7 +275,20 @@ def _remove_orphaned_imports(before: cst.Module, after: cst.Module) -> cst.Modul
             scheduled = True
     if not scheduled:
         return after
-    return RemoveImportsVisitor(context).transform_module(after)
+    return _no_new_leading_blank(after, RemoveImportsVisitor(context).transform_module(after))
+
+
+def _no_new_leading_blank(before: cst.Module, after: cst.Module) -> cst.Module:
+    """Removing a module's first import must not leave the file starting with a blank line."""
+    if before.header or not after.body or not before.body:
+        return after
+    had_blank = bool(before.body[0].leading_lines) and before.body[0].leading_lines[0].comment is None
+    lines = list(after.body[0].leading_lines)
+    if had_blank or not lines or lines[0].comment is not None:
+        return after
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return after.with_changes(body=[after.body[0].with_changes(leading_lines=lines), *after.body[1:]])
 
 
 def _remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:

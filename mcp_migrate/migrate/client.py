@@ -133,6 +133,10 @@ def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
         env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
+    if fully_known and context.settings.migrated_tools:
+        calls = _tool_call_edits(context, dirs)
+        if calls:
+            return Fix(tuple(edits + calls), orphans=orphans, unsafe=True)
     if dirs:
         listed = _describe(dirs)
         statement = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
@@ -171,3 +175,33 @@ def _stdio_env_edit(context, dirs: list):
     return Replace(env.value, merged)
 
 
+
+
+def _tool_call_edits(context, dirs: list) -> list:
+    """`call_tool("name", {...})` calls to tools that now take the directories as an argument:
+    the argument is added, with the same directories (as URIs for a `uris` parameter)."""
+    wanted = dict(context.settings.migrated_tools)
+    edits = []
+    for node in walk(context.module):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
+            continue
+        args = positional(node)
+        name = literal(args[0].value) if args else None
+        param = wanted.get(name)
+        if param is None:
+            continue
+        if param == "uris":
+            values = ", ".join(f"Path({repr(t) if lit else t}).resolve().as_uri()" for lit, t in dirs)
+        else:
+            values = ", ".join(repr(t) if lit else t for lit, t in dirs)
+        entry = f'"{param}": [{values}]'
+        if len(args) >= 2 and isinstance(args[1].value, cst.Dict):
+            current = args[1].value
+            if any(literal(getattr(el, "key", None)) == param for el in current.elements):
+                continue
+            inner = code_of(current).strip()[1:-1].strip().rstrip(",")
+            new = expr("{" + (inner + ", " if inner else "") + entry + "}")
+            edits.append(Replace(current, new))
+        elif len(args) == 1 and keyword(node, "arguments") is None:
+            edits.append(Replace(node, node.with_changes(args=[*node.args[:-1], args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(expr("{" + entry + "}"))])))
+    return edits

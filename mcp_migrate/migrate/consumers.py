@@ -99,7 +99,7 @@ class ConsumerRewriter:
         parent = self.parent(node)
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "roots":
             return parent
-        raise NotUnderstood(f"the roots result is used as a whole (`{short(parent or node)}`)")
+        raise NotUnderstood(f"the roots result is used as a whole (`{short(self.up(node) or node)}`)")
 
     # --- the roots list ------------------------------------------------------------------------
     def _list_use(self, node: cst.BaseExpression) -> None:
@@ -107,7 +107,8 @@ class ConsumerRewriter:
         new_list = cst.Name(self.target)
         if isinstance(parent, cst.For) and parent.iter is node:
             self.plan.edits.append(Replace(node, new_list))
-            self._element_name(parent.target, [parent.body])
+            # A loop variable outlives its loop: every use in the function is an element use.
+            self._element_name(parent.target, [self.func.body])
         elif isinstance(parent, cst.CompFor) and parent.iter is node:
             self.plan.edits.append(Replace(node, new_list))
             scope = self._comprehension_of(parent)
@@ -127,7 +128,7 @@ class ConsumerRewriter:
         elif _truth_context(node, parent):
             self.plan.edits.append(Replace(node, new_list))
         else:
-            raise NotUnderstood(f"the roots list is used as `{short(parent or node)}`")
+            raise NotUnderstood(f"the roots list is used as `{short(self.up(node) or node)}`")
 
     def _is_len_arg(self, arg: cst.Arg) -> bool:
         call = self.parent(arg)
@@ -156,7 +157,7 @@ class ConsumerRewriter:
                     if not is_reference(node, parent):
                         continue
                     if _is_store(node, parent):
-                        raise NotUnderstood(f"`{target.value}` is assigned inside the loop")
+                        raise NotUnderstood(f"`{target.value}` is bound again in the function")
                     self._element_use(node, cst.Name(target.value))
 
     # --- one root ------------------------------------------------------------------------------
@@ -170,7 +171,7 @@ class ConsumerRewriter:
                 self.plan.needs_path = True
                 self.plan.edits.append(Replace(parent, _call_attr(cst.Call(cst.Name("Path"), [cst.Arg(path)]), "name")))
                 return
-        raise NotUnderstood(f"a root is used as `{short(parent or node)}`")
+        raise NotUnderstood(f"a root is used as `{short(self.up(node) or node)}`")
 
     def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
         node = uri
@@ -262,6 +263,30 @@ def _truth_context(node, parent) -> bool:
     return isinstance(parent, cst.BooleanOperation)
 
 
+def bound_names(func: cst.FunctionDef) -> set:
+    """Every name the function binds: parameters, assignments, loop/with/except targets,
+    walrus, imports, nested definitions, global/nonlocal declarations."""
+    names = {p.name.value for p in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]}
+    for star in (func.params.star_arg, func.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.add(star.name.value)
+    parents = parent_map(func.body)
+    for node in walk(func.body):
+        if isinstance(node, cst.Name) and _is_store(node, parents.get(id(node))):
+            names.add(node.value)
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            names.update(n.name.value for n in node.names)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            names.add(node.name.value)
+        elif isinstance(node, cst.ImportAlias):
+            names.add((node.asname.name.value if node.asname else code_of_name(node.name)).split(".")[0])
+    return names
+
+
+def code_of_name(node) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
 def _is_store(node: cst.Name, parent) -> bool:
     if isinstance(parent, cst.AssignTarget) and parent.target is node:
         return True
@@ -271,4 +296,8 @@ def _is_store(node: cst.Name, parent) -> bool:
         return True
     if isinstance(parent, cst.AsName) and parent.name is node:
         return True
-    return isinstance(parent, (cst.Element,)) and False
+    if isinstance(parent, cst.NamedExpr) and parent.target is node:
+        return True
+    if isinstance(parent, cst.Del):
+        return True
+    return False

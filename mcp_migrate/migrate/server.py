@@ -16,7 +16,7 @@ import libcst as cst
 
 from mcp_migrate.checks.shapes import keyword, positional
 from mcp_migrate.fixes import AddComment, Fix, InsertAfter, InsertBefore, Replace, Unwrap
-from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood
+from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
 from mcp_migrate.migrate.tree import code_of, enclosing, expr, is_reference, parent_map, statement, walk
 
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
@@ -117,11 +117,24 @@ class _SiteRewrite:
 
     # --- preconditions -------------------------------------------------------------------------
     def _check_names(self) -> None:
-        names = {p.name.value for p in _all_params(self.func.params)}
-        if self.strategy != "server-config" and (self.target in names or (self.strategy == "resource-uri" and "uris" in names)):
-            # A second request in a tool that already gained the parameter reuses it.
-            if not self._already_migrated(names):
-                raise _CannotApply(f"the tool already has a parameter named `{self.target}`")
+        if self.strategy == "server-config":
+            if self.target in bound_names(self.func):
+                raise _CannotApply(f"the function binds `{self.target}` itself; set `env-var` to another name")
+            return
+        params = {p.name.value for p in _all_params(self.func.params)}
+        wanted = {self.target} | ({"uris"} if self.strategy == "resource-uri" else set())
+        clash = wanted & bound_names(self.func)
+        # A second request in a tool that already gained the parameter reuses it.
+        if clash and not (clash <= params and self._already_migrated(params)) and not self._own_prologue():
+            name = sorted(clash)[0]
+            raise _CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
+
+    def _own_prologue(self) -> bool:
+        """resource-uri binds `directories` in its own prologue line on an earlier pass."""
+        if self.strategy != "resource-uri" or not isinstance(self.func.body, cst.IndentedBlock):
+            return False
+        prologue = f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]"
+        return any(code_of(stmt).strip() == prologue for stmt in self.func.body.body[:2])
 
     def _already_migrated(self, names: set) -> bool:
         wanted = "uris" if self.strategy == "resource-uri" else self.target
@@ -146,7 +159,7 @@ class _SiteRewrite:
 
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
-        roots = f"[Root(uri=Path(d).resolve().as_uri()) for d in {self.target}]"
+        roots = f"[Root(uri=Path(d).resolve().as_uri(), name=Path(d).name) for d in {self.target}]"
         shaped = f"ListRootsResult(roots={roots})" if self.kind == "result" else roots
         self.imports += [("pathlib", "Path"), ("mcp.types", "Root")] + ([("mcp.types", "ListRootsResult")] if self.kind == "result" else [])
         self.edits.append(Replace(self.value, expr(shaped)))
@@ -177,6 +190,7 @@ class _SiteRewrite:
         description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
         annotation = expr(f'Annotated[list[str], Field(description="{description}")]')
         self._new_param = cst.Param(cst.Name(param_name), cst.Annotation(annotation))
+        self.context.migrated_tools.append((tool_name(self.func), param_name))
 
     def _uri_prologue(self) -> None:
         body = self.func.body
@@ -253,6 +267,20 @@ def is_tool_function(func: cst.FunctionDef, context) -> bool:
             if kind in ("FastMCP", "MCPServer") or (kind is None and resolver.imports_sdk):
                 return True
     return func.name.value in _registered_tools(context)
+
+
+def tool_name(func: cst.FunctionDef) -> str:
+    """The name clients call the tool by: `@mcp.tool(name="...")`, else the function's name."""
+    for dec in func.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "tool":
+            named = keyword(call, "name")
+            if named is not None and isinstance(named.value, cst.SimpleString):
+                return named.value.evaluated_value
+            args = positional(call)
+            if args and isinstance(args[0].value, cst.SimpleString):
+                return args[0].value.evaluated_value
+    return func.name.value
 
 
 def _registered_tools(context) -> set:
