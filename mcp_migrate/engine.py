@@ -6,6 +6,7 @@ compute positions only when something was reported, then apply suppressions.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -161,8 +162,24 @@ class Analysis:
     result: FileResult
 
 
+#: LibCST's visitors recurse once per nesting level; long implicit string concatenations nest
+#: thousands deep. CPython 3.11+ runs such Python-to-Python recursion off the C stack.
+RECURSION_LIMIT = 20000
+
+
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     """Screen, parse once, run the active rules in one traversal, position and filter reports."""
+    limit = sys.getrecursionlimit()
+    if limit >= RECURSION_LIMIT:
+        return _analyze(data, path, settings)
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        return _analyze(data, path, settings)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     result = FileResult(path)
     rules = screened_rules(data, settings)
     audit = _may_hold_suppressions(data, settings)
@@ -170,9 +187,23 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         return Analysis(None, [], result)
     try:
         module = cst.parse_module(data)
+    except RecursionError:
+        result.errors.append(FileError(path, "internal", "too deeply nested to analyse"))
+        return Analysis(None, [], result)
     except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
         result.findings.append(_syntax_error(path, exc))
         return Analysis(None, [], result)
+    try:
+        return _analyze_module(module, data, path, settings, rules, audit, result)
+    except RecursionError:
+        # LibCST's visitors recurse; a pathological expression (thousands of concatenated
+        # strings) must cost this file only, never the run.
+        result.findings.clear()
+        result.errors.append(FileError(path, "internal", "too deeply nested to analyse"))
+        return Analysis(None, [], result)
+
+
+def _analyze_module(module, data, path, settings, rules, audit, result) -> Analysis:
     reports = []
     if rules:
         resolver = Resolver()

@@ -245,6 +245,14 @@ def name_uses(module: cst.Module) -> dict:
         def visit_ImportFrom(self, node) -> bool:
             return False
 
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)  # `x.name`: `name` is not a use of a variable called name
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)  # `f(name=...)`: the keyword is not a use either
+            return False
+
         def visit_Name(self, node: cst.Name) -> None:
             counts[node.value] += 1
 
