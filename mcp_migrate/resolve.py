@@ -21,6 +21,7 @@ SDK_PACKAGES = frozenset({"mcp", "mcp_types", "fastmcp"})
 # for an instance of a known class, or None when the name is bound to something we do not know.
 Binding = Optional[tuple]
 
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
 
 #: Generic session type for `<something>.session` whose side (client or server) is unknown:
@@ -199,9 +200,20 @@ class Resolver:
             self.scopes.append(scope)
         elif isinstance(node, cst.ClassDef):
             self.scopes.append(_Scope(is_class=True))
+        elif isinstance(node, _COMPREHENSIONS):
+            # `[types.X() for types in regs]`: the loop variables shadow the file's imports.
+            scope = _Scope()
+            comp = node.for_in
+            while comp is not None:
+                for name in _target_names(comp.target):
+                    scope.names[name] = None
+                comp = comp.inner_for_in
+            self.scopes.append(scope)
 
     def on_leave(self, node: cst.CSTNode) -> None:
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if isinstance(node, _COMPREHENSIONS):
+            self.scopes.pop()
+        elif isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             self.scopes.pop()
             if not isinstance(node, cst.Lambda):
                 self._current().names[node.name.value] = None

@@ -43,6 +43,11 @@ class RootsRequest(Rule):
         Valid("from mcp.types import ListRootsRequest\n", "an import alone is not a finding"),
         Valid('msg = {"method": "roots/listeners"}\n', "a different method string"),
         Valid('def f():\n    """Calls roots/list."""\n', "docstrings are never findings"),
+        Valid(
+            "from mcp.server.fastmcp import Context\n\nclass Store:\n    def list_roots(self): ...\n\n"
+            "async def t(ctx: Context, store: Store):\n    return store.list_roots()\n",
+            "a user's own list_roots() beside an SDK Context: only the SDK receiver counts",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -58,6 +63,21 @@ class RootsRequest(Rule):
             "a ListRootsRequest sent by hand",
         ),
         Invalid('req = {"jsonrpc": "2.0", "id": 1, "method": "roots/list"}\n', "a raw JSON-RPC request"),
+        Invalid(
+            "from mcp.server.fastmcp import Context\n\nasync def t(ctx: Context):\n"
+            "    session = ctx.session\n    return await session.list_roots()\n",
+            "the session taken from the Context into a local first",
+        ),
+        Invalid(
+            "from fastmcp.server.dependencies import get_context\n\nasync def t():\n"
+            "    ctx = get_context()\n    return await ctx.list_roots()\n",
+            "FastMCP's get_context() returns a Context",
+        ),
+        Invalid(
+            "import mcp.types as t\n\nasync def f(session):\n"
+            "    await session.send_request(request=t.ServerRequest(root=t.ListRootsRequest()), result_type=t.ListRootsResult)\n",
+            "keyword arguments to send_request and to the v1 ServerRequest wrapper",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -40,6 +40,11 @@ class RootsProvider(Rule):
         Valid("from mcp import ClientSession\ns = ClientSession(r, w, None, None, None, None)\n", "positional None is no callback"),
         Valid("def set_roots(x): ...\nset_roots([1])\n", "a user's own set_roots"),
         Valid('if method == "roots/listeners":\n    pass\n', "a different method string"),
+        Valid(
+            "import fastmcp\n\nclass Store:\n    def set_roots(self, r): ...\n\n"
+            "class App:\n    def go(self):\n        self.store.set_roots([])\n",
+            "set_roots on an untyped attribute in a file that defines its own set_roots",
+        ),
     ]
     INVALID = [
         Invalid("from mcp import ClientSession\ns = ClientSession(r, w, list_roots_callback=cb)\n", "keyword callback"),
@@ -47,6 +52,15 @@ class RootsProvider(Rule):
         Invalid("from fastmcp import Client\nc = Client('srv.py', roots=['file:///repo'])\n", "fastmcp Client roots="),
         Invalid("from fastmcp import Client\nc = Client('srv.py')\nc.set_roots(['file:///x'])\n", "fastmcp set_roots"),
         Invalid('if msg["method"] == "roots/list":\n    reply({"roots": []})\n', "a raw client answering roots/list"),
+        Invalid(
+            "from fastmcp import Client\n\nclass App:\n    def __init__(self):\n        self.client = Client('s.py')\n\n"
+            "    def share(self, paths):\n        self.client.set_roots(paths)\n",
+            "set_roots on a client kept on self, in a fastmcp file",
+        ),
+        Invalid(
+            "from fastmcp import Client\nclient = Client('srv.py')\n\ndef share(p):\n    client.set_roots([p])\n",
+            "a module-level client used inside a function (pre-pass binding)",
+        ),
     ]
 
     @classmethod

@@ -52,13 +52,17 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
 
 class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
-    SCREEN = (b"ClientCapabilities", b"RootsCapability", b'"roots"', b"'roots'", b"capabilities.roots")
+    SCREEN = (b"ClientCapabilities", b"RootsCapability", b'"roots"', b"'roots'", b".roots")
 
     VALID = [
         Valid('config = {"roots": ["/srv"]}\n', "a roots key outside a capabilities mapping"),
         Valid("from pydantic import RootModel\nclass M(RootModel[int]): pass\n", "pydantic RootModel"),
         Valid("from mcp.types import ClientCapabilities\nc = ClientCapabilities(sampling=None)\n", "no roots"),
         Valid("x.capabilities.roots\n", "attribute shape without an MCP import"),
+        Valid(
+            "from mcp.types import ClientCapabilities\n\ndef f(caps: ClientCapabilities):\n    caps.roots = None\n",
+            "removing the roots capability is the migration, not a finding",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -70,6 +74,11 @@ class RootsCapabilityDeclared(Rule):
         Invalid(
             "import mcp\n\ndef f(ctx):\n    return ctx.session.client_params.capabilities.roots\n",
             "capability probed by reading it",
+        ),
+        Invalid(
+            "from mcp.server.fastmcp import Context\n\ndef f(ctx: Context):\n"
+            "    caps = ctx.session.client_params.capabilities\n    return caps.roots is not None\n",
+            "the client capabilities read through a local variable",
         ),
     ]
 

@@ -41,6 +41,11 @@ class ListChangedSend(Rule):
             "v1 wrapper form",
         ),
         Invalid('send({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})\n', "raw JSON-RPC"),
+        Invalid(
+            "from mcp import ClientSession\n\nclass Host:\n    async def changed(self):\n"
+            "        await self.session.send_roots_list_changed()\n",
+            "a session kept on self (the `.session` shape)",
+        ),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -24,6 +24,10 @@ class ListChangedHandler(Rule):
         Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),
         Valid("from mcp.types import RootsListChangedNotification\n", "an import alone"),
         Valid('"""Handles notifications/roots/list_changed."""\n', "a docstring"),
+        Valid(
+            "import logging\nlogging.info('notifications/roots/list_changed', extra={})\n",
+            "log text is not a registration",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -33,6 +37,15 @@ class ListChangedHandler(Rule):
         ),
         Invalid("from mcp.server.lowlevel import Server\nserver = Server('x', on_roots_list_changed=h)\n", "mcp 2.x keyword"),
         Invalid('if method == "notifications/roots/list_changed":\n    refresh()\n', "raw dispatch"),
+        Invalid(
+            "import mcp.types as types\nHANDLERS = {types.RootsListChangedNotification: h}\n",
+            "a dispatch table keyed by the notification class",
+        ),
+        Invalid(
+            "from rpc import router\n\n@router.notification('notifications/roots/list_changed')\n"
+            "async def changed(params): ...\n",
+            "a framework registration decorator for the wire method",
+        ),
     ]
 
     def visit_Assign(self, node: cst.Assign) -> None:

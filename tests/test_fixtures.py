@@ -1,0 +1,81 @@
+"""The fixture corpus: every `fixtures/<folder>/<name>.py` with a sibling `<name>.expected`
+holds the exact findings of a full check (all codes), one `LINE:COL CODE` per line.
+
+Other files in those folders (fix goldens such as `.py.fixed`, inputs without `.expected`)
+belong to other tests and are skipped here. Negative fixtures are named `neg_*.py` and
+expect nothing."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mcp_migrate.engine import check_source
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+RULE_DIR = re.compile(r"^RT00\d$")
+LINE = re.compile(r"^\d+:\d+ [A-Z]+\d+$")
+
+
+def _cases() -> list:
+    return sorted(p for p in FIXTURES.glob("*/*.py") if p.with_suffix(".expected").is_file())
+
+
+CASES = _cases()
+
+
+def _expected(path: Path) -> list:
+    lines = [line.strip() for line in path.with_suffix(".expected").read_text(encoding="utf-8").splitlines()]
+    return [line for line in lines if line]
+
+
+def _key(entry: str) -> tuple:
+    pos, code = entry.split(" ")
+    line, col = pos.split(":")
+    return int(line), int(col), code
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
+def test_fixture(path: Path) -> None:
+    expected = _expected(path)
+    assert all(LINE.match(e) for e in expected), f"malformed line in {path.with_suffix('.expected')}"
+    assert expected == sorted(expected, key=_key), f"{path.with_suffix('.expected')} is not sorted"
+    if path.name.startswith("neg_"):
+        assert expected == [], f"negative fixture {path.name} must expect no findings"
+    else:
+        assert expected, f"positive fixture {path.name} expects no findings; name it neg_*.py"
+    findings = check_source(path.read_bytes(), str(path))
+    got = [f"{f.line}:{f.column} {f.code}" for f in findings]
+    assert got == expected
+
+
+def test_every_rule_folder_has_positive_and_negative() -> None:
+    folders = sorted(d for d in FIXTURES.iterdir() if d.is_dir() and RULE_DIR.match(d.name))
+    assert [d.name for d in folders] == [f"RT00{i}" for i in range(1, 7)]
+    for folder in folders:
+        cases = [p for p in CASES if p.parent == folder]
+        assert any(p.name.startswith("neg_") for p in cases), f"{folder.name} has no negative fixture"
+        assert any(not p.name.startswith("neg_") for p in cases), f"{folder.name} has no positive fixture"
+        # A positive fixture must exercise the rule of its folder.
+        codes = {e.split(" ")[1] for p in cases for e in _expected(p)}
+        assert folder.name in codes, f"no fixture in {folder.name} expects {folder.name}"
+
+
+@pytest.mark.parametrize(
+    "name", ["RT001/listroots_marker.py", "RT001/input_required_result.py", "RT001/input_requests_wire.py"]
+)
+def test_era_portable_bridge_is_info(name: str) -> None:
+    path = FIXTURES / name
+    findings = [f for f in check_source(path.read_bytes(), str(path)) if f.code == "RT001"]
+    assert findings and all(f.severity == "info" for f in findings)
+
+
+def test_fixture_counts(capsys) -> None:
+    counts = Counter(p.parent.name for p in CASES)
+    negatives = Counter(p.parent.name for p in CASES if p.name.startswith("neg_"))
+    with capsys.disabled():
+        print()
+        for folder in sorted(counts):
+            print(f"fixtures/{folder}: {counts[folder]} ({counts[folder] - negatives[folder]} positive, {negatives[folder]} negative)")
