@@ -12,5 +12,13 @@ def all_rules() -> tuple:
     from mcp_migrate.checks.rt004_list_changed_send import ListChangedSend
     from mcp_migrate.checks.rt005_list_changed_handler import ListChangedHandler
     from mcp_migrate.checks.rt006_list_changed_flag import ListChangedFlag
+    from mcp_migrate.checks.rt101_root_uri_scheme import RootUriScheme
+    from mcp_migrate.checks.rt102_naive_file_uri import NaiveFileUri
+    from mcp_migrate.checks.rt103_roots_as_sandbox import RootsAsSandbox
+    from mcp_migrate.checks.ha001_annotation_trust import AnnotationTrust
+    from mcp_migrate.checks.ha002_approval_disabled import ApprovalDisabled
 
-    return (RootsRequest, RootsProvider, RootsCapabilityDeclared, ListChangedSend, ListChangedHandler, ListChangedFlag)
+    return (
+        RootsRequest, RootsProvider, RootsCapabilityDeclared, ListChangedSend, ListChangedHandler, ListChangedFlag,
+        RootUriScheme, NaiveFileUri, RootsAsSandbox, AnnotationTrust, ApprovalDisabled,
+    )

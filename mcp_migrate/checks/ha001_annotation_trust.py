@@ -1,0 +1,380 @@
+"""HA001 annotation-trust: a host lets tool annotations decide whether the user is asked.
+
+A *hint read* is `x.readOnlyHint` / `x.read_only_hint` (and the destructive, idempotent and
+open-world hints), `m["readOnlyHint"]`, `m.get("readOnlyHint", ...)` or
+`getattr(x, "readOnlyHint", ...)`. It is a finding when it feeds an approval decision:
+
+1. it sits in the callable given to openai-agents `require_approval=` (a call resolved to the
+   `agents` package), google-adk `require_confirmation=` (`google.adk`), pydantic-ai
+   `toolset.approval_required(...)` / `ApprovalRequiredToolset(approval_required_func=...)`: a
+   lambda written there, a function passed there by name, or a function that lambda calls;
+2. it sits in a function whose name says it decides approval (`needs_approval`, `auto_approve`,
+   `should_confirm`, `requires_confirmation`, `skip_prompt`, ...);
+3. it is in the test of an `if`/`while`/conditional expression whose branches call a tool
+   (`call_tool(...)`, `run_tool`, ...) or ask the user (`input()`, `confirm(...)`, `ask(...)`,
+   `request_approval(...)`), directly or through a variable assigned from the hint, or through a
+   function returning it that such a test calls.
+
+Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor is declaring one
+(`ToolAnnotations(readOnlyHint=True)`, `annotations={"readOnlyHint": True}`).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.security import call_qualified, last_identifier, words
+from mcp_migrate.checks.shapes import keyword, literal, positional
+
+HINTS = {
+    "readOnlyHint": "readOnlyHint",
+    "read_only_hint": "readOnlyHint",
+    "destructiveHint": "destructiveHint",
+    "destructive_hint": "destructiveHint",
+    "idempotentHint": "idempotentHint",
+    "idempotent_hint": "idempotentHint",
+    "openWorldHint": "openWorldHint",
+    "open_world_hint": "openWorldHint",
+}
+#: The default each hint takes when the server sent none (the spec's ToolAnnotations defaults).
+DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
+
+ALLOW_LIST = (
+    "keep the user's approval and exempt tools only through a host-side allow-list keyed by trusted server "
+    "and tool name (e.g. `require_approval={{\"never\": {{\"tool_names\": TRUSTED_READONLY}}}}`)"
+)
+MSG = (
+    "`{hint}` decides {what}: tool annotations are hints set by the server, untrusted unless the server is, "
+    "and must not decide whether the user approves a call; " + ALLOW_LIST
+)
+MSG_MISSING = (
+    "`{hint}` decides {what}, and a missing annotation is treated as safe (the defaults are readOnlyHint=false, "
+    "destructiveHint=true, openWorldHint=true): annotations are untrusted server hints; " + ALLOW_LIST
+)
+
+WHAT_AGENTS = "the openai-agents `require_approval=` callable"
+WHAT_ADK = "the google-adk `require_confirmation=` callable"
+WHAT_PYDANTIC = "the pydantic-ai `approval_required(...)` callable"
+WHAT_BRANCH = "whether a tool runs or the user is asked"
+
+_APPROVAL_WORDS = frozenset({"approval", "approve", "approved", "approvals", "confirm", "confirmation", "consent"})
+_AUTO_WORDS = frozenset({"run", "approve", "retry", "execute", "accept", "allow", "exec"})
+_NEED_WORDS = frozenset({"ask", "prompt", "review", "confirm", "approval", "retry"})
+_PROMPT_WORDS = frozenset({"input", "confirm", "confirmation", "ask", "prompt", "approve", "approval", "consent", "getpass"})
+_RUN_WORDS = frozenset({"call", "run", "execute", "invoke"})
+
+
+def decision_function(name: str) -> bool:
+    ws = set(words(name))
+    if ws & _APPROVAL_WORDS:
+        return True
+    if ("auto" in ws or "autorun" in ws) and (ws & _AUTO_WORDS or "autorun" in ws):
+        return True
+    if ws & {"needs", "need", "requires", "require", "should", "must"} and ws & _NEED_WORDS:
+        return True
+    return "skip" in ws and bool(ws & {"prompt", "confirm", "approval", "ask"})
+
+
+def _acts(call: cst.Call) -> bool:
+    name = last_identifier(call.func)
+    if not name:
+        return False
+    ws = set(words(name))
+    if "tool" in ws and ws & _RUN_WORDS:
+        return True
+    return bool(ws & _PROMPT_WORDS)
+
+
+class _Acting(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> Optional[bool]:
+        if _acts(node):
+            self.found = True
+        return not self.found
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+
+def _branches_act(*nodes) -> bool:
+    finder = _Acting()
+    for n in nodes:
+        if n is not None:
+            n.visit(finder)
+    return finder.found
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set = set()
+        self.calls: set = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = last_identifier(node.func)
+        if name:
+            self.calls.add(name)
+
+
+class _Read:
+    __slots__ = ("node", "hint", "lambdas", "functions", "function", "function_id", "owner", "variable", "missing", "returned")
+
+    def __init__(self, **kw) -> None:
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+class AnnotationTrust(Rule):
+    CODE = "HA001"
+    #: Every hint read names the hint: the exact camelCase and snake_case spellings.
+    SCREEN = tuple(name.encode() for name in HINTS)
+
+    VALID = [
+        Valid(
+            "from mcp.server.fastmcp import FastMCP\nfrom mcp.types import ToolAnnotations\nmcp = FastMCP('x')\n\n"
+            "@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))\ndef read() -> str:\n    return 'x'\n",
+            "a server declaring annotations",
+        ),
+        Valid(
+            "def badge(tool):\n    return 'read-only' if tool.annotations.readOnlyHint else ''\n",
+            "displaying a badge",
+        ),
+        Valid(
+            "def order(tools):\n    return sorted(tools, key=lambda t: bool(t.annotations and t.annotations.readOnlyHint))\n",
+            "sorting",
+        ),
+        Valid(
+            "import logging\n\ndef log_tool(tool):\n    logging.info('destructive=%s', tool.annotations.destructiveHint)\n",
+            "logging",
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "from agents.mcp import MCPServerStdio\n\nserver = MCPServerStdio(params={}, require_approval=lambda ctx, agent, tool:\n"
+            "    not (tool.annotations and tool.annotations.readOnlyHint))\n",
+            "openai-agents require_approval callable",
+        ),
+        Invalid(
+            "import pydantic_ai\n\ndef build(toolset):\n    return toolset.approval_required(\n"
+            "        lambda ctx, td, args: not (td.metadata or {}).get('annotations', {}).get('readOnlyHint'))\n",
+            "pydantic-ai approval_required",
+        ),
+        Invalid(
+            "async def run(session, tool, args):\n    if tool.annotations and tool.annotations.readOnlyHint:\n"
+            "        return await session.call_tool(tool.name, args)\n",
+            "a branch that calls the tool without asking",
+        ),
+        Invalid(
+            "def needs_approval(tool):\n    return tool.annotations.destructive_hint is not False\n",
+            "a function that decides approval",
+        ),
+    ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self.approval_lambdas: dict = {}
+        self.approval_names: dict = {}
+        self.reads: list = []
+        #: (function id, names in the test, functions called in the test) for tests whose branches act.
+        self.acting_tests: list = []
+
+    # ----- where approval decisions are made -----------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        self._approval_site(node)
+        self._hint_call(node)
+
+    def _approval_site(self, node: cst.Call) -> None:
+        q = call_qualified(self.resolver, node) or ""
+        arg = keyword(node, "require_approval")
+        if arg is not None and q.startswith("agents."):
+            self._approval_callable(arg.value, WHAT_AGENTS)
+        arg = keyword(node, "require_confirmation")
+        if arg is not None and q.startswith("google.adk."):
+            self._approval_callable(arg.value, WHAT_ADK)
+        if q.startswith("pydantic_ai.") and q.endswith("ApprovalRequiredToolset"):
+            arg = keyword(node, "approval_required_func")
+            if arg is not None:
+                self._approval_callable(arg.value, WHAT_PYDANTIC)
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "approval_required" and b"pydantic_ai" in self.context.data:
+            args = positional(node) or [a for a in node.args if a.keyword is not None]
+            if args:
+                self._approval_callable(args[0].value, WHAT_PYDANTIC)
+
+    def _approval_callable(self, value: cst.BaseExpression, what: str) -> None:
+        if isinstance(value, cst.Lambda):
+            self.approval_lambdas[id(value)] = what
+            names = _Names()
+            value.body.visit(names)
+            for name in names.calls:
+                self.approval_names.setdefault(name, what)
+        elif isinstance(value, (cst.Name, cst.Attribute)):
+            self.approval_names.setdefault(last_identifier(value), what)
+
+    def _test_acts(self, node, *branches) -> None:
+        if _branches_act(*branches):
+            names = _Names()
+            node.test.visit(names)
+            self.acting_tests.append((self._function_id(), names.names, names.calls))
+
+    def visit_If(self, node: cst.If) -> None:
+        self._test_acts(node, node.body, node.orelse)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._test_acts(node, node.body)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._test_acts(node, node.body, node.orelse)
+
+    # ----- hint reads ------------------------------------------------------------------------
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        hint = HINTS.get(node.attr.value)
+        if hint:
+            self._read(node, hint, missing=False)
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            hint = HINTS.get(literal(node.slice[0].slice.value) or "")
+            if hint:
+                self._read(node, hint, missing=False)
+
+    def _hint_call(self, node: cst.Call) -> None:
+        args = positional(node)
+        func = node.func
+        key_index = None
+        if isinstance(func, cst.Attribute) and func.attr.value == "get":
+            key_index = 0
+        elif isinstance(func, cst.Name) and func.value == "getattr" and self.resolver.lookup("getattr") is None:
+            key_index = 1
+        if key_index is None or len(args) <= key_index:
+            return
+        hint = HINTS.get(literal(args[key_index].value) or "")
+        if not hint:
+            return
+        missing = False
+        if len(args) > key_index + 1:
+            default = args[key_index + 1].value
+            if isinstance(default, cst.Name) and default.value in ("True", "False"):
+                missing = (default.value == "True") != DEFAULTS[hint]
+        self._read(node, hint, missing=missing)
+
+    def _function(self) -> Optional[cst.FunctionDef]:
+        for anc in reversed(self.ancestors):
+            if isinstance(anc, cst.FunctionDef):
+                return anc
+        return None
+
+    def _function_id(self) -> int:
+        function = self._function()
+        return id(function) if function is not None else 0
+
+    def _read(self, node: cst.CSTNode, hint: str, missing: bool) -> None:
+        stack = self.ancestors
+        lambdas = [id(a) for a in stack if isinstance(a, cst.Lambda)]
+        functions = [a.name.value for a in stack if isinstance(a, cst.FunctionDef)]
+        owner = variable = None
+        returned = False
+        for i in range(len(stack) - 2, -1, -1):
+            anc, child = stack[i], stack[i + 1]
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                break
+            if isinstance(anc, cst.BooleanOperation) and isinstance(anc.operator, cst.Or) and _missing_is_safe(anc.left):
+                missing = True
+            if owner is None and isinstance(anc, (cst.If, cst.While, cst.IfExp)) and child is anc.test:
+                owner = anc
+            if isinstance(anc, (cst.Assign, cst.AnnAssign)) and variable is None:
+                targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
+                if len(targets) == 1 and isinstance(targets[0], cst.Name):
+                    variable = targets[0].value
+            if isinstance(anc, cst.Return):
+                returned = True
+            if isinstance(anc, cst.BaseSmallStatement):
+                break
+        self.reads.append(
+            _Read(node=node, hint=hint, lambdas=lambdas, functions=functions, function=self._function(),
+                  function_id=self._function_id(),
+                  owner=owner, variable=variable, missing=missing, returned=returned)
+        )
+
+    # ----- decide -----------------------------------------------------------------------------
+    def leave_Module(self, node: cst.Module) -> None:
+        reported: set = set()
+        for read in self.reads:
+            what = self._decision(read)
+            if what is None:
+                continue
+            unit, what = what
+            if unit in reported:
+                continue
+            reported.add(unit)
+            missing = read.missing or (unit[0] == "function" and _skips_missing(read.function))
+            message = MSG_MISSING if missing else MSG
+            self.report(read.node, message.format(hint=read.hint, what=what))
+
+    def _decision(self, read: _Read):
+        for lam in read.lambdas:
+            if lam in self.approval_lambdas:
+                return ("lambda", lam), self.approval_lambdas[lam]
+        for name in reversed(read.functions):
+            if name in self.approval_names:
+                return ("function", read.function_id), self.approval_names[name]
+        if read.functions and decision_function(read.functions[-1]):
+            return ("function", read.function_id), f"`{read.functions[-1]}()`, an approval decision"
+        if read.owner is not None and _branches_act(*_branches(read.owner)):
+            return ("test", id(read.owner)), WHAT_BRANCH
+        for function_id, names, calls in self.acting_tests:
+            if read.variable and function_id == read.function_id and read.variable in names:
+                return ("variable", read.function_id, read.variable), WHAT_BRANCH
+            if read.returned and read.functions and read.functions[-1] in calls:
+                return ("function", read.function_id), WHAT_BRANCH
+        return None
+
+
+def _branches(owner) -> tuple:
+    if isinstance(owner, cst.If):
+        return owner.body, owner.orelse
+    if isinstance(owner, cst.IfExp):
+        return owner.body, owner.orelse
+    return (owner.body,)
+
+
+def _skips_missing(function: Optional[cst.FunctionDef]) -> bool:
+    """`if tool.annotations is None: return False` (no approval) in an approval function."""
+    if function is None or not isinstance(function.body, cst.IndentedBlock):
+        return False
+    for stmt in function.body.body:
+        if not isinstance(stmt, cst.If):
+            continue
+        absent = _missing_is_safe(stmt.test)
+        body = stmt.body.body
+        first = body[0] if body else None
+        small = first.body[0] if isinstance(first, cst.SimpleStatementLine) and first.body else first
+        if absent and isinstance(small, cst.Return) and isinstance(small.value, cst.Name) and small.value.value == "False":
+            return True
+    return False
+
+
+def _missing_is_safe(expr: cst.BaseExpression) -> bool:
+    """`not tool.annotations` / `tool.annotations is None` on the left of an `or`."""
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        return last_identifier(expr.expression) == "annotations"
+    if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
+        target = expr.comparisons[0]
+        return (
+            isinstance(target.operator, cst.Is)
+            and isinstance(target.comparator, cst.Name)
+            and target.comparator.value == "None"
+            and last_identifier(expr.left) == "annotations"
+        )
+    return False

@@ -1,0 +1,320 @@
+"""RT103 roots-as-sandbox: access control that trusts a string prefix or an unresolved path.
+
+What counts as "comes from roots" (the data-flow heuristic, see `checks.security.Flow`):
+a name or attribute whose words say it holds access-bounding directories (`root`, `roots`,
+`workspace`, `sandbox`, `allowlist`, `allowed_dirs`, `ALLOWED_ROOTS`, `base_dir`, ...; not
+`root_key`, `root_logger`, `allowed_hosts` or ASGI's `root_path`), a `.roots` attribute or
+`list_roots()` result, an environment variable with such a key, a name bound in the same scope
+to any of these, a `for` or comprehension variable over one (not `os.walk`'s), and
+transformations of one (`str(r)`, `Path(r)`, `r.uri`, `r + os.sep`, `os.path.abspath(r)`,
+`roots[0]`, `r.rstrip("/")`). A side named as a separator, extension or scheme
+(`PATH_SEP_TUPLE`) is not a directory.
+
+What is flagged, when either side comes from roots:
+
+* `a.startswith(b)` where neither side is a string literal. It is safe only when the checked path
+  is resolved *and* the prefix ends with a separator (`real.startswith(os.path.realpath(root) + os.sep)`).
+* `a.is_relative_to(b)` when `a` was not resolved (`..` and symlinks walk out).
+* `a.relative_to(b)` used as a check (inside a `try` that catches `ValueError`) when `a` was not resolved.
+* `os.path.commonpath([...])` when an element was not resolved; `os.path.commonprefix` always
+  (it compares characters, not path components).
+
+A path is resolved when it is `x.resolve()`, `os.path.realpath(x)`, a `str()`/`Path()` of one,
+or a name bound to one in the same scope (or named `real_*`/`resolved_*`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.security import (
+    Flow,
+    Spelling,
+    bare,
+    call,
+    call_qualified,
+    code,
+    is_literal,
+    last_identifier,
+    method,
+    words,
+)
+from mcp_migrate.checks.shapes import positional
+from mcp_migrate.fixes import Fix, Replace
+
+NOT_ACL = (
+    "roots are guidance, not access control: isolation comes from the server process's permissions"
+)
+MSG_PREFIX = (
+    "`{expr}` treats a root as a string prefix: `/srv/app-secrets` starts with `/srv/app`, and `..` or a "
+    "symlink walks out; resolve both sides and compare components "
+    "(`Path(p).resolve().is_relative_to(Path(root).resolve())`); " + NOT_ACL
+)
+MSG_UNRESOLVED = (
+    "`{expr}` checks a path that was not resolved against a root: `..` or a symlink walks out; resolve "
+    "both sides first (`Path(p).resolve().is_relative_to(Path(root).resolve())`); " + NOT_ACL
+)
+MSG_COMMONPREFIX = (
+    "`{expr}` compares characters, not path components: `/srv/app-secrets` shares the prefix `/srv/app`, "
+    "and `..` or a symlink walks out; use `Path(p).resolve().is_relative_to(Path(root).resolve())`; " + NOT_ACL
+)
+
+#: Second screen stage: the words `Flow.rootish` needs somewhere in the file (case-insensitive).
+_ROOTISH_BYTES = re.compile(
+    rb"(?i)root|workspace|sandbox|allowlist|whitelist|jail|allowed|(?:allow|permitted|trusted|safe|base)_*"
+    rb"(?:dir|path|folder|prefix)"
+)
+_COMMONPATH = frozenset({"os.path.commonpath", "posixpath.commonpath", "ntpath.commonpath"})
+_COMMONPREFIX = frozenset({"os.path.commonprefix", "posixpath.commonprefix", "ntpath.commonprefix"})
+#: Wrappers the fix strips from a side before wrapping it in `Path(...).resolve()`.
+_STRIP = frozenset({"str", "os.fspath", "pathlib.Path", "pathlib.PurePath", "os.path.abspath", "os.path.normpath"})
+_CATCHES = frozenset({"ValueError", "Exception", "BaseException"})
+
+
+def _shorten(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class RootsAsSandbox(Rule):
+    CODE = "RT103"
+    SCREEN = (b"startswith", b"relative_to", b"commonpath", b"commonprefix")
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """A prefix or containment check *and* a word that can make a side come from roots."""
+        return any(token in data for token in cls.SCREEN) and _ROOTISH_BYTES.search(data) is not None
+
+    VALID = [
+        Valid('def f(name):\n    return name.startswith("_")\n', "a literal prefix is not a directory check"),
+        Valid('def f(url):\n    return url.startswith("https://")\n', "a scheme check"),
+        Valid('def f(line):\n    return line.startswith("#")\n', "a comment check"),
+        Valid(
+            "from pathlib import Path\n\ndef inside(p, root):\n"
+            "    return Path(p).resolve().is_relative_to(Path(root).resolve())\n",
+            "already resolved on both sides",
+        ),
+        Valid("def f(text, prefix):\n    return text.startswith(prefix)\n", "neither side comes from roots"),
+        Valid(
+            "import os\n\ndef inside(p, root):\n"
+            "    return os.path.realpath(p).startswith(os.path.realpath(root) + os.sep)\n",
+            "resolved path against a separator-terminated resolved root",
+        ),
+        Valid("def f(root_key, key):\n    return key.startswith(root_key)\n", "`root_key` is not a directory"),
+    ]
+    INVALID = [
+        Invalid("def inside(path, root):\n    return path.startswith(root)\n", "a string prefix against a root"),
+        Invalid(
+            "def inside(p, roots):\n    return any(str(p).startswith(str(r)) for r in roots)\n",
+            "a loop over roots",
+        ),
+        Invalid(
+            "from pathlib import Path\n\ndef inside(p, workspace):\n    return Path(p).is_relative_to(workspace)\n",
+            "is_relative_to on a path that was not resolved",
+        ),
+        Invalid(
+            "import os\n\ndef inside(p, root):\n    return os.path.commonpath([p, root]) == root\n",
+            "commonpath on unresolved paths",
+        ),
+        Invalid(
+            "async def f(ctx, p):\n    result = await ctx.session.list_roots()\n"
+            "    for r in result.roots:\n        if p.startswith(r.uri.path):\n            return True\n",
+            "a list_roots() result",
+        ),
+    ]
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self.flow = Flow(self.resolver)
+        self.spelling = Spelling(context)
+
+    # ----- data flow ------------------------------------------------------------------------
+    def visit_FunctionDef(self, node) -> None:
+        self.flow.push()
+
+    def leave_FunctionDef(self, node) -> None:
+        self.flow.pop()
+
+    def visit_Lambda(self, node) -> None:
+        self.flow.push()
+
+    def leave_Lambda(self, node) -> None:
+        self.flow.pop()
+
+    def _visit_comp(self, node) -> None:
+        self.flow.push()
+        self.flow.bind_comprehension(node)
+
+    def _leave_comp(self, node) -> None:
+        self.flow.pop()
+
+    visit_GeneratorExp = visit_ListComp = visit_SetComp = visit_DictComp = _visit_comp
+    leave_GeneratorExp = leave_ListComp = leave_SetComp = leave_DictComp = _leave_comp
+
+    def visit_For(self, node: cst.For) -> None:
+        self.flow.bind_loop(node.target, node.iter)
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self.flow.bind_value(target.target, node.value)
+
+    def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self.flow.bind_value(node.target, node.value)
+
+    def leave_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.flow.bind_value(node.target, node.value)
+
+    # ----- checks ---------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("startswith", "is_relative_to", "relative_to"):
+            self._method(node, func.attr.value, func.value)
+            return
+        q = call_qualified(self.resolver, node)
+        if q in _COMMONPATH or q in _COMMONPREFIX:
+            self._common(node, q in _COMMONPREFIX)
+
+    def _method(self, node: cst.Call, name: str, subject: cst.BaseExpression) -> None:
+        args = positional(node)
+        if len(args) != 1 or len(node.args) != 1:
+            return
+        other = args[0].value
+        if is_literal(subject) or is_literal(other):
+            return
+        flow = self.flow
+        if not (flow.rootish(subject) or flow.rootish(other)):
+            return
+        if _not_a_directory(subject) or _not_a_directory(other):
+            return
+        if name == "startswith":
+            if flow.resolved(subject) and flow.separator_terminated(other):
+                return
+            message = MSG_PREFIX
+        else:
+            if flow.resolved(subject):
+                return
+            if name == "relative_to" and not self._used_as_check():
+                return
+            message = MSG_UNRESOLVED
+        fix = self._fix_method(node, name, subject, other)
+        self.report(node, message.format(expr=_shorten(code(node))), fix=fix)
+
+    def _used_as_check(self) -> bool:
+        """`p.relative_to(root)` inside a `try:` body whose handler catches ValueError."""
+        stack = self.ancestors
+        for i in range(len(stack) - 2, -1, -1):
+            anc = stack[i]
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return False
+            if isinstance(anc, cst.Try) and stack[i + 1] is anc.body:
+                for handler in anc.handlers:
+                    if handler.type is None or _catches(handler.type):
+                        return True
+                return False
+        return False
+
+    def _common(self, node: cst.Call, prefix: bool) -> None:
+        args = positional(node)
+        if len(args) != 1 or not isinstance(args[0].value, (cst.List, cst.Tuple)):
+            return
+        elements = [e.value for e in args[0].value.elements if not isinstance(e, cst.StarredElement)]
+        if len(elements) != len(args[0].value.elements) or not any(self.flow.rootish(e) for e in elements):
+            return
+        if not prefix and all(self.flow.resolved(e) for e in elements):
+            return
+        message = MSG_COMMONPREFIX if prefix else MSG_UNRESOLVED
+        self.report(node, message.format(expr=_shorten(code(node))), fix=self._fix_common(node, elements))
+
+    # ----- fixes ----------------------------------------------------------------------------
+    def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> Optional[cst.BaseExpression]:
+        """The path inside a side of the check, without `str()`/`Path()`/`+ os.sep` around it;
+        None when the side is not a plain path (a URI, a tuple of prefixes, a string with text)."""
+        while True:
+            if strip_separator and self.flow.separator_terminated(expr) and isinstance(expr, cst.BinaryOperation):
+                expr = expr.left
+                continue
+            if isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star:
+                if call_qualified(self.resolver, expr) in _STRIP:
+                    expr = expr.args[0].value
+                    continue
+            break
+        if isinstance(expr, (cst.Tuple, cst.List, cst.Set, cst.FormattedString, cst.SimpleString, cst.ConcatenatedString)):
+            return None
+        if isinstance(expr, cst.Call) and call_qualified(self.resolver, expr) in ("tuple", "list", "set", "frozenset"):
+            return None
+        text = code(expr)
+        if "uri" in text.lower() or "url" in text.lower():
+            return None  # a file:// URI is not a path: convert it first (RT102)
+        return bare(expr)
+
+    def _resolved_path(self, expr: cst.BaseExpression, path_name: cst.BaseExpression) -> cst.Call:
+        return method(call(path_name, expr), "resolve")
+
+    def _fix_method(self, node: cst.Call, name: str, subject, other) -> Optional[Fix]:
+        left = self._side(subject)
+        right = self._side(other, strip_separator=True)
+        spelled = self.spelling.spell("pathlib", "Path")
+        if left is None or right is None or spelled is None:
+            return None
+        path_name, needed = spelled
+        new_method = "relative_to" if name == "relative_to" else "is_relative_to"
+        new = method(self._resolved_path(left, path_name), new_method, self._resolved_path(right, path_name))
+        new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
+        return Fix((Replace(node, new),), imports=(needed,), unsafe=True)
+
+    def _fix_common(self, node: cst.Call, elements: list) -> Optional[Fix]:
+        """`commonpath([p, root]) == root` -> `Path(p).resolve().is_relative_to(Path(root).resolve())`."""
+        if len(elements) != 2:
+            return None
+        stack = self.ancestors
+        comparison = stack[-2] if len(stack) >= 2 else None
+        if not isinstance(comparison, cst.Comparison) or len(comparison.comparisons) != 1:
+            return None
+        target = comparison.comparisons[0]
+        if comparison.left is node:
+            other = target.comparator
+        elif target.comparator is node:
+            other = comparison.left
+        else:
+            return None
+        if not isinstance(target.operator, (cst.Equal, cst.NotEqual)):
+            return None
+        texts = [code(bare(e)) for e in elements]
+        other_text = code(bare(other))
+        if other_text not in texts or texts[0] == texts[1]:
+            return None
+        root = elements[texts.index(other_text)]
+        path = elements[1 - texts.index(other_text)]
+        left, right = self._side(path), self._side(root, strip_separator=True)
+        spelled = self.spelling.spell("pathlib", "Path")
+        if left is None or right is None or spelled is None:
+            return None
+        path_name, needed = spelled
+        new = method(self._resolved_path(left, path_name), "is_relative_to", self._resolved_path(right, path_name))
+        if isinstance(target.operator, cst.NotEqual):
+            new = cst.UnaryOperation(operator=cst.Not(), expression=new)
+        new = new.with_changes(lpar=comparison.lpar, rpar=comparison.rpar)
+        return Fix((Replace(comparison, new),), imports=(needed,), unsafe=True)
+
+
+#: Words that say a value is a separator, extension or scheme, not a directory (`path_sep_tuple`).
+_NOT_DIRECTORY_WORDS = frozenset(
+    {"sep", "seps", "separator", "separators", "ext", "exts", "extension", "extensions", "suffix", "suffixes",
+     "scheme", "schemes", "char", "chars", "marker", "markers", "magic"}
+)
+
+
+def _not_a_directory(expr: cst.BaseExpression) -> bool:
+    name = last_identifier(expr)
+    return bool(name) and bool(_NOT_DIRECTORY_WORDS.intersection(words(name)))
+
+
+def _catches(expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Tuple):
+        return any(_catches(e.value) for e in expr.elements)
+    name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else None
+    return name in _CATCHES
