@@ -2,7 +2,7 @@
 
 Exit codes: 0 no findings, 1 findings, 2 usage/config error, missing path, or a FileError.
 Bad input never shows a traceback: `guarded` turns it into `mcp-migrate: error: ...` and 2.
-New commands (`fix`, `config`) reuse `check_options` and `runner.plan` / `runner.run_check`.
+Commands only parse options here; checkcmd.py, fixcmd.py and configcmd.py do the work.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import functools
 import click
 
 from mcp_migrate import __version__
+from mcp_migrate.report import FORMATS  # cheap: report imports rich only inside functions
 
 PROG = "mcp-migrate"
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -69,6 +70,17 @@ def _compose(*decorators):
     return apply
 
 
+def _strategy(ctx, param, value):
+    if value is None:
+        return None
+    from mcp_migrate.config import ConfigError, check_strategy
+
+    try:
+        return check_strategy(value, "--strategy")
+    except ConfigError as exc:
+        raise fail(str(exc)) from None
+
+
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
 select_options = _compose(
     _codes_option("--select", "Rules to check, comma-separated; prefixes allowed (RT, RT00). Replaces the config."),
@@ -81,14 +93,60 @@ color_option = click.option("--no-color", is_flag=True, help="Plain output (NO_C
 jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True, help="Worker processes; 0 = auto."
 )
+strategy_option = click.option(
+    "--strategy",
+    metavar="NAME",
+    callback=_strategy,
+    help="Migration strategy for RT001-RT003: tool-parameter, resource-uri or server-config (overrides the config).",
+)
+force_exclude_option = click.option(
+    "--force-exclude/--no-force-exclude",
+    default=None,
+    help="Apply exclude/extend-exclude (and skip non-Python files) even for files named explicitly.",
+)
+stdin_option = click.option(
+    "--stdin-filename",
+    metavar="PATH",
+    help="Read the source from standard input (PATH `-`) and treat it as PATH for config and ignores.",
+)
+exit_zero_option = click.option(
+    "--exit-zero", is_flag=True, help="Exit 0 even when findings remain (internal errors still exit 2)."
+)
+quiet_option = click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no progress.")
+unsafe_option = click.option(
+    "--unsafe-fixes/--no-unsafe-fixes", "unsafe", default=None, help="Also apply fixes marked unsafe."
+)
 #: The options every file-processing command takes.
-check_options = _compose(paths_argument, select_options, config_option, jobs_option)
+check_options = _compose(
+    paths_argument, select_options, config_option, jobs_option, strategy_option, force_exclude_option
+)
 
 
-def make_options(select, ignore, config_file, jobs):
+def make_options(select, ignore, config_file, jobs, strategy=None, force_exclude=None):
     from mcp_migrate.runner import CheckOptions
 
-    return CheckOptions(select=select, ignore=ignore, config=config_file, jobs=jobs)
+    return CheckOptions(
+        select=select, ignore=ignore, config=config_file, jobs=jobs, strategy=strategy, force_exclude=force_exclude
+    )
+
+
+def stdin_mode(paths, stdin_filename) -> bool:
+    """Whether the source comes from standard input (`-`, or --stdin-filename with no PATH)."""
+    if "-" in paths:
+        if len(paths) != 1:
+            raise fail("`-` (standard input) cannot be combined with other paths")
+        return True
+    if stdin_filename is not None:
+        if paths:
+            raise fail("--stdin-filename reads standard input: pass `-` instead of paths")
+        return True
+    return False
+
+
+def read_stdin() -> bytes:
+    import sys
+
+    return sys.stdin.buffer.read()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -99,46 +157,109 @@ def cli():
 
 @cli.command()
 @check_options
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "output_format", type=click.Choice(list(FORMATS)), default="text", show_default=True
+)
+@click.option("--output-file", "-o", metavar="FILE", help="Write the report to FILE; the terminal gets the summary.")
+@exit_zero_option
+@quiet_option
+@click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
+@click.option("--baseline", metavar="FILE", help="Report and fail only on findings FILE does not record.")
+@click.option("--write-baseline", metavar="FILE", help="Record the current findings in FILE and exit 0.")
+@click.option("--add-noqa", is_flag=True, help="Append `# noqa: CODE` to each finding's line.")
+@stdin_option
 @color_option
 @guarded
-def check(paths, select, ignore, config_file, jobs, output_format, no_color):
+def check(
+    paths, select, ignore, config_file, jobs, strategy, force_exclude, output_format, output_file, exit_zero, quiet,
+    statistics, baseline, write_baseline, add_noqa, stdin_filename, no_color,
+):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage."""
     from mcp_migrate import report
-    from mcp_migrate.runner import run_check
+    from mcp_migrate.checkcmd import OutputOptions, run_check_command
 
-    run = run_check(list(paths) or ["."], make_options(select, ignore, config_file, jobs))
-    if output_format == "json":
-        report.print_json(run)
-    else:
-        if run.files_checked == 0 and not run.results:
-            click.echo(f"{PROG}: warning: no Python files found", err=True)
-        report.print_text(run, color=report.use_color(no_color))
-    raise click.exceptions.Exit(exit_code(run))
+    from_stdin = stdin_mode(paths, stdin_filename)
+    modes = [
+        name
+        for name, on in (("--baseline", baseline), ("--write-baseline", write_baseline), ("--add-noqa", add_noqa))
+        if on
+    ]
+    if len(modes) > 1:
+        raise fail(f"{modes[0]} and {modes[1]} cannot be combined")
+    if add_noqa and from_stdin:
+        raise fail("--add-noqa edits files: it cannot read standard input")
+    if statistics and output_format not in ("text", "json"):
+        raise fail("--statistics works with --format text or json")
+    output = OutputOptions(
+        output_format=output_format,
+        output_file=output_file,
+        color=report.use_color(no_color),
+        quiet=quiet,
+        statistics=statistics,
+        exit_zero=exit_zero,
+    )
+    code = run_check_command(
+        list(paths) or ["."],
+        make_options(select, ignore, config_file, jobs, strategy, force_exclude),
+        output,
+        stdin=read_stdin() if from_stdin else None,
+        stdin_filename=stdin_filename,
+        baseline=baseline,
+        write_baseline=write_baseline,
+        add_noqa=add_noqa,
+    )
+    raise click.exceptions.Exit(code)
 
 
 @cli.command()
 @check_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff per changed file; write nothing.")
-@click.option("--unsafe-fixes/--no-unsafe-fixes", "unsafe", default=None, help="Also apply fixes marked unsafe.")
+@unsafe_option
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when anything was fixed (pre-commit style).")
+@exit_zero_option
+@quiet_option
+@stdin_option
 @color_option
 @guarded
-def fix(paths, select, ignore, config_file, jobs, show_diff, unsafe, no_color):
+def fix(
+    paths, select, ignore, config_file, jobs, strategy, force_exclude, show_diff, unsafe, exit_non_zero_on_fix,
+    exit_zero, quiet, stdin_filename, no_color,
+):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
-    With --diff, print what would change and exit 1 when anything would."""
-    from mcp_migrate.fixcmd import run_fix_command
+    With --diff, print what would change and exit 1 when anything would. With standard input
+    (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr."""
+    from mcp_migrate import report
+    from mcp_migrate.fixcmd import FixOptions, run_fix_command, run_fix_stdin
 
-    code = run_fix_command(
-        list(paths) or ["."], make_options(select, ignore, config_file, jobs), unsafe, show_diff, no_color
+    flags = FixOptions(
+        unsafe=unsafe,
+        show_diff=show_diff,
+        color=report.use_color(no_color),
+        quiet=quiet,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
+        exit_zero=exit_zero,
     )
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude)
+    if stdin_mode(paths, stdin_filename):
+        code = run_fix_stdin(stdin_filename, options, flags, read_stdin())
+    else:
+        code = run_fix_command(list(paths) or ["."], options, flags)
     raise click.exceptions.Exit(code)
 
 
-def exit_code(run) -> int:
-    if run.errors:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if any(r.findings for r in run.results) else EXIT_CLEAN
+@cli.command("config")
+@check_options
+@unsafe_option
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@guarded
+def config_command(paths, select, ignore, config_file, jobs, strategy, force_exclude, unsafe, output_format):
+    """Print the effective configuration for PATHs and where each value came from
+    (default, pyproject, flag)."""
+    from mcp_migrate.configcmd import print_config
+
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude)
+    print_config(list(paths) or ["."], options, unsafe, output_format)
 
 
 @cli.command()

@@ -14,6 +14,8 @@ from typing import Optional
 from mcp_migrate import selection
 
 SECTION = "mcp-migrate"
+#: The migration strategies RT001-RT003 rewrites know (engine.Settings.strategy).
+STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 _QUALNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
@@ -34,11 +36,15 @@ class Config:
     per_file_ignores: tuple = ()
     #: ((code, (qualified name, ...)), ...) sorted by code
     extend_apis: tuple = ()
-    # Reserved for later features (fix mode): accepted and stored, unused by `check`.
     unsafe_fixes: Optional[bool] = None
+    #: Apply `exclude` / `extend-exclude` to files named explicitly too (pre-commit, editors).
+    force_exclude: Optional[bool] = None
+    #: Migration strategy and the names rewrites introduce (engine.Settings).
     strategy: Optional[str] = None
     parameter: Optional[str] = None
     env_var: Optional[str] = None
+    #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
+    keys: frozenset = frozenset()
 
     def per_file_ignore_sets(self) -> list:
         from mcp_migrate.gitignore import PatternSet
@@ -160,14 +166,26 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
                     v.fail(f"'{key}.{code}': not a qualified name: {bad[0]!r}")
                 apis.append((code, names))
             fields["extend_apis"] = tuple(sorted(apis))
-        elif key == "unsafe-fixes":
-            fields["unsafe_fixes"] = v.scalar(key, value, bool)
-        elif key in ("strategy", "parameter", "env-var"):
-            fields[key.replace("-", "_")] = v.scalar(key, value, str)
+        elif key in ("unsafe-fixes", "force-exclude"):
+            fields[key.replace("-", "_")] = v.scalar(key, value, bool)
+        elif key == "strategy":
+            fields[key] = check_strategy(v.scalar(key, value, str), f"{shown}: 'strategy'")
+        elif key in ("parameter", "env-var"):
+            value = v.scalar(key, value, str)
+            if not value.isidentifier():
+                v.fail(f"'{key}' must be an identifier, got {value!r}")
+            fields[key.replace("-", "_")] = value
         else:
             v.fail(f"unknown key '{key}' in [tool.{SECTION}]")
     root = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
-    return Config(path=path, root=root, **fields)
+    return Config(path=path, root=root, keys=frozenset(section), **fields)
+
+
+def check_strategy(value: str, where: str) -> str:
+    """`value` when it names a known strategy, else a ConfigError naming `where`."""
+    if value not in STRATEGIES:
+        raise ConfigError(f"{where}: unknown strategy {value!r} (choose from {', '.join(STRATEGIES)})")
+    return value
 
 
 def load_config(path: str) -> Config:

@@ -3,7 +3,9 @@
 Skipped while walking: folders named in the default list (replaced by config `exclude`,
 extended by `extend-exclude`), virtualenvs (any folder holding `pyvenv.cfg`), whatever
 `.gitignore` files ignore, and symlinked folders (no loops). Explicitly named files are
-always checked. The result is sorted by display path so output and tests are deterministic.
+always checked, unless `force-exclude` is on (pre-commit, editors): then they are skipped when
+excluded or not Python (neither `.py`/`.pyi` nor a python shebang). The result is sorted by
+display path so output and tests are deterministic.
 """
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ class Discovery:
     files: list = field(default_factory=list)
     #: (display path, message) for folders that could not be listed.
     unreadable: list = field(default_factory=list)
+    #: Explicitly named files skipped by force-exclude.
+    skipped: int = 0
 
 
 def exclude_patterns(config) -> PatternSet:
@@ -80,13 +84,36 @@ def _walk(root: str, shown: str, excluded: PatternSet, ignores: IgnoreStack, out
             out.files.append(SourceFile(os.path.abspath(path), _join(shown, entry.name)))
 
 
-def discover(paths: Sequence[str], config) -> Discovery:
+def looks_like_python(path: str) -> bool:
+    """A `.py` / `.pyi` file, or one whose first line is a python shebang."""
+    if path.endswith((".py", ".pyi")):
+        return True
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(256)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
+
+
+def force_excluded(path: str, config) -> bool:
+    """Whether force-exclude drops an explicitly named file (or stdin's `--stdin-filename`)."""
+    patterns = exclude_patterns(config)
+    full = os.path.abspath(path)
+    if os.path.isdir(full):
+        return patterns.matches(full, is_dir=True) or patterns.matches_with_parents(full)
+    return patterns.matches_with_parents(full) or not looks_like_python(full)
+
+
+def discover(paths: Sequence[str], config, force_exclude: bool = False) -> Discovery:
     """All files to check under `paths` (raises PathNotFoundError before any work)."""
     check_paths_exist(paths)
     excluded = exclude_patterns(config)
     out = Discovery()
     for given in paths:
-        if os.path.isdir(given):
+        if force_exclude and force_excluded(given, config):
+            out.skipped += 1
+        elif os.path.isdir(given):
             _walk(os.path.abspath(given), display_path(given), excluded, IgnoreStack.for_root(given), out)
         else:
             out.files.append(SourceFile(os.path.abspath(given), display_path(given)))

@@ -1,25 +1,50 @@
 """The `fix` command's orchestration: compute fixes (in workers), then either print diffs or
-write each changed file safely, then report what was fixed and what remains."""
+write each changed file safely, then report what was fixed and what remains. With standard
+input (`--stdin-filename PATH -`) the fixed source goes to standard output instead."""
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 from mcp_migrate.findings import FileError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def run_fix_command(paths, options, unsafe, show_diff: bool, no_color: bool) -> int:
-    from mcp_migrate import report
+@dataclass(frozen=True)
+class FixOptions:
+    unsafe: Optional[bool] = None
+    show_diff: bool = False
+    color: bool = True
+    quiet: bool = False
+    #: Exit 1 when anything was fixed (pre-commit's convention; pre-commit also notices changes).
+    exit_non_zero_on_fix: bool = False
+    #: Exit 0 although findings remain (CI that opens a pull request); errors still exit 2.
+    exit_zero: bool = False
+
+
+def _exit(run, fixed: int, flags: FixOptions) -> int:
+    if run.errors:
+        return EXIT_ERROR
+    if fixed and flags.exit_non_zero_on_fix:
+        return EXIT_FINDINGS
+    if run.findings and not flags.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def run_fix_command(paths, options, flags: FixOptions) -> int:
+    from mcp_migrate import progress, report
     from mcp_migrate.runner import RunResult, run_fix
 
-    outcomes, files_checked, extra = run_fix(paths, options, unsafe)
+    bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
+    outcomes, files_checked, extra, skipped = run_fix(paths, options, flags.unsafe, progress=bar)
     roots = [Path(p) for p in paths]
-    if show_diff:
+    if flags.show_diff:
         return _print_diffs(outcomes)
-    color = report.use_color(no_color)
-    console = report.make_console(color=color)
+    console = report.make_console(color=flags.color)
     fixed_count = 0
     for outcome in outcomes:
         result = outcome.result
@@ -30,17 +55,48 @@ def run_fix_command(paths, options, unsafe, show_diff: bool, no_color: bool) -> 
             _report_unwritten(outcome, problem, skipped)
             continue
         fixed_count += len(result.applied)
+        if flags.quiet:
+            continue
         from rich.markup import escape
 
         for code, line in result.applied:
             console.print(f"[bold]{escape(result.path)}[/]:{line}: fixed [green]{escape(code)}[/]")
     run = RunResult(results=[o.result for o in outcomes] + extra, files_checked=files_checked)
-    if fixed_count:
+    if fixed_count and not flags.quiet:
         console.print(f"Fixed {fixed_count} finding{'s' if fixed_count != 1 else ''}.")
-    report.print_text(run, color=color)
-    if run.errors:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if run.findings else EXIT_CLEAN
+    if files_checked or run.results or not skipped:  # all named files excluded: say nothing
+        report.print_text(run, color=flags.color, quiet=flags.quiet)
+    return _exit(run, fixed_count, flags)
+
+
+def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
+    """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
+    remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
+    from mcp_migrate import report
+    from mcp_migrate.fixer import fix_bytes
+    from mcp_migrate.runner import RunResult, stdin_target, unsafe_fixes
+
+    target = stdin_target(filename, options)
+    out = sys.stdout.buffer
+    if target.settings is None:
+        if not flags.show_diff:
+            out.write(data)
+        out.flush()
+        return EXIT_CLEAN
+    result = fix_bytes(data, target.display, target.settings, unsafe=unsafe_fixes(target.config, flags.unsafe))
+    fixed = result.fixed_source if result.fixed_source is not None else data
+    if flags.show_diff:
+        from mcp_migrate.diff import unified_diff
+
+        out.write(unified_diff(data, fixed, target.display))
+    else:
+        out.write(fixed)
+    out.flush()
+    run = RunResult(results=[result], files_checked=1)
+    report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
+    if flags.show_diff and not result.errors:
+        return EXIT_FINDINGS if fixed != data else EXIT_CLEAN
+    return _exit(run, len(result.applied), flags)
 
 
 def _write(outcome, roots):

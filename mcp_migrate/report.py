@@ -1,4 +1,5 @@
-"""Reporters: text (rich, coloured on a terminal), JSON, the rules table, `explain`.
+"""Reporters: text (rich, coloured on a terminal), JSON, statistics, the rules table, `explain`.
+SARIF and GitHub workflow commands live in sarif.py and github.py; `write_report` picks one.
 
 rich and json are imported inside the functions so commands that do not print through them
 start faster. All user text (paths, messages, docs) goes through `rich.markup.escape`, and
@@ -9,6 +10,9 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
+from typing import Optional
+
+FORMATS = ("text", "json", "sarif", "github")
 
 
 def use_color(no_color: bool = False) -> bool:
@@ -16,15 +20,16 @@ def use_color(no_color: bool = False) -> bool:
     return not (no_color or os.environ.get("NO_COLOR"))
 
 
-def make_console(*, stderr: bool = False, color: bool = True):
+def make_console(*, stderr: bool = False, color: bool = True, file=None):
     from rich.console import Console
 
     return Console(
         stderr=stderr,
+        file=file,
         highlight=False,
         soft_wrap=True,
         emoji=False,
-        color_system="auto" if color else None,
+        color_system="auto" if color and file is None else None,
     )
 
 
@@ -53,36 +58,141 @@ def summary_line(run) -> str:
     return head
 
 
-def print_text(run, *, color: bool = True) -> None:
+def baseline_lines(run) -> list:
+    """Plain lines about an applied baseline: how many findings it hid, which entries are stale."""
+    outcome = run.baseline
+    if outcome is None:
+        return []
+    lines = [f"{outcome.file}: {_plural(len(outcome.matched), 'finding')} already in the baseline"]
+    for entry in outcome.stale:
+        lines.append(
+            f"{entry['path']}: stale baseline entry {entry['code']} x{entry['count']} "
+            "(fixed? rewrite the baseline with --write-baseline)"
+        )
+    return lines
+
+
+def print_errors(run, *, color: bool = True) -> None:
     from rich.markup import escape
 
-    out = make_console(color=color)
     err = make_console(stderr=True, color=color)
     for e in run.errors:
         err.print(f"[bold]{escape(e.path)}[/]: [red]error[/]: [bold red]{escape(e.code)}[/] {escape(e.message)}")
+
+
+def print_text(run, *, color: bool = True, quiet: bool = False, file=None, summary: bool = True) -> None:
+    """`path:line:col: CODE message` per finding, then (unless quiet) baseline notes and the summary."""
+    from rich.markup import escape
+
+    out = make_console(color=color, file=file)
+    print_errors(run, color=color)
     for f in run.findings:
         style = "red" if f.severity in ("breaks", "error") else "yellow"
         out.print(f"[bold]{escape(f.path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(f.message)}")
-    if run.findings:
+    if quiet:
+        return
+    notes = baseline_lines(run)
+    if run.findings and (summary or notes):
         out.print()
-    out.print(summary_line(run))
+    for line in notes:
+        out.print(escape(line))
+    if summary:
+        out.print(summary_line(run))
 
 
-def json_document(run) -> dict:
+def statistics(run) -> list:
+    """One row per rule with findings: code, name, count, how many have a fix; most first."""
+    counts = Counter((f.code, f.name) for f in run.findings)
+    fixable = Counter(f.code for f in run.findings if f.fix != "none")
+    rows = [{"code": code, "name": name, "count": n, "fixable": fixable[code]} for (code, name), n in counts.items()]
+    return sorted(rows, key=lambda row: (-row["count"], row["code"]))
+
+
+def print_statistics(run, *, color: bool = True, quiet: bool = False, file=None) -> None:
+    """`count  CODE  name  [*]` per rule (`[*]`: some have a fix), then the summary."""
+    from rich.markup import escape
+
+    out = make_console(color=color, file=file)
+    print_errors(run, color=color)
+    rows = statistics(run)
+    width = max((len(str(row["count"])) for row in rows), default=1)
+    for row in rows:
+        mark = "  [*]" if row["fixable"] else ""
+        out.print(escape(f"{row['count']:>{width}}  {row['code']}  {row['name']}{mark}"))
+    if not quiet:
+        out.print(summary_line(run))
+
+
+def json_document(run, *, with_statistics: bool = False) -> dict:
+    """The `--format json` document; its schema ships as mcp_migrate/schemas/report.schema.json."""
     from mcp_migrate import __version__
 
-    return {
+    doc = {
         "version": __version__,
         "files_checked": run.files_checked,
         "findings": [f.to_json() for f in run.findings],
+        "suppressed": [
+            {**f.to_json(), "suppression": {"kind": kind, "reason": reason}} for f, kind, reason in run.suppressed
+        ],
         "errors": [e.to_json() for e in run.errors],
     }
+    if run.baseline is not None:
+        doc["baseline"] = run.baseline.to_json()
+    if with_statistics:
+        doc["statistics"] = statistics(run)
+    return doc
+
+
+def render_document(run, output_format: str, *, with_statistics: bool = False) -> str:
+    """A machine-readable format (json, sarif, github) as one string."""
+    import json
+
+    if output_format == "json":
+        return json.dumps(json_document(run, with_statistics=with_statistics), indent=2) + "\n"
+    if output_format == "sarif":
+        from mcp_migrate.sarif import sarif_log
+
+        return json.dumps(sarif_log(run), indent=2) + "\n"
+    if output_format == "github":
+        from mcp_migrate.github import workflow_commands
+
+        return "".join(line + "\n" for line in workflow_commands(run))
+    raise ValueError(f"unknown format: {output_format}")
 
 
 def print_json(run) -> None:
-    import json
+    sys.stdout.write(render_document(run, "json"))
 
-    sys.stdout.write(json.dumps(json_document(run), indent=2) + "\n")
+
+def write_report(
+    run,
+    output_format: str = "text",
+    *,
+    output_file: Optional[str] = None,
+    color: bool = True,
+    quiet: bool = False,
+    with_statistics: bool = False,
+) -> None:
+    """Print (or write to `output_file`) the report in `output_format`. With an output file the
+    terminal still gets the summary (unless quiet); a text report in a file is never coloured."""
+    if output_format == "text":
+        show = print_statistics if with_statistics else print_text
+        if output_file is None:
+            show(run, color=color, quiet=quiet)
+        else:
+            with open(output_file, "w", encoding="utf-8") as fh:
+                show(run, color=False, file=fh)
+    else:
+        text = render_document(run, output_format, with_statistics=with_statistics)
+        if output_file is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            with open(output_file, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            print_errors(run, color=color)
+    if output_file is not None and not quiet:
+        make_console(color=color).print(summary_line(run))
 
 
 RULE_COLUMNS = ("code", "name", "fix", "severity", "summary")

@@ -1,12 +1,14 @@
 """The check pipeline without any printing: discover files, build each file's Settings, run
 the engine (in a process pool for big trees), collect FileResults. Commands such as `check`
-(and later `fix`) share it; reporters live in report.py.
+and `fix` share it; reporters live in report.py. A caller may pass `progress`, a function
+`total -> context manager yielding advance()`, to show progress (see progress.py).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Callable, NamedTuple, Optional, Sequence
 
 from mcp_migrate import engine
 from mcp_migrate.config import resolve_config
@@ -26,12 +28,21 @@ class CheckOptions:
     ignore: Optional[Sequence[str]] = None
     config: Optional[str] = None
     jobs: int = 0
+    #: `--strategy` (None: the config's); `--force-exclude` (None: the config's).
+    strategy: Optional[str] = None
+    force_exclude: Optional[bool] = None
 
 
 @dataclass
 class RunResult:
     results: list = field(default_factory=list)
     files_checked: int = 0
+    #: Explicitly named files that force-exclude skipped.
+    skipped: int = 0
+    #: Set when a baseline was applied (baseline.BaselineOutcome): matched and stale entries.
+    baseline: object = None
+    #: display path -> FileRef, for reporters that need a file's bytes or Settings again.
+    files: dict = field(default_factory=dict)
 
     @property
     def findings(self) -> list:
@@ -41,6 +52,25 @@ class RunResult:
     def errors(self) -> list:
         return [e for r in self.results for e in r.errors]
 
+    @property
+    def suppressed(self) -> list:
+        """(Finding, kind, reason) silenced by inline comments, sorted by position."""
+        return sorted((s for r in self.results for s in r.suppressed), key=lambda s: s[0].sort_key())
+
+
+class FileRef(NamedTuple):
+    """Where a checked file's bytes come from (`data` for standard input) and its Settings."""
+
+    path: Optional[str]
+    settings: object
+    data: Optional[bytes] = None
+
+    def read(self) -> bytes:
+        if self.data is not None:
+            return self.data
+        with open(self.path, "rb") as fh:
+            return fh.read()
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -49,20 +79,29 @@ class Plan:
     items: list
     unreadable: list
     config: object
+    skipped: int = 0
 
 
 def io_error(display: str, message: str) -> Finding:
     return Finding(display, 1, 1, 1, 1, IO_ERROR_CODE, "io-error", message, "error", "none")
 
 
+def selector_for(config, options: CheckOptions):
+    return selection_for(config, options.select, options.ignore, options.strategy)
+
+
+def force_exclude(config, options: CheckOptions) -> bool:
+    return bool(options.force_exclude if options.force_exclude is not None else config.force_exclude)
+
+
 def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     """Resolve config and selection, then discover. Raises ConfigError / PathNotFoundError."""
     check_paths_exist(paths)
     config = resolve_config(paths, options.config)
-    selector = selection_for(config, options.select, options.ignore)
-    found = discover(paths, config)
+    selector = selector_for(config, options)
+    found = discover(paths, config, force_exclude(config, options))
     items = [(f, selector.settings_for(f.path)) for f in found.files]
-    return Plan(items, found.unreadable, config)
+    return Plan(items, found.unreadable, config, found.skipped)
 
 
 def check_file(item) -> FileResult:
@@ -91,34 +130,55 @@ def worker_count(n_files: int, jobs: int) -> int:
     return max(1, min(cpus, jobs or cpus))
 
 
-def _run_pool(func, items: list, workers: int) -> Optional[list]:
+def _run_pool(func, items: list, workers: int, advance: Callable) -> Optional[list]:
     """Results in order, or None when a pool cannot run here (then the caller runs in-process)."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    chunk = max(1, len(items) // (workers * 4))
+    chunk = max(1, min(64, len(items) // (workers * 4)))
+    results = []
     try:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(func, items, chunksize=chunk))
+            for result in pool.map(func, items, chunksize=chunk):
+                results.append(result)
+                advance()
+        return results
     except (OSError, BrokenProcessPool, NotImplementedError, ImportError):
         return None
 
 
-def run_items(items: list, jobs: int = 0, func=check_file) -> list:
+def _no_progress(total: int):
+    return contextlib.nullcontext(lambda: None)
+
+
+def run_items(items: list, jobs: int = 0, func=check_file, progress: Optional[Callable] = None) -> list:
     workers = worker_count(len(items), jobs)
-    results = _run_pool(func, items, workers) if workers > 1 else None
-    return results if results is not None else [func(item) for item in items]
+    with (progress or _no_progress)(len(items)) as advance:
+        results = _run_pool(func, items, workers, advance) if workers > 1 else None
+        if results is None:
+            results = []
+            for item in items:
+                results.append(func(item))
+                advance()
+    return results
 
 
-def run_check(paths: Sequence[str], options: CheckOptions) -> RunResult:
-    """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
-    p = plan(paths, options)
-    results = run_items(p.items, options.jobs)
+def unreadable_results(p: Plan) -> list:
+    """E902 results for the folders discovery could not list."""
+    out = []
     for display, message in p.unreadable:
         result = FileResult(display)
         result.findings.append(io_error(display, message))
-        results.append(result)
-    return RunResult(results=results, files_checked=len(p.items))
+        out.append(result)
+    return out
+
+
+def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
+    """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
+    p = plan(paths, options)
+    results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
+    files = {source.display: FileRef(source.path, settings) for source, settings in p.items}
+    return RunResult(results=results, files_checked=len(p.items), skipped=p.skipped, files=files)
 
 
 @dataclass
@@ -153,12 +213,16 @@ def fix_file(item) -> FixOutcome:
     return FixOutcome(source, result, snap if result.fixed_source is not None else None, settings)
 
 
-def run_fix(paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool]):
+def unsafe_fixes(config, unsafe: Optional[bool]) -> bool:
+    """`--unsafe-fixes/--no-unsafe-fixes` when given, else the config's `unsafe-fixes`."""
+    return bool(unsafe if unsafe is not None else config.unsafe_fixes)
+
+
+def run_fix(paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool], progress: Optional[Callable] = None):
     """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes the config's
-    `unsafe-fixes`. Returns (outcomes, files_checked, unreadable results)."""
+    `unsafe-fixes`. Returns (outcomes, files_checked, unreadable results, files force-excluded)."""
     p = plan(paths, options)
-    if unsafe is None:
-        unsafe = bool(getattr(p.config, "unsafe_fixes", False))
+    unsafe = unsafe_fixes(p.config, unsafe)
     # A file reached twice (through a symlink and directly) is fixed once, at its real path.
     seen, items = set(), []
     for source, settings in p.items:
@@ -167,10 +231,36 @@ def run_fix(paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool])
             continue
         seen.add(key)
         items.append((source, settings, unsafe))
-    outcomes = run_items(items, options.jobs, func=fix_file)
-    extra = []
-    for display, message in p.unreadable:
-        result = FileResult(display)
-        result.findings.append(io_error(display, message))
-        extra.append(result)
-    return outcomes, len(p.items), extra
+    outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
+    return outcomes, len(p.items), unreadable_results(p), p.skipped
+
+
+@dataclass(frozen=True)
+class StdinTarget:
+    """`--stdin-filename PATH -`: the source comes from standard input but gets PATH's config,
+    per-file ignores and force-exclude verdict. `settings` is None when PATH is excluded."""
+
+    display: str
+    settings: object
+    config: object
+
+
+def stdin_target(filename: Optional[str], options: CheckOptions) -> StdinTarget:
+    from mcp_migrate.config import display_path
+    from mcp_migrate.discovery import force_excluded
+
+    config = resolve_config([filename or "."], options.config)
+    if filename and force_exclude(config, options) and force_excluded(filename, config):
+        return StdinTarget(display_path(filename), None, config)
+    settings = selector_for(config, options).settings_for(filename or os.path.join(os.getcwd(), "-"))
+    return StdinTarget(display_path(filename) if filename else "-", settings, config)
+
+
+def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> RunResult:
+    """`check --stdin-filename PATH -`: check `data` as if it were PATH."""
+    target = stdin_target(filename, options)
+    if target.settings is None:
+        return RunResult(skipped=1)
+    result = engine.check_bytes(data, target.display, target.settings)
+    files = {target.display: FileRef(None, target.settings, data)}
+    return RunResult(results=[result], files_checked=1, files=files)

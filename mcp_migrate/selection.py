@@ -69,16 +69,20 @@ def resolve(layers: Sequence) -> frozenset:
 
 
 class RuleSelector:
-    """Builds each file's engine Settings: the selection minus matching `per-file-ignores`.
+    """Builds each file's engine Settings: the selection minus matching `per-file-ignores`,
+    plus the run's migration settings (strategy, parameter, env_var; only those set).
 
     Settings objects are shared between files with the same selection (cheap to pickle and
     compare)."""
 
-    def __init__(self, selected: frozenset, per_file_ignores: Sequence = (), extend_apis: Sequence = ()):
+    def __init__(
+        self, selected: frozenset, per_file_ignores: Sequence = (), extend_apis: Sequence = (), migration=None
+    ):
         # per_file_ignores: [(PatternSet, frozenset of codes)]
         self.selected = selected
         self.per_file_ignores = list(per_file_ignores)
         self.extend_apis = tuple(extend_apis)
+        self.migration = dict(migration or {})
         self._cache: dict = {}
 
     def settings_for(self, path: str):
@@ -91,11 +95,19 @@ class RuleSelector:
         settings = self._cache.get(select)
         if settings is None:
             apis = tuple((code, names) for code, names in self.extend_apis if code in select)
-            settings = self._cache[select] = Settings(select=select, extend_apis=apis)
+            settings = self._cache[select] = Settings(select=select, extend_apis=apis, **self.migration)
         return settings
 
 
-def selection_for(config, cli_select: Optional[Sequence], cli_ignore: Optional[Sequence]) -> RuleSelector:
-    """The RuleSelector for a loaded Config plus CLI overrides (already split into codes)."""
+def selection_for(
+    config, cli_select: Optional[Sequence], cli_ignore: Optional[Sequence], cli_strategy: Optional[str] = None
+) -> RuleSelector:
+    """The RuleSelector for a loaded Config plus CLI overrides (codes already split)."""
     selected = resolve([(config.select, config.ignore), (cli_select, cli_ignore)])
-    return RuleSelector(selected, config.per_file_ignore_sets(), config.extend_apis)
+    migration = {
+        "strategy": cli_strategy or config.strategy,
+        "parameter": config.parameter,
+        "env_var": config.env_var,
+    }
+    migration = {key: value for key, value in migration.items() if value is not None}
+    return RuleSelector(selected, config.per_file_ignore_sets(), config.extend_apis, migration)

@@ -44,7 +44,8 @@ ignore = ["RT00"]
 exclude = ["gen/"]
 extend-exclude = ["*_pb2.py"]
 unsafe-fixes = true
-strategy = "parameter"
+strategy = "tool-parameter"
+force-exclude = true
 parameter = "workspace"
 env-var = "WORKSPACE"
 
@@ -61,8 +62,20 @@ RT001 = ["myapp.mcp.get_client_roots"]
     assert config.per_file_ignores == (("tests/**", frozenset({"RT004"})),)
     assert config.extend_apis == (("RT001", ("myapp.mcp.get_client_roots",)),)
     assert (config.unsafe_fixes, config.strategy, config.parameter, config.env_var) == (
-        True, "parameter", "workspace", "WORKSPACE",
+        True, "tool-parameter", "workspace", "WORKSPACE",
     )  # fmt: skip
+    assert config.force_exclude is True and "env-var" in config.keys and "select" in config.keys
+
+
+def test_migration_settings_reach_each_files_settings(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.mcp-migrate]\nstrategy = 'resource-uri'\nenv-var = 'WS'\n")
+    config = resolve_config([str(tmp_path)])
+    settings = selection.selection_for(config, None, None).settings_for(str(tmp_path / "a.py"))
+    assert (settings.strategy, settings.parameter, settings.env_var) == ("resource-uri", "directories", "WS")
+    cli = selection.selection_for(config, None, None, "server-config").settings_for(str(tmp_path / "a.py"))
+    assert cli.strategy == "server-config"  # the flag wins over the config
+    default = selection.selection_for(Config(root=str(tmp_path)), None, None).settings_for("a.py")
+    assert (default.strategy, default.parameter, default.env_var) == (None, "directories", "MCP_ROOTS")
 
 
 @pytest.mark.parametrize(
@@ -74,6 +87,9 @@ RT001 = ["myapp.mcp.get_client_roots"]
         ("exclude = [1]", "'exclude' must be a list of strings"),
         ("unsafe-fixes = 'yes'", "'unsafe-fixes' must be a boolean"),
         ("strategy = 3", "'strategy' must be a str"),
+        ("strategy = 'parameter'", "'strategy': unknown strategy 'parameter' (choose from tool-parameter,"),
+        ("parameter = 'not ok'", "'parameter' must be an identifier"),
+        ("force-exclude = 1", "'force-exclude' must be a boolean"),
         ("per-file-ignores = {'a.py' = ['RT999']}", "'per-file-ignores.a.py': unknown rule code: RT999"),
         ("extend-apis = {RT0 = ['a.b']}", "'extend-apis': unknown rule code: RT0"),
         ("extend-apis = {RT001 = ['not a name']}", "not a qualified name"),
@@ -96,7 +112,8 @@ def test_explicit_config_file(tmp_path):
 
 
 def test_prefixes_expand():
-    assert selection.expand(["RT"]) == ALL
+    assert selection.expand(["RT"]) == {c for c in ALL if c.startswith("RT")}
+    assert selection.expand(["ALL"]) == ALL
     assert selection.expand(["RT00"]) == {c for c in ALL if c.startswith("RT00")}
     assert selection.expand(["rt004"]) == {"RT004"}
     assert selection.expand(["E999", "E902"]) == frozenset()  # accepted, never filtered

@@ -107,3 +107,13 @@ def test_symlinked_folders_not_followed_files_are(tree):
     except OSError:
         pytest.skip("cannot create symlinks")
     assert found(["src"], tree) == ["src/a.py", "src/link.py"]
+
+
+def test_force_exclude_applies_to_named_files(tree):
+    make({"gen/a.py": "", "src/b.py": "", "notes.md": "", "tool": "#!/usr/bin/env python3\n", "data": "x\n"}, tree)
+    config = Config(root=str(tree), extend_exclude=("gen/",))
+    named = ["gen/a.py", "src/b.py", "notes.md", "tool", "data", "gen"]
+    assert [f.display for f in discover(named, config).files] == ["data", "gen/a.py", "notes.md", "src/b.py", "tool"]
+    forced = discover(named, config, force_exclude=True)
+    assert [f.display for f in forced.files] == ["src/b.py", "tool"]
+    assert forced.skipped == 4

@@ -1,0 +1,131 @@
+"""The `check` command's orchestration: run the check (files or standard input), then either
+record a baseline, add noqa directives, or filter through a baseline and report."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """How a command reports: format, destination, verbosity, exit policy."""
+
+    output_format: str = "text"
+    output_file: Optional[str] = None
+    color: bool = True
+    quiet: bool = False
+    statistics: bool = False
+    exit_zero: bool = False
+
+
+def exit_code(run, exit_zero: bool = False) -> int:
+    if run.errors:
+        return EXIT_ERROR
+    if exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if run.findings else EXIT_CLEAN
+
+
+def run_check_command(
+    paths,
+    options,
+    output: OutputOptions,
+    *,
+    stdin: Optional[bytes] = None,
+    stdin_filename: Optional[str] = None,
+    baseline: Optional[str] = None,
+    write_baseline: Optional[str] = None,
+    add_noqa: bool = False,
+) -> int:
+    from mcp_migrate import progress, report, runner
+
+    if stdin is not None:
+        run = runner.check_stdin(stdin_filename, options, stdin)
+    else:
+        bar = progress.factory(color=output.color, enabled=not output.quiet)
+        run = runner.run_check(paths, options, progress=bar)
+    if write_baseline:
+        return _write_baseline(run, write_baseline, output)
+    if add_noqa:
+        return _add_noqa(run, paths, output)
+    if baseline:
+        from mcp_migrate.baseline import apply_baseline
+
+        apply_baseline(run, baseline)
+    if output.output_format == "text" and run.files_checked == 0 and not run.results:
+        if run.skipped:  # everything named was excluded (pre-commit, editors): say nothing
+            return EXIT_CLEAN
+        if not output.quiet:
+            sys.stderr.write("mcp-migrate: warning: no Python files found\n")
+    report.write_report(
+        run,
+        output.output_format,
+        output_file=output.output_file,
+        color=output.color,
+        quiet=output.quiet,
+        with_statistics=output.statistics,
+    )
+    return exit_code(run, output.exit_zero)
+
+
+def _write_baseline(run, path: str, output: OutputOptions) -> int:
+    from mcp_migrate import report
+    from mcp_migrate.baseline import write_baseline
+
+    count = write_baseline(path, run)
+    report.print_errors(run, color=output.color)
+    if not output.quiet:
+        noun = "finding" if count == 1 else "findings"
+        sys.stdout.write(f"Wrote {count} {noun} to the baseline {path}\n")
+    return EXIT_ERROR if run.errors else EXIT_CLEAN
+
+
+def _add_noqa(run, paths, output: OutputOptions) -> int:
+    """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
+    result still parses, write through the same atomic writer as `fix`."""
+    from mcp_migrate import report
+    from mcp_migrate.engine import check_bytes
+    from mcp_migrate.findings import FileError, FileResult
+    from mcp_migrate.fixer import verify_parses
+    from mcp_migrate.noqa import add_noqa
+    from mcp_migrate.runner import RunResult
+    from mcp_migrate.writer import snapshot, write_atomic, write_target
+
+    roots = [Path(p) for p in paths]
+    added = files = 0
+    errors = list(run.errors)
+    for result in run.results:
+        ref = run.files.get(result.path)
+        if not result.findings or ref is None or ref.path is None:
+            continue
+        try:
+            snap = snapshot(Path(ref.path))
+        except OSError as exc:
+            errors.append(FileError(result.path, "write", f"cannot read: {exc.strerror or exc}"))
+            continue
+        current = check_bytes(snap.data, result.path, ref.settings)
+        new, count, unplaced = add_noqa(snap.data, current.findings)
+        for f in unplaced:
+            sys.stderr.write(f"{f.path}:{f.line}: warning: no place for `# noqa: {f.code}` (inside a string?)\n")
+        if new is None:
+            continue
+        problem = verify_parses(new, result.path)
+        if problem is None:
+            target, problem = write_target(Path(ref.path), roots)
+            if target is not None:
+                problem = write_atomic(target, new, snap)
+        if problem is not None:
+            errors.append(FileError(result.path, "noqa", f"not changed: {problem}"))
+            continue
+        added += count
+        files += 1
+    failed = RunResult(results=[FileResult(e.path, errors=[e]) for e in errors])
+    report.print_errors(failed, color=output.color)
+    if not output.quiet:
+        noun = "directive" if added == 1 else "directives"
+        sys.stdout.write(f"Added {added} noqa {noun} to {files} file{'s' if files != 1 else ''}.\n")
+    return EXIT_ERROR if errors else EXIT_CLEAN

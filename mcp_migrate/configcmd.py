@@ -1,0 +1,81 @@
+"""`mcp-migrate config`: the effective configuration, and where each value came from
+(`default`, `pyproject` — or `config` for a standalone `--config` file — or `flag`)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from typing import Optional
+
+
+def _toml(value) -> str:
+    """A TOML rendering of the scalars, lists and tables config values are made of."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {_toml(v)}" for k, v in value.items()) + " }" if value else "{}"
+    return "[" + ", ".join(_toml(v) for v in value) + "]"
+
+
+def effective(paths, options, unsafe: Optional[bool]) -> tuple:
+    """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
+    from mcp_migrate.config import resolve_config
+    from mcp_migrate.discovery import DEFAULT_EXCLUDE
+    from mcp_migrate.engine import Settings
+    from mcp_migrate.runner import selector_for
+
+    config = resolve_config(paths, options.config)
+    file_origin = "pyproject" if config.path and os.path.basename(config.path) == "pyproject.toml" else "config"
+    defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
+
+    def origin(key: str, flag=None) -> str:
+        if flag is not None:
+            return "flag"
+        return file_origin if key in config.keys else "default"
+
+    rows = [
+        ("select", list(options.select or config.select or ["ALL"]), origin("select", options.select)),
+        ("ignore", list(options.ignore or config.ignore), origin("ignore", options.ignore)),
+        ("exclude", list(config.exclude or [f"{name}/" for name in DEFAULT_EXCLUDE]), origin("exclude")),
+        ("extend-exclude", list(config.extend_exclude), origin("extend-exclude")),
+        (
+            "per-file-ignores",
+            {glob: sorted(codes) for glob, codes in config.per_file_ignores},
+            origin("per-file-ignores"),
+        ),
+        ("extend-apis", {code: list(names) for code, names in config.extend_apis}, origin("extend-apis")),
+        ("unsafe-fixes", bool(unsafe if unsafe is not None else config.unsafe_fixes), origin("unsafe-fixes", unsafe)),
+        (
+            "force-exclude",
+            bool(options.force_exclude if options.force_exclude is not None else config.force_exclude),
+            origin("force-exclude", options.force_exclude),
+        ),
+        ("strategy", options.strategy or config.strategy, origin("strategy", options.strategy)),
+        ("parameter", config.parameter or defaults["parameter"], origin("parameter")),
+        ("env-var", config.env_var or defaults["env_var"], origin("env-var")),
+    ]
+    selected = sorted(selector_for(config, options).selected)
+    rows.append(("rules", selected, "flag" if options.select or options.ignore else origin("select")))
+    return config.path, rows
+
+
+def print_config(paths, options, unsafe: Optional[bool], output_format: str = "text") -> None:
+    from mcp_migrate.config import display_path
+
+    path, rows = effective(paths, options, unsafe)
+    shown = display_path(path) if path else None
+    if output_format == "json":
+        doc = {"config_file": shown, "settings": {key: {"value": v, "origin": o} for key, v, o in rows}}
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        return
+    lines = [f"# config file: {shown or 'none (defaults)'}", "[tool.mcp-migrate]"]
+    for key, value, origin in rows:
+        if value is None:
+            lines.append(f"# {key}: not set  # {origin}")
+        else:
+            prefix = "# effective " if key == "rules" else ""
+            lines.append(f"{prefix}{key} = {_toml(value)}  # {origin}")
+    sys.stdout.write("\n".join(lines) + "\n")

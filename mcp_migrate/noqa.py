@@ -1,0 +1,101 @@
+"""`check --add-noqa`: append `# noqa: CODE` to each current finding's line (ruff's adoption path).
+
+Bytes in, bytes out: only the lines that get a directive change; their line endings, the file's
+encoding and a UTF-8 BOM are kept. A finding's directive goes on its first line, or on its last
+line when the first one ends inside a multi-line string or a backslash continuation (the engine
+honours either); the tokenizer decides, so a `#` never lands inside a string. An existing
+`# noqa: X` on that line is extended (`# noqa: X, RT001`) rather than repeated. Running it
+again adds nothing: the findings it silenced are gone.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import re
+import tokenize
+from collections import defaultdict
+from typing import Optional
+
+from mcp_migrate.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+
+#: Never silenced this way: not real findings (E999, E902) or about suppressions themselves.
+SKIPPED_CODES = (SYNTAX_ERROR_CODE, "E902", UNUSED_SUPPRESSION_CODE)
+_NOQA_CODES = re.compile(r"#\s*noqa\s*:\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+|\s+[A-Z]+[0-9]+)*", re.IGNORECASE)
+
+
+def _line_ends(text: str) -> Optional[set]:
+    """Lines whose end is outside any string or continuation (a comment may go there);
+    None when the tokenizer cannot read the file."""
+    ends = set()
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+            if tok.type in (tokenize.NEWLINE, tokenize.NL):
+                ends.add(tok.start[0])
+            elif tok.type == tokenize.COMMENT:
+                ends.add(tok.start[0])
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    return ends
+
+
+def _comments(text: str) -> dict:
+    """line -> 0-based column of its comment token."""
+    found = {}
+    for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+        if tok.type == tokenize.COMMENT:
+            found[tok.start[0]] = tok.start[1]
+    return found
+
+
+def _with_codes(content: str, comment_col: Optional[int], codes: list) -> str:
+    """`content` (one line without its ending) carrying a noqa directive for `codes`."""
+    if comment_col is not None:
+        match = _NOQA_CODES.search(content, comment_col)
+        if match is not None:
+            present = set(re.findall(r"[A-Z]+[0-9]+", match.group(0).upper()))
+            extra = [code for code in codes if code not in present]
+            if not extra:
+                return content
+            return content[: match.end()] + ", " + ", ".join(extra) + content[match.end() :]
+    return content.rstrip(" \t") + "  # noqa: " + ", ".join(codes)
+
+
+def add_noqa(data: bytes, findings) -> tuple:
+    """(new bytes or None, directives added, findings that could not be placed)."""
+    wanted = [f for f in findings if f.code not in SKIPPED_CODES]
+    if not wanted:
+        return None, 0, []
+    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+    body = data[len(bom) :]
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = "utf-8" if encoding == "utf-8-sig" else encoding
+        text = body.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return None, 0, wanted
+    ends = _line_ends(text)
+    if ends is None:
+        return None, 0, wanted
+    per_line, unplaced = defaultdict(list), []
+    for f in wanted:
+        line = f.line if f.line in ends else f.end_line if f.end_line in ends else None
+        if line is None:
+            unplaced.append(f)
+        elif f.code not in per_line[line]:
+            per_line[line].append(f.code)
+    if not per_line:
+        return None, 0, unplaced
+    comments = _comments(text)
+    lines = body.splitlines(keepends=True)
+    added = 0
+    for number, codes in per_line.items():
+        raw = lines[number - 1]
+        content = raw.rstrip(b"\r\n")
+        ending = raw[len(content) :]
+        old = content.decode(encoding)
+        new = _with_codes(old, comments.get(number), sorted(codes))
+        if new != old:
+            lines[number - 1] = new.encode(encoding) + ending
+            added += len(codes)
+    out = bom + b"".join(lines)
+    return (out if out != data else None), added, unplaced

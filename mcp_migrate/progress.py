@@ -1,0 +1,41 @@
+"""A progress bar on stderr for long runs: only on a terminal and only past THRESHOLD files,
+so piped output and small runs get nothing extra. Plugs into runner's `progress` argument."""
+from __future__ import annotations
+
+import contextlib
+
+#: Runs over more files than this show a bar (when stderr is a terminal).
+THRESHOLD = 300
+
+
+def _noop() -> None:
+    return None
+
+
+def bar(total: int, *, color: bool = True, label: str = "Checking"):
+    """A context manager yielding `advance()`; a no-op below THRESHOLD or off a terminal."""
+    if total <= THRESHOLD:
+        return contextlib.nullcontext(_noop)
+    from mcp_migrate.report import make_console
+
+    console = make_console(stderr=True, color=color)
+    if not console.is_terminal:
+        return contextlib.nullcontext(_noop)
+    return _rich_bar(console, total, label)
+
+
+@contextlib.contextmanager
+def _rich_bar(console, total: int, label: str):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda: progress.advance(task)
+
+
+def factory(*, color: bool = True, label: str = "Checking", enabled: bool = True):
+    """What runner.run_check / run_fix take as `progress` (None when disabled, e.g. --quiet)."""
+    if not enabled:
+        return None
+    return lambda total: bar(total, color=color, label=label)

@@ -1,0 +1,1 @@
+"""Published JSON Schemas: `report.schema.json` describes `mcp-migrate check --format json`."""

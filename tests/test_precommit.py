@@ -1,0 +1,135 @@
+"""The pre-commit hooks for real: `pre-commit try-repo` builds a virtual environment, pip-installs
+this project into it (so it needs the package registry) and runs the hooks in a temporary git
+repository. Skipped with MCP_MIGRATE_OFFLINE=1; CI runs it.
+
+try-repo is pointed at a committed snapshot of this project's installable files rather than at the
+working tree itself, so the test sees uncommitted and untracked changes too (try-repo's own shadow
+repository only carries changes to tracked files)."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHIPPED = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "rules", "mcp_migrate")
+SERVER = (REPO / "fixtures" / "example" / "server.py").read_text()
+FIXABLE = """\
+import mcp.types as types
+from mcp import ClientSession
+
+
+async def main(session: ClientSession) -> None:
+    await session.send_roots_list_changed()
+    await session.send_notification(types.ClientNotification(types.RootsListChangedNotification()))
+"""
+
+
+
+def test_hook_manifest_offline():
+    """The manifest is valid for pre-commit and declares what the README promises."""
+    from pre_commit.clientlib import load_manifest
+
+    hooks = {hook["id"]: hook for hook in load_manifest(str(REPO / ".pre-commit-hooks.yaml"))}
+    assert set(hooks) == {"mcp-migrate", "mcp-migrate-fix"}
+    for hook in hooks.values():
+        assert hook["language"] == "python" and hook["types"] == ["python"]
+        assert hook["require_serial"] is False and hook["pass_filenames"] is True
+        assert "--force-exclude" in hook["entry"] and "--unsafe-fixes" not in hook["entry"]
+    assert hooks["mcp-migrate"]["entry"].startswith("mcp-migrate check")
+    assert hooks["mcp-migrate-fix"]["entry"].startswith("mcp-migrate fix")
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def make_repo(root: Path, files: dict) -> Path:
+    root.mkdir(parents=True)
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    git(root, "init", "-q")
+    git(root, "config", "user.name", "mcp-migrate tests")
+    git(root, "config", "user.email", "tests@example.invalid")
+    git(root, "config", "commit.gpgsign", "false")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "initial")
+    return root
+
+
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory):
+    """(hook repository, environment with a private PRE_COMMIT_HOME)."""
+    if os.environ.get("MCP_MIGRATE_OFFLINE"):
+        pytest.skip("MCP_MIGRATE_OFFLINE is set: pre-commit installs the hook from the package registry")
+    base = tmp_path_factory.mktemp("pre-commit")
+    snapshot = base / "hook-repo"
+    snapshot.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    for name in SHIPPED:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, snapshot / name, ignore=ignore)
+        else:
+            shutil.copy2(source, snapshot / name)
+    git(snapshot, "init", "-q")
+    git(snapshot, "config", "user.name", "mcp-migrate tests")
+    git(snapshot, "config", "user.email", "tests@example.invalid")
+    git(snapshot, "add", "-A")
+    git(snapshot, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "snapshot")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
+    env.update(PRE_COMMIT_HOME=str(base / "home"), NO_COLOR="1", PRE_COMMIT_COLOR="never")
+    return snapshot, env
+
+
+def try_repo(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedProcess:
+    snapshot, env = hooks
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(snapshot), hook, "--color", "never", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    return proc
+
+
+@pytest.mark.network
+def test_check_hook_fails_on_findings_and_skips_excluded_files(hooks, tmp_path):
+    work = make_repo(
+        tmp_path / "work",
+        {
+            "server.py": SERVER,
+            "generated/server.py": SERVER,
+            "pyproject.toml": '[tool.mcp-migrate]\nextend-exclude = ["generated/"]\n',
+            "README.md": "# notes mentioning ctx.session.list_roots()\n",
+        },
+    )
+    proc = try_repo(hooks, work, "mcp-migrate", "--all-files")
+    assert proc.returncode == 1, proc.stdout
+    assert "server.py:14:20: RT001 " in proc.stdout
+    assert "generated/" not in proc.stdout  # excluded even though pre-commit named it
+    quiet = try_repo(hooks, work, "mcp-migrate", "--verbose", "--files", "generated/server.py", "README.md")
+    assert quiet.returncode == 0, quiet.stdout
+    assert "Passed" in quiet.stdout
+    assert "RT001" not in quiet.stdout and "Checked" not in quiet.stdout and "warning" not in quiet.stdout
+
+
+@pytest.mark.network
+def test_fix_hook_fails_when_it_changed_something_then_passes(hooks, tmp_path):
+    work = make_repo(tmp_path / "work", {"client.py": FIXABLE, "README.md": "# client\n"})
+    first = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
+    assert first.returncode == 1, first.stdout
+    assert "client.py:6: fixed RT004" in first.stdout
+    assert "files were modified by this hook" in first.stdout
+    fixed = (work / "client.py").read_text()
+    assert "send_roots_list_changed" not in fixed and "RootsListChangedNotification" not in fixed
+    second = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
+    assert second.returncode == 0, second.stdout
+    assert (work / "client.py").read_text() == fixed
