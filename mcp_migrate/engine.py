@@ -7,6 +7,7 @@ compute positions only when something was reported, then apply suppressions.
 from __future__ import annotations
 
 import sys
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -18,6 +19,7 @@ from mcp_migrate.checks import all_rules
 from mcp_migrate.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE, FileError, FileResult, Finding
 from mcp_migrate.resolve import Resolver
 from mcp_migrate.suppress import MARKERS, SuppressionIndex
+from mcp_migrate.walk import walk
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,10 @@ class FileContext:
         return id(node) in self.claimed
 
 
-class _Dispatcher(cst.CSTVisitor):
+class _Dispatcher:
     """Calls every active rule's visit_/leave_ method for each node; isolates rule crashes."""
 
     def __init__(self, context: FileContext, rules: list, errors: list):
-        super().__init__()
         self.context = context
         self.resolver = context.resolver
         self.errors = errors
@@ -110,13 +111,15 @@ class _Dispatcher(cst.CSTVisitor):
                     FileError(self.context.path, rule.CODE, f"rule {rule.CODE} raised {type(exc).__name__}: {exc}")
                 )
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def run(self, module: cst.Module) -> None:
+        walk(module, self.on_visit, self.on_leave)
+
+    def on_visit(self, node: cst.CSTNode) -> None:
         self.context.ancestors.append(node)
         self.resolver.on_visit(node)
         handlers = self.visits.get(type(node).__name__)
         if handlers:
             self._call(handlers, node)
-        return True
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         handlers = self.leaves.get(type(original_node).__name__)
@@ -126,10 +129,25 @@ class _Dispatcher(cst.CSTVisitor):
         self.context.ancestors.pop()
 
 
+@lru_cache(maxsize=64)
+def _gate_tokens(select: frozenset, extend_apis: tuple) -> tuple:
+    """One short list of byte strings, at least one of which any file that can hold a finding
+    of the selected rules contains (the union of their gates, plus wrapper names)."""
+    tokens = {t for rule in all_rules() if rule.CODE in select for t in rule.gate()}
+    tokens.update(qname.rpartition(".")[2].encode() for _, names in extend_apis for qname in names)
+    return tuple(sorted(tokens, key=len))
+
+
+def gate_open(data: bytes, settings: Settings) -> bool:
+    return any(token in data for token in _gate_tokens(settings.select, settings.extend_apis))
+
+
 def screened_rules(data: bytes, settings: Settings) -> list:
     """The selected rule classes whose screen tokens occur in `data` (cheap byte scans)."""
+    if not gate_open(data, settings):
+        return []
     classes = [r for r in all_rules() if r.CODE in settings.select]
-    active = [r for r in classes if r.screen(data)]
+    active = [r for r in classes if r.applies(data) and r.screen(data)]
     if settings.extend_apis:
         from mcp_migrate.checks.wrappers import wrapper_rule_for
 
@@ -181,7 +199,11 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
 
 def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     result = FileResult(path)
+    if not gate_open(data, settings):
+        return Analysis(None, [], result)
     rules = screened_rules(data, settings)
+    # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
+    # keeps its imports after a migration, so its leftover `# noqa: RT001` is still seen.
     audit = _may_hold_suppressions(data, settings)
     if not rules and not audit:
         return Analysis(None, [], result)
@@ -210,7 +232,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
         resolver.prepass(module)
         context = FileContext(path, module, resolver, settings, data)
         dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
-        module.visit(dispatcher)
+        dispatcher.run(module)
         reports = [r for r in context.reports if r.code not in dispatcher.dead]
         result.migrated_tools = list(context.migrated_tools)
     if not reports and not audit:

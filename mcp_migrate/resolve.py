@@ -21,7 +21,7 @@ SDK_PACKAGES = frozenset({"mcp", "mcp_types", "fastmcp"})
 # for an instance of a known class, or None when the name is bound to something we do not know.
 Binding = Optional[tuple]
 
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 _ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
 
 #: Generic session type for `<something>.session` whose side (client or server) is unknown:
@@ -186,21 +186,24 @@ class Resolver:
                 scope.names[node.target.value] = ("i", t) if t else None
 
     # ----- traversal hooks (called by the engine) ---------------------------------------------
+    # The engine calls these for every node of every candidate file: dispatch on the exact
+    # type (LibCST's node classes are ABCs, so `isinstance` chains cost most of a traversal).
     def on_visit(self, node: cst.CSTNode) -> None:
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
+        kind = type(node)
+        if kind is cst.Import or kind is cst.ImportFrom:
             self._bind_import(node, self._current())
-        elif isinstance(node, cst.FunctionDef):
+        elif kind is cst.FunctionDef:
             self.defined_functions.add(node.name.value)
             scope = _Scope()
             self._bind_params(node.params, scope)
             self.scopes.append(scope)
-        elif isinstance(node, cst.Lambda):
+        elif kind is cst.Lambda:
             scope = _Scope()
             self._bind_params(node.params, scope)
             self.scopes.append(scope)
-        elif isinstance(node, cst.ClassDef):
+        elif kind is cst.ClassDef:
             self.scopes.append(_Scope(is_class=True))
-        elif isinstance(node, _COMPREHENSIONS):
+        elif kind in _COMPREHENSIONS:
             # `[types.X() for types in regs]`: the loop variables shadow the file's imports.
             scope = _Scope()
             comp = node.for_in
@@ -211,20 +214,22 @@ class Resolver:
             self.scopes.append(scope)
 
     def on_leave(self, node: cst.CSTNode) -> None:
-        if isinstance(node, _COMPREHENSIONS):
+        kind = type(node)
+        if kind in _COMPREHENSIONS:
             self.scopes.pop()
-        elif isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
             self.scopes.pop()
-            if not isinstance(node, cst.Lambda):
-                self._current().names[node.name.value] = None
-        elif isinstance(node, cst.Assign):
+            self._current().names[node.name.value] = None
+        elif kind is cst.Lambda:
+            self.scopes.pop()
+        elif kind is cst.Assign:
             self._bind_assign(node, self._current())
-        elif isinstance(node, cst.AnnAssign):
+        elif kind is cst.AnnAssign:
             self._bind_annassign(node, self._current())
-        elif isinstance(node, cst.WithItem):
+        elif kind is cst.WithItem:
             if node.asname is not None and isinstance(node.asname.name, cst.Name):
                 self._current().names[node.asname.name.value] = self._value_binding(node.item)
-        elif isinstance(node, cst.For):
+        elif kind is cst.For:
             for name in _target_names(node.target):
                 self._current().names[name] = None
 

@@ -34,6 +34,10 @@ class Rule:
     CODE: ClassVar[str] = ""
     #: The rule runs on a file only when one of these byte strings occurs in it.
     SCREEN: ClassVar[tuple] = ()
+    #: Byte strings at least one of which every file this rule can report on contains. The
+    #: engine joins the gates of all selected rules into one first test per file (few, short
+    #: scans), so most files of a tree cost a handful of substring searches. None: SCREEN.
+    GATE: ClassVar = None
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 
@@ -42,7 +46,18 @@ class Rule:
         self.resolver = context.resolver
 
     @classmethod
+    def gate(cls) -> tuple:
+        return cls.SCREEN if cls.GATE is None else cls.GATE
+
+    @classmethod
+    def applies(cls, data: bytes) -> bool:
+        """The rule's scope: files it looks at at all (the security rules look at MCP code
+        only). Unlike `screen`, this is meaning, not a shortcut; both must hold."""
+        return True
+
+    @classmethod
     def screen(cls, data: bytes) -> bool:
+        """A cheap test that never loses a finding: False only where the rule cannot fire."""
         return any(token in data for token in cls.SCREEN)
 
     def report(

@@ -139,6 +139,8 @@ class AnnotationTrust(Rule):
     CODE = "HA001"
     #: Every hint read names the hint: the exact camelCase and snake_case spellings.
     SCREEN = tuple(name.encode() for name in HINTS)
+    #: Every hint name holds `Hint` (camelCase) or `_hint` (snake_case).
+    GATE = (b"Hint", b"_hint")
 
     VALID = [
         Valid(

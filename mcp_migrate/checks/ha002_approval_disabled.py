@@ -55,6 +55,8 @@ def _never(expr: cst.BaseExpression) -> Optional[str]:
 class ApprovalDisabled(Rule):
     CODE = "HA002"
     SCREEN = (b"require_approval", b"require_confirmation")
+    #: Only through an MCP server or toolset class (`agents.mcp`, `google.adk.tools.mcp_tool`).
+    GATE = (b"mcp", b"MCP", b"Mcp")
 
     VALID = [
         Valid(

@@ -33,6 +33,8 @@ _SEND_METHODS = frozenset({"send_request"})
 class RootsRequest(Rule):
     CODE = "RT001"
     SCREEN = (b"list_roots", b"ListRoots", b"roots/list")
+    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
+    GATE = (b"oots",)
 
     VALID = [
         Valid(

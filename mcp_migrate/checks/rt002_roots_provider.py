@@ -29,6 +29,8 @@ _ROOTS_KWARG_PACKAGES = frozenset({"fastmcp", "pydantic_ai"})
 class RootsProvider(Rule):
     CODE = "RT002"
     SCREEN = (b"list_roots", b"ClientSession", b"set_roots", b"roots/list", b"ListRoots", b"roots_callback")
+    #: Roots named somewhere, or a positional ClientSession callback (imported from mcp).
+    GATE = (b"oots", b"mcp")
 
     VALID = [
         Valid(

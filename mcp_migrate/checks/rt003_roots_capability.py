@@ -52,7 +52,18 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
 
 class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
-    SCREEN = (b"ClientCapabilities", b"RootsCapability", b'"roots"', b"'roots'", b".roots")
+    SCREEN = (b"ClientCapabilities", b"RootsCapability")
+    #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
+    GATE = (b"oots",)
+    #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
+    KEYS = (b'"roots"', b"'roots'", b".roots")
+    CAPABILITY_WORDS = (b"apabilit", b"caps", b"Caps", b"CAPS")
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        if any(token in data for token in cls.SCREEN):
+            return True
+        return any(t in data for t in cls.CAPABILITY_WORDS) and any(t in data for t in cls.KEYS)
 
     VALID = [
         Valid('config = {"roots": ["/srv"]}\n', "a roots key outside a capabilities mapping"),

@@ -21,6 +21,8 @@ _WRAPPERS = frozenset({"ClientNotification"})
 class ListChangedSend(Rule):
     CODE = "RT004"
     SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
+    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
+    GATE = (b"oots",)
 
     VALID = [
         Valid(

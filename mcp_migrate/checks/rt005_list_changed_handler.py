@@ -19,6 +19,8 @@ MSG = (
 class ListChangedHandler(Rule):
     CODE = "RT005"
     SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
+    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
+    GATE = (b"oots",)
 
     VALID = [
         Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),

@@ -18,6 +18,8 @@ _FLAGS = ("listChanged", "list_changed")
 class ListChangedFlag(Rule):
     CODE = "RT006"
     SCREEN = (b"listChanged", b"list_changed")
+    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
+    GATE = (b"oots",)
 
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),

@@ -22,6 +22,7 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.checks.security import mcp_context
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.shapes import keyword, literal, positional
 from mcp_migrate.resolve import sdk_symbol
@@ -93,14 +94,15 @@ def classify(expr: cst.BaseExpression) -> Optional[tuple]:
 class RootUriScheme(Rule):
     CODE = "RT101"
     SCREEN = (b"Root", b"roots")
+    #: An MCP import, or a raw payload with a `"roots"` key.
+    GATE = (b"mcp", b"MCP", b"Mcp", b"oots")
 
     @classmethod
-    def screen(cls, data: bytes) -> bool:
-        """`Root`/`roots` *and* either an MCP-ish import (the SDK, fastmcp, pydantic-ai's MCP
-        toolsets, mcp-agent) or a `"uri"` key (a raw payload): sympy's `roots` stays out."""
-        if not any(token in data for token in cls.SCREEN):
-            return False
-        return any(token in data for token in (b"mcp", b"MCP", b'"uri"', b"'uri'"))
+    def applies(cls, data: bytes) -> bool:
+        """MCP code, or a raw JSON-RPC payload (a roots list of uri entries, no SDK import)."""
+        if mcp_context(data):
+            return True
+        return (b'"roots"' in data or b"'roots'" in data) and (b'"uri"' in data or b"'uri'" in data)
 
     VALID = [
         Valid('from mcp.types import Root\nRoot(uri="file:///home/user/repo", name="repo")\n', "a file URI"),

@@ -31,6 +31,8 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import (
+    MCP_IMPORT,
+    mcp_context,
     Spelling,
     bare,
     call,
@@ -127,12 +129,17 @@ class NaiveFileUri(Rule):
     #: MCP code (`uri`, `root_uri`, `URI`) or a `.scheme` test, sliced by 7/8 or parsed with
     #: urlparse/urlsplit, can be a finding (see `screen`).
     SCREEN = (b"file:", b"FILE:", b"File:")
+    GATE = (b"mcp", b"MCP", b"Mcp")  # MCP code only (see `applies`)
+
+    @classmethod
+    def applies(cls, data: bytes) -> bool:
+        return mcp_context(data)
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
-        if _FILE_BYTES.search(data):
+        if (b"file:" in data or b"FILE:" in data or b"File:" in data) and _FILE_BYTES.search(data):
             return True
-        uri_words = (b"mcp" in data or b"MCP" in data) and _URI_BYTES.search(data) is not None
+        uri_words = _URI_BYTES.search(data) is not None
         if not (uri_words or b"scheme" in data):
             return False
         return b"urlparse" in data or b"urlsplit" in data or _SLICE_BYTES.search(data) is not None
@@ -155,16 +162,16 @@ class NaiveFileUri(Rule):
         ),
     ]
     INVALID = [
-        Invalid('def to_path(uri):\n    return uri.replace("file://", "")\n', "replace"),
-        Invalid('def to_path(root):\n    return str(root.uri)[len("file://"):]\n', "slicing by the prefix length"),
-        Invalid('import mcp.types\n\ndef to_path(root_uri):\n    return root_uri[7:]\n', "slicing a root URI by 7"),
+        Invalid(MCP_IMPORT + 'def to_path(uri):\n    return uri.replace("file://", "")\n', "replace"),
+        Invalid(MCP_IMPORT + 'def to_path(root):\n    return str(root.uri)[len("file://"):]\n', "slicing by the prefix length"),
+        Invalid(MCP_IMPORT + 'import mcp.types\n\ndef to_path(root_uri):\n    return root_uri[7:]\n', "slicing a root URI by 7"),
         Invalid(
-            'def to_path(location):\n    if location.startswith("file://"):\n        return location[7:]\n',
+            MCP_IMPORT + 'def to_path(location):\n    if location.startswith("file://"):\n        return location[7:]\n',
             "slicing by 7 after a file-scheme test",
         ),
-        Invalid('def to_uri(path):\n    return f"file://{path}"\n', "an f-string URI"),
+        Invalid(MCP_IMPORT + 'def to_uri(path):\n    return f"file://{path}"\n', "an f-string URI"),
         Invalid(
-            "from urllib.parse import urlparse\nfrom mcp.types import Root\n\n"
+            MCP_IMPORT + "from urllib.parse import urlparse\nfrom mcp.types import Root\n\n"
             "def to_path(root: Root):\n    return urlparse(str(root.uri)).path\n",
             "urlparse(...).path without url2pathname",
         ),
@@ -173,13 +180,19 @@ class NaiveFileUri(Rule):
     def __init__(self, context) -> None:
         super().__init__(context)
         self.spelling = Spelling(context)
-        self.guards = _Guards(self.resolver)
+        self._guards = None
         #: name -> the expression a `urlparse(...)` result bound to it parsed, per function.
         self.parsed: list = [{}]
         self._is_mcp: Optional[bool] = None
 
-    def visit_Module(self, node: cst.Module) -> None:
-        node.visit(self.guards)
+    @property
+    def guards(self) -> "_Guards":
+        """`file:` guards and constants of the whole module, collected on first need: most
+        candidate files never reach a pattern that needs them, so they skip the extra walk."""
+        if self._guards is None:
+            self._guards = _Guards(self.resolver)
+            self.context.module.visit(self._guards)
+        return self._guards
 
     def visit_FunctionDef(self, node) -> None:
         self.parsed.append({})

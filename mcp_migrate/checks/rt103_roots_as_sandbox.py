@@ -31,6 +31,8 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import (
+    MCP_IMPORT,
+    mcp_context,
     Flow,
     Spelling,
     bare,
@@ -83,12 +85,24 @@ class RootsAsSandbox(Rule):
     CODE = "RT103"
     SCREEN = (b"startswith", b"relative_to", b"commonpath", b"commonprefix")
 
+    #: Without one of these the file is neither MCP code (an SDK or host-library import) nor
+    #: code naming an allow-list of directories: a bare `path.startswith(root)` in a tree walker
+    #: of a library that has nothing to do with MCP is out of this rule's scope (and its cost).
+    CONTEXT = (b"allowed_dir", b"allowed_root", b"allowed_path", b"ALLOWED_DIR", b"ALLOWED_ROOT", b"ALLOWED_PATH")
+    GATE = (b"mcp", b"MCP", b"Mcp", b"llowed_", b"LLOWED_")
+
+    @classmethod
+    def applies(cls, data: bytes) -> bool:
+        return any(token in data for token in cls.CONTEXT) or mcp_context(data)
+
     @classmethod
     def screen(cls, data: bytes) -> bool:
-        """A prefix or containment check *and* a word that can make a side come from roots."""
+        """A prefix or containment check and a word that can make a side come from roots
+        (byte scans first; the regex runs on the few files left)."""
         return any(token in data for token in cls.SCREEN) and _ROOTISH_BYTES.search(data) is not None
 
     VALID = [
+        Valid("def inside(path, root):\n    return path.startswith(root)\n", "not MCP code: out of this rule's scope"),
         Valid('def f(name):\n    return name.startswith("_")\n', "a literal prefix is not a directory check"),
         Valid('def f(url):\n    return url.startswith("https://")\n', "a scheme check"),
         Valid('def f(line):\n    return line.startswith("#")\n', "a comment check"),
@@ -106,21 +120,21 @@ class RootsAsSandbox(Rule):
         Valid("def f(root_key, key):\n    return key.startswith(root_key)\n", "`root_key` is not a directory"),
     ]
     INVALID = [
-        Invalid("def inside(path, root):\n    return path.startswith(root)\n", "a string prefix against a root"),
+        Invalid(MCP_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n", "a string prefix against a root"),
         Invalid(
-            "def inside(p, roots):\n    return any(str(p).startswith(str(r)) for r in roots)\n",
+            MCP_IMPORT + "def inside(p, roots):\n    return any(str(p).startswith(str(r)) for r in roots)\n",
             "a loop over roots",
         ),
         Invalid(
-            "from pathlib import Path\n\ndef inside(p, workspace):\n    return Path(p).is_relative_to(workspace)\n",
+            MCP_IMPORT + "from pathlib import Path\n\ndef inside(p, workspace):\n    return Path(p).is_relative_to(workspace)\n",
             "is_relative_to on a path that was not resolved",
         ),
         Invalid(
-            "import os\n\ndef inside(p, root):\n    return os.path.commonpath([p, root]) == root\n",
+            MCP_IMPORT + "import os\n\ndef inside(p, root):\n    return os.path.commonpath([p, root]) == root\n",
             "commonpath on unresolved paths",
         ),
         Invalid(
-            "async def f(ctx, p):\n    result = await ctx.session.list_roots()\n"
+            MCP_IMPORT + "async def f(ctx, p):\n    result = await ctx.session.list_roots()\n"
             "    for r in result.roots:\n        if p.startswith(r.uri.path):\n            return True\n",
             "a list_roots() result",
         ),

@@ -5,24 +5,39 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from mcp_migrate.walk import children
+
 _EMPTY = cst.Module([])
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Pre-order walk over `node` and everything below it."""
+    """Pre-order walk over `node` and the syntax nodes below it (no whitespace/punctuation)."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(children(current)))
+
+
+_PARENT_MAPS: dict = {}
 
 
 def parent_map(root: cst.CSTNode) -> dict:
-    """id(child) -> parent for every node below `root`."""
+    """id(child) -> parent for every syntax node below `root` (the last few maps are kept:
+    one rewrite asks for the same function's map several times)."""
+    cached = _PARENT_MAPS.get(id(root))
+    if cached is not None and cached[0] is root:
+        return cached[1]
     parents = {}
-    for node in walk(root):
-        for child in node.children:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in children(node):
             parents[id(child)] = node
+            stack.append(child)
+    if len(_PARENT_MAPS) > 8:
+        _PARENT_MAPS.clear()
+    _PARENT_MAPS[id(root)] = (root, parents)
     return parents
 
 

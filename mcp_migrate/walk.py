@@ -1,0 +1,99 @@
+"""A fast pre-order walk over a LibCST tree, for the engine's one traversal per file.
+
+LibCST's own visitor machinery rebuilds and re-validates every node it passes and calls
+attribute hooks for every field; on a linter's hot path that is most of the cost. Rules only
+need the syntax nodes in source order with their ancestors, so this walk reads the dataclass
+fields directly, skips whitespace and punctuation, and uses an explicit stack (no recursion
+limit on deeply nested expressions).
+"""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from typing import Callable
+
+import libcst as cst
+
+_LAYOUT = (
+    cst.BaseParenthesizableWhitespace,
+    cst.TrailingWhitespace,
+    cst.EmptyLine,
+    cst.Newline,
+    cst.Comment,
+    cst.Comma,
+    cst.Dot,
+    cst.Colon,
+    cst.Semicolon,
+    cst.AssignEqual,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.LeftSquareBracket,
+    cst.RightSquareBracket,
+    cst.LeftCurlyBrace,
+    cst.RightCurlyBrace,
+    cst.BaseBinaryOp,
+    cst.BaseBooleanOp,
+    cst.BaseCompOp,
+    cst.BaseUnaryOp,
+    cst.BaseAugOp,
+)
+_LAYOUT_FIELDS = frozenset({"lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer"})
+#: Classes whose fields are not declared in source order.
+_SOURCE_ORDER = {
+    cst.FunctionDef: ("decorators", "name", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.IfExp: ("body", "test", "orelse"),
+}
+
+
+def _syntax_node_types() -> frozenset:
+    found = set()
+    for value in vars(cst).values():
+        if inspect.isclass(value) and issubclass(value, cst.CSTNode) and not inspect.isabstract(value):
+            if not issubclass(value, _LAYOUT):
+                found.add(value)
+    return frozenset(found)
+
+
+NODE_TYPES = _syntax_node_types()
+_FIELDS: dict = {}
+
+
+def _fields(kind: type) -> tuple:
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _SOURCE_ORDER.get(kind) or tuple(
+            f.name for f in dataclasses.fields(kind) if f.name not in _LAYOUT_FIELDS and not f.name.startswith("whitespace")
+        )
+        _FIELDS[kind] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> list:
+    """The syntax children of `node`, in source order."""
+    out = []
+    for name in _fields(type(node)):
+        value = getattr(node, name)
+        kind = type(value)
+        if kind is list or kind is tuple:
+            out.extend(item for item in value if type(item) in NODE_TYPES)
+        elif kind in NODE_TYPES:
+            out.append(value)
+    return out
+
+
+def walk(root: cst.CSTNode, on_visit: Callable, on_leave: Callable) -> None:
+    """Call on_visit(node) before and on_leave(node) after each node's subtree."""
+    stack = [(root, False)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, leaving = pop()
+        if leaving:
+            on_leave(node)
+            continue
+        on_visit(node)
+        push((node, True))
+        kids = children(node)
+        for child in reversed(kids):
+            push((child, False))
