@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from functools import lru_cache
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Optional
 
 import libcst as cst

@@ -17,10 +17,10 @@ from collections import defaultdict
 from typing import Optional
 
 from mcp_migrate.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.suppress import NOQA
 
 #: Never silenced this way: not real findings (E999, E902) or about suppressions themselves.
 SKIPPED_CODES = (SYNTAX_ERROR_CODE, "E902", UNUSED_SUPPRESSION_CODE)
-_NOQA_CODES = re.compile(r"#\s*noqa\s*:\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+|\s+[A-Z]+[0-9]+)*", re.IGNORECASE)
 
 
 def _line_ends(text: str) -> Optional[set]:
@@ -50,7 +50,7 @@ def _comments(text: str) -> dict:
 def _with_codes(content: str, comment_col: Optional[int], codes: list) -> str:
     """`content` (one line without its ending) carrying a noqa directive for `codes`."""
     if comment_col is not None:
-        match = _NOQA_CODES.search(content, comment_col)
+        match = NOQA.search(content, comment_col)
         if match is not None:
             present = set(re.findall(r"[A-Z]+[0-9]+", match.group(0).upper()))
             extra = [code for code in codes if code not in present]

@@ -6,6 +6,7 @@ and `fix` share it; reporters live in report.py. A caller may pass `progress`, a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional, Sequence
@@ -231,8 +232,21 @@ def run_fix(paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool],
             continue
         seen.add(key)
         items.append((source, settings, unsafe))
+    if unsafe:
+        items = _with_migrated_tools(items, options.jobs)
     outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
     return outcomes, len(p.items), unreadable_results(p), p.skipped
+
+
+def _with_migrated_tools(items: list, jobs: int) -> list:
+    """Tools anywhere in the run that the RT001 rewrite gives a directories parameter, told
+    to every file's settings, so a client in the same repository starts passing it (one fix
+    run leaves a client and its server consistent). Costs a check of the candidate files."""
+    checks = run_items([(source, settings) for source, settings, _ in items], jobs)
+    tools = tuple(sorted({tool for result in checks for tool in result.migrated_tools}))
+    if not tools:
+        return items
+    return [(source, dataclasses.replace(settings, migrated_tools=tools), unsafe) for source, settings, unsafe in items]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ import tokenize
 from dataclasses import dataclass, field
 
 _CODE = r"[A-Z]+[0-9]+"
-_NOQA = re.compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
+#: `# noqa: CODE[, CODE...]`, shared with `--add-noqa`, which extends such a comment.
+NOQA = re.compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
 _IGNORE = re.compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\](?:\s*--\s*(.*))?")
 _FIXME = re.compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
 _SPLIT = re.compile(r"[\s,]+")
@@ -45,7 +46,7 @@ def comments(text: str):
     a regex fallback when the tokenizer disagrees with the parser (newer syntax)."""
     try:
         found = []
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
             if tok.type == tokenize.COMMENT:
                 found.append((tok.start[0], tok.start[1], tok.string, tok.line[: tok.start[1]].strip() == ""))
         return found
@@ -62,7 +63,7 @@ def parse_suppressions(text: str) -> list:
     result = []
     for line, col, comment, only in comments(text):
         end = col + len(comment) + 1
-        for m in _NOQA.finditer(comment):
+        for m in NOQA.finditer(comment):
             result.append(Suppression(line, col + 1, end, _codes(m), (line,), "noqa"))
         for m in _IGNORE.finditer(comment):
             reason = (m.group(2) or "").strip()

@@ -3,7 +3,6 @@ import os
 import shutil
 import stat
 import subprocess
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

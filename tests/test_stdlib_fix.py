@@ -1,7 +1,6 @@
 """`fix` over a copy of the installed standard library changes no file (it has no Roots code,
 and a file without a fixable finding must never be written)."""
 import hashlib
-import os
 import shutil
 import sysconfig
 from pathlib import Path

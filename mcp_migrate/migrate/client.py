@@ -16,7 +16,6 @@ import libcst as cst
 
 from mcp_migrate.checks.shapes import keyword, literal, positional
 from mcp_migrate.fixes import AddComment, Fix, RemoveArg, RemoveElement, RemoveStatement, Replace
-from mcp_migrate.migrate.server import constant_name
 from mcp_migrate.migrate.tree import code_of, enclosing, expr, walk
 
 _STDIO = "StdioServerParameters"

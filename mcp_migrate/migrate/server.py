@@ -173,7 +173,7 @@ class _SiteRewrite:
         if _module_defines(self.module, name):
             return
         env = self.settings.env_var
-        comment = cst.EmptyLine(comment=cst.Comment(f"# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."))
+        comment = cst.EmptyLine(comment=cst.Comment("# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."))
         const = statement(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
         const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
         self.imports.append(("os", None))
