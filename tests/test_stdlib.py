@@ -16,7 +16,6 @@ data) or that LibCST cannot parse; that set is listed below and kept small.
 """
 from __future__ import annotations
 
-import os
 import sysconfig
 from pathlib import Path
 
@@ -100,6 +99,9 @@ def test_stdlib_screened() -> None:
 
 
 def test_stdlib_sample_unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mcp_migrate import engine
+
+    monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
     for rule in all_rules():
         if rule.CODE in ROOTS_RULES:
             monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))
@@ -110,7 +112,6 @@ def test_stdlib_sample_unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
     _check(*_run(sample, _roots_settings()))
 
 
-@pytest.mark.skipif(not os.environ.get("MCP_MIGRATE_STDLIB_ALL"), reason="slow; set MCP_MIGRATE_STDLIB_ALL=1")
 def test_stdlib_all_rules_do_not_crash() -> None:
     settings = Settings.default()
     crashes = []
