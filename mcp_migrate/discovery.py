@@ -81,7 +81,7 @@ def _walk(root: str, shown: str, excluded: PatternSet, ignores: IgnoreStack, out
                 continue
             _walk(path, _join(shown, entry.name), excluded, ignores.child(path), out)
         else:
-            out.files.append(SourceFile(os.path.abspath(path), _join(shown, entry.name)))
+            out.files.append(SourceFile(path, _join(shown, entry.name)))  # root is absolute
 
 
 def looks_like_python(path: str) -> bool:

@@ -124,6 +124,7 @@ class PatternSet:
 
     def __init__(self, base: str, patterns: Sequence[Pattern]):
         self.base = os.path.abspath(base)
+        self._prefix = self.base.rstrip(os.sep) + os.sep
         self.patterns = list(patterns)
 
     @classmethod
@@ -133,7 +134,11 @@ class PatternSet:
     def relative(self, path: str) -> str:
         """`path` relative to the base with `/` separators; outside the base, the whole path
         (so unanchored patterns such as `build/` still match by name)."""
-        path = os.path.abspath(path)
+        if not os.path.isabs(path):
+            path = os.path.abspath(path)
+        # The walk's paths lie under the base almost always: slice instead of relpath.
+        if path.startswith(self._prefix):
+            return path[len(self._prefix) :].replace(os.sep, "/")
         try:
             rel = os.path.relpath(path, self.base)
         except ValueError:  # another drive on Windows

@@ -57,7 +57,9 @@ class RootsCapabilityDeclared(Rule):
     GATE = (b"oots",)
     #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
     KEYS = (b'"roots"', b"'roots'", b".roots")
-    CAPABILITY_WORDS = (b"apabilit", b"caps", b"Caps", b"CAPS")
+    #: A capabilities mapping is keyed or named `capabilities` (raw initialize params, the
+    #: `_meta` key, `capabilities=`), or lives in a file that imports an MCP SDK.
+    CAPABILITY_WORDS = (b"apabilities", b"mcp")
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
