@@ -90,17 +90,16 @@ def _section(data: dict):
 def find_config(start: str) -> Optional[str]:
     """The nearest pyproject.toml at or above `start` (a folder or a file) that has a
     `[tool.mcp-migrate]` table; one without the table does not stop the search (as ruff)."""
+    from mcp_migrate.gitignore import walk_up
+
     folder = os.path.abspath(start)
     if not os.path.isdir(folder):
         folder = os.path.dirname(folder)
-    while True:
-        candidate = os.path.join(folder, "pyproject.toml")
+    for each in walk_up(folder):
+        candidate = os.path.join(each, "pyproject.toml")
         if os.path.isfile(candidate) and _section(_load_toml(candidate)) is not None:
             return candidate
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+    return None
 
 
 class _Validator:

@@ -184,16 +184,20 @@ def read_gitignore(folder: str) -> Optional[PatternSet]:
     return PatternSet(folder, patterns) if patterns else None
 
 
-def find_git_root(folder: str) -> Optional[str]:
-    """The nearest folder at or above `folder` that contains `.git` (dir or file)."""
+def walk_up(folder: str):
+    """`folder` (made absolute) and each folder above it, up to the filesystem root."""
     folder = os.path.abspath(folder)
     while True:
-        if os.path.exists(os.path.join(folder, ".git")):
-            return folder
+        yield folder
         parent = os.path.dirname(folder)
         if parent == folder:
-            return None
+            return
         folder = parent
+
+
+def find_git_root(folder: str) -> Optional[str]:
+    """The nearest folder at or above `folder` that contains `.git` (dir or file)."""
+    return next((f for f in walk_up(folder) if os.path.exists(os.path.join(f, ".git"))), None)
 
 
 class IgnoreStack:
