@@ -94,7 +94,7 @@ class RootsRequest(Rule):
             args = positional(node)
             if args and literal(args[0].value) == ROOTS_LIST:
                 self.context.claim(args[0].value)
-                self.report(node, MSG_SEND)
+                self._report_request(node, MSG_SEND, "raw")
         else:
             self._construction(node)
 

@@ -93,10 +93,15 @@ class ConsumerRewriter:
         return found
 
     def _as_list(self, node: cst.BaseExpression) -> cst.BaseExpression:
-        """The expression that is the roots list: `x.roots` for a result, `x` for a list."""
+        """The expression that is the roots list: `x.roots` for a result, `x` for a list,
+        `x["roots"]` for a raw JSON-RPC result."""
         if self.kind == "list":
             return node
         parent = self.parent(node)
+        if self.kind == "raw":
+            if _key_of(parent, node) == "roots":
+                return parent
+            raise NotUnderstood(f"the raw roots result is used as `{short(self.up(node) or node)}`")
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "roots":
             return parent
         raise NotUnderstood(f"the roots result is used as a whole (`{short(self.up(node) or node)}`)")
@@ -163,6 +168,16 @@ class ConsumerRewriter:
     # --- one root ------------------------------------------------------------------------------
     def _element_use(self, node: cst.BaseExpression, path: cst.BaseExpression) -> None:
         parent = self.parent(node)
+        if self.kind == "raw":
+            key = _key_of(parent, node)
+            if key == "uri":
+                self._uri_use(parent, path)
+                return
+            if key == "name":
+                self.plan.needs_path = True
+                self.plan.edits.append(Replace(parent, _call_attr(cst.Call(cst.Name("Path"), [cst.Arg(path)]), "name")))
+                return
+            raise NotUnderstood(f"a raw root is used as `{short(self.up(node) or node)}`")
         if isinstance(parent, cst.Attribute) and parent.value is node:
             if parent.attr.value == "uri":
                 self._uri_use(parent, path)
@@ -224,6 +239,13 @@ def _code(node: cst.CSTNode) -> str:
 
 def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:
     return cst.Attribute(value=value, attr=cst.Name(attr))
+
+
+def _key_of(parent, node) -> Optional[str]:
+    """`node["key"]` -> "key" (a raw JSON-RPC mapping read), else None."""
+    if isinstance(parent, cst.Subscript) and parent.value is node and _single_index(parent):
+        return literal(parent.slice[0].slice.value)
+    return None
 
 
 def _single_name(assign: cst.Assign) -> bool:

@@ -159,9 +159,15 @@ class _SiteRewrite:
 
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
-        roots = f"[Root(uri=Path(d).resolve().as_uri(), name=Path(d).name) for d in {self.target}]"
-        shaped = f"ListRootsResult(roots={roots})" if self.kind == "result" else roots
-        self.imports += [("pathlib", "Path"), ("mcp.types", "Root")] + ([("mcp.types", "ListRootsResult")] if self.kind == "result" else [])
+        if self.kind == "raw":
+            shaped = f'{{"roots": [{{"uri": Path(d).resolve().as_uri(), "name": Path(d).name}} for d in {self.target}]}}'
+            self.imports.append(("pathlib", "Path"))
+        else:
+            roots = f"[Root(uri=Path(d).resolve().as_uri(), name=Path(d).name) for d in {self.target}]"
+            shaped = f"ListRootsResult(roots={roots})" if self.kind == "result" else roots
+            self.imports += [("pathlib", "Path"), ("mcp.types", "Root")]
+            if self.kind == "result":
+                self.imports.append(("mcp.types", "ListRootsResult"))
         self.edits.append(Replace(self.value, expr(shaped)))
         self.dropped.append(self.value)
         line = _statement_of(self.func, self.value)
