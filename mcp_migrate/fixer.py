@@ -53,7 +53,9 @@ class _ApplyEdits(cst.CSTTransformer):
             elif isinstance(edit, AddComment):
                 self.comments.setdefault(id(edit.statement), []).append(edit.text)
         #: Statement lines all of whose small statements were removed (by identity of the result).
-        self.emptied = set()
+        #: id -> node: the nodes are kept alive here, so a freed placeholder's id can never be
+        #: reused by a new node that would then be dropped by mistake.
+        self.emptied: dict = {}
 
     def on_leave(self, original_node, updated_node):
         key = id(original_node)
@@ -62,7 +64,7 @@ class _ApplyEdits(cst.CSTTransformer):
             return new
         if key in self.statements and isinstance(original_node, cst.BaseCompoundStatement):
             placeholder = cst.SimpleStatementLine([cst.Pass()], leading_lines=updated_node.leading_lines)
-            self.emptied.add(id(placeholder))
+            self.emptied[id(placeholder)] = placeholder
             return placeholder
         updated_node = super().on_leave(original_node, updated_node)
         texts = self.comments.get(key)
@@ -73,7 +75,7 @@ class _ApplyEdits(cst.CSTTransformer):
                 emptied = id(updated_node) in self.emptied
                 updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, *extra])
                 if emptied:  # a removed statement's note moves on with its other comments
-                    self.emptied.add(id(updated_node))
+                    self.emptied[id(updated_node)] = updated_node
         return updated_node
 
     # --- argument and element removal ---------------------------------------------------------
@@ -106,7 +108,7 @@ class _ApplyEdits(cst.CSTTransformer):
         if kept:
             return updated_node.with_changes(body=kept)
         placeholder = updated_node.with_changes(body=[cst.Pass()])
-        self.emptied.add(id(placeholder))
+        self.emptied[id(placeholder)] = placeholder
         return placeholder
 
     def leave_SimpleStatementSuite(self, original_node, updated_node):
