@@ -17,7 +17,7 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from mcp_migrate.engine import Settings, analyze
 from mcp_migrate.findings import FileError, FileResult
-from mcp_migrate.fixes import AddComment, InsertAfter, InsertBefore, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
+from mcp_migrate.fixes import AddComment, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
 
 MAX_PASSES = 5
 
@@ -44,10 +44,9 @@ class _ApplyEdits(cst.CSTTransformer):
                 self.elements[id(edit.container)].add(id(edit.element))
             elif isinstance(edit, Replace):
                 self.replacements[id(edit.node)] = edit.new
-            elif isinstance(edit, InsertAfter):
-                self.after.setdefault(id(edit.anchor), []).extend(edit.statements)
-            elif isinstance(edit, InsertBefore):
-                self.before.setdefault(id(edit.anchor), []).extend(edit.statements)
+            elif isinstance(edit, Insert):
+                where = self.before if edit.before else self.after
+                where.setdefault(id(edit.anchor), []).extend(edit.statements)
             elif isinstance(edit, Unwrap):
                 self.unwrap[id(edit.node)] = edit.keep
             elif isinstance(edit, AddComment):
@@ -118,7 +117,7 @@ class _ApplyEdits(cst.CSTTransformer):
         return updated_node.with_changes(body=kept or [cst.Pass()])
 
     def _inserted(self, original_body, updated_body) -> list:
-        """The body with InsertAfter/InsertBefore statements placed (skipping ones already there)."""
+        """The body with inserted statements placed (skipping ones already there)."""
         if not any(id(o) in self.after or id(o) in self.before or id(o) in self.unwrap for o in original_body):
             return list(updated_body)
         present = {cst.Module([]).code_for_node(stmt).strip() for stmt in updated_body}

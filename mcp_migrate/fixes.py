@@ -38,19 +38,13 @@ class Replace:
 
 
 @dataclass(frozen=True)
-class InsertAfter:
-    """Insert statements after a statement of a module or block (once per identical text)."""
+class Insert:
+    """Insert statements after (or, with `before`, before) a statement of a module or block;
+    a statement whose text is already in that block is not inserted twice."""
 
     anchor: cst.BaseStatement
     statements: tuple
-
-
-@dataclass(frozen=True)
-class InsertBefore:
-    """Insert statements at the start of a block, before `anchor` (the block's first statement)."""
-
-    anchor: cst.BaseStatement
-    statements: tuple
+    before: bool = False
 
 
 @dataclass(frozen=True)

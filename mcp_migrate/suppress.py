@@ -17,7 +17,7 @@ _CODE = r"[A-Z]+[0-9]+"
 #: `# noqa: CODE[, CODE...]`, shared with `--add-noqa`, which extends such a comment.
 NOQA = re.compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
 _IGNORE = re.compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\](?:\s*--\s*(.*))?")
-_FIXME = re.compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
+_LINT_SUPPRESS = re.compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
 _SPLIT = re.compile(r"[\s,]+")
 #: Bytes whose presence means a file may hold a suppression comment of ours.
 MARKERS = (b"noqa", b"mcp-migrate:", b"lint-fixme", b"lint-ignore")
@@ -68,7 +68,7 @@ def parse_suppressions(text: str) -> list:
         for m in _IGNORE.finditer(comment):
             reason = (m.group(2) or "").strip()
             result.append(Suppression(line, col + 1, end, _codes(m), (line,), "ignore", reason))
-        for m in _FIXME.finditer(comment):
+        for m in _LINT_SUPPRESS.finditer(comment):
             covered = (line, line + 1) if only else (line,)
             result.append(Suppression(line, col + 1, end, _codes(m), covered, "lint-fixme"))
     return result

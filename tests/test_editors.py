@@ -6,23 +6,8 @@ from click.testing import CliRunner
 
 import mcp_migrate
 from mcp_migrate.cli import cli
+from sources import FIXABLE, FIXED
 
-FIXABLE = """\
-import mcp.types as types
-from mcp import ClientSession
-
-
-async def main(session: ClientSession) -> None:
-    await session.send_roots_list_changed()
-    await session.send_notification(types.ClientNotification(types.RootsListChangedNotification()))
-"""
-FIXED = """\
-from mcp import ClientSession
-
-
-async def main(session: ClientSession) -> None:
-    pass
-"""
 REMAINS = FIXABLE + """
 async def tool(ctx) -> None:
     from mcp.server.fastmcp import Context

@@ -10,23 +10,8 @@ from click.testing import CliRunner
 from mcp_migrate import fixer
 from mcp_migrate.cli import cli
 from mcp_migrate.writer import snapshot, write_atomic
+from sources import FIXABLE, FIXED
 
-FIXABLE = """\
-import mcp.types as types
-from mcp import ClientSession
-
-
-async def main(session: ClientSession) -> None:
-    await session.send_roots_list_changed()
-    await session.send_notification(types.ClientNotification(types.RootsListChangedNotification()))
-"""
-FIXED = """\
-from mcp import ClientSession
-
-
-async def main(session: ClientSession) -> None:
-    pass
-"""
 REPORT_ONLY = """\
 from mcp.server.fastmcp import Context
 

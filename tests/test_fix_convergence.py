@@ -3,7 +3,6 @@ them in one call or a pass at a time; and the rewrite names follow the configura
 import dataclasses
 import importlib.util
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -15,7 +15,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.shapes import keyword, positional
-from mcp_migrate.fixes import AddComment, Fix, InsertAfter, InsertBefore, Replace, Unwrap
+from mcp_migrate.fixes import AddComment, Fix, Insert, Replace, Unwrap
 from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
 from mcp_migrate.migrate.tree import code_of, enclosing, expr, is_reference, parent_map, statement, walk
 
@@ -183,7 +183,7 @@ class _SiteRewrite:
         const = statement(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
         const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
         self.imports.append(("os", None))
-        self.edits.append(InsertAfter(_anchor(self.module, self.resolver), (const,)))
+        self.edits.append(Insert(_anchor(self.module, self.resolver), (const,)))
 
     def _tool_parameter(self) -> None:
         names = {p.name.value for p in _all_params(self.func.params)}
@@ -205,7 +205,7 @@ class _SiteRewrite:
         first = body.body[0]
         anchor = body.body[1] if _is_docstring(first) and len(body.body) > 1 else first
         prologue = statement(f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]\n")
-        self.edits.append(InsertBefore(anchor, (prologue,)))
+        self.edits.append(Insert(anchor, (prologue,), before=True))
         if not _module_defines(self.module, _URI_HELPER):
             helper = statement(
                 f"def {_URI_HELPER}(uri: str) -> str:\n"
@@ -219,7 +219,7 @@ class _SiteRewrite:
             )
             helper = helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
             self.imports += [("urllib.parse", "urlparse"), ("urllib.request", "url2pathname")]
-            self.edits.append(InsertAfter(_anchor(self.module, self.resolver), (helper,)))
+            self.edits.append(Insert(_anchor(self.module, self.resolver), (helper,)))
 
     # --- the ctx parameter -----------------------------------------------------------------------
     def _drop_unused_context(self) -> None:
