@@ -15,6 +15,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
+from mcp_migrate.checks.shapes import code_of
 from mcp_migrate.engine import Settings, analyze
 from mcp_migrate.findings import FileError, FileResult
 from mcp_migrate.fixes import AddComment, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
@@ -120,7 +121,7 @@ class _ApplyEdits(cst.CSTTransformer):
         """The body with inserted statements placed (skipping ones already there)."""
         if not any(id(o) in self.after or id(o) in self.before or id(o) in self.unwrap for o in original_body):
             return list(updated_body)
-        present = {cst.Module([]).code_for_node(stmt).strip() for stmt in updated_body}
+        present = {code_of(stmt).strip() for stmt in updated_body}
         out = []
         for original, updated in zip(original_body, updated_body):
             for stmt in self.before.get(id(original), ()):
@@ -180,7 +181,7 @@ def _branch(node: cst.If, keep: str) -> list:
 
 
 def _add_once(stmt, present: set) -> bool:
-    code = cst.Module([]).code_for_node(stmt).strip()
+    code = code_of(stmt).strip()
     if code in present:
         return False
     present.add(code)
@@ -217,14 +218,14 @@ def _imported_names(module: cst.Module) -> list:
     class Collect(cst.CSTVisitor):
         def visit_Import(self, node: cst.Import) -> None:
             for alias in node.names:
-                full = cst.Module([]).code_for_node(alias.name)
+                full = code_of(alias.name)
                 asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
                 found.append((asname or full.partition(".")[0], full, None, asname))
 
         def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
             if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
                 return
-            mod = cst.Module([]).code_for_node(node.module)
+            mod = code_of(node.module)
             for alias in node.names:
                 if not isinstance(alias.name, cst.Name):
                     continue

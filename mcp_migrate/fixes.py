@@ -76,19 +76,27 @@ class Fix:
     imports: tuple = ()
 
 
+def whole_statement(ancestors: list) -> Optional[cst.Expr]:
+    """The expression statement that consists of the visited node alone (`x.f()` or
+    `await x.f()`), or None when the node is part of something larger."""
+    node = ancestors[-1]
+    i = len(ancestors) - 2
+    if i >= 0 and isinstance(ancestors[i], cst.Await) and ancestors[i].expression is node:
+        node, i = ancestors[i], i - 1
+    if i < 0 or not isinstance(ancestors[i], cst.Expr) or ancestors[i].value is not node:
+        return None
+    return ancestors[i]
+
+
 def delete_statement_fix(ancestors: list, small: Optional[cst.CSTNode] = None, orphans: tuple = ()) -> Optional[Fix]:
     """Delete the statement that consists of the node being visited (optionally awaited).
 
     `small` names the small statement directly; otherwise the visited expression must be the
     whole statement (`x.f()` or `await x.f()`), else there is no safe deletion."""
     if small is None:
-        node = ancestors[-1]
-        i = len(ancestors) - 2
-        if i >= 0 and isinstance(ancestors[i], cst.Await) and ancestors[i].expression is node:
-            node, i = ancestors[i], i - 1
-        if i < 0 or not isinstance(ancestors[i], cst.Expr) or ancestors[i].value is not node:
+        small = whole_statement(ancestors)
+        if small is None:
             return None
-        small = ancestors[i]
     return Fix((RemoveStatement(small),), orphans=orphans or _passed_names(small))
 
 

@@ -5,7 +5,7 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
-from mcp_migrate.checks.shapes import ROOTS_LIST, keyword, literal, method_name, positional, string_context
+from mcp_migrate.checks.shapes import ROOTS_LIST, code_of, keyword, literal, method_name, positional, string_context
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
 MSG_CALL = (
@@ -194,8 +194,6 @@ def _first_arg(call: cst.Call, name: str):
 
 
 def _short(expr: cst.BaseExpression) -> str:
-    try:
-        text = cst.Module([]).code_for_node(expr)
-    except Exception:
-        return "..."
+    """A receiver's text; a long one keeps its end (`...request_context.session`)."""
+    text = code_of(expr)
     return text if len(text) <= 40 else "..." + text[-37:]

@@ -24,7 +24,7 @@ import libcst as cst
 
 from mcp_migrate.checks.security import mcp_context
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.checks.shapes import keyword, literal, positional
+from mcp_migrate.checks.shapes import keyword, literal, positional, shorten
 from mcp_migrate.resolve import sdk_symbol
 
 MSG_SCHEME = (
@@ -48,7 +48,7 @@ _AGENT_PACKAGES = frozenset({"mcp_agent", "fast_agent"})
 
 
 def _shorten(text: str) -> str:
-    return text if len(text) <= 50 else text[:47] + "..."
+    return shorten(text, 50)
 
 
 def _leading_text(expr: cst.BaseExpression) -> Optional[tuple]:

@@ -42,7 +42,7 @@ from mcp_migrate.checks.security import (
     method,
     words,
 )
-from mcp_migrate.checks.shapes import literal, method_name, positional
+from mcp_migrate.checks.shapes import literal, method_name, positional, shorten
 from mcp_migrate.fixes import Fix, Replace
 
 MSG_TO_PATH = (
@@ -74,11 +74,6 @@ def _file_literal(expr) -> Optional[str]:
     `"file:"` is left out: it is also setuptools' `file:` directive and similar."""
     value = literal(expr)
     return value if value is not None and value.lower().startswith("file:/") else None
-
-
-def _shorten(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _Guards(cst.CSTVisitor):
@@ -340,7 +335,7 @@ class NaiveFileUri(Rule):
             if parse and topath:
                 new = call(topath[0], cst.Attribute(value=call(parse[0], bare(uri)), attr=cst.Name("path")))
                 fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(parse[1], topath[1]), unsafe=True)
-        self.report(node, MSG_TO_PATH.format(expr=_shorten(code(node))), fix=fix)
+        self.report(node, MSG_TO_PATH.format(expr=shorten(code(node))), fix=fix)
 
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute) -> None:
         topath = self.spelling.spell("urllib.request", "url2pathname")
@@ -349,7 +344,7 @@ class NaiveFileUri(Rule):
             new = call(topath[0], cst.Attribute(value=owner, attr=cst.Name("path")))
             fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), unsafe=True)
         escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
-        self.report(node, MSG_PATH_ONLY.format(expr=_shorten(code(node)), escapes=escapes), fix=fix)
+        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code(node)), escapes=escapes), fix=fix)
 
     # ----- path -> URI ----------------------------------------------------------------------
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
@@ -406,7 +401,7 @@ class NaiveFileUri(Rule):
             if spelled:
                 new = method(method(call(spelled[0], bare(path)), "resolve"), "as_uri")
                 fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(spelled[1],), unsafe=True)
-        self.report(node, MSG_TO_URI.format(expr=_shorten(code(node))), fix=fix)
+        self.report(node, MSG_TO_URI.format(expr=shorten(code(node))), fix=fix)
 
 
 def _mcp_module(qualified: str) -> bool:

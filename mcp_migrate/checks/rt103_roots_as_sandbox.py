@@ -44,7 +44,7 @@ from mcp_migrate.checks.security import (
     method,
     words,
 )
-from mcp_migrate.checks.shapes import positional
+from mcp_migrate.checks.shapes import positional, shorten
 from mcp_migrate.fixes import Fix, Replace
 
 NOT_ACL = (
@@ -74,11 +74,6 @@ _COMMONPREFIX = frozenset({"os.path.commonprefix", "posixpath.commonprefix", "nt
 #: Wrappers the fix strips from a side before wrapping it in `Path(...).resolve()`.
 _STRIP = frozenset({"str", "os.fspath", "pathlib.Path", "pathlib.PurePath", "os.path.abspath", "os.path.normpath"})
 _CATCHES = frozenset({"ValueError", "Exception", "BaseException"})
-
-
-def _shorten(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class RootsAsSandbox(Rule):
@@ -215,7 +210,7 @@ class RootsAsSandbox(Rule):
                 return
             message = MSG_UNRESOLVED
         fix = self._fix_method(node, name, subject, other)
-        self.report(node, message.format(expr=_shorten(code(node))), fix=fix)
+        self.report(node, message.format(expr=shorten(code(node))), fix=fix)
 
     def _used_as_check(self) -> bool:
         """`p.relative_to(root)` inside a `try:` body whose handler catches ValueError."""
@@ -241,7 +236,7 @@ class RootsAsSandbox(Rule):
         if not prefix and all(self.flow.resolved(e) for e in elements):
             return
         message = MSG_COMMONPREFIX if prefix else MSG_UNRESOLVED
-        self.report(node, message.format(expr=_shorten(code(node))), fix=self._fix_common(node, elements))
+        self.report(node, message.format(expr=shorten(code(node))), fix=self._fix_common(node, elements))
 
     # ----- fixes ----------------------------------------------------------------------------
     def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> Optional[cst.BaseExpression]:

@@ -23,6 +23,8 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.checks.shapes import code_of
+
 from mcp_migrate.checks.shapes import literal
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -92,7 +94,7 @@ def resolved_name(name: str) -> bool:
 
 
 def code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+    return code_of(node)
 
 
 def last_identifier(expr: cst.BaseExpression) -> Optional[str]:

@@ -13,6 +13,24 @@ CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
 CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capabilities", CLIENT_CAPABILITIES_META_KEY})
 
 
+_EMPTY = cst.Module([])
+
+
+def code_of(node: cst.CSTNode) -> str:
+    """A node's source text (for messages and for comparing small snippets)."""
+    return _EMPTY.code_for_node(node)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """Whitespace folded, cut to `limit` characters with `...`: snippets in messages."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def short(node: cst.CSTNode, limit: int = 50) -> str:
+    return shorten(code_of(node), limit)
+
+
 def literal(expr: Optional[cst.CSTNode]) -> Optional[str]:
     """The value of a plain string literal (implicit concatenation included), else None."""
     if isinstance(expr, cst.SimpleString):

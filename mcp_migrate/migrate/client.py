@@ -14,9 +14,9 @@ from urllib.request import url2pathname
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import keyword, literal, positional
-from mcp_migrate.fixes import AddComment, Fix, RemoveArg, RemoveElement, RemoveStatement, Replace
-from mcp_migrate.migrate.tree import code_of, enclosing, expr, walk
+from mcp_migrate.checks.shapes import code_of, keyword, literal, positional
+from mcp_migrate.fixes import AddComment, Fix, RemoveArg, RemoveElement, RemoveStatement, Replace, whole_statement
+from mcp_migrate.migrate.tree import enclosing, expr, module_binding, walk
 
 _STDIO = "StdioServerParameters"
 
@@ -35,15 +35,12 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
 
 def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
     """`client.set_roots(...)` as a whole statement."""
-    stack = context.ancestors
-    node, i = stack[-1], len(stack) - 2
-    if isinstance(stack[i], cst.Await) and stack[i].expression is node:
-        node, i = stack[i], i - 1
-    if not isinstance(stack[i], cst.Expr) or stack[i].value is not node:
+    statement = whole_statement(context.ancestors)
+    if statement is None:
         return None
     args = positional(call)
     dirs = directories_of(context, args[0].value) if args else []
-    return _with_directories(context, [RemoveStatement(stack[i])], dirs, ())
+    return _with_directories(context, [RemoveStatement(statement)], dirs, ())
 
 
 def remove_method(context, func: cst.FunctionDef) -> Fix:
@@ -65,7 +62,7 @@ def directories_of(context, value: cst.BaseExpression) -> list:
     if isinstance(value, (cst.List, cst.Tuple)):
         return [d for el in value.elements for d in _one_root(context, el.value)]
     if isinstance(value, cst.Name):
-        target = _module_binding(context.module, value.value)
+        target = module_binding(context.module, value.value)
         if isinstance(target, cst.FunctionDef):
             return _returned_roots(context, target)
         if target is not None:
@@ -81,7 +78,7 @@ def _one_root(context, value: cst.BaseExpression) -> list:
     if text is not None:
         return [(True, _uri_to_path(text))]
     if isinstance(value, cst.Name):
-        bound = _module_binding(context.module, value.value)
+        bound = module_binding(context.module, value.value)
         if bound is not None and not isinstance(bound, cst.FunctionDef):
             return _one_root(context, bound)
     if isinstance(value, cst.Call) and context.resolver.sdk_name(value.func) in ("Root", "FileUrl"):
@@ -104,19 +101,6 @@ def _returned_roots(context, func: cst.FunctionDef) -> list:
     if len(returns) != 1:
         return [(False, "?")]
     return directories_of(context, returns[0].value)
-
-
-def _module_binding(module: cst.Module, name: str):
-    for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
-            return stmt
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                    target = small.targets[0].target
-                    if isinstance(target, cst.Name) and target.value == name:
-                        return small.value
-    return None
 
 
 def _uri_to_path(text: str) -> str:

@@ -17,9 +17,9 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import literal
+from mcp_migrate.checks.shapes import code_of, literal, short
 from mcp_migrate.fixes import RemoveStatement, Replace
-from mcp_migrate.migrate.tree import expr, is_reference, parent_map, short, walk
+from mcp_migrate.migrate.tree import expr, is_reference, parent_map, walk
 
 FILE_PREFIX = "file://"
 _TRUTH_PARENTS = (cst.If, cst.While, cst.IfExp, cst.BooleanOperation)
@@ -203,7 +203,7 @@ class ConsumerRewriter:
             return
         # The URI as text: the same shape, built from the path.
         self.plan.needs_path = True
-        self.plan.edits.append(Replace(node, expr(f"Path({_code(path)}).resolve().as_uri()")))
+        self.plan.edits.append(Replace(node, expr(f"Path({code_of(path)}).resolve().as_uri()")))
 
     def _path_idiom(self, text: cst.BaseExpression, parent) -> Optional[cst.CSTNode]:
         """The outermost node of a URI-to-path idiom applied to `text`, or None."""
@@ -231,10 +231,6 @@ class ConsumerRewriter:
         if isinstance(node.func, cst.Name) and node.func.value == "str" and "builtins.str" in qualified_names:
             return self.resolver.lookup("str") is None
         return self.resolver.qualified(node.func) in qualified_names
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:
@@ -301,12 +297,8 @@ def bound_names(func: cst.FunctionDef) -> set:
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             names.add(node.name.value)
         elif isinstance(node, cst.ImportAlias):
-            names.add((node.asname.name.value if node.asname else code_of_name(node.name)).split(".")[0])
+            names.add((node.asname.name.value if node.asname else code_of(node.name)).split(".")[0])
     return names
-
-
-def code_of_name(node) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _is_store(node: cst.Name, parent) -> bool:

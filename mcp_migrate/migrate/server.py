@@ -14,10 +14,10 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import keyword, positional
+from mcp_migrate.checks.shapes import code_of, keyword, positional
 from mcp_migrate.fixes import AddComment, Fix, Insert, Replace, Unwrap
 from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
-from mcp_migrate.migrate.tree import code_of, enclosing, expr, is_reference, parent_map, statement, walk
+from mcp_migrate.migrate.tree import enclosing, module_binding, expr, is_reference, parent_map, statement, walk
 
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
@@ -176,7 +176,7 @@ class _SiteRewrite:
     # --- strategies ------------------------------------------------------------------------------
     def _server_config(self) -> None:
         name = self.target
-        if _module_defines(self.module, name):
+        if module_binding(self.module, name) is not None:
             return
         env = self.settings.env_var
         comment = cst.EmptyLine(comment=cst.Comment("# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."))
@@ -206,7 +206,7 @@ class _SiteRewrite:
         anchor = body.body[1] if _is_docstring(first) and len(body.body) > 1 else first
         prologue = statement(f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]\n")
         self.edits.append(Insert(anchor, (prologue,), before=True))
-        if not _module_defines(self.module, _URI_HELPER):
+        if not module_binding(self.module, _URI_HELPER) is not None:
             helper = statement(
                 f"def {_URI_HELPER}(uri: str) -> str:\n"
                 f'    """The local path of a file:// URI (percent-decoded; Windows drives handled)."""\n'
@@ -330,19 +330,6 @@ def _anchor(module: cst.Module, resolver) -> cst.BaseStatement:
     if last_import is None:
         raise _CannotApply("no module-level place for the configuration")
     return last_import
-
-
-def _module_defines(module: cst.Module, name: str) -> bool:
-    for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
-            return True
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign) and any(
-                    isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets
-                ):
-                    return True
-    return False
 
 
 def _statement_of(func: cst.FunctionDef, node: cst.CSTNode) -> cst.CSTNode:

@@ -7,8 +7,6 @@ import libcst as cst
 
 from mcp_migrate.walk import children
 
-_EMPTY = cst.Module([])
-
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Pre-order walk over `node` and the syntax nodes below it (no whitespace/punctuation)."""
@@ -56,13 +54,6 @@ def is_reference(node: cst.Name, parent: Optional[cst.CSTNode]) -> bool:
     return True
 
 
-def code_of(node: cst.CSTNode) -> str:
-    return _EMPTY.code_for_node(node)
-
-
-def short(node: cst.CSTNode, limit: int = 50) -> str:
-    text = " ".join(code_of(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def expr(text: str) -> cst.BaseExpression:
@@ -71,6 +62,20 @@ def expr(text: str) -> cst.BaseExpression:
 
 def statement(text: str) -> cst.BaseStatement:
     return cst.parse_statement(text)
+
+
+def module_binding(module: cst.Module, name: str):
+    """What a module-level `def name` or `name = value` binds: the FunctionDef or the value."""
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+            return stmt
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets
+                ):
+                    return small.value
+    return None
 
 
 def enclosing(ancestors: list, kinds) -> Optional[cst.CSTNode]:
