@@ -131,7 +131,7 @@ PARSE_PROBE = textwrap.dedent(
     r"""
     import json, os, sys, time
     targets = json.loads(sys.argv[1])
-    from mcp_migrate.engine import Settings, screened_rules
+    from mcp_migrate.core.engine import Settings, screened_rules
     import libcst
     settings = Settings.default()
     files = []

@@ -8,14 +8,14 @@ Attributes load lazily so `mcp-migrate rules` / `explain` start without importin
 __version__ = "0.1.0"
 
 _LAZY = {
-    "Settings": "mcp_migrate.engine",
-    "check_bytes": "mcp_migrate.engine",
-    "check_source": "mcp_migrate.engine",
-    "fix_bytes": "mcp_migrate.fixer",
-    "fix_source": "mcp_migrate.fixer",
-    "Finding": "mcp_migrate.findings",
-    "FileError": "mcp_migrate.findings",
-    "FileResult": "mcp_migrate.findings",
+    "Settings": "mcp_migrate.core.engine",
+    "check_bytes": "mcp_migrate.core.engine",
+    "check_source": "mcp_migrate.core.engine",
+    "fix_bytes": "mcp_migrate.core.fixer",
+    "fix_source": "mcp_migrate.core.fixer",
+    "Finding": "mcp_migrate.core.findings",
+    "FileError": "mcp_migrate.core.findings",
+    "FileResult": "mcp_migrate.core.findings",
 }
 __all__ = sorted(_LAZY) + ["__version__"]
 

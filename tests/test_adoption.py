@@ -6,10 +6,11 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from mcp_migrate import engine, progress
-from mcp_migrate.baseline import line_hash
-from mcp_migrate.cli import cli
-from mcp_migrate.noqa import add_noqa
+from mcp_migrate.core import engine
+from mcp_migrate.output import progress
+from mcp_migrate.project.baseline import line_hash
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.commands.add_noqa import add_noqa
 
 RT004 = """\
 from mcp import ClientSession
@@ -114,7 +115,7 @@ def test_add_noqa_is_idempotent_and_silences(project):
 
 def findings_at(source: bytes, *positions):
     """Fake findings (code, line, end_line) for add_noqa."""
-    from mcp_migrate.findings import Finding
+    from mcp_migrate.core.findings import Finding
 
     return [Finding("a.py", line, 1, end, 2, code, "n", "m", "breaks") for code, line, end in positions]
 

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import mcp_migrate
-from mcp_migrate.cli import cli
-from mcp_migrate.github import escape_property
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.output.github import escape_property
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 SARIF_SCHEMA = REPO.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
@@ -101,7 +101,7 @@ def test_sarif_content(project):
     run_ = log["runs"][0]
     rules = run_["tool"]["driver"]["rules"]
     ids = [rule["id"] for rule in rules]
-    assert set(mcp_migrate.catalog.load_catalog()) <= set(ids) and "E999" in ids
+    assert set(mcp_migrate.core.catalog.load_catalog()) <= set(ids) and "E999" in ids
     rt001 = rules[ids.index("RT001")]
     assert rt001["name"] == "roots-request" and rt001["defaultConfiguration"]["level"] == "error"
     assert rt001["shortDescription"]["text"] and rt001["fullDescription"]["text"] and rt001["help"]["text"]
@@ -139,7 +139,7 @@ def test_sarif_fixes_reproduce_the_fix_engine(project):
 
 
 def test_sarif_reports_internal_errors_as_notifications(project, monkeypatch):
-    from mcp_migrate import engine
+    from mcp_migrate.core import engine
 
     def explode(data, path, settings=None):
         raise RuntimeError("boom")
@@ -195,7 +195,7 @@ def test_exit_zero_quiet_statistics(project):
 
 
 def test_exit_zero_still_fails_on_internal_errors(project, monkeypatch):
-    from mcp_migrate import engine
+    from mcp_migrate.core import engine
 
     monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: 1 / 0)
     assert run("check", "--exit-zero", "client.py").exit_code == 2

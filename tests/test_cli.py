@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import mcp_migrate
-from mcp_migrate import engine
-from mcp_migrate.cli import cli
-from mcp_migrate.findings import Finding
+from mcp_migrate.core import engine
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core.findings import Finding
 
 RT004_SOURCE = """\
 from mcp import ClientSession

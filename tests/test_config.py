@@ -1,9 +1,9 @@
 """Config discovery and strict validation; rule selection with prefixes and layers."""
 import pytest
 
-from mcp_migrate import selection
-from mcp_migrate.catalog import load_catalog
-from mcp_migrate.config import Config, ConfigError, find_config, load_config, resolve_config
+from mcp_migrate.project import selection
+from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.project.config import Config, ConfigError, find_config, load_config, resolve_config
 
 ALL = frozenset(load_catalog())
 

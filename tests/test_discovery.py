@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from mcp_migrate.config import Config
-from mcp_migrate.discovery import PathNotFoundError, discover
+from mcp_migrate.project.config import Config
+from mcp_migrate.project.discovery import PathNotFoundError, discover
 
 
 def make(tree, root):

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 import mcp_migrate
-from mcp_migrate.cli import cli
+from mcp_migrate.commands.cli import cli
 from sources import FIXABLE, FIXED
 
 REMAINS = FIXABLE + """

@@ -4,8 +4,8 @@ import dataclasses
 
 from click.testing import CliRunner
 
-from mcp_migrate.cli import cli
-from mcp_migrate.engine import Settings, check_source
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core.engine import Settings, check_source
 
 WRAPPER = (("RT001", ("myapp.mcp.get_client_roots",)),)
 

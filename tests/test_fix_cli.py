@@ -7,9 +7,9 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from mcp_migrate import fixer
-from mcp_migrate.cli import cli
-from mcp_migrate.writer import snapshot, write_atomic
+from mcp_migrate.core import fixer
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.project.writer import snapshot, write_atomic
 from sources import FIXABLE, FIXED
 
 REPORT_ONLY = """\

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from mcp_migrate.engine import Settings
-from mcp_migrate.fixer import MAX_PASSES, fix_bytes, fix_once
+from mcp_migrate.core.engine import Settings
+from mcp_migrate.core.fixer import MAX_PASSES, fix_bytes, fix_once
 
 OVERLAPPING = b"""\
 from mcp import ClientSession

@@ -3,9 +3,9 @@ exactly the findings of a run with both switched off. And they must actually ski
 gate's work is counted, not timed."""
 from pathlib import Path
 
-from mcp_migrate import engine
+from mcp_migrate.core import engine
 from mcp_migrate.checks import all_rules
-from mcp_migrate.engine import Settings, check_bytes
+from mcp_migrate.core.engine import Settings, check_bytes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(p for p in FIXTURES.rglob("*.py"))

@@ -1,7 +1,7 @@
 """The gitignore matcher against git's documented semantics."""
 import pytest
 
-from mcp_migrate.gitignore import IgnoreStack, PatternSet, compile_pattern, find_git_root
+from mcp_migrate.project.gitignore import IgnoreStack, PatternSet, compile_pattern, find_git_root
 
 
 def match(patterns, path, is_dir=False):

@@ -34,8 +34,8 @@ from mcp import Client  # noqa: E402
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, NoBackChannelError  # noqa: E402
 from mcp.types import ListRootsResult, Root  # noqa: E402
 
-from mcp_migrate.engine import Settings, check_bytes  # noqa: E402
-from mcp_migrate.fixer import fix_bytes  # noqa: E402
+from mcp_migrate.core.engine import Settings, check_bytes  # noqa: E402
+from mcp_migrate.core.fixer import fix_bytes  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "behaviour"
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")

@@ -8,8 +8,8 @@ import pytest
 from pyflakes import api as pyflakes_api
 from pyflakes import messages as pyflakes_messages
 
-from mcp_migrate.engine import Settings, check_bytes
-from mcp_migrate.fixer import fix_bytes
+from mcp_migrate.core.engine import Settings, check_bytes
+from mcp_migrate.core.fixer import fix_bytes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")

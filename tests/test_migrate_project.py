@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mcp_migrate.cli import cli
+from mcp_migrate.commands.cli import cli
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "example"
 

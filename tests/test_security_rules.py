@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from mcp_migrate import engine
+from mcp_migrate.core import engine
 
 from mcp_migrate.checks import all_rules
 from mcp_migrate.checks.base import Rule
-from mcp_migrate.engine import Settings, check_source
-from mcp_migrate.fixer import fix_bytes, fix_source
+from mcp_migrate.core.engine import Settings, check_source
+from mcp_migrate.core.fixer import fix_bytes, fix_source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SECURITY = ("RT101", "RT102", "RT103", "HA001", "HA002")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.checks import all_rules
-from mcp_migrate.engine import Settings, check_bytes
+from mcp_migrate.core.engine import Settings, check_bytes
 
 ROOTS_RULES = frozenset({"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"})
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -99,7 +99,7 @@ def test_stdlib_screened() -> None:
 
 
 def test_stdlib_sample_unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mcp_migrate import engine
+    from mcp_migrate.core import engine
 
     monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
     for rule in all_rules():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from mcp_migrate.cli import cli
+from mcp_migrate.commands.cli import cli
 
 
 def _state(root: Path) -> dict:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar, Optional
 import libcst as cst
 
 if TYPE_CHECKING:  # pragma: no cover
-    from mcp_migrate.engine import FileContext
+    from mcp_migrate.core.engine import FileContext
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.resolve import BASE_SESSION, Resolver, sdk_symbol
+from mcp_migrate.core.resolve import BASE_SESSION, Resolver, sdk_symbol
 
 #: SDK classes whose instances carry a server-side roots request.
 SERVER_RECEIVERS = frozenset({"ServerSession", "ClientPeer", "Context", "Connection"})

@@ -8,7 +8,7 @@ import libcst as cst
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS, SESSION_SHAPE
 from mcp_migrate.checks.shapes import LIST_CHANGED, literal, method_name, positional, string_context
-from mcp_migrate.fixes import delete_statement_fix
+from mcp_migrate.core.fixes import delete_statement_fix
 
 MSG = (
     "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is deprecated "

@@ -7,7 +7,7 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.shapes import LIST_CHANGED, is_false_or_none, keyword, literal, method_name, positional, string_context
-from mcp_migrate.fixes import delete_statement_fix, remove_argument_fix
+from mcp_migrate.core.fixes import delete_statement_fix, remove_argument_fix
 
 MSG = (
     "handles `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is "

@@ -6,7 +6,7 @@ import libcst as cst
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.rt003_roots_capability import capability_mapping
 from mcp_migrate.checks.shapes import keyword, literal
-from mcp_migrate.fixes import remove_argument_fix, remove_dict_element_fix
+from mcp_migrate.core.fixes import remove_argument_fix, remove_dict_element_fix
 
 MSG = (
     "`{flag}` on the roots capability promises `notifications/roots/list_changed`, which the "

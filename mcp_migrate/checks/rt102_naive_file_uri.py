@@ -43,7 +43,7 @@ from mcp_migrate.checks.security import (
     words,
 )
 from mcp_migrate.checks.shapes import literal, method_name, positional, shorten
-from mcp_migrate.fixes import Fix, Replace
+from mcp_migrate.core.fixes import Fix, Replace
 
 MSG_TO_PATH = (
     "`{expr}` turns a `file://` URI into a path by string surgery: percent-escapes (`%20`) stay, a Windows "

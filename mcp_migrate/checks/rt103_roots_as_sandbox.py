@@ -45,7 +45,7 @@ from mcp_migrate.checks.security import (
     words,
 )
 from mcp_migrate.checks.shapes import positional, shorten
-from mcp_migrate.fixes import Fix, Replace
+from mcp_migrate.core.fixes import Fix, Replace
 
 NOT_ACL = (
     "roots are guidance, not access control: isolation comes from the server process's permissions"

@@ -8,7 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.catalog import load_catalog
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.checks.base import Rule
 
 MSG = "`{name}` is a wrapper around {summary_lower} (configured in extend-apis)"

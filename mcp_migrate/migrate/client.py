@@ -15,7 +15,7 @@ from urllib.request import url2pathname
 import libcst as cst
 
 from mcp_migrate.checks.shapes import code_of, keyword, literal, positional
-from mcp_migrate.fixes import AddComment, Fix, RemoveArg, RemoveElement, RemoveStatement, Replace, whole_statement
+from mcp_migrate.core.fixes import AddComment, Fix, RemoveArg, RemoveElement, RemoveStatement, Replace, whole_statement
 from mcp_migrate.migrate.tree import enclosing, expr, module_binding, walk
 
 _STDIO = "StdioServerParameters"

@@ -18,7 +18,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.shapes import code_of, literal, short
-from mcp_migrate.fixes import RemoveStatement, Replace
+from mcp_migrate.core.fixes import RemoveStatement, Replace
 from mcp_migrate.migrate.tree import expr, is_reference, parent_map, walk
 
 FILE_PREFIX = "file://"

@@ -15,7 +15,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.shapes import code_of, keyword, positional
-from mcp_migrate.fixes import AddComment, Fix, Insert, Replace, Unwrap
+from mcp_migrate.core.fixes import AddComment, Fix, Insert, Replace, Unwrap
 from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
 from mcp_migrate.migrate.tree import enclosing, module_binding, expr, is_reference, parent_map, statement, walk
 

@@ -5,7 +5,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
-from mcp_migrate.walk import children
+from mcp_migrate.core.walk import children
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from mcp_migrate.findings import SYNTAX_ERROR_CODE
+from mcp_migrate.core.findings import SYNTAX_ERROR_CODE
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -44,7 +44,7 @@ def _first_paragraph(doc: str, fallback: str) -> str:
 
 
 def rule_descriptors() -> list:
-    from mcp_migrate.catalog import load_catalog
+    from mcp_migrate.core.catalog import load_catalog
 
     rules = []
     for info in load_catalog().values():
@@ -131,7 +131,7 @@ class _Fixes:
         return self.cache[key]
 
     def _compute(self, path: str, code: str, unsafe: bool):
-        from mcp_migrate.fixer import fix_bytes
+        from mcp_migrate.core.fixer import fix_bytes
 
         ref = self.run.files.get(path)
         if ref is None:
@@ -158,7 +158,7 @@ class _Fixes:
 
 
 def _fingerprint(finding, lines_of: dict, run) -> dict:
-    from mcp_migrate.baseline import file_lines, finding_hash
+    from mcp_migrate.project.baseline import file_lines, finding_hash
 
     if finding.path not in lines_of:
         lines_of[finding.path] = file_lines(run, finding.path)

@@ -41,7 +41,8 @@ def run_check_command(
     write_baseline: Optional[str] = None,
     add_noqa: bool = False,
 ) -> int:
-    from mcp_migrate import progress, report, runner
+    from mcp_migrate.output import progress, report
+    from mcp_migrate.commands import runner
 
     if stdin is not None:
         run = runner.check_stdin(stdin_filename, options, stdin)
@@ -53,7 +54,7 @@ def run_check_command(
     if add_noqa:
         return _add_noqa(run, paths, output)
     if baseline:
-        from mcp_migrate.baseline import apply_baseline
+        from mcp_migrate.project.baseline import apply_baseline
 
         apply_baseline(run, baseline)
     if output.output_format == "text" and run.files_checked == 0 and not run.results:
@@ -73,8 +74,8 @@ def run_check_command(
 
 
 def _write_baseline(run, path: str, output: OutputOptions) -> int:
-    from mcp_migrate import report
-    from mcp_migrate.baseline import write_baseline
+    from mcp_migrate.output import report
+    from mcp_migrate.project.baseline import write_baseline
 
     count = write_baseline(path, run)
     report.print_errors(run, color=output.color)
@@ -87,13 +88,13 @@ def _write_baseline(run, path: str, output: OutputOptions) -> int:
 def _add_noqa(run, paths, output: OutputOptions) -> int:
     """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
     result still parses, write through the same atomic writer as `fix`."""
-    from mcp_migrate import report
-    from mcp_migrate.engine import check_bytes
-    from mcp_migrate.findings import FileError, FileResult
-    from mcp_migrate.fixer import verify_parses
-    from mcp_migrate.noqa import add_noqa
-    from mcp_migrate.runner import RunResult
-    from mcp_migrate.writer import snapshot, write_atomic, write_target
+    from mcp_migrate.output import report
+    from mcp_migrate.core.engine import check_bytes
+    from mcp_migrate.core.findings import FileError, FileResult
+    from mcp_migrate.core.fixer import verify_parses
+    from mcp_migrate.commands.add_noqa import add_noqa
+    from mcp_migrate.commands.runner import RunResult
+    from mcp_migrate.project.writer import snapshot, write_atomic, write_target
 
     roots = [Path(p) for p in paths]
     added = files = 0

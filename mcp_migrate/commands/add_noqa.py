@@ -16,8 +16,8 @@ import tokenize
 from collections import defaultdict
 from typing import Optional
 
-from mcp_migrate.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
-from mcp_migrate.suppress import NOQA
+from mcp_migrate.core.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.suppress import NOQA
 
 #: Never silenced this way: not real findings (E999, E902) or about suppressions themselves.
 SKIPPED_CODES = (SYNTAX_ERROR_CODE, "E902", UNUSED_SUPPRESSION_CODE)

@@ -1,6 +1,6 @@
 """Fix descriptions: what a rule wants changed, as edits on original nodes.
 
-Rules only describe edits; `mcp_migrate.fixer` applies every edit of a file in one
+Rules only describe edits; `mcp_migrate.core.fixer` applies every edit of a file in one
 transformer pass. Builders return None where no safe rewrite exists (the finding then stays
 reported with fix "none"): for example a call that is part of a larger expression.
 """

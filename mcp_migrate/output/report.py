@@ -150,11 +150,11 @@ def render_document(run, output_format: str, *, with_statistics: bool = False) -
     if output_format == "json":
         return json.dumps(json_document(run, with_statistics=with_statistics), indent=2) + "\n"
     if output_format == "sarif":
-        from mcp_migrate.sarif import sarif_log
+        from mcp_migrate.output.sarif import sarif_log
 
         return json.dumps(sarif_log(run), indent=2) + "\n"
     if output_format == "github":
-        from mcp_migrate.github import workflow_commands
+        from mcp_migrate.output.github import workflow_commands
 
         return "".join(line + "\n" for line in workflow_commands(run))
     raise ValueError(f"unknown format: {output_format}")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from typing import Iterable, Optional, Sequence
 
-from mcp_migrate.catalog import load_catalog
-from mcp_migrate.findings import SYNTAX_ERROR_CODE
+from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.findings import SYNTAX_ERROR_CODE
 
 #: Unreadable file or folder (as in ruff). Like E999 it is never filtered by select/ignore.
 IO_ERROR_CODE = "E902"
@@ -86,7 +86,7 @@ class RuleSelector:
         self._cache: dict = {}
 
     def settings_for(self, path: str):
-        from mcp_migrate.engine import Settings
+        from mcp_migrate.core.engine import Settings
 
         select = self.selected
         for patterns, codes in self.per_file_ignores:

@@ -16,7 +16,7 @@ def bar(total: int, *, color: bool = True, label: str = "Checking"):
     """A context manager yielding `advance()`; a no-op below THRESHOLD or off a terminal."""
     if total <= THRESHOLD:
         return contextlib.nullcontext(_noop)
-    from mcp_migrate.report import make_console
+    from mcp_migrate.output.report import make_console
 
     console = make_console(stderr=True, color=color)
     if not console.is_terminal:

@@ -15,7 +15,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mcp_migrate.config import ConfigError
+from mcp_migrate.project.config import ConfigError
 
 FORMAT_VERSION = 1
 

@@ -11,11 +11,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional, Sequence
 
-from mcp_migrate import engine
-from mcp_migrate.config import resolve_config
-from mcp_migrate.discovery import check_paths_exist, discover
-from mcp_migrate.findings import FileError, FileResult, Finding
-from mcp_migrate.selection import IO_ERROR_CODE, selection_for
+from mcp_migrate.core import engine
+from mcp_migrate.project.config import resolve_config
+from mcp_migrate.project.discovery import check_paths_exist, discover
+from mcp_migrate.core.findings import FileError, FileResult, Finding
+from mcp_migrate.project.selection import IO_ERROR_CODE, selection_for
 
 #: Below this many files a pool costs more than it saves.
 POOL_THRESHOLD = 64
@@ -196,8 +196,8 @@ class FixOutcome:
 
 def fix_file(item) -> FixOutcome:
     """Worker: read one file and compute its fix. Never writes; never raises."""
-    from mcp_migrate.fixer import fix_bytes
-    from mcp_migrate.writer import snapshot
+    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.project.writer import snapshot
 
     source, settings, unsafe = item
     try:
@@ -261,8 +261,8 @@ class StdinTarget:
 
 
 def stdin_target(filename: Optional[str], options: CheckOptions) -> StdinTarget:
-    from mcp_migrate.config import display_path
-    from mcp_migrate.discovery import force_excluded
+    from mcp_migrate.project.config import display_path
+    from mcp_migrate.project.discovery import force_excluded
 
     config = resolve_config([filename or "."], options.config)
     if filename and force_exclude(config, options) and force_excluded(filename, config):

@@ -16,9 +16,9 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from mcp_migrate.checks.shapes import code_of
-from mcp_migrate.engine import Settings, analyze
-from mcp_migrate.findings import FileError, FileResult
-from mcp_migrate.fixes import AddComment, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.engine import Settings, analyze
+from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.core.fixes import AddComment, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
 
 MAX_PASSES = 5
 

@@ -13,8 +13,8 @@ import os
 from dataclasses import dataclass, field
 from typing import NamedTuple, Sequence
 
-from mcp_migrate.config import display_path
-from mcp_migrate.gitignore import IgnoreStack, PatternSet
+from mcp_migrate.project.config import display_path
+from mcp_migrate.project.gitignore import IgnoreStack, PatternSet
 
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".svn", ".venv", "venv", "site-packages", "node_modules", "__pycache__",

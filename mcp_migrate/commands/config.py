@@ -22,10 +22,10 @@ def _toml(value) -> str:
 
 def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
-    from mcp_migrate.config import resolve_config
-    from mcp_migrate.discovery import DEFAULT_EXCLUDE
-    from mcp_migrate.engine import Settings
-    from mcp_migrate.runner import selector_for
+    from mcp_migrate.project.config import resolve_config
+    from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
+    from mcp_migrate.core.engine import Settings
+    from mcp_migrate.commands.runner import selector_for
 
     config = resolve_config(paths, options.config)
     file_origin = "pyproject" if config.path and os.path.basename(config.path) == "pyproject.toml" else "config"
@@ -63,7 +63,7 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
 
 
 def print_config(paths, options, unsafe: Optional[bool], output_format: str = "text") -> None:
-    from mcp_migrate.config import display_path
+    from mcp_migrate.project.config import display_path
 
     path, rows = effective(paths, options, unsafe)
     shown = display_path(path) if path else None

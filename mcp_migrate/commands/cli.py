@@ -11,7 +11,7 @@ import functools
 import click
 
 from mcp_migrate import __version__
-from mcp_migrate.report import FORMATS  # cheap: report imports rich only inside functions
+from mcp_migrate.output.report import FORMATS  # cheap: report imports rich only inside functions
 
 PROG = "mcp-migrate"
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -29,8 +29,8 @@ def guarded(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from mcp_migrate.config import ConfigError
-        from mcp_migrate.discovery import PathNotFoundError
+        from mcp_migrate.project.config import ConfigError
+        from mcp_migrate.project.discovery import PathNotFoundError
 
         try:
             return func(*args, **kwargs)
@@ -49,7 +49,7 @@ def _codes_option(name: str, help_text: str):
     def convert(ctx, param, value):
         if value is None:
             return None
-        from mcp_migrate import selection
+        from mcp_migrate.project import selection
 
         codes = selection.split_codes(value)
         try:
@@ -73,7 +73,7 @@ def _compose(*decorators):
 def _strategy(ctx, param, value):
     if value is None:
         return None
-    from mcp_migrate.config import ConfigError, check_strategy
+    from mcp_migrate.project.config import ConfigError, check_strategy
 
     try:
         return check_strategy(value, "--strategy")
@@ -123,7 +123,7 @@ check_options = _compose(
 
 
 def make_options(select, ignore, config_file, jobs, strategy=None, force_exclude=None):
-    from mcp_migrate.runner import CheckOptions
+    from mcp_migrate.commands.runner import CheckOptions
 
     return CheckOptions(
         select=select, ignore=ignore, config=config_file, jobs=jobs, strategy=strategy, force_exclude=force_exclude
@@ -175,8 +175,8 @@ def check(
     statistics, baseline, write_baseline, add_noqa, stdin_filename, no_color,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage."""
-    from mcp_migrate import report
-    from mcp_migrate.checkcmd import OutputOptions, run_check_command
+    from mcp_migrate.output import report
+    from mcp_migrate.commands.check import OutputOptions, run_check_command
 
     from_stdin = stdin_mode(paths, stdin_filename)
     modes = [
@@ -229,8 +229,8 @@ def fix(
 
     With --diff, print what would change and exit 1 when anything would. With standard input
     (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr."""
-    from mcp_migrate import report
-    from mcp_migrate.fixcmd import FixOptions, run_fix_command, run_fix_stdin
+    from mcp_migrate.output import report
+    from mcp_migrate.commands.fix import FixOptions, run_fix_command, run_fix_stdin
 
     flags = FixOptions(
         unsafe=unsafe,
@@ -256,7 +256,7 @@ def fix(
 def config_command(paths, select, ignore, config_file, jobs, strategy, force_exclude, unsafe, output_format):
     """Print the effective configuration for PATHs and where each value came from
     (default, pyproject, flag)."""
-    from mcp_migrate.configcmd import print_config
+    from mcp_migrate.commands.config import print_config
 
     options = make_options(select, ignore, config_file, jobs, strategy, force_exclude)
     print_config(list(paths) or ["."], options, unsafe, output_format)
@@ -267,8 +267,8 @@ def config_command(paths, select, ignore, config_file, jobs, strategy, force_exc
 @guarded
 def rules(no_color):
     """List every rule: code, name, fix kind, severity, summary."""
-    from mcp_migrate import report
-    from mcp_migrate.catalog import load_catalog
+    from mcp_migrate.output import report
+    from mcp_migrate.core.catalog import load_catalog
 
     report.print_rules(load_catalog(), color=report.use_color(no_color))
 
@@ -279,8 +279,8 @@ def rules(no_color):
 @guarded
 def explain(code, no_color):
     """Show the documentation of rule CODE."""
-    from mcp_migrate import report
-    from mcp_migrate.catalog import load_catalog
+    from mcp_migrate.output import report
+    from mcp_migrate.core.catalog import load_catalog
 
     info = load_catalog().get(code.strip().upper())
     if info is None:

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
-from mcp_migrate import selection
+from mcp_migrate.project import selection
 
 SECTION = "mcp-migrate"
 #: The migration strategies RT001-RT003 rewrites know (engine.Settings.strategy).
@@ -47,7 +47,7 @@ class Config:
     keys: frozenset = frozenset()
 
     def per_file_ignore_sets(self) -> list:
-        from mcp_migrate.gitignore import PatternSet
+        from mcp_migrate.project.gitignore import PatternSet
 
         return [(PatternSet.from_lines(self.root, [glob]), codes) for glob, codes in self.per_file_ignores]
 
@@ -90,7 +90,7 @@ def _section(data: dict):
 def find_config(start: str) -> Optional[str]:
     """The nearest pyproject.toml at or above `start` (a folder or a file) that has a
     `[tool.mcp-migrate]` table; one without the table does not stop the search (as ruff)."""
-    from mcp_migrate.gitignore import walk_up
+    from mcp_migrate.project.gitignore import walk_up
 
     folder = os.path.abspath(start)
     if not os.path.isdir(folder):

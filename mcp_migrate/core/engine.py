@@ -14,12 +14,12 @@ from typing import Iterable, Optional
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from mcp_migrate.catalog import load_catalog
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.checks import all_rules
-from mcp_migrate.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE, FileError, FileResult, Finding
-from mcp_migrate.resolve import Resolver
-from mcp_migrate.suppress import MARKERS, SuppressionIndex
-from mcp_migrate.walk import walk
+from mcp_migrate.core.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE, FileError, FileResult, Finding
+from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.suppress import MARKERS, SuppressionIndex
+from mcp_migrate.core.walk import walk
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from mcp_migrate.findings import FileError
+from mcp_migrate.core.findings import FileError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -36,8 +36,8 @@ def _exit(run, fixed: int, flags: FixOptions) -> int:
 
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
-    from mcp_migrate import progress, report
-    from mcp_migrate.runner import RunResult, run_fix
+    from mcp_migrate.output import progress, report
+    from mcp_migrate.commands.runner import RunResult, run_fix
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
     outcomes, files_checked, extra, skipped = run_fix(paths, options, flags.unsafe, progress=bar)
@@ -72,9 +72,9 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
 def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
-    from mcp_migrate import report
-    from mcp_migrate.fixer import fix_bytes
-    from mcp_migrate.runner import RunResult, stdin_target, unsafe_fixes
+    from mcp_migrate.output import report
+    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.commands.runner import RunResult, stdin_target, unsafe_fixes
 
     target = stdin_target(filename, options)
     out = sys.stdout.buffer
@@ -86,7 +86,7 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     result = fix_bytes(data, target.display, target.settings, unsafe=unsafe_fixes(target.config, flags.unsafe))
     fixed = result.fixed_source if result.fixed_source is not None else data
     if flags.show_diff:
-        from mcp_migrate.diff import unified_diff
+        from mcp_migrate.output.diff import unified_diff
 
         out.write(unified_diff(data, fixed, target.display))
     else:
@@ -101,7 +101,7 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
 
 def _write(outcome, roots):
     """(problem or None, skipped by policy?) after trying to write one fixed file."""
-    from mcp_migrate.writer import write_atomic, write_target
+    from mcp_migrate.project.writer import write_atomic, write_target
 
     target, reason = write_target(Path(outcome.source.path), roots)
     if target is None:
@@ -112,7 +112,7 @@ def _write(outcome, roots):
 def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     """The file keeps its original content, so its original findings are what remains.
     A policy skip (symlink leaving the tree) is a warning; a failed write is an error."""
-    from mcp_migrate.engine import check_bytes
+    from mcp_migrate.core.engine import check_bytes
 
     result = outcome.result
     settings = outcome.settings
@@ -127,7 +127,7 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
 
 
 def _print_diffs(outcomes) -> int:
-    from mcp_migrate.diff import unified_diff
+    from mcp_migrate.output.diff import unified_diff
 
     out = sys.stdout.buffer
     changed = False

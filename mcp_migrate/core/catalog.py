@@ -44,7 +44,7 @@ def _catalog_files():
     except (ImportError, ModuleNotFoundError, FileNotFoundError, TypeError):
         pass
     # A source checkout that was not installed: the catalog is the sibling `rules/` folder.
-    here = Path(__file__).resolve().parent.parent / "rules"
+    here = Path(__file__).resolve().parents[2] / "rules"
     return sorted(here.glob("*.md"))
 
 
