@@ -21,6 +21,7 @@ peak of the *summed* RSS of all its processes (useful when it runs worker proces
 The script reports; it does not assert. It exits 0 when both tools ran (mcp-migrate exit 1 means
 "findings", which is expected here; exit 2 is a failure), 1 otherwise.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -289,9 +290,7 @@ def find_ruff() -> list:
 
 def timed(cmd: list, sample: bool = False) -> dict:
     payload = json.dumps([cmd, str(REPO), sample])
-    proc = subprocess.run(
-        [sys.executable, "-c", WRAPPER, payload], capture_output=True, check=False
-    )
+    proc = subprocess.run([sys.executable, "-c", WRAPPER, payload], capture_output=True, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"wrapper failed: {proc.stderr.decode(errors='replace')}")
     return json.loads(proc.stdout.decode().strip().splitlines()[-1])
@@ -379,8 +378,10 @@ def main(argv=None) -> int:
             r = timed(cmd)
             results[label].append(r)
             status = "" if r["returncode"] in ok_codes else f"  FAILED (exit {r['returncode']})"
-            log(f"run {i} {label:4s} {r['seconds']:8.2f} s  (cpu {r['cpu_seconds']:6.2f} s)  "
-                f"exit {r['returncode']}  peak RSS {r['maxrss_mb']:7.1f} MB{status}")
+            log(
+                f"run {i} {label:4s} {r['seconds']:8.2f} s  (cpu {r['cpu_seconds']:6.2f} s)  "
+                f"exit {r['returncode']}  peak RSS {r['maxrss_mb']:7.1f} MB{status}"
+            )
             if status:
                 failed = True
                 log(textwrap.indent(r["stderr"].strip()[-1500:], "    | "))
@@ -407,36 +408,60 @@ def main(argv=None) -> int:
 
     log("")
     log(f"median ruff:  {med_ruff:.2f} s  ({len(files) / med_ruff:,.0f} files/s), peak RSS {ruff_rss:.0f} MB")
-    log(f"median ours:  {med_ours:.2f} s  ({len(files) / med_ours:,.0f} files/s), "
+    log(
+        f"median ours:  {med_ours:.2f} s  ({len(files) / med_ours:,.0f} files/s), "
         f"peak RSS {ours_rss:.0f} MB (largest process)"
-        + (f"; all {mem['max_procs']} processes together {mem['tree_mem_mb']:.0f} MB "
-           f"(summed {mem['tree_mem_kind']}, {mem['samples']} samples)" if mem else ""))
-    log(f"median CPU time (user+sys, all processes): ruff {cpu_ruff:.2f} s, ours {cpu_ours:.2f} s, "
-        f"ratio {cpu_ours / cpu_ruff:.2f}x")
-    log(f"ratio ours/ruff: {ratio:.2f}x (median of per-pair ratios {pair_ratio:.2f}x); "
-        f"target <= {TARGET_RATIO}x: {'met' if ratio <= TARGET_RATIO else 'NOT met'}")
+        + (
+            f"; all {mem['max_procs']} processes together {mem['tree_mem_mb']:.0f} MB "
+            f"(summed {mem['tree_mem_kind']}, {mem['samples']} samples)"
+            if mem
+            else ""
+        )
+    )
+    log(
+        f"median CPU time (user+sys, all processes): ruff {cpu_ruff:.2f} s, ours {cpu_ours:.2f} s, "
+        f"ratio {cpu_ours / cpu_ruff:.2f}x"
+    )
+    log(
+        f"ratio ours/ruff: {ratio:.2f}x (median of per-pair ratios {pair_ratio:.2f}x); "
+        f"target <= {TARGET_RATIO}x: {'met' if ratio <= TARGET_RATIO else 'NOT met'}"
+    )
 
     probe = parse_probe(targets) if args.parse_probe else None
     if probe:
         log("")
-        log(f"screen: {probe['screened_in']} of {probe['files']} files pass mcp_migrate's byte screen "
+        log(
+            f"screen: {probe['screened_in']} of {probe['files']} files pass mcp_migrate's byte screen "
             f"({probe['screened_in_bytes'] / 2**20:.1f} of {probe['bytes'] / 2**20:.1f} MB); "
             f"read+screen {probe['read_and_screen_seconds']:.2f} s, "
-            f"bare libcst.parse_module of those {probe['parse_seconds']:.2f} s (1 process)")
+            f"bare libcst.parse_module of those {probe['parse_seconds']:.2f} s (1 process)"
+        )
         for s in probe["slowest"][:5]:
             log(f"  {s['seconds']:7.3f} s  {s['bytes']:>9,} B  {','.join(s['rules'])}  {s['path']}")
 
     if args.json:
-        args.json.write_text(json.dumps({
-            "files": len(files), "mcp_files": len(mcp_files), "ruff_files": seen,
-            "ruff_seconds": ruff_t, "ours_seconds": ours_t,
-            "ruff_cpu_seconds": [r["cpu_seconds"] for r in results["ruff"]],
-            "ours_cpu_seconds": [r["cpu_seconds"] for r in results["ours"]],
-            "median_ruff": med_ruff, "median_ours": med_ours, "ratio": ratio, "pair_ratio": pair_ratio,
-            "ours_peak_rss_mb": ours_rss, "ruff_peak_rss_mb": ruff_rss,
-            "ours_all_processes_mb": mem and mem["tree_mem_mb"],
-            "parse_probe": probe,
-        }, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "files": len(files),
+                    "mcp_files": len(mcp_files),
+                    "ruff_files": seen,
+                    "ruff_seconds": ruff_t,
+                    "ours_seconds": ours_t,
+                    "ruff_cpu_seconds": [r["cpu_seconds"] for r in results["ruff"]],
+                    "ours_cpu_seconds": [r["cpu_seconds"] for r in results["ours"]],
+                    "median_ruff": med_ruff,
+                    "median_ours": med_ours,
+                    "ratio": ratio,
+                    "pair_ratio": pair_ratio,
+                    "ours_peak_rss_mb": ours_rss,
+                    "ruff_peak_rss_mb": ruff_rss,
+                    "ours_all_processes_mb": mem and mem["tree_mem_mb"],
+                    "parse_probe": probe,
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

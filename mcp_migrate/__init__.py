@@ -5,6 +5,7 @@ The public API is the pure core the CLI is built on:
     fix_source(source, path="<string>", settings=None, unsafe=False) -> fixed source
 Attributes load lazily so `mcp-migrate rules` / `explain` start without importing LibCST.
 """
+
 __version__ = "0.1.0"
 
 _LAZY = {

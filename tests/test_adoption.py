@@ -1,16 +1,17 @@
 """Adopting on a large codebase: baselines, `check --add-noqa`, force-exclude, `mcp-migrate
 config`, --strategy, and the progress bar."""
+
 import json
 import os
 
 import pytest
 from click.testing import CliRunner
 
+from mcp_migrate.commands.add_noqa import add_noqa
+from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
 from mcp_migrate.output import progress
 from mcp_migrate.project.baseline import line_hash
-from mcp_migrate.commands.cli import cli
-from mcp_migrate.commands.add_noqa import add_noqa
 
 RT004 = """\
 from mcp import ClientSession

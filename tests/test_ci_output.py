@@ -1,5 +1,6 @@
 """CI output: the published JSON schema, SARIF 2.1.0 (validated against the official schema),
 GitHub workflow commands, --output-file, --exit-zero, --quiet, --statistics."""
+
 import json
 from importlib.resources import files
 from pathlib import Path

@@ -1,4 +1,5 @@
 """The command line end to end: exit codes, output formats, config and discovery wiring."""
+
 import json
 import os
 import subprocess
@@ -9,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 import mcp_migrate
-from mcp_migrate.core import engine
 from mcp_migrate.commands.cli import cli
+from mcp_migrate.core import engine
 from mcp_migrate.core.findings import Finding
 
 RT004_SOURCE = """\

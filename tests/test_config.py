@@ -1,8 +1,9 @@
 """Config discovery and strict validation; rule selection with prefixes and layers."""
+
 import pytest
 
-from mcp_migrate.project import selection
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.project import selection
 from mcp_migrate.project.config import Config, ConfigError, find_config, load_config, resolve_config
 
 ALL = frozenset(load_catalog())

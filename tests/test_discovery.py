@@ -1,4 +1,5 @@
 """File discovery: default skips, config excludes, .gitignore, venvs, explicit files, symlinks."""
+
 import os
 
 import pytest

@@ -1,19 +1,23 @@
 """Editors and scripts: `--stdin-filename PATH -` for check and fix, and the public Python API."""
+
 import json
 
 import pytest
 from click.testing import CliRunner
+from sources import FIXABLE, FIXED
 
 import mcp_migrate
 from mcp_migrate.commands.cli import cli
-from sources import FIXABLE, FIXED
 
-REMAINS = FIXABLE + """
+REMAINS = (
+    FIXABLE
+    + """
 async def tool(ctx) -> None:
     from mcp.server.fastmcp import Context
     c: Context = ctx
     await c.session.list_roots()
 """
+)
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """A team's own wrappers (`[tool.mcp-migrate.extend-apis]`) are reported like the SDK's APIs,
 through the same import resolution: the name alone is never enough."""
+
 import dataclasses
 
 from click.testing import CliRunner

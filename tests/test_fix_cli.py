@@ -1,4 +1,5 @@
 """`mcp-migrate fix` end to end: the guarantees that involve files on disk."""
+
 import os
 import shutil
 import stat
@@ -6,11 +7,11 @@ import subprocess
 
 import pytest
 from click.testing import CliRunner
-
-from mcp_migrate.core import fixer
-from mcp_migrate.commands.cli import cli
-from mcp_migrate.project.writer import snapshot, write_atomic
 from sources import FIXABLE, FIXED
+
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core import fixer
+from mcp_migrate.project.writer import snapshot, write_atomic
 
 REPORT_ONLY = """\
 from mcp.server.fastmcp import Context

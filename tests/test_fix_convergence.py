@@ -1,5 +1,6 @@
 """Guarantee 7: overlapping fixes in one file give the same result whether the loop applies
 them in one call or a pass at a time; and the rewrite names follow the configuration."""
+
 import dataclasses
 import importlib.util
 import sys
@@ -35,7 +36,7 @@ def test_one_call_equals_pass_by_pass(unsafe):
     assert passes <= MAX_PASSES
     assert whole == current
     if unsafe:
-        assert b"\"roots\"" not in current and b"roots=" not in current
+        assert b'"roots"' not in current and b"roots=" not in current
 
 
 SERVER = b"""\

@@ -1,5 +1,6 @@
 """Golden fix files: fixtures/<CODE>/fix_*.py, with the expected output beside each input as
 `.py.fixed` (safe fixes) and, where unsafe fixes change more, `.py.unsafe.fixed`."""
+
 from pathlib import Path
 
 import libcst as cst

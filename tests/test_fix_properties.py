@@ -1,6 +1,7 @@
 """Property: random programs built from fixture snippets, nested in functions, classes and
 if/try/with blocks, always fix to code that parses, fix idempotently, and files without a
 fixable finding are never rewritten."""
+
 import textwrap
 
 import libcst as cst

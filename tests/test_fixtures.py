@@ -4,6 +4,7 @@ holds the exact findings of a full check (all codes), one `LINE:COL CODE` per li
 Other files in those folders (fix goldens such as `.py.fixed`, inputs without `.expected`)
 belong to other tests and are skipped here. Negative fixtures are named `neg_*.py` and
 expect nothing."""
+
 from __future__ import annotations
 
 import re
@@ -78,4 +79,6 @@ def test_fixture_counts(capsys) -> None:
     with capsys.disabled():
         print()
         for folder in sorted(counts):
-            print(f"fixtures/{folder}: {counts[folder]} ({counts[folder] - negatives[folder]} positive, {negatives[folder]} negative)")
+            print(
+                f"fixtures/{folder}: {counts[folder]} ({counts[folder] - negatives[folder]} positive, {negatives[folder]} negative)"
+            )

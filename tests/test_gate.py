@@ -1,10 +1,11 @@
 """The per-file gate and the rules' screens are shortcuts: on every fixture they must give
 exactly the findings of a run with both switched off. And they must actually skip: the
 gate's work is counted, not timed."""
+
 from pathlib import Path
 
-from mcp_migrate.core import engine
 from mcp_migrate.checks import all_rules
+from mcp_migrate.core import engine
 from mcp_migrate.core.engine import Settings, check_bytes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -12,7 +13,12 @@ SOURCES = sorted(p for p in FIXTURES.rglob("*.py"))
 
 
 def _findings(settings):
-    return {str(p.relative_to(FIXTURES)): [(f.line, f.column, f.code) for f in check_bytes(p.read_bytes(), str(p), settings).findings] for p in SOURCES}
+    return {
+        str(p.relative_to(FIXTURES)): [
+            (f.line, f.column, f.code) for f in check_bytes(p.read_bytes(), str(p), settings).findings
+        ]
+        for p in SOURCES
+    }
 
 
 def test_gate_and_screens_lose_no_finding(monkeypatch):

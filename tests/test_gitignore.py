@@ -1,4 +1,5 @@
 """The gitignore matcher against git's documented semantics."""
+
 import pytest
 
 from mcp_migrate.project.gitignore import IgnoreStack, PatternSet, compile_pattern, find_git_root

@@ -1,5 +1,6 @@
 """Packaging facts checked offline: every subpackage and data file ships, and the distribution
 name does not clash with the other `mcp-migrate` project."""
+
 import sys
 from pathlib import Path
 

@@ -13,6 +13,7 @@ The original must fail on 2026-07-28 (NoBackChannelError: it has no back-channel
 `roots/list`); the migrated one must not, and must not warn. The migrated sources must also
 parse, fix idempotently, add no pyflakes problem and leave no RT001-RT006 finding above "info".
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -133,7 +134,7 @@ def _settings(strategy: str) -> Settings:
     return dataclasses.replace(Settings.default(), strategy=strategy)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _migrated(server: str, strategy: str) -> bytes:
     path = FIXTURES / server
     result = fix_bytes(path.read_bytes(), str(path), _settings(strategy), unsafe=True)
@@ -199,7 +200,9 @@ def _assert_no_back_channel(call) -> None:
 
 # ----- behaviour ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("server, tool, args, layout, strategy, expectation", _params())
-def test_migrated_server_behaves_like_the_original(server, tool, args, layout, strategy, expectation, tmp_path, monkeypatch):
+def test_migrated_server_behaves_like_the_original(
+    server, tool, args, layout, strategy, expectation, tmp_path, monkeypatch
+):
     dirs = _make_tree(tmp_path / "shared", layout)
     monkeypatch.delenv("MCP_ROOTS", raising=False)
 

@@ -1,5 +1,6 @@
 """Golden migration rewrites: fixtures/migrate/<name>.py with the expected output for each
 strategy beside it (`<name>.py.<strategy>.fixed`), under --unsafe-fixes."""
+
 import dataclasses
 from pathlib import Path
 
@@ -76,19 +77,24 @@ def test_not_applicable_strategy_is_reported_with_reason():
     findings = check_bytes(path.read_bytes(), str(path), settings_for("tool-parameter")).findings
     rt001 = [f for f in findings if f.code == "RT001"]
     assert len(rt001) == 1 and rt001[0].fix == "none"
-    assert "rewrites: server-config; not with this strategy: tool-parameter applies only to tool functions" in rt001[0].message
+    assert (
+        "rewrites: server-config; not with this strategy: tool-parameter applies only to tool functions"
+        in rt001[0].message
+    )
 
 
 def test_default_strategy_per_site():
     """tool-parameter inside a tool function, server-config elsewhere."""
     tool = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
-    assert fix_bytes(tool, "t.py", Settings.default(), unsafe=True).fixed_source == (
-        FIXTURES / "mcp1_fastmcp_loop.py.tool-parameter.fixed"
-    ).read_bytes()
+    assert (
+        fix_bytes(tool, "t.py", Settings.default(), unsafe=True).fixed_source
+        == (FIXTURES / "mcp1_fastmcp_loop.py.tool-parameter.fixed").read_bytes()
+    )
     handler = (FIXTURES / "lowlevel_call_tool.py").read_bytes()
-    assert fix_bytes(handler, "h.py", Settings.default(), unsafe=True).fixed_source == (
-        FIXTURES / "lowlevel_call_tool.py.server-config.fixed"
-    ).read_bytes()
+    assert (
+        fix_bytes(handler, "h.py", Settings.default(), unsafe=True).fixed_source
+        == (FIXTURES / "lowlevel_call_tool.py.server-config.fixed").read_bytes()
+    )
 
 
 def test_rewrites_are_unsafe_only():

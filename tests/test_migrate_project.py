@@ -1,4 +1,5 @@
 """One fix run over a repository with a client and its server leaves them consistent."""
+
 import shutil
 from pathlib import Path
 
@@ -34,5 +35,5 @@ def test_server_config_client_sets_the_environment(repo):
     server = (repo / "server.py").read_text()
     client = (repo / "client.py").read_text()
     assert 'MCP_ROOTS = [d for d in os.environ.get("MCP_ROOTS", "").split(os.pathsep) if d]' in server
-    assert 'env={"MCP_ROOTS": os.pathsep.join([\'/home/user/project\'])}' in client
+    assert "env={\"MCP_ROOTS\": os.pathsep.join(['/home/user/project'])}" in client
     assert 'call_tool("find_files", {"pattern": "*.py"})' in client

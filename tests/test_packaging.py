@@ -1,5 +1,6 @@
 """A non-editable install in a fresh virtual environment ships the rule catalog: `explain`
 must work from site-packages, far from the source tree's `rules/` folder."""
+
 import os
 import subprocess
 import sys

@@ -5,6 +5,7 @@ repository. Skipped with MCP_MIGRATE_OFFLINE=1; CI runs it.
 try-repo is pointed at a committed snapshot of this project's installable files rather than at the
 working tree itself, so the test sees uncommitted and untracked changes too (try-repo's own shadow
 repository only carries changes to tracked files)."""
+
 import os
 import shutil
 import subprocess
@@ -25,7 +26,6 @@ async def main(session: ClientSession) -> None:
     await session.send_roots_list_changed()
     await session.send_notification(types.ClientNotification(types.RootsListChangedNotification()))
 """
-
 
 
 def test_hook_manifest_offline():

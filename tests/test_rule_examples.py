@@ -1,4 +1,5 @@
 """Every rule's VALID examples stay silent and every INVALID example fires (as in Fixit 2)."""
+
 import pytest
 
 from mcp_migrate.checks import all_rules

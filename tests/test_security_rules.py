@@ -1,5 +1,6 @@
 """The security rules (RT101-RT103, HA001-HA002): their fixes proven on real inputs, their byte
 screens proven lossless, precision against look-alikes, and the CLI surface."""
+
 from __future__ import annotations
 
 import json
@@ -11,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_migrate.core import engine
-
 from mcp_migrate.checks import all_rules
 from mcp_migrate.checks.base import Rule
+from mcp_migrate.core import engine
 from mcp_migrate.core.engine import Settings, check_source
 from mcp_migrate.core.fixer import fix_bytes, fix_source
 
@@ -400,7 +400,14 @@ def test_cli_rules_and_explain_cover_the_new_codes():
         assert code in listing.stdout
         explained = _cli("explain", code)
         assert explained.returncode == 0
-        for heading in ("## What it finds", "## Why", "## What to do instead", "## Example", "## Fix", "## Not flagged"):
+        for heading in (
+            "## What it finds",
+            "## Why",
+            "## What to do instead",
+            "## Example",
+            "## Fix",
+            "## Not flagged",
+        ):
             assert heading in explained.stdout, (code, heading)
 
 

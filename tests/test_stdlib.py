@@ -14,6 +14,7 @@ Passes:
 The only findings allowed are E999 on files that are intentionally not Python 3 (parser test
 data) or that LibCST cannot parse; that set is listed below and kept small.
 """
+
 from __future__ import annotations
 
 import sysconfig

@@ -1,5 +1,6 @@
 """`fix` over a copy of the installed standard library changes no file (it has no Roots code,
 and a file without a fixable finding must never be written)."""
+
 import hashlib
 import shutil
 import sysconfig

@@ -1,4 +1,5 @@
 """The rule classes, one per module. `all_rules()` is the registry the engine selects from."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -6,6 +7,8 @@ from functools import lru_cache
 
 @lru_cache(maxsize=1)
 def all_rules() -> tuple:
+    from mcp_migrate.checks.ha001_annotation_trust import AnnotationTrust
+    from mcp_migrate.checks.ha002_approval_disabled import ApprovalDisabled
     from mcp_migrate.checks.rt001_roots_request import RootsRequest
     from mcp_migrate.checks.rt002_roots_provider import RootsProvider
     from mcp_migrate.checks.rt003_roots_capability import RootsCapabilityDeclared
@@ -15,10 +18,17 @@ def all_rules() -> tuple:
     from mcp_migrate.checks.rt101_root_uri_scheme import RootUriScheme
     from mcp_migrate.checks.rt102_naive_file_uri import NaiveFileUri
     from mcp_migrate.checks.rt103_roots_as_sandbox import RootsAsSandbox
-    from mcp_migrate.checks.ha001_annotation_trust import AnnotationTrust
-    from mcp_migrate.checks.ha002_approval_disabled import ApprovalDisabled
 
     return (
-        RootsRequest, RootsProvider, RootsCapabilityDeclared, ListChangedSend, ListChangedHandler, ListChangedFlag,
-        RootUriScheme, NaiveFileUri, RootsAsSandbox, AnnotationTrust, ApprovalDisabled,
+        RootsRequest,
+        RootsProvider,
+        RootsCapabilityDeclared,
+        ListChangedSend,
+        ListChangedHandler,
+        ListChangedFlag,
+        RootUriScheme,
+        NaiveFileUri,
+        RootsAsSandbox,
+        AnnotationTrust,
+        ApprovalDisabled,
     )

@@ -5,6 +5,7 @@ tokens without which it can never fire (`SCREEN`), and `VALID` / `INVALID` examp
 test suite runs, each carrying the reason it stays silent or fires. Logic lives in
 `visit_<Node>` / `leave_<Node>` methods called from the engine's single traversal.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ class Rule:
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 
-    def __init__(self, context: "FileContext") -> None:
+    def __init__(self, context: FileContext) -> None:
         self.context = context
         self.resolver = context.resolver
 

@@ -18,6 +18,7 @@ open-world hints), `m["readOnlyHint"]`, `m.get("readOnlyHint", ...)` or
 Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor is declaring one
 (`ToolAnnotations(readOnlyHint=True)`, `annotations={"readOnlyHint": True}`).
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -43,7 +44,7 @@ DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": Fa
 
 ALLOW_LIST = (
     "keep the user's approval and exempt tools only through a host-side allow-list keyed by trusted server "
-    "and tool name (e.g. `require_approval={{\"never\": {{\"tool_names\": TRUSTED_READONLY}}}}`)"
+    'and tool name (e.g. `require_approval={{"never": {{"tool_names": TRUSTED_READONLY}}}}`)'
 )
 MSG = (
     "`{hint}` decides {what}: tool annotations are hints set by the server, untrusted unless the server is, "
@@ -62,7 +63,9 @@ WHAT_BRANCH = "whether a tool runs or the user is asked"
 _APPROVAL_WORDS = frozenset({"approval", "approve", "approved", "approvals", "confirm", "confirmation", "consent"})
 _AUTO_WORDS = frozenset({"run", "approve", "retry", "execute", "accept", "allow", "exec"})
 _NEED_WORDS = frozenset({"ask", "prompt", "review", "confirm", "approval", "retry"})
-_PROMPT_WORDS = frozenset({"input", "confirm", "confirmation", "ask", "prompt", "approve", "approval", "consent", "getpass"})
+_PROMPT_WORDS = frozenset(
+    {"input", "confirm", "confirmation", "ask", "prompt", "approve", "approval", "consent", "getpass"}
+)
 _RUN_WORDS = frozenset({"call", "run", "execute", "invoke"})
 
 
@@ -128,7 +131,18 @@ class _Names(cst.CSTVisitor):
 
 
 class _Read:
-    __slots__ = ("node", "hint", "lambdas", "functions", "function", "function_id", "owner", "variable", "missing", "returned")
+    __slots__ = (
+        "node",
+        "hint",
+        "lambdas",
+        "functions",
+        "function",
+        "function_id",
+        "owner",
+        "variable",
+        "missing",
+        "returned",
+    )
 
     def __init__(self, **kw) -> None:
         for k, v in kw.items():
@@ -209,7 +223,11 @@ class AnnotationTrust(Rule):
             if arg is not None:
                 self._approval_callable(arg.value, WHAT_PYDANTIC)
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "approval_required" and b"pydantic_ai" in self.context.data:
+        if (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "approval_required"
+            and b"pydantic_ai" in self.context.data
+        ):
             args = positional(node) or [a for a in node.args if a.keyword is not None]
             if args:
                 self._approval_callable(args[0].value, WHAT_PYDANTIC)
@@ -291,7 +309,11 @@ class AnnotationTrust(Rule):
             anc, child = stack[i], stack[i + 1]
             if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 break
-            if isinstance(anc, cst.BooleanOperation) and isinstance(anc.operator, cst.Or) and _missing_is_safe(anc.left):
+            if (
+                isinstance(anc, cst.BooleanOperation)
+                and isinstance(anc.operator, cst.Or)
+                and _missing_is_safe(anc.left)
+            ):
                 missing = True
             if owner is None and isinstance(anc, (cst.If, cst.While, cst.IfExp)) and child is anc.test:
                 owner = anc
@@ -304,9 +326,18 @@ class AnnotationTrust(Rule):
             if isinstance(anc, cst.BaseSmallStatement):
                 break
         self.reads.append(
-            _Read(node=node, hint=hint, lambdas=lambdas, functions=functions, function=self._function(),
-                  function_id=self._function_id(),
-                  owner=owner, variable=variable, missing=missing, returned=returned)
+            _Read(
+                node=node,
+                hint=hint,
+                lambdas=lambdas,
+                functions=functions,
+                function=self._function(),
+                function_id=self._function_id(),
+                owner=owner,
+                variable=variable,
+                missing=missing,
+                returned=returned,
+            )
         )
 
     # ----- decide -----------------------------------------------------------------------------
@@ -362,7 +393,12 @@ def _skips_missing(function: Optional[cst.FunctionDef]) -> bool:
         body = stmt.body.body
         first = body[0] if body else None
         small = first.body[0] if isinstance(first, cst.SimpleStatementLine) and first.body else first
-        if absent and isinstance(small, cst.Return) and isinstance(small.value, cst.Name) and small.value.value == "False":
+        if (
+            absent
+            and isinstance(small, cst.Return)
+            and isinstance(small.value, cst.Name)
+            and small.value.value == "False"
+        ):
             return True
     return False
 

@@ -14,6 +14,7 @@ Flagged:
 Not flagged: `"always"`, callables (HA001 judges those), and the per-tool allow-list form
 `{"never": {"tool_names": [...]}}`, which is the recommended way to exempt trusted tools.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -27,7 +28,7 @@ from mcp_migrate.checks.shapes import keyword, literal
 MSG_AGENTS = (
     "`require_approval={value}` switches off the user's approval for every tool of this MCP server: hosts "
     "must get the user's explicit consent before invoking a tool, and any server may change its tools; "
-    "exempt only named tools you trust (`{{\"never\": {{\"tool_names\": [...]}}}}`), or suppress this line "
+    'exempt only named tools you trust (`{{"never": {{"tool_names": [...]}}}}`), or suppress this line '
     "with `# noqa: HA002` for a server the team trusts"
 )
 MSG_ADK = (
@@ -64,16 +65,18 @@ class ApprovalDisabled(Rule):
             "approval kept",
         ),
         Valid(
-            'from agents.mcp import MCPServerStdio\n'
+            "from agents.mcp import MCPServerStdio\n"
             'MCPServerStdio(params={}, require_approval={"never": {"tool_names": ["read_file"]}})\n',
             "an allow-list of named tools",
         ),
         Valid('def f(require_approval="never"):\n    return require_approval\n', "not an MCP server"),
     ]
     INVALID = [
-        Invalid('from agents.mcp import MCPServerStdio\nMCPServerStdio(params={}, require_approval="never")\n', "never"),
         Invalid(
-            'from google.adk.tools.mcp_tool import McpToolset\nMcpToolset(connection_params=p, require_confirmation=False)\n',
+            'from agents.mcp import MCPServerStdio\nMCPServerStdio(params={}, require_approval="never")\n', "never"
+        ),
+        Invalid(
+            "from google.adk.tools.mcp_tool import McpToolset\nMcpToolset(connection_params=p, require_confirmation=False)\n",
             "adk confirmation off",
         ),
         Invalid(

@@ -1,5 +1,6 @@
 """Which receivers are MCP SDK objects: by annotation/assignment type, or by the SDK's own
 shape (`ctx.session`, `request_context.session`) in a file that imports an MCP SDK."""
+
 from __future__ import annotations
 
 import libcst as cst

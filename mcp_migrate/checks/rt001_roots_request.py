@@ -1,4 +1,5 @@
 """RT001 roots-request: a server asks the client for its roots."""
+
 from __future__ import annotations
 
 import libcst as cst
@@ -13,8 +14,7 @@ MSG_CALL = (
     "raises NoBackChannelError: " + MIGRATE
 )
 MSG_FASTMCP = (
-    "`{call}` asks the client for roots, deprecated by SEP-2577 and removed in FastMCP 4 "
-    "(AttributeError): " + MIGRATE
+    "`{call}` asks the client for roots, deprecated by SEP-2577 and removed in FastMCP 4 (AttributeError): " + MIGRATE
 )
 MSG_SEND = (
     "a `roots/list` request sent to the client, deprecated by SEP-2577; a 2026-07-28 server may not "

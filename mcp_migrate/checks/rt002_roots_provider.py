@@ -1,4 +1,5 @@
 """RT002 roots-provider: a client supplies roots to servers."""
+
 from __future__ import annotations
 
 import re
@@ -6,9 +7,17 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.migrate.client import remove_method, remove_provider_arg, remove_provider_statement
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
-from mcp_migrate.checks.shapes import ROOTS_LIST, is_false_or_none, keyword, literal, method_name, positional, string_context
+from mcp_migrate.checks.shapes import (
+    ROOTS_LIST,
+    is_false_or_none,
+    keyword,
+    literal,
+    method_name,
+    positional,
+    string_context,
+)
+from mcp_migrate.migrate.client import remove_method, remove_provider_arg, remove_provider_statement
 
 MSG = (
     "{what} supplies roots to servers; Roots is deprecated by SEP-2577: give the server its "
@@ -39,7 +48,10 @@ class RootsProvider(Rule):
             "FastMCP skill directories are not MCP Roots",
         ),
         Valid("from mcp import ClientSession\ns = ClientSession(r, w)\n", "a session without a roots callback"),
-        Valid("from mcp import ClientSession\ns = ClientSession(r, w, None, None, None, None)\n", "positional None is no callback"),
+        Valid(
+            "from mcp import ClientSession\ns = ClientSession(r, w, None, None, None, None)\n",
+            "positional None is no callback",
+        ),
         Valid("def set_roots(x): ...\nset_roots([1])\n", "a user's own set_roots"),
         Valid('if method == "roots/listeners":\n    pass\n', "a different method string"),
         Valid(
@@ -50,7 +62,9 @@ class RootsProvider(Rule):
     ]
     INVALID = [
         Invalid("from mcp import ClientSession\ns = ClientSession(r, w, list_roots_callback=cb)\n", "keyword callback"),
-        Invalid("from mcp import ClientSession\ns = ClientSession(r, w, None, s, e, cb)\n", "positional callback at index 5"),
+        Invalid(
+            "from mcp import ClientSession\ns = ClientSession(r, w, None, s, e, cb)\n", "positional callback at index 5"
+        ),
         Invalid("from fastmcp import Client\nc = Client('srv.py', roots=['file:///repo'])\n", "fastmcp Client roots="),
         Invalid("from fastmcp import Client\nc = Client('srv.py')\nc.set_roots(['file:///x'])\n", "fastmcp set_roots"),
         Invalid('if msg["method"] == "roots/list":\n    reply({"roots": []})\n', "a raw client answering roots/list"),
@@ -78,7 +92,9 @@ class RootsProvider(Rule):
         if root in ("mcp", "mcp_types", "fastmcp"):
             arg = keyword(node, "list_roots_callback")
             if arg is not None and not is_false_or_none(arg.value):
-                self.report(arg, MSG.format(what="`list_roots_callback=`"), fix=remove_provider_arg(self.context, node, arg))
+                self.report(
+                    arg, MSG.format(what="`list_roots_callback=`"), fix=remove_provider_arg(self.context, node, arg)
+                )
             symbol = qualified.rpartition(".")[2]
             if symbol == "ClientSession":
                 args = positional(node)
@@ -111,7 +127,9 @@ class RootsProvider(Rule):
                 and self.resolver.imports_sdk
                 and not _OWN_SET_ROOTS.search(self.context.data)
             ):
-                self.report(node, MSG.format(what="`set_roots(...)`"), fix=remove_provider_statement(self.context, node))
+                self.report(
+                    node, MSG.format(what="`set_roots(...)`"), fix=remove_provider_statement(self.context, node)
+                )
         elif name == "isinstance":
             args = positional(node)
             if len(args) == 2 and self._names_list_roots_request(args[1].value):
@@ -133,7 +151,9 @@ class RootsProvider(Rule):
         if isinstance(owner, cst.ClassDef) and any(
             self.resolver.sdk_name(base.value) == "MessageHandler" for base in owner.bases
         ):
-            self.report(node.name, MSG.format(what="`MessageHandler.on_list_roots`"), fix=remove_method(self.context, node))
+            self.report(
+                node.name, MSG.format(what="`MessageHandler.on_list_roots`"), fix=remove_method(self.context, node)
+            )
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         self._wire_string(node)

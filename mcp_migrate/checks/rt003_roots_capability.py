@@ -1,4 +1,5 @@
 """RT003 roots-capability: a roots capability declared or probed by hand."""
+
 from __future__ import annotations
 
 import re
@@ -6,8 +7,8 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.migrate.client import remove_capability_arg, remove_capability_key
 from mcp_migrate.checks.shapes import CAPABILITY_KEYS, is_false_or_none, keyword, literal
+from mcp_migrate.migrate.client import remove_capability_arg, remove_capability_key
 
 MSG_DECLARE = (
     "declares the roots capability; Roots is deprecated by SEP-2577: stop declaring it once the "
@@ -35,10 +36,14 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
         return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities"
     if isinstance(parent, cst.Arg) and dict_index >= 2:
         call = ancestors[dict_index - 2]
-        return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities" or (
+        return (
             isinstance(call, cst.Call)
-            and isinstance(call.func, cst.Attribute)
-            and resolver.sdk_name(call.func.value) == "ClientCapabilities"
+            and resolver.sdk_name(call.func) == "ClientCapabilities"
+            or (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and resolver.sdk_name(call.func.value) == "ClientCapabilities"
+            )
         )
     if isinstance(parent, (cst.Assign, cst.AnnAssign)):
         targets = parent.targets if isinstance(parent, cst.Assign) else [parent]

@@ -1,4 +1,5 @@
 """RT004 roots-list-changed-send: sending the removed notifications/roots/list_changed."""
+
 from __future__ import annotations
 
 import re
@@ -57,11 +58,15 @@ class ListChangedSend(Rule):
         if name == "send_roots_list_changed" and isinstance(node.func, cst.Attribute):
             receiver = node.func.value
             kind = self.resolver.sdk_instance(receiver)
-            if kind in CLIENT_RECEIVERS or kind == SESSION_SHAPE or (
-                kind is None
-                and self.resolver.imports_sdk
-                and not _OWN_DEF.search(self.context.data)
-                and _untyped(receiver, self.resolver)
+            if (
+                kind in CLIENT_RECEIVERS
+                or kind == SESSION_SHAPE
+                or (
+                    kind is None
+                    and self.resolver.imports_sdk
+                    and not _OWN_DEF.search(self.context.data)
+                    and _untyped(receiver, self.resolver)
+                )
             ):
                 self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
             return

@@ -1,4 +1,5 @@
 """RT005 roots-list-changed-handler: waiting for the removed notifications/roots/list_changed."""
+
 from __future__ import annotations
 
 import re
@@ -6,7 +7,15 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.checks.shapes import LIST_CHANGED, is_false_or_none, keyword, literal, method_name, positional, string_context
+from mcp_migrate.checks.shapes import (
+    LIST_CHANGED,
+    is_false_or_none,
+    keyword,
+    literal,
+    method_name,
+    positional,
+    string_context,
+)
 from mcp_migrate.core.fixes import delete_statement_fix, remove_argument_fix
 
 MSG = (
@@ -37,7 +46,9 @@ class ListChangedHandler(Rule):
             "server.notification_handlers[types.RootsListChangedNotification] = h\n",
             "mcp 1.x handler dict",
         ),
-        Invalid("from mcp.server.lowlevel import Server\nserver = Server('x', on_roots_list_changed=h)\n", "mcp 2.x keyword"),
+        Invalid(
+            "from mcp.server.lowlevel import Server\nserver = Server('x', on_roots_list_changed=h)\n", "mcp 2.x keyword"
+        ),
         Invalid('if method == "notifications/roots/list_changed":\n    refresh()\n', "raw dispatch"),
         Invalid(
             "import mcp.types as types\nHANDLERS = {types.RootsListChangedNotification: h}\n",
@@ -108,7 +119,7 @@ class ListChangedHandler(Rule):
         if self.context.is_claimed(node) or literal(node) != LIST_CHANGED:
             return
         where = string_context(self.ancestors)
-        if where in ("dispatch", "constant") or (where and _registers(where[len("call:"):])):
+        if where in ("dispatch", "constant") or (where and _registers(where[len("call:") :])):
             self.report(node, MSG)
 
 
@@ -118,4 +129,6 @@ _REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^noti
 def _registers(name: str) -> bool:
     """A call whose first argument names something to handle: `router.notification(...)`,
     `emitter.on(...)`, `bus.register(...)` (sends are RT004's)."""
-    return bool(name) and not name.startswith(("send", "emit", "notify", "publish")) and bool(_REGISTRATION.search(name))
+    return (
+        bool(name) and not name.startswith(("send", "emit", "notify", "publish")) and bool(_REGISTRATION.search(name))
+    )

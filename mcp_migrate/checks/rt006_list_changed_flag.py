@@ -1,4 +1,5 @@
 """RT006 roots-list-changed-flag: `listChanged` on a roots capability means nothing any more."""
+
 from __future__ import annotations
 
 import libcst as cst

@@ -15,6 +15,7 @@ Where a root's URI is written, and what each library accepts:
 Only values whose scheme can be read are judged: string literals, f-strings and concatenations
 that start with text, and `FileUrl("...")`/`AnyUrl("...")` around them. Names are not followed.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,8 +23,8 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.security import mcp_context
 from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.security import mcp_context
 from mcp_migrate.checks.shapes import keyword, literal, positional, shorten
 from mcp_migrate.core.resolve import sdk_symbol
 
@@ -37,7 +38,7 @@ MSG_PATH = (
     "`Path(p).resolve().as_uri()` (or `file:///...`)"
 )
 MSG_SETTINGS = (
-    "root URI `{value}` is not `file://`: `MCPRootSettings` rejects it (\"Root URI must start with file://\"), "
+    'root URI `{value}` is not `file://`: `MCPRootSettings` rejects it ("Root URI must start with file://"), '
     "as the spec requires"
 )
 _FASTMCP_LIB = " (fastmcp turns each string in `roots=` into a `pydantic.FileUrl`, which rejects it)"
@@ -114,13 +115,17 @@ class RootUriScheme(Rule):
             'from fastmcp.skills import SkillsDirectoryProvider\nSkillsDirectoryProvider(roots=["/home/x/skills"])\n',
             "skill directories, not MCP roots",
         ),
-        Valid('class Root:\n    def __init__(self, uri): ...\n\nRoot(uri="https://example.com")\n', "a user's own Root"),
+        Valid(
+            'class Root:\n    def __init__(self, uri): ...\n\nRoot(uri="https://example.com")\n', "a user's own Root"
+        ),
         Valid('links = [{"uri": "https://example.com"}]\n', "a uri mapping that is not in a roots list"),
     ]
     INVALID = [
         Invalid('from mcp.types import Root\nRoot(uri="https://example.com/repo")\n', "an https root"),
         Invalid('result = {"roots": [{"uri": "s3://bucket/data", "name": "data"}]}\n', "a raw roots result"),
-        Invalid('from fastmcp import Client\nclient = Client("server.py", roots=["/home/x"])\n', "a bare path for fastmcp"),
+        Invalid(
+            'from fastmcp import Client\nclient = Client("server.py", roots=["/home/x"])\n', "a bare path for fastmcp"
+        ),
         Invalid('import mcp_types\nmcp_types.Root(uri=f"https://{host}/repo")\n', "an f-string with another scheme"),
     ]
 
@@ -149,7 +154,9 @@ class RootUriScheme(Rule):
                 arg = args[0] if args else None
             if arg is not None and isinstance(arg.value, (cst.List, cst.Tuple)):
                 for el in arg.value.elements:
-                    if literal(el.value) is not None or isinstance(el.value, (cst.FormattedString, cst.BinaryOperation)):
+                    if literal(el.value) is not None or isinstance(
+                        el.value, (cst.FormattedString, cst.BinaryOperation)
+                    ):
                         self._check(el.value, MSG_SCHEME, _FASTMCP_LIB)
 
     def _takes_fastmcp_roots(self, node: cst.Call, q: Optional[str], symbol: Optional[str]) -> bool:
@@ -182,8 +189,8 @@ class RootUriScheme(Rule):
         if not isinstance(stack[-4], (cst.List, cst.Tuple)):
             return
         holder = stack[-5]
-        in_roots = (isinstance(holder, cst.DictElement) and literal(holder.key) == "roots" and holder.value is stack[-4]) or (
-            isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots"
-        )
+        in_roots = (
+            isinstance(holder, cst.DictElement) and literal(holder.key) == "roots" and holder.value is stack[-4]
+        ) or (isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots")
         if in_roots:
             self._check(node.value, MSG_SCHEME, "")

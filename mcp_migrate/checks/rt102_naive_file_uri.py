@@ -22,6 +22,7 @@ handed back to `urlunsplit`/`urlunparse`/`urljoin` (it builds a URL, not a path)
 The unsafe fix rewrites the expression to `url2pathname(urlparse(X).path)` or
 `Path(X).resolve().as_uri()` (both str, like the original) and adds the imports.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,13 +33,13 @@ import libcst as cst
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import (
     MCP_IMPORT,
-    mcp_context,
     Spelling,
     bare,
     call,
     call_qualified,
     code,
     last_identifier,
+    mcp_context,
     method,
     words,
 )
@@ -150,18 +151,27 @@ class NaiveFileUri(Rule):
             "an HTTP URL's path, not a file URI",
         ),
         Valid("from pathlib import Path\n\ndef to_uri(p):\n    return Path(p).resolve().as_uri()\n", "the right way"),
-        Valid('def f(s):\n    return s[7:]  # "file:" mentioned only here\n', "a slice of something not known to be a URI"),
         Valid(
-            "from urllib.request import pathname2url\n\ndef to_uri(p):\n    return \"file://\" + pathname2url(p)\n",
+            'def f(s):\n    return s[7:]  # "file:" mentioned only here\n', "a slice of something not known to be a URI"
+        ),
+        Valid(
+            'from urllib.request import pathname2url\n\ndef to_uri(p):\n    return "file://" + pathname2url(p)\n',
             "pathname2url percent-encodes",
         ),
     ]
     INVALID = [
         Invalid(MCP_IMPORT + 'def to_path(uri):\n    return uri.replace("file://", "")\n', "replace"),
-        Invalid(MCP_IMPORT + 'def to_path(root):\n    return str(root.uri)[len("file://"):]\n', "slicing by the prefix length"),
-        Invalid(MCP_IMPORT + 'import mcp.types\n\ndef to_path(root_uri):\n    return root_uri[7:]\n', "slicing a root URI by 7"),
         Invalid(
-            MCP_IMPORT + 'def to_path(location):\n    if location.startswith("file://"):\n        return location[7:]\n',
+            MCP_IMPORT + 'def to_path(root):\n    return str(root.uri)[len("file://"):]\n',
+            "slicing by the prefix length",
+        ),
+        Invalid(
+            MCP_IMPORT + "import mcp.types\n\ndef to_path(root_uri):\n    return root_uri[7:]\n",
+            "slicing a root URI by 7",
+        ),
+        Invalid(
+            MCP_IMPORT
+            + 'def to_path(location):\n    if location.startswith("file://"):\n        return location[7:]\n',
             "slicing by 7 after a file-scheme test",
         ),
         Invalid(MCP_IMPORT + 'def to_uri(path):\n    return f"file://{path}"\n', "an f-string URI"),
@@ -181,7 +191,7 @@ class NaiveFileUri(Rule):
         self._is_mcp: Optional[bool] = None
 
     @property
-    def guards(self) -> "_Guards":
+    def guards(self) -> _Guards:
         """`file:` guards and constants of the whole module, collected on first need: most
         candidate files never reach a pattern that needs them, so they skip the extra walk."""
         if self._guards is None:
@@ -230,7 +240,11 @@ class NaiveFileUri(Rule):
             return True
         if not self._mcp_file():
             return False
-        if isinstance(expr, cst.Call) and len(expr.args) == 1 and call_qualified(self.resolver, expr) in ("str", "os.fspath"):
+        if (
+            isinstance(expr, cst.Call)
+            and len(expr.args) == 1
+            and call_qualified(self.resolver, expr) in ("str", "os.fspath")
+        ):
             return self._holds_file_uri(expr.args[0].value)
         if isinstance(expr, cst.Attribute):
             return expr.attr.value == "uri" or "uri" in words(expr.attr.value)
@@ -259,7 +273,12 @@ class NaiveFileUri(Rule):
         if not isinstance(sl, cst.Slice) or sl.upper is not None or sl.step is not None or sl.lower is None:
             return
         lower = sl.lower
-        if isinstance(lower, cst.Call) and isinstance(lower.func, cst.Name) and lower.func.value == "len" and lower.args:
+        if (
+            isinstance(lower, cst.Call)
+            and isinstance(lower.func, cst.Name)
+            and lower.func.value == "len"
+            and lower.args
+        ):
             arg = lower.args[0].value
             if _file_literal(arg) is not None or (isinstance(arg, cst.Name) and arg.value in self.guards.constants):
                 self._report_to_path(node, value)
@@ -276,9 +295,8 @@ class NaiveFileUri(Rule):
             if not args or _file_literal(args[0].value) is None:
                 return
             name = func.attr.value
-            fixable = (
-                (name == "replace" and len(node.args) == 2 and literal(node.args[1].value) == "")
-                or (name in ("removeprefix", "lstrip", "strip") and len(node.args) == 1)
+            fixable = (name == "replace" and len(node.args) == 2 and literal(node.args[1].value) == "") or (
+                name in ("removeprefix", "lstrip", "strip") and len(node.args) == 1
             )
             self._report_to_path(node, func.value if fixable else None)
             return
@@ -334,7 +352,11 @@ class NaiveFileUri(Rule):
             topath = self.spelling.spell("urllib.request", "url2pathname")
             if parse and topath:
                 new = call(topath[0], cst.Attribute(value=call(parse[0], bare(uri)), attr=cst.Name("path")))
-                fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(parse[1], topath[1]), unsafe=True)
+                fix = Fix(
+                    (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),),
+                    imports=(parse[1], topath[1]),
+                    unsafe=True,
+                )
         self.report(node, MSG_TO_PATH.format(expr=shorten(code(node))), fix=fix)
 
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute) -> None:
@@ -342,7 +364,9 @@ class NaiveFileUri(Rule):
         fix = None
         if topath:
             new = call(topath[0], cst.Attribute(value=owner, attr=cst.Name("path")))
-            fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), unsafe=True)
+            fix = Fix(
+                (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), unsafe=True
+            )
         escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
         self.report(node, MSG_PATH_ONLY.format(expr=shorten(code(node)), escapes=escapes), fix=fix)
 
@@ -400,7 +424,11 @@ class NaiveFileUri(Rule):
             spelled = self.spelling.spell("pathlib", "Path")
             if spelled:
                 new = method(method(call(spelled[0], bare(path)), "resolve"), "as_uri")
-                fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(spelled[1],), unsafe=True)
+                fix = Fix(
+                    (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),),
+                    imports=(spelled[1],),
+                    unsafe=True,
+                )
         self.report(node, MSG_TO_URI.format(expr=shorten(code(node))), fix=fix)
 
 
@@ -412,6 +440,10 @@ def _mcp_module(qualified: str) -> bool:
 def _int(expr) -> Optional[int]:
     if isinstance(expr, cst.Integer):
         return int(expr.value)
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
+    if (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    ):
         return -int(expr.expression.value)
     return None

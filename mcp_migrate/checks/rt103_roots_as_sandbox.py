@@ -22,6 +22,7 @@ What is flagged, when either side comes from roots:
 A path is resolved when it is `x.resolve()`, `os.path.realpath(x)`, a `str()`/`Path()` of one,
 or a name bound to one in the same scope (or named `real_*`/`resolved_*`).
 """
+
 from __future__ import annotations
 
 import re
@@ -32,7 +33,6 @@ import libcst as cst
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import (
     MCP_IMPORT,
-    mcp_context,
     Flow,
     Spelling,
     bare,
@@ -41,15 +41,14 @@ from mcp_migrate.checks.security import (
     code,
     is_literal,
     last_identifier,
+    mcp_context,
     method,
     words,
 )
 from mcp_migrate.checks.shapes import positional, shorten
 from mcp_migrate.core.fixes import Fix, Replace
 
-NOT_ACL = (
-    "roots are guidance, not access control: isolation comes from the server process's permissions"
-)
+NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
 MSG_PREFIX = (
     "`{expr}` treats a root as a string prefix: `/srv/app-secrets` starts with `/srv/app`, and `..` or a "
     "symlink walks out; resolve both sides and compare components "
@@ -115,13 +114,16 @@ class RootsAsSandbox(Rule):
         Valid("def f(root_key, key):\n    return key.startswith(root_key)\n", "`root_key` is not a directory"),
     ]
     INVALID = [
-        Invalid(MCP_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n", "a string prefix against a root"),
+        Invalid(
+            MCP_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n", "a string prefix against a root"
+        ),
         Invalid(
             MCP_IMPORT + "def inside(p, roots):\n    return any(str(p).startswith(str(r)) for r in roots)\n",
             "a loop over roots",
         ),
         Invalid(
-            MCP_IMPORT + "from pathlib import Path\n\ndef inside(p, workspace):\n    return Path(p).is_relative_to(workspace)\n",
+            MCP_IMPORT
+            + "from pathlib import Path\n\ndef inside(p, workspace):\n    return Path(p).is_relative_to(workspace)\n",
             "is_relative_to on a path that was not resolved",
         ),
         Invalid(
@@ -246,12 +248,19 @@ class RootsAsSandbox(Rule):
             if strip_separator and self.flow.separator_terminated(expr) and isinstance(expr, cst.BinaryOperation):
                 expr = expr.left
                 continue
-            if isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].keyword and not expr.args[0].star:
+            if (
+                isinstance(expr, cst.Call)
+                and len(expr.args) == 1
+                and not expr.args[0].keyword
+                and not expr.args[0].star
+            ):
                 if call_qualified(self.resolver, expr) in _STRIP:
                     expr = expr.args[0].value
                     continue
             break
-        if isinstance(expr, (cst.Tuple, cst.List, cst.Set, cst.FormattedString, cst.SimpleString, cst.ConcatenatedString)):
+        if isinstance(
+            expr, (cst.Tuple, cst.List, cst.Set, cst.FormattedString, cst.SimpleString, cst.ConcatenatedString)
+        ):
             return None
         if isinstance(expr, cst.Call) and call_qualified(self.resolver, expr) in ("tuple", "list", "set", "frozenset"):
             return None
@@ -312,8 +321,25 @@ class RootsAsSandbox(Rule):
 
 #: Words that say a value is a separator, extension or scheme, not a directory (`path_sep_tuple`).
 _NOT_DIRECTORY_WORDS = frozenset(
-    {"sep", "seps", "separator", "separators", "ext", "exts", "extension", "extensions", "suffix", "suffixes",
-     "scheme", "schemes", "char", "chars", "marker", "markers", "magic"}
+    {
+        "sep",
+        "seps",
+        "separator",
+        "separators",
+        "ext",
+        "exts",
+        "extension",
+        "extensions",
+        "suffix",
+        "suffixes",
+        "scheme",
+        "schemes",
+        "char",
+        "chars",
+        "marker",
+        "markers",
+        "magic",
+    }
 )
 
 

@@ -16,6 +16,7 @@ The data-flow heuristic is deliberately simple and documented in each rule's doc
 * an expression is *resolved* when it is `x.resolve()`, `os.path.realpath(x)` (or a `str()`,
   `Path()` or `os.fspath()` of one), or a name bound to one in the same scope.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,9 +24,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import code_of
-
-from mcp_migrate.checks.shapes import literal
+from mcp_migrate.checks.shapes import code_of, literal
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -36,21 +35,89 @@ _ROOT_WORDS = frozenset(
 #: Qualifiers that make a directory word an access boundary (`allowed_dirs`, `base_path`).
 _BOUND_WORDS = frozenset({"allow", "allowed", "permitted", "trusted", "safe", "base", "jail", "sandbox"})
 _DIR_WORDS = frozenset(
-    {"dir", "dirs", "directory", "directories", "path", "paths", "folder", "folders", "prefix", "prefixes", "root", "roots"}
+    {
+        "dir",
+        "dirs",
+        "directory",
+        "directories",
+        "path",
+        "paths",
+        "folder",
+        "folders",
+        "prefix",
+        "prefixes",
+        "root",
+        "roots",
+    }
 )
 #: Words that say a "root" name holds something other than a directory (`root_key`, `root_logger`).
 _NOT_DIR_WORDS = frozenset(
-    {"key", "keys", "node", "nodes", "tag", "tags", "name", "names", "id", "ids", "logger", "log", "element",
-     "elem", "widget", "window", "cause", "model", "hash", "domain", "domains", "span", "token", "cert", "ca",
-     "user", "password", "pw", "module", "class", "type", "dn", "url", "urls", "host", "hosts", "origin",
-     "origins", "email", "emails", "header", "headers"}
+    {
+        "key",
+        "keys",
+        "node",
+        "nodes",
+        "tag",
+        "tags",
+        "name",
+        "names",
+        "id",
+        "ids",
+        "logger",
+        "log",
+        "element",
+        "elem",
+        "widget",
+        "window",
+        "cause",
+        "model",
+        "hash",
+        "domain",
+        "domains",
+        "span",
+        "token",
+        "cert",
+        "ca",
+        "user",
+        "password",
+        "pw",
+        "module",
+        "class",
+        "type",
+        "dn",
+        "url",
+        "urls",
+        "host",
+        "hosts",
+        "origin",
+        "origins",
+        "email",
+        "emails",
+        "header",
+        "headers",
+    }
 )
 #: `root_path` is ASGI's URL prefix (`scope["root_path"]`), not a directory.
 _NOT_ROOT_NAMES = frozenset({"root_path", "rootPath"})
 #: Methods that keep a root a root: `r.rstrip("/")`, `r.resolve()`, `dirs.split(":")`.
 _ROOT_METHODS = frozenset(
-    {"rstrip", "lstrip", "strip", "resolve", "absolute", "expanduser", "as_posix", "lower", "casefold",
-     "removesuffix", "split", "rsplit", "normcase", "realpath", "abspath"}
+    {
+        "rstrip",
+        "lstrip",
+        "strip",
+        "resolve",
+        "absolute",
+        "expanduser",
+        "as_posix",
+        "lower",
+        "casefold",
+        "removesuffix",
+        "split",
+        "rsplit",
+        "normcase",
+        "realpath",
+        "abspath",
+    }
 )
 #: Loops whose variables are not roots even when named so (`for root, dirs, files in os.walk(p)`).
 _WALKS = frozenset({"os.walk", "os.fwalk"})
@@ -58,12 +125,36 @@ _RESOLVED_WORDS = frozenset({"resolved", "real", "realpath", "canonical", "canon
 
 #: Calls that carry a path through unchanged in meaning (`str(r)`, `Path(r)`, `os.path.abspath(r)`).
 _WRAPPERS = frozenset(
-    {"str", "os.fspath", "pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath",
-     "pathlib.PurePosixPath", "pathlib.PureWindowsPath", "os.path.abspath", "os.path.normpath",
-     "os.path.expanduser", "os.path.join", "os.path.realpath", "posixpath.abspath", "posixpath.normpath",
-     "posixpath.realpath", "ntpath.abspath", "ntpath.normpath", "ntpath.realpath", "urllib.request.url2pathname",
-     "urllib.parse.unquote", "urllib.parse.urlparse", "urllib.parse.urlsplit", "tuple", "list", "set", "frozenset",
-     "sorted"}
+    {
+        "str",
+        "os.fspath",
+        "pathlib.Path",
+        "pathlib.PurePath",
+        "pathlib.PosixPath",
+        "pathlib.WindowsPath",
+        "pathlib.PurePosixPath",
+        "pathlib.PureWindowsPath",
+        "os.path.abspath",
+        "os.path.normpath",
+        "os.path.expanduser",
+        "os.path.join",
+        "os.path.realpath",
+        "posixpath.abspath",
+        "posixpath.normpath",
+        "posixpath.realpath",
+        "ntpath.abspath",
+        "ntpath.normpath",
+        "ntpath.realpath",
+        "urllib.request.url2pathname",
+        "urllib.parse.unquote",
+        "urllib.parse.urlparse",
+        "urllib.parse.urlsplit",
+        "tuple",
+        "list",
+        "set",
+        "frozenset",
+        "sorted",
+    }
 )
 _REALPATH = frozenset({"os.path.realpath", "posixpath.realpath", "ntpath.realpath"})
 _PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath"})
@@ -162,7 +253,11 @@ class Flow:
     def bind_loop(self, target: cst.BaseExpression, iterable: cst.BaseExpression) -> None:
         if isinstance(iterable, cst.Call) and call_qualified(self.resolver, iterable) in _WALKS:
             self.bind(target, frozenset({"plain"}))
-        elif isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and iterable.func.attr.value == "walk":
+        elif (
+            isinstance(iterable, cst.Call)
+            and isinstance(iterable.func, cst.Attribute)
+            and iterable.func.attr.value == "walk"
+        ):
             self.bind(target, frozenset({"plain"}))  # Path.walk()
         else:
             self.bind(target, frozenset({"root"}) if self.rootish(iterable) else frozenset())
@@ -201,9 +296,7 @@ class Flow:
         if isinstance(expr, cst.BooleanOperation):
             return self.rootish(expr.left) or self.rootish(expr.right)
         if isinstance(expr, cst.FormattedString):
-            return any(
-                isinstance(p, cst.FormattedStringExpression) and self.rootish(p.expression) for p in expr.parts
-            )
+            return any(isinstance(p, cst.FormattedStringExpression) and self.rootish(p.expression) for p in expr.parts)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
             # [r.uri.path for r in result.roots]: a comprehension over roots
             comp = expr.for_in
@@ -339,4 +432,3 @@ def mcp_context(data: bytes) -> bool:
     security rules look only there: their patterns (`x[7:]`, `path.startswith(root)`) are
     everywhere in other code, and parsing it all would be most of a run's cost."""
     return (b"mcp" in data or b"MCP" in data or b"Mcp" in data) and _MCP_IMPORT.search(data) is not None
-

@@ -1,5 +1,6 @@
 """Small syntactic questions the Roots rules share: literal strings, keyword arguments, and
 where a wire-method string sits (a request built by hand, a dispatch, a constant...)."""
+
 from __future__ import annotations
 
 from typing import Optional

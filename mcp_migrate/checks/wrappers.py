@@ -2,14 +2,15 @@
 
 `RT001 = ["myapp.mcp.get_client_roots"]` makes every call that resolves, through the file's
 imports, to `myapp.mcp.get_client_roots` an RT001 finding."""
+
 from __future__ import annotations
 
 from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.checks.base import Rule
+from mcp_migrate.core.catalog import load_catalog
 
 MSG = "`{name}` is a wrapper around {summary_lower} (configured in extend-apis)"
 

@@ -7,6 +7,7 @@ honours either); the tokenizer decides, so a `#` never lands inside a string. An
 `# noqa: X` on that line is extended (`# noqa: X, RT001`) rather than repeated. Running it
 again adds nothing: the findings it silenced are gone.
 """
+
 from __future__ import annotations
 
 import codecs

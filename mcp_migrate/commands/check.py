@@ -1,5 +1,6 @@
 """The `check` command's orchestration: run the check (files or standard input), then either
 record a baseline, add noqa directives, or filter through a baseline and report."""
+
 from __future__ import annotations
 
 import sys
@@ -41,8 +42,8 @@ def run_check_command(
     write_baseline: Optional[str] = None,
     add_noqa: bool = False,
 ) -> int:
-    from mcp_migrate.output import progress, report
     from mcp_migrate.commands import runner
+    from mcp_migrate.output import progress, report
 
     if stdin is not None:
         run = runner.check_stdin(stdin_filename, options, stdin)
@@ -88,12 +89,12 @@ def _write_baseline(run, path: str, output: OutputOptions) -> int:
 def _add_noqa(run, paths, output: OutputOptions) -> int:
     """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
     result still parses, write through the same atomic writer as `fix`."""
-    from mcp_migrate.output import report
+    from mcp_migrate.commands.add_noqa import add_noqa
+    from mcp_migrate.commands.runner import RunResult
     from mcp_migrate.core.engine import check_bytes
     from mcp_migrate.core.findings import FileError, FileResult
     from mcp_migrate.core.fixer import verify_parses
-    from mcp_migrate.commands.add_noqa import add_noqa
-    from mcp_migrate.commands.runner import RunResult
+    from mcp_migrate.output import report
     from mcp_migrate.project.writer import snapshot, write_atomic, write_target
 
     roots = [Path(p) for p in paths]

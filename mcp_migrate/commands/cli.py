@@ -4,6 +4,7 @@ Exit codes: 0 no findings, 1 findings, 2 usage/config error, missing path, or a 
 Bad input never shows a traceback: `guarded` turns it into `mcp-migrate: error: ...` and 2.
 Commands only parse options here; checkcmd.py, fixcmd.py and configcmd.py do the work.
 """
+
 from __future__ import annotations
 
 import functools
@@ -17,7 +18,7 @@ PROG = "mcp-migrate"
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def fail(message: str) -> "click.exceptions.Exit":
+def fail(message: str) -> click.exceptions.Exit:
     """Print the one-line error and return the exit to raise (exit code 2)."""
     click.echo(f"{PROG}: error: {message}", err=True)
     return click.exceptions.Exit(EXIT_ERROR)
@@ -157,9 +158,7 @@ def cli():
 
 @cli.command()
 @check_options
-@click.option(
-    "--format", "output_format", type=click.Choice(list(FORMATS)), default="text", show_default=True
-)
+@click.option("--format", "output_format", type=click.Choice(list(FORMATS)), default="text", show_default=True)
 @click.option("--output-file", "-o", metavar="FILE", help="Write the report to FILE; the terminal gets the summary.")
 @exit_zero_option
 @quiet_option
@@ -175,8 +174,8 @@ def check(
     statistics, baseline, write_baseline, add_noqa, stdin_filename, no_color,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage."""
-    from mcp_migrate.output import report
     from mcp_migrate.commands.check import OutputOptions, run_check_command
+    from mcp_migrate.output import report
 
     from_stdin = stdin_mode(paths, stdin_filename)
     modes = [
@@ -229,8 +228,8 @@ def fix(
 
     With --diff, print what would change and exit 1 when anything would. With standard input
     (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr."""
-    from mcp_migrate.output import report
     from mcp_migrate.commands.fix import FixOptions, run_fix_command, run_fix_stdin
+    from mcp_migrate.output import report
 
     flags = FixOptions(
         unsafe=unsafe,
@@ -267,8 +266,8 @@ def config_command(paths, select, ignore, config_file, jobs, strategy, force_exc
 @guarded
 def rules(no_color):
     """List every rule: code, name, fix kind, severity, summary."""
-    from mcp_migrate.output import report
     from mcp_migrate.core.catalog import load_catalog
+    from mcp_migrate.output import report
 
     report.print_rules(load_catalog(), color=report.use_color(no_color))
 
@@ -279,8 +278,8 @@ def rules(no_color):
 @guarded
 def explain(code, no_color):
     """Show the documentation of rule CODE."""
-    from mcp_migrate.output import report
     from mcp_migrate.core.catalog import load_catalog
+    from mcp_migrate.output import report
 
     info = load_catalog().get(code.strip().upper())
     if info is None:

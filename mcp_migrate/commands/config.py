@@ -1,5 +1,6 @@
 """`mcp-migrate config`: the effective configuration, and where each value came from
 (`default`, `pyproject` — or `config` for a standalone `--config` file — or `flag`)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,10 +23,10 @@ def _toml(value) -> str:
 
 def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
+    from mcp_migrate.commands.runner import selector_for
+    from mcp_migrate.core.engine import Settings
     from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
-    from mcp_migrate.core.engine import Settings
-    from mcp_migrate.commands.runner import selector_for
 
     config = resolve_config(paths, options.config)
     file_origin = "pyproject" if config.path and os.path.basename(config.path) == "pyproject.toml" else "config"

@@ -1,6 +1,7 @@
 """The `fix` command's orchestration: compute fixes (in workers), then either print diffs or
 write each changed file safely, then report what was fixed and what remains. With standard
 input (`--stdin-filename PATH -`) the fixed source goes to standard output instead."""
+
 from __future__ import annotations
 
 import sys
@@ -36,8 +37,8 @@ def _exit(run, fixed: int, flags: FixOptions) -> int:
 
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
-    from mcp_migrate.output import progress, report
     from mcp_migrate.commands.runner import RunResult, run_fix
+    from mcp_migrate.output import progress, report
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
     outcomes, files_checked, extra, skipped = run_fix(paths, options, flags.unsafe, progress=bar)
@@ -72,9 +73,9 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
 def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
-    from mcp_migrate.output import report
-    from mcp_migrate.core.fixer import fix_bytes
     from mcp_migrate.commands.runner import RunResult, stdin_target, unsafe_fixes
+    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.output import report
 
     target = stdin_target(filename, options)
     out = sys.stdout.buffer

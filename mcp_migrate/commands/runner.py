@@ -3,18 +3,20 @@ the engine (in a process pool for big trees), collect FileResults. Commands such
 and `fix` share it; reporters live in report.py. A caller may pass `progress`, a function
 `total -> context manager yielding advance()`, to show progress (see progress.py).
 """
+
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple, Optional, Sequence
+from typing import Callable, NamedTuple, Optional
 
 from mcp_migrate.core import engine
+from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
 from mcp_migrate.project.discovery import check_paths_exist, discover
-from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.selection import IO_ERROR_CODE, selection_for
 
 #: Below this many files a pool costs more than it saves.

@@ -3,6 +3,7 @@
 The catalog is data, not code, so `explain` and `rules` work from an installed wheel: the
 folder ships as the package `mcp_migrate._catalog`. Front matter sits between two `+++` lines.
 """
+
 from __future__ import annotations
 
 import sys

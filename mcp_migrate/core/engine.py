@@ -4,18 +4,20 @@ Per file: screen the raw bytes for tokens the selected rules need (most files st
 parse once, walk the tree once while every rule that passed the screen gets its callbacks,
 compute positions only when something was reported, then apply suppressions.
 """
+
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from functools import lru_cache
+from typing import Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.checks import all_rules
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE, FileError, FileResult, Finding
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex
@@ -39,7 +41,7 @@ class Settings:
     migrated_tools: tuple = ()
 
     @classmethod
-    def default(cls) -> "Settings":
+    def default(cls) -> Settings:
         return cls(select=frozenset(load_catalog()))
 
     def extend_map(self) -> dict:
@@ -203,7 +205,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         return Analysis(None, [], result)
     rules = screened_rules(data, settings)
     # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
-    # keeps its imports after a migration, so its leftover `# noqa: RT001` is still seen.
+    # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
     audit = _may_hold_suppressions(data, settings)
     if not rules and not audit:
         return Analysis(None, [], result)

@@ -1,4 +1,5 @@
 """The records a check produces: findings and per-file errors, shared by every reporter."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

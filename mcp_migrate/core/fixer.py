@@ -5,6 +5,7 @@ unused are removed with LibCST's RemoveImportsVisitor (imports that were unused 
 left alone); the output must parse (LibCST and CPython) or it is dropped. Passes repeat while
 new fixable findings appear, at most MAX_PASSES times, so overlapping fixes converge.
 """
+
 from __future__ import annotations
 
 import ast
@@ -174,7 +175,9 @@ class _ApplyEdits(cst.CSTTransformer):
 def _branch(node: cst.If, keep: str) -> list:
     """The statements of one branch of an `if`, the `if`'s leading comments on the first."""
     block = node.body if keep == "body" else node.orelse.body
-    statements = list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
+    statements = (
+        list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
+    )
     if statements:
         statements[0] = statements[0].with_changes(leading_lines=[*node.leading_lines, *statements[0].leading_lines])
     return statements

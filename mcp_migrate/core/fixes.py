@@ -4,6 +4,7 @@ Rules only describe edits; `mcp_migrate.core.fixer` applies every edit of a file
 transformer pass. Builders return None where no safe rewrite exists (the finding then stays
 reported with fix "none"): for example a call that is part of a larger expression.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -8,6 +8,7 @@ an SDK name: a user's `def list_roots()` or `sympy.roots` stays silent.
 Module-level code sees bindings in source order; function bodies see the module's final
 bindings (they run later), collected by a pre-pass over the top-level statements.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Union
@@ -139,7 +140,11 @@ class Resolver:
         for alias in node.names:
             if not isinstance(alias.name, cst.Name):
                 continue
-            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else alias.name.value
+            local = (
+                alias.asname.name.value
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                else alias.name.value
+            )
             scope.names[local] = ("q", f"{base}.{alias.name.value}")
 
     def _note_module(self, full: str) -> None:
@@ -338,9 +343,7 @@ class Resolver:
             return self.qualified(ann)
         if isinstance(ann, cst.Subscript):
             outer = self.qualified(ann.value)
-            elements = [
-                e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)
-            ]
+            elements = [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
             if outer in ("typing.Optional", "typing.Annotated", "typing_extensions.Annotated") and elements:
                 return self.annotation_type(elements[0])
             if outer == "typing.Union":

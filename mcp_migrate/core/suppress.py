@@ -6,6 +6,7 @@ Recognised, on the finding's first or last line:
 and, as in Fixit, `# lint-fixme: RT001` / `# lint-ignore: RT001` on the line itself or on a
 comment-only line directly above it. A suppression that matches no finding is stale (RT900).
 """
+
 from __future__ import annotations
 
 import io
@@ -14,7 +15,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 _CODE = r"[A-Z]+[0-9]+"
-#: `# noqa: CODE[, CODE...]`, shared with `--add-noqa`, which extends such a comment.
+#: noqa comments (`noqa: CODE[, CODE...]`), shared with `--add-noqa`, which extends such a comment.
 NOQA = re.compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
 _IGNORE = re.compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\](?:\s*--\s*(.*))?")
 _LINT_SUPPRESS = re.compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
@@ -85,7 +86,7 @@ class SuppressionIndex:
                 self.by_line.setdefault(line, []).append(s)
 
     @classmethod
-    def from_text(cls, text: str) -> "SuppressionIndex":
+    def from_text(cls, text: str) -> SuppressionIndex:
         return cls(parse_suppressions(text))
 
     def match(self, finding):

@@ -6,6 +6,7 @@ need the syntax nodes in source order with their ancestors, so this walk reads t
 fields directly, skips whitespace and punctuation, and uses an explicit stack (no recursion
 limit on deeply nested expressions).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -64,7 +65,9 @@ def _fields(kind: type) -> tuple:
     names = _FIELDS.get(kind)
     if names is None:
         names = _SOURCE_ORDER.get(kind) or tuple(
-            f.name for f in dataclasses.fields(kind) if f.name not in _LAYOUT_FIELDS and not f.name.startswith("whitespace")
+            f.name
+            for f in dataclasses.fields(kind)
+            if f.name not in _LAYOUT_FIELDS and not f.name.startswith("whitespace")
         )
         _FIELDS[kind] = names
     return names

@@ -6,6 +6,7 @@ server's environment when the strategy is server-config and the client launches 
 stdio (`StdioServerParameters(..., env=...)`); otherwise a `# mcp-migrate: RT002` comment lists
 the directories that must now travel as tool arguments.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -130,11 +131,7 @@ def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
 
 
 def _stdio_env_edit(context, dirs: list):
-    calls = [
-        n
-        for n in walk(context.module)
-        if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == _STDIO
-    ]
+    calls = [n for n in walk(context.module) if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == _STDIO]
     if len(calls) != 1:
         return None
     call = calls[0]
@@ -143,8 +140,13 @@ def _stdio_env_edit(context, dirs: list):
     entry = f'"{env_var}": os.pathsep.join([{items}])'
     env = keyword(call, "env")
     if env is None:
-        new_arg = cst.Arg(value=expr("{" + entry + "}"), keyword=cst.Name("env"), equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+        new_arg = cst.Arg(
+            value=expr("{" + entry + "}"),
+            keyword=cst.Name("env"),
+            equal=cst.AssignEqual(
+                whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+            ),
+        )
         args = list(call.args)
         if args and not isinstance(args[-1].comma, cst.Comma):
             args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
@@ -158,15 +160,15 @@ def _stdio_env_edit(context, dirs: list):
     return Replace(env.value, merged)
 
 
-
-
 def _tool_call_edits(context, dirs: list) -> list:
     """`call_tool("name", {...})` calls to tools that now take the directories as an argument:
     the argument is added, with the same directories (as URIs for a `uris` parameter)."""
     wanted = dict(context.settings.migrated_tools)
     edits = []
     for node in walk(context.module):
-        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
+        if not (
+            isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"
+        ):
             continue
         args = positional(node)
         name = literal(args[0].value) if args else None
@@ -186,5 +188,16 @@ def _tool_call_edits(context, dirs: list) -> list:
             new = expr("{" + (inner + ", " if inner else "") + entry + "}")
             edits.append(Replace(current, new))
         elif len(args) == 1 and keyword(node, "arguments") is None:
-            edits.append(Replace(node, node.with_changes(args=[*node.args[:-1], args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(expr("{" + entry + "}"))])))
+            edits.append(
+                Replace(
+                    node,
+                    node.with_changes(
+                        args=[
+                            *node.args[:-1],
+                            args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                            cst.Arg(expr("{" + entry + "}")),
+                        ]
+                    ),
+                )
+            )
     return edits

@@ -10,6 +10,7 @@ Understood idioms (anything else makes the whole site fall back to a shaped valu
   * a root's URI as text (`str(r.uri)`, `r.uri`) and its `name`.
 The new elements are paths (str), so the path idioms become the element itself.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -215,9 +216,18 @@ class ConsumerRewriter:
                     return outer
                 return attr
             return None
-        if isinstance(parent, cst.Attribute) and parent.value is text and parent.attr.value in ("removeprefix", "replace"):
+        if (
+            isinstance(parent, cst.Attribute)
+            and parent.value is text
+            and parent.attr.value in ("removeprefix", "replace")
+        ):
             call = self.up(parent)
-            if isinstance(call, cst.Call) and call.func is parent and call.args and literal(call.args[0].value) == FILE_PREFIX:
+            if (
+                isinstance(call, cst.Call)
+                and call.func is parent
+                and call.args
+                and literal(call.args[0].value) == FILE_PREFIX
+            ):
                 if parent.attr.value == "removeprefix" or (len(call.args) == 2 and literal(call.args[1].value) == ""):
                     return call
             return None

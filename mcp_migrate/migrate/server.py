@@ -7,6 +7,7 @@ Strategies (the default: tool-parameter inside a tool function, server-config el
 The consuming code is rewritten by ConsumerRewriter; what it does not understand gets a value
 of the same shape built from the directories and a `# mcp-migrate: RT001` review comment.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ import libcst as cst
 from mcp_migrate.checks.shapes import code_of, keyword, positional
 from mcp_migrate.core.fixes import AddComment, Fix, Insert, Replace, Unwrap
 from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
-from mcp_migrate.migrate.tree import enclosing, module_binding, expr, is_reference, parent_map, statement, walk
+from mcp_migrate.migrate.tree import enclosing, expr, is_reference, module_binding, parent_map, statement, walk
 
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
@@ -104,7 +105,9 @@ class _SiteRewrite:
             self._fallback(str(exc))
         if guard is not None:
             if guard.orelse is not None:  # an elif chain: a human decides
-                self.edits.append(AddComment(guard, "# mcp-migrate: RT001 review: this roots capability guard has an elif"))
+                self.edits.append(
+                    AddComment(guard, "# mcp-migrate: RT001 review: this roots capability guard has an elif")
+                )
             else:
                 self.edits.append(Unwrap(guard, "body"))
                 self.dropped.append(guard.test)
@@ -160,7 +163,9 @@ class _SiteRewrite:
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
         if self.kind == "raw":
-            shaped = f'{{"roots": [{{"uri": Path(d).resolve().as_uri(), "name": Path(d).name}} for d in {self.target}]}}'
+            shaped = (
+                f'{{"roots": [{{"uri": Path(d).resolve().as_uri(), "name": Path(d).name}} for d in {self.target}]}}'
+            )
             self.imports.append(("pathlib", "Path"))
         else:
             roots = f"[Root(uri=Path(d).resolve().as_uri(), name=Path(d).name) for d in {self.target}]"
@@ -171,7 +176,9 @@ class _SiteRewrite:
         self.edits.append(Replace(self.value, expr(shaped)))
         self.dropped.append(self.value)
         line = _statement_of(self.func, self.value)
-        self.edits.append(AddComment(line, f"# mcp-migrate: RT001 review: {why}; the roots are now built from `{self.target}`"))
+        self.edits.append(
+            AddComment(line, f"# mcp-migrate: RT001 review: {why}; the roots are now built from `{self.target}`")
+        )
 
     # --- strategies ------------------------------------------------------------------------------
     def _server_config(self) -> None:
@@ -179,7 +186,11 @@ class _SiteRewrite:
         if module_binding(self.module, name) is not None:
             return
         env = self.settings.env_var
-        comment = cst.EmptyLine(comment=cst.Comment("# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."))
+        comment = cst.EmptyLine(
+            comment=cst.Comment(
+                "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
+            )
+        )
         const = statement(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
         const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
         self.imports.append(("os", None))
@@ -245,7 +256,10 @@ class _SiteRewrite:
 
     def _context_param(self) -> Optional[cst.Param]:
         for p in _all_params(self.func.params):
-            if p.annotation is not None and self.resolver.sdk_name(_annotation_head(p.annotation.annotation)) in _CONTEXT_CLASSES:
+            if (
+                p.annotation is not None
+                and self.resolver.sdk_name(_annotation_head(p.annotation.annotation)) in _CONTEXT_CLASSES
+            ):
                 if is_tool_function(self.func, self.context):
                     return p
         return None
@@ -294,7 +308,11 @@ def _registered_tools(context) -> set:
     if cached is None:
         cached = set()
         for node in walk(context.module):
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "add_tool":
+            if (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == "add_tool"
+            ):
                 args = positional(node)
                 if args and isinstance(args[0].value, cst.Name):
                     cached.add(args[0].value.value)
@@ -304,11 +322,19 @@ def _registered_tools(context) -> set:
 
 def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
     """`session.check_client_capability(ClientCapabilities(roots=...))` or `....capabilities.roots`."""
-    if isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "check_client_capability":
+    if (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value == "check_client_capability"
+    ):
         args = positional(test)
         if len(args) == 1 and isinstance(args[0].value, cst.Call):
             caps = args[0].value
-            return resolver.sdk_name(caps.func) == "ClientCapabilities" and keyword(caps, "roots") is not None and len(caps.args) == 1
+            return (
+                resolver.sdk_name(caps.func) == "ClientCapabilities"
+                and keyword(caps, "roots") is not None
+                and len(caps.args) == 1
+            )
     if isinstance(test, cst.Attribute) and test.attr.value == "roots":
         owner = test.value
         return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")

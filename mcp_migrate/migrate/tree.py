@@ -1,7 +1,9 @@
 """Small tree utilities for rewrites that look at a whole function: parents, walks, references."""
+
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from collections.abc import Iterator
+from typing import Optional
 
 import libcst as cst
 
@@ -52,8 +54,6 @@ def is_reference(node: cst.Name, parent: Optional[cst.CSTNode]) -> bool:
     if isinstance(parent, cst.Param) and parent.name is node:
         return False
     return True
-
-
 
 
 def expr(text: str) -> cst.BaseExpression:

@@ -1,5 +1,6 @@
 """Unified diffs of bytes, exact enough that `patch -p1` reproduces what fix would write
 (CRLF kept, non-UTF-8 bytes kept, a missing final newline marked as patch expects)."""
+
 from __future__ import annotations
 
 import difflib

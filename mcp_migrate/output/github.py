@@ -4,6 +4,7 @@
 level by severity (breaks -> error, deprecated/warning -> warning, info -> notice). Values are
 escaped as the Actions runner expects (`%`, CR, LF everywhere; `:` and `,` in properties).
 """
+
 from __future__ import annotations
 
 LEVELS = {"breaks": "error", "error": "error", "deprecated": "warning", "warning": "warning", "info": "notice"}

@@ -1,5 +1,6 @@
 """A progress bar on stderr for long runs: only on a terminal and only past THRESHOLD files,
 so piped output and small runs get nothing extra. Plugs into runner's `progress` argument."""
+
 from __future__ import annotations
 
 import contextlib

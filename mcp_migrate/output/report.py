@@ -5,6 +5,7 @@ rich and json are imported inside the functions so commands that do not print th
 start faster. All user text (paths, messages, docs) goes through `rich.markup.escape`, and
 consoles never highlight, wrap or replace `:emoji:` codes, so output is exactly the data.
 """
+
 from __future__ import annotations
 
 import os
@@ -88,7 +89,9 @@ def print_text(run, *, color: bool = True, quiet: bool = False, file=None, summa
     print_errors(run, color=color)
     for f in run.findings:
         style = "red" if f.severity in ("breaks", "error") else "yellow"
-        out.print(f"[bold]{escape(f.path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(f.message)}")
+        out.print(
+            f"[bold]{escape(f.path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(f.message)}"
+        )
     if quiet:
         return
     notes = baseline_lines(run)
@@ -222,6 +225,8 @@ def print_explain(info, *, color: bool = True) -> None:
     from rich.markup import escape
 
     console = make_console(color=color)
-    console.print(f"[bold]{escape(info.code)} {escape(info.name)}[/] ({escape(info.severity)}, fix: {escape(info.fix)})")
+    console.print(
+        f"[bold]{escape(info.code)} {escape(info.name)}[/] ({escape(info.severity)}, fix: {escape(info.fix)})"
+    )
     console.print()
     console.print(escape(info.doc.rstrip("\n")))

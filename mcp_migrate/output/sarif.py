@@ -6,6 +6,7 @@ finding has one, and `suppressions` when an inline comment (`inSource`, with its
 baseline (`external`) silenced it. A fix is computed by the fix engine for that rule in that
 file and given as byte-range replacements, one per changed hunk.
 """
+
 from __future__ import annotations
 
 import base64
@@ -226,9 +227,7 @@ def sarif_log(run) -> dict:
                 },
                 "originalUriBaseIds": {SRCROOT: {"uri": cwd}},
                 "columnKind": "unicodeCodePoints",
-                "invocations": [
-                    {"executionSuccessful": not run.errors, "toolExecutionNotifications": notifications}
-                ],
+                "invocations": [{"executionSuccessful": not run.errors, "toolExecutionNotifications": notifications}],
                 "results": results,
             }
         ],

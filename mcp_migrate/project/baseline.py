@@ -7,6 +7,7 @@ lines. Inserting or deleting lines above a finding therefore does not make it ne
 line itself does. Entries that no longer match anything in a file that was checked (or whose
 file is gone) are stale and reported, so a baseline only ever shrinks.
 """
+
 from __future__ import annotations
 
 import hashlib

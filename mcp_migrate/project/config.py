@@ -3,6 +3,7 @@
 Strict on purpose: a typo in a key or a rule code would otherwise silently check the wrong
 thing. Every problem is a ConfigError with one line, `path: what is wrong`.
 """
+
 from __future__ import annotations
 
 import os
@@ -149,8 +150,7 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
             fields[key.replace("-", "_")] = v.str_list(key, value)
         elif key == "per-file-ignores":
             fields["per_file_ignores"] = tuple(
-                (glob, selection.expand(v.codes(f"{key}.{glob}", codes)))
-                for glob, codes in v.table(key, value).items()
+                (glob, selection.expand(v.codes(f"{key}.{glob}", codes))) for glob, codes in v.table(key, value).items()
             )
         elif key == "extend-apis":
             apis = []

@@ -7,11 +7,13 @@ always checked, unless `force-exclude` is on (pre-commit, editors): then they ar
 excluded or not Python (neither `.py`/`.pyi` nor a python shebang). The result is sorted by
 display path so output and tests are deterministic.
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from mcp_migrate.project.config import display_path
 from mcp_migrate.project.gitignore import IgnoreStack, PatternSet

@@ -6,18 +6,20 @@ rules, negation `!`, anchoring (`/x` or any inner `/`), directory-only `x/`, `**
 `[...]`. Within one pattern list the last match wins; deeper `.gitignore` files win over
 shallower ones (see `IgnoreStack`).
 """
+
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Optional
 
 
 @dataclass(frozen=True)
 class Pattern:
     source: str
-    regex: "re.Pattern[str]"
+    regex: re.Pattern[str]
     negated: bool
     dir_only: bool
 
@@ -128,7 +130,7 @@ class PatternSet:
         self.patterns = list(patterns)
 
     @classmethod
-    def from_lines(cls, base: str, lines: Iterable[str]) -> "PatternSet":
+    def from_lines(cls, base: str, lines: Iterable[str]) -> PatternSet:
         return cls(base, parse_patterns(lines))
 
     def relative(self, path: str) -> str:
@@ -208,7 +210,7 @@ class IgnoreStack:
         self.levels = levels
 
     @classmethod
-    def for_root(cls, root: str) -> "IgnoreStack":
+    def for_root(cls, root: str) -> IgnoreStack:
         """Stack for walking `root`: `.gitignore` files from the git root down to `root`.
         Outside a repository only `root` itself (and, later, its subfolders) count."""
         root = os.path.abspath(root)
@@ -224,7 +226,7 @@ class IgnoreStack:
             stack = stack.child(folder)
         return stack
 
-    def child(self, folder: str) -> "IgnoreStack":
+    def child(self, folder: str) -> IgnoreStack:
         found = read_gitignore(folder)
         return IgnoreStack(self.levels + (found,)) if found else self
 

@@ -2,10 +2,12 @@
 
 Kept apart from config.py so the CLI and the config loader validate codes the same way.
 """
+
 from __future__ import annotations
 
 import os
-from typing import Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Optional
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import SYNTAX_ERROR_CODE

@@ -1,13 +1,15 @@
 """Writing fixed files safely: atomically, only if unchanged since read, modes preserved,
 symlinks followed only to targets inside the paths being fixed."""
+
 from __future__ import annotations
 
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Optional
 
 
 @dataclass(frozen=True)
