@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""Recall benchmark for mcp_migrate over a corpus of real repositories.
+
+Run the tool over exported repositories and compare its findings with hand-made labels:
+
+    python benchmarks/corpus.py --repos DIR [--labels FILE] [--negatives FILE]
+                                [--tool "python -m mcp_migrate"] [--verbose] [--json]
+
+Export the labelled repositories from bare git snapshots first:
+
+    python benchmarks/corpus.py export --mirrors /work/.mirror --to DIR
+
+DIR holds one folder per repository, named ``<owner>+<name>``. The label format is described
+in benchmarks/README.md. Standard library only (plus ``tomli`` on Python < 3.11).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    try:
+        import tomli as tomllib  # type: ignore[no-redef]
+    except ImportError:
+        tomllib = None  # type: ignore[assignment]
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_LABELS = HERE / "corpus" / "labels.toml"
+DEFAULT_NEGATIVES = HERE / "corpus" / "negatives.toml"
+
+REQUIRED = {
+    "label": ("repo", "commit", "path", "line", "code"),
+    "wrong": ("repo", "commit", "path", "line", "code"),
+    "negative": ("repo", "commit", "path"),
+    "repo": ("repo", "commit"),
+}
+
+
+class InputError(Exception):
+    """Bad input (missing or malformed label file): reported on one line, exit status 2."""
+
+
+# --------------------------------------------------------------------------- label files
+
+
+@dataclass
+class Corpus:
+    """Everything the label files say: labels, known false positives, negatives, repos."""
+
+    labels: list = field(default_factory=list)
+    wrong: list = field(default_factory=list)
+    negatives: list = field(default_factory=list)
+    repos: dict = field(default_factory=dict)  # "owner/name" -> {"commit": ..., "exclude": [...]}
+
+    def commits(self) -> dict:
+        """Map each repository named anywhere to its commit; conflicting commits are an error."""
+        found: dict = {}
+        for entry in self.labels + self.wrong + self.negatives + list(self.repos.values()):
+            known = found.setdefault(entry["repo"], entry["commit"])
+            if known != entry["commit"]:
+                raise InputError(f"{entry['repo']} is pinned to two commits: {known} and {entry['commit']}")
+        return found
+
+    def excludes(self, repo: str) -> list:
+        """Path prefixes excluded from scoring (and export) for ``repo``."""
+        return list(self.repos.get(repo, {}).get("exclude", []))
+
+
+def load_toml(path: Path) -> dict:
+    """Parse one TOML file, turning every failure into an InputError."""
+    if tomllib is None:
+        raise InputError("reading TOML needs Python >= 3.11 or the 'tomli' package")
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def checked_entries(data: dict, kind: str, source: Path) -> list:
+    """The ``[[kind]]`` tables of a parsed file, after checking their required fields."""
+    entries = data.get(kind, [])
+    if not isinstance(entries, list):
+        raise InputError(f"{source}: '{kind}' must be an array of tables ([[{kind}]])")
+    for number, entry in enumerate(entries, 1):
+        missing = [key for key in REQUIRED[kind] if key not in entry]
+        if missing:
+            raise InputError(f"{source}: [[{kind}]] #{number} lacks {', '.join(missing)}")
+        if "line" in entry and not isinstance(entry["line"], int):
+            raise InputError(f"{source}: [[{kind}]] #{number} has a non-integer line")
+        if "path" in entry:
+            entry["path"] = str(PurePosixPath(entry["path"]))
+    return entries
+
+
+def add_file(corpus: Corpus, path: Path) -> None:
+    """Merge the tables of one label or negatives file into ``corpus``."""
+    data = load_toml(path)
+    corpus.labels += checked_entries(data, "label", path)
+    corpus.wrong += checked_entries(data, "wrong", path)
+    corpus.negatives += checked_entries(data, "negative", path)
+    for entry in checked_entries(data, "repo", path):
+        if not isinstance(entry.get("exclude", []), list):
+            raise InputError(f"{path}: [[repo]] {entry['repo']}: exclude must be a list")
+        corpus.repos[entry["repo"]] = entry
+
+
+def load_corpus(labels: Path, negatives: Path | None, negatives_required: bool) -> Corpus:
+    """Read the labels file (required) and the negatives file (optional unless named)."""
+    corpus = Corpus()
+    add_file(corpus, labels)
+    if negatives is not None and (negatives_required or negatives.exists()):
+        add_file(corpus, negatives)
+    corpus.commits()  # rejects a repository pinned to two commits
+    return corpus
+
+
+def folder_name(repo: str) -> str:
+    """``owner/name`` -> ``owner+name``, the folder layout of --repos and --mirrors."""
+    return repo.replace("/", "+", 1)
+
+
+def is_excluded(path: str, prefixes: list) -> bool:
+    """True when ``path`` (relative, POSIX) starts with one of the excluded prefixes."""
+    return any(path.startswith(prefix) for prefix in prefixes)
+
+
+# --------------------------------------------------------------------------- running the tool
+
+
+def tool_output(command: list, folder: Path) -> subprocess.CompletedProcess:
+    """Run ``<tool> check --format json --exit-zero <folder>``; retry without --exit-zero if unknown."""
+    base = command + ["check", "--format", "json"]
+    done = subprocess.run(base + ["--exit-zero", str(folder)], capture_output=True, text=True)
+    if done.returncode == 2 and "--exit-zero" in done.stderr:
+        done = subprocess.run(base + [str(folder)], capture_output=True, text=True)
+    return done
+
+
+def relative_path(reported: str, folder: Path) -> str:
+    """A finding's path made relative to the repository folder, in POSIX form."""
+    path = Path(reported)
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    try:
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return Path(reported).as_posix()
+
+
+def last_line(text: str) -> str:
+    """The last non-empty line of a tool's standard error, for a one-line diagnosis."""
+    return (text.strip().splitlines() or ["no error output"])[-1]
+
+
+def run_tool(command: list, repo: str, folder: Path, excludes: list) -> list:
+    """Findings of the tool on one repository folder, as dicts with a ``repo`` key added."""
+    done = tool_output(command, folder)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"exit status {done.returncode}: {last_line(done.stderr)}")
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        raise RuntimeError(f"output is not JSON: {last_line(done.stderr)}") from None
+    findings = []
+    for item in report.get("findings", []):
+        path = relative_path(item["path"], folder)
+        if not is_excluded(path, excludes):
+            findings.append(dict(item, repo=repo, path=path))
+    return findings
+
+
+@dataclass
+class Run:
+    """The tool's findings over the corpus, and which repositories were scanned."""
+
+    findings: list = field(default_factory=list)
+    present: set = field(default_factory=set)  # repositories scanned
+    missing: list = field(default_factory=list)  # repositories without a folder
+    problems: list = field(default_factory=list)  # one line per failed tool run
+
+
+def collect_findings(corpus: Corpus, repos_dir: Path, command: list, verbose: bool) -> Run:
+    """Run the tool once on every repository the label files name whose folder is present."""
+    run = Run()
+    for repo in sorted(corpus.commits()):
+        folder = repos_dir / folder_name(repo)
+        if not folder.is_dir():
+            run.missing.append(repo)
+            continue
+        if verbose:
+            print(f"running {shlex.join(command)} check on {folder}", file=sys.stderr)
+        try:
+            run.findings += run_tool(command, repo, folder, corpus.excludes(repo))
+            run.present.add(repo)
+        except (OSError, RuntimeError) as exc:
+            run.problems.append(f"{repo}: the tool failed, repository skipped: {exc}")
+    return run
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def key(entry: dict) -> tuple:
+    """Identity of a label or finding: repository, path, line and rule code."""
+    return (entry["repo"], entry["path"], entry["line"], entry["code"])
+
+
+def recall_row(labelled: int, found: int) -> dict:
+    """One row of the recall table."""
+    recall = round(100.0 * found / labelled, 1) if labelled else None
+    return {"labelled": labelled, "found": found, "missed": labelled - found, "recall": recall}
+
+
+def score(corpus: Corpus, run: Run) -> dict:
+    """Compare findings with labels, negatives and known false positives."""
+    findings, present = run.findings, run.present
+    found_keys = {key(f) for f in findings}
+    scored = [lab for lab in corpus.labels if lab["repo"] in present]
+    hits = [lab for lab in scored if key(lab) in found_keys]
+    missed = [lab for lab in scored if key(lab) not in found_keys]
+
+    labelled, found = Counter(l["code"] for l in scored), Counter(l["code"] for l in hits)
+    per_code = {code: recall_row(labelled[code], found[code]) for code in sorted(labelled)}
+
+    label_keys = {key(lab) for lab in corpus.labels}
+    wrong_keys = {key(w) for w in corpus.wrong}
+    negative_files = {(n["repo"], n["path"]) for n in corpus.negatives}
+    labelled_files = {(lab["repo"], lab["path"]) for lab in corpus.labels}
+    labelled_repos = {lab["repo"] for lab in corpus.labels}
+
+    in_negatives, known_wrong, unlabelled_line, unlabelled_file = [], [], [], []
+    for finding in findings:
+        where = (finding["repo"], finding["path"])
+        if where in negative_files:
+            in_negatives.append(finding)
+        elif key(finding) in label_keys:
+            continue
+        elif key(finding) in wrong_keys:
+            known_wrong.append(finding)
+        elif where in labelled_files:
+            unlabelled_line.append(finding)
+        elif finding["repo"] in labelled_repos:
+            unlabelled_file.append(finding)
+
+    return {
+        "overall": recall_row(len(scored), len(hits)),
+        "per_code": per_code,
+        "missed": missed,
+        "regressions": [lab for lab in missed if lab.get("found") is True],
+        "negative_findings": in_negatives,
+        "unlabelled_line_findings": unlabelled_line,
+        "unlabelled_file_findings": unlabelled_file,
+        "known_wrong": known_wrong,
+        "missing_repos": run.missing,
+        "failed_repos": run.problems,
+        "skipped_labels": len(corpus.labels) - len(scored),
+    }
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def percent(value) -> str:
+    """A recall value for the text table."""
+    return "-" if value is None else f"{value:.1f}%"
+
+
+def label_line(label: dict) -> str:
+    """One missed label: repo path:line code note."""
+    note = f"  {label['note']}" if label.get("note") else ""
+    return f"  {label['repo']} {label['path']}:{label['line']} {label['code']}{note}"
+
+
+def finding_line(finding: dict) -> str:
+    """One finding: repo path:line code message."""
+    return f"  {finding['repo']} {finding['path']}:{finding['line']} {finding['code']} {finding.get('message', '')}"
+
+
+def print_section(title: str, lines: list) -> None:
+    """A titled list with its count; an empty list prints as 'none'."""
+    print(f"\n{title} ({len(lines)})")
+    for line in lines or ["  none"]:
+        print(line)
+
+
+def print_text(result: dict) -> None:
+    """Human-readable report."""
+    print(f"{'code':8} {'labelled':>8} {'found':>6} {'missed':>6} {'recall':>7}")
+    rows = list(result["per_code"].items()) + [("overall", result["overall"])]
+    for code, row in rows:
+        print(f"{code:8} {row['labelled']:>8} {row['found']:>6} {row['missed']:>6} {percent(row['recall']):>7}")
+    if result["skipped_labels"]:
+        print(f"({result['skipped_labels']} labels not scored: their repository folder is missing or the tool failed)")
+    print_section("Missed labels", [label_line(l) for l in result["missed"]])
+    print_section("Regressions (labelled found = true, now missed)", [label_line(l) for l in result["regressions"]])
+    print_section("Findings in negative files (should be 0)", [finding_line(f) for f in result["negative_findings"]])
+    print_section(
+        "Findings on unlabelled lines of labelled files", [finding_line(f) for f in result["unlabelled_line_findings"]]
+    )
+    print_section(
+        "Findings in files with no label (labelled repos)",
+        [finding_line(f) for f in result["unlabelled_file_findings"]],
+    )
+    print_section("Known false positives ([[wrong]])", [finding_line(f) for f in result["known_wrong"]])
+
+
+def warn(message: str) -> None:
+    """A warning on standard error."""
+    print(f"warning: {message}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def git_dir(mirrors: Path, repo: str) -> Path | None:
+    """The bare git directory of a fetched snapshot (``repo`` or ``repo/.git``), if any."""
+    for candidate in (mirrors / folder_name(repo) / "repo" / ".git", mirrors / folder_name(repo) / "repo"):
+        if (candidate / "HEAD").is_file():
+            return candidate
+    return None
+
+
+def tree_blobs(gitdir: Path, commit: str, excludes: list) -> list:
+    """(mode, sha, path) of the regular files of ``commit``, minus excluded prefixes."""
+    listing = subprocess.run(
+        ["git", "--git-dir", str(gitdir), "ls-tree", "-r", "-z", commit], capture_output=True, check=True
+    ).stdout
+    blobs = []
+    for record in filter(None, listing.split(b"\0")):
+        meta, raw_path = record.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        path = raw_path.decode("utf-8", "surrogateescape")
+        if kind == b"blob" and mode != b"120000" and not is_excluded(path, excludes):
+            blobs.append((mode, sha, path))
+    return blobs
+
+
+def write_blobs(gitdir: Path, blobs: list, dest: Path) -> int:
+    """Write blobs under ``dest`` via one ``git cat-file --batch``; return how many were missing."""
+    missing = 0
+    with subprocess.Popen(
+        ["git", "--git-dir", str(gitdir), "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    ) as proc:
+        for mode, sha, path in blobs:
+            proc.stdin.write(sha + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline()
+            if header.endswith(b"missing\n"):
+                missing += 1
+                continue
+            data = proc.stdout.read(int(header.split()[2]))
+            proc.stdout.read(1)
+            out = dest / path
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(data)
+            if mode == b"100755":
+                out.chmod(0o755)
+        proc.stdin.close()
+    return missing
+
+
+def export(corpus: Corpus, mirrors: Path, target: Path) -> None:
+    """Export every repository named in the label files at its commit into ``target``."""
+    for repo, commit in sorted(corpus.commits().items()):
+        gitdir = git_dir(mirrors, repo)
+        if gitdir is None:
+            warn(f"{repo}: no snapshot under {mirrors / folder_name(repo)}, skipped")
+            continue
+        try:
+            blobs = tree_blobs(gitdir, commit, corpus.excludes(repo))
+        except subprocess.CalledProcessError:
+            warn(f"{repo}: commit {commit} is not in the snapshot, skipped")
+            continue
+        missing = write_blobs(gitdir, blobs, target / folder_name(repo))
+        print(f"{repo}: {len(blobs) - missing} files, {missing} missing from the snapshot")
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def file_options(parser: argparse.ArgumentParser) -> None:
+    """The --labels / --negatives options shared by both commands."""
+    parser.add_argument("--labels", type=Path, default=DEFAULT_LABELS, help="labels TOML (default: %(default)s)")
+    parser.add_argument("--negatives", type=Path, default=None, help=f"negatives TOML (default: {DEFAULT_NEGATIVES})")
+
+
+def parse_args(argv: list) -> argparse.Namespace:
+    """Parse either the benchmark run or the ``export`` subcommand."""
+    if argv[:1] == ["export"]:
+        parser = argparse.ArgumentParser(prog="corpus.py export", description="Export the labelled repositories.")
+        parser.add_argument("--mirrors", type=Path, required=True, help="folder of <owner>+<name>/repo git dirs")
+        parser.add_argument("--to", type=Path, required=True, help="destination folder")
+        file_options(parser)
+        args = parser.parse_args(argv[1:])
+        args.command = "export"
+        return args
+    parser = argparse.ArgumentParser(prog="corpus.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--repos", type=Path, required=True, help="folder of <owner>+<name> repository folders")
+    parser.add_argument("--tool", default=None, help='tool command (default: "<this python> -m mcp_migrate")')
+    parser.add_argument("--verbose", action="store_true", help="show each tool run on standard error")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    file_options(parser)
+    args = parser.parse_args(argv)
+    args.command = "run"
+    return args
+
+
+def main(argv: list | None = None) -> int:
+    """Entry point: 0 after a benchmark or export, 2 on bad input."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        corpus = load_corpus(args.labels, args.negatives or DEFAULT_NEGATIVES, args.negatives is not None)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "export":
+        export(corpus, args.mirrors, args.to)
+        return 0
+    if not args.repos.is_dir():
+        print(f"error: {args.repos}: not a folder", file=sys.stderr)
+        return 2
+    command = shlex.split(args.tool) if args.tool else [sys.executable, "-m", "mcp_migrate"]
+    run = collect_findings(corpus, args.repos, command, args.verbose)
+    result = score(corpus, run)
+    for problem in run.problems:
+        warn(problem)
+    for repo in run.missing:
+        warn(f"{repo}: no folder {folder_name(repo)} under {args.repos}; its labels and negatives are skipped")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_text(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
