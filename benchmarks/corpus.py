@@ -231,7 +231,7 @@ def score(corpus: Corpus, run: Run) -> dict:
     hits = [lab for lab in scored if key(lab) in found_keys]
     missed = [lab for lab in scored if key(lab) not in found_keys]
 
-    labelled, found = Counter(l["code"] for l in scored), Counter(l["code"] for l in hits)
+    labelled, found = Counter(lab["code"] for lab in scored), Counter(lab["code"] for lab in hits)
     per_code = {code: recall_row(labelled[code], found[code]) for code in sorted(labelled)}
 
     label_keys = {key(lab) for lab in corpus.labels}
