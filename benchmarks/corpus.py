@@ -303,8 +303,8 @@ def print_text(result: dict) -> None:
         print(f"{code:8} {row['labelled']:>8} {row['found']:>6} {row['missed']:>6} {percent(row['recall']):>7}")
     if result["skipped_labels"]:
         print(f"({result['skipped_labels']} labels not scored: their repository folder is missing or the tool failed)")
-    print_section("Missed labels", [label_line(l) for l in result["missed"]])
-    print_section("Regressions (labelled found = true, now missed)", [label_line(l) for l in result["regressions"]])
+    print_section("Missed labels", [label_line(lab) for lab in result["missed"]])
+    print_section("Regressions (labelled found = true, now missed)", [label_line(lab) for lab in result["regressions"]])
     print_section("Findings in negative files (should be 0)", [finding_line(f) for f in result["negative_findings"]])
     print_section(
         "Findings on unlabelled lines of labelled files", [finding_line(f) for f in result["unlabelled_line_findings"]]
