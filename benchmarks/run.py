@@ -132,7 +132,8 @@ PARSE_PROBE = textwrap.dedent(
     r"""
     import json, os, sys, time
     targets = json.loads(sys.argv[1])
-    from mcp_migrate.core.engine import Settings, screened_rules
+    from mcp_migrate.core.engine import screened_rules
+from mcp_migrate.core.settings import Settings
     import libcst
     settings = Settings.default()
     files = []

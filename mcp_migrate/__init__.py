@@ -9,7 +9,7 @@ Attributes load lazily so `mcp-migrate rules` / `explain` start without importin
 __version__ = "0.1.0"
 
 _LAZY = {
-    "Settings": "mcp_migrate.core.engine",
+    "Settings": "mcp_migrate.core.settings",
     "check_bytes": "mcp_migrate.core.engine",
     "check_source": "mcp_migrate.core.engine",
     "fix_bytes": "mcp_migrate.core.fixer",

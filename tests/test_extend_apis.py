@@ -6,7 +6,8 @@ import dataclasses
 from click.testing import CliRunner
 
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core.engine import Settings, check_source
+from mcp_migrate.core.engine import check_source
+from mcp_migrate.core.settings import Settings
 
 WRAPPER = (("RT001", ("myapp.mcp.get_client_roots",)),)
 

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from mcp_migrate.core.engine import Settings
 from mcp_migrate.core.fixer import MAX_PASSES, fix_bytes, fix_once
+from mcp_migrate.core.settings import Settings
 
 OVERLAPPING = b"""\
 from mcp import ClientSession

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core import engine
-from mcp_migrate.core.engine import Settings, check_bytes
+from mcp_migrate.core.engine import check_bytes
+from mcp_migrate.core.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(p for p in FIXTURES.rglob("*.py"))

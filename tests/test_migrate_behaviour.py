@@ -35,11 +35,15 @@ from mcp import Client  # noqa: E402
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, NoBackChannelError  # noqa: E402
 from mcp.types import ListRootsResult, Root  # noqa: E402
 
-from mcp_migrate.core.engine import Settings, check_bytes  # noqa: E402
+from mcp_migrate.core.engine import check_bytes
 from mcp_migrate.core.fixer import fix_bytes  # noqa: E402
+from mcp_migrate.core.settings import (
+    STRATEGIES,
+    Settings,  # noqa: E402
+)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "behaviour"
-STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
+
 SERVERS = sorted(p.name for p in FIXTURES.glob("*.py"))
 _MODULE_IDS = itertools.count()
 

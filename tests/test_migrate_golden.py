@@ -9,11 +9,12 @@ import pytest
 from pyflakes import api as pyflakes_api
 from pyflakes import messages as pyflakes_messages
 
-from mcp_migrate.core.engine import Settings, check_bytes
+from mcp_migrate.core.engine import check_bytes
 from mcp_migrate.core.fixer import fix_bytes
+from mcp_migrate.core.settings import STRATEGIES, Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
-STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
+
 INPUTS = sorted(FIXTURES.glob("*.py"))
 #: Sites where a strategy cannot apply (reported with the reason, never forced).
 NOT_APPLICABLE = {("lowlevel_call_tool.py", "tool-parameter"), ("lowlevel_call_tool.py", "resource-uri")}

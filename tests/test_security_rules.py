@@ -15,8 +15,9 @@ import pytest
 from mcp_migrate.checks import all_rules
 from mcp_migrate.checks.base import Rule
 from mcp_migrate.core import engine
-from mcp_migrate.core.engine import Settings, check_source
+from mcp_migrate.core.engine import check_source
 from mcp_migrate.core.fixer import fix_bytes, fix_source
+from mcp_migrate.core.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SECURITY = ("RT101", "RT102", "RT103", "HA001", "HA002")

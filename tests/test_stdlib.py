@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.checks import all_rules
-from mcp_migrate.core.engine import Settings, check_bytes
+from mcp_migrate.core.engine import check_bytes
+from mcp_migrate.core.settings import Settings
 
 ROOTS_RULES = frozenset({"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"})
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

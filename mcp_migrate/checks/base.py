@@ -9,12 +9,11 @@ test suite runs, each carrying the reason it stays silent or fires. Logic lives 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Optional
+from typing import ClassVar, Optional
 
 import libcst as cst
 
-if TYPE_CHECKING:  # pragma: no cover
-    from mcp_migrate.core.engine import FileContext
+from mcp_migrate.core.context import FileContext
 
 
 @dataclass(frozen=True)
@@ -39,6 +38,9 @@ class Rule:
     #: engine joins the gates of all selected rules into one first test per file (few, short
     #: scans), so most files of a tree cost a handful of substring searches. None: SCREEN.
     GATE: ClassVar = None
+    #: String values this rule wants to see: `visit_string` is called for every plain string
+    #: literal (implicit concatenation included) whose value is one of these.
+    WIRE_STRINGS: ClassVar[frozenset] = frozenset()
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 
@@ -60,6 +62,9 @@ class Rule:
     def screen(cls, data: bytes) -> bool:
         """A cheap test that never loses a finding: False only where the rule cannot fire."""
         return any(token in data for token in cls.SCREEN)
+
+    def visit_string(self, node: cst.BaseString, value: str) -> None:
+        """A string literal whose value is in WIRE_STRINGS (a wire method, say)."""
 
     def report(
         self,

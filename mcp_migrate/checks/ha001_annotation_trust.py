@@ -27,7 +27,7 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import call_qualified, last_identifier, words
-from mcp_migrate.checks.shapes import keyword, literal, positional
+from mcp_migrate.core.syntax import keyword, literal, positional
 
 HINTS = {
     "readOnlyHint": "readOnlyHint",

@@ -23,7 +23,7 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import call_qualified
-from mcp_migrate.checks.shapes import keyword, literal
+from mcp_migrate.core.syntax import keyword, literal
 
 MSG_AGENTS = (
     "`require_approval={value}` switches off the user's approval for every tool of this MCP server: hosts "

@@ -6,7 +6,8 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
-from mcp_migrate.checks.shapes import ROOTS_LIST, code_of, keyword, literal, method_name, positional, string_context
+from mcp_migrate.checks.shapes import ROOTS_LIST, string_context
+from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
 MSG_CALL = (
@@ -32,6 +33,7 @@ _SEND_METHODS = frozenset({"send_request"})
 
 class RootsRequest(Rule):
     CODE = "RT001"
+    WIRE_STRINGS = frozenset({ROOTS_LIST})
     SCREEN = (b"list_roots", b"ListRoots", b"roots/list")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
     GATE = (b"oots",)
@@ -109,9 +111,7 @@ class RootsRequest(Rule):
 
     def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
         """Report a roots request with the migration strategies that apply at this site."""
-        from mcp_migrate.migrate.server import build_request_fix
-
-        outcome = build_request_fix(self.context, node, kind)
+        outcome = self.context.rewrites.plan_request_rewrite(self.context, node, kind)
         if outcome.fix is not None:
             message += f" (rewrites: {', '.join(outcome.applicable)})"
         elif outcome.applicable:
@@ -151,14 +151,8 @@ class RootsRequest(Rule):
                 return True
         return False
 
-    def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        self._wire_string(node)
-
-    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
-        self._wire_string(node)
-
-    def _wire_string(self, node) -> None:
-        if self.context.is_claimed(node) or literal(node) != ROOTS_LIST:
+    def visit_string(self, node: cst.BaseString, value: str) -> None:
+        if self.context.is_claimed(node):
             return
         where = string_context(self.ancestors)
         if where == "request":

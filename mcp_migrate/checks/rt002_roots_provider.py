@@ -8,16 +8,9 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
-from mcp_migrate.checks.shapes import (
-    ROOTS_LIST,
-    is_false_or_none,
-    keyword,
-    literal,
-    method_name,
-    positional,
-    string_context,
-)
-from mcp_migrate.migrate.client import remove_method, remove_provider_arg, remove_provider_statement
+from mcp_migrate.checks.shapes import ROOTS_LIST, string_context
+from mcp_migrate.core.fixes import remove_statement
+from mcp_migrate.core.syntax import is_false_or_none, keyword, method_name, positional
 
 MSG = (
     "{what} supplies roots to servers; Roots is deprecated by SEP-2577: give the server its "
@@ -37,6 +30,7 @@ _ROOTS_KWARG_PACKAGES = frozenset({"fastmcp", "pydantic_ai"})
 
 class RootsProvider(Rule):
     CODE = "RT002"
+    WIRE_STRINGS = frozenset({ROOTS_LIST})
     SCREEN = (b"list_roots", b"ClientSession", b"set_roots", b"roots/list", b"ListRoots", b"roots_callback")
     #: Roots named somewhere, or a positional ClientSession callback (imported from mcp).
     GATE = (b"oots", b"mcp")
@@ -93,7 +87,9 @@ class RootsProvider(Rule):
             arg = keyword(node, "list_roots_callback")
             if arg is not None and not is_false_or_none(arg.value):
                 self.report(
-                    arg, MSG.format(what="`list_roots_callback=`"), fix=remove_provider_arg(self.context, node, arg)
+                    arg,
+                    MSG.format(what="`list_roots_callback=`"),
+                    fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
                 )
             symbol = qualified.rpartition(".")[2]
             if symbol == "ClientSession":
@@ -104,7 +100,7 @@ class RootsProvider(Rule):
                         self.report(
                             arg,
                             MSG.format(what="the positional roots callback of `ClientSession`"),
-                            fix=remove_provider_arg(self.context, node, arg),
+                            fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
                         )
             elif symbol == "create_roots_callback":
                 self.report(node, MSG.format(what="`create_roots_callback(...)`"))
@@ -113,7 +109,11 @@ class RootsProvider(Rule):
             if symbol.endswith("Client") or symbol.startswith("MCP"):
                 arg = keyword(node, "roots")
                 if arg is not None and not is_false_or_none(arg.value):
-                    self.report(arg, MSG.format(what="`roots=`"), fix=remove_provider_arg(self.context, node, arg))
+                    self.report(
+                        arg,
+                        MSG.format(what="`roots=`"),
+                        fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
+                    )
         name = method_name(node)
         if name == "set_roots" and isinstance(node.func, cst.Attribute):
             receiver = node.func.value
@@ -128,7 +128,9 @@ class RootsProvider(Rule):
                 and not _OWN_SET_ROOTS.search(self.context.data)
             ):
                 self.report(
-                    node, MSG.format(what="`set_roots(...)`"), fix=remove_provider_statement(self.context, node)
+                    node,
+                    MSG.format(what="`set_roots(...)`"),
+                    fix=self.context.rewrites.remove_provider_statement(self.context, node),
                 )
         elif name == "isinstance":
             args = positional(node)
@@ -152,15 +154,11 @@ class RootsProvider(Rule):
             self.resolver.sdk_name(base.value) == "MessageHandler" for base in owner.bases
         ):
             self.report(
-                node.name, MSG.format(what="`MessageHandler.on_list_roots`"), fix=remove_method(self.context, node)
+                node.name,
+                MSG.format(what="`MessageHandler.on_list_roots`"),
+                fix=remove_statement(self.ancestors, node, unsafe=True),
             )
 
-    def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        self._wire_string(node)
-
-    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
-        self._wire_string(node)
-
-    def _wire_string(self, node) -> None:
-        if literal(node) == ROOTS_LIST and string_context(self.ancestors) == "dispatch":
+    def visit_string(self, node: cst.BaseString, value: str) -> None:
+        if string_context(self.ancestors) == "dispatch":
             self.report(node, MSG_ANSWER)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.checks.shapes import CAPABILITY_KEYS, is_false_or_none, keyword, literal
-from mcp_migrate.migrate.client import remove_capability_arg, remove_capability_key
+from mcp_migrate.checks.shapes import capability_mapping
+from mcp_migrate.core.fixes import remove_arg, remove_element
+from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
 MSG_DECLARE = (
     "declares the roots capability; Roots is deprecated by SEP-2577: stop declaring it once the "
@@ -18,41 +17,6 @@ MSG_PROBE = (
     "probes the client's roots capability; Roots is deprecated by SEP-2577: take the directories as a "
     "tool parameter or from server configuration instead of asking the client"
 )
-_CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
-
-
-def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
-    """Is the Dict at ancestors[dict_index] a client-capabilities mapping?"""
-    parent = ancestors[dict_index - 1] if dict_index >= 1 else None
-    if isinstance(parent, cst.DictElement) and parent.value is ancestors[dict_index]:
-        key = literal(parent.key)
-        if key in CAPABILITY_KEYS:
-            return True
-        return resolver.sdk_name(parent.key) == "CLIENT_CAPABILITIES_META_KEY"
-    if isinstance(parent, cst.Arg) and parent.keyword is not None:
-        if parent.keyword.value in CAPABILITY_KEYS:
-            return True
-        call = ancestors[dict_index - 2]
-        return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities"
-    if isinstance(parent, cst.Arg) and dict_index >= 2:
-        call = ancestors[dict_index - 2]
-        return (
-            isinstance(call, cst.Call)
-            and resolver.sdk_name(call.func) == "ClientCapabilities"
-            or (
-                isinstance(call, cst.Call)
-                and isinstance(call.func, cst.Attribute)
-                and resolver.sdk_name(call.func.value) == "ClientCapabilities"
-            )
-        )
-    if isinstance(parent, (cst.Assign, cst.AnnAssign)):
-        targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
-        for t in targets:
-            target = t.target
-            name = target.value if isinstance(target, cst.Name) else getattr(getattr(target, "attr", None), "value", "")
-            if name and _CAPS_NAME.search(name):
-                return True
-    return False
 
 
 class RootsCapabilityDeclared(Rule):
@@ -109,7 +73,7 @@ class RootsCapabilityDeclared(Rule):
                 if self._in_check():
                     self.report(arg, MSG_PROBE)
                 else:
-                    self.report(arg, MSG_DECLARE, fix=remove_capability_arg(node, arg))
+                    self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True))
         elif symbol == "RootsCapability" and not self.context.is_claimed(node):
             self.report(node, MSG_DECLARE)
 
@@ -123,7 +87,7 @@ class RootsCapabilityDeclared(Rule):
         if literal(node.key) != "roots" or self.context.is_claimed(node.value):
             return
         if capability_mapping(self.resolver, self.ancestors, len(self.ancestors) - 2):
-            self.report(node, MSG_DECLARE, fix=remove_capability_key(self.ancestors[-2], node))
+            self.report(node, MSG_DECLARE, fix=remove_element(self.ancestors[-2], node, unsafe=True))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value != "roots":

@@ -8,8 +8,9 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS, SESSION_SHAPE
-from mcp_migrate.checks.shapes import LIST_CHANGED, literal, method_name, positional, string_context
-from mcp_migrate.core.fixes import delete_statement_fix
+from mcp_migrate.checks.shapes import LIST_CHANGED, string_context
+from mcp_migrate.core.fixes import remove_statement
+from mcp_migrate.core.syntax import literal, method_name, positional
 
 MSG = (
     "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is deprecated "
@@ -21,6 +22,7 @@ _WRAPPERS = frozenset({"ClientNotification"})
 
 class ListChangedSend(Rule):
     CODE = "RT004"
+    WIRE_STRINGS = frozenset({LIST_CHANGED})
     SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
     GATE = (b"oots",)
@@ -68,7 +70,7 @@ class ListChangedSend(Rule):
                     and _untyped(receiver, self.resolver)
                 )
             ):
-                self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
+                self.report(node, MSG, fix=remove_statement(self.ancestors))
             return
         if name in ("send_notification", "send_raw_notification"):
             args = positional(node)
@@ -76,7 +78,7 @@ class ListChangedSend(Rule):
                 self.context.claim(args[0].value)
                 for inner in _calls_inside(args[0].value):
                     self.context.claim(inner)
-                self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
+                self.report(node, MSG, fix=remove_statement(self.ancestors))
                 return
         if self.resolver.sdk_name(node.func) == "RootsListChangedNotification":
             self.report(node, MSG)
@@ -94,14 +96,8 @@ class ListChangedSend(Rule):
             return bool(args) and self._is_notification(args[0].value)
         return False
 
-    def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        self._wire_string(node)
-
-    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
-        self._wire_string(node)
-
-    def _wire_string(self, node) -> None:
-        if self.context.is_claimed(node) or literal(node) != LIST_CHANGED:
+    def visit_string(self, node: cst.BaseString, value: str) -> None:
+        if self.context.is_claimed(node):
             return
         where = string_context(self.ancestors)
         if where == "request" or (where is not None and where.startswith("call:send")):

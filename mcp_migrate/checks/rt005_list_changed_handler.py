@@ -7,16 +7,9 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.checks.shapes import (
-    LIST_CHANGED,
-    is_false_or_none,
-    keyword,
-    literal,
-    method_name,
-    positional,
-    string_context,
-)
-from mcp_migrate.core.fixes import delete_statement_fix, remove_argument_fix
+from mcp_migrate.checks.shapes import LIST_CHANGED, string_context
+from mcp_migrate.core.fixes import remove_arg, remove_statement
+from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
 
 MSG = (
     "handles `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is "
@@ -27,6 +20,7 @@ MSG = (
 
 class ListChangedHandler(Rule):
     CODE = "RT005"
+    WIRE_STRINGS = frozenset({LIST_CHANGED})
     SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
     GATE = (b"oots",)
@@ -72,13 +66,13 @@ class ListChangedHandler(Rule):
                 key = element.slice.value
                 if self.resolver.sdk_name(key) == "RootsListChangedNotification" or literal(key) == LIST_CHANGED:
                     self.context.claim(key)
-                    self.report(node, MSG, fix=delete_statement_fix(self.ancestors, small=node))
+                    self.report(node, MSG, fix=remove_statement(self.ancestors, small=node))
                     return
 
     def visit_Call(self, node: cst.Call) -> None:
         arg = keyword(node, "on_roots_list_changed")
         if arg is not None and not is_false_or_none(arg.value) and self.resolver.qualified(node.func):
-            self.report(arg, MSG, fix=remove_argument_fix(node, arg))
+            self.report(arg, MSG, fix=remove_arg(node, arg))
             return
         name = method_name(node)
         if name in ("add_notification_handler", "register_notification_handler", "on_notification"):
@@ -88,7 +82,7 @@ class ListChangedHandler(Rule):
                 or self.resolver.sdk_name(args[0].value) == "RootsListChangedNotification"
             ):
                 self.context.claim(args[0].value)
-                self.report(node, MSG, fix=delete_statement_fix(self.ancestors))
+                self.report(node, MSG, fix=remove_statement(self.ancestors))
         elif name == "isinstance":
             args = positional(node)
             if len(args) == 2 and self._names_notification(args[1].value):
@@ -109,14 +103,8 @@ class ListChangedHandler(Rule):
         if self.resolver.sdk_name(node.cls) == "RootsListChangedNotification":
             self.report(node, MSG)
 
-    def visit_SimpleString(self, node: cst.SimpleString) -> None:
-        self._wire_string(node)
-
-    def visit_ConcatenatedString(self, node: cst.ConcatenatedString) -> None:
-        self._wire_string(node)
-
-    def _wire_string(self, node) -> None:
-        if self.context.is_claimed(node) or literal(node) != LIST_CHANGED:
+    def visit_string(self, node: cst.BaseString, value: str) -> None:
+        if self.context.is_claimed(node):
             return
         where = string_context(self.ancestors)
         if where in ("dispatch", "constant") or (where and _registers(where[len("call:") :])):

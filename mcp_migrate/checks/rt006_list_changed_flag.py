@@ -5,9 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.checks.rt003_roots_capability import capability_mapping
-from mcp_migrate.checks.shapes import keyword, literal
-from mcp_migrate.core.fixes import remove_argument_fix, remove_dict_element_fix
+from mcp_migrate.checks.shapes import capability_mapping
+from mcp_migrate.core.fixes import remove_arg, remove_element
+from mcp_migrate.core.syntax import keyword, literal
 
 MSG = (
     "`{flag}` on the roots capability promises `notifications/roots/list_changed`, which the "
@@ -39,7 +39,7 @@ class ListChangedFlag(Rule):
         for flag in _FLAGS:
             arg = keyword(node, flag)
             if arg is not None and not _is_false(arg.value):
-                self.report(arg, MSG.format(flag=flag), fix=remove_argument_fix(node, arg))
+                self.report(arg, MSG.format(flag=flag), fix=remove_arg(node, arg))
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         flag = literal(node.key)
@@ -52,11 +52,11 @@ class ListChangedFlag(Rule):
         holder = stack[-3]
         if isinstance(holder, cst.DictElement) and literal(holder.key) == "roots":
             if capability_mapping(self.resolver, stack, len(stack) - 4):
-                self.report(node, MSG.format(flag=flag), fix=remove_dict_element_fix(stack[-2], node))
+                self.report(node, MSG.format(flag=flag), fix=remove_element(stack[-2], node))
         elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
             call = stack[-4]
             if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":
-                self.report(node, MSG.format(flag=flag), fix=remove_dict_element_fix(stack[-2], node))
+                self.report(node, MSG.format(flag=flag), fix=remove_element(stack[-2], node))
 
 
 def _is_false(expr) -> bool:

@@ -25,8 +25,8 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import mcp_context
-from mcp_migrate.checks.shapes import keyword, literal, positional, shorten
 from mcp_migrate.core.resolve import sdk_symbol
+from mcp_migrate.core.syntax import keyword, literal, positional, shorten
 
 MSG_SCHEME = (
     "root URI `{value}` uses the `{scheme}` scheme: the spec requires every root's `uri` to be a `file://` "

@@ -43,8 +43,8 @@ from mcp_migrate.checks.security import (
     method,
     words,
 )
-from mcp_migrate.checks.shapes import literal, method_name, positional, shorten
 from mcp_migrate.core.fixes import Fix, Replace
+from mcp_migrate.core.syntax import literal, method_name, positional, shorten
 
 MSG_TO_PATH = (
     "`{expr}` turns a `file://` URI into a path by string surgery: percent-escapes (`%20`) stay, a Windows "

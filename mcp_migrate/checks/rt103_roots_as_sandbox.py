@@ -45,8 +45,8 @@ from mcp_migrate.checks.security import (
     method,
     words,
 )
-from mcp_migrate.checks.shapes import positional, shorten
 from mcp_migrate.core.fixes import Fix, Replace
+from mcp_migrate.core.syntax import positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
 MSG_PREFIX = (

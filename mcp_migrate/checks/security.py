@@ -24,7 +24,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import code_of, literal
+from mcp_migrate.core.syntax import code_of, literal
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 

@@ -1,76 +1,22 @@
-"""Small syntactic questions the Roots rules share: literal strings, keyword arguments, and
-where a wire-method string sits (a request built by hand, a dispatch, a constant...)."""
+"""The Roots vocabulary the rules share: wire-method strings, capability keys, and where a
+wire-method string sits (a request built by hand, a dispatch, a constant...)."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
+
+from mcp_migrate.core.syntax import literal, method_name
 
 ROOTS_LIST = "roots/list"
 LIST_CHANGED = "notifications/roots/list_changed"
 CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
 #: Mapping keys and keyword names under which a client-capabilities mapping lives.
 CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capabilities", CLIENT_CAPABILITIES_META_KEY})
-
-
-_EMPTY = cst.Module([])
-
-
-def code_of(node: cst.CSTNode) -> str:
-    """A node's source text (for messages and for comparing small snippets)."""
-    return _EMPTY.code_for_node(node)
-
-
-def shorten(text: str, limit: int = 60) -> str:
-    """Whitespace folded, cut to `limit` characters with `...`: snippets in messages."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def short(node: cst.CSTNode, limit: int = 50) -> str:
-    return shorten(code_of(node), limit)
-
-
-def literal(expr: Optional[cst.CSTNode]) -> Optional[str]:
-    """The value of a plain string literal (implicit concatenation included), else None."""
-    if isinstance(expr, cst.SimpleString):
-        prefix = expr.prefix.lower()
-        if "b" in prefix:
-            return None
-        try:
-            value = expr.evaluated_value
-        except Exception:
-            return None
-        return value if isinstance(value, str) else None
-    if isinstance(expr, cst.ConcatenatedString):
-        left, right = literal(expr.left), literal(expr.right)
-        return None if left is None or right is None else left + right
-    return None
-
-
-def keyword(call: cst.Call, name: str) -> Optional[cst.Arg]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg
-    return None
-
-
-def positional(call: cst.Call) -> list:
-    return [a for a in call.args if a.keyword is None and not a.star]
-
-
-def method_name(call: cst.Call) -> Optional[str]:
-    func = call.func
-    if isinstance(func, cst.Attribute):
-        return func.attr.value
-    if isinstance(func, cst.Name):
-        return func.value
-    return None
-
-
-def is_false_or_none(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value in ("False", "None")
+#: Variable and attribute names that hold a capabilities mapping.
+_CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
 
 
 def string_context(ancestors: list) -> Optional[str]:
@@ -114,3 +60,37 @@ def string_context(ancestors: list) -> Optional[str]:
     if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is node:
         return "constant"
     return None
+
+
+def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
+    """Is the Dict at ancestors[dict_index] a client-capabilities mapping?"""
+    parent = ancestors[dict_index - 1] if dict_index >= 1 else None
+    if isinstance(parent, cst.DictElement) and parent.value is ancestors[dict_index]:
+        key = literal(parent.key)
+        if key in CAPABILITY_KEYS:
+            return True
+        return resolver.sdk_name(parent.key) == "CLIENT_CAPABILITIES_META_KEY"
+    if isinstance(parent, cst.Arg) and parent.keyword is not None:
+        if parent.keyword.value in CAPABILITY_KEYS:
+            return True
+        call = ancestors[dict_index - 2]
+        return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities"
+    if isinstance(parent, cst.Arg) and dict_index >= 2:
+        call = ancestors[dict_index - 2]
+        return (
+            isinstance(call, cst.Call)
+            and resolver.sdk_name(call.func) == "ClientCapabilities"
+            or (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and resolver.sdk_name(call.func.value) == "ClientCapabilities"
+            )
+        )
+    if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+        targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
+        for t in targets:
+            target = t.target
+            name = target.value if isinstance(target, cst.Name) else getattr(getattr(target, "attr", None), "value", "")
+            if name and _CAPS_NAME.search(name):
+                return True
+    return False

@@ -17,11 +17,11 @@ import tokenize
 from collections import defaultdict
 from typing import Optional
 
-from mcp_migrate.core.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.codes import UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.suppress import NOQA
 
 #: Never silenced this way: not real findings (E999, E902) or about suppressions themselves.
-SKIPPED_CODES = (SYNTAX_ERROR_CODE, "E902", UNUSED_SUPPRESSION_CODE)
+SKIPPED_CODES = (*UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE)
 
 
 def _line_ends(text: str) -> Optional[set]:

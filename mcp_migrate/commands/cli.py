@@ -12,10 +12,11 @@ import functools
 import click
 
 from mcp_migrate import __version__
+from mcp_migrate.core.codes import EXIT_ERROR
+from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.output.report import FORMATS  # cheap: report imports rich only inside functions
 
 PROG = "mcp-migrate"
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def fail(message: str) -> click.exceptions.Exit:
@@ -98,7 +99,7 @@ strategy_option = click.option(
     "--strategy",
     metavar="NAME",
     callback=_strategy,
-    help="Migration strategy for RT001-RT003: tool-parameter, resource-uri or server-config (overrides the config).",
+    help=f"Migration strategy for RT001-RT003: {', '.join(STRATEGIES)} (overrides the config).",
 )
 force_exclude_option = click.option(
     "--force-exclude/--no-force-exclude",

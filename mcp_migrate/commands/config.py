@@ -24,7 +24,7 @@ def _toml(value) -> str:
 def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
     from mcp_migrate.commands.runner import selector_for
-    from mcp_migrate.core.engine import Settings
+    from mcp_migrate.core.settings import Settings
     from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
 

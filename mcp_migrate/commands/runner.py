@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional
 
 from mcp_migrate.core import engine
+from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
 from mcp_migrate.project.discovery import check_paths_exist, discover
-from mcp_migrate.project.selection import IO_ERROR_CODE, selection_for
+from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.
 POOL_THRESHOLD = 64

@@ -18,70 +18,14 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.findings import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE, FileError, FileResult, Finding
+from mcp_migrate.core.codes import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.context import FileContext, Report
+from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex
+from mcp_migrate.core.syntax import literal
 from mcp_migrate.core.walk import walk
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What to check: the selected rule codes and a team's own wrapper APIs."""
-
-    select: frozenset = frozenset()
-    #: rule code -> qualified names of a team's wrappers that count as that rule's API.
-    extend_apis: tuple = ()
-    #: Migration strategy for RT001-RT003 rewrites: None (per-site default), "tool-parameter",
-    #: "resource-uri" or "server-config"; and the names the rewrites introduce.
-    strategy: Optional[str] = None
-    parameter: str = "directories"
-    env_var: str = "MCP_ROOTS"
-    #: (tool name, parameter name) of tools anywhere in the run that a rewrite gives a
-    #: directories parameter, so a client in the same repository can start passing it.
-    migrated_tools: tuple = ()
-
-    @classmethod
-    def default(cls) -> Settings:
-        return cls(select=frozenset(load_catalog()))
-
-    def extend_map(self) -> dict:
-        return {qname: code for code, names in self.extend_apis for qname in names}
-
-
-@dataclass
-class Report:
-    code: str
-    node: cst.CSTNode
-    message: str
-    severity: Optional[str]
-    fix: object = None
-
-
-class FileContext:
-    """Per-file state shared by every rule during the one traversal."""
-
-    def __init__(self, path: str, module: cst.Module, resolver: Resolver, settings: Settings, data: bytes = b""):
-        self.path = path
-        #: The raw bytes, for cheap whole-file questions ("is there a def of this name?").
-        self.data = data
-        self.module = module
-        self.resolver = resolver
-        self.settings = settings
-        self.ancestors: list = []
-        self.reports: list = []
-        #: Nodes already covered by a report, so an enclosing report is not repeated inside.
-        self.claimed: set = set()
-        #: (tool name, parameter) for every tool a rewrite gives a parameter (see Settings).
-        self.migrated_tools: list = []
-
-    def report(self, code, node, message, *, severity=None, fix=None) -> None:
-        self.reports.append(Report(code, node, message, severity, fix))
-
-    def claim(self, node: cst.CSTNode) -> None:
-        self.claimed.add(id(node))
-
-    def is_claimed(self, node: cst.CSTNode) -> bool:
-        return id(node) in self.claimed
 
 
 class _Dispatcher:
@@ -94,19 +38,25 @@ class _Dispatcher:
         self.dead: set = set()
         self.visits: dict = {}
         self.leaves: dict = {}
+        #: (rule, visit_string, wanted values) for rules that look at string literals.
+        self.strings: list = []
         for rule in rules:
+            if rule.WIRE_STRINGS:
+                self.strings.append((rule, rule.visit_string, rule.WIRE_STRINGS))
             for attr in dir(type(rule)):
+                if attr == "visit_string":
+                    continue
                 if attr.startswith("visit_"):
                     self.visits.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
                 elif attr.startswith("leave_"):
                     self.leaves.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
 
-    def _call(self, handlers, node) -> None:
+    def _call(self, handlers, node, *args) -> None:
         for rule, method in handlers:
             if rule.CODE in self.dead:
                 continue
             try:
-                method(node)
+                method(node, *args)
             except Exception as exc:  # a broken rule loses its own findings, never the run
                 self.dead.add(rule.CODE)
                 self.errors.append(
@@ -119,9 +69,21 @@ class _Dispatcher:
     def on_visit(self, node: cst.CSTNode) -> None:
         self.context.ancestors.append(node)
         self.resolver.on_visit(node)
-        handlers = self.visits.get(type(node).__name__)
+        kind = type(node)
+        handlers = self.visits.get(kind.__name__)
         if handlers:
             self._call(handlers, node)
+        if self.strings and (kind is cst.SimpleString or kind is cst.ConcatenatedString):
+            self._visit_string(node)
+
+    def _visit_string(self, node: cst.BaseString) -> None:
+        """One evaluation of the literal for every rule that wants string values."""
+        value = literal(node)
+        if value is None:
+            return
+        wanted = [(rule, method) for rule, method, values in self.strings if value in values]
+        if wanted:
+            self._call(wanted, node, value)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         handlers = self.leaves.get(type(original_node).__name__)
@@ -232,7 +194,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
     if rules:
         resolver = Resolver()
         resolver.prepass(module)
-        context = FileContext(path, module, resolver, settings, data)
+        context = FileContext(path, module, resolver, settings, data=data)
         dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
         dispatcher.run(module)
         reports = [r for r in context.reports if r.code not in dispatcher.dead]

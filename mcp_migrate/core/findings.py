@@ -5,13 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-#: Code reserved for files that cannot be decoded or parsed (as in ruff and flake8).
-SYNTAX_ERROR_CODE = "E999"
-#: Code for a suppression comment that matches no finding (ruff's RUF100 in spirit).
-UNUSED_SUPPRESSION_CODE = "RT900"
-
-FIX_KINDS = ("none", "safe", "unsafe")
-
 
 @dataclass(frozen=True)
 class Finding:

@@ -16,10 +16,11 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
-from mcp_migrate.checks.shapes import code_of
-from mcp_migrate.core.engine import Settings, analyze
+from mcp_migrate.core.engine import analyze
 from mcp_migrate.core.findings import FileError, FileResult
 from mcp_migrate.core.fixes import AddComment, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.syntax import code_of, iter_nodes
 
 MAX_PASSES = 5
 
@@ -359,19 +360,18 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
 
 def _touched(fix) -> set:
     """Identities of the original nodes a fix rewrites; two fixes that share one conflict."""
-    from mcp_migrate.migrate.tree import walk
 
     ids = set()
     for edit in fix.edits:
         if isinstance(edit, (Replace, RemoveStatement)):
-            ids.update(id(n) for n in walk(edit.node))
+            ids.update(id(n) for n in iter_nodes(edit.node))
         elif isinstance(edit, RemoveArg):
-            ids.update(id(n) for n in walk(edit.arg))
+            ids.update(id(n) for n in iter_nodes(edit.arg))
         elif isinstance(edit, RemoveElement):
-            ids.update(id(n) for n in walk(edit.element))
+            ids.update(id(n) for n in iter_nodes(edit.element))
         elif isinstance(edit, Unwrap):
             ids.add(id(edit.node))
-            ids.update(id(n) for n in walk(edit.node.test))
+            ids.update(id(n) for n in iter_nodes(edit.node.test))
     return ids
 
 

@@ -89,20 +89,29 @@ def whole_statement(ancestors: list) -> Optional[cst.Expr]:
     return ancestors[i]
 
 
-def delete_statement_fix(ancestors: list, small: Optional[cst.CSTNode] = None, orphans: tuple = ()) -> Optional[Fix]:
+def remove_statement(
+    ancestors: list, small: Optional[cst.CSTNode] = None, *, orphans: tuple = (), unsafe: bool = False
+) -> Optional[Fix]:
     """Delete the statement that consists of the node being visited (optionally awaited).
 
-    `small` names the small statement directly; otherwise the visited expression must be the
-    whole statement (`x.f()` or `await x.f()`), else there is no safe deletion."""
+    `small` names the statement directly (a small statement, or a whole `def`); otherwise the
+    visited expression must be the whole statement (`x.f()` or `await x.f()`), else there is
+    no safe deletion and the result is None."""
     if small is None:
         small = whole_statement(ancestors)
         if small is None:
             return None
-    return Fix((RemoveStatement(small),), orphans=orphans or _passed_names(small))
+    return Fix((RemoveStatement(small),), orphans=orphans or _passed_names(small), unsafe=unsafe)
 
 
-def remove_argument_fix(call: cst.Call, arg: cst.Arg, orphans: tuple = ()) -> Fix:
-    return Fix((RemoveArg(call, arg),), orphans=orphans or _passed_names(arg))
+def remove_arg(call: cst.Call, arg: cst.Arg, *, orphans: tuple = (), unsafe: bool = False) -> Fix:
+    """Drop one argument of a call."""
+    return Fix((RemoveArg(call, arg),), orphans=orphans or _passed_names(arg), unsafe=unsafe)
+
+
+def remove_element(container: cst.Dict, element: cst.BaseDictElement, *, unsafe: bool = False) -> Fix:
+    """Drop one entry of a dict display."""
+    return Fix((RemoveElement(container, element),), unsafe=unsafe)
 
 
 def _passed_names(node: cst.CSTNode) -> tuple:
@@ -117,7 +126,3 @@ def _passed_names(node: cst.CSTNode) -> tuple:
         if isinstance(call, cst.Call):
             return tuple(a.value.value for a in call.args if isinstance(a.value, cst.Name))
     return ()
-
-
-def remove_dict_element_fix(container: cst.Dict, element: cst.BaseDictElement) -> Fix:
-    return Fix((RemoveElement(container, element),))

@@ -15,9 +15,17 @@ from urllib.request import url2pathname
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import code_of, keyword, literal, positional
-from mcp_migrate.core.fixes import AddComment, Fix, RemoveArg, RemoveElement, RemoveStatement, Replace, whole_statement
-from mcp_migrate.migrate.tree import enclosing, expr, module_binding, walk
+from mcp_migrate.core.fixes import AddComment, Fix, RemoveArg, RemoveStatement, Replace, whole_statement
+from mcp_migrate.core.syntax import (
+    code_of,
+    enclosing,
+    iter_nodes,
+    keyword,
+    literal,
+    module_binding,
+    parse_expr,
+    positional,
+)
 
 _STDIO = "StdioServerParameters"
 
@@ -42,19 +50,6 @@ def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
     args = positional(call)
     dirs = directories_of(context, args[0].value) if args else []
     return _with_directories(context, [RemoveStatement(statement)], dirs, ())
-
-
-def remove_method(context, func: cst.FunctionDef) -> Fix:
-    """A `MessageHandler.on_list_roots` override: delete the method."""
-    return Fix((RemoveStatement(func),), unsafe=True)
-
-
-def remove_capability_arg(call: cst.Call, arg: cst.Arg) -> Fix:
-    return Fix((RemoveArg(call, arg),), unsafe=True)
-
-
-def remove_capability_key(container: cst.Dict, element: cst.DictElement) -> Fix:
-    return Fix((RemoveElement(container, element),), unsafe=True)
 
 
 # ----- literal directories ---------------------------------------------------------------------
@@ -98,7 +93,7 @@ def _describe(dirs: list) -> str:
 
 
 def _returned_roots(context, func: cst.FunctionDef) -> list:
-    returns = [n for n in walk(func.body) if isinstance(n, cst.Return) and n.value is not None]
+    returns = [n for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
     if len(returns) != 1:
         return [(False, "?")]
     return directories_of(context, returns[0].value)
@@ -131,7 +126,9 @@ def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
 
 
 def _stdio_env_edit(context, dirs: list):
-    calls = [n for n in walk(context.module) if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == _STDIO]
+    calls = [
+        n for n in iter_nodes(context.module) if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == _STDIO
+    ]
     if len(calls) != 1:
         return None
     call = calls[0]
@@ -141,7 +138,7 @@ def _stdio_env_edit(context, dirs: list):
     env = keyword(call, "env")
     if env is None:
         new_arg = cst.Arg(
-            value=expr("{" + entry + "}"),
+            value=parse_expr("{" + entry + "}"),
             keyword=cst.Name("env"),
             equal=cst.AssignEqual(
                 whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
@@ -154,9 +151,9 @@ def _stdio_env_edit(context, dirs: list):
     if isinstance(env.value, cst.Dict):
         if any(literal(getattr(el, "key", None)) == env_var for el in env.value.elements):
             return None
-        merged = expr("{**" + code_of(env.value) + ", " + entry + "}")
+        merged = parse_expr("{**" + code_of(env.value) + ", " + entry + "}")
     else:
-        merged = expr("{**(" + code_of(env.value) + " or {}), " + entry + "}")
+        merged = parse_expr("{**(" + code_of(env.value) + " or {}), " + entry + "}")
     return Replace(env.value, merged)
 
 
@@ -165,7 +162,7 @@ def _tool_call_edits(context, dirs: list) -> list:
     the argument is added, with the same directories (as URIs for a `uris` parameter)."""
     wanted = dict(context.settings.migrated_tools)
     edits = []
-    for node in walk(context.module):
+    for node in iter_nodes(context.module):
         if not (
             isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"
         ):
@@ -185,7 +182,7 @@ def _tool_call_edits(context, dirs: list) -> list:
             if any(literal(getattr(el, "key", None)) == param for el in current.elements):
                 continue
             inner = code_of(current).strip()[1:-1].strip().rstrip(",")
-            new = expr("{" + (inner + ", " if inner else "") + entry + "}")
+            new = parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
             edits.append(Replace(current, new))
         elif len(args) == 1 and keyword(node, "arguments") is None:
             edits.append(
@@ -195,7 +192,7 @@ def _tool_call_edits(context, dirs: list) -> list:
                         args=[
                             *node.args[:-1],
                             args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                            cst.Arg(expr("{" + entry + "}")),
+                            cst.Arg(parse_expr("{" + entry + "}")),
                         ]
                     ),
                 )

@@ -18,9 +18,8 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import code_of, literal, short
 from mcp_migrate.core.fixes import RemoveStatement, Replace
-from mcp_migrate.migrate.tree import expr, is_reference, parent_map, walk
+from mcp_migrate.core.syntax import code_of, is_reference, iter_nodes, literal, parent_map, parse_expr, short
 
 FILE_PREFIX = "file://"
 _TRUTH_PARENTS = (cst.If, cst.While, cst.IfExp, cst.BooleanOperation)
@@ -83,7 +82,7 @@ class ConsumerRewriter:
     def _references(self, name: str, exclude: cst.Name) -> list:
         """Every read of `name` in the function; any second binding makes the site opaque."""
         found = []
-        for node in walk(self.func.body):
+        for node in iter_nodes(self.func.body):
             if isinstance(node, cst.Name) and node.value == name and node is not exclude:
                 parent = self.parent(node)
                 if not is_reference(node, parent):
@@ -157,7 +156,7 @@ class ConsumerRewriter:
         if not isinstance(target, cst.Name):
             raise NotUnderstood("the loop unpacks each root")
         for scope in scopes:
-            for node in walk(scope):
+            for node in iter_nodes(scope):
                 if isinstance(node, cst.Name) and node.value == target.value and node is not target:
                     parent = self.parent(node)
                     if not is_reference(node, parent):
@@ -204,7 +203,7 @@ class ConsumerRewriter:
             return
         # The URI as text: the same shape, built from the path.
         self.plan.needs_path = True
-        self.plan.edits.append(Replace(node, expr(f"Path({code_of(path)}).resolve().as_uri()")))
+        self.plan.edits.append(Replace(node, parse_expr(f"Path({code_of(path)}).resolve().as_uri()")))
 
     def _path_idiom(self, text: cst.BaseExpression, parent) -> Optional[cst.CSTNode]:
         """The outermost node of a URI-to-path idiom applied to `text`, or None."""
@@ -299,7 +298,7 @@ def bound_names(func: cst.FunctionDef) -> set:
         if isinstance(star, cst.Param):
             names.add(star.name.value)
     parents = parent_map(func.body)
-    for node in walk(func.body):
+    for node in iter_nodes(func.body):
         if isinstance(node, cst.Name) and _is_store(node, parents.get(id(node))):
             names.add(node.value)
         elif isinstance(node, (cst.Global, cst.Nonlocal)):

@@ -15,12 +15,22 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import code_of, keyword, positional
 from mcp_migrate.core.fixes import AddComment, Fix, Insert, Replace, Unwrap
+from mcp_migrate.core.settings import STRATEGIES
+from mcp_migrate.core.syntax import (
+    code_of,
+    enclosing,
+    is_reference,
+    iter_nodes,
+    keyword,
+    module_binding,
+    parent_map,
+    parse_expr,
+    parse_stmt,
+    positional,
+)
 from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
-from mcp_migrate.migrate.tree import enclosing, expr, is_reference, module_binding, parent_map, statement, walk
 
-STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
 _CONTEXT_CLASSES = frozenset({"Context", "ServerRequestContext", "RequestContext"})
 _URI_HELPER = "_file_uri_to_path"
@@ -40,7 +50,7 @@ def constant_name(env_var: str) -> str:
     return name if name and not name[0].isdigit() else f"_{name}"
 
 
-def build_request_fix(context, call: cst.Call, kind: str) -> Outcome:
+def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     """Plan the rewrite of the roots request `call` seen at the current traversal point."""
     ancestors = context.ancestors
     settings = context.settings
@@ -173,7 +183,7 @@ class _SiteRewrite:
             self.imports += [("pathlib", "Path"), ("mcp.types", "Root")]
             if self.kind == "result":
                 self.imports.append(("mcp.types", "ListRootsResult"))
-        self.edits.append(Replace(self.value, expr(shaped)))
+        self.edits.append(Replace(self.value, parse_expr(shaped)))
         self.dropped.append(self.value)
         line = _statement_of(self.func, self.value)
         self.edits.append(
@@ -191,7 +201,7 @@ class _SiteRewrite:
                 "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
             )
         )
-        const = statement(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
+        const = parse_stmt(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
         const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
         self.imports.append(("os", None))
         self.edits.append(Insert(_anchor(self.module, self.resolver), (const,)))
@@ -205,7 +215,7 @@ class _SiteRewrite:
         if param_name in names:
             return
         description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
-        annotation = expr(f'Annotated[list[str], Field(description="{description}")]')
+        annotation = parse_expr(f'Annotated[list[str], Field(description="{description}")]')
         self._new_param = cst.Param(cst.Name(param_name), cst.Annotation(annotation))
         self.context.migrated_tools.append((tool_name(self.func), param_name))
 
@@ -215,10 +225,10 @@ class _SiteRewrite:
             raise _CannotApply("a one-line function body")
         first = body.body[0]
         anchor = body.body[1] if _is_docstring(first) and len(body.body) > 1 else first
-        prologue = statement(f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]\n")
+        prologue = parse_stmt(f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]\n")
         self.edits.append(Insert(anchor, (prologue,), before=True))
         if not module_binding(self.module, _URI_HELPER) is not None:
-            helper = statement(
+            helper = parse_stmt(
                 f"def {_URI_HELPER}(uri: str) -> str:\n"
                 f'    """The local path of a file:// URI (percent-decoded; Windows drives handled)."""\n'
                 f"    parsed = urlparse(uri)\n"
@@ -267,9 +277,9 @@ class _SiteRewrite:
     def _still_uses(self, name: str) -> bool:
         dropped = set()
         for node in self.dropped:
-            dropped.update(id(n) for n in walk(node))
+            dropped.update(id(n) for n in iter_nodes(node))
         parents = parent_map(self.func.body)
-        for node in walk(self.func.body):
+        for node in iter_nodes(self.func.body):
             if isinstance(node, cst.Name) and node.value == name and id(node) not in dropped:
                 if is_reference(node, parents.get(id(node))):
                     return True
@@ -304,10 +314,10 @@ def tool_name(func: cst.FunctionDef) -> str:
 
 
 def _registered_tools(context) -> set:
-    cached = getattr(context, "_registered_tools", None)
+    cached = context.memo.get("registered_tools")
     if cached is None:
         cached = set()
-        for node in walk(context.module):
+        for node in iter_nodes(context.module):
             if (
                 isinstance(node, cst.Call)
                 and isinstance(node.func, cst.Attribute)
@@ -316,7 +326,7 @@ def _registered_tools(context) -> set:
                 args = positional(node)
                 if args and isinstance(args[0].value, cst.Name):
                     cached.add(args[0].value.value)
-        context._registered_tools = cached
+        context.memo["registered_tools"] = cached
     return cached
 
 

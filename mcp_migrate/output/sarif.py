@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from mcp_migrate.core.findings import SYNTAX_ERROR_CODE
+from mcp_migrate.core.codes import IO_ERROR_CODE, SYNTAX_ERROR_CODE
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -25,7 +25,7 @@ LEVELS = {"breaks": "error", "error": "error", "deprecated": "warning", "warning
 #: Codes outside the catalog that results can carry.
 EXTRA_RULES = (
     (SYNTAX_ERROR_CODE, "syntax-error", "error", "The file cannot be decoded or parsed"),
-    ("E902", "io-error", "error", "The file or folder cannot be read"),
+    (IO_ERROR_CODE, "io-error", "error", "The file or folder cannot be read"),
 )
 
 

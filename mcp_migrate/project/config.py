@@ -12,11 +12,10 @@ import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
 
 SECTION = "mcp-migrate"
-#: The migration strategies RT001-RT003 rewrites know (engine.Settings.strategy).
-STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 _QUALNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
@@ -40,7 +39,7 @@ class Config:
     unsafe_fixes: Optional[bool] = None
     #: Apply `exclude` / `extend-exclude` to files named explicitly too (pre-commit, editors).
     force_exclude: Optional[bool] = None
-    #: Migration strategy and the names rewrites introduce (engine.Settings).
+    #: Migration strategy and the names rewrites introduce (core.settings.Settings).
     strategy: Optional[str] = None
     parameter: Optional[str] = None
     env_var: Optional[str] = None

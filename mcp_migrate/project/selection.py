@@ -10,11 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Optional
 
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.findings import SYNTAX_ERROR_CODE
-
-#: Unreadable file or folder (as in ruff). Like E999 it is never filtered by select/ignore.
-IO_ERROR_CODE = "E902"
-UNFILTERED_CODES = (SYNTAX_ERROR_CODE, IO_ERROR_CODE)
+from mcp_migrate.core.codes import UNFILTERED_CODES
 
 
 class UnknownCodeError(ValueError):
@@ -88,7 +84,7 @@ class RuleSelector:
         self._cache: dict = {}
 
     def settings_for(self, path: str):
-        from mcp_migrate.core.engine import Settings
+        from mcp_migrate.core.settings import Settings
 
         select = self.selected
         for patterns, codes in self.per_file_ignores:

@@ -1,4 +1,6 @@
-"""Small tree utilities for rewrites that look at a whole function: parents, walks, references."""
+"""Generic syntax questions every rule and rewrite asks: source text of a node, literal values,
+call arguments, parents, references and module-level bindings. Nothing here knows about Roots
+(that vocabulary lives in `mcp_migrate.checks.shapes`)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,66 @@ import libcst as cst
 
 from mcp_migrate.core.walk import children
 
+_EMPTY = cst.Module([])
 
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+
+def code_of(node: cst.CSTNode) -> str:
+    """A node's source text (for messages and for comparing small snippets)."""
+    return _EMPTY.code_for_node(node)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """Whitespace folded, cut to `limit` characters with `...`: snippets in messages."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def short(node: cst.CSTNode, limit: int = 50) -> str:
+    return shorten(code_of(node), limit)
+
+
+def literal(expr: Optional[cst.CSTNode]) -> Optional[str]:
+    """The value of a plain string literal (implicit concatenation included), else None."""
+    if isinstance(expr, cst.SimpleString):
+        prefix = expr.prefix.lower()
+        if "b" in prefix:
+            return None
+        try:
+            value = expr.evaluated_value
+        except Exception:
+            return None
+        return value if isinstance(value, str) else None
+    if isinstance(expr, cst.ConcatenatedString):
+        left, right = literal(expr.left), literal(expr.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def keyword(call: cst.Call, name: str) -> Optional[cst.Arg]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg
+    return None
+
+
+def positional(call: cst.Call) -> list:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def method_name(call: cst.Call) -> Optional[str]:
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    if isinstance(func, cst.Name):
+        return func.value
+    return None
+
+
+def is_false_or_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value in ("False", "None")
+
+
+def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Pre-order walk over `node` and the syntax nodes below it (no whitespace/punctuation)."""
     stack = [node]
     while stack:
@@ -56,11 +116,11 @@ def is_reference(node: cst.Name, parent: Optional[cst.CSTNode]) -> bool:
     return True
 
 
-def expr(text: str) -> cst.BaseExpression:
+def parse_expr(text: str) -> cst.BaseExpression:
     return cst.parse_expression(text)
 
 
-def statement(text: str) -> cst.BaseStatement:
+def parse_stmt(text: str) -> cst.BaseStatement:
     return cst.parse_statement(text)
 
 

@@ -1,0 +1,15 @@
+"""Codes and exit statuses every layer shares, each said once."""
+
+from __future__ import annotations
+
+#: A file that cannot be decoded or parsed (as in ruff and flake8).
+SYNTAX_ERROR_CODE = "E999"
+#: A file or folder that cannot be read (as in ruff).
+IO_ERROR_CODE = "E902"
+#: Codes select/ignore never filter: a file we could not look at is always reported.
+UNFILTERED_CODES = (SYNTAX_ERROR_CODE, IO_ERROR_CODE)
+#: A suppression comment that matches no finding (ruff's RUF100 in spirit).
+UNUSED_SUPPRESSION_CODE = "RT900"
+
+#: Exit statuses of every command: nothing to report, findings (or changes), an error.
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2

@@ -1,0 +1,60 @@
+"""Per-file state shared by every rule during the engine's one traversal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import libcst as cst
+
+from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.settings import Settings
+
+
+@dataclass
+class Report:
+    """What a rule said about one node, before positions and suppressions are applied."""
+
+    code: str
+    node: cst.CSTNode
+    message: str
+    severity: Optional[str]
+    fix: Any = None
+
+
+@dataclass
+class FileContext:
+    """Per-file state: the tree, the resolver, the settings, the walk's ancestors and reports."""
+
+    path: str
+    module: cst.Module
+    resolver: Resolver
+    settings: Settings
+    #: The raw bytes, for cheap whole-file questions ("is there a def of this name?").
+    data: bytes = b""
+    #: The nodes from the module down to (and including) the node being visited.
+    ancestors: list = field(default_factory=list)
+    reports: list = field(default_factory=list)
+    #: ids of nodes already covered by a report, so an enclosing report is not repeated inside.
+    claimed: set = field(default_factory=set)
+    #: (tool name, parameter) for every tool a rewrite gives a parameter (see Settings).
+    migrated_tools: list = field(default_factory=list)
+    #: Per-file answers a rewrite computes once and asks again (e.g. the registered tools).
+    memo: dict = field(default_factory=dict)
+
+    def report(self, code, node, message, *, severity=None, fix=None) -> None:
+        self.reports.append(Report(code, node, message, severity, fix))
+
+    def claim(self, node: cst.CSTNode) -> None:
+        self.claimed.add(id(node))
+
+    def is_claimed(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.claimed
+
+    @property
+    def rewrites(self):
+        """The migration rewrites (`mcp_migrate.migrate`), imported on first use: rules reach
+        them through the context, so rules and rewrites never import each other."""
+        from mcp_migrate import migrate
+
+        return migrate

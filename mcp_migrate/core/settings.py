@@ -1,0 +1,33 @@
+"""What one file is checked with: the selected rules, a team's wrapper APIs, the migration
+strategy and the names rewrites introduce. Built by `project.selection`, read by the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from mcp_migrate.core.catalog import load_catalog
+
+#: Migration strategies for RT001-RT003 rewrites, in the order the CLI lists them.
+STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to check: the selected rule codes and a team's own wrapper APIs."""
+
+    select: frozenset = frozenset()
+    #: rule code -> qualified names of a team's wrappers that count as that rule's API.
+    extend_apis: tuple = ()
+    #: Migration strategy (one of STRATEGIES), or None for the per-site default; and the
+    #: names the rewrites introduce.
+    strategy: Optional[str] = None
+    parameter: str = "directories"
+    env_var: str = "MCP_ROOTS"
+    #: (tool name, parameter name) of tools anywhere in the run that a rewrite gives a
+    #: directories parameter, so a client in the same repository can start passing it.
+    migrated_tools: tuple = ()
+
+    @classmethod
+    def default(cls) -> Settings:
+        return cls(select=frozenset(load_catalog()))
