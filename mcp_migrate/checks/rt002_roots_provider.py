@@ -10,6 +10,7 @@ from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
 from mcp_migrate.checks.shapes import ROOTS_LIST, string_context
 from mcp_migrate.core.fixes import remove_statement
+from mcp_migrate.core.resolve import SDK_PACKAGES
 from mcp_migrate.core.syntax import is_false_or_none, keyword, method_name, positional
 
 MSG = (
@@ -83,7 +84,7 @@ class RootsProvider(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.resolver.qualified(node.func)
         root = qualified.partition(".")[0] if qualified else ""
-        if root in ("mcp", "mcp_types", "fastmcp"):
+        if root in SDK_PACKAGES:
             arg = keyword(node, "list_roots_callback")
             if arg is not None and not is_false_or_none(arg.value):
                 self.report(

@@ -107,8 +107,7 @@ class ListChangedSend(Rule):
 def _untyped(receiver, resolver) -> bool:
     """A receiver whose type we cannot see (not a known non-SDK instance, not an import)."""
     if isinstance(receiver, cst.Name):
-        binding = resolver.lookup(receiver.value)
-        return binding is None or binding[0] == "i" and not binding[1]
+        return resolver.lookup(receiver.value) is None
     return isinstance(receiver, cst.Attribute)
 
 

@@ -37,14 +37,14 @@ from mcp_migrate.checks.security import (
     bare,
     call,
     call_qualified,
-    code,
     last_identifier,
     mcp_context,
     method,
     words,
 )
 from mcp_migrate.core.fixes import Fix, Replace
-from mcp_migrate.core.syntax import literal, method_name, positional, shorten
+from mcp_migrate.core.resolve import is_mcp_module
+from mcp_migrate.core.syntax import code_of, literal, method_name, positional, shorten
 
 MSG_TO_PATH = (
     "`{expr}` turns a `file://` URI into a path by string surgery: percent-escapes (`%20`) stay, a Windows "
@@ -104,7 +104,7 @@ class _Guards(cst.CSTVisitor):
         if method_name(node) == "startswith" and isinstance(node.func, cst.Attribute):
             args = positional(node)
             if args and _file_literal(args[0].value) is not None:
-                self.guarded.add((self.stack[-1], code(bare(node.func.value))))
+                self.guarded.add((self.stack[-1], code_of(bare(node.func.value))))
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         sides = [node.left] + [c.comparator for c in node.comparisons]
@@ -113,9 +113,9 @@ class _Guards(cst.CSTVisitor):
         for side in sides:
             if isinstance(side, cst.Attribute) and side.attr.value == "scheme":
                 base = side.value
-                self.guarded.add((self.stack[-1], code(bare(base))))
+                self.guarded.add((self.stack[-1], code_of(bare(base))))
                 if isinstance(base, cst.Call) and base.args and self.resolver.qualified(base.func) in _URLPARSE:
-                    self.guarded.add((self.stack[-1], code(bare(base.args[0].value))))
+                    self.guarded.add((self.stack[-1], code_of(bare(base.args[0].value))))
 
 
 class NaiveFileUri(Rule):
@@ -223,16 +223,14 @@ class NaiveFileUri(Rule):
         return 0
 
     def _guarded(self, expr) -> bool:
-        return (self._function_key(), code(bare(expr))) in self.guards.guarded
+        return (self._function_key(), code_of(bare(expr))) in self.guards.guarded
 
     def _mcp_file(self) -> bool:
         """Word-based inference (`uri` means a root's or resource's URI) only in MCP code: a
         module-level import from an MCP SDK, fastmcp, mcp-agent, fast-agent or an `*.mcp` module."""
         if self._is_mcp is None:
             resolver = self.resolver
-            self._is_mcp = resolver.imports_sdk or any(
-                b and b[0] == "q" and _mcp_module(b[1]) for b in resolver.module_final.names.values()
-            )
+            self._is_mcp = resolver.imports_sdk or any(is_mcp_module(name) for name in resolver.module_imports())
         return self._is_mcp
 
     def _holds_file_uri(self, expr: cst.BaseExpression) -> bool:
@@ -357,7 +355,7 @@ class NaiveFileUri(Rule):
                     imports=(parse[1], topath[1]),
                     unsafe=True,
                 )
-        self.report(node, MSG_TO_PATH.format(expr=shorten(code(node))), fix=fix)
+        self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node))), fix=fix)
 
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute) -> None:
         topath = self.spelling.spell("urllib.request", "url2pathname")
@@ -368,7 +366,7 @@ class NaiveFileUri(Rule):
                 (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), unsafe=True
             )
         escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
-        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code(node)), escapes=escapes), fix=fix)
+        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node)), escapes=escapes), fix=fix)
 
     # ----- path -> URI ----------------------------------------------------------------------
     def visit_FormattedString(self, node: cst.FormattedString) -> None:
@@ -429,12 +427,7 @@ class NaiveFileUri(Rule):
                     imports=(spelled[1],),
                     unsafe=True,
                 )
-        self.report(node, MSG_TO_URI.format(expr=shorten(code(node))), fix=fix)
-
-
-def _mcp_module(qualified: str) -> bool:
-    parts = qualified.split(".")
-    return parts[0] in ("mcp", "mcp_types", "fastmcp", "mcp_agent", "fast_agent") or "mcp" in parts[1:]
+        self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node))), fix=fix)
 
 
 def _int(expr) -> Optional[int]:

@@ -38,7 +38,6 @@ from mcp_migrate.checks.security import (
     bare,
     call,
     call_qualified,
-    code,
     is_literal,
     last_identifier,
     mcp_context,
@@ -46,7 +45,7 @@ from mcp_migrate.checks.security import (
     words,
 )
 from mcp_migrate.core.fixes import Fix, Replace
-from mcp_migrate.core.syntax import positional, shorten
+from mcp_migrate.core.syntax import code_of, positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
 MSG_PREFIX = (
@@ -212,7 +211,7 @@ class RootsAsSandbox(Rule):
                 return
             message = MSG_UNRESOLVED
         fix = self._fix_method(node, name, subject, other)
-        self.report(node, message.format(expr=shorten(code(node))), fix=fix)
+        self.report(node, message.format(expr=shorten(code_of(node))), fix=fix)
 
     def _used_as_check(self) -> bool:
         """`p.relative_to(root)` inside a `try:` body whose handler catches ValueError."""
@@ -238,7 +237,7 @@ class RootsAsSandbox(Rule):
         if not prefix and all(self.flow.resolved(e) for e in elements):
             return
         message = MSG_COMMONPREFIX if prefix else MSG_UNRESOLVED
-        self.report(node, message.format(expr=shorten(code(node))), fix=self._fix_common(node, elements))
+        self.report(node, message.format(expr=shorten(code_of(node))), fix=self._fix_common(node, elements))
 
     # ----- fixes ----------------------------------------------------------------------------
     def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> Optional[cst.BaseExpression]:
@@ -264,7 +263,7 @@ class RootsAsSandbox(Rule):
             return None
         if isinstance(expr, cst.Call) and call_qualified(self.resolver, expr) in ("tuple", "list", "set", "frozenset"):
             return None
-        text = code(expr)
+        text = code_of(expr)
         if "uri" in text.lower() or "url" in text.lower():
             return None  # a file:// URI is not a path: convert it first (RT102)
         return bare(expr)
@@ -301,8 +300,8 @@ class RootsAsSandbox(Rule):
             return None
         if not isinstance(target.operator, (cst.Equal, cst.NotEqual)):
             return None
-        texts = [code(bare(e)) for e in elements]
-        other_text = code(bare(other))
+        texts = [code_of(bare(e)) for e in elements]
+        other_text = code_of(bare(other))
         if other_text not in texts or texts[0] == texts[1]:
             return None
         root = elements[texts.index(other_text)]

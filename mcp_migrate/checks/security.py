@@ -24,7 +24,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import code_of, literal
+from mcp_migrate.core.syntax import literal
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -182,10 +182,6 @@ def rootish_name(name: str) -> bool:
 
 def resolved_name(name: str) -> bool:
     return bool(_RESOLVED_WORDS.intersection(words(name)))
-
-
-def code(node: cst.CSTNode) -> str:
-    return code_of(node)
 
 
 def last_identifier(expr: cst.BaseExpression) -> Optional[str]:

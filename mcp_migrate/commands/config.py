@@ -64,7 +64,7 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
 
 
 def print_config(paths, options, unsafe: Optional[bool], output_format: str = "text") -> None:
-    from mcp_migrate.project.config import display_path
+    from mcp_migrate.project.paths import display_path
 
     path, rows = effective(paths, options, unsafe)
     shown = display_path(path) if path else None

@@ -40,19 +40,19 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     from mcp_migrate.output import progress, report
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
-    outcomes, files_checked, extra, skipped = run_fix(paths, options, flags.unsafe, progress=bar)
+    fix_run = run_fix(paths, options, flags.unsafe, progress=bar)
     roots = [Path(p) for p in paths]
     if flags.show_diff:
-        return _print_diffs(outcomes)
+        return _print_diffs(fix_run.outcomes)
     console = report.make_console(color=flags.color)
     fixed_count = 0
-    for outcome in outcomes:
+    for outcome in fix_run.outcomes:
         result = outcome.result
         if result.fixed_source is None:
             continue
-        problem, skipped = _write(outcome, roots)
+        problem, left_alone = _write(outcome, roots)
         if problem is not None:
-            _report_unwritten(outcome, problem, skipped)
+            _report_unwritten(outcome, problem, left_alone)
             continue
         fixed_count += len(result.applied)
         if flags.quiet:
@@ -61,10 +61,12 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
 
         for code, line in result.applied:
             console.print(f"[bold]{escape(result.path)}[/]:{line}: fixed [green]{escape(code)}[/]")
-    run = RunResult(results=[o.result for o in outcomes] + extra, files_checked=files_checked)
+    run = RunResult(
+        results=[o.result for o in fix_run.outcomes] + fix_run.unreadable, files_checked=fix_run.files_checked
+    )
     if fixed_count and not flags.quiet:
         console.print(f"Fixed {fixed_count} finding{'s' if fixed_count != 1 else ''}.")
-    if files_checked or run.results or not skipped:  # all named files excluded: say nothing
+    if fix_run.files_checked or run.results or not fix_run.skipped:  # all named files excluded: say nothing
         report.print_text(run, color=flags.color, quiet=flags.quiet)
     return _exit(run, fixed_count, flags)
 

@@ -98,11 +98,16 @@ def force_exclude(config, options: CheckOptions) -> bool:
     return bool(options.force_exclude if options.force_exclude is not None else config.force_exclude)
 
 
+def _configure(paths: Sequence[str], options: CheckOptions):
+    """The run's config and rule selector: one place for files found on disk and stdin alike."""
+    config = resolve_config(paths, options.config)
+    return config, selector_for(config, options)
+
+
 def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     """Resolve config and selection, then discover. Raises ConfigError / PathNotFoundError."""
     check_paths_exist(paths)
-    config = resolve_config(paths, options.config)
-    selector = selector_for(config, options)
+    config, selector = _configure(paths, options)
     found = discover(paths, config, force_exclude(config, options))
     items = [(f, selector.settings_for(f.path)) for f in found.files]
     return Plan(items, found.unreadable, config, found.skipped)
@@ -136,20 +141,29 @@ def worker_count(n_files: int, jobs: int) -> int:
 
 def _run_pool(func, items: list, workers: int, advance: Callable) -> Optional[list]:
     """Results in order, or None when a pool cannot run here (then the caller runs in-process)."""
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     chunk = max(1, min(64, len(items) // (workers * 4)))
-    results = []
+    batches = [items[i : i + chunk] for i in range(0, len(items), chunk)]
+    results: list = [None] * len(batches)
     try:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for result in pool.map(func, items, chunksize=chunk):
-                results.append(result)
-                advance()
-        return results
+            pending = {pool.submit(_run_batch, func, batch): index for index, batch in enumerate(batches)}
+            # Progress moves as batches finish, whichever finishes first; results keep their order.
+            for future in as_completed(pending):
+                results[pending[future]] = future.result()
+                for _ in results[pending[future]]:
+                    advance()
+        return [result for batch in results for result in batch]
     except (OSError, RuntimeError, ImportError):
         # RuntimeError covers a broken pool and a platform without process pools; workers
         # themselves never raise (check_file/fix_file turn every problem into a result).
         return None
+
+
+def _run_batch(func, batch: list) -> list:
+    """Worker side of the pool: one batch of files, so small files do not each cost a round trip."""
+    return [func(item) for item in batch]
 
 
 def _no_progress(total: int):
@@ -223,9 +237,23 @@ def unsafe_fixes(config, unsafe: Optional[bool]) -> bool:
     return bool(unsafe if unsafe is not None else config.unsafe_fixes)
 
 
-def run_fix(paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool], progress: Optional[Callable] = None):
+@dataclass
+class FixRun:
+    """What a fix run computed (nothing written yet): one FixOutcome per file, the E902 results
+    of folders that could not be read, and the counts the summary needs."""
+
+    outcomes: list = field(default_factory=list)
+    files_checked: int = 0
+    unreadable: list = field(default_factory=list)
+    #: Explicitly named files that force-exclude skipped.
+    skipped: int = 0
+
+
+def run_fix(
+    paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool], progress: Optional[Callable] = None
+) -> FixRun:
     """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes the config's
-    `unsafe-fixes`. Returns (outcomes, files_checked, unreadable results, files force-excluded)."""
+    `unsafe-fixes`."""
     p = plan(paths, options)
     unsafe = unsafe_fixes(p.config, unsafe)
     # A file reached twice (through a symlink and directly) is fixed once, at its real path.
@@ -239,7 +267,7 @@ def run_fix(paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool],
     if unsafe:
         items = _with_migrated_tools(items, options.jobs)
     outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
-    return outcomes, len(p.items), unreadable_results(p), p.skipped
+    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped)
 
 
 def _with_migrated_tools(items: list, jobs: int) -> list:
@@ -264,13 +292,13 @@ class StdinTarget:
 
 
 def stdin_target(filename: Optional[str], options: CheckOptions) -> StdinTarget:
-    from mcp_migrate.project.config import display_path
     from mcp_migrate.project.discovery import force_excluded
+    from mcp_migrate.project.paths import display_path
 
-    config = resolve_config([filename or "."], options.config)
+    config, selector = _configure([filename or "."], options)
     if filename and force_exclude(config, options) and force_excluded(filename, config):
         return StdinTarget(display_path(filename), None, config)
-    settings = selector_for(config, options).settings_for(filename or os.path.join(os.getcwd(), "-"))
+    settings = selector.settings_for(filename or os.path.join(os.getcwd(), "-"))
     return StdinTarget(display_path(filename) if filename else "-", settings, config)
 
 

@@ -326,10 +326,6 @@ def _remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:
 
 
 # ----- the fix loop ---------------------------------------------------------------------------
-def _wanted(report, finding_fix: str, unsafe: bool) -> bool:
-    return report.fix is not None and (finding_fix == "safe" or (unsafe and finding_fix == "unsafe"))
-
-
 def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
     analysis = analyze(data, path, settings)

@@ -11,16 +11,46 @@ bindings (they run later), collected by a pre-pass over the top-level statements
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import NamedTuple, Optional, Union
 
 import libcst as cst
 
 #: Top-level packages that make up an MCP SDK.
 SDK_PACKAGES = frozenset({"mcp", "mcp_types", "fastmcp"})
+#: Agent frameworks built on an MCP SDK: code importing them is MCP code too.
+MCP_HOST_PACKAGES = frozenset({"mcp_agent", "fast_agent"})
 
-# A binding is ("q", qualified_name) for imported modules/objects, ("i", qualified_class_name)
-# for an instance of a known class, or None when the name is bound to something we do not know.
-Binding = Optional[tuple]
+
+def is_mcp_module(qualified: str) -> bool:
+    """An MCP SDK or host package, or any module with an `mcp` component (`myapp.mcp.tools`)."""
+    parts = qualified.split(".")
+    return parts[0] in SDK_PACKAGES or parts[0] in MCP_HOST_PACKAGES or "mcp" in parts[1:]
+
+
+class Binding(NamedTuple):
+    """What a name means: an imported module or object (`imported`, its qualified name) or an
+    instance of a known class (`instance`, the class's qualified name). A name bound to
+    something unknown has no Binding (None)."""
+
+    kind: str
+    name: str
+
+    @classmethod
+    def imported(cls, qualified: str) -> Binding:
+        return cls("imported", qualified)
+
+    @classmethod
+    def instance(cls, qualified: Optional[str]) -> Optional[Binding]:
+        return cls("instance", qualified) if qualified else None
+
+    @property
+    def is_import(self) -> bool:
+        return self.kind == "imported"
+
+    @property
+    def is_instance(self) -> bool:
+        return self.kind == "instance"
+
 
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 _ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
@@ -123,10 +153,10 @@ class Resolver:
                 if alias.asname is not None:
                     target = alias.asname.name
                     if isinstance(target, cst.Name):
-                        scope.names[target.value] = ("q", full)
+                        scope.names[target.value] = Binding.imported(full)
                 else:
                     top = full.partition(".")[0]
-                    scope.names[top] = ("q", top)
+                    scope.names[top] = Binding.imported(top)
             return
         # ImportFrom
         if node.relative:
@@ -145,13 +175,13 @@ class Resolver:
                 if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
                 else alias.name.value
             )
-            scope.names[local] = ("q", f"{base}.{alias.name.value}")
+            scope.names[local] = Binding.imported(f"{base}.{alias.name.value}")
 
     def _note_module(self, full: str) -> None:
         if full.partition(".")[0] in SDK_PACKAGES:
             self.imports_sdk = True
 
-    def _value_binding(self, value: cst.BaseExpression) -> Binding:
+    def _value_binding(self, value: cst.BaseExpression) -> Optional[Binding]:
         """What a name bound to `value` means: an instance of a known class, an alias, or unknown."""
         if isinstance(value, cst.Await):
             value = value.expression
@@ -167,13 +197,13 @@ class Resolver:
                 return None
         if isinstance(value, cst.Call):
             q = self._call_type(value)
-            return ("i", q) if q else None
+            return Binding.instance(q)
         if isinstance(value, (cst.Name, cst.Attribute)):
             q = self.qualified(value)
             if q:
-                return ("q", q)
+                return Binding.imported(q)
             t = self.instance_type(value)
-            return ("i", t) if t else None
+            return Binding.instance(t)
         return None
 
     def _bind_assign(self, node: cst.Assign, scope: _Scope) -> None:
@@ -188,7 +218,7 @@ class Resolver:
             if t is None and node.value is not None:
                 scope.names[node.target.value] = self._value_binding(node.value)
             else:
-                scope.names[node.target.value] = ("i", t) if t else None
+                scope.names[node.target.value] = Binding.instance(t)
 
     # ----- traversal hooks (called by the engine) ---------------------------------------------
     # The engine calls these for every node of every candidate file: dispatch on the exact
@@ -245,10 +275,10 @@ class Resolver:
                 every.append(star)
         for param in every:
             t = self.annotation_type(param.annotation.annotation) if param.annotation else None
-            scope.names[param.name.value] = ("i", t) if t else None
+            scope.names[param.name.value] = Binding.instance(t)
 
     # ----- queries --------------------------------------------------------------------------
-    def lookup(self, name: str) -> Binding:
+    def lookup(self, name: str) -> Optional[Binding]:
         if self._prepassing:
             if name in self.module_final.names:
                 return self.module_final.names[name]
@@ -269,11 +299,15 @@ class Resolver:
             return self.module_now.names[name]
         return _star_binding(self.module_now, name) or _star_binding(self.module_final, name)
 
+    def module_imports(self) -> list:
+        """Qualified names of everything imported at module level (any depth of if/try)."""
+        return [b.name for b in self.module_final.names.values() if b is not None and b.is_import]
+
     def qualified(self, expr: cst.BaseExpression) -> Optional[str]:
         """The qualified name an expression refers to through imports, e.g. `mcp.types.Root`."""
         if isinstance(expr, cst.Name):
             b = self.lookup(expr.value)
-            return b[1] if b and b[0] == "q" else None
+            return b.name if b and b.is_import else None
         if isinstance(expr, cst.Attribute):
             base = self.qualified(expr.value)
             return f"{base}.{expr.attr.value}" if base else None
@@ -283,7 +317,7 @@ class Resolver:
         """The qualified class name of what an expression evaluates to, when known."""
         if isinstance(expr, cst.Name):
             b = self.lookup(expr.value)
-            return b[1] if b and b[0] == "i" else None
+            return b.name if b and b.is_instance else None
         if isinstance(expr, cst.Call):
             return self._call_type(expr)
         if isinstance(expr, cst.Attribute):
@@ -362,10 +396,10 @@ class Resolver:
         return None
 
 
-def _star_binding(scope: _Scope, name: str) -> Binding:
+def _star_binding(scope: _Scope, name: str) -> Optional[Binding]:
     for mod in scope.stars:
         if mod.partition(".")[0] in SDK_PACKAGES:
-            return ("q", f"{mod}.{name}")
+            return Binding.imported(f"{mod}.{name}")
     return None
 
 

@@ -163,10 +163,6 @@ def render_document(run, output_format: str, *, with_statistics: bool = False) -
     raise ValueError(f"unknown format: {output_format}")
 
 
-def print_json(run) -> None:
-    sys.stdout.write(render_document(run, "json"))
-
-
 def write_report(
     run,
     output_format: str = "text",

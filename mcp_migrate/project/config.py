@@ -14,6 +14,7 @@ from typing import Optional
 
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
+from mcp_migrate.project.paths import display_path
 
 SECTION = "mcp-migrate"
 _QUALNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -50,17 +51,6 @@ class Config:
         from mcp_migrate.project.gitignore import PatternSet
 
         return [(PatternSet.from_lines(self.root, [glob]), codes) for glob, codes in self.per_file_ignores]
-
-
-def display_path(path: str) -> str:
-    """Relative to the CWD (POSIX separators) when under it, else as given."""
-    try:
-        rel = os.path.relpath(os.path.abspath(path))
-    except ValueError:
-        return path
-    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
-        return path
-    return rel.replace(os.sep, "/")
 
 
 def _load_toml(path: str) -> dict:

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from mcp_migrate.project.config import display_path
 from mcp_migrate.project.gitignore import IgnoreStack, PatternSet
+from mcp_migrate.project.paths import display_path
 
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".svn", ".venv", "venv", "site-packages", "node_modules", "__pycache__",
