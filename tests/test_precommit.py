@@ -2,20 +2,20 @@
 this project into it (so it needs the package registry) and runs the hooks in a temporary git
 repository. Skipped with MCP_MIGRATE_OFFLINE=1; CI runs it.
 
-try-repo is pointed at a committed snapshot of this project's installable files rather than at the
-working tree itself, so the test sees uncommitted and untracked changes too (try-repo's own shadow
-repository only carries changes to tracked files)."""
+try-repo is pointed at a local clone (tests/clone.py: a committed snapshot of the working tree)
+rather than at the working tree itself, so the test sees uncommitted and untracked changes too
+(try-repo's own shadow repository only carries changes to tracked files). That is the README's
+`pre-commit try-repo /path/to/clone mcp-migrate --all-files`."""
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from clone import make_clone
 
 REPO = Path(__file__).resolve().parent.parent
-SHIPPED = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "rules", "mcp_migrate")
 SERVER = (REPO / "fixtures" / "example" / "server.py").read_text()
 FIXABLE = """\
 import mcp.types as types
@@ -36,7 +36,7 @@ def test_hook_manifest_offline():
     assert set(hooks) == {"mcp-migrate", "mcp-migrate-fix"}
     for hook in hooks.values():
         assert hook["language"] == "python" and hook["types"] == ["python"]
-        assert hook["require_serial"] is False and hook["pass_filenames"] is True
+        assert hook["require_serial"] is True and hook["pass_filenames"] is True
         assert "--force-exclude" in hook["entry"] and "--unsafe-fixes" not in hook["entry"]
     assert hooks["mcp-migrate"]["entry"].startswith("mcp-migrate check")
     assert hooks["mcp-migrate-fix"]["entry"].startswith("mcp-migrate fix")
@@ -67,20 +67,7 @@ def hooks(tmp_path_factory):
     if os.environ.get("MCP_MIGRATE_OFFLINE"):
         pytest.skip("MCP_MIGRATE_OFFLINE is set: pre-commit installs the hook from the package registry")
     base = tmp_path_factory.mktemp("pre-commit")
-    snapshot = base / "hook-repo"
-    snapshot.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
-    for name in SHIPPED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, snapshot / name, ignore=ignore)
-        else:
-            shutil.copy2(source, snapshot / name)
-    git(snapshot, "init", "-q")
-    git(snapshot, "config", "user.name", "mcp-migrate tests")
-    git(snapshot, "config", "user.email", "tests@example.invalid")
-    git(snapshot, "add", "-A")
-    git(snapshot, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "snapshot")
+    snapshot = make_clone(base / "hook-repo")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
     env.update(PRE_COMMIT_HOME=str(base / "home"), NO_COLOR="1", PRE_COMMIT_COLOR="never")
     return snapshot, env
@@ -133,3 +120,33 @@ def test_fix_hook_fails_when_it_changed_something_then_passes(hooks, tmp_path):
     second = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
     assert second.returncode == 0, second.stdout
     assert (work / "client.py").read_text() == fixed
+
+
+@pytest.mark.network
+def test_hooks_print_one_summary_however_many_files(hooks, tmp_path):
+    """require_serial: pre-commit would otherwise split the files into one batch per CPU, each
+    printing its own summary (and, for the fix hook, its own hints)."""
+    files = {f"pkg/server_{i:02}.py": SERVER for i in range(12)}
+    files.update({f"pkg/client_{i:02}.py": FIXABLE for i in range(12)})
+    work = make_repo(tmp_path / "work", files)
+    check = try_repo(hooks, work, "mcp-migrate", "--all-files")
+    assert check.returncode == 1, check.stdout
+    assert check.stdout.count("Checked 24 files") == 1, check.stdout
+    assert check.stdout.count("Checked ") == 1, check.stdout
+    fix = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
+    assert fix.returncode == 1, fix.stdout
+    assert fix.stdout.count("Checked ") == 1, fix.stdout
+
+
+@pytest.mark.network
+def test_fix_hook_keeps_failing_while_only_unsafe_fixes_remain(hooks, tmp_path):
+    """What the README says: the fix hook changes nothing here, still fails because findings
+    remain, and its summary says how many more `--unsafe-fixes` would fix."""
+    work = make_repo(tmp_path / "work", {"server.py": SERVER})
+    for _ in range(2):
+        proc = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
+        assert proc.returncode == 1, proc.stdout
+        assert "server.py:14:20: RT001 " in proc.stdout
+        assert "1 more with `mcp-migrate fix --unsafe-fixes`" in proc.stdout
+        assert "files were modified by this hook" not in proc.stdout
+        assert (work / "server.py").read_text() == SERVER

@@ -29,6 +29,43 @@ EXTRA_RULES = (
 )
 
 
+#: Where the rule pages live: `<DOCS_URL>/rules/<CODE>-<name>.md` is each rule's `helpUri`. A
+#: placeholder until the repository is published; a run whose Settings carry `docs_url` uses that.
+DOCS_URL = "https://github.com/OWNER/mcp-migrate/blob/main"
+#: SARIF tags by rule-code prefix (the first match wins): what kind of rule it is.
+TAGS = (
+    ("RT9", ("maintenance",)),
+    ("RT1", ("security", "roots")),
+    ("RT", ("roots",)),
+    ("HA", ("security", "approval")),
+)
+#: GitHub code scanning ranks security results by this CVSS-like score (a string):
+#: 0.1-3.9 low, 4.0-6.9 medium, 7.0-8.9 high, 9.0+ critical. Every rule tagged `security` has one.
+SECURITY_SEVERITY = {
+    "RT101": "3.7",  # a non-file root fails validation or points at something that is not a folder
+    "RT102": "5.3",  # percent-encoding and hosts mishandled: the wrong path is read or written
+    "RT103": "7.5",  # a prefix check on unresolved paths lets ../ and symlinks out of the sandbox
+    "HA001": "8.1",  # a server's own annotations decide that its tool runs without the user's approval
+    "HA002": "7.3",  # every tool of a server runs without the user's approval
+}
+
+
+def tags(code: str) -> list:
+    for prefix, names in TAGS:
+        if code.startswith(prefix):
+            return list(names)
+    return []
+
+
+def docs_url(run=None) -> str:
+    """The base of the rule pages' URLs: a `docs_url` setting when the run's Settings have one."""
+    for ref in getattr(run, "files", {}).values():
+        value = getattr(ref.settings, "docs_url", None)
+        if value:
+            return value.rstrip("/")
+    return DOCS_URL
+
+
 def level(severity: str) -> str:
     return LEVELS.get(severity, "warning")
 
@@ -44,11 +81,14 @@ def _first_paragraph(doc: str, fallback: str) -> str:
     return fallback
 
 
-def rule_descriptors() -> list:
+def rule_descriptors(base: str = DOCS_URL) -> list:
     from mcp_migrate.core.catalog import load_catalog
 
     rules = []
     for info in load_catalog().values():
+        properties = {"severity": info.severity, "fix": info.fix, "tags": tags(info.code)}
+        if info.code in SECURITY_SEVERITY:
+            properties["security-severity"] = SECURITY_SEVERITY[info.code]
         rules.append(
             {
                 "id": info.code,
@@ -56,8 +96,9 @@ def rule_descriptors() -> list:
                 "shortDescription": {"text": info.summary},
                 "fullDescription": {"text": _first_paragraph(info.doc, info.summary)},
                 "help": {"text": info.doc, "markdown": info.doc},
+                "helpUri": f"{base}/rules/{info.code}-{info.name}.md",
                 "defaultConfiguration": {"level": level(info.severity)},
-                "properties": {"severity": info.severity, "fix": info.fix, "tags": ["mcp", "roots"]},
+                "properties": properties,
             }
         )
     for code, name, severity, summary in EXTRA_RULES:
@@ -149,9 +190,15 @@ class _Fixes:
         result = fix_bytes(data, path, settings, unsafe=unsafe)
         if result.fixed_source is None or result.errors:
             return None
-        kind = "unsafe" if unsafe else "safe"
+        if unsafe:
+            text = (
+                f"Apply mcp-migrate's unsafe {code} fixes to this file (`mcp-migrate fix --unsafe-fixes`):"
+                " they change behaviour or an interface, review them"
+            )
+        else:
+            text = f"Apply mcp-migrate's safe {code} fixes to this file (`mcp-migrate fix`)"
         return {
-            "description": {"text": f"Apply mcp-migrate's {kind} {code} fixes to this file (`mcp-migrate fix`)"},
+            "description": {"text": text},
             "artifactChanges": [
                 {"artifactLocation": artifact_location(path), "replacements": replacements(data, result.fixed_source)}
             ],
@@ -169,7 +216,7 @@ def _fingerprint(finding, lines_of: dict, run) -> dict:
 def sarif_log(run) -> dict:
     from mcp_migrate import __version__
 
-    rules = rule_descriptors()
+    rules = rule_descriptors(docs_url(run))
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     fixes = _Fixes(run)
     lines_of: dict = {}

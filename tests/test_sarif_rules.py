@@ -1,0 +1,99 @@
+"""SARIF rule metadata for code scanning: each rule's `helpUri` (its page in the repository,
+under a configurable base), tags that say what it is, a `security-severity` on the security rules
+so GitHub ranks them, and fix descriptions that name `--unsafe-fixes` where it is needed."""
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from sources import FIXABLE
+
+import mcp_migrate
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.output import sarif
+
+REPO = Path(mcp_migrate.__file__).resolve().parent.parent
+SARIF_SCHEMA = REPO.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+SERVER = (REPO / "fixtures" / "example" / "server.py").read_text()
+EXPECTED_TAGS = {
+    "RT001": ["roots"],
+    "RT006": ["roots"],
+    "RT101": ["security", "roots"],
+    "RT103": ["security", "roots"],
+    "HA001": ["security", "approval"],
+    "HA002": ["security", "approval"],
+    "RT900": ["maintenance"],
+}
+
+
+@pytest.fixture
+def log(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.py").write_text(SERVER)
+    (tmp_path / "client.py").write_text(FIXABLE)
+    result = CliRunner().invoke(cli, ["check", "--format", "sarif"], env={"NO_COLOR": "1"}, catch_exceptions=False)
+    assert result.exit_code == 1, result.output
+    return json.loads(result.stdout)
+
+
+def rules_by_id(log) -> dict:
+    return {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
+
+
+def test_help_uri_is_the_rule_page_in_the_repository(log):
+    rules = rules_by_id(log)
+    for code, info in load_catalog().items():
+        page = f"{code}-{info.name}.md"
+        assert (REPO / "rules" / page).is_file()
+        assert rules[code]["helpUri"] == f"{sarif.DOCS_URL}/rules/{page}"
+
+
+def test_help_uri_base_follows_a_docs_url_setting():
+    assert sarif.docs_url() == sarif.DOCS_URL
+    ref = SimpleNamespace(settings=SimpleNamespace(docs_url="https://git.example.com/team/mcp-migrate/-/blob/v1/"))
+    base = sarif.docs_url(SimpleNamespace(files={"a.py": ref}))
+    assert base == "https://git.example.com/team/mcp-migrate/-/blob/v1"
+    rt001 = next(r for r in sarif.rule_descriptors(base) if r["id"] == "RT001")
+    assert rt001["helpUri"] == f"{base}/rules/RT001-roots-request.md"
+
+
+def test_tags_come_from_the_code_prefix(log):
+    rules = rules_by_id(log)
+    for code, tags in EXPECTED_TAGS.items():
+        assert rules[code]["properties"]["tags"] == tags, code
+    for code in load_catalog():
+        assert rules[code]["properties"]["tags"], f"{code} has no tags"
+
+
+def test_security_rules_and_only_they_carry_a_security_severity(log):
+    rules = rules_by_id(log)
+    security = set()
+    for code, rule in rules.items():
+        props = rule["properties"]
+        if "security" in props.get("tags", []):
+            security.add(code)
+            score = props["security-severity"]
+            assert isinstance(score, str) and 0.0 < float(score) <= 10.0, code
+        else:
+            assert "security-severity" not in props, code
+    assert security == {"RT101", "RT102", "RT103", "HA001", "HA002"}
+
+
+def test_fix_descriptions_say_which_command_applies_them(log):
+    results = log["runs"][0]["results"]
+    unsafe = next(r for r in results if r["ruleId"] == "RT001")
+    text = unsafe["fixes"][0]["description"]["text"]
+    assert "`mcp-migrate fix --unsafe-fixes`" in text and "unsafe" in text
+    safe = next(r for r in results if r["ruleId"] == "RT004")
+    text = safe["fixes"][0]["description"]["text"]
+    assert "`mcp-migrate fix`" in text and "--unsafe-fixes" not in text
+
+
+@pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason=f"official SARIF schema not found at {SARIF_SCHEMA}")
+def test_rule_metadata_validates_against_the_official_schema(log):
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(schema).validate(log)
