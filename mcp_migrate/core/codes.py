@@ -13,3 +13,5 @@ UNUSED_SUPPRESSION_CODE = "RT900"
 
 #: Exit statuses of every command: nothing to report, findings (or changes), an error.
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: Codes the engine itself produces (from comments, not from a rule class's visit methods).
+ENGINE_CODES = (UNUSED_SUPPRESSION_CODE,)

@@ -231,7 +231,7 @@ def _position(reports, module, path, suppressions, result) -> list:
             info.name,
             rep.message,
             rep.severity or info.severity,
-            _fix_kind(rep, info),
+            _fix_kind(rep),
         )
         match = suppressions.match(finding)
         if match is None:
@@ -274,11 +274,12 @@ def _stale(suppressions: SuppressionIndex, settings: Settings, path: str) -> lis
     ]
 
 
-def _fix_kind(report: Report, info) -> str:
-    """A finding's fix kind: none when the rule could not describe a fix at this site."""
+def _fix_kind(report: Report) -> str:
+    """A finding's fix kind, said once, by the Fix the rule built: none when it could not
+    describe one here. The rule page documents the kind; tests/test_catalog.py checks they agree."""
     if report.fix is None:
         return "none"
-    return "unsafe" if report.fix.unsafe else info.fix
+    return "unsafe" if report.fix.unsafe else "safe"
 
 
 def _dedupe(pairs: Iterable) -> list:
