@@ -169,7 +169,7 @@ FILE_PROBE = textwrap.dedent(
             for dirpath, dirnames, filenames in os.walk(target):
                 files.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
     t0 = time.perf_counter()
-    passed, total_bytes, largest = [], 0, (0, None)
+    passed, total_bytes, largest = [], 0, (-1, "")
     for path in files:
         with open(path, "rb") as fh:
             data = fh.read()
