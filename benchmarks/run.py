@@ -1,25 +1,33 @@
 #!/usr/bin/env python3
-"""Benchmark `mcp-migrate check` against `ruff check --select UP --no-cache` on a large tree.
+"""Benchmark `mcp-migrate check` against `ruff check --select UP --no-cache` on several trees.
 
-Standard library only. Typical use, from the repository root:
+Standard library only at top level (the in-process probe imports mcp_migrate and libcst in a
+child process). Typical use, from the repository root:
 
-    .venv/bin/python benchmarks/run.py --build      # once: venv + ~1% MCP roots files
-    .venv/bin/python benchmarks/run.py --runs 5
+    .venv/bin/python benchmarks/run.py --build        # once: site-packages venv + ~1% MCP roots files
+    .venv/bin/python benchmarks/run.py --build-mcp    # once: the generated MCP-heavy tree (seeded)
+    .venv/bin/python benchmarks/run.py --runs 3 --repos /work/corpus
 
-The tree (default `benchmarks/.tree`, git-ignored) holds `venv/` (a virtual environment with a few
-large libraries installed; its site-packages are the "real Python files") and `mcp_files/`
-(small roots-using MCP servers and clients generated from `benchmarks/templates/`). Both tools
-get the same explicit directories: the site-packages folder(s) and `mcp_files/`. (Passing the tree
-root would not work: ruff skips `venv/` directories by default.) A `--tree` without a `venv/`
-folder is passed to both tools as it is.
+Trees:
+- site-packages (`--tree`, default `benchmarks/.tree`, git-ignored): `venv/` (a virtual environment
+  with a few large libraries installed) and `mcp_files/` (small roots-using MCP servers and clients
+  generated from `benchmarks/templates/`). Both tools get the same explicit directories: the
+  site-packages folder(s) and `mcp_files/`. (Passing the tree root would not work: ruff skips
+  `venv/` directories by default.) A `--tree` without a `venv/` folder is passed as it is.
+- mcp-heavy (`--mcp-tree`, default `benchmarks/.tree/mcp_heavy`): about 2,000 files of MCP projects
+  generated from `benchmarks/templates/mcp_heavy/` (`--build-mcp`), a tenth of them using Roots,
+  a dozen modules of 3,000+ lines and one 1.26 MB test module.
+- `--repos DIR`: each subfolder of DIR (an exported repository) is a tree of its own, plus a total.
 
-Runs alternate (ruff, ours, ruff, ours, ...). Each run is timed inside a fresh wrapper process,
-which also reports the peak RSS of the command's process tree via getrusage(RUSAGE_CHILDREN)
-(the largest single process, in MB). One extra untimed run of ours samples /proc to get the
-peak of the *summed* RSS of all its processes (useful when it runs worker processes).
+Per tree: alternating timed runs (ruff, ours, ruff, ours, ...), each inside a fresh wrapper
+process that also reports the peak RSS of the largest process via getrusage(RUSAGE_CHILDREN);
+one extra untimed run of ours samples /proc for the summed memory of all its processes; when
+`check --help` lists `--no-cache`, cold (`--no-cache`) and warm (cache in a temp dir) runs and a
+comparison of their findings; an in-process probe (files reaching LibCST, per-file check time,
+check/parse ratio for files with findings); and a `-j 1` run over the tree's largest file.
 
-The script reports; it does not assert. It exits 0 when both tools ran (mcp-migrate exit 1 means
-"findings", which is expected here; exit 2 is a failure), 1 otherwise.
+The script reports; it does not assert. It exits 0 when both tools ran on every tree (mcp-migrate
+exit 1 means "findings", which is expected here; exit 2 is a failure), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -32,17 +40,28 @@ import statistics
 import string
 import subprocess
 import sys
+import tempfile
 import textwrap
+import time
 from pathlib import Path, PurePosixPath
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 DEFAULT_TREE = HERE / ".tree"
 TEMPLATES = HERE / "templates"
+HEAVY_TEMPLATES = TEMPLATES / "mcp_heavy"
+DEFAULT_MCP_TREE = DEFAULT_TREE / "mcp_heavy"
 DEFAULT_PACKAGES = ["django", "sympy", "sqlalchemy", "networkx", "sphinx"]
 MIN_FILES = 5000
 MCP_SHARE = 0.01
-TARGET_RATIO = 1.5
+# Targets of issue 11 (the site-packages tree was 1.5x before it).
+TARGET_RATIO = 1.2  # site-packages tree, ours/ruff
+TARGET_COLD = 2.0  # MCP-heavy trees, cold, ours/ruff
+TARGET_WARM = 0.5  # MCP-heavy trees, warm (second run, nothing changed), ours/ruff
+TARGET_SLOWEST_FILE = 0.5  # seconds, slowest single file of the generated tree
+TARGET_CHECK_OVER_PARSE = 1.5  # a file with findings: check_bytes / bare libcst.parse_module
+TARGET_PROCESS_MB = 200  # a -j 1 process over the largest file
+TARGET_PEAK_MB = 150  # largest process of a run
 
 # Runs a command, then prints one JSON line with wall seconds, exit code and peak RSS (getrusage
 # of waited-for children; ru_maxrss is in KiB on Linux, bytes on macOS). With sample=True it also
@@ -126,52 +145,81 @@ WRAPPER = textwrap.dedent(
     """
 )
 
-# Single-process measurement: how many files pass mcp_migrate's byte screen, the time of the
-# screen itself, and a bare libcst.parse_module over only the files that pass it.
-PARSE_PROBE = textwrap.dedent(
+# Single-process measurement over one tree (imports mcp_migrate and libcst; run with the same
+# interpreter): the files the checker would see (its own discovery, else os.walk), how many pass
+# the engine's byte screen (these reach LibCST), a bare libcst.parse_module of each of those, and
+# check_bytes of each (time.perf_counter per file). For the files with findings, the ratio of the
+# two; the slowest files by check time; the largest file.
+FILE_PROBE = textwrap.dedent(
     r"""
-    import json, os, sys, time
+    import gc, json, os, statistics, sys, time
     targets = json.loads(sys.argv[1])
-    from mcp_migrate.core.engine import screened_rules
-from mcp_migrate.core.settings import Settings
+    from mcp_migrate.core.engine import check_bytes, screened_rules
+    from mcp_migrate.core.settings import Settings
     import libcst
     settings = Settings.default()
-    files = []
-    for target in targets:
-        for dirpath, dirnames, filenames in os.walk(target):
-            files.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
+    files, how = [], "os.walk"
+    try:
+        from mcp_migrate.project.config import resolve_config
+        from mcp_migrate.project.discovery import discover
+        files = [f.path for f in discover(targets, resolve_config(targets)).files if f.path.endswith(".py")]
+        how = "mcp_migrate discovery"
+    except Exception as exc:  # the discovery API moved: fall back to every .py file
+        how = f"os.walk ({type(exc).__name__})"
+        for target in targets:
+            for dirpath, dirnames, filenames in os.walk(target):
+                files.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
     t0 = time.perf_counter()
-    passed, total_bytes = [], 0
+    passed, total_bytes, largest = [], 0, (-1, "")
     for path in files:
         with open(path, "rb") as fh:
             data = fh.read()
         total_bytes += len(data)
+        largest = max(largest, (len(data), path))
         rules = screened_rules(data, settings)
         if rules:
             passed.append((path, data, [r.CODE for r in rules]))
     t1 = time.perf_counter()
-    errors = 0
-    slowest = []
+    check_bytes(b"from mcp.server.fastmcp import Context\nasync def f(ctx: Context):\n    await ctx.session.list_roots()\n", "warmup.py", settings)
+    rows, errors = [], 0
+    parse_total = check_total = 0.0
     for path, data, codes in passed:
+        gc.collect()
         s = time.perf_counter()
         try:
             libcst.parse_module(data)
         except Exception:
             errors += 1
-        slowest.append((time.perf_counter() - s, len(data), path, codes))
-    t2 = time.perf_counter()
-    slowest.sort(reverse=True)
+        parse = time.perf_counter() - s
+        gc.collect()
+        s = time.perf_counter()
+        result = check_bytes(data, path, settings)
+        check = time.perf_counter() - s
+        parse_total += parse
+        check_total += check
+        rows.append({
+            "path": path, "bytes": len(data), "lines": data.count(b"\n"), "rules": codes,
+            "parse_seconds": parse, "check_seconds": check, "findings": len(result.findings),
+        })
+    with_findings = [r for r in rows if r["findings"]]
+    ratios = sorted((r["check_seconds"] / r["parse_seconds"], r["path"]) for r in with_findings if r["parse_seconds"] > 0)
     print(json.dumps({
+        "discovery": how,
         "files": len(files),
         "bytes": total_bytes,
         "read_and_screen_seconds": t1 - t0,
         "screened_in": len(passed),
         "screened_in_bytes": sum(len(d) for _, d, _ in passed),
-        "parse_seconds": t2 - t1,
+        "parse_seconds": parse_total,
+        "check_seconds": check_total,
         "parse_errors": errors,
-        "slowest": [
-            {"seconds": round(s, 4), "bytes": n, "path": p, "rules": c} for s, n, p, c in slowest[:10]
-        ],
+        "files_with_findings": len(with_findings),
+        "findings": sum(r["findings"] for r in rows),
+        "check_over_parse_max": ratios[-1][0] if ratios else None,
+        "check_over_parse_max_path": ratios[-1][1] if ratios else None,
+        "check_over_parse_median": statistics.median(r for r, _ in ratios) if ratios else None,
+        "largest": {"bytes": largest[0], "path": largest[1]},
+        "slowest": sorted(rows, key=lambda r: r["check_seconds"], reverse=True)[:10],
     }))
     """
 )
@@ -276,6 +324,245 @@ def build(tree: Path, packages: list) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# The generated MCP-heavy tree (--build-mcp)
+# --------------------------------------------------------------------------------------------
+NOUNS = [
+    "invoice",
+    "ticket",
+    "repo",
+    "issue",
+    "calendar",
+    "contact",
+    "order",
+    "shipment",
+    "metric",
+    "alert",
+    "document",
+    "dataset",
+    "notebook",
+    "pipeline",
+    "secret",
+    "bucket",
+    "cluster",
+    "deploy",
+    "message",
+    "channel",
+    "wiki",
+    "recipe",
+    "weather",
+    "stock",
+    "flight",
+    "booking",
+    "lead",
+    "note",
+    "snippet",
+    "workspace",
+    "query",
+    "index",
+    "vector",
+    "embedding",
+    "feed",
+    "podcast",
+    "photo",
+]
+VERBS = ["search", "get", "list", "create", "update", "sync", "export", "import", "scan", "rank", "fetch", "tag"]
+# (template, share of the generated files, folder inside a project). The shares are what MCP
+# projects look like: many tool modules and tests, fewer gateways; a few files do not use MCP.
+HEAVY_KINDS = [
+    ("fastmcp_tools", 0.17, "tools"),
+    ("fastmcp2_tools", 0.08, "tools"),
+    ("lowlevel_server", 0.08, "servers"),
+    ("client", 0.11, "clients"),
+    ("models", 0.11, "models"),
+    ("gateway", 0.05, "gateway"),
+    ("tests", 0.20, "tests"),
+    ("utils", 0.12, "utils"),
+    ("plain", 0.08, ""),
+]
+HEAVY_FILES = 1700  # modules; with the packages' __init__.py files about 2,000 .py files
+HEAVY_PROJECTS = 40
+HEAVY_SEED = 11
+HEAVY_ROOTS_SHARE = 0.08  # plus the whole-file Roots templates below: about a tenth in all
+HEAVY_LEGACY_SHARE = 0.02  # files rendered from the site tree's six Roots templates
+HEAVY_BIG_MODULES = 12  # modules of 3,000+ lines
+HEAVY_BIG_LINES = 3000
+HEAVY_BIG_TEST_BYTES = 1_260_000  # like the 1.26 MB test module of issue 11
+
+
+def load_sections(path: Path) -> dict:
+    """A heavy template: `#@ header`, any number of `#@ unit` / `#@ roots` sections, `#@ footer`."""
+    out = {"header": [], "unit": [], "roots": [], "footer": []}
+    name, lines = None, []
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("#@ "):
+            if name:
+                out[name].append("".join(lines))
+            name, lines = line[3:].strip(), []
+        else:
+            lines.append(line)
+    if name:
+        out[name].append("".join(lines))
+    return out
+
+
+def _values(rng, project: str, noun: str, index: int, unit: int) -> dict:
+    camel = "".join(part.title() for part in noun.split("_"))
+    return {
+        "p": project,
+        "i": str(index),
+        "noun": noun,
+        "NOUN": noun.upper(),
+        "Model": f"{camel}{unit}",
+        "fn": f"{rng.choice(VERBS)}_{noun}_{unit}",
+        "n": str(rng.randint(10, 999)),
+        "small": str(rng.randint(2, 9)),
+        "scheme": rng.choice(["data", "res", "mem", "db"]),
+        "dir": f"/srv/{project}/{noun}",
+    }
+
+
+def _render(
+    sections: dict, rng, project: str, noun: str, index: int, units: int, roots: int, min_lines: int = 0
+) -> str:
+    """Header, `units` units (more while under `min_lines` lines), `roots` Roots units, footer."""
+    fill = string.Template
+    parts = [fill(sections["header"][0]).substitute(_values(rng, project, noun, index, 0))]
+    has_roots = bool(sections["roots"] and sections["roots"][0].strip())
+    picks = [rng.choice(sections["unit"]) for _ in range(units)]
+    for _ in range(roots if has_roots else 0):
+        picks.insert(rng.randint(0, len(picks)), rng.choice(sections["roots"]))
+    lines, k = parts[0].count("\n"), 0
+    while k < len(picks) or lines < min_lines:
+        unit = picks[k] if k < len(picks) else rng.choice(sections["unit"])
+        k += 1
+        chunk = "\n\n" + fill(unit).substitute(_values(rng, project, noun, index, k))
+        parts.append(chunk)
+        lines += chunk.count("\n")
+    if sections["footer"] and sections["footer"][0].strip():
+        parts.append("\n\n" + fill(sections["footer"][0]).substitute(_values(rng, project, noun, index, 0)))
+    return "".join(parts).rstrip() + "\n"
+
+
+def _table_rows(rng, kind: str, count: int, project: str) -> str:
+    rows = []
+    for _ in range(count):
+        a, b, n = rng.choice(NOUNS), rng.choice(NOUNS), rng.randint(1, 9999)
+        root = rng.choice([f"/srv/{project}/workspace", f"/home/dev/projects/{project}", f"/tmp/{project}-scratch"])
+        if kind == "allow":
+            path = rng.choice(
+                [f"{root}/{a}/{b}_{n}.py", f"{root}/../{a}/{n}.txt", f"/etc/{a}/{n}.conf", f"{root}-evil/{b}"]
+            )
+            expected = path.startswith(root + "/") and ".." not in path
+            rows.append(f'        ("{path}", ["file://{root}", "file:///opt/{a}"], {expected}),')
+        elif kind == "uri":
+            rows.append(f'        ("file://{root}/{a}/{b}%20{n}.md", "{root}/{a}/{b} {n}.md"),')
+        else:
+            method = rng.choice(["roots/list", "notifications/roots/list_changed"])
+            rows.append(
+                f'        {{"jsonrpc": "2.0", "id": {n}, "method": "{method}", "params": {{"_meta": {{"{a}": "{b}"}}}}}},'
+            )
+    return "\n".join(rows)
+
+
+def _render_big_test(sections: dict, rng, project: str, target_bytes: int) -> str:
+    fill = string.Template
+    parts = [fill(sections["header"][0]).substitute(_values(rng, project, "workspace", 0, 0))]
+    size, k = len(parts[0]), 0
+    while size < target_bytes:
+        k += 1
+        values = _values(rng, project, rng.choice(NOUNS), 0, k)
+        values["allow_rows"] = _table_rows(rng, "allow", rng.randint(20, 80), project)
+        values["uri_rows"] = _table_rows(rng, "uri", rng.randint(20, 80), project)
+        values["message_rows"] = _table_rows(rng, "message", rng.randint(10, 40), project)
+        chunk = "\n\n" + fill(rng.choice(sections["unit"])).substitute(values)
+        parts.append(chunk)
+        size += len(chunk)
+    return "".join(parts).rstrip() + "\n"
+
+
+def build_mcp_heavy(out: Path, files: int = HEAVY_FILES, seed: int = HEAVY_SEED) -> dict:
+    """Write the MCP-heavy tree: HEAVY_PROJECTS projects laid out like real MCP servers and
+    clients (src/<pkg>/tools, servers, clients, models, gateway, utils; tests/), deterministic for
+    a seed. Returns counts by kind."""
+    import random
+
+    rng = random.Random(seed)
+    heavy = {name: load_sections(HEAVY_TEMPLATES / f"{name}.py.tmpl") for name, _, _ in HEAVY_KINDS}
+    big_test = load_sections(HEAVY_TEMPLATES / "big_test.py.tmpl")
+    legacy = sorted(TEMPLATES.glob("*.py.tmpl"))
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    counts = {"files": 0, "roots_files": 0, "big_modules": 0, "inits": 0}
+    projects = [f"{NOUNS[k % len(NOUNS)]}_mcp_{k:02d}" for k in range(HEAVY_PROJECTS)]
+    names, weights = [k[0] for k in HEAVY_KINDS], [k[1] for k in HEAVY_KINDS]
+    folders = {k[0]: k[2] for k in HEAVY_KINDS}
+    big_at = set(rng.sample(range(files - 1), HEAVY_BIG_MODULES))
+    made_dirs = set()
+
+    def write(rel: PurePosixPath, text: str) -> None:
+        compile(text, str(rel), "exec")  # a broken template should fail the build, not the run
+        path = out / rel
+        if path.parent not in made_dirs:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made_dirs.add(path.parent)
+            if path.parent.parent.name == "src" or path.parent.parent.parent.name == "src":
+                init = path.parent / "__init__.py"
+                if not init.exists():
+                    init.write_text(f'"""{path.parent.name}."""\n', encoding="utf-8")
+                    counts["inits"] += 1
+        path.write_text(text, encoding="utf-8")
+        counts["files"] += 1
+
+    # The 1.26 MB test module first, so its place does not depend on the other files.
+    write(
+        PurePosixPath(projects[0], "tests", "test_roots_gateway_generated.py"),
+        _render_big_test(big_test, rng, projects[0], HEAVY_BIG_TEST_BYTES),
+    )
+    counts["roots_files"] += 1
+    for index in range(files - 1):
+        project = projects[index % HEAVY_PROJECTS]
+        noun = rng.choice(NOUNS)
+        draw = rng.random()
+        if draw < HEAVY_LEGACY_SHARE:
+            tmpl = legacy[index % len(legacy)]
+            stem = tmpl.name[: -len(".py.tmpl")]
+            text = string.Template(tmpl.read_text(encoding="utf-8")).substitute(
+                title=f"{project} {stem} {index}",
+                name=f"{project}-{noun}",
+                index=str(index + 1),
+                default_dir=f"/srv/{project}/{noun}",
+                env_var=f"{noun.upper()}_ROOT",
+                root=PurePosixPath(f"/srv/{project}/{noun}").as_uri(),
+            )
+            write(PurePosixPath(project, "src", project, "roots", f"{stem}_{index:04d}.py"), text)
+            counts["roots_files"] += 1
+            continue
+        kind = rng.choices(names, weights)[0]
+        roots = 0
+        if draw < HEAVY_LEGACY_SHARE + HEAVY_ROOTS_SHARE and kind != "plain":
+            roots = rng.randint(1, 2)
+            counts["roots_files"] += 1
+        units, min_lines = rng.randint(2, 12), 0
+        if index in big_at:
+            kind = names[counts["big_modules"] % (len(names) - 1)]  # any kind but "plain"
+            counts["big_modules"] += 1
+            min_lines = HEAVY_BIG_LINES + rng.randint(0, 600)
+        text = _render(heavy[kind], rng, project, noun, index, units, roots, min_lines)
+        folder = folders[kind]
+        if kind == "tests":
+            rel = PurePosixPath(project, "tests", f"test_{noun}_{index:04d}.py")
+        elif folder:
+            rel = PurePosixPath(project, "src", project, folder, f"{noun}_{index:04d}.py")
+        else:
+            rel = PurePosixPath(project, "src", project, f"{noun}_{index:04d}.py")
+        write(rel, text)
+        counts[kind] = counts.get(kind, 0) + 1
+    (out / ".bench-mcp-heavy").write_text(json.dumps({"seed": seed, "files": files, **counts}, indent=2) + "\n")
+    return counts
+
+
+# --------------------------------------------------------------------------------------------
 # Running
 # --------------------------------------------------------------------------------------------
 def find_ruff() -> list:
@@ -289,9 +576,9 @@ def find_ruff() -> list:
     return [exe]
 
 
-def timed(cmd: list, sample: bool = False) -> dict:
+def timed(cmd: list, sample: bool = False, env: dict | None = None) -> dict:
     payload = json.dumps([cmd, str(REPO), sample])
-    proc = subprocess.run([sys.executable, "-c", WRAPPER, payload], capture_output=True, check=False)
+    proc = subprocess.run([sys.executable, "-c", WRAPPER, payload], capture_output=True, check=False, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"wrapper failed: {proc.stderr.decode(errors='replace')}")
     return json.loads(proc.stdout.decode().strip().splitlines()[-1])
@@ -315,15 +602,15 @@ def ruff_file_count(ruff: list, targets: list) -> int | None:
     return sum(1 for line in proc.stdout.decode(errors="replace").splitlines() if line.rstrip().endswith(".py"))
 
 
-def parse_probe(targets: list) -> dict | None:
+def file_probe(targets: list) -> dict | None:
     proc = subprocess.run(
-        [sys.executable, "-c", PARSE_PROBE, json.dumps([str(t) for t in targets])],
+        [sys.executable, "-c", FILE_PROBE, json.dumps([str(t) for t in targets])],
         cwd=REPO,
         capture_output=True,
         check=False,
     )
     if proc.returncode != 0:
-        log(f"parse probe skipped: {proc.stderr.decode(errors='replace').strip().splitlines()[-1:]}")
+        log(f"  probe skipped: {proc.stderr.decode(errors='replace').strip().splitlines()[-1:]}")
         return None
     return json.loads(proc.stdout.decode().strip().splitlines()[-1])
 
@@ -332,138 +619,386 @@ def fmt_cmd(cmd: list) -> str:
     return " ".join(str(c) for c in cmd)
 
 
+# --------------------------------------------------------------------------------------------
+# Measuring one tree
+# --------------------------------------------------------------------------------------------
+def has_cache_flag(ours: list) -> bool:
+    proc = subprocess.run(ours + ["--help"], cwd=REPO, capture_output=True, check=False)
+    return b"--no-cache" in proc.stdout
+
+
+def findings_of(ours: list, targets: list, extra: list, env: dict | None) -> list | None:
+    """The findings of one JSON run, as sorted (path, line, column, code, message) tuples."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "findings.json"
+        cmd = ours + extra + ["--format", "json", "--exit-zero", "-q", "-o", str(out), *map(str, targets)]
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, check=False, env=env)
+        if proc.returncode != 0 or not out.exists():
+            log(f"    findings run failed (exit {proc.returncode}): {proc.stderr.decode(errors='replace')[-500:]}")
+            return None
+        data = json.loads(out.read_text(encoding="utf-8"))
+    return sorted((f["path"], f["line"], f["column"], f["code"], f["message"]) for f in data.get("findings", []))
+
+
+def alternate(label_cmds: list, runs: int, env: dict | None = None) -> dict | None:
+    """Alternating timed runs; None when a tool failed (its stderr is printed)."""
+    results = {label: [] for label, _ in label_cmds}
+    for i in range(1, max(1, runs) + 1):
+        for label, cmd in label_cmds:
+            r = timed(cmd, env=env)
+            results[label].append(r)
+            status = "" if r["returncode"] in (0, 1) else f"  FAILED (exit {r['returncode']})"
+            log(
+                f"    run {i} {label:9s} {r['seconds']:8.2f} s  (cpu {r['cpu_seconds']:6.2f} s)  "
+                f"exit {r['returncode']}  peak RSS {r['maxrss_mb']:7.1f} MB{status}"
+            )
+            if status:
+                log(textwrap.indent(r["stderr"].strip()[-1500:], "    | "))
+                return None
+    return results
+
+
+def med(rs: list, key: str = "seconds") -> float:
+    return statistics.median(r[key] for r in rs)
+
+
+def verdict(value, limit) -> str:
+    if value is None:
+        return "n/a"
+    return "met" if value <= limit else "NOT met"
+
+
+def measure_tree(name: str, kind: str, targets: list, args, ours: list, ruff: list, cache: bool) -> dict:
+    """Everything the summary table needs for one tree."""
+    t_start = time.perf_counter()
+    files = python_files(targets)
+    size_mb = sum(f.stat().st_size for f in files) / 2**20
+    log("")
+    log(f"== tree {name} ({kind}) ==")
+    log(f"  targets: {', '.join(str(t) for t in targets)}")
+    log(f"  files:   {len(files)} .py files ({size_mb:.1f} MB)")
+    seen = ruff_file_count(ruff, targets)
+    if seen is not None and seen != len(files):
+        log(f"           ruff checks {seen} of them (its default excludes skip e.g. `build/` folders)")
+    warm_cache(files)
+    row = {"tree": name, "kind": kind, "targets": [str(t) for t in targets], "py_files": len(files)}
+    row["megabytes"] = size_mb
+    row["ruff_files"] = seen
+
+    ruff_cmd = ruff + ["check", "--select", "UP", "--no-cache", *map(str, targets)]
+    cold_flags = ["--no-cache"] if cache else []
+    ours_cmd = ours + cold_flags + [str(t) for t in targets]
+    results = alternate([("ruff", ruff_cmd), ("ours cold" if cache else "ours", ours_cmd)], args.runs)
+    if results is None:
+        row["failed"] = True
+        return row
+    ruff_r, ours_r = results["ruff"], results["ours cold" if cache else "ours"]
+    row.update(
+        ruff_seconds=[r["seconds"] for r in ruff_r],
+        ours_seconds=[r["seconds"] for r in ours_r],
+        median_ruff=med(ruff_r),
+        median_ours=med(ours_r),
+        cpu_ruff=med(ruff_r, "cpu_seconds"),
+        cpu_ours=med(ours_r, "cpu_seconds"),
+        ruff_peak_rss_mb=max(r["maxrss_mb"] for r in ruff_r),
+        ours_peak_rss_mb=max(r["maxrss_mb"] for r in ours_r),
+    )
+    row["ratio"] = row["median_ours"] / row["median_ruff"]
+    log(
+        f"  median ruff {row['median_ruff']:.2f} s, ours {row['median_ours']:.2f} s: ratio {row['ratio']:.2f}x "
+        f"(cpu {row['cpu_ruff']:.2f} s vs {row['cpu_ours']:.2f} s); peak RSS ruff {row['ruff_peak_rss_mb']:.0f} MB, "
+        f"ours {row['ours_peak_rss_mb']:.0f} MB (largest process)"
+    )
+    if not args.no_rss_sample:
+        mem = timed(ours_cmd, sample=True)
+        if mem.get("tree_mem_mb"):
+            row["ours_all_processes_mb"] = mem["tree_mem_mb"]
+            log(
+                f"  ours, all {mem['max_procs']} processes together: {mem['tree_mem_mb']:.0f} MB "
+                f"(summed {mem['tree_mem_kind']}, {mem['samples']} samples)"
+            )
+
+    # Cold vs warm, through the cache the issue asks for; never in the tree (a temp cache dir).
+    row["warm"] = None
+    if cache:
+        with tempfile.TemporaryDirectory(prefix="mcp-migrate-cache-") as cache_dir:
+            env = dict(os.environ, MCP_MIGRATE_CACHE_DIR=cache_dir)
+            cold = findings_of(ours, targets, ["--no-cache"], None)
+            prime = timed(ours + [str(t) for t in targets], env=env)
+            log(f"    priming run (fills the cache) {prime['seconds']:8.2f} s")
+            warm_r = alternate([("ours warm", ours + [str(t) for t in targets])], args.runs, env=env)
+            warm = findings_of(ours, targets, [], env)
+        if warm_r:
+            row["warm"] = {
+                "seconds": [r["seconds"] for r in warm_r["ours warm"]],
+                "median": med(warm_r["ours warm"]),
+                "peak_rss_mb": max(r["maxrss_mb"] for r in warm_r["ours warm"]),
+                "priming_seconds": prime["seconds"],
+            }
+            row["warm"]["ratio"] = row["warm"]["median"] / row["median_ruff"]
+            log(f"  warm: median {row['warm']['median']:.2f} s, ratio {row['warm']['ratio']:.2f}x ruff")
+        if cold is None or warm is None:
+            row["cold_warm"] = "not compared (a findings run failed)"
+        elif cold == warm:
+            row["cold_warm"] = f"identical ({len(cold)} findings)"
+        else:
+            gone, new = sorted(set(cold) - set(warm)), sorted(set(warm) - set(cold))
+            row["cold_warm"] = (
+                f"DIFFERENT: cold {len(cold)}, warm {len(warm)}; {len(gone)} only cold, {len(new)} only warm"
+            )
+            log("  " + "!" * 78)
+            log(f"  !!! FINDINGS DIFFER COLD VS WARM on {name}: cold {len(cold)}, warm {len(warm)}")
+            for f in gone[:10]:
+                log(f"  !!!   only cold: {f[0]}:{f[1]}:{f[2]} {f[3]}")
+            for f in new[:10]:
+                log(f"  !!!   only warm: {f[0]}:{f[1]}:{f[2]} {f[3]}")
+            log("  " + "!" * 78)
+        log(f"  findings cold vs warm: {row['cold_warm']}")
+    else:
+        log("  warm: n/a (no cache in this version)")
+
+    probe = None if args.no_probe else file_probe(targets)
+    row["probe"] = probe
+    if probe:
+        log(
+            f"  screen: {probe['screened_in']} of {probe['files']} files reach LibCST "
+            f"({probe['screened_in_bytes'] / 2**20:.1f} of {probe['bytes'] / 2**20:.1f} MB; {probe['discovery']}); "
+            f"{probe['files_with_findings']} files with findings ({probe['findings']} findings, in-process, default settings)"
+        )
+        log(
+            f"  in-process, 1 process: read+screen {probe['read_and_screen_seconds']:.2f} s, bare parse "
+            f"{probe['parse_seconds']:.2f} s, check_bytes {probe['check_seconds']:.2f} s"
+        )
+        if probe["check_over_parse_max"] is not None:
+            log(
+                f"  files with findings, check_bytes / bare parse: max {probe['check_over_parse_max']:.2f}x "
+                f"({probe['check_over_parse_max_path']}), median {probe['check_over_parse_median']:.2f}x"
+            )
+        log("  slowest files (check_bytes, in-process):")
+        for s in probe["slowest"][:5]:
+            log(
+                f"    {s['check_seconds']:7.3f} s  parse {s['parse_seconds']:6.3f} s  {s['bytes']:>9,} B "
+                f"{s['lines']:>6} lines  {s['findings']:>3} findings  {s['path']}"
+            )
+        largest = probe["largest"]["path"]
+        if largest:
+            one = timed(ours + ["-j", "1", largest])
+            row["largest_file"] = {
+                "path": largest,
+                "bytes": probe["largest"]["bytes"],
+                "seconds": one["seconds"],
+                "peak_rss_mb": one["maxrss_mb"],
+            }
+            log(
+                f"  -j 1 over the largest file ({probe['largest']['bytes']:,} B): {one['seconds']:.2f} s, "
+                f"peak RSS {one['maxrss_mb']:.0f} MB  {largest}"
+            )
+    row["measure_seconds"] = time.perf_counter() - t_start
+    log(f"  (measuring this tree took {row['measure_seconds']:.0f} s)")
+    return row
+
+
+def total_row(rows: list) -> dict | None:
+    """The "all repos" line: sums of the per-repository medians, the largest memory figures."""
+    ok = [r for r in rows if not r.get("failed")]
+    if not ok:
+        return None
+    probes = [r["probe"] for r in ok if r.get("probe")]
+    ratios = [p["check_over_parse_max"] for p in probes if p["check_over_parse_max"] is not None]
+    total = {
+        "tree": f"all repos ({len(ok)})",
+        "kind": "repos total",
+        "py_files": sum(r["py_files"] for r in ok),
+        "median_ruff": sum(r["median_ruff"] for r in ok),
+        "median_ours": sum(r["median_ours"] for r in ok),
+        "ruff_peak_rss_mb": max(r["ruff_peak_rss_mb"] for r in ok),
+        "ours_peak_rss_mb": max(r["ours_peak_rss_mb"] for r in ok),
+        "warm": None,
+        "probe": {
+            "files": sum(p["files"] for p in probes),
+            "screened_in": sum(p["screened_in"] for p in probes),
+            "files_with_findings": sum(p["files_with_findings"] for p in probes),
+            "check_over_parse_max": max(ratios) if ratios else None,
+            "check_over_parse_median": None,
+            "slowest": sorted((s for p in probes for s in p["slowest"]), key=lambda s: -s["check_seconds"])[:10],
+        }
+        if probes
+        else None,
+    }
+    total["ratio"] = total["median_ours"] / total["median_ruff"]
+    warms = [r["warm"]["median"] for r in ok if r.get("warm")]
+    if len(warms) == len(ok):
+        total["warm"] = {"median": sum(warms), "ratio": sum(warms) / total["median_ruff"]}
+    big = [r["largest_file"] for r in ok if r.get("largest_file")]
+    if big:
+        total["largest_file"] = max(big, key=lambda b: b["peak_rss_mb"])
+    return total
+
+
+def print_summary(rows: list) -> None:
+    log("")
+    log("== summary (wall: median of runs; RSS: largest single process) ==")
+    head = (
+        f"{'tree':34s} {'files':>6s} {'parsed':>6s} {'w/find':>6s} {'ruff s':>7s} {'ours s':>7s} {'ratio':>6s} "
+        f"{'warm':>6s} {'ruffMB':>6s} {'oursMB':>6s} {'slow1 s':>7s} {'c/p max':>7s} {'c/p med':>7s} {'-j1 MB':>6s}"
+    )
+    log(head)
+
+    def times(value) -> str:
+        return "-" if value is None else f"{value:.2f}x"
+
+    for r in rows:
+        if r.get("failed"):
+            log(f"{r['tree'][:34]:34s} FAILED")
+            continue
+        p = r.get("probe") or {}
+        slow = p.get("slowest") or []
+        cpm, cpd = p.get("check_over_parse_max"), p.get("check_over_parse_median")
+        lf = r.get("largest_file")
+        slow1 = f"{slow[0]['check_seconds']:.2f}" if slow else "-"
+        one_mb = f"{lf['peak_rss_mb']:.0f}" if lf else "-"
+        log(
+            f"{r['tree'][:34]:34s} {p.get('files', r['py_files']):>6} {p.get('screened_in', '-'):>6} "
+            f"{p.get('files_with_findings', '-'):>6} {r['median_ruff']:7.2f} {r['median_ours']:7.2f} "
+            f"{r['ratio']:5.2f}x {times(r['warm']['ratio']) if r.get('warm') else 'n/a':>6s} "
+            f"{r['ruff_peak_rss_mb']:6.0f} {r['ours_peak_rss_mb']:6.0f} "
+            f"{slow1:>7s} "
+            f"{times(cpm):>7s} {times(cpd):>7s} "
+            f"{one_mb:>6s}"
+        )
+
+
+def print_targets(rows: list) -> None:
+    """The targets of issue 11, beside the numbers."""
+    log("")
+    log("== targets (issue 11) ==")
+    for r in rows:
+        if r.get("failed"):
+            continue
+        p = r.get("probe") or {}
+        slow = (p.get("slowest") or [{}])[0].get("check_seconds")
+        lf = r.get("largest_file")
+        peak = max(r["ours_peak_rss_mb"], lf["peak_rss_mb"] if lf else 0)
+        items = []
+        if r["kind"] == "site-packages":
+            items.append(f"tree <= {TARGET_RATIO}x ruff: {r['ratio']:.2f}x {verdict(r['ratio'], TARGET_RATIO)}")
+        else:
+            items.append(f"cold <= {TARGET_COLD}x ruff: {r['ratio']:.2f}x {verdict(r['ratio'], TARGET_COLD)}")
+            if r.get("warm"):
+                w = r["warm"]["ratio"]
+                items.append(f"warm <= {TARGET_WARM}x ruff: {w:.2f}x {verdict(w, TARGET_WARM)}")
+            else:
+                items.append(f"warm <= {TARGET_WARM}x ruff: n/a (no cache in this version)")
+        if r["kind"] == "generated" and slow is not None:
+            items.append(f"slowest file <= {TARGET_SLOWEST_FILE} s: {slow:.2f} s {verdict(slow, TARGET_SLOWEST_FILE)}")
+        cpm = p.get("check_over_parse_max")
+        if cpm is not None:
+            items.append(
+                f"file with findings <= {TARGET_CHECK_OVER_PARSE}x parse: {cpm:.2f}x {verdict(cpm, TARGET_CHECK_OVER_PARSE)}"
+            )
+        if lf:
+            items.append(
+                f"-j 1 process on largest file <= {TARGET_PROCESS_MB} MB: {lf['peak_rss_mb']:.0f} MB "
+                f"{verdict(lf['peak_rss_mb'], TARGET_PROCESS_MB)}"
+            )
+        items.append(f"peak memory <= {TARGET_PEAK_MB} MB: {peak:.0f} MB {verdict(peak, TARGET_PEAK_MB)}")
+        log(f"{r['tree']}:")
+        for item in items:
+            log(f"    {item}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tree", type=Path, default=DEFAULT_TREE, help="tree to check (default: %(default)s)")
-    ap.add_argument("--build", action="store_true", help="create or refresh the tree first")
+    ap.add_argument("--tree", type=Path, help=f"site-packages tree to check (default: {DEFAULT_TREE})")
+    ap.add_argument("--build", action="store_true", help="create or refresh the site-packages tree first")
     ap.add_argument("--packages", nargs="+", default=DEFAULT_PACKAGES, help="what --build installs")
+    ap.add_argument(
+        "--mcp-tree", type=Path, default=DEFAULT_MCP_TREE, help="generated MCP-heavy tree (default: %(default)s)"
+    )
+    ap.add_argument("--build-mcp", action="store_true", help="generate the MCP-heavy tree first (seeded)")
+    ap.add_argument("--seed", type=int, default=HEAVY_SEED, help="seed for --build-mcp (default: %(default)s)")
+    ap.add_argument("--repos", type=Path, help="folder of exported repositories: each subfolder is a tree")
+    ap.add_argument(
+        "--trees",
+        default="",
+        help="comma-separated subset of site,mcp,repos (default: every tree that exists or is built)",
+    )
     ap.add_argument("--runs", type=int, default=3, help="timed runs per tool (default: %(default)s)")
     ap.add_argument("--mcp-migrate", dest="ours", help="command for our checker (split on spaces)")
     ap.add_argument("--ruff", help="ruff executable or command (split on spaces)")
     ap.add_argument("--no-rss-sample", action="store_true", help="skip the extra run that sums memory over processes")
-    ap.add_argument("--parse-probe", action="store_true", help="also time a bare libcst parse of the screened files")
+    ap.add_argument("--no-probe", action="store_true", help="skip the in-process per-file measurement")
+    ap.add_argument("--parse-probe", action="store_true", help=argparse.SUPPRESS)  # now always on (see --no-probe)
     ap.add_argument("--json", type=Path, help="also write the results to this file")
     args = ap.parse_args(argv)
 
-    tree = args.tree.resolve()
+    wanted = {t.strip() for t in args.trees.split(",") if t.strip()}
+    if wanted - {"site", "mcp", "repos"}:
+        ap.error(f"--trees: unknown {', '.join(sorted(wanted - {'site', 'mcp', 'repos'}))}")
+    site_tree = (args.tree or DEFAULT_TREE).resolve()
+    mcp_tree = args.mcp_tree.resolve()
     if args.build:
-        build(tree, args.packages)
-    if not tree.exists():
-        log(f"{tree} does not exist; run with --build first")
+        build(site_tree, args.packages)
+    if args.build_mcp:
+        t0 = time.perf_counter()
+        counts = build_mcp_heavy(mcp_tree, seed=args.seed)
+        log(
+            f"built {mcp_tree}: {counts['files']} modules + {counts['inits']} __init__.py, {counts['roots_files']} "
+            f"using Roots, {counts['big_modules']} of {HEAVY_BIG_LINES}+ lines, in {time.perf_counter() - t0:.0f} s"
+        )
+
+    trees = []  # (name, kind, targets)
+    site_ok = args.tree is not None or args.build or (DEFAULT_TREE / "venv").is_dir()
+    if (not wanted or "site" in wanted) and site_ok:
+        if site_tree.exists():
+            trees.append(("site-packages", "site-packages", targets_for(site_tree)))
+        else:
+            log(f"{site_tree} does not exist; run with --build first")
+    elif "site" in wanted:
+        log(f"no site-packages tree at {DEFAULT_TREE}; run with --build first")
+    if not wanted or "mcp" in wanted:
+        if mcp_tree.is_dir():
+            trees.append(("mcp-heavy", "generated", [mcp_tree]))
+        elif "mcp" in wanted:
+            log(f"{mcp_tree} does not exist; run with --build-mcp first")
+    repo_start = len(trees)
+    if args.repos and (not wanted or "repos" in wanted):
+        for sub in sorted(p for p in args.repos.resolve().iterdir() if p.is_dir()):
+            trees.append((sub.name, "repo", [sub]))
+    if not trees:
+        log("no tree to measure: --build (site-packages), --build-mcp (generated) or --repos DIR")
         return 1
 
     ours = args.ours.split() if args.ours else [sys.executable, "-m", "mcp_migrate", "check"]
     ruff = args.ruff.split() if args.ruff else find_ruff()
-    targets = targets_for(tree)
-    files = python_files(targets)
-    mcp_files = python_files([tree / "mcp_files"]) if (tree / "mcp_files").is_dir() else []
-    size_mb = sum(f.stat().st_size for f in files) / 2**20
-
-    ruff_cmd = ruff + ["check", "--select", "UP", "--no-cache", *map(str, targets)]
-    ours_cmd = ours + [str(t) for t in targets]
-    log(f"tree:    {tree}")
-    log(f"files:   {len(files)} .py files ({size_mb:.1f} MB), of which {len(mcp_files)} MCP roots files")
-    seen = ruff_file_count(ruff, targets)
-    if seen is not None and seen != len(files):
-        log(f"         ruff checks {seen} of them (its default excludes skip e.g. `build/` folders)")
-    log(f"ruff:    {fmt_cmd(ruff_cmd[:5])} <targets>")
-    log(f"ours:    {fmt_cmd(ours)} <targets>")
-    log(f"targets: {', '.join(str(t) for t in targets)}")
-    log(f"cpus:    {os.cpu_count()}; python {sys.version.split()[0]}")
-    warm_cache(files)
-
-    results = {"ruff": [], "ours": []}
-    failed = False
-    for i in range(1, max(1, args.runs) + 1):
-        for label, cmd, ok_codes in (("ruff", ruff_cmd, (0, 1)), ("ours", ours_cmd, (0, 1))):
-            r = timed(cmd)
-            results[label].append(r)
-            status = "" if r["returncode"] in ok_codes else f"  FAILED (exit {r['returncode']})"
-            log(
-                f"run {i} {label:4s} {r['seconds']:8.2f} s  (cpu {r['cpu_seconds']:6.2f} s)  "
-                f"exit {r['returncode']}  peak RSS {r['maxrss_mb']:7.1f} MB{status}"
-            )
-            if status:
-                failed = True
-                log(textwrap.indent(r["stderr"].strip()[-1500:], "    | "))
-        if failed:
-            break
-    if failed:
-        log("a tool failed; no ratio reported")
-        return 1
-
-    ruff_t = [r["seconds"] for r in results["ruff"]]
-    ours_t = [r["seconds"] for r in results["ours"]]
-    med_ruff, med_ours = statistics.median(ruff_t), statistics.median(ours_t)
-    ratio = med_ours / med_ruff
-    pair_ratio = statistics.median(o / r for o, r in zip(ours_t, ruff_t))
-    cpu_ruff = statistics.median(r["cpu_seconds"] for r in results["ruff"])
-    cpu_ours = statistics.median(r["cpu_seconds"] for r in results["ours"])
-    ours_rss = max(r["maxrss_mb"] for r in results["ours"])
-    ruff_rss = max(r["maxrss_mb"] for r in results["ruff"])
-    mem = None
-    if not args.no_rss_sample:
-        mem = timed(ours_cmd, sample=True)
-        if not mem.get("tree_mem_mb"):
-            mem = None
-
-    log("")
-    log(f"median ruff:  {med_ruff:.2f} s  ({len(files) / med_ruff:,.0f} files/s), peak RSS {ruff_rss:.0f} MB")
+    cache = has_cache_flag(ours)
+    log(f"ruff:    {fmt_cmd(ruff)} check --select UP --no-cache <targets>")
+    log(f"ours:    {fmt_cmd(ours)}{' --no-cache' if cache else ''} <targets>")
     log(
-        f"median ours:  {med_ours:.2f} s  ({len(files) / med_ours:,.0f} files/s), "
-        f"peak RSS {ours_rss:.0f} MB (largest process)"
-        + (
-            f"; all {mem['max_procs']} processes together {mem['tree_mem_mb']:.0f} MB "
-            f"(summed {mem['tree_mem_kind']}, {mem['samples']} samples)"
-            if mem
-            else ""
-        )
+        f"cache:   {'yes: cold = --no-cache, warm = second run with MCP_MIGRATE_CACHE_DIR' if cache else 'no --no-cache in `check --help`: warm n/a'}"
     )
-    log(
-        f"median CPU time (user+sys, all processes): ruff {cpu_ruff:.2f} s, ours {cpu_ours:.2f} s, "
-        f"ratio {cpu_ours / cpu_ruff:.2f}x"
-    )
-    log(
-        f"ratio ours/ruff: {ratio:.2f}x (median of per-pair ratios {pair_ratio:.2f}x); "
-        f"target <= {TARGET_RATIO}x: {'met' if ratio <= TARGET_RATIO else 'NOT met'}"
-    )
+    log(f"cpus:    {os.cpu_count()}; python {sys.version.split()[0]}; runs {args.runs}")
 
-    probe = parse_probe(targets) if args.parse_probe else None
-    if probe:
+    t0 = time.perf_counter()
+    rows = [measure_tree(name, kind, targets, args, ours, ruff, cache) for name, kind, targets in trees]
+    table = list(rows)
+    repo_rows = rows[repo_start:]
+    if repo_rows:
+        total = total_row(repo_rows)
+        if total:
+            table.append(total)
+    print_summary(table)
+    if repo_rows and table[-1].get("probe"):
         log("")
-        log(
-            f"screen: {probe['screened_in']} of {probe['files']} files pass mcp_migrate's byte screen "
-            f"({probe['screened_in_bytes'] / 2**20:.1f} of {probe['bytes'] / 2**20:.1f} MB); "
-            f"read+screen {probe['read_and_screen_seconds']:.2f} s, "
-            f"bare libcst.parse_module of those {probe['parse_seconds']:.2f} s (1 process)"
-        )
-        for s in probe["slowest"][:5]:
-            log(f"  {s['seconds']:7.3f} s  {s['bytes']:>9,} B  {','.join(s['rules'])}  {s['path']}")
-
+        log("slowest files over all repos (check_bytes, in-process):")
+        for s in table[-1]["probe"]["slowest"][:5]:
+            log(f"    {s['check_seconds']:7.3f} s  {s['bytes']:>9,} B {s['lines']:>6} lines  {s['path']}")
+    print_targets(table)
+    log("")
+    log(f"all trees measured in {time.perf_counter() - t0:.0f} s")
     if args.json:
-        args.json.write_text(
-            json.dumps(
-                {
-                    "files": len(files),
-                    "mcp_files": len(mcp_files),
-                    "ruff_files": seen,
-                    "ruff_seconds": ruff_t,
-                    "ours_seconds": ours_t,
-                    "ruff_cpu_seconds": [r["cpu_seconds"] for r in results["ruff"]],
-                    "ours_cpu_seconds": [r["cpu_seconds"] for r in results["ours"]],
-                    "median_ruff": med_ruff,
-                    "median_ours": med_ours,
-                    "ratio": ratio,
-                    "pair_ratio": pair_ratio,
-                    "ours_peak_rss_mb": ours_rss,
-                    "ruff_peak_rss_mb": ruff_rss,
-                    "ours_all_processes_mb": mem and mem["tree_mem_mb"],
-                    "parse_probe": probe,
-                },
-                indent=2,
-            )
-        )
-    return 0
+        args.json.write_text(json.dumps({"cache": cache, "runs": args.runs, "trees": table}, indent=2))
+    return 1 if any(r.get("failed") for r in rows) else 0
 
 
 if __name__ == "__main__":
