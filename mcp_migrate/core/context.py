@@ -20,6 +20,9 @@ class Report:
     message: str
     severity: Optional[str]
     fix: Any = None
+    #: The walk's ancestor chain when the report was made: where to look for the node's
+    #: statement when positions are computed (core.positions).
+    ancestors: tuple = ()
 
 
 @dataclass
@@ -43,7 +46,7 @@ class FileContext:
     memo: dict = field(default_factory=dict)
 
     def report(self, code, node, message, *, severity=None, fix=None) -> None:
-        self.reports.append(Report(code, node, message, severity, fix))
+        self.reports.append(Report(code, node, message, severity, fix, tuple(self.ancestors)))
 
     def claim(self, node: cst.CSTNode) -> None:
         self.claimed.add(id(node))

@@ -14,13 +14,13 @@ from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.context import FileContext, Report
 from mcp_migrate.core.findings import FileError, FileResult, Finding
+from mcp_migrate.core.positions import node_ranges
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex
@@ -78,7 +78,9 @@ class _Dispatcher:
 
     def _visit_string(self, node: cst.BaseString) -> None:
         """One evaluation of the literal for every rule that wants string values."""
-        value = literal(node)
+        value = _plain_value(node) if type(node) is cst.SimpleString else None
+        if value is None:
+            value = literal(node)
         if value is None:
             return
         wanted = [(rule, method) for rule, method, values in self.strings if value in values]
@@ -91,6 +93,19 @@ class _Dispatcher:
             self._call(handlers, original_node)
         self.resolver.on_leave(original_node)
         self.context.ancestors.pop()
+
+
+def _plain_value(node: cst.SimpleString) -> Optional[str]:
+    """A str literal's value without evaluating it, when its text has no escapes: the body
+    between the quotes is the value. None when evaluation is needed (escapes, bytes)."""
+    raw = node.value
+    if "\\" in raw or "\r" in raw:
+        return None
+    body = raw.lstrip("rRuUfF")
+    if body[:1] not in ("'", '"') or len(raw) - len(body) > 1 or body[:1] != body[-1:]:
+        return None
+    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+    return body[len(quote) : -len(quote)] if len(body) >= 2 * len(quote) else None
 
 
 @lru_cache(maxsize=64)
@@ -201,8 +216,12 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
         result.migrated_tools = list(context.migrated_tools)
     if not reports and not audit:
         return Analysis(module, [], result)
-    suppressions = SuppressionIndex.from_text(module.code)
-    kept = _position(reports, module, path, suppressions, result) if reports else []
+    # The source text without a codegen pass: LibCST round-trips, so the decoded bytes are
+    # exactly `module.code` (utf-8-sig drops a BOM as LibCST does).
+    text = data.decode(module.encoding)
+    has_markers = any(marker in data for marker in MARKERS)
+    suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
+    kept = _position(reports, module, text, path, suppressions, result) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)
     result.findings.extend(f for _, f in pairs)
@@ -212,14 +231,14 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
     return Analysis(module, pairs, result)
 
 
-def _position(reports, module, path, suppressions, result) -> list:
+def _position(reports, module, text, path, suppressions, result) -> list:
     """Findings for reports, minus the suppressed ones (kept aside with their reason).
-    Positions cost a full pass: pay it only for files that have something to report."""
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    Only the statements holding reported nodes are positioned (core.positions)."""
+    ranges = node_ranges(module, text, [(rep.node, rep.ancestors) for rep in reports])
     catalog = load_catalog()
     kept = []
     for rep in reports:
-        rng = positions[rep.node]
+        rng = ranges[id(rep.node)]
         info = catalog[rep.code]
         finding = Finding(
             path,

@@ -1,0 +1,92 @@
+"""Positions of reported nodes come from generating one statement, not the whole module; they
+must equal LibCST's PositionProvider exactly, and the whole-module pass must stay a fallback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from mcp_migrate.core import positions
+from mcp_migrate.core.walk import walk
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(ROOT.glob("fixtures/*/*.py")) + sorted((ROOT / "mcp_migrate").rglob("*.py"))[:40]
+KINDS = (cst.Call, cst.Name, cst.SimpleString, cst.FunctionDef, cst.Arg, cst.DictElement, cst.Comparison)
+
+
+def _targets(module: cst.Module) -> list:
+    """(node, ancestor chain) for every node of the kinds rules report, as the engine sees them."""
+    chain: list = []
+    out: list = []
+
+    def visit(node):
+        chain.append(node)
+        if isinstance(node, KINDS):
+            out.append((node, tuple(chain)))
+
+    walk(module, visit, lambda node: chain.pop())
+    return out
+
+
+def _whole_module_fallbacks(monkeypatch) -> list:
+    calls: list = []
+    real = positions.MetadataWrapper
+
+    def counting(module, **kwargs):
+        calls.append(1)
+        return real(module, **kwargs)
+
+    monkeypatch.setattr(positions, "MetadataWrapper", counting)
+    return calls
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_ranges_equal_position_provider_without_a_whole_module_pass(path, monkeypatch):
+    data = path.read_bytes()
+    module = cst.parse_module(data)
+    targets = _targets(module)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    fallbacks = _whole_module_fallbacks(monkeypatch)
+    ranges = positions.node_ranges(module, data.decode(module.encoding), targets)
+    assert not fallbacks, "every node of a parsable file is placed by its statement"
+    mismatched = [
+        (type(node).__name__, expected[node], ranges[id(node)])
+        for node, _ in targets
+        if ranges[id(node)] != expected[node]
+    ]
+    assert not mismatched, mismatched[:5]
+
+
+SHAPES = [
+    "\ufeffx = f(1)\r\ny = g(2)\r\n",
+    "if a:\n    pass\nelif b:\n    x = f()\nelse:\n    y = g()\n",
+    "try:\n    a()\nexcept E as e:\n    b()\nelse:\n    c()\nfinally:\n    d()\n",
+    "for x in y:\n    f(x)\nelse:\n    g()\nwhile t:\n    h()\n",
+    "class C:\n    # comment\n\n    @dec(1)\n    # between\n    @other\n    async def m(self):\n        await f()\n",
+    "match v:\n    case 1:\n        f()\n    case _:\n        g()\n",
+    "a = 1; b = f(2); c = g(3)\nif x: f(); g()\n",
+    "with open(p) as fh, lock:\n\tdata = fh.read()\n\tif data:\n\t\tf(data)\n",
+    "x = (\n    f(1,\n      2)\n)\ns = '''multi\nline''' + g()\n",
+    "def f():\n    return \\\n        g()\n",
+]
+
+
+@pytest.mark.parametrize("source", SHAPES)
+def test_statement_shapes_match_position_provider(source):
+    data = source.encode("utf-8-sig" if source.startswith("\ufeff") else "utf-8")
+    module = cst.parse_module(data)
+    targets = _targets(module)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    ranges = positions.node_ranges(module, data.decode(module.encoding), targets)
+    assert [ranges[id(n)] for n, _ in targets] == [expected[n] for n, _ in targets]
+
+
+def test_nodes_without_ancestors_fall_back_to_the_exact_pass(monkeypatch):
+    module = cst.parse_module(b"x = f(1)\n")
+    call = module.body[0].body[0].value
+    fallbacks = _whole_module_fallbacks(monkeypatch)
+    ranges = positions.node_ranges(module, module.code, [(call, ())])
+    assert fallbacks and (ranges[id(call)].start.line, ranges[id(call)].start.column) == (1, 4)
