@@ -167,12 +167,13 @@ def cli():
 @click.option("--baseline", metavar="FILE", help="Report and fail only on findings FILE does not record.")
 @click.option("--write-baseline", metavar="FILE", help="Record the current findings in FILE and exit 0.")
 @click.option("--add-noqa", is_flag=True, help="Append `# noqa: CODE` to each finding's line.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.mcp_migrate_cache/).")
 @stdin_option
 @color_option
 @guarded
 def check(
     paths, select, ignore, config_file, jobs, strategy, force_exclude, output_format, output_file, exit_zero, quiet,
-    statistics, baseline, write_baseline, add_noqa, stdin_filename, no_color,
+    statistics, baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage."""
     from mcp_migrate.commands.check import OutputOptions, run_check_command
@@ -198,9 +199,11 @@ def check(
         statistics=statistics,
         exit_zero=exit_zero,
     )
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude)
+    options.cache = not no_cache
     code = run_check_command(
         list(paths) or ["."],
-        make_options(select, ignore, config_file, jobs, strategy, force_exclude),
+        options,
         output,
         stdin=read_stdin() if from_stdin else None,
         stdin_filename=stdin_filename,

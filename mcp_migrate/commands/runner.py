@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional
 
-from mcp_migrate.core import engine
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
@@ -35,6 +34,8 @@ class CheckOptions:
     #: `--strategy` (None: the config's); `--force-exclude` (None: the config's).
     strategy: Optional[str] = None
     force_exclude: Optional[bool] = None
+    #: Read and write the results cache (project.cache); `check --no-cache` turns it off.
+    cache: bool = False
 
 
 @dataclass
@@ -123,6 +124,14 @@ def check_file(item) -> FileResult:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
         return result
+    return check_data((source, settings, data))
+
+
+def check_data(item) -> FileResult:
+    """Worker: check bytes already read (the cache read them to look them up). Never raises."""
+    from mcp_migrate.core import engine  # imported here: a run served from the cache never needs LibCST
+
+    source, settings, data = item
     try:
         return engine.check_bytes(data, source.display, settings)
     except Exception as exc:  # an engine bug must not lose the other files
@@ -195,9 +204,49 @@ def unreadable_results(p: Plan) -> list:
 def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
     """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
     p = plan(paths, options)
-    results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
+    if options.cache:
+        results = _run_cached(p, options, progress) + unreadable_results(p)
+    else:
+        results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
     files = {source.display: FileRef(source.path, settings) for source, settings in p.items}
     return RunResult(results=results, files_checked=len(p.items), skipped=p.skipped, files=files)
+
+
+def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable]) -> list:
+    """Check the plan's files, reusing cached results for unchanged bytes; the rest run as
+    usual (in the pool for big trees) and are stored. Results keep the plan's order."""
+    from mcp_migrate.project.cache import open_cache
+
+    cache = open_cache(p.config, True)
+    results: list = [None] * len(p.items)
+    misses: list = []
+    with (progress or _no_progress)(len(p.items)) as advance:
+        for index, (source, settings) in enumerate(p.items):
+            try:
+                with open(source.path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                misses.append((index, (source, settings)))  # check_file reports it (E902)
+                continue
+            cached = cache.get(source.display, data, settings)
+            if cached is None:
+                misses.append((index, (source, settings, data)))
+            else:
+                results[index] = cached
+                advance()
+        work = [item for _, item in misses]
+        fresh = run_items(work, options.jobs, func=_check_item, progress=lambda total: contextlib.nullcontext(advance))
+    for (index, item), result in zip(misses, fresh):
+        results[index] = result
+        if len(item) == 3:
+            cache.put(item[0].display, item[2], item[1], result)
+    cache.save()
+    return results
+
+
+def _check_item(item) -> FileResult:
+    """Worker for a cached run: bytes already read, or a file that could not be read."""
+    return check_data(item) if len(item) == 3 else check_file(item)
 
 
 @dataclass
@@ -307,6 +356,8 @@ def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> 
     target = stdin_target(filename, options)
     if target.settings is None:
         return RunResult(skipped=1)
+    from mcp_migrate.core import engine
+
     result = engine.check_bytes(data, target.display, target.settings)
     files = {target.display: FileRef(None, target.settings, data)}
     return RunResult(results=[result], files_checked=1, files=files)

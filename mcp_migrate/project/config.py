@@ -44,6 +44,8 @@ class Config:
     strategy: Optional[str] = None
     parameter: Optional[str] = None
     env_var: Optional[str] = None
+    #: Where check results are cached (relative to `root`); None: `.mcp_migrate_cache`.
+    cache_dir: Optional[str] = None
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
@@ -158,6 +160,8 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
             fields[key.replace("-", "_")] = v.scalar(key, value, bool)
         elif key == "strategy":
             fields[key] = check_strategy(v.scalar(key, value, str), f"{shown}: 'strategy'")
+        elif key == "cache-dir":
+            fields["cache_dir"] = v.scalar(key, value, str)
         elif key in ("parameter", "env-var"):
             value = v.scalar(key, value, str)
             if not value.isidentifier():

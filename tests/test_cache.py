@@ -1,0 +1,134 @@
+"""The results cache: warm runs report exactly what cold runs report, before and after edits,
+never across settings or tool versions, and a cached run never parses an unchanged file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core import engine
+from mcp_migrate.project import cache as cache_module
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+TREES = sorted(p for p in FIXTURES.iterdir() if p.is_dir() and any(p.glob("*.py")))
+
+
+def check_json(*args, env=None) -> dict:
+    result = CliRunner().invoke(cli, ["check", "--format", "json", "--jobs", "1", *args], env=env)
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)
+
+
+def findings(report: dict) -> list:
+    return sorted(json.dumps(f, sort_keys=True) for f in report["findings"])
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of every fixture tree, so edits never touch the repository."""
+    root = tmp_path / "tree"
+    for source in TREES:
+        shutil.copytree(source, root / source.name)
+    return root
+
+
+def test_cold_and_warm_runs_agree_on_every_fixture_tree(tree, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cold = check_json("--no-cache", str(tree))
+    first = check_json(str(tree))
+    parses = []
+    real = engine.check_bytes
+    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    warm = check_json(str(tree))
+    assert findings(cold) == findings(first) == findings(warm)
+    assert cold["files_checked"] == warm["files_checked"]
+    assert parses == [], "an unchanged file is served from the cache"
+
+
+def test_an_edited_file_is_checked_again(tree, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    check_json(str(tree))
+    target = sorted((tree / "RT001").glob("*.py"))[0]
+    target.write_text(target.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    renamed = tree / "RT004" / "neg_renamed_copy.py"
+    renamed.write_bytes((tree / "RT004" / sorted(p.name for p in (tree / "RT004").glob("*.py"))[0]).read_bytes())
+    parses = []
+    real = engine.check_bytes
+    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    warm = check_json(str(tree))
+    assert sorted(Path(p).name for p in parses) == sorted([target.name, renamed.name])
+    monkeypatch.setattr(engine, "check_bytes", real)
+    assert findings(warm) == findings(check_json("--no-cache", str(tree)))
+
+
+def test_settings_are_part_of_the_key(tree, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    everything = check_json(str(tree))
+    only_rt004 = check_json("--select", "RT004", str(tree))
+    assert {f["code"] for f in only_rt004["findings"]} <= {"RT004", "E999", "E902"}
+    assert findings(check_json(str(tree))) == findings(everything)
+
+
+def test_another_tool_version_never_reads_the_cache(tree, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    check_json(str(tree))
+    cache_module.tool_fingerprint.cache_clear()
+    monkeypatch.setattr("mcp_migrate.__version__", "999.0")
+    parses = []
+    real = engine.check_bytes
+    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(1) or real(*a, **k))
+    check_json(str(tree))
+    cache_module.tool_fingerprint.cache_clear()
+    assert parses, "a new version starts cold"
+
+
+def test_no_cache_neither_reads_nor_writes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    where = tmp_path / "cache"
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(where))
+    (tmp_path / "a.py").write_text(
+        "from mcp.server.fastmcp import Context\n\nasync def t(ctx: Context):\n    await ctx.session.list_roots()\n"
+    )
+    check_json("--no-cache", "a.py")
+    assert not where.exists()
+    check_json("a.py")
+    assert (where / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert list(where.glob("*/*.pickle"))
+
+
+def test_default_location_is_the_project_root_and_config_can_move_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("MCP_MIGRATE_CACHE_DIR")
+    (tmp_path / "a.py").write_text("import mcp\n")
+    check_json("a.py")
+    assert (tmp_path / ".mcp_migrate_cache" / ".gitignore").is_file()
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-migrate]\ncache-dir = "build/lint-cache"\n')
+    check_json("a.py")
+    assert (tmp_path / "build" / "lint-cache" / ".gitignore").is_file()
+
+
+def test_a_corrupt_table_is_a_cold_start_not_an_error(tree, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    where = tmp_path / "cache"
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(where))
+    cold = check_json(str(tree))
+    for table in where.glob("*/*.pickle"):
+        table.write_bytes(b"not a pickle")
+    assert findings(check_json(str(tree))) == findings(cold)
+
+
+def test_results_with_internal_errors_are_not_stored(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text("import mcp\nx = 'roots/list'\n")
+    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: 1 / 0)
+    broken = CliRunner().invoke(cli, ["check", "a.py"])
+    assert broken.exit_code == 2
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(tmp_path / "c2"))
+    assert CliRunner().invoke(cli, ["check", "a.py"]).exit_code in (0, 1)
