@@ -2,7 +2,7 @@
 
 Exit codes: 0 no findings, 1 findings, 2 usage/config error, missing path, or a FileError.
 Bad input never shows a traceback: `guarded` turns it into `mcp-migrate: error: ...` and 2.
-Commands only parse options here; checkcmd.py, fixcmd.py and configcmd.py do the work.
+Commands only parse options here; check.py, fix.py and config.py beside this module do the work.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The check pipeline without any printing: discover files, build each file's Settings, run
 the engine (in a process pool for big trees), collect FileResults. Commands such as `check`
-and `fix` share it; reporters live in report.py. A caller may pass `progress`, a function
-`total -> context manager yielding advance()`, to show progress (see progress.py).
+and `fix` share it; reporters live in output/report.py. A caller may pass `progress`, a function
+`total -> context manager yielding advance()`, to show progress (see output/progress.py).
 """
 
 from __future__ import annotations

@@ -179,20 +179,21 @@ def _inner_block(node: cst.BaseStatement, statement: ast.stmt, below: list) -> O
                 return None
             return _inner_block(child, orelse[0], below[below.index(child) + 1 :])
         if isinstance(child, cst.ExceptHandler) or type(child).__name__ == "ExceptStarHandler":
-            handlers = list(getattr(node, "handlers", ()))
-            index = handlers.index(child) if child in handlers else -1
-            ast_handlers = getattr(statement, "handlers", [])
-            if index < 0 or index >= len(ast_handlers):
-                return None
-            return _nested(child, ast_handlers[index].body, below)
+            return _clause(node, "handlers", child, statement, below)
         if isinstance(child, cst.MatchCase):
-            cases = list(getattr(node, "cases", ()))
-            index = cases.index(child) if child in cases else -1
-            ast_cases = getattr(statement, "cases", [])
-            if index < 0 or index >= len(ast_cases):
-                return None
-            return _nested(child, ast_cases[index].body, below)
+            return _clause(node, "cases", child, statement, below)
     return None
+
+
+def _clause(node: cst.CSTNode, field: str, child: cst.CSTNode, statement: ast.stmt, below: list) -> Optional[list]:
+    """The statements of the `field` clause (an except handler, a match case) that `child` is,
+    matched by its index among LibCST's and ast's clauses of the same statement."""
+    clauses = list(getattr(node, field, ()))
+    ast_clauses = getattr(statement, field, [])
+    index = next((i for i, clause in enumerate(clauses) if clause is child), -1)
+    if index < 0 or index >= len(ast_clauses):
+        return None
+    return _nested(child, ast_clauses[index].body, below)
 
 
 def _nested(owner: cst.CSTNode, statements: Optional[list], below: list) -> Optional[list]:
