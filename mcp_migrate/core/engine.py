@@ -18,12 +18,12 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.codes import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.codes import REVIEW_PENDING_CODE, SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.context import FileContext, Report
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.settings import Settings
-from mcp_migrate.core.suppress import MARKERS, SuppressionIndex
+from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import literal
 from mcp_migrate.core.walk import walk
 
@@ -99,6 +99,8 @@ def _gate_tokens(select: frozenset, extend_apis: tuple) -> tuple:
     of the selected rules contains (the union of their gates, plus wrapper names)."""
     tokens = {t for rule in all_rules() if rule.CODE in select for t in rule.gate()}
     tokens.update(qname.rpartition(".")[2].encode() for _, names in extend_apis for qname in names)
+    if REVIEW_PENDING_CODE in select:  # review markers are comments: no rule's gate sees them
+        tokens.add(REVIEW_TOKEN)
     return tuple(sorted(tokens, key=len))
 
 
@@ -168,7 +170,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     rules = screened_rules(data, settings)
     # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
     # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
-    audit = _may_hold_suppressions(data, settings)
+    audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)
     if not rules and not audit:
         return Analysis(None, [], result)
     try:
@@ -207,7 +209,9 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
     pairs = _dedupe(kept)
     result.findings.extend(f for _, f in pairs)
     if audit:
-        result.findings.extend(_stale(suppressions, settings, path))
+        result.findings.extend(_reviews(module.code, suppressions, settings, path, result))
+        if UNUSED_SUPPRESSION_CODE in settings.select:
+            result.findings.extend(_stale(suppressions, settings, path))
         result.findings.sort(key=Finding.sort_key)
     return Analysis(module, pairs, result)
 
@@ -248,6 +252,45 @@ def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
     if not any(marker in data for marker in MARKERS):
         return False
     return any(prefix in data for prefix in _code_prefixes())
+
+
+#: The bytes every review marker (RT901) holds.
+REVIEW_TOKEN = b"mcp-migrate:"
+
+
+def _may_hold_markers(data: bytes, settings: Settings) -> bool:
+    """Review markers are looked for only when RT901 is selected and the marker text occurs."""
+    return REVIEW_PENDING_CODE in settings.select and REVIEW_TOKEN in data
+
+
+def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path: str, result: FileResult) -> list:
+    """RT901 findings, one per review marker `fix` (or a person) left; produced here as RT900's
+    are, because the rules walk the syntax tree and comments are not in it. A suppression
+    comment may silence one like any finding."""
+    if REVIEW_PENDING_CODE not in settings.select:
+        return []
+    info = load_catalog()[REVIEW_PENDING_CODE]
+    kept = []
+    for marker in review_markers(text, load_catalog()):
+        reason = marker.reason or "no reason given"
+        finding = Finding(
+            path,
+            marker.line,
+            marker.column,
+            marker.line,
+            marker.end_column,
+            REVIEW_PENDING_CODE,
+            info.name,
+            f"review pending ({marker.code}): {reason}; remove the marker once a human has decided",
+            info.severity,
+            "none",
+        )
+        match = suppressions.match(finding)
+        if match is None:
+            kept.append(finding)
+        else:
+            result.suppressed.append((finding, match.kind, match.reason))
+    return kept
 
 
 def _code_prefixes() -> tuple:
