@@ -7,6 +7,7 @@ compute positions only when something was reported, then apply suppressions.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -123,17 +124,44 @@ def screened_rules(data: bytes, settings: Settings) -> list:
     return active
 
 
-def _syntax_error(path: str, exc: Exception) -> Finding:
+def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
+    """E999 at the position its message is about. LibCST's parser message carries its own
+    `error at L:C` that need not match its reported position, so Python's compiler, whose
+    position and message agree, describes the error when it rejects the file too."""
     line = getattr(exc, "raw_line", None) or getattr(exc, "lineno", None) or 1
     column = (getattr(exc, "raw_column", None) or 0) + 1
     if isinstance(exc, cst.ParserSyntaxError):
-        message = f"cannot parse: {exc.message}"
+        python = _python_syntax_error(data)
+        if python is not None:
+            line, column, text = python
+        else:
+            text = _PARSER_POSITION.sub("", exc.message)
+        message = f"cannot parse: {text}"
     elif isinstance(exc, (UnicodeDecodeError, LookupError)):
         message = f"cannot decode: {exc}"
     else:
         message = f"cannot parse: {type(exc).__name__}: {exc}"
     message = " ".join(message.split())
     return Finding(path, line, column, line, column, SYNTAX_ERROR_CODE, "syntax-error", message, "error", "none")
+
+
+#: The position LibCST's parser writes into its messages (`parser error: error at 4:0: `).
+_PARSER_POSITION = re.compile(r"^(?:parser error:\s*)?error at \d+:\d+:\s*")
+
+
+def _python_syntax_error(data: bytes):
+    """(line, 1-based column, message) of Python's own SyntaxError for `data`, or None when
+    Python accepts the file (syntax newer than LibCST's grammar) or gives no position."""
+    import ast
+
+    try:
+        ast.parse(data)
+    except SyntaxError as exc:
+        if exc.lineno:
+            return exc.lineno, max(exc.offset or 1, 1), exc.msg
+    except Exception:  # noqa: BLE001 - recursion, memory: fall back to LibCST's report
+        return None
+    return None
 
 
 @dataclass
@@ -179,7 +207,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         result.errors.append(FileError(path, "internal", "too deeply nested to analyse"))
         return Analysis(None, [], result)
     except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
-        result.findings.append(_syntax_error(path, exc))
+        result.findings.append(_syntax_error(path, exc, data))
         return Analysis(None, [], result)
     try:
         return _analyze_module(module, data, path, settings, rules, audit, result)
