@@ -54,8 +54,7 @@ def test_help_uri_is_the_rule_page_in_the_repository(log):
 
 def test_help_uri_base_follows_a_docs_url_setting():
     assert sarif.docs_url() == sarif.DOCS_URL
-    ref = SimpleNamespace(settings=SimpleNamespace(docs_url="https://git.example.com/team/mcp-migrate/-/blob/v1/"))
-    base = sarif.docs_url(SimpleNamespace(files={"a.py": ref}))
+    base = sarif.docs_url(SimpleNamespace(docs_url="https://git.example.com/team/mcp-migrate/-/blob/v1/"))
     assert base == "https://git.example.com/team/mcp-migrate/-/blob/v1"
     rt001 = next(r for r in sarif.rule_descriptors(base) if r["id"] == "RT001")
     assert rt001["helpUri"] == f"{base}/rules/RT001-roots-request.md"
