@@ -1,8 +1,8 @@
 """The command line end to end: exit codes, output formats, config and discovery wiring."""
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
