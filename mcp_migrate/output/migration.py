@@ -8,6 +8,7 @@ remains for manual work (every other finding). `fix --report` describes what it 
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -46,18 +47,22 @@ def rewrites(applied: list, old: Optional[bytes], new: Optional[bytes]) -> list:
 
 
 def _before_after(before: list, changes: list, line: int) -> tuple:
-    """(before, after) one-liners for a fix found on `line`: that line and its replacement in
-    the change touching it, else the nearest change's first removed and added lines."""
+    """(before, after) one-liners for a fix found on `line`: that line, and the line of the
+    change touching it that reads most like it (a line replaced in place), else the change's
+    first added line (a marker, a new signature) or `(removed)`."""
     text = before[line - 1].strip() if 0 < line <= len(before) else ""
     mine = own_hunks(changes, line, line)
     if not mine:
         return text, text
     first, last, removed, added = mine[0]
-    if first <= line <= last:
-        offset = line - first
-        after = added[offset] if offset < len(added) else (added[-1] if added else "(removed)")
-        return text, after.strip()
-    return (removed[0].strip() if removed else text), (added[0].strip() if added else "(removed)")
+    if not first <= line <= last:
+        text = removed[0].strip() if removed else text
+    if not added:
+        return text, "(removed)"
+    best = max(added, key=lambda new: difflib.SequenceMatcher(None, text, new.strip()).ratio())
+    if difflib.SequenceMatcher(None, text, best.strip()).ratio() < 0.5:
+        best = added[0]
+    return text, best.strip()
 
 
 def section(path: str, findings: list, applied=(), old: Optional[bytes] = None, new: Optional[bytes] = None):
