@@ -60,12 +60,12 @@ def _with_codes(content: str, comment_col: Optional[int], codes: list) -> str:
                 return content
             return content[: match.end()] + ", " + ", ".join(extra) + content[match.end() :]
         bare = _BARE_NOQA.search(content, comment_col)
-        if bare is not None:  # `# noqa` becomes `# noqa: CODE`, never `# noqa  # noqa: CODE`
+        if bare is not None:  # a bare directive gains the codes; it is never repeated after itself
             return content[: bare.start()] + "# noqa: " + ", ".join(codes) + content[bare.end() :]
     return content.rstrip(" \t") + "  # noqa: " + ", ".join(codes)
 
 
-#: A bare `# noqa` (no codes): the directive an added code merges into.
+#: A bare noqa directive (no codes): the directive an added code merges into.
 _BARE_NOQA = re.compile(r"#\s*noqa\b(?!\s*:)", re.IGNORECASE)
 
 
