@@ -135,16 +135,16 @@ report_option = click.option(
 show_fixes_option = click.option("--show-fixes", is_flag=True, help="After fixing, list what was fixed per file.")
 
 
-def output_format_option(default_help: str):
+def output_format_option(help_text: str, choices=FORMATS, default: str = "full"):
     """`--output-format` (ruff's name) with `--format` kept as an alias."""
     return click.option(
         "--output-format",
         "--format",
         "output_format",
-        type=click.Choice(list(FORMATS)),
-        default="full",
+        type=click.Choice(list(choices)),
+        default=default,
         show_default=True,
-        help=default_help,
+        help=help_text,
     )
 
 
@@ -353,14 +353,7 @@ def fix(
 @cli.command("config")
 @check_options
 @unsafe_option
-@click.option(
-    "--output-format",
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@output_format_option("text or json.", choices=("text", "json"), default="text")
 @guarded
 def config_command(
     paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, unsafe, output_format
@@ -374,14 +367,7 @@ def config_command(
 
 
 @cli.command()
-@click.option(
-    "--output-format",
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@output_format_option("text or json.", choices=("text", "json"), default="text")
 @color_option
 @guarded
 def rules(output_format, no_color):
