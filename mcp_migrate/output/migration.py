@@ -68,7 +68,7 @@ def _before_after(before: list, changes: list, line: int) -> tuple:
 def section(path: str, findings: list, applied=(), old: Optional[bytes] = None, new: Optional[bytes] = None):
     """The report's part for one file (None when the file has nothing to say)."""
     sec = FileSection(path, rewrites=rewrites(list(applied), old, new))
-    for finding in findings:
+    for finding in sorted(findings, key=lambda f: f.sort_key()):
         (sec.markers if finding.code == REVIEW_PENDING_CODE else sec.remaining).append(finding)
     if not (sec.rewrites or sec.markers or sec.remaining):
         return None
@@ -84,6 +84,7 @@ def _code(text: str) -> str:
 
 
 def _cell(text: str) -> str:
+    """A table cell: a `|` would end it, a newline would end the row."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -124,22 +125,22 @@ def render(sections: list, *, files_checked: int, fixed: bool, errors: list = ()
 
 def _marker_reason(message: str) -> str:
     """`RT001: why` from an RT901 message (`review pending (RT001): why; remove the marker ...`)."""
-    head, _, rest = message.partition("(")
+    _head, _, rest = message.partition("(")
     code, _, reason = rest.partition("): ")
     reason = reason.rsplit("; remove the marker", 1)[0]
     return f"{code}: {reason}" if code and reason else message
 
 
 def write(path: str, text: str) -> None:
+    """Write the report as UTF-8 (Markdown viewers and pull-request bodies expect it)."""
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
 
 
 def check_report(run) -> str:
     """The report of a `check` run: where the migration stands."""
-    sections = [
-        s for s in (section(r.path, sorted(r.findings, key=lambda f: f.sort_key())) for r in _by_path(run.results)) if s
-    ]
+    by_path = sorted(run.results, key=lambda r: r.path)
+    sections = [s for s in (section(r.path, r.findings) for r in by_path) if s is not None]
     return render(sections, files_checked=run.files_checked, fixed=False, errors=run.errors)
 
 
@@ -150,13 +151,7 @@ def fix_report(outcomes: list, files_checked: int, errors: list = ()) -> str:
     for outcome in sorted(outcomes, key=lambda o: o.result.path):
         result = outcome.result
         old = outcome.snapshot.data if outcome.snapshot is not None else None
-        found = section(
-            result.path, sorted(result.findings, key=lambda f: f.sort_key()), result.applied, old, result.fixed_source
-        )
+        found = section(result.path, result.findings, result.applied, old, result.fixed_source)
         if found is not None:
             sections.append(found)
     return render(sections, files_checked=files_checked, fixed=True, errors=list(errors))
-
-
-def _by_path(results: list) -> list:
-    return sorted(results, key=lambda r: r.path)
