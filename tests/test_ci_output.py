@@ -173,7 +173,8 @@ def test_github_escaping():
 def test_output_file_gets_the_report_and_the_terminal_the_summary(project, fmt):
     result = run("check", "--format", fmt, "--output-file", "report.out", "server.py")
     assert result.exit_code == 1
-    assert result.stdout == "Checked 1 file: 1 finding (RT001: 1); 1 more with `mcp-migrate fix --unsafe-fixes`\n"
+    # No safe fix came first: the unsafe count is not "more" (issue 13).
+    assert result.stdout == "Checked 1 file: 1 finding (RT001: 1); 1 fixable with `mcp-migrate fix --unsafe-fixes`\n"
     written = (project / "report.out").read_text()
     assert "RT001" in written and "\x1b[" not in written
     if fmt in ("json", "sarif"):
@@ -182,7 +183,7 @@ def test_output_file_gets_the_report_and_the_terminal_the_summary(project, fmt):
 
 def test_exit_zero_quiet_statistics(project):
     assert run("check", "--exit-zero", "server.py").exit_code == 0
-    quiet = run("check", "--quiet", "server.py")
+    quiet = run("check", "--quiet", "--output-format", "concise", "server.py")
     assert quiet.exit_code == 1 and quiet.stdout.startswith("server.py:14:20: RT001") and "Checked" not in quiet.stdout
     assert quiet.stdout.count("\n") == 1
     quiet_out = run("check", "--quiet", "-o", "r.txt", "server.py")

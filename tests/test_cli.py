@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,8 +43,12 @@ def run(*args, env=None):
     return CliRunner().invoke(cli, list(args), env={**PLAIN_ENV, **(env or {})}, catch_exceptions=False)
 
 
+FINDING_LINE = re.compile(r"^\S.*:\d+:\d+: [A-Z]+\d+ ")
+
+
 def rows(result):
-    return [line for line in result.stdout.splitlines() if line and not line.startswith("Checked ")]
+    """The finding lines (`path:line:col: CODE message`) of either text format."""
+    return [line for line in result.stdout.splitlines() if FINDING_LINE.match(line)]
 
 
 # exit codes ---------------------------------------------------------------------------------
@@ -56,7 +61,7 @@ def test_clean_exit_0(project):
 
 def test_finding_exit_1(project):
     make(project, {"pkg/a.py": RT004_SOURCE, "b.py": CLEAN_SOURCE})
-    result = run("check", ".")
+    result = run("check", "--output-format", "concise", ".")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[0].startswith("pkg/a.py:4:11: RT004 ")
@@ -253,7 +258,7 @@ def test_rules_and_explain(project):
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "RT004 roots-list-changed-send (breaks, fix: safe)"
     result = run("explain", "RT999")
-    assert result.exit_code == 2 and result.stderr == "mcp-migrate: error: unknown rule code: RT999\n"
+    assert result.exit_code == 2 and result.stderr.startswith("mcp-migrate: error: unknown rule code or name: RT999")
 
 
 def test_process_pool_matches_in_process(project):

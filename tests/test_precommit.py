@@ -147,6 +147,6 @@ def test_fix_hook_keeps_failing_while_only_unsafe_fixes_remain(hooks, tmp_path):
         proc = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
         assert proc.returncode == 1, proc.stdout
         assert "server.py:14:20: RT001 " in proc.stdout
-        assert "1 more with `mcp-migrate fix --unsafe-fixes`" in proc.stdout
+        assert "1 fixable with `mcp-migrate fix --unsafe-fixes`" in proc.stdout
         assert "files were modified by this hook" not in proc.stdout
         assert (work / "server.py").read_text() == SERVER

@@ -2,6 +2,7 @@
 under a configurable base), tags that say what it is, a `security-severity` on the security rules
 so GitHub ranks them, and fix descriptions that name `--unsafe-fixes` where it is needed."""
 
+import dataclasses
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -54,8 +55,7 @@ def test_help_uri_is_the_rule_page_in_the_repository(log):
 
 def test_help_uri_base_follows_a_docs_url_setting():
     assert sarif.docs_url() == sarif.DOCS_URL
-    ref = SimpleNamespace(settings=SimpleNamespace(docs_url="https://git.example.com/team/mcp-migrate/-/blob/v1/"))
-    base = sarif.docs_url(SimpleNamespace(files={"a.py": ref}))
+    base = sarif.docs_url(SimpleNamespace(docs_url="https://git.example.com/team/mcp-migrate/-/blob/v1/"))
     assert base == "https://git.example.com/team/mcp-migrate/-/blob/v1"
     rt001 = next(r for r in sarif.rule_descriptors(base) if r["id"] == "RT001")
     assert rt001["helpUri"] == f"{base}/rules/RT001-roots-request.md"
@@ -97,3 +97,63 @@ def test_fix_descriptions_say_which_command_applies_them(log):
 def test_rule_metadata_validates_against_the_official_schema(log):
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
     jsonschema.Draft4Validator(schema).validate(log)
+
+
+def test_docs_url_config_key_feeds_help_uri(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-migrate]\ndocs-url = "https://git.example.com/t/mm/-/blob/v1/"\n'
+    )
+    (tmp_path / "server.py").write_text(SERVER)
+    result = CliRunner().invoke(cli, ["check", "--output-format", "sarif"], catch_exceptions=False)
+    log = json.loads(result.stdout)
+    rt001 = rules_by_id(log)["RT001"]
+    assert rt001["helpUri"] == "https://git.example.com/t/mm/-/blob/v1/rules/RT001-roots-request.md"
+    if SARIF_SCHEMA.is_file():
+        jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    shown = CliRunner().invoke(cli, ["config"], catch_exceptions=False).stdout
+    assert 'docs-url = "https://git.example.com/t/mm/-/blob/v1"' in shown
+
+
+def test_security_severity_comes_from_the_rule_pages(log):
+    rules = rules_by_id(log)
+    for code, info in load_catalog().items():
+        assert rules[code]["properties"].get("security-severity", "") == info.security_severity, code
+        page = (REPO / "rules" / f"{code}-{info.name}.md").read_text().split("+++")[1]
+        assert (f'security-severity = "{info.security_severity}"' in page) == bool(info.security_severity)
+    assert not hasattr(sarif, "SECURITY_SEVERITY")
+
+
+def test_a_bad_security_severity_is_a_catalog_error():
+    from mcp_migrate.core.catalog import CatalogError, parse_entry
+
+    page = '+++\ncode = "X1"\nname = "x"\nseverity = "info"\nfix = "none"\nsummary = "s"\n{}\n+++\nbody\n'
+    assert parse_entry(page.format('security-severity = "6.5"'), "x.md").security_severity == "6.5"
+    for bad in ("security-severity = 6.5", 'security-severity = "eleven"', 'security-severity = "12.0"'):
+        with pytest.raises(CatalogError):
+            parse_entry(page.format(bad), "x.md")
+
+
+def test_sarif_fixes_come_from_the_run_not_from_the_reporter(tmp_path, monkeypatch):
+    """Reporters only report (issue 9): the runner computes the fixes, sarif_log renders them."""
+    from mcp_migrate.commands import runner
+    from mcp_migrate.core import fixer
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.py").write_text(SERVER)
+    (tmp_path / "client.py").write_text(FIXABLE)
+    run = runner.propose_fixes(runner.run_check(["."], runner.CheckOptions()))
+    assert {(path, code, unsafe) for path, code, unsafe in run.fixes} == {
+        ("server.py", "RT001", True),
+        ("client.py", "RT004", False),
+    }
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the SARIF reporter ran the fixer")
+
+    monkeypatch.setattr(fixer, "fix_bytes", forbidden)
+    log = sarif.sarif_log(run)
+    fixed = {r["ruleId"] for r in log["runs"][0]["results"] if "fixes" in r}
+    assert fixed == {"RT001", "RT004"}
+    plain = dataclasses.replace(run, fixes={})
+    assert not any("fixes" in r for r in sarif.sarif_log(plain)["runs"][0]["results"])

@@ -12,7 +12,8 @@ import libcst as cst
 from mcp_migrate.checks.base import Rule
 from mcp_migrate.core.catalog import load_catalog
 
-MSG = "`{name}` is a wrapper around {summary_lower} (configured in extend-apis)"
+#: "`myapp.get_roots` wraps roots-request (a server asks the client for its roots (roots/list)) ..."
+MSG = "`{name}` wraps {rule} ({summary_lower}); configured in extend-apis"
 
 
 def wrapper_rule_for(settings, data: bytes) -> Optional[type]:
@@ -37,6 +38,7 @@ def wrapper_rule_for(settings, data: bytes) -> Optional[type]:
             if code is not None:
                 info = load_catalog()[code]
                 summary = info.summary[:1].lower() + info.summary[1:]
-                self.context.report(code, node, MSG.format(name=qname, summary_lower=summary.rstrip(".")))
+                message = MSG.format(name=qname, rule=info.name, summary_lower=summary.rstrip("."))
+                self.context.report(code, node, message)
 
     return WrapperCalls

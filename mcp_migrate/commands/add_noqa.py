@@ -4,7 +4,8 @@ Bytes in, bytes out: only the lines that get a directive change; their line endi
 encoding and a UTF-8 BOM are kept. A finding's directive goes on its first line, or on its last
 line when the first one ends inside a multi-line string or a backslash continuation (the engine
 honours either); the tokenizer decides, so a `#` never lands inside a string. An existing
-`# noqa: X` on that line is extended (`# noqa: X, RT001`) rather than repeated. Running it
+`# noqa: X` on that line is extended (`# noqa: X, RT001`) rather than repeated, and a bare
+`# noqa` becomes `# noqa: RT001`. Running it
 again adds nothing: the findings it silenced are gone.
 """
 
@@ -58,7 +59,14 @@ def _with_codes(content: str, comment_col: Optional[int], codes: list) -> str:
             if not extra:
                 return content
             return content[: match.end()] + ", " + ", ".join(extra) + content[match.end() :]
+        bare = _BARE_NOQA.search(content, comment_col)
+        if bare is not None:  # a bare directive gains the codes; it is never repeated after itself
+            return content[: bare.start()] + "# noqa: " + ", ".join(codes) + content[bare.end() :]
     return content.rstrip(" \t") + "  # noqa: " + ", ".join(codes)
+
+
+#: A bare noqa directive (no codes): the directive an added code merges into.
+_BARE_NOQA = re.compile(r"#\s*noqa\b(?!\s*:)", re.IGNORECASE)
 
 
 def add_noqa(data: bytes, findings) -> tuple:

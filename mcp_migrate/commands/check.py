@@ -15,20 +15,23 @@ from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 class OutputOptions:
     """How a command reports: format, destination, verbosity, exit policy."""
 
-    output_format: str = "text"
+    output_format: str = "full"
     output_file: Optional[str] = None
     color: bool = True
     quiet: bool = False
     statistics: bool = False
     exit_zero: bool = False
+    #: `--report FILE.md`: also write the Markdown migration report there.
+    report: Optional[str] = None
 
 
 def exit_code(run, exit_zero: bool = False) -> int:
+    """2 on errors; 1 when a finding at or above the run's `fail-on` severity remains."""
     if run.errors:
         return EXIT_ERROR
     if exit_zero:
         return EXIT_CLEAN
-    return EXIT_FINDINGS if run.findings else EXIT_CLEAN
+    return EXIT_FINDINGS if run.failing else EXIT_CLEAN
 
 
 def run_check_command(
@@ -58,7 +61,13 @@ def run_check_command(
         from mcp_migrate.project.baseline import apply_baseline
 
         apply_baseline(run, baseline)
-    if output.output_format == "text" and run.files_checked == 0 and not run.results:
+    if output.report:
+        from mcp_migrate.output import migration
+
+        migration.write(output.report, migration.check_report(run))
+    if output.output_format in ("full", "sarif"):
+        runner.propose_fixes(run)
+    if output.output_format in report.TEXT_FORMATS and run.files_checked == 0 and not run.results:
         if run.skipped:  # everything named was excluded (pre-commit, editors): say nothing
             return EXIT_CLEAN
         if not output.quiet:

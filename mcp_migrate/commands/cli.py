@@ -12,6 +12,7 @@ import functools
 import click
 
 from mcp_migrate import __version__
+from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.codes import EXIT_ERROR
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.output.report import FORMATS  # cheap: report imports rich only inside functions
@@ -86,6 +87,7 @@ def _strategy(ctx, param, value):
 paths_argument = click.argument("paths", nargs=-1, type=click.Path(), metavar="[PATH]...")
 select_options = _compose(
     _codes_option("--select", "Rules to check, comma-separated; prefixes allowed (RT, RT00). Replaces the config."),
+    _codes_option("--extend-select", "Rules to add to the selection, comma-separated; prefixes allowed."),
     _codes_option("--ignore", "Rules to skip, comma-separated; prefixes allowed."),
 )
 config_option = click.option(
@@ -118,18 +120,61 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="Print findings 
 unsafe_option = click.option(
     "--unsafe-fixes/--no-unsafe-fixes", "unsafe", default=None, help="Also apply fixes marked unsafe."
 )
+severity_option = click.option(
+    "--severity",
+    "--fail-on",
+    "fail_on",
+    type=click.Choice(SEVERITIES),
+    default=None,
+    help="Lowest severity that makes the run exit 1 (default: the config's `fail-on`, else warning:"
+    " info findings are reported but do not fail).",
+)
+report_option = click.option(
+    "--report", "report_file", metavar="FILE.md", help="Also write a Markdown migration report to FILE.md."
+)
+show_fixes_option = click.option("--show-fixes", is_flag=True, help="After fixing, list what was fixed per file.")
+
+
+def output_format_option(help_text: str, choices=FORMATS, default: str = "full"):
+    """`--output-format` (ruff's name) with `--format` kept as an alias."""
+    return click.option(
+        "--output-format",
+        "--format",
+        "output_format",
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=True,
+        help=help_text,
+    )
+
+
 #: The options every file-processing command takes.
 check_options = _compose(
     paths_argument, select_options, config_option, jobs_option, strategy_option, force_exclude_option
 )
 
 
-def make_options(select, ignore, config_file, jobs, strategy=None, force_exclude=None):
+def make_options(
+    select, ignore, config_file, jobs, strategy=None, force_exclude=None, extend_select=None, unsafe=None, fail_on=None
+):
     from mcp_migrate.commands.runner import CheckOptions
 
     return CheckOptions(
-        select=select, ignore=ignore, config=config_file, jobs=jobs, strategy=strategy, force_exclude=force_exclude
+        select=select,
+        ignore=ignore,
+        config=config_file,
+        jobs=jobs,
+        strategy=strategy,
+        force_exclude=force_exclude,
+        extend_select=extend_select,
+        unsafe=unsafe,
+        fail_on=fail_on,
     )
+
+
+def concise(output_format: str) -> str:
+    """`text` is the older name of `concise`."""
+    return "concise" if output_format == "text" else output_format
 
 
 def stdin_mode(paths, stdin_filename) -> bool:
@@ -157,10 +202,23 @@ def cli():
     """Find uses of the deprecated MCP Roots feature (SEP-2577) in Python code."""
 
 
+FORMAT_HELP = (
+    "full: each finding with its source, a caret under it and the proposed fix (the default, as in"
+    " ruff); concise: one line per finding (`text` is its older name); json, sarif, github."
+)
+
+
 @cli.command()
 @check_options
-@click.option("--format", "output_format", type=click.Choice(list(FORMATS)), default="text", show_default=True)
+@output_format_option(FORMAT_HELP)
 @click.option("--output-file", "-o", metavar="FILE", help="Write the report to FILE; the terminal gets the summary.")
+@click.option("--fix", "apply_fixes", is_flag=True, help="Apply fixes, as `mcp-migrate fix` does.")
+@unsafe_option
+@click.option("--diff", "show_diff", is_flag=True, help="Print the diff fixes would make; write nothing.")
+@show_fixes_option
+@click.option("--show-files", is_flag=True, help="List the files that would be checked, then exit.")
+@severity_option
+@report_option
 @exit_zero_option
 @quiet_option
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
@@ -172,25 +230,49 @@ def cli():
 @color_option
 @guarded
 def check(
-    paths, select, ignore, config_file, jobs, strategy, force_exclude, output_format, output_file, exit_zero, quiet,
-    statistics, baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color,
+    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, output_format, output_file,
+    apply_fixes, unsafe, show_diff, show_fixes, show_files, fail_on, report_file, exit_zero, quiet, statistics,
+    baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color,
 ):  # fmt: skip
-    """Check PATHs (default: the current folder) for Roots usage."""
+    """Check PATHs (default: the current folder) for Roots usage.
+
+    With --fix (or --diff), fix as `mcp-migrate fix` does; --unsafe-fixes alone counts unsafe
+    fixes as fixable in the summary, as in ruff."""
     from mcp_migrate.commands.check import OutputOptions, run_check_command
     from mcp_migrate.output import report
 
+    output_format = concise(output_format)
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on)
+    options.cache = not no_cache
+    if show_files:
+        raise click.exceptions.Exit(_show_files(list(paths) or ["."], options))
     from_stdin = stdin_mode(paths, stdin_filename)
     modes = [
         name
-        for name, on in (("--baseline", baseline), ("--write-baseline", write_baseline), ("--add-noqa", add_noqa))
+        for name, on in (
+            ("--fix", apply_fixes),
+            ("--diff", show_diff and not apply_fixes),
+            ("--baseline", baseline),
+            ("--write-baseline", write_baseline),
+            ("--add-noqa", add_noqa),
+        )
         if on
     ]
     if len(modes) > 1:
         raise fail(f"{modes[0]} and {modes[1]} cannot be combined")
+    if apply_fixes or show_diff:
+        if output_format not in ("full", "concise"):
+            raise fail(f"{'--fix' if apply_fixes else '--diff'} reports remaining findings as full or concise text")
+        code = _fix(
+            paths, stdin_filename, options, from_stdin, unsafe=unsafe, show_diff=show_diff, quiet=quiet,
+            exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
+            report=report_file,
+        )  # fmt: skip
+        raise click.exceptions.Exit(code)
     if add_noqa and from_stdin:
         raise fail("--add-noqa edits files: it cannot read standard input")
-    if statistics and output_format not in ("text", "json"):
-        raise fail("--statistics works with --format text or json")
+    if statistics and output_format not in ("full", "concise", "json"):
+        raise fail("--statistics works with --output-format full, concise or json")
     output = OutputOptions(
         output_format=output_format,
         output_file=output_file,
@@ -198,9 +280,8 @@ def check(
         quiet=quiet,
         statistics=statistics,
         exit_zero=exit_zero,
+        report=report_file,
     )
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude)
-    options.cache = not no_cache
     code = run_check_command(
         list(paths) or ["."],
         options,
@@ -214,10 +295,35 @@ def check(
     raise click.exceptions.Exit(code)
 
 
+def _show_files(paths, options) -> int:
+    """`--show-files`: the files a run would check, one per line, sorted (as ruff)."""
+    from mcp_migrate.commands.runner import plan
+
+    for source, _settings in sorted(plan(paths, options).items, key=lambda item: item[0].display):
+        click.echo(source.display)
+    return 0
+
+
+def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
+    """`check --fix` / `check --diff` and the `fix` command: one implementation."""
+    from mcp_migrate.commands.fix import FixOptions, run_fix_command, run_fix_stdin
+    from mcp_migrate.output import report
+
+    flags["color"] = report.use_color(flags.pop("no_color"))
+    fix_flags = FixOptions(**flags)
+    if from_stdin:
+        return run_fix_stdin(stdin_filename, options, fix_flags, read_stdin())
+    return run_fix_command(list(paths) or ["."], options, fix_flags)
+
+
 @cli.command()
 @check_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff per changed file; write nothing.")
 @unsafe_option
+@output_format_option("How remaining findings are shown: full (the default, as in ruff) or concise.")
+@show_fixes_option
+@severity_option
+@report_option
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when anything was fixed (pre-commit style).")
 @exit_zero_option
 @quiet_option
@@ -225,69 +331,76 @@ def check(
 @color_option
 @guarded
 def fix(
-    paths, select, ignore, config_file, jobs, strategy, force_exclude, show_diff, unsafe, exit_non_zero_on_fix,
-    exit_zero, quiet, stdin_filename, no_color,
+    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, show_diff, unsafe,
+    output_format, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet, stdin_filename,
+    no_color,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
     With --diff, print what would change and exit 1 when anything would. With standard input
-    (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr."""
-    from mcp_migrate.commands.fix import FixOptions, run_fix_command, run_fix_stdin
-    from mcp_migrate.output import report
-
-    flags = FixOptions(
-        unsafe=unsafe,
-        show_diff=show_diff,
-        color=report.use_color(no_color),
-        quiet=quiet,
-        exit_non_zero_on_fix=exit_non_zero_on_fix,
-        exit_zero=exit_zero,
-    )
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude)
-    if stdin_mode(paths, stdin_filename):
-        code = run_fix_stdin(stdin_filename, options, flags, read_stdin())
-    else:
-        code = run_fix_command(list(paths) or ["."], options, flags)
+    (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr.
+    With --report FILE.md, write the migration report for the pull request."""
+    output_format = concise(output_format)
+    if output_format not in ("full", "concise"):
+        raise fail("fix reports remaining findings with --output-format full or concise")
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on)
+    code = _fix(
+        paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,
+        quiet=quiet, exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
+        report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix,
+    )  # fmt: skip
     raise click.exceptions.Exit(code)
 
 
 @cli.command("config")
 @check_options
 @unsafe_option
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@output_format_option("text or json.", choices=("text", "json"), default="text")
 @guarded
-def config_command(paths, select, ignore, config_file, jobs, strategy, force_exclude, unsafe, output_format):
+def config_command(
+    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, unsafe, output_format
+):
     """Print the effective configuration for PATHs and where each value came from
     (default, pyproject, flag)."""
     from mcp_migrate.commands.config import print_config
 
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude)
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select)
     print_config(list(paths) or ["."], options, unsafe, output_format)
 
 
 @cli.command()
+@output_format_option("text or json.", choices=("text", "json"), default="text")
 @color_option
 @guarded
-def rules(no_color):
+def rules(output_format, no_color):
     """List every rule: code, name, fix kind, severity, summary."""
     from mcp_migrate.core.catalog import load_catalog
     from mcp_migrate.output import report
 
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps(report.rules_document(load_catalog()), indent=2))
+        return
     report.print_rules(load_catalog(), color=report.use_color(no_color))
 
 
 @cli.command()
-@click.argument("code")
+@click.argument("rule", metavar="CODE|NAME")
 @color_option
 @guarded
-def explain(code, no_color):
-    """Show the documentation of rule CODE."""
-    from mcp_migrate.core.catalog import load_catalog
-    from mcp_migrate.output import report
+def explain(rule, no_color):
+    """Show the documentation of a rule, named by its code (RT001) or its name (roots-request).
 
-    info = load_catalog().get(code.strip().upper())
+    Rendered as Markdown on a terminal; the page's Markdown as written when piped."""
+    from mcp_migrate.core.catalog import find_rule, load_catalog
+    from mcp_migrate.output import report
+    from mcp_migrate.project.config import did_you_mean
+
+    info = find_rule(rule)
     if info is None:
-        raise fail(f"unknown rule code: {code}")
+        known = [*load_catalog(), *(i.name for i in load_catalog().values())]
+        raise fail(f"unknown rule code or name: {rule}{did_you_mean(rule.strip(), known)}")
     report.print_explain(info, color=report.use_color(no_color))
 
 

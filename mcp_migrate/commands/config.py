@@ -24,7 +24,9 @@ def _toml(value) -> str:
 def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
     from mcp_migrate.commands.runner import selector_for
+    from mcp_migrate.core.catalog import DEFAULT_FAIL_ON
     from mcp_migrate.core.settings import Settings
+    from mcp_migrate.output.sarif import DOCS_URL
     from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
 
@@ -39,6 +41,11 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
 
     rows = [
         ("select", list(options.select or config.select or ["ALL"]), origin("select", options.select)),
+        (
+            "extend-select",
+            list(options.extend_select or config.extend_select),
+            origin("extend-select", options.extend_select),
+        ),
         ("ignore", list(options.ignore or config.ignore), origin("ignore", options.ignore)),
         ("exclude", list(config.exclude or [f"{name}/" for name in DEFAULT_EXCLUDE]), origin("exclude")),
         ("extend-exclude", list(config.extend_exclude), origin("extend-exclude")),
@@ -57,9 +64,12 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
         ("strategy", options.strategy or config.strategy, origin("strategy", options.strategy)),
         ("parameter", config.parameter or defaults["parameter"], origin("parameter")),
         ("env-var", config.env_var or defaults["env_var"], origin("env-var")),
+        ("fail-on", options.fail_on or config.fail_on or DEFAULT_FAIL_ON, origin("fail-on", options.fail_on)),
+        ("docs-url", config.docs_url or DOCS_URL, origin("docs-url")),
     ]
     selected = sorted(selector_for(config, options).selected)
-    rows.append(("rules", selected, "flag" if options.select or options.ignore else origin("select")))
+    flagged = options.select or options.ignore or options.extend_select
+    rows.append(("rules", selected, "flag" if flagged else origin("select")))
     return config.path, rows
 
 

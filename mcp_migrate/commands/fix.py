@@ -23,6 +23,11 @@ class FixOptions:
     exit_non_zero_on_fix: bool = False
     #: Exit 0 although findings remain (CI that opens a pull request); errors still exit 2.
     exit_zero: bool = False
+    #: How remaining findings are shown (`full` or `concise`), `--show-fixes` (an enumeration
+    #: of what was fixed), `--report FILE.md` (the Markdown migration report).
+    output_format: str = "full"
+    show_fixes: bool = False
+    report: Optional[str] = None
 
 
 def _exit(run, fixed: int, flags: FixOptions) -> int:
@@ -30,20 +35,20 @@ def _exit(run, fixed: int, flags: FixOptions) -> int:
         return EXIT_ERROR
     if fixed and flags.exit_non_zero_on_fix:
         return EXIT_FINDINGS
-    if run.findings and not flags.exit_zero:
+    if run.failing and not flags.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
-    from mcp_migrate.commands.runner import RunResult, run_fix
+    from mcp_migrate.commands.runner import FileRef, RunResult, propose_fixes, run_fix
     from mcp_migrate.output import progress, report
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
     fix_run = run_fix(paths, options, flags.unsafe, progress=bar)
     roots = [Path(p) for p in paths]
     if flags.show_diff:
-        return _print_diffs(fix_run.outcomes)
+        return _print_diffs(fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet)
     console = report.make_console(color=flags.color)
     fixed_count = 0
     for outcome in fix_run.outcomes:
@@ -62,19 +67,50 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         for code, line in result.applied:
             console.print(f"[bold]{escape(result.path)}[/]:{line}: fixed [green]{escape(code)}[/]")
     run = RunResult(
-        results=[o.result for o in fix_run.outcomes] + fix_run.unreadable, files_checked=fix_run.files_checked
+        results=[o.result for o in fix_run.outcomes] + fix_run.unreadable,
+        files_checked=fix_run.files_checked,
+        files={o.result.path: FileRef(o.source.path, o.settings) for o in fix_run.outcomes},
+        **fix_run.policy,
     )
     if fixed_count and not flags.quiet:
         console.print(f"Fixed {fixed_count} finding{'s' if fixed_count != 1 else ''}.")
+        if flags.show_fixes:
+            _print_fix_enumeration(console, fix_run.outcomes)
+    if flags.report:
+        from mcp_migrate.output import migration
+
+        migration.write(flags.report, migration.fix_report(fix_run.outcomes, fix_run.files_checked, run.errors))
+    full = flags.output_format == "full"
+    if full:
+        propose_fixes(run)
     if fix_run.files_checked or run.results or not fix_run.skipped:  # all named files excluded: say nothing
-        report.print_text(run, color=flags.color, quiet=flags.quiet)
+        report.print_text(run, color=flags.color, quiet=flags.quiet, full=full)
     return _exit(run, fixed_count, flags)
+
+
+def _print_fix_enumeration(console, outcomes) -> None:
+    """`--show-fixes`: per file, how many findings of each rule were fixed (as ruff's list)."""
+    from collections import Counter
+
+    from rich.markup import escape
+
+    from mcp_migrate.core.catalog import load_catalog
+
+    catalog = load_catalog()
+    for outcome in sorted(outcomes, key=lambda o: o.result.path):
+        result = outcome.result
+        if result.fixed_source is None or not result.applied:
+            continue
+        console.print(f"  [bold]{escape(result.path)}[/]:")
+        for code, count in sorted(Counter(code for code, _ in result.applied).items()):
+            name = catalog[code].name if code in catalog else ""
+            console.print(f"    {count} × {escape(code)} ({escape(name)})")
 
 
 def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
-    from mcp_migrate.commands.runner import RunResult, stdin_target, unsafe_fixes
+    from mcp_migrate.commands.runner import RunResult, run_policy, stdin_target, unsafe_fixes
     from mcp_migrate.core.fixer import fix_bytes
     from mcp_migrate.output import report
 
@@ -94,7 +130,7 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     else:
         out.write(fixed)
     out.flush()
-    run = RunResult(results=[result], files_checked=1)
+    run = RunResult(results=[result], files_checked=1, **run_policy(target.config, options))
     report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
     if flags.show_diff and not result.errors:
         return EXIT_FINDINGS if fixed != data else EXIT_CLEAN
@@ -128,12 +164,14 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
         result.errors.append(FileError(result.path, "write", problem))
 
 
-def _print_diffs(outcomes) -> int:
+def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False) -> int:
     from mcp_migrate.output.diff import unified_diff
 
     out = sys.stdout.buffer
     changed = False
     errors = False
+    fixes = sum(len(o.result.applied) for o in outcomes if o.result.fixed_source is not None)
+    waiting = 0 if unsafe_enabled else sum(1 for o in outcomes for f in o.result.findings if f.fix == "unsafe")
     for outcome in sorted(outcomes, key=lambda o: o.result.path):
         result = outcome.result
         errors = errors or bool(result.errors)
@@ -146,6 +184,23 @@ def _print_diffs(outcomes) -> int:
             out.write(text)
             changed = True
     out.flush()
+    if not quiet:
+        sys.stderr.write(diff_summary(fixes if changed else 0, waiting) + "\n")
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if changed else EXIT_CLEAN
+
+
+def diff_summary(fixes: int, waiting: int) -> str:
+    """What `--diff` would do, as ruff says it: nothing safe to apply is said plainly, with the
+    count of unsafe fixes that wait behind `--unsafe-fixes`."""
+    head = (
+        f"Would fix {fixes} finding{'s' if fixes != 1 else ''}"
+        if fixes
+        else "No safe fixes to apply"
+        if waiting
+        else "No fixes to apply"
+    )
+    if waiting:
+        head += f" ({waiting} unsafe fix{'es' if waiting != 1 else ''} available with `--unsafe-fixes`)"
+    return head + "."

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional
 
+from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
@@ -36,6 +37,10 @@ class CheckOptions:
     force_exclude: Optional[bool] = None
     #: Read and write the results cache (project.cache); `check --no-cache` turns it off.
     cache: bool = False
+    #: `--extend-select` codes, `--unsafe-fixes/--no-unsafe-fixes` and `--severity` (None: the config's).
+    extend_select: Optional[Sequence[str]] = None
+    unsafe: Optional[bool] = None
+    fail_on: Optional[str] = None
 
 
 @dataclass
@@ -48,6 +53,20 @@ class RunResult:
     baseline: object = None
     #: display path -> FileRef, for reporters that need a file's bytes or Settings again.
     files: dict = field(default_factory=dict)
+    #: Whether `mcp-migrate fix` applies unsafe fixes in this project (config or flag), so the
+    #: summary's hints say what the command really does; the lowest failing severity; the
+    #: rule pages' base URL (`docs-url`).
+    unsafe_fixes: bool = False
+    fail_on: str = DEFAULT_FAIL_ON
+    docs_url: Optional[str] = None
+    #: (path, code, unsafe?) -> FixProposal, filled by `propose_fixes` for reporters that show
+    #: fixes (SARIF, the full text format): reporters only report, they never run the fixer.
+    fixes: dict = field(default_factory=dict)
+
+    @property
+    def failing(self) -> list:
+        """The findings that make the run exit 1 (severity at or above `fail_on`)."""
+        return [f for f in self.findings if fails(f.severity, self.fail_on)]
 
     @property
     def findings(self) -> list:
@@ -92,7 +111,16 @@ def io_error(display: str, message: str) -> Finding:
 
 
 def selector_for(config, options: CheckOptions):
-    return selection_for(config, options.select, options.ignore, options.strategy)
+    return selection_for(config, options.select, options.ignore, options.strategy, options.extend_select)
+
+
+def run_policy(config, options: CheckOptions) -> dict:
+    """The RunResult fields that come from config and flags rather than from the files."""
+    return {
+        "unsafe_fixes": unsafe_fixes(config, options.unsafe),
+        "fail_on": options.fail_on or config.fail_on or DEFAULT_FAIL_ON,
+        "docs_url": config.docs_url,
+    }
 
 
 def force_exclude(config, options: CheckOptions) -> bool:
@@ -209,7 +237,9 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
     else:
         results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
     files = {source.display: FileRef(source.path, settings) for source, settings in p.items}
-    return RunResult(results=results, files_checked=len(p.items), skipped=p.skipped, files=files)
+    return RunResult(
+        results=results, files_checked=len(p.items), skipped=p.skipped, files=files, **run_policy(p.config, options)
+    )
 
 
 def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable]) -> list:
@@ -296,6 +326,8 @@ class FixRun:
     unreadable: list = field(default_factory=list)
     #: Explicitly named files that force-exclude skipped.
     skipped: int = 0
+    #: run_policy(): unsafe_fixes, fail_on, docs_url.
+    policy: dict = field(default_factory=dict)
 
 
 def run_fix(
@@ -304,7 +336,7 @@ def run_fix(
     """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes the config's
     `unsafe-fixes`."""
     p = plan(paths, options)
-    unsafe = unsafe_fixes(p.config, unsafe)
+    unsafe = unsafe_fixes(p.config, unsafe if unsafe is not None else options.unsafe)
     # A file reached twice (through a symlink and directly) is fixed once, at its real path.
     seen, items = set(), []
     for source, settings in p.items:
@@ -316,7 +348,7 @@ def run_fix(
     if unsafe:
         items = _with_migrated_tools(items, options.jobs)
     outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
-    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped)
+    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options))
 
 
 def _with_migrated_tools(items: list, jobs: int) -> list:
@@ -354,10 +386,52 @@ def stdin_target(filename: Optional[str], options: CheckOptions) -> StdinTarget:
 def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> RunResult:
     """`check --stdin-filename PATH -`: check `data` as if it were PATH."""
     target = stdin_target(filename, options)
+    policy = run_policy(target.config, options)
     if target.settings is None:
-        return RunResult(skipped=1)
+        return RunResult(skipped=1, **policy)
     from mcp_migrate.core import engine
 
     result = engine.check_bytes(data, target.display, target.settings)
     files = {target.display: FileRef(None, target.settings, data)}
-    return RunResult(results=[result], files_checked=1, files=files)
+    return RunResult(results=[result], files_checked=1, files=files, **policy)
+
+
+class FixProposal(NamedTuple):
+    """One rule's fixes in one file, computed but not written: the bytes before and after."""
+
+    old: bytes
+    new: bytes
+
+
+def propose_fixes(run: RunResult) -> RunResult:
+    """Fill `run.fixes` with each fixable finding's rule fix, one fixer run per (file, rule,
+    safety), with the file's own Settings narrowed to that rule. For SARIF and the full text
+    format, so reporters show fixes without running the fixer themselves."""
+    for finding in run.findings:
+        if finding.fix == "none":
+            continue
+        key = (finding.path, finding.code, finding.fix == "unsafe")
+        if key not in run.fixes:
+            run.fixes[key] = _propose(run.files.get(finding.path), *key)
+    run.fixes = {key: proposal for key, proposal in run.fixes.items() if proposal is not None}
+    return run
+
+
+def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Optional[FixProposal]:
+    from mcp_migrate.core.fixer import fix_bytes
+
+    if ref is None:
+        return None
+    try:
+        data = ref.read()
+    except OSError:
+        return None
+    settings = dataclasses.replace(
+        ref.settings,
+        select=frozenset({code}),
+        extend_apis=tuple(api for api in ref.settings.extend_apis if api[0] == code),
+    )
+    result = fix_bytes(data, path, settings, unsafe=unsafe)
+    if result.fixed_source is None or result.errors:
+        return None
+    return FixProposal(data, result.fixed_source)

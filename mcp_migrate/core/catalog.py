@@ -16,7 +16,21 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+#: Rule severities, most serious first.
 SEVERITIES = ("breaks", "deprecated", "warning", "info")
+#: The lowest severity that fails a run unless `fail-on` / `--severity` says otherwise: `info`
+#: findings (era-portable bridges, stale suppressions) are reported but do not fail.
+DEFAULT_FAIL_ON = "warning"
+
+
+def fails(severity: str, fail_on: str = DEFAULT_FAIL_ON) -> bool:
+    """Whether a finding of `severity` fails the run. Anything that is not a rule severity
+    (`error`: a file that cannot be parsed or read) always does."""
+    if severity not in SEVERITIES:
+        return True
+    return SEVERITIES.index(severity) <= SEVERITIES.index(fail_on)
+
+
 _REQUIRED = ("code", "name", "severity", "fix", "summary")
 
 
@@ -28,6 +42,9 @@ class RuleInfo:
     fix: str
     summary: str
     doc: str
+    #: Optional front matter: GitHub code scanning's `security-severity` (a CVSS-like score, as a
+    #: string) for rules that find security problems.
+    security_severity: str = ""
 
 
 class CatalogError(Exception):
@@ -71,7 +88,22 @@ def parse_entry(text: str, origin: str) -> RuleInfo:
         fix=meta["fix"],
         summary=meta["summary"],
         doc=parts[2].strip() + "\n",
+        security_severity=_security_severity(meta, origin),
     )
+
+
+def _security_severity(meta: dict, origin: str) -> str:
+    """The optional `security-severity` key: a score from 0.0 to 10.0, kept as written."""
+    value = meta.get("security-severity", "")
+    if value == "":
+        return ""
+    try:
+        score = float(value)
+    except (TypeError, ValueError):
+        score = -1.0
+    if not isinstance(value, str) or not 0.0 <= score <= 10.0:
+        raise CatalogError(f"{origin}: security-severity must be a string holding 0.0-10.0, got {value!r}")
+    return value
 
 
 @lru_cache(maxsize=1)
@@ -82,3 +114,12 @@ def load_catalog() -> dict:
         info = parse_entry(entry.read_text(encoding="utf-8"), entry.name)
         infos[info.code] = info
     return dict(sorted(infos.items()))
+
+
+def find_rule(text: str):
+    """The RuleInfo named by a code (`rt001`) or a name (`roots-request`), else None."""
+    key = text.strip()
+    catalog = load_catalog()
+    if key.upper() in catalog:
+        return catalog[key.upper()]
+    return next((info for info in catalog.values() if info.name == key.lower()), None)

@@ -7,6 +7,7 @@ compute positions only when something was reported, then apply suppressions.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,13 +18,13 @@ import libcst as cst
 
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.codes import SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.codes import REVIEW_PENDING_CODE, SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.context import FileContext, Report
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.core.positions import node_ranges
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.settings import Settings
-from mcp_migrate.core.suppress import MARKERS, SuppressionIndex
+from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import literal
 from mcp_migrate.core.walk import walk
 
@@ -114,6 +115,8 @@ def _gate_tokens(select: frozenset, extend_apis: tuple) -> tuple:
     of the selected rules contains (the union of their gates, plus wrapper names)."""
     tokens = {t for rule in all_rules() if rule.CODE in select for t in rule.gate()}
     tokens.update(qname.rpartition(".")[2].encode() for _, names in extend_apis for qname in names)
+    if REVIEW_PENDING_CODE in select:  # review markers are comments: no rule's gate sees them
+        tokens.add(REVIEW_TOKEN)
     return tuple(sorted(tokens, key=len))
 
 
@@ -136,17 +139,44 @@ def screened_rules(data: bytes, settings: Settings) -> list:
     return active
 
 
-def _syntax_error(path: str, exc: Exception) -> Finding:
+def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
+    """E999 at the position its message is about. LibCST's parser message carries its own
+    `error at L:C` that need not match its reported position, so Python's compiler, whose
+    position and message agree, describes the error when it rejects the file too."""
     line = getattr(exc, "raw_line", None) or getattr(exc, "lineno", None) or 1
     column = (getattr(exc, "raw_column", None) or 0) + 1
     if isinstance(exc, cst.ParserSyntaxError):
-        message = f"cannot parse: {exc.message}"
+        python = _python_syntax_error(data)
+        if python is not None:
+            line, column, text = python
+        else:
+            text = _PARSER_POSITION.sub("", exc.message)
+        message = f"cannot parse: {text}"
     elif isinstance(exc, (UnicodeDecodeError, LookupError)):
         message = f"cannot decode: {exc}"
     else:
         message = f"cannot parse: {type(exc).__name__}: {exc}"
     message = " ".join(message.split())
     return Finding(path, line, column, line, column, SYNTAX_ERROR_CODE, "syntax-error", message, "error", "none")
+
+
+#: The position LibCST's parser writes into its messages (`parser error: error at 4:0: `).
+_PARSER_POSITION = re.compile(r"^(?:parser error:\s*)?error at \d+:\d+:\s*")
+
+
+def _python_syntax_error(data: bytes):
+    """(line, 1-based column, message) of Python's own SyntaxError for `data`, or None when
+    Python accepts the file (syntax newer than LibCST's grammar) or gives no position."""
+    import ast
+
+    try:
+        ast.parse(data)
+    except SyntaxError as exc:
+        if exc.lineno:
+            return exc.lineno, max(exc.offset or 1, 1), exc.msg
+    except Exception:  # noqa: BLE001 - recursion, memory: fall back to LibCST's report
+        return None
+    return None
 
 
 @dataclass
@@ -183,7 +213,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     rules = screened_rules(data, settings)
     # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
     # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
-    audit = _may_hold_suppressions(data, settings)
+    audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)
     if not rules and not audit:
         return Analysis(None, [], result)
     try:
@@ -192,7 +222,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         result.errors.append(FileError(path, "internal", "too deeply nested to analyse"))
         return Analysis(None, [], result)
     except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
-        result.findings.append(_syntax_error(path, exc))
+        result.findings.append(_syntax_error(path, exc, data))
         return Analysis(None, [], result)
     try:
         return _analyze_module(module, data, path, settings, rules, audit, result)
@@ -226,7 +256,9 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
     pairs = _dedupe(kept)
     result.findings.extend(f for _, f in pairs)
     if audit:
-        result.findings.extend(_stale(suppressions, settings, path))
+        result.findings.extend(_reviews(module.code, suppressions, settings, path, result))
+        if UNUSED_SUPPRESSION_CODE in settings.select:
+            result.findings.extend(_stale(suppressions, settings, path))
         result.findings.sort(key=Finding.sort_key)
     return Analysis(module, pairs, result)
 
@@ -267,6 +299,45 @@ def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
     if not any(marker in data for marker in MARKERS):
         return False
     return any(prefix in data for prefix in _code_prefixes())
+
+
+#: The bytes every review marker (RT901) holds.
+REVIEW_TOKEN = b"mcp-migrate:"
+
+
+def _may_hold_markers(data: bytes, settings: Settings) -> bool:
+    """Review markers are looked for only when RT901 is selected and the marker text occurs."""
+    return REVIEW_PENDING_CODE in settings.select and REVIEW_TOKEN in data
+
+
+def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path: str, result: FileResult) -> list:
+    """RT901 findings, one per review marker `fix` (or a person) left; produced here as RT900's
+    are, because the rules walk the syntax tree and comments are not in it. A suppression
+    comment may silence one like any finding."""
+    if REVIEW_PENDING_CODE not in settings.select:
+        return []
+    info = load_catalog()[REVIEW_PENDING_CODE]
+    kept = []
+    for marker in review_markers(text, load_catalog()):
+        reason = marker.reason or "no reason given"
+        finding = Finding(
+            path,
+            marker.line,
+            marker.column,
+            marker.line,
+            marker.end_column,
+            REVIEW_PENDING_CODE,
+            info.name,
+            f"review pending ({marker.code}): {reason}; remove the marker once a human has decided",
+            info.severity,
+            "none",
+        )
+        match = suppressions.match(finding)
+        if match is None:
+            kept.append(finding)
+        else:
+            result.suppressed.append((finding, match.kind, match.reason))
+    return kept
 
 
 def _code_prefixes() -> tuple:

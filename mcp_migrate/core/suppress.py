@@ -100,3 +100,31 @@ class SuppressionIndex:
     def stale(self, selected) -> list:
         """(suppression, code) pairs naming a selected rule of ours that matched nothing."""
         return [(s, code) for s in self.suppressions for code in s.codes if code in selected and code not in s.used]
+
+
+#: A review marker that `fix` leaves where a human must decide (RT901): `# mcp-migrate: RT001
+#: review: why` and the older `# mcp-migrate: RT002 what to do`. An `ignore[...]` suppression
+#: does not match: its text after the colon starts with `ignore`, never with a rule code.
+_REVIEW = re.compile(rf"#\s*mcp-migrate\s*:\s*({_CODE})\b(?:\s+review\s*:)?\s*(.*)")
+
+
+@dataclass(frozen=True)
+class ReviewMarker:
+    """One `# mcp-migrate: CODE ...` review comment: where it is, the rule, the reason."""
+
+    line: int
+    column: int  # 1-based column of the comment's `#`
+    end_column: int
+    code: str
+    reason: str
+
+
+def review_markers(text: str, codes) -> list:
+    """The review markers among `text`'s comment tokens whose code is one of `codes` (ours),
+    so another tool's `# mcp-migrate: X1 ...`-shaped text is never taken for one."""
+    found = []
+    for line, col, comment, _only in comments(text):
+        match = _REVIEW.match(comment)
+        if match is not None and match.group(1) in codes:
+            found.append(ReviewMarker(line, col + 1, col + len(comment) + 1, match.group(1), match.group(2).strip()))
+    return found

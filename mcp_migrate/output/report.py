@@ -8,12 +8,17 @@ consoles never highlight, wrap or replace `:emoji:` codes, so output is exactly 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections import Counter
 from typing import Optional
 
-FORMATS = ("text", "json", "sarif", "github")
+#: `full` (the default, as in ruff: each finding with its source and proposed fix), `concise`
+#: (one line per finding; `text` is its older name), and the machine formats.
+FORMATS = ("full", "concise", "text", "json", "sarif", "github")
+#: Formats that print findings as text lines.
+TEXT_FORMATS = ("full", "concise", "text")
 
 
 def use_color(no_color: bool = False) -> bool:
@@ -48,15 +53,23 @@ def summary_line(run) -> str:
         head += f"{_plural(len(findings), 'finding')} ({detail})"
     else:
         head += "no findings"
-    safe = sum(1 for f in findings if f.fix == "safe")
-    unsafe = sum(1 for f in findings if f.fix == "unsafe")
-    if safe:
-        head += f"; {safe} fixable with `mcp-migrate fix`"
-    if unsafe:
-        head += f"; {unsafe} more with `mcp-migrate fix --unsafe-fixes`"
+    head += fix_hint(findings, getattr(run, "unsafe_fixes", False))
     if run.errors:
         head += f"; {_plural(len(run.errors), 'error')}"
     return head
+
+
+def fix_hint(findings, unsafe_enabled: bool) -> str:
+    """`; N fixable with ...` that tells the truth: with `unsafe-fixes = true` (config or flag)
+    plain `mcp-migrate fix` applies unsafe fixes too; "more" only follows a first count."""
+    safe = sum(1 for f in findings if f.fix == "safe")
+    unsafe = sum(1 for f in findings if f.fix == "unsafe")
+    if unsafe_enabled:
+        return f"; {safe + unsafe} fixable with `mcp-migrate fix`" if safe + unsafe else ""
+    hint = f"; {safe} fixable with `mcp-migrate fix`" if safe else ""
+    if unsafe:
+        hint += f"; {unsafe} {'more' if safe else 'fixable'} with `mcp-migrate fix --unsafe-fixes`"
+    return hint
 
 
 def baseline_lines(run) -> list:
@@ -81,21 +94,30 @@ def print_errors(run, *, color: bool = True) -> None:
         err.print(f"[bold]{escape(e.path)}[/]: [red]error[/]: [bold red]{escape(e.code)}[/] {escape(e.message)}")
 
 
-def print_text(run, *, color: bool = True, quiet: bool = False, file=None, summary: bool = True) -> None:
-    """`path:line:col: CODE message` per finding, then (unless quiet) baseline notes and the summary."""
+def print_text(
+    run, *, color: bool = True, quiet: bool = False, file=None, summary: bool = True, full: bool = False
+) -> None:
+    """`path:line:col: CODE message` per finding (with `full`, followed by its source lines, a
+    caret under the span and the proposed fix), then (unless quiet) baseline notes and the summary."""
     from rich.markup import escape
 
     out = make_console(color=color, file=file)
     print_errors(run, color=color)
+    lines_of: dict = {}
     for f in run.findings:
         style = "red" if f.severity in ("breaks", "error") else "yellow"
         out.print(
             f"[bold]{escape(f.path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(f.message)}"
         )
+        if full:
+            from mcp_migrate.output.full import finding_context
+
+            for line, style_name in finding_context(run, f, lines_of):
+                out.print(escape(line), style=style_name or None, highlight=False)
     if quiet:
         return
     notes = baseline_lines(run)
-    if run.findings and (summary or notes):
+    if run.findings and (summary or notes) and not full:  # full ends each finding with a blank line
         out.print()
     for line in notes:
         out.print(escape(line))
@@ -174,8 +196,8 @@ def write_report(
 ) -> None:
     """Print (or write to `output_file`) the report in `output_format`. With an output file the
     terminal still gets the summary (unless quiet); a text report in a file is never coloured."""
-    if output_format == "text":
-        show = print_statistics if with_statistics else print_text
+    if output_format in TEXT_FORMATS:
+        show = print_statistics if with_statistics else functools.partial(print_text, full=output_format == "full")
         if output_file is None:
             show(run, color=color, quiet=quiet)
         else:
@@ -217,12 +239,35 @@ def print_rules(catalog: dict, *, color: bool = True) -> None:
         console.print(escape("  ".join(cells)))
 
 
-def print_explain(info, *, color: bool = True) -> None:
+def rules_document(catalog: dict) -> list:
+    """`rules --output-format json`: the catalog as data, one object per rule."""
+    return [
+        {
+            "code": info.code,
+            "name": info.name,
+            "severity": info.severity,
+            "fix": info.fix,
+            "summary": info.summary,
+            **({"security_severity": info.security_severity} if info.security_severity else {}),
+        }
+        for info in catalog.values()
+    ]
+
+
+def print_explain(info, *, color: bool = True, file=None) -> None:
+    """The rule page: rendered with rich's Markdown on a terminal, the plain Markdown when piped
+    (so `explain RT001 > page.md` and grep get the page as written)."""
     from rich.markup import escape
 
-    console = make_console(color=color)
-    console.print(
-        f"[bold]{escape(info.code)} {escape(info.name)}[/] ({escape(info.severity)}, fix: {escape(info.fix)})"
-    )
+    console = make_console(color=color, file=file)
+    heading = f"{info.code} {info.name} ({info.severity}, fix: {info.fix})"
+    if console.is_terminal:
+        from rich.markdown import Markdown
+
+        console.print(f"[bold]{escape(heading)}[/]")
+        console.print()
+        console.print(Markdown(info.doc))
+        return
+    console.print(escape(heading))
     console.print()
     console.print(escape(info.doc.rstrip("\n")))

@@ -4,13 +4,13 @@ The driver lists every rule of the catalog (plus E999 / E902). Each result has a
 location (1-based lines and columns counted in code points, exclusive end), `fixes` where the
 finding has one, and `suppressions` when an inline comment (`inSource`, with its reason) or the
 baseline (`external`) silenced it. A fix is computed by the fix engine for that rule in that
-file and given as byte-range replacements, one per changed hunk.
+file (by the runner, which hands it over in the RunResult: reporters only report) and given as
+byte-range replacements, one per changed hunk.
 """
 
 from __future__ import annotations
 
 import base64
-import dataclasses
 import difflib
 import os
 import re
@@ -30,7 +30,7 @@ EXTRA_RULES = (
 
 
 #: Where the rule pages live: `<DOCS_URL>/rules/<CODE>-<name>.md` is each rule's `helpUri`. A
-#: placeholder until the repository is published; a run whose Settings carry `docs_url` uses that.
+#: placeholder until the repository is published; the config key `docs-url` replaces it.
 DOCS_URL = "https://github.com/OWNER/mcp-migrate/blob/main"
 #: SARIF tags by rule-code prefix (the first match wins): what kind of rule it is.
 TAGS = (
@@ -39,15 +39,6 @@ TAGS = (
     ("RT", ("roots",)),
     ("HA", ("security", "approval")),
 )
-#: GitHub code scanning ranks security results by this CVSS-like score (a string):
-#: 0.1-3.9 low, 4.0-6.9 medium, 7.0-8.9 high, 9.0+ critical. Every rule tagged `security` has one.
-SECURITY_SEVERITY = {
-    "RT101": "3.7",  # a non-file root fails validation or points at something that is not a folder
-    "RT102": "5.3",  # percent-encoding and hosts mishandled: the wrong path is read or written
-    "RT103": "7.5",  # a prefix check on unresolved paths lets ../ and symlinks out of the sandbox
-    "HA001": "8.1",  # a server's own annotations decide that its tool runs without the user's approval
-    "HA002": "7.3",  # every tool of a server runs without the user's approval
-}
 
 
 def tags(code: str) -> list:
@@ -58,12 +49,9 @@ def tags(code: str) -> list:
 
 
 def docs_url(run=None) -> str:
-    """The base of the rule pages' URLs: a `docs_url` setting when the run's Settings have one."""
-    for ref in getattr(run, "files", {}).values():
-        value = getattr(ref.settings, "docs_url", None)
-        if value:
-            return value.rstrip("/")
-    return DOCS_URL
+    """The base of the rule pages' URLs: the config's `docs-url` when the run carries one."""
+    value = getattr(run, "docs_url", None)
+    return value.rstrip("/") if value else DOCS_URL
 
 
 def level(severity: str) -> str:
@@ -87,8 +75,8 @@ def rule_descriptors(base: str = DOCS_URL) -> list:
     rules = []
     for info in load_catalog().values():
         properties = {"severity": info.severity, "fix": info.fix, "tags": tags(info.code)}
-        if info.code in SECURITY_SEVERITY:
-            properties["security-severity"] = SECURITY_SEVERITY[info.code]
+        if info.security_severity:  # from the rule page's front matter
+            properties["security-severity"] = info.security_severity
         rules.append(
             {
                 "id": info.code,
@@ -157,52 +145,31 @@ def replacements(old: bytes, new: bytes) -> list:
     return out
 
 
-class _Fixes:
-    """Per (file, rule, unsafe?) fixes, computed once with the file's own Settings."""
-
-    def __init__(self, run):
-        self.run = run
-        self.cache: dict = {}
-
-    def for_finding(self, finding):
-        if finding.fix == "none":
-            return None
-        key = (finding.path, finding.code, finding.fix == "unsafe")
-        if key not in self.cache:
-            self.cache[key] = self._compute(*key)
-        return self.cache[key]
-
-    def _compute(self, path: str, code: str, unsafe: bool):
-        from mcp_migrate.core.fixer import fix_bytes
-
-        ref = self.run.files.get(path)
-        if ref is None:
-            return None
-        try:
-            data = ref.read()
-        except OSError:
-            return None
-        settings = dataclasses.replace(
-            ref.settings,
-            select=frozenset({code}),
-            extend_apis=tuple(api for api in ref.settings.extend_apis if api[0] == code),
+def sarif_fix(path: str, code: str, unsafe: bool, proposal) -> dict:
+    """A SARIF `fix` from the runner's proposal for one rule in one file (RunResult.fixes):
+    the description names the command that applies it; unsafe ones name `--unsafe-fixes`."""
+    if unsafe:
+        text = (
+            f"Apply mcp-migrate's unsafe {code} fixes to this file (`mcp-migrate fix --unsafe-fixes`):"
+            " they change behaviour or an interface, review them"
         )
-        result = fix_bytes(data, path, settings, unsafe=unsafe)
-        if result.fixed_source is None or result.errors:
-            return None
-        if unsafe:
-            text = (
-                f"Apply mcp-migrate's unsafe {code} fixes to this file (`mcp-migrate fix --unsafe-fixes`):"
-                " they change behaviour or an interface, review them"
-            )
-        else:
-            text = f"Apply mcp-migrate's safe {code} fixes to this file (`mcp-migrate fix`)"
-        return {
-            "description": {"text": text},
-            "artifactChanges": [
-                {"artifactLocation": artifact_location(path), "replacements": replacements(data, result.fixed_source)}
-            ],
-        }
+    else:
+        text = f"Apply mcp-migrate's safe {code} fixes to this file (`mcp-migrate fix`)"
+    return {
+        "description": {"text": text},
+        "artifactChanges": [
+            {"artifactLocation": artifact_location(path), "replacements": replacements(proposal.old, proposal.new)}
+        ],
+    }
+
+
+def _fix_for(run, finding):
+    """The SARIF fix of a finding, from what the runner computed (reporters only report)."""
+    if finding.fix == "none":
+        return None
+    key = (finding.path, finding.code, finding.fix == "unsafe")
+    proposal = getattr(run, "fixes", {}).get(key)
+    return None if proposal is None else sarif_fix(*key, proposal)
 
 
 def _fingerprint(finding, lines_of: dict, run) -> dict:
@@ -218,7 +185,6 @@ def sarif_log(run) -> dict:
 
     rules = rule_descriptors(docs_url(run))
     index = {rule["id"]: i for i, rule in enumerate(rules)}
-    fixes = _Fixes(run)
     lines_of: dict = {}
 
     def result(finding, suppressions=None) -> dict:
@@ -233,7 +199,7 @@ def sarif_log(run) -> dict:
         }
         if finding.code in index:
             item["ruleIndex"] = index[finding.code]
-        fix = fixes.for_finding(finding)
+        fix = _fix_for(run, finding)
         if fix is not None:
             item["fixes"] = [fix]
         if suppressions:

@@ -46,13 +46,28 @@ class Config:
     env_var: Optional[str] = None
     #: Where check results are cached (relative to `root`); None: `.mcp_migrate_cache`.
     cache_dir: Optional[str] = None
+    #: Codes added to the selection (`extend-select`), the lowest severity that fails a run
+    #: (`fail-on`), and the base URL of the rule pages SARIF links (`docs-url`).
+    extend_select: tuple = ()
+    fail_on: Optional[str] = None
+    docs_url: Optional[str] = None
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
     def per_file_ignore_sets(self) -> list:
         from mcp_migrate.project.gitignore import PatternSet
 
-        return [(PatternSet.from_lines(self.root, [glob]), codes) for glob, codes in self.per_file_ignores]
+        return [(PatternSet.from_lines(self.root, [_plain_glob(glob)]), codes) for glob, codes in self.per_file_ignores]
+
+
+def _plain_glob(glob: str) -> str:
+    """`./tests/` means what `tests/` means: people write keys relative to the project root
+    the way their shell shows paths, and a gitignore pattern never starts with `./`."""
+    negated = glob.startswith("!")
+    body = glob[1:] if negated else glob
+    while body.startswith("./"):
+        body = body[2:]
+    return ("!" if negated else "") + body
 
 
 def _load_toml(path: str) -> dict:
@@ -135,8 +150,8 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
         v.fail(f"[tool.{SECTION}] must be a table")
     fields: dict = {}
     for key, value in section.items():
-        if key in ("select", "ignore"):
-            fields[key] = v.codes(key, value)
+        if key in ("select", "ignore", "extend-select"):
+            fields[key.replace("-", "_")] = v.codes(key, value)
         elif key in ("exclude", "extend-exclude"):
             fields[key.replace("-", "_")] = v.str_list(key, value)
         elif key == "per-file-ignores":
@@ -158,6 +173,10 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
             fields["extend_apis"] = tuple(sorted(apis))
         elif key in ("unsafe-fixes", "force-exclude"):
             fields[key.replace("-", "_")] = v.scalar(key, value, bool)
+        elif key == "fail-on":
+            fields["fail_on"] = check_fail_on(v.scalar(key, value, str), f"{shown}: 'fail-on'")
+        elif key == "docs-url":
+            fields["docs_url"] = v.scalar(key, value, str).rstrip("/")
         elif key == "strategy":
             fields[key] = check_strategy(v.scalar(key, value, str), f"{shown}: 'strategy'")
         elif key == "cache-dir":
@@ -168,15 +187,51 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
                 v.fail(f"'{key}' must be an identifier, got {value!r}")
             fields[key.replace("-", "_")] = value
         else:
-            v.fail(f"unknown key '{key}' in [tool.{SECTION}]")
+            v.fail(f"unknown key '{key}' in [tool.{SECTION}]{did_you_mean(key, KEYS)}")
     root = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
     return Config(path=path, root=root, keys=frozenset(section), **fields)
+
+
+#: Every key `[tool.mcp-migrate]` accepts (TOML spelling), for "did you mean" on a typo.
+KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "exclude",
+    "extend-exclude",
+    "per-file-ignores",
+    "extend-apis",
+    "unsafe-fixes",
+    "force-exclude",
+    "strategy",
+    "parameter",
+    "env-var",
+    "fail-on",
+    "docs-url",
+)
+
+
+def did_you_mean(word: str, choices) -> str:
+    """` (did you mean 'x'?)` for the closest known spelling, else nothing (as click does for options)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def check_strategy(value: str, where: str) -> str:
     """`value` when it names a known strategy, else a ConfigError naming `where`."""
     if value not in STRATEGIES:
         raise ConfigError(f"{where}: unknown strategy {value!r} (choose from {', '.join(STRATEGIES)})")
+    return value
+
+
+def check_fail_on(value: str, where: str) -> str:
+    """`value` when it names a severity, else a ConfigError naming `where`."""
+    from mcp_migrate.core.catalog import SEVERITIES
+
+    if value not in SEVERITIES:
+        raise ConfigError(f"{where}: unknown severity {value!r} (choose from {', '.join(SEVERITIES)})")
     return value
 
 

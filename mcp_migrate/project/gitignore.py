@@ -186,6 +186,40 @@ def read_gitignore(folder: str) -> Optional[PatternSet]:
     return PatternSet(folder, patterns) if patterns else None
 
 
+def git_dir(git_root: str) -> Optional[str]:
+    """The repository's common git folder: `.git` itself, or for a worktree or submodule (a
+    `.git` file saying `gitdir: ...`) the folder it names, or that folder's `commondir`."""
+    dot_git = os.path.join(git_root, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8", errors="replace") as fh:
+            first = fh.readline().strip()
+    except OSError:
+        return None
+    if not first.startswith("gitdir:"):
+        return None
+    folder = os.path.join(git_root, first[len("gitdir:") :].strip())
+    try:
+        with open(os.path.join(folder, "commondir"), encoding="utf-8", errors="replace") as fh:
+            return os.path.normpath(os.path.join(folder, fh.readline().strip()))
+    except OSError:
+        return os.path.normpath(folder)
+
+
+def read_info_exclude(git_root: str) -> Optional[PatternSet]:
+    """`.git/info/exclude` as a PatternSet based at the repository root, or None."""
+    folder = git_dir(git_root)
+    if folder is None:
+        return None
+    try:
+        with open(os.path.join(folder, "info", "exclude"), encoding="utf-8", errors="replace") as fh:
+            patterns = parse_patterns(fh)
+    except OSError:
+        return None
+    return PatternSet(git_root, patterns) if patterns else None
+
+
 def walk_up(folder: str):
     """`folder` (made absolute) and each folder above it, up to the filesystem root."""
     folder = os.path.abspath(folder)
@@ -214,7 +248,8 @@ class IgnoreStack:
         """Stack for walking `root`: `.gitignore` files from the git root down to `root`.
         Outside a repository only `root` itself (and, later, its subfolders) count."""
         root = os.path.abspath(root)
-        top = find_git_root(root) or root
+        git_root = find_git_root(root)
+        top = git_root or root
         folders = [root]
         while folders[-1] != top:
             parent = os.path.dirname(folders[-1])
@@ -222,9 +257,17 @@ class IgnoreStack:
                 break
             folders.append(parent)
         stack = cls()
+        if git_root is not None:
+            stack = stack.with_info_exclude(git_root)
         for folder in reversed(folders):
             stack = stack.child(folder)
         return stack
+
+    def with_info_exclude(self, git_root: str) -> IgnoreStack:
+        """The repository's `.git/info/exclude` under every `.gitignore` (git gives it the lowest
+        priority): private ignores a user keeps out of the tracked files."""
+        found = read_info_exclude(git_root)
+        return IgnoreStack((found,) + self.levels) if found else self
 
     def child(self, folder: str) -> IgnoreStack:
         found = read_gitignore(folder)

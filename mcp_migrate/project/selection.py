@@ -54,13 +54,17 @@ def check_exact(code: str) -> str:
 
 
 def resolve(layers: Sequence) -> frozenset:
-    """Apply `(select, ignore)` layers in priority order, lowest first, like ruff: a layer's
-    `select` (when not None) replaces the set, so a CLI `--select` also drops config ignores;
-    its `ignore` is then removed."""
+    """Apply `(select, ignore[, extend_select])` layers in priority order, lowest first, like
+    ruff: a layer's `select` (when not None) replaces the set, so a CLI `--select` also drops
+    config ignores; its `extend-select` is added; its `ignore` is then removed."""
     selected = frozenset(load_catalog())
-    for select, ignore in layers:
+    for layer in layers:
+        select, ignore = layer[0], layer[1]
+        extend = layer[2] if len(layer) > 2 else None
         if select is not None:
             selected = expand(select)
+        if extend:
+            selected = selected | expand(extend)
         if ignore:
             selected = selected - expand(ignore)
     return selected
@@ -98,10 +102,16 @@ class RuleSelector:
 
 
 def selection_for(
-    config, cli_select: Optional[Sequence], cli_ignore: Optional[Sequence], cli_strategy: Optional[str] = None
+    config,
+    cli_select: Optional[Sequence],
+    cli_ignore: Optional[Sequence],
+    cli_strategy: Optional[str] = None,
+    cli_extend_select: Optional[Sequence] = None,
 ) -> RuleSelector:
     """The RuleSelector for a loaded Config plus CLI overrides (codes already split)."""
-    selected = resolve([(config.select, config.ignore), (cli_select, cli_ignore)])
+    selected = resolve(
+        [(config.select, config.ignore, config.extend_select), (cli_select, cli_ignore, cli_extend_select)]
+    )
     migration = {
         "strategy": cli_strategy or config.strategy,
         "parameter": config.parameter,
