@@ -118,7 +118,7 @@ def test_rt102_fix_handles_a_host(name):
 def test_rt102_reverse_fix_encodes_and_resolves(tmp_path, monkeypatch):
     source = """\
     try:
-        import mcp  # an MCP server's helpers: the security rules look at MCP code only
+        import mcp  # an MCP server's helpers for roots: RT102 looks at roots and resources code
     except ImportError:
         pass
 
@@ -148,7 +148,7 @@ def test_rt102_fix_keeps_the_file_own_names():
         pass
 
 
-    def to_uri(path):
+    def to_root_uri(path):
         return f"file://{path}"
     """
     fixed = _unsafe_fix(source)
@@ -159,8 +159,8 @@ def test_rt102_uri_words_count_only_in_mcp_code():
     source = """\
     from urllib.parse import urlparse
 
-    def f(uri):
-        return urlparse(uri).path
+    def f(root_uri):
+        return urlparse(root_uri).path
     """
     assert _codes(source) == []
     assert _codes("import fastmcp\n" + textwrap.dedent(source)) == ["RT102"]
