@@ -98,7 +98,7 @@ class _Frame:
     def __init__(self) -> None:
         #: name -> the expression a `urlparse(...)` result bound to it parsed.
         self.parsed: dict = {}
-        #: (subject code, If node or None, the test says "file", the If body exits).
+        #: (subject code, If node or None, the test says "file", the If body exits, a failed test denies).
         self.guards: list = []
         #: names bound to a `file://` URI assembled by concatenation.
         self.built: set = set()
@@ -274,7 +274,7 @@ class NaiveFileUri(Rule):
         code = code_of(bare(expr))
         ids = {id(a): i for i, a in enumerate(self.ancestors)}
         verdict = None
-        for subject, test_if, says_file, exits in self.frames[-1].guards:
+        for subject, test_if, says_file, exits, denies in self.frames[-1].guards:
             if subject != code:
                 continue
             here = _branch(self.ancestors, ids, test_if)
@@ -288,8 +288,10 @@ class NaiveFileUri(Rule):
                 known = not says_file
             else:
                 continue
-            if known is False:
+            if known is False and denies:
                 return False
+            if known is False:
+                continue
             verdict = True
         return verdict
 
@@ -321,13 +323,14 @@ class NaiveFileUri(Rule):
         return self._scheme(expr) is False
 
     # ----- guards: `u.startswith("file://")`, `urlparse(u).scheme == "file"` ------------------
-    def _guard(self, subject, says_file: bool, test) -> None:
+    def _guard(self, subject, says_file: bool, denies: bool = True) -> None:
         """Record a scheme test of `subject`: where it sits (the `if` whose test it is) and what
-        the code after the `if` may assume."""
+        the code after the `if` may assume. A failed `startswith("file:///")` does not deny
+        the scheme (`file://host/...`): `denies` is False for prefixes longer than the scheme."""
         test_if, negated = _enclosing_test(self.ancestors)
         exits = test_if is not None and _exits(test_if.body)
         frame = self.frames[-1]
-        frame.guards.append((code_of(bare(subject)), test_if, says_file != negated, exits))
+        frame.guards.append((code_of(bare(subject)), test_if, says_file != negated, exits, denies))
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         if len(node.comparisons) != 1:
@@ -340,11 +343,11 @@ class NaiveFileUri(Rule):
             if isinstance(side, cst.Attribute) and side.attr.value == "scheme":
                 base = side.value
                 says_file = isinstance(op, cst.Equal)
-                self._guard(base, says_file, node)
+                self._guard(base, says_file)
                 if isinstance(base, cst.Call) and base.args and self.resolver.qualified(base.func) in _URLPARSE:
-                    self._guard(base.args[0].value, says_file, node)
+                    self._guard(base.args[0].value, says_file)
                 elif isinstance(base, cst.Name) and base.value in self.frames[-1].parsed:
-                    self._guard(self.frames[-1].parsed[base.value], says_file, node)
+                    self._guard(self.frames[-1].parsed[base.value], says_file)
 
     # ----- URI -> path ----------------------------------------------------------------------
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -416,8 +419,9 @@ class NaiveFileUri(Rule):
             elif q in _UNQUOTE:
                 self.frames[-1].unquoted.add(first.value)
         if isinstance(func, cst.Attribute):
-            if func.attr.value == "startswith" and first is not None and _file_literal(first) is not None:
-                self._guard(func.value, True, node)
+            prefix = _file_literal(first) if first is not None else None
+            if func.attr.value == "startswith" and prefix is not None:
+                self._guard(func.value, True, denies=prefix.lower() in ("file:/", "file://"))
             elif func.attr.value == "isalpha":
                 self.frames[-1].drive = True
 
