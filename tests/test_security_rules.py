@@ -425,3 +425,11 @@ def test_security_rules_look_at_mcp_code_only():
     plain = 'def inside(path, root):\n    return path.startswith(root)\n\n\ndef f(uri):\n    return uri.replace("file://", "")\n'
     assert _codes(plain) == []
     assert sorted(_codes("import mcp\n" + plain)) == ["RT102", "RT103"]
+
+
+@pytest.mark.parametrize("name", ["no_double_decode.py", "neg_scheme_known.py", "neg_root_uri_path.py"])
+def test_rt102_no_fix_where_the_meaning_would_change(name):
+    """Issue 12 #1: never url2pathname under an existing unquote, never on test-only paths."""
+    data = (FIXTURES / "RT102" / name).read_bytes()
+    result = fix_bytes(data, name, unsafe=True)
+    assert not any(code == "RT102" for code, _ in result.applied)

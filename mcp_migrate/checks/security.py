@@ -370,32 +370,39 @@ class Spelling:
 
     def __init__(self, context) -> None:
         self.context = context
-        self._identifiers: Optional[set] = None
+        self._identifiers: dict = {}
 
-    def identifiers(self) -> set:
-        if self._identifiers is None:
-            found: set = set()
-
-            class Collect(cst.CSTVisitor):
-                def visit_Name(self, node: cst.Name) -> None:
-                    found.add(node.value)
-
-            self.context.module.visit(Collect())
-            self._identifiers = found
-        return self._identifiers
+    def uses(self, name: str) -> bool:
+        """Does the file's text hold `name` as a whole word? A superset of the identifiers the
+        file binds or reads (comments and strings count too), answered from the bytes instead
+        of a second walk of the module: at worst a fix takes the dotted spelling."""
+        found = self._identifiers.get(name)
+        if found is None:
+            pattern = re.compile(rb"(?<![\w.])" + re.escape(name.encode()) + rb"(?!\w)")
+            found = self._identifiers[name] = pattern.search(self.context.data) is not None
+        return found
 
     def spell(self, module: str, name: str):
         """(expression, import) for `module.name`, or None."""
         resolver = self.context.resolver
         if resolver.qualified(cst.Name(name)) == f"{module}.{name}":
             return cst.Name(name), (module, name)
-        if name not in self.identifiers():
+        if not self.uses(name):
             return cst.Name(name), (module, name)
         top = module.partition(".")[0]
-        dotted = cst.parse_expression(f"{module}.{name}")
-        if resolver.qualified(dotted) == f"{module}.{name}" or top not in self.identifiers():
+        dotted = _dotted(f"{module}.{name}")
+        if resolver.qualified(dotted) == f"{module}.{name}" or not self.uses(top):
             return dotted, (module, None)
         return None
+
+
+def _dotted(qualified: str) -> cst.BaseExpression:
+    """`a.b.c` as an expression, built directly (no parser in the rules' path)."""
+    first, *rest = qualified.split(".")
+    expr: cst.BaseExpression = cst.Name(first)
+    for part in rest:
+        expr = cst.Attribute(value=expr, attr=cst.Name(part))
+    return expr
 
 
 def call(func: cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
