@@ -433,3 +433,11 @@ def test_rt102_no_fix_where_the_meaning_would_change(name):
     data = (FIXTURES / "RT102" / name).read_bytes()
     result = fix_bytes(data, name, unsafe=True)
     assert not any(code == "RT102" for code, _ in result.applied)
+
+
+def test_rt103_separator_terminated_check_is_never_rewritten():
+    """Issue 12 #7: `p.startswith(a.rstrip(os.sep) + os.sep)` compares whole components; a
+    rewrite to `Path(a).resolve()` turned the `/` root into the current directory."""
+    path = FIXTURES / "RT103" / "separator_and_derived_roots.py"
+    result = fix_bytes(path.read_bytes(), str(path), unsafe=True)
+    assert b"p.startswith(root.rstrip(os.sep) + os.sep)" in result.fixed_source

@@ -105,6 +105,8 @@ _ROOT_METHODS = frozenset(
         "rstrip",
         "lstrip",
         "strip",
+        "replace",
+        "removeprefix",
         "resolve",
         "absolute",
         "expanduser",
@@ -240,7 +242,9 @@ class Flow:
 
     def bind_value(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         tags = set()
-        if self.rootish(value):
+        if self.walked(value):
+            tags.add("plain")
+        elif self.rootish(value):
             tags.add("root")
         if self.resolved(value):
             tags.add("resolved")
@@ -266,6 +270,17 @@ class Flow:
             comp = comp.inner_for_in
 
     # ----- queries ------------------------------------------------------------------------
+    def walked(self, expr: cst.BaseExpression) -> bool:
+        """A path the program enumerated itself (`os.walk`'s directory, `d / name` under it):
+        not input to check, so comparing it with allowed directories filters a scan."""
+        if isinstance(expr, cst.Name):
+            return "plain" in self.tags(expr.value)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
+            return self.walked(expr.left)
+        if isinstance(expr, cst.Call) and expr.args and call_qualified(self.resolver, expr) in _WRAPPERS:
+            return self.walked(expr.args[0].value)
+        return False
+
     def rootish(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Name):
             tags = self.tags(expr.value)
