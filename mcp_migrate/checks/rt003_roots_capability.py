@@ -103,9 +103,12 @@ class RootsCapabilityDeclared(Rule):
             self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
 
     def _mcp_code(self) -> bool:
-        """The SDK, or a module of the project's own MCP implementation (`myapp.mcp.types`)."""
+        """The SDK, a module of the project's own MCP implementation (`myapp.mcp.types`), or a
+        module that is part of one (its file lives in a package folder named `mcp`)."""
         resolver = self.resolver
-        return resolver.imports_sdk or any(is_mcp_module(name) for name in resolver.module_imports())
+        if resolver.imports_sdk or any(is_mcp_module(name) for name in resolver.module_imports()):
+            return True
+        return "mcp" in re.split(r"[\\/]", self.context.path)[:-1]
 
     def _own_capabilities(self, node: cst.Call) -> bool:
         """In MCP code, a project's own capability model (`ClientCapabilities(roots=...)` of its
