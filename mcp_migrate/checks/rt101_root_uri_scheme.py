@@ -102,6 +102,14 @@ class RootUriScheme(Rule):
     SCREEN = (b"Root", b"roots")
     #: An MCP import, or a raw payload with a `"roots"` key.
     GATE = (b"mcp", b"MCP", b"Mcp", b"oots")
+    #: Where a root's URI is written: `uri=` / `"uri"` (SDK Root, MCPRootSettings, raw roots),
+    #: or a fastmcp/pydantic-ai `roots=[...]` / `set_roots([...])` list.
+    WRITES = (b"uri", b"roots=", b"roots =", b"set_roots")
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """A root and a place its URI is written, not just the word `Root` in MCP code."""
+        return any(t in data for t in cls.SCREEN) and any(t in data for t in cls.WRITES)
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
