@@ -37,6 +37,7 @@ from mcp_migrate.checks.security import (
     bare,
     call,
     call_qualified,
+    ends_with,
     last_identifier,
     mcp_context,
     method,
@@ -79,6 +80,7 @@ _NAME_WORDS = frozenset({"name", "id", "key", "slug", "title", "label", "topic",
 #: String methods that only test (`path.startswith("/")`) or change case before a test.
 _TESTS = frozenset({"startswith", "endswith", "count", "find", "index", "isalpha", "isdigit"})
 _CASE_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
+_EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 _TEST_OPERATORS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 
 
@@ -328,7 +330,7 @@ class NaiveFileUri(Rule):
         the code after the `if` may assume. A failed `startswith("file:///")` does not deny
         the scheme (`file://host/...`): `denies` is False for prefixes longer than the scheme."""
         test_if, negated = _enclosing_test(self.ancestors)
-        exits = test_if is not None and _exits(test_if.body)
+        exits = test_if is not None and ends_with(test_if.body, _EXITS)  # after the if: the test failed
         frame = self.frames[-1]
         frame.guards.append((code_of(bare(subject)), test_if, says_file != negated, exits, denies))
 
@@ -715,16 +717,6 @@ def _enclosing_test(stack: list) -> tuple:
         elif not isinstance(anc, (cst.Comparison, cst.ComparisonTarget, cst.Attribute, cst.Call, cst.Arg)):
             return None, False
     return None, False
-
-
-def _exits(block) -> bool:
-    """The block ends with `return`/`raise`/`continue`/`break`: the code after its `if` runs
-    only when the test failed."""
-    body = getattr(block, "body", ())
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine) and last.body:
-        last = last.body[-1]
-    return isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break))
 
 
 def _branch(stack: list, ids: dict, test_if) -> Optional[str]:

@@ -38,6 +38,7 @@ from mcp_migrate.checks.security import (
     bare,
     call,
     call_qualified,
+    ends_with,
     is_literal,
     last_identifier,
     mcp_context,
@@ -142,6 +143,10 @@ class RootsAsSandbox(Rule):
         self.spelling = Spelling(context)
         #: module names bound to a URI text: a prefix of URIs, not of directories.
         self.uri_constants: set = set()
+        #: function name -> for each plain call, which positional arguments were resolved.
+        self.calls: dict = {}
+        #: ((function, position), node, message, fix) for checks on an unresolved parameter.
+        self.held: list = []
 
     # ----- data flow ------------------------------------------------------------------------
     def visit_FunctionDef(self, node) -> None:
@@ -184,6 +189,7 @@ class RootsAsSandbox(Rule):
 
     # ----- checks ---------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
+        self._note_call(node)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("startswith", "is_relative_to", "relative_to"):
             self._method(node, func.attr.value, func.value)
@@ -216,7 +222,41 @@ class RootsAsSandbox(Rule):
                 return
             message = MSG_UNRESOLVED
         fix = self._fix_method(node, name, subject, other) if fixable else None
+        held = self._parameter(subject) if message is MSG_UNRESOLVED else None
+        if held is not None:
+            self.held.append((held, node, message.format(expr=shorten(code_of(node))), fix))
+            return
         self.report(node, message.format(expr=shorten(code_of(node))), fix=fix)
+
+    # ----- paths resolved by every caller ---------------------------------------------------------
+    def _note_call(self, node: cst.Call) -> None:
+        """For each call of a plain function name: which positional arguments are resolved."""
+        if isinstance(node.func, cst.Name):
+            resolved = [self.flow.resolved(a.value) for a in node.args if a.keyword is None and not a.star]
+            self.calls.setdefault(node.func.value, []).append(resolved)
+
+    def _parameter(self, subject) -> Optional[tuple]:
+        """(function name, position) when the unresolved side is a positional parameter of a
+        module-level function: its callers in this file may all pass resolved paths."""
+        stack = self.ancestors
+        function = next((a for a in reversed(stack) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+        if not isinstance(subject, cst.Name) or not isinstance(function, cst.FunctionDef):
+            return None
+        if len(stack) < 2 or stack[stack.index(function) - 1] is not stack[0]:
+            return None  # a method or a nested function: its callers are not plain calls
+        names = [p.name.value for p in function.params.params]
+        if subject.value not in names:
+            return None
+        return function.name.value, names.index(subject.value)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """Report the held checks unless every call of their function in this file passes a
+        resolved path at that position (`_check(canonical_data, canonical_project)`)."""
+        for (function, position), check, message, fix in self.held:
+            calls = self.calls.get(function, [])
+            if calls and all(len(c) > position and c[position] for c in calls):
+                continue
+            self.report(check, message, fix=fix)
 
     def _directory_check(self, subject, other) -> bool:
         """Both sides can be directories, one comes from roots, the checked side is input (not
@@ -391,16 +431,7 @@ def _answers(handler: cst.ExceptHandler, discarded: bool) -> bool:
         return False
     if discarded:
         return True
-    return _catches(handler.type, frozenset({"ValueError"})) and _refuses(handler.body)
-
-
-def _refuses(block) -> bool:
-    """The handler ends the operation: `raise ...` or `return ...`."""
-    body = getattr(block, "body", ())
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine) and last.body:
-        last = last.body[-1]
-    return isinstance(last, (cst.Raise, cst.Return))
+    return _catches(handler.type, frozenset({"ValueError"})) and ends_with(handler.body, (cst.Raise, cst.Return))
 
 
 def _catches(expr: cst.BaseExpression, names: frozenset = _CATCHES) -> bool:

@@ -186,6 +186,15 @@ def resolved_name(name: str) -> bool:
     return bool(_RESOLVED_WORDS.intersection(words(name)))
 
 
+def ends_with(block, kinds: tuple) -> bool:
+    """Does the block's last statement have one of these kinds (`Return`, `Raise`, ...)?"""
+    body = getattr(block, "body", ())
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        last = last.body[-1]
+    return isinstance(last, kinds)
+
+
 def last_identifier(expr: cst.BaseExpression) -> Optional[str]:
     if isinstance(expr, cst.Name):
         return expr.value
