@@ -268,7 +268,20 @@ class RootsAsSandbox(Rule):
             return False
         if _not_a_directory(subject) or _not_a_directory(other) or flow.walked(subject):
             return False
-        return not self._in_assert()
+        return not self._in_assert() and not self._strips_prefix()
+
+    def _strips_prefix(self) -> bool:
+        """`if p.startswith(root + "/"): return p[len(root):]`: the test guards removing the
+        prefix (a display or key path), it grants or refuses nothing."""
+        stack = self.ancestors
+        test_if = stack[-2] if len(stack) >= 2 else None
+        if not isinstance(test_if, cst.If) or test_if.test is not stack[-1]:
+            return False
+        body = getattr(test_if.body, "body", ())
+        first = body[0] if body else None
+        small = first.body[0] if isinstance(first, cst.SimpleStatementLine) and first.body else None
+        value = getattr(small, "value", None)
+        return isinstance(value, cst.Subscript) and _sliced_by_length(value)
 
     def _in_assert(self) -> bool:
         """An `assert` states a test's precondition; it grants or refuses nothing."""
@@ -409,6 +422,13 @@ _NOT_DIRECTORY_WORDS = frozenset(
         "magic",
     }
 )
+
+
+def _sliced_by_length(node: cst.Subscript) -> bool:
+    """`x[len(prefix):]`."""
+    sl = node.slice[0].slice if len(node.slice) == 1 else None
+    lower = getattr(sl, "lower", None) if isinstance(sl, cst.Slice) else None
+    return isinstance(lower, cst.Call) and isinstance(lower.func, cst.Name) and lower.func.value == "len"
 
 
 def _uri_text(expr: cst.BaseExpression) -> bool:
