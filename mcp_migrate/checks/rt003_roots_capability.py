@@ -29,7 +29,10 @@ class RootsCapabilityDeclared(Rule):
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
     GATE = (b"oots",)
     #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
-    KEYS = (b'"roots"', b"'roots'", b".roots", b"roots=", b"roots:")
+    KEYS = (b'"roots"', b"'roots'", b".roots")
+    #: A project's own capability model: `*Capabilities(roots=...)`, a `roots:` field of a
+    #: `*Capabilities` class, a stand-in under `capabilities=`: only beside the word itself.
+    MODEL_KEYS = (b"roots=", b"roots:")
     #: A capabilities mapping is keyed or named `capabilities` (raw initialize params, the
     #: `_meta` key, `capabilities=`), or lives in a file that imports an MCP SDK.
     CAPABILITY_WORDS = (b"apabilities", b"mcp")
@@ -37,6 +40,8 @@ class RootsCapabilityDeclared(Rule):
     @classmethod
     def screen(cls, data: bytes) -> bool:
         if any(token in data for token in cls.SCREEN):
+            return True
+        if b"apabilities" in data and any(t in data for t in cls.MODEL_KEYS):
             return True
         return any(t in data for t in cls.CAPABILITY_WORDS) and any(t in data for t in cls.KEYS)
 
