@@ -15,6 +15,18 @@ Flagged, URI to path:
   parse result, and `parsed.scheme == "file"` tests). An `unquote(...)` around it is reported
   and replaced as a whole.
 
+* a root's `.uri.path` (pydantic `FileUrl` keeps `%20` and `/C:/x`) where it reaches the file
+  system: `Path()`, `open()`, `os.*`, `shutil.*`, `git.Repo()`, `cwd=`, or a path-named variable.
+
+Scope: Roots and resources code (an MCP module that mentions roots or resources, or a module
+with relative imports only that handles `file://` literals and mentions roots). Not flagged:
+a value whose scheme a test rejected, a path that only feeds a test, a `.path` that reaches
+`url2pathname` through a local, a hand-written converter (unquote + netloc + drive letter),
+surgery on a URI assembled in the same function, virtual `file:///{name}` resources, and
+literal text with `..`/`%2f`/`%5c` (fuzz data). Everything is decided from what the engine's
+single walk collected: scheme tests by branch as they are met, `.path` findings when their
+function is left, `len(PREFIX)` slices when the module is left.
+
 Flagged, path to URI: `f"file://{p}"`, `"file://" + p`, `"file://%s" % p`, `"file://{}".format(p)`.
 `"file://" + pathname2url(p)` and `quote(...)`-encoded paths are left alone, and so is a `.path`
 handed back to `urlunsplit`/`urlunparse`/`urljoin` (it builds a URL, not a path).
