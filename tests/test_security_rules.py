@@ -118,7 +118,7 @@ def test_rt102_fix_handles_a_host(name):
 def test_rt102_reverse_fix_encodes_and_resolves(tmp_path, monkeypatch):
     source = """\
     try:
-        import mcp  # an MCP server's helpers: the security rules look at MCP code only
+        import mcp  # an MCP server's helpers for roots: RT102 looks at roots and resources code
     except ImportError:
         pass
 
@@ -148,7 +148,7 @@ def test_rt102_fix_keeps_the_file_own_names():
         pass
 
 
-    def to_uri(path):
+    def to_root_uri(path):
         return f"file://{path}"
     """
     fixed = _unsafe_fix(source)
@@ -159,8 +159,8 @@ def test_rt102_uri_words_count_only_in_mcp_code():
     source = """\
     from urllib.parse import urlparse
 
-    def f(uri):
-        return urlparse(uri).path
+    def f(root_uri):
+        return urlparse(root_uri).path
     """
     assert _codes(source) == []
     assert _codes("import fastmcp\n" + textwrap.dedent(source)) == ["RT102"]
@@ -425,3 +425,19 @@ def test_security_rules_look_at_mcp_code_only():
     plain = 'def inside(path, root):\n    return path.startswith(root)\n\n\ndef f(uri):\n    return uri.replace("file://", "")\n'
     assert _codes(plain) == []
     assert sorted(_codes("import mcp\n" + plain)) == ["RT102", "RT103"]
+
+
+@pytest.mark.parametrize("name", ["no_double_decode.py", "neg_scheme_known.py", "neg_root_uri_path.py"])
+def test_rt102_no_fix_where_the_meaning_would_change(name):
+    """Issue 12 #1: never url2pathname under an existing unquote, never on test-only paths."""
+    data = (FIXTURES / "RT102" / name).read_bytes()
+    result = fix_bytes(data, name, unsafe=True)
+    assert not any(code == "RT102" for code, _ in result.applied)
+
+
+def test_rt103_separator_terminated_check_is_never_rewritten():
+    """Issue 12 #7: `p.startswith(a.rstrip(os.sep) + os.sep)` compares whole components; a
+    rewrite to `Path(a).resolve()` turned the `/` root into the current directory."""
+    path = FIXTURES / "RT103" / "separator_and_derived_roots.py"
+    result = fix_bytes(path.read_bytes(), str(path), unsafe=True)
+    assert b"p.startswith(root.rstrip(os.sep) + os.sep)" in result.fixed_source

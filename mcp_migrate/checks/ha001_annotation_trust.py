@@ -4,12 +4,15 @@ A *hint read* is `x.readOnlyHint` / `x.read_only_hint` (and the destructive, ide
 open-world hints), `m["readOnlyHint"]`, `m.get("readOnlyHint", ...)` or
 `getattr(x, "readOnlyHint", ...)`. It is a finding when it feeds an approval decision:
 
+A project's accessor that takes the hint's name as a string (`flag(tool, "readOnlyHint")`) is a
+read too.
+
 1. it sits in the callable given to openai-agents `require_approval=` (a call resolved to the
    `agents` package), google-adk `require_confirmation=` (`google.adk`), pydantic-ai
    `toolset.approval_required(...)` / `ApprovalRequiredToolset(approval_required_func=...)`: a
    lambda written there, a function passed there by name, or a function that lambda calls;
 2. it sits in a function whose name says it decides approval (`needs_approval`, `auto_approve`,
-   `should_confirm`, `requires_confirmation`, `skip_prompt`, ...);
+   `should_confirm`, `requires_confirmation`, `needs_permission(s)`, `skip_prompt`, ...);
 3. it is in the test of an `if`/`while`/conditional expression whose branches call a tool
    (`call_tool(...)`, `run_tool`, ...) or ask the user (`input()`, `confirm(...)`, `ask(...)`,
    `request_approval(...)`), directly or through a variable assigned from the hint, or through a
@@ -62,7 +65,7 @@ WHAT_BRANCH = "whether a tool runs or the user is asked"
 
 _APPROVAL_WORDS = frozenset({"approval", "approve", "approved", "approvals", "confirm", "confirmation", "consent"})
 _AUTO_WORDS = frozenset({"run", "approve", "retry", "execute", "accept", "allow", "exec"})
-_NEED_WORDS = frozenset({"ask", "prompt", "review", "confirm", "approval", "retry"})
+_NEED_WORDS = frozenset({"ask", "prompt", "review", "confirm", "approval", "retry", "permission", "permissions"})
 _PROMPT_WORDS = frozenset(
     {"input", "confirm", "confirmation", "ask", "prompt", "approve", "approval", "consent", "getpass"}
 )
@@ -158,6 +161,10 @@ class AnnotationTrust(Rule):
 
     VALID = [
         Valid(
+            "def badge(tool):\n    return 'read-only' if flag(tool, 'readOnlyHint') else ''\n",
+            "an accessor read for display",
+        ),
+        Valid(
             "from mcp.server.fastmcp import FastMCP\nfrom mcp.types import ToolAnnotations\nmcp = FastMCP('x')\n\n"
             "@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))\ndef read() -> str:\n    return 'x'\n",
             "a server declaring annotations",
@@ -194,6 +201,10 @@ class AnnotationTrust(Rule):
         Invalid(
             "def needs_approval(tool):\n    return tool.annotations.destructive_hint is not False\n",
             "a function that decides approval",
+        ),
+        Invalid(
+            "def needs_permission(tool):\n    return not flag(tool, 'readOnlyHint')\n",
+            "a hint read through an accessor that takes the key as a string, in a permission decision",
         ),
     ]
 
@@ -270,24 +281,24 @@ class AnnotationTrust(Rule):
                 self._read(node, hint, missing=False)
 
     def _hint_call(self, node: cst.Call) -> None:
+        """`m.get("readOnlyHint", False)`, `getattr(a, "readOnlyHint", None)`, and a project's
+        accessor that takes the hint's name as a string (`flag(tool, "readOnlyHint")`)."""
         args = positional(node)
-        func = node.func
-        key_index = None
-        if isinstance(func, cst.Attribute) and func.attr.value == "get":
-            key_index = 0
-        elif isinstance(func, cst.Name) and func.value == "getattr" and self.resolver.lookup("getattr") is None:
-            key_index = 1
-        if key_index is None or len(args) <= key_index:
+        key_index = next((i for i, a in enumerate(args) if HINTS.get(literal(a.value) or "")), None)
+        if key_index is None or self._declares(node):
             return
-        hint = HINTS.get(literal(args[key_index].value) or "")
-        if not hint:
-            return
+        hint = HINTS[literal(args[key_index].value)]
         missing = False
         if len(args) > key_index + 1:
             default = args[key_index + 1].value
             if isinstance(default, cst.Name) and default.value in ("True", "False"):
                 missing = (default.value == "True") != DEFAULTS[hint]
         self._read(node, hint, missing=missing)
+
+    def _declares(self, node: cst.Call) -> bool:
+        """`setattr(a, "readOnlyHint", True)` and `d.setdefault(...)` write a hint, not read it."""
+        name = last_identifier(node.func) or ""
+        return name.startswith("set") or name in ("update", "pop")
 
     def _function(self) -> Optional[cst.FunctionDef]:
         for anc in reversed(self.ancestors):
@@ -300,43 +311,21 @@ class AnnotationTrust(Rule):
         return id(function) if function is not None else 0
 
     def _read(self, node: cst.CSTNode, hint: str, missing: bool) -> None:
+        """Record a hint read with what its statement says about it; `leave_Module` decides."""
         stack = self.ancestors
-        lambdas = [id(a) for a in stack if isinstance(a, cst.Lambda)]
-        functions = [a.name.value for a in stack if isinstance(a, cst.FunctionDef)]
-        owner = variable = None
-        returned = False
-        for i in range(len(stack) - 2, -1, -1):
-            anc, child = stack[i], stack[i + 1]
-            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                break
-            if (
-                isinstance(anc, cst.BooleanOperation)
-                and isinstance(anc.operator, cst.Or)
-                and _missing_is_safe(anc.left)
-            ):
-                missing = True
-            if owner is None and isinstance(anc, (cst.If, cst.While, cst.IfExp)) and child is anc.test:
-                owner = anc
-            if isinstance(anc, (cst.Assign, cst.AnnAssign)) and variable is None:
-                targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
-                if len(targets) == 1 and isinstance(targets[0], cst.Name):
-                    variable = targets[0].value
-            if isinstance(anc, cst.Return):
-                returned = True
-            if isinstance(anc, cst.BaseSmallStatement):
-                break
+        facts = _statement_facts(stack)
         self.reads.append(
             _Read(
                 node=node,
                 hint=hint,
-                lambdas=lambdas,
-                functions=functions,
+                lambdas=[id(a) for a in stack if isinstance(a, cst.Lambda)],
+                functions=[a.name.value for a in stack if isinstance(a, cst.FunctionDef)],
                 function=self._function(),
                 function_id=self._function_id(),
-                owner=owner,
-                variable=variable,
-                missing=missing,
-                returned=returned,
+                owner=facts.owner,
+                variable=facts.variable,
+                missing=missing or facts.missing,
+                returned=facts.returned,
             )
         )
 
@@ -372,6 +361,40 @@ class AnnotationTrust(Rule):
             if read.returned and read.functions and read.functions[-1] in calls:
                 return ("function", read.function_id), WHAT_BRANCH
         return None
+
+
+class _Facts:
+    """Where a hint read sits in its statement (see `_statement_facts`)."""
+
+    __slots__ = ("owner", "variable", "returned", "missing")
+
+    def __init__(self) -> None:
+        self.owner = self.variable = None
+        self.returned = self.missing = False
+
+
+def _statement_facts(stack: list) -> _Facts:
+    """Walk from the read up to its statement: the `if`/`while`/conditional whose test holds it
+    (`owner`), the name it is assigned to (`variable`), whether it is returned, and whether an
+    `or` treats a missing annotation as safe (`not tool.annotations or ...`)."""
+    facts = _Facts()
+    for i in range(len(stack) - 2, -1, -1):
+        anc, child = stack[i], stack[i + 1]
+        if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            break
+        if isinstance(anc, cst.BooleanOperation) and isinstance(anc.operator, cst.Or) and _missing_is_safe(anc.left):
+            facts.missing = True
+        if facts.owner is None and isinstance(anc, (cst.If, cst.While, cst.IfExp)) and child is anc.test:
+            facts.owner = anc
+        if facts.variable is None and isinstance(anc, (cst.Assign, cst.AnnAssign)):
+            targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
+            if len(targets) == 1 and isinstance(targets[0], cst.Name):
+                facts.variable = targets[0].value
+        if isinstance(anc, cst.Return):
+            facts.returned = True
+        if isinstance(anc, cst.BaseSmallStatement):
+            break
+    return facts
 
 
 def _branches(owner) -> tuple:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.checks.shapes import capability_mapping
+from mcp_migrate.checks.security import last_identifier
+from mcp_migrate.checks.shapes import CAPABILITY_KEYS, capability_mapping
 from mcp_migrate.core.fixes import remove_arg, remove_element
+from mcp_migrate.core.resolve import is_mcp_module
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
 MSG_DECLARE = (
@@ -26,6 +30,9 @@ class RootsCapabilityDeclared(Rule):
     GATE = (b"oots",)
     #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
     KEYS = (b'"roots"', b"'roots'", b".roots")
+    #: A project's own capability model: `*Capabilities(roots=...)`, a `roots:` field of a
+    #: `*Capabilities` class, a stand-in under `capabilities=`: only beside the word itself.
+    MODEL_KEYS = (b"roots=", b"roots:")
     #: A capabilities mapping is keyed or named `capabilities` (raw initialize params, the
     #: `_meta` key, `capabilities=`), or lives in a file that imports an MCP SDK.
     CAPABILITY_WORDS = (b"apabilities", b"mcp")
@@ -33,6 +40,8 @@ class RootsCapabilityDeclared(Rule):
     @classmethod
     def screen(cls, data: bytes) -> bool:
         if any(token in data for token in cls.SCREEN):
+            return True
+        if b"apabilities" in data and any(t in data for t in cls.MODEL_KEYS):
             return True
         return any(t in data for t in cls.CAPABILITY_WORDS) and any(t in data for t in cls.KEYS)
 
@@ -67,15 +76,69 @@ class RootsCapabilityDeclared(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         symbol = self.resolver.sdk_name(node.func)
         if symbol == "ClientCapabilities":
-            arg = keyword(node, "roots")
-            if arg is not None and not is_false_or_none(arg.value):
-                self.context.claim(arg.value)
-                if self._in_check():
-                    self.report(arg, MSG_PROBE)
-                else:
-                    self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True))
+            self._capabilities_call(node, fixable=True)
         elif symbol == "RootsCapability" and not self.context.is_claimed(node):
             self.report(node, MSG_DECLARE)
+        elif symbol is None and self._own_capabilities(node):
+            self._capabilities_call(node, fixable=False)
+        elif symbol is None and self._getattr_probe(node):
+            self.report(node, MSG_PROBE)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        """A project's own MCP types: `class ClientRootsCapability(BaseModel)` defines the roots
+        capability; a `*Capabilities` model whose `roots` field defaults to a capability
+        declares it for every instance."""
+        name = node.name.value
+        if name.endswith("RootsCapability") and self._mcp_code():
+            self.report(node, MSG_DECLARE)
+        elif name.endswith("Capabilities") and self._mcp_code():
+            for field in _fields(node):
+                if _field_name(field) == "roots" and field.value is not None and not is_false_or_none(field.value):
+                    self.report(field, MSG_DECLARE)
+
+    def _capabilities_call(self, node: cst.Call, fixable: bool) -> None:
+        """`ClientCapabilities(roots=...)`: one finding for the call and the capability in it."""
+        arg = keyword(node, "roots")
+        if arg is None or is_false_or_none(arg.value):
+            return
+        self.context.claim(arg.value)
+        if self._in_check():
+            self.report(arg, MSG_PROBE)
+        else:
+            self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
+
+    def _mcp_code(self) -> bool:
+        """The SDK, a module of the project's own MCP implementation (`myapp.mcp.types`), or a
+        module that is part of one (its file lives in a package folder named `mcp`)."""
+        resolver = self.resolver
+        if resolver.imports_sdk or any(is_mcp_module(name) for name in resolver.module_imports()):
+            return True
+        return "mcp" in re.split(r"[\\/]", self.context.path)[:-1]
+
+    def _own_capabilities(self, node: cst.Call) -> bool:
+        """In MCP code, a project's own capability model (`ClientCapabilities(roots=...)` of its
+        own MCP implementation), or a stand-in given as `capabilities=` (a test double's
+        `SimpleNamespace(roots=...)`)."""
+        if keyword(node, "roots") is None:
+            return False
+        name = last_identifier(node.func) or ""
+        if name.endswith("Capabilities") and name != "Capabilities" or name == "ClientCapabilities":
+            return self._mcp_code()
+        holder = self.parent()
+        return (
+            isinstance(holder, cst.Arg)
+            and holder.keyword is not None
+            and holder.keyword.value in CAPABILITY_KEYS
+            and self._mcp_code()
+        )
+
+    def _getattr_probe(self, node: cst.Call) -> bool:
+        """`getattr(caps, "roots", None)` on a capabilities object, in MCP code."""
+        if not (isinstance(node.func, cst.Name) and node.func.value == "getattr" and len(node.args) >= 2):
+            return False
+        if literal(node.args[1].value) != "roots" or self.resolver.lookup("getattr") is not None:
+            return False
+        return _capabilities_named(node.args[0].value) and self._mcp_code()
 
     def _in_check(self) -> bool:
         for anc in reversed(self.ancestors[:-1]):
@@ -84,17 +147,25 @@ class RootsCapabilityDeclared(Rule):
         return False
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
-        if literal(node.key) != "roots" or self.context.is_claimed(node.value):
+        """`{"capabilities": {"roots": {}}}`, also as one branch of a conditional expression
+        (`{"roots": {}} if roots else {}`). A boolean `{"roots": True}` is a status flag: a
+        capability is an object."""
+        if literal(node.key) != "roots" or self.context.is_claimed(node.value) or _boolean(node.value):
             return
-        if capability_mapping(self.resolver, self.ancestors, len(self.ancestors) - 2):
-            self.report(node, MSG_DECLARE, fix=remove_element(self.ancestors[-2], node, unsafe=True))
+        stack = self.ancestors
+        index = len(stack) - 2
+        if index >= 1 and isinstance(stack[index - 1], cst.IfExp):
+            index -= 1  # the IfExp stands where the mapping would
+        if capability_mapping(self.resolver, stack, index):
+            self.report(node, MSG_DECLARE, fix=remove_element(stack[-2], node, unsafe=True))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value != "roots":
             return
         owner = node.value
-        if isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities"):
-            if not self.resolver.imports_sdk:
+        if isinstance(owner, (cst.Attribute, cst.Name)) and _capabilities_named(owner):
+            # `x.capabilities.roots`, or a local bound from a helper's return (`caps.roots`)
+            if not self._mcp_code():
                 return
         elif self.resolver.sdk_instance(owner) != "ClientCapabilities":
             return
@@ -110,3 +181,30 @@ class RootsCapabilityDeclared(Rule):
             self.report(node, MSG_DECLARE)
             return
         self.report(node, MSG_PROBE)
+
+
+#: Names of a variable or attribute that holds client capabilities (`caps`, `client_capabilities`).
+_CAPABILITIES_NAME = re.compile(r"(?:^|_)(?:client_?)?cap(?:abilitie)?s$", re.IGNORECASE)
+
+
+def _capabilities_named(expr: cst.BaseExpression) -> bool:
+    name = last_identifier(expr)
+    return bool(name) and _CAPABILITIES_NAME.search(name) is not None
+
+
+def _boolean(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value in ("True", "False")
+
+
+def _fields(node: cst.ClassDef) -> list:
+    """The class body's `name: T = value` and `name = value` statements."""
+    out = []
+    for stmt in getattr(node.body, "body", ()):
+        if isinstance(stmt, cst.SimpleStatementLine):
+            out.extend(small for small in stmt.body if isinstance(small, (cst.AnnAssign, cst.Assign)))
+    return out
+
+
+def _field_name(field) -> str:
+    target = field.target if isinstance(field, cst.AnnAssign) else field.targets[0].target
+    return target.value if isinstance(target, cst.Name) else ""

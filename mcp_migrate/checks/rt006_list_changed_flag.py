@@ -5,8 +5,10 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
+from mcp_migrate.checks.security import last_identifier, words
 from mcp_migrate.checks.shapes import capability_mapping
 from mcp_migrate.core.fixes import remove_arg, remove_element
+from mcp_migrate.core.resolve import is_mcp_module
 from mcp_migrate.core.syntax import keyword, literal
 
 MSG = (
@@ -34,12 +36,47 @@ class ListChangedFlag(Rule):
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.resolver.sdk_name(node.func) != "RootsCapability":
+        """`RootsCapability(listChanged=True)`, also a project's own MCP implementation's
+        `ClientRootsCapability(listChanged=True)` (reported, not rewritten: its model is not
+        the SDK's)."""
+        sdk = self.resolver.sdk_name(node.func) == "RootsCapability"
+        if not sdk and not self._own_roots_capability(node):
             return
         for flag in _FLAGS:
             arg = keyword(node, flag)
             if arg is not None and not _is_false(arg.value):
-                self.report(arg, MSG.format(flag=flag), fix=remove_arg(node, arg))
+                self.report(
+                    arg, MSG.format(flag=flag), fix=self._fix(lambda arg=arg: remove_arg(node, arg)) if sdk else None
+                )
+
+    def _fix(self, build):
+        """The safe removal, except where the literal is what a test expects: compared with
+        `==`/`!=`, asserted, bound to an `expected` name, or anywhere in a `test_*` function
+        (issue 12 #8: the edit broke the test that asserted the literal)."""
+        return None if self._expected_value() else build()
+
+    def _expected_value(self) -> bool:
+        for anc in reversed(self.ancestors):
+            if isinstance(anc, cst.Comparison) and any(
+                isinstance(t.operator, (cst.Equal, cst.NotEqual)) for t in anc.comparisons
+            ):
+                return True
+            if isinstance(anc, cst.Assert):
+                return True
+            if isinstance(anc, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
+                if any("expected" in words(last_identifier(t) or "") for t in targets):
+                    return True
+            if isinstance(anc, cst.FunctionDef) and anc.name.value.startswith("test"):
+                return True
+        return False
+
+    def _own_roots_capability(self, node: cst.Call) -> bool:
+        name = last_identifier(node.func) or ""
+        if not name.endswith("RootsCapability") or self.resolver.sdk_name(node.func) is not None:
+            return False
+        resolver = self.resolver
+        return resolver.imports_sdk or any(is_mcp_module(q) for q in resolver.module_imports())
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         flag = literal(node.key)
@@ -52,11 +89,11 @@ class ListChangedFlag(Rule):
         holder = stack[-3]
         if isinstance(holder, cst.DictElement) and literal(holder.key) == "roots":
             if capability_mapping(self.resolver, stack, len(stack) - 4):
-                self.report(node, MSG.format(flag=flag), fix=remove_element(stack[-2], node))
+                self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
         elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
             call = stack[-4]
             if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":
-                self.report(node, MSG.format(flag=flag), fix=remove_element(stack[-2], node))
+                self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
 
 
 def _is_false(expr) -> bool:

@@ -68,6 +68,11 @@ def _leading_text(expr: cst.BaseExpression) -> Optional[tuple]:
     return None
 
 
+def _agent_settings(q: Optional[str]) -> bool:
+    """mcp-agent / fast-agent `MCPRootSettings`."""
+    return bool(q) and q.partition(".")[0] in _AGENT_PACKAGES and q.endswith(".MCPRootSettings")
+
+
 def classify(expr: cst.BaseExpression) -> Optional[tuple]:
     """("scheme", scheme, shown) or ("path", None, shown) for a URI that is not `file:`; None when
     it is a file URI or cannot be read."""
@@ -97,6 +102,14 @@ class RootUriScheme(Rule):
     SCREEN = (b"Root", b"roots")
     #: An MCP import, or a raw payload with a `"roots"` key.
     GATE = (b"mcp", b"MCP", b"Mcp", b"oots")
+    #: Where a root's URI is written: `uri=` / `"uri"` (SDK Root, MCPRootSettings, raw roots),
+    #: or a fastmcp/pydantic-ai `roots=[...]` / `set_roots([...])` list.
+    WRITES = (b"uri", b"roots=", b"roots =", b"set_roots")
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """A root and a place its URI is written, not just the word `Root` in MCP code."""
+        return any(t in data for t in cls.SCREEN) and any(t in data for t in cls.WRITES)
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
@@ -130,34 +143,40 @@ class RootUriScheme(Rule):
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
+        """Three places write a root's URI: the SDK's `Root(uri=...)`, mcp-agent/fast-agent
+        `MCPRootSettings(...)`, and fastmcp/pydantic-ai `roots=[...]` lists."""
         q = self.resolver.qualified(node.func)
         symbol = sdk_symbol(q)
         if symbol == "Root":
-            for kw in ("uri",):
-                arg = keyword(node, kw)
-                if arg is not None:
-                    self._check(arg.value, MSG_SCHEME, "")
+            self._sdk_root(node)
+        elif _agent_settings(q):
+            self._root_settings(node)
+        elif self._takes_fastmcp_roots(node, q, symbol):
+            self._fastmcp_roots(node)
+
+    def _sdk_root(self, node: cst.Call) -> None:
+        arg = keyword(node, "uri")
+        if arg is not None:
+            self._check(arg.value, MSG_SCHEME, "")
+
+    def _root_settings(self, node: cst.Call) -> None:
+        for kw in ("uri", "server_uri_alias"):
+            arg = keyword(node, kw)
+            bad = classify(arg.value) if arg is not None else None
+            if bad is not None:
+                self.report(arg.value, MSG_SETTINGS.format(value=bad[2]))
+
+    def _fastmcp_roots(self, node: cst.Call) -> None:
+        """Each literal (or f-string, or concatenation) in `roots=[...]` / `set_roots([...])`."""
+        arg = keyword(node, "roots")
+        if arg is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "set_roots":
+            args = positional(node)
+            arg = args[0] if args else None
+        if arg is None or not isinstance(arg.value, (cst.List, cst.Tuple)):
             return
-        top = (q or "").partition(".")[0]
-        if top in _AGENT_PACKAGES and (q or "").endswith(".MCPRootSettings"):
-            for kw in ("uri", "server_uri_alias"):
-                arg = keyword(node, kw)
-                if arg is not None:
-                    bad = classify(arg.value)
-                    if bad is not None:
-                        self.report(arg.value, MSG_SETTINGS.format(value=bad[2]))
-            return
-        if self._takes_fastmcp_roots(node, q, symbol):
-            arg = keyword(node, "roots")
-            if arg is None and isinstance(node.func, cst.Attribute) and node.func.attr.value == "set_roots":
-                args = positional(node)
-                arg = args[0] if args else None
-            if arg is not None and isinstance(arg.value, (cst.List, cst.Tuple)):
-                for el in arg.value.elements:
-                    if literal(el.value) is not None or isinstance(
-                        el.value, (cst.FormattedString, cst.BinaryOperation)
-                    ):
-                        self._check(el.value, MSG_SCHEME, _FASTMCP_LIB)
+        for el in arg.value.elements:
+            if literal(el.value) is not None or isinstance(el.value, (cst.FormattedString, cst.BinaryOperation)):
+                self._check(el.value, MSG_SCHEME, _FASTMCP_LIB)
 
     def _takes_fastmcp_roots(self, node: cst.Call, q: Optional[str], symbol: Optional[str]) -> bool:
         if q and q.startswith("fastmcp.") and symbol in ("Client", "ProxyClient"):

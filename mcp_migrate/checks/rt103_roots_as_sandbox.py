@@ -38,6 +38,7 @@ from mcp_migrate.checks.security import (
     bare,
     call,
     call_qualified,
+    ends_with,
     is_literal,
     last_identifier,
     mcp_context,
@@ -45,7 +46,7 @@ from mcp_migrate.checks.security import (
     words,
 )
 from mcp_migrate.core.fixes import Fix, Replace
-from mcp_migrate.core.syntax import code_of, positional, shorten
+from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
 MSG_PREFIX = (
@@ -140,6 +141,12 @@ class RootsAsSandbox(Rule):
         super().__init__(context)
         self.flow = Flow(self.resolver)
         self.spelling = Spelling(context)
+        #: module names bound to a URI text: a prefix of URIs, not of directories.
+        self.uri_constants: set = set()
+        #: function name -> for each plain call, which positional arguments were resolved.
+        self.calls: dict = {}
+        #: ((function, position), node, message, fix) for checks on an unresolved parameter.
+        self.held: list = []
 
     # ----- data flow ------------------------------------------------------------------------
     def visit_FunctionDef(self, node) -> None:
@@ -170,6 +177,8 @@ class RootsAsSandbox(Rule):
     def leave_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self.flow.bind_value(target.target, node.value)
+            if len(self.flow.scopes) == 1 and isinstance(target.target, cst.Name) and _uri_text(node.value):
+                self.uri_constants.add(target.target.value)
 
     def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
@@ -180,6 +189,7 @@ class RootsAsSandbox(Rule):
 
     # ----- checks ---------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
+        self._note_call(node)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("startswith", "is_relative_to", "relative_to"):
             self._method(node, func.attr.value, func.value)
@@ -189,42 +199,111 @@ class RootsAsSandbox(Rule):
             self._common(node, q in _COMMONPREFIX)
 
     def _method(self, node: cst.Call, name: str, subject: cst.BaseExpression) -> None:
+        """`p.startswith(root)`, `p.is_relative_to(root)`, `p.relative_to(root)` as a check."""
         args = positional(node)
         if len(args) != 1 or len(node.args) != 1:
             return
         other = args[0].value
-        if is_literal(subject) or is_literal(other):
+        if not self._directory_check(subject, other):
             return
         flow = self.flow
-        if not (flow.rootish(subject) or flow.rootish(other)):
-            return
-        if _not_a_directory(subject) or _not_a_directory(other):
-            return
+        fixable = True
         if name == "startswith":
-            if flow.resolved(subject) and flow.separator_terminated(other):
+            separated = flow.separator_terminated(other)
+            if separated and flow.resolved(subject):
                 return
-            message = MSG_PREFIX
+            # `p.startswith(root + os.sep)` already compares whole components: only `..` and
+            # symlinks in an unresolved `p` remain, and rewriting it changes the `/` root.
+            message, fixable = (MSG_UNRESOLVED, False) if separated else (MSG_PREFIX, True)
         else:
             if flow.resolved(subject):
                 return
             if name == "relative_to" and not self._used_as_check():
                 return
             message = MSG_UNRESOLVED
-        fix = self._fix_method(node, name, subject, other)
+        fix = self._fix_method(node, name, subject, other) if fixable else None
+        held = self._parameter(subject) if message is MSG_UNRESOLVED else None
+        if held is not None:
+            self.held.append((held, node, message.format(expr=shorten(code_of(node))), fix))
+            return
         self.report(node, message.format(expr=shorten(code_of(node))), fix=fix)
 
-    def _used_as_check(self) -> bool:
-        """`p.relative_to(root)` inside a `try:` body whose handler catches ValueError."""
+    # ----- paths resolved by every caller ---------------------------------------------------------
+    def _note_call(self, node: cst.Call) -> None:
+        """For each call of a plain function name: which positional arguments are resolved."""
+        if isinstance(node.func, cst.Name):
+            resolved = [self.flow.resolved(a.value) for a in node.args if a.keyword is None and not a.star]
+            self.calls.setdefault(node.func.value, []).append(resolved)
+
+    def _parameter(self, subject) -> Optional[tuple]:
+        """(function name, position) when the unresolved side is a positional parameter of a
+        module-level function: its callers in this file may all pass resolved paths."""
         stack = self.ancestors
+        function = next((a for a in reversed(stack) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+        if not isinstance(subject, cst.Name) or not isinstance(function, cst.FunctionDef):
+            return None
+        if len(stack) < 2 or stack[stack.index(function) - 1] is not stack[0]:
+            return None  # a method or a nested function: its callers are not plain calls
+        names = [p.name.value for p in function.params.params]
+        if subject.value not in names:
+            return None
+        return function.name.value, names.index(subject.value)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """Report the held checks unless every call of their function in this file passes a
+        resolved path at that position (`_check(canonical_data, canonical_project)`)."""
+        for (function, position), check, message, fix in self.held:
+            calls = self.calls.get(function, [])
+            if calls and all(len(c) > position and c[position] for c in calls):
+                continue
+            self.report(check, message, fix=fix)
+
+    def _directory_check(self, subject, other) -> bool:
+        """Both sides can be directories, one comes from roots, the checked side is input (not
+        a path the program enumerated itself), and the check is not a test's assertion."""
+        if is_literal(subject) or is_literal(other) or self._uri_constant(subject) or self._uri_constant(other):
+            return False
+        flow = self.flow
+        if not (flow.rootish(subject) or flow.rootish(other)):
+            return False
+        if _not_a_directory(subject) or _not_a_directory(other) or flow.walked(subject):
+            return False
+        return not self._in_assert() and not self._strips_prefix()
+
+    def _strips_prefix(self) -> bool:
+        """`if p.startswith(root + "/"): return p[len(root):]`: the test guards removing the
+        prefix (a display or key path), it grants or refuses nothing."""
+        stack = self.ancestors
+        test_if = stack[-2] if len(stack) >= 2 else None
+        if not isinstance(test_if, cst.If) or test_if.test is not stack[-1]:
+            return False
+        body = getattr(test_if.body, "body", ())
+        first = body[0] if body else None
+        small = first.body[0] if isinstance(first, cst.SimpleStatementLine) and first.body else None
+        value = getattr(small, "value", None)
+        return isinstance(value, cst.Subscript) and _sliced_by_length(value)
+
+    def _in_assert(self) -> bool:
+        """An `assert` states a test's precondition; it grants or refuses nothing."""
+        return any(isinstance(anc, cst.Assert) for anc in self.ancestors)
+
+    def _uri_constant(self, expr) -> bool:
+        """A module constant bound to a URI text (`PREFIX = f"{SCHEME}://workspaces/"`)."""
+        return isinstance(expr, cst.Name) and expr.value in self.uri_constants
+
+    def _used_as_check(self) -> bool:
+        """`p.relative_to(root)` inside a `try:` whose ValueError is the answer: the value is
+        thrown away (the call exists for its exception), or the handler refuses (raises or
+        returns). A value kept with a fallback (`rel = p.relative_to(root)` / `except
+        ValueError: rel = p`, `continue`, `pass`) computes a key or a display path."""
+        stack = self.ancestors
+        discarded = isinstance(self.parent(), cst.Expr)
         for i in range(len(stack) - 2, -1, -1):
             anc = stack[i]
             if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 return False
             if isinstance(anc, cst.Try) and stack[i + 1] is anc.body:
-                for handler in anc.handlers:
-                    if handler.type is None or _catches(handler.type):
-                        return True
-                return False
+                return any(_answers(handler, discarded) for handler in anc.handlers)
         return False
 
     def _common(self, node: cst.Call, prefix: bool) -> None:
@@ -234,7 +313,10 @@ class RootsAsSandbox(Rule):
         elements = [e.value for e in args[0].value.elements if not isinstance(e, cst.StarredElement)]
         if len(elements) != len(args[0].value.elements) or not any(self.flow.rootish(e) for e in elements):
             return
-        if not prefix and all(self.flow.resolved(e) for e in elements):
+        # The checked paths (the elements not from roots) must be resolved; an unresolved root
+        # can only make the check stricter. With no such element, every one must be.
+        checked = [e for e in elements if not self.flow.rootish(e) or self.flow.resolved(e)] or elements
+        if not prefix and all(self.flow.resolved(e) for e in checked):
             return
         message = MSG_COMMONPREFIX if prefix else MSG_UNRESOLVED
         self.report(node, message.format(expr=shorten(code_of(node))), fix=self._fix_common(node, elements))
@@ -342,13 +424,38 @@ _NOT_DIRECTORY_WORDS = frozenset(
 )
 
 
+def _sliced_by_length(node: cst.Subscript) -> bool:
+    """`x[len(prefix):]`."""
+    sl = node.slice[0].slice if len(node.slice) == 1 else None
+    lower = getattr(sl, "lower", None) if isinstance(sl, cst.Slice) else None
+    return isinstance(lower, cst.Call) and isinstance(lower.func, cst.Name) and lower.func.value == "len"
+
+
+def _uri_text(expr: cst.BaseExpression) -> bool:
+    """A string or f-string whose text holds `://`."""
+    if isinstance(expr, cst.FormattedString):
+        return any(isinstance(p, cst.FormattedStringText) and "://" in p.value for p in expr.parts)
+    value = literal(expr)
+    return value is not None and "://" in value
+
+
 def _not_a_directory(expr: cst.BaseExpression) -> bool:
     name = last_identifier(expr)
     return bool(name) and bool(_NOT_DIRECTORY_WORDS.intersection(words(name)))
 
 
-def _catches(expr: cst.BaseExpression) -> bool:
+def _answers(handler: cst.ExceptHandler, discarded: bool) -> bool:
+    """Does this handler make the ValueError the check's answer? A bare or broad handler
+    around a discarded call does; around a kept value only a ValueError handler that refuses."""
+    if handler.type is None or not _catches(handler.type):
+        return False
+    if discarded:
+        return True
+    return _catches(handler.type, frozenset({"ValueError"})) and ends_with(handler.body, (cst.Raise, cst.Return))
+
+
+def _catches(expr: cst.BaseExpression, names: frozenset = _CATCHES) -> bool:
     if isinstance(expr, cst.Tuple):
-        return any(_catches(e.value) for e in expr.elements)
+        return any(_catches(e.value, names) for e in expr.elements)
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else None
-    return name in _CATCHES
+    return name in names

@@ -105,6 +105,8 @@ _ROOT_METHODS = frozenset(
         "rstrip",
         "lstrip",
         "strip",
+        "replace",
+        "removeprefix",
         "resolve",
         "absolute",
         "expanduser",
@@ -184,6 +186,15 @@ def resolved_name(name: str) -> bool:
     return bool(_RESOLVED_WORDS.intersection(words(name)))
 
 
+def ends_with(block, kinds: tuple) -> bool:
+    """Does the block's last statement have one of these kinds (`Return`, `Raise`, ...)?"""
+    body = getattr(block, "body", ())
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        last = last.body[-1]
+    return isinstance(last, kinds)
+
+
 def last_identifier(expr: cst.BaseExpression) -> Optional[str]:
     if isinstance(expr, cst.Name):
         return expr.value
@@ -240,7 +251,9 @@ class Flow:
 
     def bind_value(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         tags = set()
-        if self.rootish(value):
+        if self.walked(value):
+            tags.add("plain")
+        elif self.rootish(value):
             tags.add("root")
         if self.resolved(value):
             tags.add("resolved")
@@ -266,6 +279,17 @@ class Flow:
             comp = comp.inner_for_in
 
     # ----- queries ------------------------------------------------------------------------
+    def walked(self, expr: cst.BaseExpression) -> bool:
+        """A path the program enumerated itself (`os.walk`'s directory, `d / name` under it):
+        not input to check, so comparing it with allowed directories filters a scan."""
+        if isinstance(expr, cst.Name):
+            return "plain" in self.tags(expr.value)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
+            return self.walked(expr.left)
+        if isinstance(expr, cst.Call) and expr.args and call_qualified(self.resolver, expr) in _WRAPPERS:
+            return self.walked(expr.args[0].value)
+        return False
+
     def rootish(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Name):
             tags = self.tags(expr.value)
@@ -370,32 +394,39 @@ class Spelling:
 
     def __init__(self, context) -> None:
         self.context = context
-        self._identifiers: Optional[set] = None
+        self._identifiers: dict = {}
 
-    def identifiers(self) -> set:
-        if self._identifiers is None:
-            found: set = set()
-
-            class Collect(cst.CSTVisitor):
-                def visit_Name(self, node: cst.Name) -> None:
-                    found.add(node.value)
-
-            self.context.module.visit(Collect())
-            self._identifiers = found
-        return self._identifiers
+    def uses(self, name: str) -> bool:
+        """Does the file's text hold `name` as a whole word? A superset of the identifiers the
+        file binds or reads (comments and strings count too), answered from the bytes instead
+        of a second walk of the module: at worst a fix takes the dotted spelling."""
+        found = self._identifiers.get(name)
+        if found is None:
+            pattern = re.compile(rb"(?<![\w.])" + re.escape(name.encode()) + rb"(?!\w)")
+            found = self._identifiers[name] = pattern.search(self.context.data) is not None
+        return found
 
     def spell(self, module: str, name: str):
         """(expression, import) for `module.name`, or None."""
         resolver = self.context.resolver
         if resolver.qualified(cst.Name(name)) == f"{module}.{name}":
             return cst.Name(name), (module, name)
-        if name not in self.identifiers():
+        if not self.uses(name):
             return cst.Name(name), (module, name)
         top = module.partition(".")[0]
-        dotted = cst.parse_expression(f"{module}.{name}")
-        if resolver.qualified(dotted) == f"{module}.{name}" or top not in self.identifiers():
+        dotted = _dotted(f"{module}.{name}")
+        if resolver.qualified(dotted) == f"{module}.{name}" or not self.uses(top):
             return dotted, (module, None)
         return None
+
+
+def _dotted(qualified: str) -> cst.BaseExpression:
+    """`a.b.c` as an expression, built directly (no parser in the rules' path)."""
+    first, *rest = qualified.split(".")
+    expr: cst.BaseExpression = cst.Name(first)
+    for part in rest:
+        expr = cst.Attribute(value=expr, attr=cst.Name(part))
+    return expr
 
 
 def call(func: cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
