@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
-from mcp_migrate.checks.shapes import ROOTS_LIST, string_context
+from mcp_migrate.checks.shapes import ROOTS_LIST, is_session_name, string_context
+from mcp_migrate.checks.wrappers import SameFileHelpers
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
@@ -22,6 +25,10 @@ MSG_SEND = (
     "send requests outside an InputRequiredResult: " + MIGRATE
 )
 MSG_RAW = "a `roots/list` request built by hand (Roots is deprecated by SEP-2577): " + MIGRATE
+MSG_HELPER = (
+    "runs `{name}`, a helper defined in this file that asks the client for roots (deprecated by "
+    "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
+)
 MSG_BRIDGE = (
     "era-portable roots request ({what}): works on both protocol eras but still uses Roots, "
     "deprecated by SEP-2577; consider a tool parameter, a resource URI, or server configuration"
@@ -29,6 +36,10 @@ MSG_BRIDGE = (
 
 _WRAPPERS = frozenset({"ServerRequest"})
 _SEND_METHODS = frozenset({"send_request"})
+#: Calls that run an awaitable: `asyncio.wait_for(session.list_roots(), 5)`.
+_AWAITERS = frozenset({"wait_for", "ensure_future", "create_task", "shield", "gather", "run"})
+#: A class of the file's own that defines list_roots: `x.list_roots()` may be that one.
+_OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
 
 
 class RootsRequest(Rule):
@@ -84,7 +95,21 @@ class RootsRequest(Rule):
         ),
     ]
 
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self.helpers = SameFileHelpers()
+
+    def report(self, node, message, *, severity=None, fix=None) -> None:
+        super().report(node, message, severity=severity, fix=fix)
+        self.helpers.found(self.ancestors, node)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """Calls of same-file helpers that ask for roots (known once the whole file is seen)."""
+        for site, name in self.helpers.sites():
+            super().report(site, MSG_HELPER.format(name=name))
+
     def visit_Call(self, node: cst.Call) -> None:
+        self.helpers.called(node, self.ancestors, self.resolver)
         if self.context.is_claimed(node):
             return
         name = method_name(node)
@@ -101,13 +126,27 @@ class RootsRequest(Rule):
             self._construction(node)
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
-        if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS):
+        if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):
             return
         qualified = self.resolver.instance_type(receiver) or ""
         if qualified.startswith("fastmcp.") and qualified.endswith("Context"):
             self._report_request(node, MSG_FASTMCP.format(call=_short(receiver) + ".list_roots()"), "list")
         else:
             self._report_request(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"), "result")
+
+    def _awaited_session(self, receiver: cst.BaseExpression) -> bool:
+        """`await session.list_roots()` (or `asyncio.wait_for(session.list_roots(), t)`) on a
+        receiver named like a session whose type we cannot see, in MCP code that defines no
+        list_roots method of its own: the SDK's ServerSession is the one such method."""
+        if not (self.resolver.imports_mcp and is_session_name(receiver, self.resolver)):
+            return False
+        if _OWN_LIST_ROOTS.search(self.context.data):
+            return False
+        outer = self.parent(1)
+        if isinstance(outer, cst.Await):
+            return True
+        call = self.parent(2)
+        return isinstance(outer, cst.Arg) and isinstance(call, cst.Call) and method_name(call) in _AWAITERS
 
     def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
         """Report a roots request with the migration strategies that apply at this site."""

@@ -94,3 +94,18 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
             if name and _CAPS_NAME.search(name):
                 return True
     return False
+
+
+def is_session_name(expr: cst.BaseExpression, resolver) -> bool:
+    """A receiver named like a session (`session`, `self._server_session`, `client_session`)
+    whose value the resolver knows nothing about (not an import, not a typed non-SDK object)."""
+    if isinstance(expr, cst.Name):
+        name = expr.value
+        binding = resolver.lookup(name)
+        if binding is not None and (binding.is_import or not binding.name.startswith(("mcp", "fastmcp"))):
+            return False
+    elif isinstance(expr, cst.Attribute):
+        name = expr.attr.value
+    else:
+        return False
+    return name == "session" or name.endswith("_session")

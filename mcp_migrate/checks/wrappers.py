@@ -40,3 +40,76 @@ def wrapper_rule_for(settings, data: bytes) -> Optional[type]:
                 self.context.report(code, node, MSG.format(name=qname, summary_lower=summary.rstrip(".")))
 
     return WrapperCalls
+
+
+class SameFileHelpers:
+    """One call away: a helper defined in this file whose body does what a rule reports (asks
+    for roots, sends list_changed) makes each call of it in this file a site of that usage too.
+
+    A rule notes every finding (`found`) and every call of a same-file name (`called`); the
+    calls to report are known only at the end of the file (a helper may be defined after its
+    callers), by a fixpoint: a function calling a helper is itself a helper."""
+
+    def __init__(self) -> None:
+        #: key of each function whose body holds a finding -> that function's name.
+        self.doers: set = set()
+        #: (callee key, caller key, node, callee name) for every call of a same-file name.
+        self.calls: list = []
+        #: ids of nodes already reported by the rule itself (never reported twice).
+        self.reported: set = set()
+
+    def found(self, ancestors: list, node: cst.CSTNode) -> None:
+        self.reported.add(id(node))
+        key = function_key(ancestors)
+        if key is not None:
+            self.doers.add(key)
+
+    def called(self, node: cst.Call, ancestors: list, resolver) -> None:
+        """Note `helper(...)` / `self.helper(...)`, and `self.helper` handed on as a callable
+        (`tg.start_soon(self.helper, ...)`)."""
+        caller = function_key(ancestors)
+        callee = _callee_key(node.func, ancestors, resolver)
+        if callee is not None:
+            self.calls.append((callee, caller, node, callee[1]))
+        for arg in node.args:
+            if isinstance(arg.value, cst.Attribute):
+                key = _callee_key(arg.value, ancestors, resolver, methods_only=True)
+                if key is not None:
+                    self.calls.append((key, caller, arg.value, key[1]))
+
+    def sites(self) -> list:
+        """(node, helper name) for every call of a helper, after the fixpoint."""
+        grew = True
+        while grew:
+            grew = False
+            for callee, caller, _, _ in self.calls:
+                if callee in self.doers and caller is not None and caller not in self.doers:
+                    self.doers.add(caller)
+                    grew = True
+        return [
+            (node, name)
+            for callee, caller, node, name in self.calls
+            if callee in self.doers and callee != caller and id(node) not in self.reported
+        ]
+
+
+def function_key(ancestors: list) -> Optional[tuple]:
+    """(class name or None, function name) of the outermost function around the node: a
+    method directly in a class body, or a module-level function (closures count as their
+    enclosing function)."""
+    for i, node in enumerate(ancestors):
+        if isinstance(node, cst.FunctionDef):
+            owner = ancestors[i - 2] if i >= 2 else None
+            return (owner.name.value if isinstance(owner, cst.ClassDef) else None, node.name.value)
+    return None
+
+
+def _callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> Optional[tuple]:
+    if isinstance(func, cst.Name) and not methods_only:
+        # A name bound by an import or to an instance is not a same-file function.
+        return (None, func.value) if resolver.lookup(func.value) is None else None
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+        owner = function_key(ancestors)
+        if owner is not None and owner[0] is not None:
+            return (owner[0], func.attr.value)
+    return None
