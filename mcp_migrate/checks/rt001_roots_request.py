@@ -8,7 +8,17 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
-from mcp_migrate.checks.shapes import ROOTS_LIST, is_session_name, string_context
+from mcp_migrate.checks.shapes import (
+    ROOTS_LIST,
+    constant_use,
+    error_data,
+    inside_roots_type_definition,
+    is_session_name,
+    note_constant,
+    relays,
+    sends,
+    string_context,
+)
 from mcp_migrate.checks.wrappers import SameFileHelpers
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 
@@ -25,6 +35,10 @@ MSG_SEND = (
     "send requests outside an InputRequiredResult: " + MIGRATE
 )
 MSG_RAW = "a `roots/list` request built by hand (Roots is deprecated by SEP-2577): " + MIGRATE
+MSG_RELAY = (
+    "relays `roots/list` to the other peer: this branch asks for roots on the client's behalf "
+    "(Roots is deprecated by SEP-2577): " + MIGRATE
+)
 MSG_HELPER = (
     "runs `{name}`, a helper defined in this file that asks the client for roots (deprecated by "
     "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
@@ -98,13 +112,20 @@ class RootsRequest(Rule):
     def __init__(self, context) -> None:
         super().__init__(context)
         self.helpers = SameFileHelpers()
+        #: name -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
+        #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
+        self._built: dict = {}
 
     def report(self, node, message, *, severity=None, fix=None) -> None:
         super().report(node, message, severity=severity, fix=fix)
         self.helpers.found(self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:
-        """Calls of same-file helpers that ask for roots (known once the whole file is seen)."""
+        """Requests built and never sent here, then calls of same-file helpers that ask for
+        roots (both known once the whole file is seen)."""
+        for call, ancestors in self._built.values():
+            super().report(call, MSG_SEND)
+            self.helpers.found(ancestors, call)
         for site, name in self.helpers.sites():
             super().report(site, MSG_HELPER.format(name=name))
 
@@ -169,17 +190,19 @@ class RootsRequest(Rule):
             self.context.claim(inner)
             self._report_request(node, MSG_SEND, "result")
             return
-        if self.resolver.sdk_instance(request) == "ListRootsRequest":
+        if isinstance(request, cst.Name) and self._built.pop(request.value, None) is not None:
+            self._report_request(node, MSG_SEND, "result")
+        elif self.resolver.sdk_instance(request) == "ListRootsRequest":
             self._report_request(node, MSG_SEND, "result")
 
     def _construction(self, node: cst.Call) -> None:
-        symbol = self.resolver.sdk_name(node.func)
+        symbol = self.resolver.mcp_name(node.func)
         if symbol == "ListRootsRequest":
             if self._inside_input_required():
                 self.report(node, MSG_BRIDGE.format(what="InputRequiredResult"), severity="info")
-            else:
+            elif not self._note_built(node):
                 self.report(node, MSG_SEND)
-        elif symbol == "ListRoots":
+        elif symbol == "ListRoots" and self.resolver.sdk_name(node.func):
             self.report(node, MSG_BRIDGE.format(what="ListRoots resolver marker"), severity="info")
 
     def _inside_input_required(self) -> bool:
@@ -190,17 +213,53 @@ class RootsRequest(Rule):
                 return True
         return False
 
+    def _note_built(self, node: cst.Call) -> bool:
+        """Hold `name = ListRootsRequest(...)` until we know whether it is sent."""
+        parent = self.parent(1)
+        if not (isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1):
+            return False
+        target = parent.targets[0].target
+        if not isinstance(target, cst.Name):
+            return False
+        self._built[target.value] = (node, list(self.ancestors))
+        return True
+
     def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if self.context.is_claimed(node):
+        if self.context.is_claimed(node) or inside_roots_type_definition(self.ancestors, self.context.data):
             return
         where = string_context(self.ancestors)
-        if where == "request":
+        if where == "constant":
+            # `ROOTS_LIST = "roots/list"` is neither a request nor a handler: its uses are.
+            note_constant(self.context, self.ancestors, value)
+        elif where == "request" and not error_data(self.ancestors):
             if self._inside_input_required():
                 self.report(node, MSG_BRIDGE.format(what="inputRequests"), severity="info")
             else:
                 self.report(node, MSG_RAW)
-        elif where == "constant" or (where and where.startswith("call:send")):
+        else:
+            self._method_given(node, where, self.ancestors)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        """A roots/list constant (`ROOTS_LIST`, `Method.ROOTS_LIST`) used as a request."""
+        known = self.context.memo.get("roots_constants", {})
+        if "OOTS" not in node.value and node.value not in known:
+            return
+        use = constant_use(self.ancestors, known)
+        if use is None or use[0] != ROOTS_LIST:
+            return
+        where = string_context(use[1])
+        if where == "request" and not error_data(use[1]):
+            self.report(use[1][-1], MSG_RAW)
+        else:
+            self._method_given(use[1][-1], where, use[1])
+
+    def _method_given(self, node, where, ancestors: list) -> None:
+        """The method given to a generic RPC verb (`rpc.call("roots/list")`), or matched in a
+        branch that relays the request to the other peer."""
+        if sends(where):
             self.report(node, MSG_RAW)
+        elif where == "dispatch" and relays(ancestors):
+            self.report(node, MSG_RELAY)
 
 
 def _unwrap(expr: cst.BaseExpression, resolver):

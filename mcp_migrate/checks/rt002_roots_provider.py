@@ -47,6 +47,8 @@ _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
 CLIENT_SESSION_CALLBACK_INDEX = 5
 #: Constructors that take `roots=`: fastmcp clients, pydantic-ai MCP toolsets/servers.
 _ROOTS_KWARG_PACKAGES = frozenset({"fastmcp", "pydantic_ai"})
+#: Return types of code that asks for roots (a server-side resolver), not of a provider.
+_ASKING_TYPES = frozenset({"ListRoots", "ListRootsRequest"})
 #: Mapping keys under which a roots callback is handed to a session or a callback table.
 _CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 
@@ -222,6 +224,8 @@ class RootsProvider(Rule):
         typed `-> ListRootsResult` with the callback's shape (`| ErrorData`, a RequestContext
         parameter). One that only reads or describes a ListRootsResult is not a provider."""
         returns = annotation_symbols(self.resolver, node.returns.annotation) if node.returns else set()
+        if returns & _ASKING_TYPES:
+            return None  # a server-side resolver that asks (`-> ListRoots | ListRootsResult`)
         if "ListRootsFnT" in returns:
             return "returns a `ListRootsFnT` callback"
         params = param_symbols(self.resolver, node.params)

@@ -48,7 +48,8 @@ class SameFileHelpers:
 
     A rule notes every finding (`found`) and every call of a same-file name (`called`); the
     calls to report are known only at the end of the file (a helper may be defined after its
-    callers), by a fixpoint: a function calling a helper is itself a helper."""
+    callers). One call away only: a caller of a helper is not a helper in turn (otherwise every
+    tool, then `create_server()`, then `main()` would "ask for roots")."""
 
     def __init__(self) -> None:
         #: key of each function whose body holds a finding -> that function's name.
@@ -68,24 +69,17 @@ class SameFileHelpers:
         """Note `helper(...)` / `self.helper(...)`, and `self.helper` handed on as a callable
         (`tg.start_soon(self.helper, ...)`)."""
         caller = function_key(ancestors)
-        callee = _callee_key(node.func, ancestors, resolver)
+        callee = callee_key(node.func, ancestors, resolver)
         if callee is not None:
             self.calls.append((callee, caller, node, callee[1]))
         for arg in node.args:
             if isinstance(arg.value, cst.Attribute):
-                key = _callee_key(arg.value, ancestors, resolver, methods_only=True)
+                key = callee_key(arg.value, ancestors, resolver, methods_only=True)
                 if key is not None:
                     self.calls.append((key, caller, arg.value, key[1]))
 
     def sites(self) -> list:
-        """(node, helper name) for every call of a helper, after the fixpoint."""
-        grew = True
-        while grew:
-            grew = False
-            for callee, caller, _, _ in self.calls:
-                if callee in self.doers and caller is not None and caller not in self.doers:
-                    self.doers.add(caller)
-                    grew = True
+        """(node, helper name) for every call of a helper."""
         return [
             (node, name)
             for callee, caller, node, name in self.calls
@@ -104,7 +98,9 @@ def function_key(ancestors: list) -> Optional[tuple]:
     return None
 
 
-def _callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> Optional[tuple]:
+def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> Optional[tuple]:
+    """The function key a reference names: `helper` (a same-file function: bound by no import)
+    or `self.helper` / `cls.helper` (a method of the enclosing class)."""
     if isinstance(func, cst.Name) and not methods_only:
         # A name bound by an import or to an instance is not a same-file function.
         return (None, func.value) if resolver.lookup(func.value) is None else None
@@ -112,4 +108,17 @@ def _callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> 
         owner = function_key(ancestors)
         if owner is not None and owner[0] is not None:
             return (owner[0], func.attr.value)
+    return None
+
+
+def definition_key(ancestors: list) -> Optional[tuple]:
+    """The key of the FunctionDef at ancestors[-1], when it is a module-level function or a
+    method directly in a class body (what `callee_key` can name)."""
+    node = ancestors[-1]
+    parent = ancestors[-2] if len(ancestors) >= 2 else None
+    if isinstance(parent, cst.Module):
+        return (None, node.name.value)
+    owner = ancestors[-3] if len(ancestors) >= 3 else None
+    if isinstance(owner, cst.ClassDef):
+        return (owner.name.value, node.name.value)
     return None
