@@ -59,9 +59,9 @@ _OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
 class RootsRequest(Rule):
     CODE = "RT001"
     WIRE_STRINGS = frozenset({ROOTS_LIST})
-    SCREEN = (b"list_roots", b"ListRoots", b"roots/list")
-    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS")
+    #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
+    GATE = (b"oots", b"OOTS")
 
     VALID = [
         Valid(
@@ -159,7 +159,8 @@ class RootsRequest(Rule):
         """`await session.list_roots()` (or `asyncio.wait_for(session.list_roots(), t)`) on a
         receiver named like a session whose type we cannot see, in MCP code that defines no
         list_roots method of its own: the SDK's ServerSession is the one such method."""
-        if not (self.resolver.imports_mcp and is_session_name(receiver, self.resolver)):
+        mcp_code = self.resolver.imports_mcp or self.resolver.imports_mcp_named
+        if not (mcp_code and is_session_name(receiver, self.resolver)):
             return False
         if _OWN_LIST_ROOTS.search(self.context.data):
             return False

@@ -49,6 +49,8 @@ CLIENT_SESSION_CALLBACK_INDEX = 5
 _ROOTS_KWARG_PACKAGES = frozenset({"fastmcp", "pydantic_ai"})
 #: Return types of code that asks for roots (a server-side resolver), not of a provider.
 _ASKING_TYPES = frozenset({"ListRoots", "ListRootsRequest"})
+#: SDK types of a roots provider a wrapper's parameter may take.
+_PROVIDER_TYPES = frozenset({"RootsList", "RootsHandler", "ListRootsFnT"})
 #: Mapping keys under which a roots callback is handed to a session or a callback table.
 _CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 
@@ -56,9 +58,19 @@ _CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 class RootsProvider(Rule):
     CODE = "RT002"
     WIRE_STRINGS = frozenset({ROOTS_LIST})
-    SCREEN = (b"list_roots", b"ClientSession", b"set_roots", b"roots/list", b"ListRoots", b"roots_callback")
-    #: Roots named somewhere, or a positional ClientSession callback (imported from mcp).
-    GATE = (b"oots", b"mcp")
+    SCREEN = (
+        b"list_roots",
+        b"ClientSession",
+        b"set_roots",
+        b"roots/list",
+        b"ListRoots",
+        b"roots_callback",
+        b"ROOTS_LIST",
+        b"LIST_ROOTS",
+    )
+    #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
+    #: callback (imported from mcp).
+    GATE = (b"oots", b"OOTS", b"mcp")
 
     VALID = [
         Valid(
@@ -103,7 +115,12 @@ class RootsProvider(Rule):
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
         if any(token in data for token in cls.SCREEN):
             return True
-        return b"roots" in data and (b"fastmcp" in data or b"pydantic_ai" in data)
+        if b"roots" not in data:
+            return False
+        # A raw `{"roots": [{"uri": ...}]}` answer.
+        return (
+            b"fastmcp" in data or b"pydantic_ai" in data or (b'roots"' in data or b"roots'" in data) and b"uri" in data
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
@@ -237,6 +254,22 @@ class RootsProvider(Rule):
             return "has the `list_roots_callback` signature"
         return None
 
+    def visit_Param(self, node: cst.Param) -> None:
+        """A parameter typed with the SDK's roots-provider types (`roots: RootsList |
+        RootsHandler`, `ListRootsFnT`): a wrapper's API through which its users supply roots."""
+        if node.annotation is None:
+            return
+        found = annotation_symbols(self.resolver, node.annotation.annotation) & _PROVIDER_TYPES
+        if found:
+            self.report(node, MSG.format(what=f"a `{node.name.value}` parameter typed `{sorted(found)[0]}`"))
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form."""
+        for element in node.elements:
+            if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and _uri_dicts(element.value):
+                self.report(node, MSG.format(what='a raw `{"roots": [{"uri": ...}]}` answer'))
+                return
+
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
         name = roots_type_definition(node, self.context.data)
@@ -298,3 +331,18 @@ def _statements(block) -> list:
     if isinstance(inner, (list, tuple)):
         return list(inner)
     return _statements(inner)
+
+
+def _uri_dicts(value: cst.BaseExpression) -> bool:
+    """A list (or list comprehension) of dict literals that carry a "uri" key."""
+    if isinstance(value, cst.ListComp):
+        items = [value.elt]
+    elif isinstance(value, cst.List):
+        items = [e.value for e in value.elements if isinstance(e, cst.Element)]
+    else:
+        return False
+    return bool(items) and all(
+        isinstance(item, cst.Dict)
+        and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
+        for item in items
+    )

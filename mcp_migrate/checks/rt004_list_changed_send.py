@@ -43,9 +43,16 @@ _WRAPPERS = frozenset({"ClientNotification"})
 class ListChangedSend(Rule):
     CODE = "RT004"
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
-    SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed", b"roots/listChanged")
-    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    SCREEN = (
+        b"roots_list_changed",
+        b"RootsListChanged",
+        b"roots/list_changed",
+        b"roots/listChanged",
+        b"ROOTS_LIST_CHANGED",
+        b"ROOTS_CHANGED",
+    )
+    #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
+    GATE = (b"oots", b"OOTS")
 
     VALID = [
         Valid(

@@ -98,13 +98,18 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
     return False
 
 
+def _unknown_or_mcp(qualified: str) -> bool:
+    """A type that says nothing against an MCP session: `Any`, `object`, or an MCP class."""
+    return qualified in ("typing.Any", "typing_extensions.Any", "object") or qualified.startswith(("mcp", "fastmcp"))
+
+
 def is_session_name(expr: cst.BaseExpression, resolver) -> bool:
     """A receiver named like a session (`session`, `self._server_session`, `client_session`)
     whose value the resolver knows nothing about (not an import, not a typed non-SDK object)."""
     if isinstance(expr, cst.Name):
         name = expr.value
         binding = resolver.lookup(name)
-        if binding is not None and (binding.is_import or not binding.name.startswith(("mcp", "fastmcp"))):
+        if binding is not None and (binding.is_import or not _unknown_or_mcp(binding.name)):
             return False
     elif isinstance(expr, cst.Attribute):
         name = expr.attr.value

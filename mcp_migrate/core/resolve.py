@@ -115,6 +115,9 @@ class Resolver:
         #: The file imports an MCP module: an SDK, a host framework, or a project's own
         #: `*.mcp.*` implementation (known before the walk: every import, at any depth).
         self.imports_mcp = False
+        #: The file imports a module named for MCP (`mcp_server.paths`, `app.tools_mcp`): a
+        #: project's own MCP package, weaker evidence than `imports_mcp`.
+        self.imports_mcp_named = False
         #: Names of functions/methods defined anywhere in this file (a user's own API).
         self.defined_functions: set = set()
         self._prepassing = False
@@ -203,6 +206,8 @@ class Resolver:
             self.imports_sdk = True
         if full and is_mcp_module(full):
             self.imports_mcp = True
+        if full and any(part == "mcp" or part.startswith("mcp_") or part.endswith("_mcp") for part in full.split(".")):
+            self.imports_mcp_named = True
 
     def _value_binding(self, value: cst.BaseExpression) -> Optional[Binding]:
         """What a name bound to `value` means: an instance of a known class, an alias, or unknown."""
