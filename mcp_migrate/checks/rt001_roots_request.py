@@ -19,7 +19,9 @@ from mcp_migrate.checks.shapes import (
     sends,
     string_context,
 )
-from mcp_migrate.checks.wrappers import SameFileHelpers
+from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers
+from mcp_migrate.core.context import FileContext
+from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
@@ -41,6 +43,10 @@ MSG_RELAY = (
 )
 MSG_HELPER = (
     "runs `{name}`, a helper defined in this file that asks the client for roots (deprecated by "
+    "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
+)
+MSG_IMPORTED = (
+    "runs `{name}`, a helper of this project that asks the client for roots (deprecated by "
     "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
 )
 MSG_BRIDGE = (
@@ -112,6 +118,7 @@ class RootsRequest(Rule):
     def __init__(self, context) -> None:
         super().__init__(context)
         self.helpers = SameFileHelpers()
+        self.imported = ImportedHelpers(context.path, self.SCREEN, lambda path, data: _helper_keys(path, data, context))
         #: name -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
         #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
         self._built: dict = {}
@@ -145,6 +152,9 @@ class RootsRequest(Rule):
                 self._report_request(node, MSG_SEND, "raw")
         else:
             self._construction(node)
+            helper = self.imported.helper(node, self.resolver)
+            if helper is not None:
+                super().report(node, MSG_IMPORTED.format(name=helper))
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):
@@ -261,6 +271,20 @@ class RootsRequest(Rule):
             self.report(node, MSG_RAW)
         elif where == "dispatch" and relays(ancestors):
             self.report(node, MSG_RELAY)
+
+
+def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
+    """The functions of another module of the project whose body asks for roots: that module
+    run through this rule alone (the engine's dispatcher, imported late: it imports the rules)."""
+    from mcp_migrate.core.engine import _Dispatcher
+
+    module = cst.parse_module(data)
+    resolver = Resolver()
+    resolver.prepass(module)
+    context = FileContext(path, module, resolver, caller.settings, data=data)
+    rule = RootsRequest(context)
+    _Dispatcher(context, [rule], []).run(module)
+    return rule.helpers.doers
 
 
 def _unwrap(expr: cst.BaseExpression, resolver):

@@ -122,3 +122,93 @@ def definition_key(ancestors: list) -> Optional[tuple]:
     if isinstance(owner, cst.ClassDef):
         return (owner.name.value, node.name.value)
     return None
+
+
+class ImportedHelpers:
+    """One call away across modules: `resolve_roots(session)` imported from the project's own
+    `app.binding`, or `proxy.refresh_roots()` on an instance of a class imported from one,
+    where that function's body asks for roots. The module is found beside the calling file
+    (its package directories upwards), screened by bytes, and analysed by the same rule once
+    per process; modules it imports in turn are not followed (one call away, no further)."""
+
+    #: module file -> function keys whose body holds a finding of the analysing rule.
+    _cache: dict = {}
+    _analysing = False
+
+    def __init__(self, path: str, tokens: tuple, analyse) -> None:
+        self.path = path
+        self.tokens = tokens
+        self.analyse = analyse  # (path, data) -> set of function keys
+
+    def helper(self, call: cst.Call, resolver) -> Optional[str]:
+        """The qualified name of the imported helper `call` runs, when it asks (else None)."""
+        if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
+            return None
+        target = _imported_target(call.func, resolver)
+        if target is None:
+            return None
+        module, key = target
+        source = _module_file(self.path, module)
+        if source is None:
+            return None
+        keys = self._keys(source)
+        return f"{module}.{'.'.join(k for k in key if k)}" if key in keys else None
+
+    def _keys(self, source: str) -> set:
+        keys = ImportedHelpers._cache.get(source)
+        if keys is None:
+            keys = set()
+            try:
+                with open(source, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                data = b""
+            if any(token in data for token in self.tokens):
+                ImportedHelpers._analysing = True
+                try:
+                    keys = self.analyse(source, data)
+                except Exception:  # a module we cannot parse asks nothing we can see
+                    keys = set()
+                finally:
+                    ImportedHelpers._analysing = False
+            ImportedHelpers._cache[source] = keys
+        return keys
+
+
+def _imported_target(func, resolver) -> Optional[tuple]:
+    """(module, function key) a call's callee names through the file's imports: a function
+    imported from a project module, or a method on an instance of an imported class. SDK and
+    relative names are not followed."""
+    from mcp_migrate.core.resolve import SDK_PACKAGES
+
+    qualified = resolver.qualified(func)
+    if qualified and "." in qualified and not qualified.startswith("."):
+        module, _, name = qualified.rpartition(".")
+        if module.partition(".")[0] not in SDK_PACKAGES:
+            return module, (None, name)
+    if isinstance(func, cst.Attribute):
+        owner = resolver.instance_type(func.value)
+        if owner and "." in owner and not owner.startswith("."):
+            module, _, cls = owner.rpartition(".")
+            if module.partition(".")[0] not in SDK_PACKAGES:
+                return module, (cls, func.attr.value)
+    return None
+
+
+def _module_file(path: str, module: str) -> Optional[str]:
+    """The file of `module` in the project around `path`: `<dir>/a/b.py` or
+    `<dir>/a/b/__init__.py` for the calling file's directory and its parents."""
+    import os
+
+    relative = module.replace(".", os.sep)
+    directory = os.path.dirname(os.path.abspath(path))
+    for _ in range(8):
+        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
+            full = os.path.join(directory, candidate)
+            if os.path.isfile(full):
+                return full
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return None
