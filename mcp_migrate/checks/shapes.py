@@ -156,6 +156,7 @@ def note_constant(context, ancestors: list, value: str) -> None:
     """Remember `NAME = "roots/list"` so its later uses are classified like the string."""
     parent = ancestors[-2] if len(ancestors) >= 2 else None
     known = context.memo.setdefault("roots_constants", {})
+    value = LIST_CHANGED if value in LIST_CHANGED_SPELLINGS else value
     targets = (
         parent.targets if isinstance(parent, cst.Assign) else [parent] if isinstance(parent, cst.AnnAssign) else []
     )
