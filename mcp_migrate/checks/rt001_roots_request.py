@@ -65,7 +65,10 @@ _OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
 class RootsRequest(Rule):
     CODE = "RT001"
     WIRE_STRINGS = frozenset({ROOTS_LIST})
-    SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS")
+    #: `_roots(`: a call of a project helper named for roots (`resolve_project_root_from_roots(`)
+    #: in a file that names nothing else of Roots; helpers named otherwise are seen only in files
+    #: holding one of the other tokens.
+    SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
     #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
     GATE = (b"oots", b"OOTS")
 
@@ -82,6 +85,21 @@ class RootsRequest(Rule):
             "from mcp.server.fastmcp import Context\n\nclass Store:\n    def list_roots(self): ...\n\n"
             "async def t(ctx: Context, store: Store):\n    return store.list_roots()\n",
             "a user's own list_roots() beside an SDK Context: only the SDK receiver counts",
+        ),
+        Valid(
+            "from mcp.server.fastmcp import FastMCP\nfrom unittest import mock\n\n"
+            "def stub():\n    session = mock.Mock()\n    session.list_roots = mock.AsyncMock()\n    return session\n",
+            "a test double assigning a mock asks nothing",
+        ),
+        Valid(
+            "import boto3\nfrom mcp.server.fastmcp import FastMCP\n\norg = boto3.client('organizations')\n"
+            "roots = org.list_roots()\n",
+            "boto3 Organizations list_roots() in an MCP file",
+        ),
+        Valid('ROOTS_LIST = "roots/list"\n', "a method constant alone is neither a request nor a handler"),
+        Valid(
+            'def fail(i):\n    return {"id": i, "error": {"code": -32601, "data": {"method": "roots/list"}}}\n',
+            "the data of a JSON-RPC error describes a request, it is not one",
         ),
     ]
     INVALID = [
@@ -112,6 +130,26 @@ class RootsRequest(Rule):
             "import mcp.types as t\n\nasync def f(session):\n"
             "    await session.send_request(request=t.ServerRequest(root=t.ListRootsRequest()), result_type=t.ListRootsResult)\n",
             "keyword arguments to send_request and to the v1 ServerRequest wrapper",
+        ),
+        Invalid(
+            "from typing import Any\nimport mcp\n\nasync def f(session: Any):\n    return await session.list_roots()\n",
+            "an awaited list_roots() on a session-named receiver typed Any, in MCP code",
+        ),
+        Invalid(
+            "from mcp.server.fastmcp import Context\n\nasync def tool(ctx: Context):\n    return await _roots(ctx)\n\n"
+            "async def _roots(ctx: Context):\n    return await ctx.session.list_roots()\n",
+            "a same-file helper that asks for roots makes its call site RT001 (one call away)",
+        ),
+        Invalid(
+            "from mcp.server.session import ServerSession\n\nclass P:\n    def run(self, r, w, o):\n"
+            "        self._s = ServerSession(r, w, o)\n\n    async def go(self):\n        return await self._s.list_roots()\n",
+            "a ServerSession kept in an attribute of self",
+        ),
+        Invalid('def ask(rpc):\n    return rpc.call("roots/list")\n', "the method given to a generic RPC verb"),
+        Invalid(
+            'async def relay(msg, upstream):\n    if msg["method"] == "roots/list":\n'
+            "        return await upstream.send_request(msg)\n",
+            "a relay forwarding roots/list asks the other peer for roots",
         ),
     ]
 

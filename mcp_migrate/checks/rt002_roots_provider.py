@@ -90,6 +90,12 @@ class RootsProvider(Rule):
             "class App:\n    def go(self):\n        self.store.set_roots([])\n",
             "set_roots on an untyped attribute in a file that defines its own set_roots",
         ),
+        Valid(
+            "from mcp.types import ListRootsResult\n\ndef describe(r: ListRootsResult) -> str:\n    return str(r.roots)\n",
+            "a function that only reads a ListRootsResult is not a provider",
+        ),
+        Valid("def build(cb):\n    return dict(list_roots_callback=cb)\n", "list_roots_callback= outside MCP code"),
+        Valid('STATUS = {"roots": ["/srv/a"]}\n', "a status payload, not a roots answer"),
     ]
     INVALID = [
         Invalid("from mcp import ClientSession\ns = ClientSession(r, w, list_roots_callback=cb)\n", "keyword callback"),
@@ -108,6 +114,16 @@ class RootsProvider(Rule):
             "from fastmcp import Client\nclient = Client('srv.py')\n\ndef share(p):\n    client.set_roots([p])\n",
             "a module-level client used inside a function (pre-pass binding)",
         ),
+        Invalid(
+            "from mcp.types import ListRootsResult\n\ndef provide(context):\n    return ListRootsResult(roots=[])\n",
+            "a provider recognised by its body, reported at its def",
+        ),
+        Invalid(
+            "import mcp\n\ndef args(cb):\n    return dict(read_timeout=5, list_roots_callback=cb)\n",
+            "list_roots_callback= on any callee in MCP code (kwargs splatted later)",
+        ),
+        Invalid('def wire(router):\n    router.register("roots/list", answer)\n', "roots/list given to a registration"),
+        Invalid('answer = {"roots": [{"uri": "file:///srv/repo"}]}\n', "a wire-form roots answer"),
     ]
 
     @classmethod

@@ -62,6 +62,7 @@ class ListChangedSend(Rule):
         ),
         Valid("log('notifications/roots/list_changed is gone')\n", "text that merely mentions it"),
         Valid("from mcp.types import RootsListChangedNotification\n", "an import alone"),
+        Valid('ROOTS_CHANGED = "notifications/roots/list_changed"\n', "a method constant alone is not a send"),
     ]
     INVALID = [
         Invalid(
@@ -78,6 +79,12 @@ class ListChangedSend(Rule):
             "        await self.session.send_roots_list_changed()\n",
             "a session kept on self (the `.session` shape)",
         ),
+        Invalid(
+            "from myapp.mcp.types import RootsListChangedNotification\n\nasync def f(t):\n"
+            "    n = RootsListChangedNotification()\n    await t.send_notification(notification=n)\n",
+            "a project's own notification type from its own MCP module",
+        ),
+        Invalid('def f(t):\n    t.notify("notifications/roots/listChanged")\n', "the camelCase spelling, sent"),
     ]
 
     def __init__(self, context) -> None:

@@ -55,6 +55,10 @@ class ListChangedHandler(Rule):
             "import logging\nlogging.info('notifications/roots/list_changed', extra={})\n",
             "log text is not a registration",
         ),
+        Valid(
+            "async def test(proxy):\n    await proxy._handle_roots_list_changed(None)\n",
+            "a test calling a handler directly is not a handler",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -74,6 +78,16 @@ class ListChangedHandler(Rule):
             "from rpc import router\n\n@router.notification('notifications/roots/list_changed')\n"
             "async def changed(params): ...\n",
             "a framework registration decorator for the wire method",
+        ),
+        Invalid(
+            "import mcp.types as types\n\nasync def on_roots(note: types.RootsListChangedNotification):\n    ...\n",
+            "a handler by its signature, reported at its def",
+        ),
+        Invalid(
+            "from mcp.server.lowlevel import Server\n\nclass P(Server):\n    def __init__(self):\n"
+            "        self.notification_handlers[RootsListChangedNotification] = self._changed\n\n"
+            "    async def _changed(self, n):\n        ...\n\nfrom mcp.types import RootsListChangedNotification\n",
+            "the def registered as the list_changed handler",
         ),
     ]
 
