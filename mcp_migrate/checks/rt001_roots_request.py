@@ -10,7 +10,7 @@ from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
 from mcp_migrate.checks.shapes import (
     ROOTS_LIST,
-    constant_use,
+    constant_reference,
     error_data,
     inside_roots_type_definition,
     is_session_name,
@@ -290,17 +290,14 @@ class RootsRequest(Rule):
 
     def visit_Name(self, node: cst.Name) -> None:
         """A roots/list constant (`ROOTS_LIST`, `Method.ROOTS_LIST`) used as a request."""
-        known = self.context.memo.get("roots_constants", {})
-        if "OOTS" not in node.value and node.value not in known:
+        ref = constant_reference(self.context, self.ancestors, ROOTS_LIST)
+        if ref is None:
             return
-        use = constant_use(self.ancestors, known)
-        if use is None or use[0] != ROOTS_LIST:
-            return
-        where = string_context(use[1])
-        if where == "request" and not error_data(use[1]):
-            self.report(use[1][-1], MSG_RAW)
+        target, where, ancestors = ref
+        if where == "request" and not error_data(ancestors):
+            self.report(target, MSG_RAW)
         else:
-            self._method_given(use[1][-1], where, use[1])
+            self._method_given(target, where, ancestors)
 
     def _method_given(self, node, where, ancestors: list) -> None:
         """The method given to a generic RPC verb (`rpc.call("roots/list")`), or matched in a

@@ -11,7 +11,7 @@ from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
 from mcp_migrate.checks.shapes import (
     ROOTS_LIST,
     annotation_symbols,
-    constant_use,
+    constant_reference,
     error_data,
     inside_roots_type_definition,
     note_constant,
@@ -303,11 +303,9 @@ class RootsProvider(Rule):
 
     def visit_Name(self, node: cst.Name) -> None:
         """A roots/list constant (`Method.ROOTS_LIST`) used where the method is answered."""
-        if "OOTS" not in node.value and node.value not in self.context.memo.get("roots_constants", ()):
-            return
-        use = constant_use(self.ancestors, self.context.memo.get("roots_constants", {}))
-        if use is not None and use[0] == ROOTS_LIST and self._answers(string_context(use[1]), use[1]):
-            self.report(use[1][-1], MSG_ANSWER)
+        ref = constant_reference(self.context, self.ancestors, ROOTS_LIST)
+        if ref is not None and self._answers(ref[1], ref[2]):
+            self.report(ref[0], MSG_ANSWER)
 
     def _answers(self, where, ancestors: list) -> bool:
         """Matched in a dispatch (not one that relays the request on to another peer), or

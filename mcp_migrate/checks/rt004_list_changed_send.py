@@ -11,7 +11,8 @@ from mcp_migrate.checks.receivers import CLIENT_RECEIVERS, SESSION_SHAPE
 from mcp_migrate.checks.shapes import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
-    constant_use,
+    LIST_CHANGED_TOKENS,
+    constant_reference,
     error_data,
     inside_roots_type_definition,
     note_constant,
@@ -43,14 +44,7 @@ _WRAPPERS = frozenset({"ClientNotification"})
 class ListChangedSend(Rule):
     CODE = "RT004"
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
-    SCREEN = (
-        b"roots_list_changed",
-        b"RootsListChanged",
-        b"roots/list_changed",
-        b"roots/listChanged",
-        b"ROOTS_LIST_CHANGED",
-        b"ROOTS_CHANGED",
-    )
+    SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
     GATE = (b"oots", b"OOTS")
 
@@ -163,14 +157,11 @@ class ListChangedSend(Rule):
 
     def visit_Name(self, node: cst.Name) -> None:
         """A list_changed constant (`Method.ROOTS_LIST_CHANGED`) sent or put in a message."""
-        known = self.context.memo.get("roots_constants", {})
-        if "OOTS" not in node.value and node.value not in known:
-            return
-        use = constant_use(self.ancestors, known)
-        if use is not None and use[0] == LIST_CHANGED:
-            where = string_context(use[1])
-            if (where == "request" and not error_data(use[1])) or sends(where):
-                self.report(use[1][-1], MSG)
+        ref = constant_reference(self.context, self.ancestors, LIST_CHANGED)
+        if ref is not None:
+            target, where, ancestors = ref
+            if (where == "request" and not error_data(ancestors)) or sends(where):
+                self.report(target, MSG)
 
 
 def _untyped(receiver, resolver) -> bool:

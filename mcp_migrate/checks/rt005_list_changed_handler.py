@@ -8,7 +8,8 @@ from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.shapes import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
-    constant_use,
+    LIST_CHANGED_TOKENS,
+    constant_reference,
     inside_roots_type_definition,
     note_constant,
     param_symbols,
@@ -36,14 +37,7 @@ MSG_DEF = (
 class ListChangedHandler(Rule):
     CODE = "RT005"
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
-    SCREEN = (
-        b"roots_list_changed",
-        b"RootsListChanged",
-        b"roots/list_changed",
-        b"roots/listChanged",
-        b"ROOTS_LIST_CHANGED",
-        b"ROOTS_CHANGED",
-    )
+    SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
     GATE = (b"oots", b"OOTS")
 
@@ -159,14 +153,9 @@ class ListChangedHandler(Rule):
 
     def visit_Name(self, node: cst.Name) -> None:
         """A list_changed constant (`Method.ROOTS_LIST_CHANGED`) dispatched on or registered."""
-        known = self.context.memo.get("roots_constants", {})
-        if "OOTS" not in node.value and node.value not in known:
-            return
-        use = constant_use(self.ancestors, known)
-        if use is not None and use[0] == LIST_CHANGED:
-            where = string_context(use[1])
-            if where == "dispatch" or registers(where):
-                self.report(use[1][-1], MSG)
+        ref = constant_reference(self.context, self.ancestors, LIST_CHANGED)
+        if ref is not None and (ref[1] == "dispatch" or registers(ref[1])):
+            self.report(ref[0], MSG)
 
     # Handler definitions: the `def` that runs on the notification is reported too -----------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:

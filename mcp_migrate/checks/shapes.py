@@ -14,6 +14,15 @@ ROOTS_LIST = "roots/list"
 LIST_CHANGED = "notifications/roots/list_changed"
 #: The spellings of the list_changed method real code uses (camelCase in some clients).
 LIST_CHANGED_SPELLINGS = frozenset({LIST_CHANGED, "notifications/roots/listChanged"})
+#: Bytes without which a file cannot send or handle list_changed (RT004 and RT005 screens).
+LIST_CHANGED_TOKENS = (
+    b"roots_list_changed",
+    b"RootsListChanged",
+    b"roots/list_changed",
+    b"roots/listChanged",
+    b"ROOTS_LIST_CHANGED",
+    b"ROOTS_CHANGED",
+)
 CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
 #: Mapping keys and keyword names under which a client-capabilities mapping lives.
 CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capabilities", CLIENT_CAPABILITIES_META_KEY})
@@ -150,6 +159,20 @@ def constant_use(ancestors: list, known: dict) -> Optional[tuple]:
         ancestors = ancestors[:-1]
     method = known.get(node.value) or constant_method(node.value)
     return (method, ancestors) if method else None
+
+
+def constant_reference(context, ancestors: list, method: str) -> Optional[tuple]:
+    """For a Name visited at ancestors[-1]: (reference node, where it sits, its ancestors) when
+    it names a `method` constant (`ROOTS_LIST`, `Method.ROOTS_LIST`), else None. Cheap first
+    test: most names hold no "OOTS" and are no known constant."""
+    known = context.memo.get("roots_constants", {})
+    name = ancestors[-1].value
+    if "OOTS" not in name and name not in known:
+        return None
+    use = constant_use(ancestors, known)
+    if use is None or use[0] != method:
+        return None
+    return use[1][-1], string_context(use[1]), use[1]
 
 
 def note_constant(context, ancestors: list, value: str) -> None:
