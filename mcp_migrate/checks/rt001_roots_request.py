@@ -208,7 +208,7 @@ class RootsRequest(Rule):
         receiver named like a session whose type we cannot see, in MCP code that defines no
         list_roots method of its own: the SDK's ServerSession is the one such method."""
         mcp_code = self.resolver.imports_mcp or self.resolver.imports_mcp_named
-        if not (mcp_code and is_session_name(receiver, self.resolver)):
+        if not (mcp_code and (is_session_name(receiver, self.resolver) or self._guarded(receiver))):
             return False
         if _OWN_LIST_ROOTS.search(self.context.data):
             return False
@@ -217,6 +217,18 @@ class RootsRequest(Rule):
             return True
         call = self.parent(2)
         return isinstance(outer, cst.Arg) and isinstance(call, cst.Call) and method_name(call) in _AWAITERS
+
+    def _guarded(self, receiver: cst.BaseExpression) -> bool:
+        """Inside `if hasattr(x, "list_roots"):` for this very receiver: the code checks for the
+        SDK session's method before asking (duck-typed session)."""
+        text = code_of(receiver)
+        for anc in reversed(self.ancestors[:-1]):
+            test = anc.test if isinstance(anc, cst.If) else None
+            if isinstance(test, cst.Call) and method_name(test) == "hasattr":
+                args = positional(test)
+                if len(args) == 2 and literal(args[1].value) == "list_roots" and code_of(args[0].value) == text:
+                    return True
+        return False
 
     def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
         """Report a roots request with the migration strategies that apply at this site."""

@@ -184,8 +184,16 @@ class RootsProvider(Rule):
             self.report(node, MSG.format(what="`create_roots_callback(...)`"))
 
     def _roots_keyword(self, node: cst.Call, qualified: str) -> None:
-        """`roots=` on a fastmcp client or a pydantic-ai MCP toolset (their roots providers)."""
+        """`roots=` on a fastmcp client or a pydantic-ai MCP toolset (their roots providers), or
+        on any callee when the value is SDK `Root` objects (`roots=[Root(uri=...)]`)."""
         if qualified.partition(".")[0] not in _ROOTS_KWARG_PACKAGES:
+            arg = keyword(node, "roots")
+            if (
+                arg is not None
+                and _root_objects(arg.value, self.resolver)
+                and not qualified.endswith("ListRootsResult")
+            ):
+                self.report(arg, MSG.format(what="`roots=` with `Root` objects"))
             return
         symbol = qualified.rpartition(".")[2]
         if symbol.endswith("Client") or symbol.startswith("MCP"):
@@ -360,3 +368,14 @@ def _uri_dicts(value: cst.BaseExpression) -> bool:
         and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
         for item in items
     )
+
+
+def _root_objects(value: cst.BaseExpression, resolver) -> bool:
+    """A list (or comprehension) of MCP `Root(...)` objects."""
+    if isinstance(value, cst.ListComp):
+        items = [value.elt]
+    elif isinstance(value, cst.List):
+        items = [e.value for e in value.elements if isinstance(e, cst.Element)]
+    else:
+        return False
+    return bool(items) and all(isinstance(i, cst.Call) and resolver.mcp_name(i.func) == "Root" for i in items)
