@@ -5,6 +5,8 @@ imports, to `myapp.mcp.get_client_roots` an RT001 finding."""
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -131,7 +133,7 @@ class ImportedHelpers:
     (its package directories upwards), screened by bytes, and analysed by the same rule once
     per process; modules it imports in turn are not followed (one call away, no further)."""
 
-    #: module file -> function keys whose body holds a finding of the analysing rule.
+    #: (module file, mtime, size) -> function keys whose body holds a finding of the rule.
     _cache: dict = {}
     _analysing = False
 
@@ -148,14 +150,20 @@ class ImportedHelpers:
         if target is None:
             return None
         module, key = target
-        source = _module_file(self.path, module)
+        source = _module_file(os.path.dirname(os.path.abspath(self.path)), module)
         if source is None:
             return None
         keys = self._keys(source)
         return f"{module}.{'.'.join(k for k in key if k)}" if key in keys else None
 
     def _keys(self, source: str) -> set:
-        keys = ImportedHelpers._cache.get(source)
+        try:
+            stat = os.stat(source)
+        except OSError:
+            return set()
+        # Keyed by size and mtime too: a long-lived process (an editor) sees the module change.
+        cache_key = (source, stat.st_mtime_ns, stat.st_size)
+        keys = ImportedHelpers._cache.get(cache_key)
         if keys is None:
             keys = set()
             try:
@@ -171,7 +179,7 @@ class ImportedHelpers:
                     keys = set()
                 finally:
                     ImportedHelpers._analysing = False
-            ImportedHelpers._cache[source] = keys
+            ImportedHelpers._cache[cache_key] = keys
         return keys
 
 
@@ -195,13 +203,12 @@ def _imported_target(func, resolver) -> Optional[tuple]:
     return None
 
 
-def _module_file(path: str, module: str) -> Optional[str]:
-    """The file of `module` in the project around `path`: `<dir>/a/b.py` or
-    `<dir>/a/b/__init__.py` for the calling file's directory and its parents."""
-    import os
-
+@lru_cache(maxsize=4096)
+def _module_file(directory: str, module: str) -> Optional[str]:
+    """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
+    or `<dir>/a/b/__init__.py` for that directory and its parents (cached: a file calls many
+    imported names, most of them from the same few modules or from no project file at all)."""
     relative = module.replace(".", os.sep)
-    directory = os.path.dirname(os.path.abspath(path))
     for _ in range(8):
         for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
             full = os.path.join(directory, candidate)
