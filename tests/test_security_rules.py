@@ -302,7 +302,8 @@ def test_rt103_data_flow_from_roots():
             if path.startswith(d):
                 return True
     """
-    assert _codes(source) == ["RT103"]
+    # The awaited session-named list_roots() in MCP code is itself an RT001 (issue 10 §2.5).
+    assert _codes(source) == ["RT001", "RT103"]
     unrelated = """\
     from mcp.server.fastmcp import FastMCP
     def f(items, path):

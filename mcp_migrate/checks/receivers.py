@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.core.resolve import BASE_SESSION, Resolver, sdk_symbol
+from mcp_migrate.core.resolve import BASE_SESSION, MCP_HOST_PACKAGES, Resolver, sdk_symbol
 
 #: SDK classes whose instances carry a server-side roots request.
 SERVER_RECEIVERS = frozenset({"ServerSession", "ClientPeer", "Context", "Connection"})
@@ -25,9 +25,15 @@ def is_session_shape(expr: cst.BaseExpression, resolver: Resolver) -> bool:
 
 
 def is_sdk_receiver(expr: cst.BaseExpression, resolver: Resolver, classes: frozenset) -> bool:
-    kind = resolver.sdk_instance(expr)
+    """An SDK object of one of `classes`, or a host framework's class of the same name (mcp-agent
+    re-exports and subclasses the SDK's Context)."""
+    kind = resolver.sdk_instance(expr) or _host_kind(expr, resolver)
     if kind is not None:
         return kind in classes or kind == SESSION_SHAPE
     if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
         return is_session_shape(expr, resolver)
     return False
+
+
+def _host_kind(expr: cst.BaseExpression, resolver: Resolver):
+    return sdk_symbol(resolver.instance_type(expr), MCP_HOST_PACKAGES)

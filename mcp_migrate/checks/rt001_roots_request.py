@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
-from mcp_migrate.checks.shapes import ROOTS_LIST, string_context
+from mcp_migrate.checks.shapes import (
+    ROOTS_LIST,
+    constant_reference,
+    error_data,
+    inside_roots_type_definition,
+    is_session_name,
+    note_constant,
+    relays,
+    sends,
+    string_context,
+)
+from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers
+from mcp_migrate.core.context import FileContext
+from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
@@ -22,6 +37,18 @@ MSG_SEND = (
     "send requests outside an InputRequiredResult: " + MIGRATE
 )
 MSG_RAW = "a `roots/list` request built by hand (Roots is deprecated by SEP-2577): " + MIGRATE
+MSG_RELAY = (
+    "relays `roots/list` to the other peer: this branch asks for roots on the client's behalf "
+    "(Roots is deprecated by SEP-2577): " + MIGRATE
+)
+MSG_HELPER = (
+    "runs `{name}`, a helper defined in this file that asks the client for roots (deprecated by "
+    "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
+)
+MSG_IMPORTED = (
+    "runs `{name}`, a helper of this project that asks the client for roots (deprecated by "
+    "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
+)
 MSG_BRIDGE = (
     "era-portable roots request ({what}): works on both protocol eras but still uses Roots, "
     "deprecated by SEP-2577; consider a tool parameter, a resource URI, or server configuration"
@@ -29,14 +56,21 @@ MSG_BRIDGE = (
 
 _WRAPPERS = frozenset({"ServerRequest"})
 _SEND_METHODS = frozenset({"send_request"})
+#: Calls that run an awaitable: `asyncio.wait_for(session.list_roots(), 5)`.
+_AWAITERS = frozenset({"wait_for", "ensure_future", "create_task", "shield", "gather", "run"})
+#: A class of the file's own that defines list_roots: `x.list_roots()` may be that one.
+_OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
 
 
 class RootsRequest(Rule):
     CODE = "RT001"
     WIRE_STRINGS = frozenset({ROOTS_LIST})
-    SCREEN = (b"list_roots", b"ListRoots", b"roots/list")
-    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    #: `_roots(`: a call of a project helper named for roots (`resolve_project_root_from_roots(`)
+    #: in a file that names nothing else of Roots; helpers named otherwise are seen only in files
+    #: holding one of the other tokens.
+    SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
+    #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
+    GATE = (b"oots", b"OOTS")
 
     VALID = [
         Valid(
@@ -51,6 +85,21 @@ class RootsRequest(Rule):
             "from mcp.server.fastmcp import Context\n\nclass Store:\n    def list_roots(self): ...\n\n"
             "async def t(ctx: Context, store: Store):\n    return store.list_roots()\n",
             "a user's own list_roots() beside an SDK Context: only the SDK receiver counts",
+        ),
+        Valid(
+            "from mcp.server.fastmcp import FastMCP\nfrom unittest import mock\n\n"
+            "def stub():\n    session = mock.Mock()\n    session.list_roots = mock.AsyncMock()\n    return session\n",
+            "a test double assigning a mock asks nothing",
+        ),
+        Valid(
+            "import boto3\nfrom mcp.server.fastmcp import FastMCP\n\norg = boto3.client('organizations')\n"
+            "roots = org.list_roots()\n",
+            "boto3 Organizations list_roots() in an MCP file",
+        ),
+        Valid('ROOTS_LIST = "roots/list"\n', "a method constant alone is neither a request nor a handler"),
+        Valid(
+            'def fail(i):\n    return {"id": i, "error": {"code": -32601, "data": {"method": "roots/list"}}}\n',
+            "the data of a JSON-RPC error describes a request, it is not one",
         ),
     ]
     INVALID = [
@@ -82,9 +131,51 @@ class RootsRequest(Rule):
             "    await session.send_request(request=t.ServerRequest(root=t.ListRootsRequest()), result_type=t.ListRootsResult)\n",
             "keyword arguments to send_request and to the v1 ServerRequest wrapper",
         ),
+        Invalid(
+            "from typing import Any\nimport mcp\n\nasync def f(session: Any):\n    return await session.list_roots()\n",
+            "an awaited list_roots() on a session-named receiver typed Any, in MCP code",
+        ),
+        Invalid(
+            "from mcp.server.fastmcp import Context\n\nasync def tool(ctx: Context):\n    return await _roots(ctx)\n\n"
+            "async def _roots(ctx: Context):\n    return await ctx.session.list_roots()\n",
+            "a same-file helper that asks for roots makes its call site RT001 (one call away)",
+        ),
+        Invalid(
+            "from mcp.server.session import ServerSession\n\nclass P:\n    def run(self, r, w, o):\n"
+            "        self._s = ServerSession(r, w, o)\n\n    async def go(self):\n        return await self._s.list_roots()\n",
+            "a ServerSession kept in an attribute of self",
+        ),
+        Invalid('def ask(rpc):\n    return rpc.call("roots/list")\n', "the method given to a generic RPC verb"),
+        Invalid(
+            'async def relay(msg, upstream):\n    if msg["method"] == "roots/list":\n'
+            "        return await upstream.send_request(msg)\n",
+            "a relay forwarding roots/list asks the other peer for roots",
+        ),
     ]
 
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self.helpers = SameFileHelpers()
+        self.imported = ImportedHelpers(context.path, self.SCREEN, lambda path, data: _helper_keys(path, data, context))
+        #: name -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
+        #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
+        self._built: dict = {}
+
+    def report(self, node, message, *, severity=None, fix=None) -> None:
+        super().report(node, message, severity=severity, fix=fix)
+        self.helpers.found(self.ancestors, node)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """Requests built and never sent here, then calls of same-file helpers that ask for
+        roots (both known once the whole file is seen)."""
+        for call, ancestors in self._built.values():
+            super().report(call, MSG_SEND)
+            self.helpers.found(ancestors, call)
+        for site, name in self.helpers.sites():
+            super().report(site, MSG_HELPER.format(name=name))
+
     def visit_Call(self, node: cst.Call) -> None:
+        self.helpers.called(node, self.ancestors, self.resolver)
         if self.context.is_claimed(node):
             return
         name = method_name(node)
@@ -99,15 +190,45 @@ class RootsRequest(Rule):
                 self._report_request(node, MSG_SEND, "raw")
         else:
             self._construction(node)
+            helper = self.imported.helper(node, self.resolver)
+            if helper is not None:
+                super().report(node, MSG_IMPORTED.format(name=helper))
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
-        if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS):
+        if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):
             return
         qualified = self.resolver.instance_type(receiver) or ""
         if qualified.startswith("fastmcp.") and qualified.endswith("Context"):
             self._report_request(node, MSG_FASTMCP.format(call=_short(receiver) + ".list_roots()"), "list")
         else:
             self._report_request(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"), "result")
+
+    def _awaited_session(self, receiver: cst.BaseExpression) -> bool:
+        """`await session.list_roots()` (or `asyncio.wait_for(session.list_roots(), t)`) on a
+        receiver named like a session whose type we cannot see, in MCP code that defines no
+        list_roots method of its own: the SDK's ServerSession is the one such method."""
+        mcp_code = self.resolver.imports_mcp or self.resolver.imports_mcp_named
+        if not (mcp_code and (is_session_name(receiver, self.resolver) or self._guarded(receiver))):
+            return False
+        if _OWN_LIST_ROOTS.search(self.context.data):
+            return False
+        outer = self.parent(1)
+        if isinstance(outer, cst.Await):
+            return True
+        call = self.parent(2)
+        return isinstance(outer, cst.Arg) and isinstance(call, cst.Call) and method_name(call) in _AWAITERS
+
+    def _guarded(self, receiver: cst.BaseExpression) -> bool:
+        """Inside `if hasattr(x, "list_roots"):` for this very receiver: the code checks for the
+        SDK session's method before asking (duck-typed session)."""
+        text = code_of(receiver)
+        for anc in reversed(self.ancestors[:-1]):
+            test = anc.test if isinstance(anc, cst.If) else None
+            if isinstance(test, cst.Call) and method_name(test) == "hasattr":
+                args = positional(test)
+                if len(args) == 2 and literal(args[1].value) == "list_roots" and code_of(args[0].value) == text:
+                    return True
+        return False
 
     def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
         """Report a roots request with the migration strategies that apply at this site."""
@@ -130,17 +251,19 @@ class RootsRequest(Rule):
             self.context.claim(inner)
             self._report_request(node, MSG_SEND, "result")
             return
-        if self.resolver.sdk_instance(request) == "ListRootsRequest":
+        if isinstance(request, cst.Name) and self._built.pop(request.value, None) is not None:
+            self._report_request(node, MSG_SEND, "result")
+        elif self.resolver.sdk_instance(request) == "ListRootsRequest":
             self._report_request(node, MSG_SEND, "result")
 
     def _construction(self, node: cst.Call) -> None:
-        symbol = self.resolver.sdk_name(node.func)
+        symbol = self.resolver.mcp_name(node.func)
         if symbol == "ListRootsRequest":
             if self._inside_input_required():
                 self.report(node, MSG_BRIDGE.format(what="InputRequiredResult"), severity="info")
-            else:
+            elif not self._note_built(node):
                 self.report(node, MSG_SEND)
-        elif symbol == "ListRoots":
+        elif symbol == "ListRoots" and self.resolver.sdk_name(node.func):
             self.report(node, MSG_BRIDGE.format(what="ListRoots resolver marker"), severity="info")
 
     def _inside_input_required(self) -> bool:
@@ -151,17 +274,64 @@ class RootsRequest(Rule):
                 return True
         return False
 
+    def _note_built(self, node: cst.Call) -> bool:
+        """Hold `name = ListRootsRequest(...)` until we know whether it is sent."""
+        parent = self.parent(1)
+        if not (isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1):
+            return False
+        target = parent.targets[0].target
+        if not isinstance(target, cst.Name):
+            return False
+        self._built[target.value] = (node, list(self.ancestors))
+        return True
+
     def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if self.context.is_claimed(node):
+        if self.context.is_claimed(node) or inside_roots_type_definition(self.ancestors, self.context.data):
             return
         where = string_context(self.ancestors)
-        if where == "request":
+        if where == "constant":
+            # `ROOTS_LIST = "roots/list"` is neither a request nor a handler: its uses are.
+            note_constant(self.context, self.ancestors, value)
+        elif where == "request" and not error_data(self.ancestors):
             if self._inside_input_required():
                 self.report(node, MSG_BRIDGE.format(what="inputRequests"), severity="info")
             else:
                 self.report(node, MSG_RAW)
-        elif where == "constant" or (where and where.startswith("call:send")):
+        else:
+            self._method_given(node, where, self.ancestors)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        """A roots/list constant (`ROOTS_LIST`, `Method.ROOTS_LIST`) used as a request."""
+        ref = constant_reference(self.context, self.ancestors, ROOTS_LIST)
+        if ref is None:
+            return
+        target, where, ancestors = ref
+        if where == "request" and not error_data(ancestors):
+            self.report(target, MSG_RAW)
+        else:
+            self._method_given(target, where, ancestors)
+
+    def _method_given(self, node, where, ancestors: list) -> None:
+        """The method given to a generic RPC verb (`rpc.call("roots/list")`), or matched in a
+        branch that relays the request to the other peer."""
+        if sends(where):
             self.report(node, MSG_RAW)
+        elif where == "dispatch" and relays(ancestors):
+            self.report(node, MSG_RELAY)
+
+
+def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
+    """The functions of another module of the project whose body asks for roots: that module
+    run through this rule alone (the engine's dispatcher, imported late: it imports the rules)."""
+    from mcp_migrate.core.engine import _Dispatcher
+
+    module = cst.parse_module(data)
+    resolver = Resolver()
+    resolver.prepass(module)
+    context = FileContext(path, module, resolver, caller.settings, data=data)
+    rule = RootsRequest(context)
+    _Dispatcher(context, [rule], []).run(module)
+    return rule.helpers.doers
 
 
 def _unwrap(expr: cst.BaseExpression, resolver):

@@ -8,14 +8,34 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
-from mcp_migrate.checks.shapes import ROOTS_LIST, string_context
+from mcp_migrate.checks.shapes import (
+    ROOTS_LIST,
+    annotation_symbols,
+    constant_reference,
+    error_data,
+    inside_roots_type_definition,
+    note_constant,
+    param_symbols,
+    registers,
+    relays,
+    roots_type_definition,
+    string_context,
+)
 from mcp_migrate.core.fixes import remove_statement
 from mcp_migrate.core.resolve import SDK_PACKAGES
-from mcp_migrate.core.syntax import is_false_or_none, keyword, method_name, positional
+from mcp_migrate.core.syntax import code_of, is_false_or_none, keyword, literal, method_name, positional
 
 MSG = (
     "{what} supplies roots to servers; Roots is deprecated by SEP-2577: give the server its "
     "directories as tool arguments or through its configuration (stdio `env`/`args`), then delete this"
+)
+MSG_PROVIDER = (
+    "`{name}` supplies roots ({why}); Roots is deprecated by SEP-2577: give the server its "
+    "directories as tool arguments or through its configuration, then delete this provider"
+)
+MSG_TYPE = (
+    "`{name}` re-implements a Roots protocol type (the client side of Roots, deprecated by "
+    "SEP-2577): delete it once nothing answers `roots/list`"
 )
 MSG_ANSWER = (
     "answers `roots/list` by hand; Roots is deprecated by SEP-2577: give the server its directories "
@@ -27,14 +47,30 @@ _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
 CLIENT_SESSION_CALLBACK_INDEX = 5
 #: Constructors that take `roots=`: fastmcp clients, pydantic-ai MCP toolsets/servers.
 _ROOTS_KWARG_PACKAGES = frozenset({"fastmcp", "pydantic_ai"})
+#: Return types of code that asks for roots (a server-side resolver), not of a provider.
+_ASKING_TYPES = frozenset({"ListRoots", "ListRootsRequest"})
+#: SDK types of a roots provider a wrapper's parameter may take.
+_PROVIDER_TYPES = frozenset({"RootsList", "RootsHandler", "ListRootsFnT"})
+#: Mapping keys under which a roots callback is handed to a session or a callback table.
+_CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 
 
 class RootsProvider(Rule):
     CODE = "RT002"
     WIRE_STRINGS = frozenset({ROOTS_LIST})
-    SCREEN = (b"list_roots", b"ClientSession", b"set_roots", b"roots/list", b"ListRoots", b"roots_callback")
-    #: Roots named somewhere, or a positional ClientSession callback (imported from mcp).
-    GATE = (b"oots", b"mcp")
+    SCREEN = (
+        b"list_roots",
+        b"ClientSession",
+        b"set_roots",
+        b"roots/list",
+        b"ListRoots",
+        b"roots_callback",
+        b"ROOTS_LIST",
+        b"LIST_ROOTS",
+    )
+    #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
+    #: callback (imported from mcp).
+    GATE = (b"oots", b"OOTS", b"mcp")
 
     VALID = [
         Valid(
@@ -54,6 +90,12 @@ class RootsProvider(Rule):
             "class App:\n    def go(self):\n        self.store.set_roots([])\n",
             "set_roots on an untyped attribute in a file that defines its own set_roots",
         ),
+        Valid(
+            "from mcp.types import ListRootsResult\n\ndef describe(r: ListRootsResult) -> str:\n    return str(r.roots)\n",
+            "a function that only reads a ListRootsResult is not a provider",
+        ),
+        Valid("def build(cb):\n    return dict(list_roots_callback=cb)\n", "list_roots_callback= outside MCP code"),
+        Valid('STATUS = {"roots": ["/srv/a"]}\n', "a status payload, not a roots answer"),
     ]
     INVALID = [
         Invalid("from mcp import ClientSession\ns = ClientSession(r, w, list_roots_callback=cb)\n", "keyword callback"),
@@ -72,6 +114,16 @@ class RootsProvider(Rule):
             "from fastmcp import Client\nclient = Client('srv.py')\n\ndef share(p):\n    client.set_roots([p])\n",
             "a module-level client used inside a function (pre-pass binding)",
         ),
+        Invalid(
+            "from mcp.types import ListRootsResult\n\ndef provide(context):\n    return ListRootsResult(roots=[])\n",
+            "a provider recognised by its body, reported at its def",
+        ),
+        Invalid(
+            "import mcp\n\ndef args(cb):\n    return dict(read_timeout=5, list_roots_callback=cb)\n",
+            "list_roots_callback= on any callee in MCP code (kwargs splatted later)",
+        ),
+        Invalid('def wire(router):\n    router.register("roots/list", answer)\n', "roots/list given to a registration"),
+        Invalid('answer = {"roots": [{"uri": "file:///srv/repo"}]}\n', "a wire-form roots answer"),
     ]
 
     @classmethod
@@ -79,64 +131,105 @@ class RootsProvider(Rule):
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
         if any(token in data for token in cls.SCREEN):
             return True
-        return b"roots" in data and (b"fastmcp" in data or b"pydantic_ai" in data)
+        if b"roots" not in data:
+            return False
+        # A raw `{"roots": [{"uri": ...}]}` answer.
+        return (
+            b"fastmcp" in data or b"pydantic_ai" in data or (b'roots"' in data or b"roots'" in data) and b"uri" in data
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
-        qualified = self.resolver.qualified(node.func)
-        root = qualified.partition(".")[0] if qualified else ""
-        if root in SDK_PACKAGES:
-            arg = keyword(node, "list_roots_callback")
-            if arg is not None and not is_false_or_none(arg.value):
-                self.report(
-                    arg,
-                    MSG.format(what="`list_roots_callback=`"),
-                    fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
-                )
-            symbol = qualified.rpartition(".")[2]
-            if symbol == "ClientSession":
-                args = positional(node)
-                if len(args) > CLIENT_SESSION_CALLBACK_INDEX:
-                    arg = args[CLIENT_SESSION_CALLBACK_INDEX]
-                    if not is_false_or_none(arg.value):
-                        self.report(
-                            arg,
-                            MSG.format(what="the positional roots callback of `ClientSession`"),
-                            fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
-                        )
-            elif symbol == "create_roots_callback":
-                self.report(node, MSG.format(what="`create_roots_callback(...)`"))
-        if root in _ROOTS_KWARG_PACKAGES:
-            symbol = qualified.rpartition(".")[2]
-            if symbol.endswith("Client") or symbol.startswith("MCP"):
-                arg = keyword(node, "roots")
-                if arg is not None and not is_false_or_none(arg.value):
-                    self.report(
-                        arg,
-                        MSG.format(what="`roots=`"),
-                        fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
-                    )
+        """Each way a call wires or answers roots, one named step each."""
+        qualified = self.resolver.qualified(node.func) or ""
+        sdk_callee = qualified.partition(".")[0] in SDK_PACKAGES
+        self._callback_keyword(node, sdk_callee)
+        if sdk_callee:
+            self._sdk_session_callback(node, qualified)
+        self._roots_keyword(node, qualified)
         name = method_name(node)
         if name == "set_roots" and isinstance(node.func, cst.Attribute):
-            receiver = node.func.value
-            kind = self.resolver.sdk_instance(receiver)
-            if kind in CLIENT_RECEIVERS or (
-                # `self.client.set_roots(...)`: an attribute we cannot type, in a file that
-                # imports fastmcp and defines no set_roots of its own.
-                kind is None
-                and isinstance(receiver, cst.Attribute)
-                and b"fastmcp" in self.context.data
-                and self.resolver.imports_sdk
-                and not _OWN_SET_ROOTS.search(self.context.data)
-            ):
-                self.report(
-                    node,
-                    MSG.format(what="`set_roots(...)`"),
-                    fix=self.context.rewrites.remove_provider_statement(self.context, node),
-                )
+            self._set_roots(node, node.func.value)
         elif name == "isinstance":
             args = positional(node)
             if len(args) == 2 and self._names_list_roots_request(args[1].value):
                 self.report(node, MSG_ANSWER)
+
+    def _callback_keyword(self, node: cst.Call, sdk_callee: bool) -> None:
+        """`list_roots_callback=<not None>` wires a roots provider in MCP code whatever the
+        callee: the SDK's session, a project helper that opens one, a settings object, a host
+        library's client, `dict(...)` kwargs splatted later, `(A if flag else B)(...)`."""
+        arg = keyword(node, "list_roots_callback")
+        if arg is None or is_false_or_none(arg.value):
+            return
+        if sdk_callee:
+            fix = self.context.rewrites.remove_provider_arg(self.context, node, arg)
+            self.report(arg, MSG.format(what="`list_roots_callback=`"), fix=fix)
+        elif self.resolver.imports_mcp:
+            self.report(arg, MSG.format(what="`list_roots_callback=`"))
+
+    def _sdk_session_callback(self, node: cst.Call, qualified: str) -> None:
+        """The SDK's positional spellings: `ClientSession(r, w, ..., cb)`, `create_roots_callback`."""
+        symbol = qualified.rpartition(".")[2]
+        if symbol == "ClientSession":
+            args = positional(node)
+            if len(args) > CLIENT_SESSION_CALLBACK_INDEX:
+                arg = args[CLIENT_SESSION_CALLBACK_INDEX]
+                if not is_false_or_none(arg.value):
+                    self.report(
+                        arg,
+                        MSG.format(what="the positional roots callback of `ClientSession`"),
+                        fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
+                    )
+        elif symbol == "create_roots_callback":
+            self.report(node, MSG.format(what="`create_roots_callback(...)`"))
+
+    def _roots_keyword(self, node: cst.Call, qualified: str) -> None:
+        """`roots=` on a fastmcp client or a pydantic-ai MCP toolset (their roots providers), or
+        on any callee when the value is SDK `Root` objects (`roots=[Root(uri=...)]`)."""
+        if qualified.partition(".")[0] not in _ROOTS_KWARG_PACKAGES:
+            arg = keyword(node, "roots")
+            if (
+                arg is not None
+                and _root_objects(arg.value, self.resolver)
+                and not qualified.endswith("ListRootsResult")
+            ):
+                self.report(arg, MSG.format(what="`roots=` with `Root` objects"))
+            return
+        symbol = qualified.rpartition(".")[2]
+        if symbol.endswith("Client") or symbol.startswith("MCP"):
+            arg = keyword(node, "roots")
+            if arg is not None and not is_false_or_none(arg.value):
+                self.report(
+                    arg,
+                    MSG.format(what="`roots=`"),
+                    fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
+                )
+
+    def _set_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
+        """`client.set_roots(...)` on a fastmcp client (typed, or an untyped attribute in a
+        fastmcp file that defines no set_roots of its own)."""
+        kind = self.resolver.sdk_instance(receiver)
+        if kind in CLIENT_RECEIVERS or (
+            kind is None
+            and isinstance(receiver, cst.Attribute)
+            and b"fastmcp" in self.context.data
+            and self.resolver.imports_sdk
+            and not _OWN_SET_ROOTS.search(self.context.data)
+        ):
+            self.report(
+                node,
+                MSG.format(what="`set_roots(...)`"),
+                fix=self.context.rewrites.remove_provider_statement(self.context, node),
+            )
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        """`{"list_roots_callback": cb}` kwargs splatted into a session later, or a callback
+        table entry `{"list_roots": self.list_roots_callback}` (MCP code only)."""
+        key = literal(node.key)
+        if key not in _CALLBACK_KEYS or is_false_or_none(node.value) or not self.resolver.imports_mcp:
+            return
+        if key == "list_roots_callback" or "callback" in (code_of(node.value)):
+            self.report(node, MSG.format(what=f"the `{key}` callback entry"))
 
     def _names_list_roots_request(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Tuple):
@@ -148,8 +241,14 @@ class RootsProvider(Rule):
             self.report(node, MSG_ANSWER)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if node.name.value != "on_list_roots":
+        if node.name.value == "on_list_roots":
+            self._message_handler_method(node)
             return
+        why = self._provider_signature(node)
+        if why is not None:
+            self.report(node.name, MSG_PROVIDER.format(name=node.name.value, why=why))
+
+    def _message_handler_method(self, node: cst.FunctionDef) -> None:
         owner = self.parent(2)  # FunctionDef <- IndentedBlock <- ClassDef
         if isinstance(owner, cst.ClassDef) and any(
             self.resolver.sdk_name(base.value) == "MessageHandler" for base in owner.bases
@@ -160,6 +259,123 @@ class RootsProvider(Rule):
                 fix=remove_statement(self.ancestors, node, unsafe=True),
             )
 
+    def _provider_signature(self, node: cst.FunctionDef):
+        """Why a function is a roots provider, by its signature or body, else None: typed
+        `-> ListRootsFnT`; taking a ListRootsRequest; returning a ListRootsResult it builds, or
+        typed `-> ListRootsResult` with the callback's shape (`| ErrorData`, a RequestContext
+        parameter). One that only reads or describes a ListRootsResult is not a provider."""
+        returns = annotation_symbols(self.resolver, node.returns.annotation) if node.returns else set()
+        if returns & _ASKING_TYPES:
+            return None  # a server-side resolver that asks (`-> ListRoots | ListRootsResult`)
+        if "ListRootsFnT" in returns:
+            return "returns a `ListRootsFnT` callback"
+        params = param_symbols(self.resolver, node.params)
+        if "ListRootsRequest" in params:
+            return "takes a `ListRootsRequest`"
+        if _returns_built_result(node.body, self.resolver):
+            return "builds and returns a `ListRootsResult`"
+        if "ListRootsResult" in returns and ("ErrorData" in returns or "RequestContext" in params):
+            return "has the `list_roots_callback` signature"
+        return None
+
+    def visit_Param(self, node: cst.Param) -> None:
+        """A parameter typed with the SDK's roots-provider types (`roots: RootsList |
+        RootsHandler`, `ListRootsFnT`): a wrapper's API through which its users supply roots."""
+        if node.annotation is None:
+            return
+        found = annotation_symbols(self.resolver, node.annotation.annotation) & _PROVIDER_TYPES
+        if found:
+            self.report(node, MSG.format(what=f"a `{node.name.value}` parameter typed `{sorted(found)[0]}`"))
+
+    def visit_Dict(self, node: cst.Dict) -> None:
+        """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form."""
+        for element in node.elements:
+            if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and _uri_dicts(element.value):
+                self.report(node, MSG.format(what='a raw `{"roots": [{"uri": ...}]}` answer'))
+                return
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
+        name = roots_type_definition(node, self.context.data)
+        if name is not None and name != "RootsListChangedNotification" and self.resolver.imports_mcp:
+            self.report(node.name, MSG_TYPE.format(name=name))
+
     def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if string_context(self.ancestors) == "dispatch":
+        if inside_roots_type_definition(self.ancestors, self.context.data):
+            return
+        where = string_context(self.ancestors)
+        if where == "constant":
+            note_constant(self.context, self.ancestors, value)
+        elif self._answers(where, self.ancestors):
             self.report(node, MSG_ANSWER)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        """A roots/list constant (`Method.ROOTS_LIST`) used where the method is answered."""
+        ref = constant_reference(self.context, self.ancestors, ROOTS_LIST)
+        if ref is not None and self._answers(ref[1], ref[2]):
+            self.report(ref[0], MSG_ANSWER)
+
+    def _answers(self, where, ancestors: list) -> bool:
+        """Matched in a dispatch (not one that relays the request on to another peer), or
+        given to a registration call: this code answers roots/list."""
+        if where == "dispatch":
+            return not relays(ancestors) and not error_data(ancestors)
+        return registers(where)
+
+
+def _returns_built_result(body, resolver) -> bool:
+    """Does the function's own body (not nested functions) `return ListRootsResult(...)`?"""
+    stack = list(_statements(body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            stack.extend(stmt.body)
+        elif isinstance(stmt, cst.Return):
+            value = stmt.value
+            if isinstance(value, cst.Call) and resolver.mcp_name(value.func) == "ListRootsResult":
+                return True
+        elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            for part in ("body", "orelse", "finalbody"):
+                stack.extend(_statements(getattr(stmt, part, None)))
+            for handler in getattr(stmt, "handlers", ()):
+                stack.extend(_statements(handler.body))
+    return False
+
+
+def _statements(block) -> list:
+    """The statements of a block-like field: an IndentedBlock, a one-line suite, an `else:` /
+    `finally:` clause, or an `elif` (an If, itself a statement)."""
+    if block is None or isinstance(block, cst.BaseExpression):
+        return []
+    if isinstance(block, cst.If):
+        return [block]
+    inner = getattr(block, "body", None)
+    if isinstance(inner, (list, tuple)):
+        return list(inner)
+    return _statements(inner)
+
+
+def _uri_dicts(value: cst.BaseExpression) -> bool:
+    """A list (or list comprehension) of dict literals that carry a "uri" key."""
+    if isinstance(value, cst.ListComp):
+        items = [value.elt]
+    elif isinstance(value, cst.List):
+        items = [e.value for e in value.elements if isinstance(e, cst.Element)]
+    else:
+        return False
+    return bool(items) and all(
+        isinstance(item, cst.Dict)
+        and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
+        for item in items
+    )
+
+
+def _root_objects(value: cst.BaseExpression, resolver) -> bool:
+    """A list (or comprehension) of MCP `Root(...)` objects."""
+    if isinstance(value, cst.ListComp):
+        items = [value.elt]
+    elif isinstance(value, cst.List):
+        items = [e.value for e in value.elements if isinstance(e, cst.Element)]
+    else:
+        return False
+    return bool(items) and all(isinstance(i, cst.Call) and resolver.mcp_name(i.func) == "Root" for i in items)

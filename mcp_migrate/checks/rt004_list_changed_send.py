@@ -8,7 +8,19 @@ import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS, SESSION_SHAPE
-from mcp_migrate.checks.shapes import LIST_CHANGED, string_context
+from mcp_migrate.checks.shapes import (
+    LIST_CHANGED,
+    LIST_CHANGED_SPELLINGS,
+    LIST_CHANGED_TOKENS,
+    constant_reference,
+    error_data,
+    inside_roots_type_definition,
+    note_constant,
+    roots_type_definition,
+    sends,
+    string_context,
+)
+from mcp_migrate.checks.wrappers import SameFileHelpers
 from mcp_migrate.core.fixes import remove_statement
 from mcp_migrate.core.syntax import literal, method_name, positional
 
@@ -16,16 +28,25 @@ MSG = (
     "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is deprecated "
     "by SEP-2577): delete it; new directories travel with the next tool call"
 )
+MSG_HELPER = (
+    "runs `{name}`, a helper defined in this file that sends `notifications/roots/list_changed` "
+    "(removed in the 2026-07-28 revision; Roots is deprecated by SEP-2577): delete the helper and "
+    "this call"
+)
+MSG_TYPE = (
+    "`{name}` re-implements the `notifications/roots/list_changed` notification, removed in the "
+    "2026-07-28 revision (Roots is deprecated by SEP-2577): delete it once nothing sends it"
+)
 _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 _WRAPPERS = frozenset({"ClientNotification"})
 
 
 class ListChangedSend(Rule):
     CODE = "RT004"
-    WIRE_STRINGS = frozenset({LIST_CHANGED})
-    SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
-    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    WIRE_STRINGS = LIST_CHANGED_SPELLINGS
+    SCREEN = LIST_CHANGED_TOKENS
+    #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
+    GATE = (b"oots", b"OOTS")
 
     VALID = [
         Valid(
@@ -35,6 +56,7 @@ class ListChangedSend(Rule):
         ),
         Valid("log('notifications/roots/list_changed is gone')\n", "text that merely mentions it"),
         Valid("from mcp.types import RootsListChangedNotification\n", "an import alone"),
+        Valid('ROOTS_CHANGED = "notifications/roots/list_changed"\n', "a method constant alone is not a send"),
     ]
     INVALID = [
         Invalid(
@@ -51,9 +73,37 @@ class ListChangedSend(Rule):
             "        await self.session.send_roots_list_changed()\n",
             "a session kept on self (the `.session` shape)",
         ),
+        Invalid(
+            "from myapp.mcp.types import RootsListChangedNotification\n\nasync def f(t):\n"
+            "    n = RootsListChangedNotification()\n    await t.send_notification(notification=n)\n",
+            "a project's own notification type from its own MCP module",
+        ),
+        Invalid('def f(t):\n    t.notify("notifications/roots/listChanged")\n', "the camelCase spelling, sent"),
     ]
 
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self.helpers = SameFileHelpers()
+
+    def report(self, node, message, *, severity=None, fix=None) -> None:
+        super().report(node, message, severity=severity, fix=fix)
+        self.helpers.found(self.ancestors, node)
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """Calls of same-file helpers that send list_changed (known once the file is seen)."""
+        for site, name in self.helpers.sites():
+            super().report(site, MSG_HELPER.format(name=name))
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        """A project's own RootsListChangedNotification model, in MCP code."""
+        if (
+            roots_type_definition(node, self.context.data) == "RootsListChangedNotification"
+            and self.resolver.imports_mcp
+        ):
+            self.report(node.name, MSG_TYPE.format(name=node.name.value))
+
     def visit_Call(self, node: cst.Call) -> None:
+        self.helpers.called(node, self.ancestors, self.resolver)
         if self.context.is_claimed(node):
             return
         name = method_name(node)
@@ -80,15 +130,15 @@ class ListChangedSend(Rule):
                     self.context.claim(inner)
                 self.report(node, MSG, fix=remove_statement(self.ancestors))
                 return
-        if self.resolver.sdk_name(node.func) == "RootsListChangedNotification":
+        if self.resolver.mcp_name(node.func) == "RootsListChangedNotification":
             self.report(node, MSG)
 
     def _is_notification(self, expr) -> bool:
-        if literal(expr) == LIST_CHANGED:
+        if literal(expr) in LIST_CHANGED_SPELLINGS:
             return True
         if not isinstance(expr, cst.Call):
             return False
-        symbol = self.resolver.sdk_name(expr.func)
+        symbol = self.resolver.mcp_name(expr.func)
         if symbol == "RootsListChangedNotification":
             return True
         if symbol in _WRAPPERS:
@@ -97,11 +147,21 @@ class ListChangedSend(Rule):
         return False
 
     def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if self.context.is_claimed(node):
+        if self.context.is_claimed(node) or inside_roots_type_definition(self.ancestors, self.context.data):
             return
         where = string_context(self.ancestors)
-        if where == "request" or (where is not None and where.startswith("call:send")):
+        if where == "constant":
+            note_constant(self.context, self.ancestors, value)
+        elif (where == "request" and not error_data(self.ancestors)) or sends(where):
             self.report(node, MSG)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        """A list_changed constant (`Method.ROOTS_LIST_CHANGED`) sent or put in a message."""
+        ref = constant_reference(self.context, self.ancestors, LIST_CHANGED)
+        if ref is not None:
+            target, where, ancestors = ref
+            if (where == "request" and not error_data(ancestors)) or sends(where):
+                self.report(target, MSG)
 
 
 def _untyped(receiver, resolver) -> bool:

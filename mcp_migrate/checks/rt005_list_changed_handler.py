@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
-from mcp_migrate.checks.shapes import LIST_CHANGED, string_context
+from mcp_migrate.checks.shapes import (
+    LIST_CHANGED,
+    LIST_CHANGED_SPELLINGS,
+    LIST_CHANGED_TOKENS,
+    constant_reference,
+    inside_roots_type_definition,
+    note_constant,
+    param_symbols,
+    registers,
+    string_context,
+)
+from mcp_migrate.checks.wrappers import callee_key, definition_key
 from mcp_migrate.core.fixes import remove_arg, remove_statement
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
 
@@ -18,12 +27,19 @@ MSG = (
 )
 
 
+MSG_DEF = (
+    "`{name}` handles `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots "
+    "is deprecated by SEP-2577), so it never runs: delete it with its registration; make what it "
+    "refreshed a per-call parameter or a configuration reload"
+)
+
+
 class ListChangedHandler(Rule):
     CODE = "RT005"
-    WIRE_STRINGS = frozenset({LIST_CHANGED})
-    SCREEN = (b"roots_list_changed", b"RootsListChanged", b"roots/list_changed")
-    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    WIRE_STRINGS = LIST_CHANGED_SPELLINGS
+    SCREEN = LIST_CHANGED_TOKENS
+    #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
+    GATE = (b"oots", b"OOTS")
 
     VALID = [
         Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),
@@ -32,6 +48,10 @@ class ListChangedHandler(Rule):
         Valid(
             "import logging\nlogging.info('notifications/roots/list_changed', extra={})\n",
             "log text is not a registration",
+        ),
+        Valid(
+            "async def test(proxy):\n    await proxy._handle_roots_list_changed(None)\n",
+            "a test calling a handler directly is not a handler",
         ),
     ]
     INVALID = [
@@ -53,6 +73,16 @@ class ListChangedHandler(Rule):
             "async def changed(params): ...\n",
             "a framework registration decorator for the wire method",
         ),
+        Invalid(
+            "import mcp.types as types\n\nasync def on_roots(note: types.RootsListChangedNotification):\n    ...\n",
+            "a handler by its signature, reported at its def",
+        ),
+        Invalid(
+            "from mcp.server.lowlevel import Server\n\nclass P(Server):\n    def __init__(self):\n"
+            "        self.notification_handlers[RootsListChangedNotification] = self._changed\n\n"
+            "    async def _changed(self, n):\n        ...\n\nfrom mcp.types import RootsListChangedNotification\n",
+            "the def registered as the list_changed handler",
+        ),
     ]
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -64,25 +94,32 @@ class ListChangedHandler(Rule):
                 if not isinstance(element.slice, cst.Index):
                     continue
                 key = element.slice.value
-                if self.resolver.sdk_name(key) == "RootsListChangedNotification" or literal(key) == LIST_CHANGED:
+                if (
+                    self.resolver.sdk_name(key) == "RootsListChangedNotification"
+                    or literal(key) in LIST_CHANGED_SPELLINGS
+                ):
                     self.context.claim(key)
                     self.report(node, MSG, fix=remove_statement(self.ancestors, small=node))
+                    self._registered(node.value)
                     return
 
     def visit_Call(self, node: cst.Call) -> None:
         arg = keyword(node, "on_roots_list_changed")
         if arg is not None and not is_false_or_none(arg.value) and self.resolver.qualified(node.func):
             self.report(arg, MSG, fix=remove_arg(node, arg))
+            self._registered(arg.value)
             return
         name = method_name(node)
         if name in ("add_notification_handler", "register_notification_handler", "on_notification"):
             args = positional(node)
             if args and (
-                literal(args[0].value) == LIST_CHANGED
+                literal(args[0].value) in LIST_CHANGED_SPELLINGS
                 or self.resolver.sdk_name(args[0].value) == "RootsListChangedNotification"
             ):
                 self.context.claim(args[0].value)
                 self.report(node, MSG, fix=remove_statement(self.ancestors))
+                if len(args) > 1:
+                    self._registered(args[1].value)
         elif name == "isinstance":
             args = positional(node)
             if len(args) == 2 and self._names_notification(args[1].value):
@@ -98,25 +135,56 @@ class ListChangedHandler(Rule):
         # (also `notification_handlers.update({...: h})`). String keys are wire strings.
         if not self.context.is_claimed(node.key) and self.resolver.sdk_name(node.key) == "RootsListChangedNotification":
             self.report(node.key, MSG)
+            self._registered(node.value)
 
     def visit_MatchClass(self, node: cst.MatchClass) -> None:
         if self.resolver.sdk_name(node.cls) == "RootsListChangedNotification":
             self.report(node, MSG)
 
     def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if self.context.is_claimed(node):
+        if self.context.is_claimed(node) or inside_roots_type_definition(self.ancestors, self.context.data):
             return
         where = string_context(self.ancestors)
-        if where in ("dispatch", "constant") or (where and _registers(where[len("call:") :])):
+        if where == "constant":
+            # NOTIFICATION_ROOTS_LIST_CHANGED = "..." is not a handler: its uses may be.
+            note_constant(self.context, self.ancestors, value)
+        elif where == "dispatch" or registers(where):
             self.report(node, MSG)
 
+    def visit_Name(self, node: cst.Name) -> None:
+        """A list_changed constant (`Method.ROOTS_LIST_CHANGED`) dispatched on or registered."""
+        ref = constant_reference(self.context, self.ancestors, LIST_CHANGED)
+        if ref is not None and (ref[1] == "dispatch" or registers(ref[1])):
+            self.report(ref[0], MSG)
 
-_REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^notification$|^route$")
+    # Handler definitions: the `def` that runs on the notification is reported too -----------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """Remember same-file functions (a registration may name one defined later); one taking
+        a RootsListChangedNotification is a handler by its signature."""
+        key = definition_key(self.ancestors)
+        if key is not None:
+            self._defs()[0][key] = node
+        if "RootsListChangedNotification" in param_symbols(self.resolver, node.params):
+            self._report_def(node)
 
+    def _registered(self, handler: cst.BaseExpression) -> None:
+        key = callee_key(handler, self.ancestors, self.resolver)
+        if key is not None:
+            self._defs()[1].add(key)
 
-def _registers(name: str) -> bool:
-    """A call whose first argument names something to handle: `router.notification(...)`,
-    `emitter.on(...)`, `bus.register(...)` (sends are RT004's)."""
-    return (
-        bool(name) and not name.startswith(("send", "emit", "notify", "publish")) and bool(_REGISTRATION.search(name))
-    )
+    def _defs(self) -> tuple:
+        """(definitions by key, keys registered as handlers) for this file."""
+        return self.context.memo.setdefault("rt005_defs", ({}, set()))
+
+    def _report_def(self, node: cst.FunctionDef) -> None:
+        done = self.context.memo.setdefault("rt005_reported_defs", set())
+        if id(node) not in done:
+            done.add(id(node))
+            self.report(node.name, MSG_DEF.format(name=node.name.value))
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """The defs of handlers registered by name (known once the whole file is seen)."""
+        defs, registered = self._defs()
+        for key in registered:
+            if key in defs:
+                self._report_def(defs[key])

@@ -8,10 +8,21 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import literal, method_name
+from mcp_migrate.core.syntax import iter_nodes, literal, method_name
 
 ROOTS_LIST = "roots/list"
 LIST_CHANGED = "notifications/roots/list_changed"
+#: The spellings of the list_changed method real code uses (camelCase in some clients).
+LIST_CHANGED_SPELLINGS = frozenset({LIST_CHANGED, "notifications/roots/listChanged"})
+#: Bytes without which a file cannot send or handle list_changed (RT004 and RT005 screens).
+LIST_CHANGED_TOKENS = (
+    b"roots_list_changed",
+    b"RootsListChanged",
+    b"roots/list_changed",
+    b"roots/listChanged",
+    b"ROOTS_LIST_CHANGED",
+    b"ROOTS_CHANGED",
+)
 CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
 #: Mapping keys and keyword names under which a client-capabilities mapping lives.
 CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capabilities", CLIENT_CAPABILITIES_META_KEY})
@@ -94,3 +105,199 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
             if name and _CAPS_NAME.search(name):
                 return True
     return False
+
+
+def _unknown_or_mcp(qualified: str) -> bool:
+    """A type that says nothing against an MCP session: `Any`, `object`, or an MCP class."""
+    return qualified in ("typing.Any", "typing_extensions.Any", "object") or qualified.startswith(("mcp", "fastmcp"))
+
+
+def is_session_name(expr: cst.BaseExpression, resolver) -> bool:
+    """A receiver named like a session (`session`, `self._server_session`, `client_session`)
+    whose value the resolver knows nothing about (not an import, not a typed non-SDK object)."""
+    if isinstance(expr, cst.Name):
+        name = expr.value
+        binding = resolver.lookup(name)
+        if binding is not None and (binding.is_import or not _unknown_or_mcp(binding.name)):
+            return False
+    elif isinstance(expr, cst.Attribute):
+        name = expr.attr.value
+    else:
+        return False
+    return name == "session" or name.endswith("_session")
+
+
+#: Upper-case constant names that spell a roots method: `ROOTS_LIST`, `METHOD_LIST_ROOTS`,
+#: `NOTIFICATION_ROOTS_LIST_CHANGED`, `ROOTS_CHANGED`.
+_LIST_CHANGED_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*ROOTS_(?:LIST_)?CHANGED(?:_[A-Z0-9]+)*$")
+_ROOTS_LIST_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*(?:ROOTS_LIST|LIST_ROOTS)(?:_(?:METHOD|REQUEST))?$")
+#: Calls that register something to run when a method arrives (the answering side).
+_REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^notification$|^route$")
+#: Generic RPC verbs: the method they are given is sent to the peer (the asking side).
+_RPC_VERBS = frozenset({"request", "call", "call_method", "rpc", "invoke", "send_request", "send", "notify"})
+
+
+def constant_method(name: str) -> Optional[str]:
+    """The roots method an upper-case constant's name spells, else None."""
+    if "ROOTS" not in name:
+        return None
+    if _LIST_CHANGED_CONSTANT.match(name):
+        return LIST_CHANGED
+    if _ROOTS_LIST_CONSTANT.match(name):
+        return ROOTS_LIST
+    return None
+
+
+def constant_use(ancestors: list, known: dict) -> Optional[tuple]:
+    """(method, ancestors ending at the reference) for a Name or `X.NAME` at ancestors[-1]
+    that names a roots-method constant, by its name or by a same-file assignment (`known`)."""
+    node = ancestors[-1]
+    parent = ancestors[-2] if len(ancestors) >= 2 else None
+    if isinstance(parent, cst.Attribute):
+        if parent.attr is not node:
+            return None
+        ancestors = ancestors[:-1]
+    method = known.get(node.value) or constant_method(node.value)
+    return (method, ancestors) if method else None
+
+
+def constant_reference(context, ancestors: list, method: str) -> Optional[tuple]:
+    """For a Name visited at ancestors[-1]: (reference node, where it sits, its ancestors) when
+    it names a `method` constant (`ROOTS_LIST`, `Method.ROOTS_LIST`), else None. Cheap first
+    test: most names hold no "OOTS" and are no known constant."""
+    known = context.memo.get("roots_constants", {})
+    name = ancestors[-1].value
+    if "OOTS" not in name and name not in known:
+        return None
+    use = constant_use(ancestors, known)
+    if use is None or use[0] != method:
+        return None
+    return use[1][-1], string_context(use[1]), use[1]
+
+
+def note_constant(context, ancestors: list, value: str) -> None:
+    """Remember `NAME = "roots/list"` so its later uses are classified like the string."""
+    parent = ancestors[-2] if len(ancestors) >= 2 else None
+    known = context.memo.setdefault("roots_constants", {})
+    value = LIST_CHANGED if value in LIST_CHANGED_SPELLINGS else value
+    targets = (
+        parent.targets if isinstance(parent, cst.Assign) else [parent] if isinstance(parent, cst.AnnAssign) else []
+    )
+    for target in targets:
+        if isinstance(target.target, cst.Name):
+            known[target.target.value] = value
+
+
+def registers(where: Optional[str]) -> bool:
+    """`router.notification(M)`, `emitter.on(M)`, `bus.register(M)`, `add_request_handler(M)`:
+    the method is handled here (sends are not registrations)."""
+    if not where or not where.startswith("call:"):
+        return False
+    name = where[len("call:") :]
+    return (
+        bool(name) and not name.startswith(("send", "emit", "notify", "publish")) and bool(_REGISTRATION.search(name))
+    )
+
+
+def sends(where: Optional[str]) -> bool:
+    """`send_request(M)`, `session.request(M)`, `rpc.call(M)`: the method goes to the peer."""
+    if not where or not where.startswith("call:"):
+        return False
+    name = where[len("call:") :]
+    return name.startswith("send") or name in _RPC_VERBS
+
+
+def error_data(ancestors: list) -> bool:
+    """Is the literal inside the `data` of a JSON-RPC error (`{"error": {..., "data": {...}}}`
+    or `McpError(ErrorData(..., data=...))`)? Such a dict describes a request, it is not one."""
+    for anc in reversed(ancestors[:-1]):
+        if isinstance(anc, cst.DictElement) and literal(anc.key) in ("data", "error"):
+            return True
+        if isinstance(anc, cst.Arg) and anc.keyword is not None and anc.keyword.value == "data":
+            return True
+        if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
+            return False
+    return False
+
+
+#: Protocol types a project defines when it re-implements the client side of Roots.
+ROOTS_TYPE_NAMES = frozenset({"ListRootsRequest", "ListRootsResult", "RootsListChangedNotification"})
+
+
+def roots_type_definition(node: cst.ClassDef, data: bytes) -> Optional[str]:
+    """The Roots protocol type a class defines (its own ListRootsRequest, ListRootsResult,
+    RootsListChangedNotification, a `Root` beside its own ListRootsResult, a ListRootsFn
+    callback Protocol), else None."""
+    name = node.name.value
+    if name in ROOTS_TYPE_NAMES or name.startswith("ListRootsFn"):
+        return name
+    if name == "Root" and b"class ListRootsResult" in data:
+        return name
+    return None
+
+
+def inside_roots_type_definition(ancestors: list, data: bytes) -> bool:
+    """A wire string inside a re-implemented Roots type (`method: Literal["roots/list"]`) is
+    part of that one construct, reported at the class."""
+    return any(isinstance(a, cst.ClassDef) and roots_type_definition(a, data) for a in ancestors[:-1])
+
+
+def annotation_symbols(resolver, annotation) -> set:
+    """The MCP symbols an annotation names (`ListRootsResult | ErrorData` -> both)."""
+    found = set()
+    stack = [annotation]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            symbol = resolver.mcp_name(expr)
+            if symbol:
+                found.add(symbol)
+            continue
+        if isinstance(expr, cst.Subscript):
+            stack.append(expr.value)
+            stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
+        elif isinstance(expr, cst.BinaryOperation):
+            stack.extend((expr.left, expr.right))
+        elif isinstance(expr, cst.SimpleString):
+            try:
+                stack.append(cst.parse_expression(expr.evaluated_value))
+            except Exception:
+                pass
+    return found
+
+
+def param_symbols(resolver, params: cst.Parameters) -> set:
+    """The MCP symbols a function's parameter annotations name."""
+    every = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+    found = set()
+    for param in every:
+        if param.annotation is not None:
+            found |= annotation_symbols(resolver, param.annotation.annotation)
+    return found
+
+
+#: Calls that pass a request on to another peer (a proxy's or relay's forwarding).
+_FORWARDS = re.compile(r"^(send_request|send_raw_request|request|forward\w*|relay\w*|proxy\w*)$")
+
+
+def relays(ancestors: list) -> bool:
+    """Is the dispatch at ancestors[-1] the test of a branch that forwards the message on
+    (`elif method == "roots/list": await upstream.send_request(msg)`)? A relay asks the other
+    peer for roots: its role is the request (RT001), not the answer."""
+    branch = _enclosing_branch(ancestors)
+    if branch is None:
+        return False
+    return any(
+        isinstance(node, cst.Call) and _FORWARDS.match(method_name(node) or "") for node in iter_nodes(branch.body)
+    )
+
+
+def _enclosing_branch(ancestors: list):
+    """The If / MatchCase whose test (or pattern) holds ancestors[-1]."""
+    for i in range(len(ancestors) - 2, -1, -1):
+        anc = ancestors[i]
+        if isinstance(anc, (cst.If, cst.MatchCase)):
+            return anc if ancestors[i + 1] is not anc.body else None
+        if isinstance(anc, cst.BaseSuite):
+            return None
+    return None

@@ -5,6 +5,8 @@ imports, to `myapp.mcp.get_client_roots` an RT001 finding."""
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -42,3 +44,180 @@ def wrapper_rule_for(settings, data: bytes) -> Optional[type]:
                 self.context.report(code, node, message)
 
     return WrapperCalls
+
+
+class SameFileHelpers:
+    """One call away: a helper defined in this file whose body does what a rule reports (asks
+    for roots, sends list_changed) makes each call of it in this file a site of that usage too.
+
+    A rule notes every finding (`found`) and every call of a same-file name (`called`); the
+    calls to report are known only at the end of the file (a helper may be defined after its
+    callers). One call away only: a caller of a helper is not a helper in turn (otherwise every
+    tool, then `create_server()`, then `main()` would "ask for roots")."""
+
+    def __init__(self) -> None:
+        #: key of each function whose body holds a finding -> that function's name.
+        self.doers: set = set()
+        #: (callee key, caller key, node, callee name) for every call of a same-file name.
+        self.calls: list = []
+        #: ids of nodes already reported by the rule itself (never reported twice).
+        self.reported: set = set()
+
+    def found(self, ancestors: list, node: cst.CSTNode) -> None:
+        self.reported.add(id(node))
+        key = function_key(ancestors)
+        if key is not None:
+            self.doers.add(key)
+
+    def called(self, node: cst.Call, ancestors: list, resolver) -> None:
+        """Note `helper(...)` / `self.helper(...)`, and `self.helper` handed on as a callable
+        (`tg.start_soon(self.helper, ...)`)."""
+        caller = function_key(ancestors)
+        callee = callee_key(node.func, ancestors, resolver)
+        if callee is not None:
+            self.calls.append((callee, caller, node, callee[1]))
+        for arg in node.args:
+            if isinstance(arg.value, cst.Attribute):
+                key = callee_key(arg.value, ancestors, resolver, methods_only=True)
+                if key is not None:
+                    self.calls.append((key, caller, arg.value, key[1]))
+
+    def sites(self) -> list:
+        """(node, helper name) for every call of a helper."""
+        return [
+            (node, name)
+            for callee, caller, node, name in self.calls
+            if callee in self.doers and callee != caller and id(node) not in self.reported
+        ]
+
+
+def function_key(ancestors: list) -> Optional[tuple]:
+    """(class name or None, function name) of the outermost function around the node: a
+    method directly in a class body, or a module-level function (closures count as their
+    enclosing function)."""
+    for i, node in enumerate(ancestors):
+        if isinstance(node, cst.FunctionDef):
+            owner = ancestors[i - 2] if i >= 2 else None
+            return (owner.name.value if isinstance(owner, cst.ClassDef) else None, node.name.value)
+    return None
+
+
+def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> Optional[tuple]:
+    """The function key a reference names: `helper` (a same-file function: bound by no import)
+    or `self.helper` / `cls.helper` (a method of the enclosing class)."""
+    if isinstance(func, cst.Name) and not methods_only:
+        # A name bound by an import or to an instance is not a same-file function.
+        return (None, func.value) if resolver.lookup(func.value) is None else None
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+        owner = function_key(ancestors)
+        if owner is not None and owner[0] is not None:
+            return (owner[0], func.attr.value)
+    return None
+
+
+def definition_key(ancestors: list) -> Optional[tuple]:
+    """The key of the FunctionDef at ancestors[-1], when it is a module-level function or a
+    method directly in a class body (what `callee_key` can name)."""
+    node = ancestors[-1]
+    parent = ancestors[-2] if len(ancestors) >= 2 else None
+    if isinstance(parent, cst.Module):
+        return (None, node.name.value)
+    owner = ancestors[-3] if len(ancestors) >= 3 else None
+    if isinstance(owner, cst.ClassDef):
+        return (owner.name.value, node.name.value)
+    return None
+
+
+class ImportedHelpers:
+    """One call away across modules: `resolve_roots(session)` imported from the project's own
+    `app.binding`, or `proxy.refresh_roots()` on an instance of a class imported from one,
+    where that function's body asks for roots. The module is found beside the calling file
+    (its package directories upwards), screened by bytes, and analysed by the same rule once
+    per process; modules it imports in turn are not followed (one call away, no further)."""
+
+    #: (module file, mtime, size) -> function keys whose body holds a finding of the rule.
+    _cache: dict = {}
+    _analysing = False
+
+    def __init__(self, path: str, tokens: tuple, analyse) -> None:
+        self.path = path
+        self.tokens = tokens
+        self.analyse = analyse  # (path, data) -> set of function keys
+
+    def helper(self, call: cst.Call, resolver) -> Optional[str]:
+        """The qualified name of the imported helper `call` runs, when it asks (else None)."""
+        if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
+            return None
+        target = _imported_target(call.func, resolver)
+        if target is None:
+            return None
+        module, key = target
+        source = _module_file(os.path.dirname(os.path.abspath(self.path)), module)
+        if source is None:
+            return None
+        keys = self._keys(source)
+        return f"{module}.{'.'.join(k for k in key if k)}" if key in keys else None
+
+    def _keys(self, source: str) -> set:
+        try:
+            stat = os.stat(source)
+        except OSError:
+            return set()
+        # Keyed by size and mtime too: a long-lived process (an editor) sees the module change.
+        cache_key = (source, stat.st_mtime_ns, stat.st_size)
+        keys = ImportedHelpers._cache.get(cache_key)
+        if keys is None:
+            keys = set()
+            try:
+                with open(source, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                data = b""
+            if any(token in data for token in self.tokens):
+                ImportedHelpers._analysing = True
+                try:
+                    keys = self.analyse(source, data)
+                except Exception:  # a module we cannot parse asks nothing we can see
+                    keys = set()
+                finally:
+                    ImportedHelpers._analysing = False
+            ImportedHelpers._cache[cache_key] = keys
+        return keys
+
+
+def _imported_target(func, resolver) -> Optional[tuple]:
+    """(module, function key) a call's callee names through the file's imports: a function
+    imported from a project module, or a method on an instance of an imported class. SDK and
+    relative names are not followed."""
+    from mcp_migrate.core.resolve import SDK_PACKAGES
+
+    qualified = resolver.qualified(func)
+    if qualified and "." in qualified and not qualified.startswith("."):
+        module, _, name = qualified.rpartition(".")
+        if module.partition(".")[0] not in SDK_PACKAGES:
+            return module, (None, name)
+    if isinstance(func, cst.Attribute):
+        owner = resolver.instance_type(func.value)
+        if owner and "." in owner and not owner.startswith("."):
+            module, _, cls = owner.rpartition(".")
+            if module.partition(".")[0] not in SDK_PACKAGES:
+                return module, (cls, func.attr.value)
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _module_file(directory: str, module: str) -> Optional[str]:
+    """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
+    or `<dir>/a/b/__init__.py` for that directory and its parents (cached: a file calls many
+    imported names, most of them from the same few modules or from no project file at all)."""
+    relative = module.replace(".", os.sep)
+    for _ in range(8):
+        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
+            full = os.path.join(directory, candidate)
+            if os.path.isfile(full):
+                return full
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return None

@@ -94,12 +94,14 @@ def sdk_symbol(qname: Optional[str], packages=SDK_PACKAGES) -> Optional[str]:
 
 
 class _Scope:
-    __slots__ = ("names", "stars", "is_class")
+    __slots__ = ("names", "stars", "is_class", "attrs")
 
     def __init__(self, is_class: bool = False):
         self.names: dict = {}
         self.stars: list = []
         self.is_class = is_class
+        #: For a class scope: `self.<attr>` -> qualified class name, from the class's methods.
+        self.attrs: dict = {}
 
 
 class Resolver:
@@ -110,6 +112,12 @@ class Resolver:
         self.module_final = _Scope()
         self.scopes: list = []  # function and class scopes, innermost last
         self.imports_sdk = False
+        #: The file imports an MCP module: an SDK, a host framework, or a project's own
+        #: `*.mcp.*` implementation (known before the walk: every import, at any depth).
+        self.imports_mcp = False
+        #: The file imports a module named for MCP (`mcp_server.paths`, `app.tools_mcp`): a
+        #: project's own MCP package, weaker evidence than `imports_mcp`.
+        self.imports_mcp_named = False
         #: Names of functions/methods defined anywhere in this file (a user's own API).
         self.defined_functions: set = set()
         self._prepassing = False
@@ -122,8 +130,24 @@ class Resolver:
         self._prepassing = True
         try:
             self._prepass_block(module.body)
+            self._note_nested_imports(module.body)
         finally:
             self._prepassing = False
+
+    def _note_nested_imports(self, body) -> None:
+        """Whether the file is MCP code is known before the walk: a function-local SDK import
+        further down must not hide an earlier use. Statements only (no expressions): cheap."""
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Import):
+                        for alias in small.names:
+                            self._note_module(module_name(alias.name))
+                    elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                        self._note_module(module_name(small.module))
+            else:
+                for block in _statement_blocks(stmt):
+                    self._note_nested_imports(block)
 
     def _prepass_block(self, body) -> None:
         scope = self.module_final
@@ -180,6 +204,10 @@ class Resolver:
     def _note_module(self, full: str) -> None:
         if full.partition(".")[0] in SDK_PACKAGES:
             self.imports_sdk = True
+        if full and is_mcp_module(full):
+            self.imports_mcp = True
+        if full and any(part == "mcp" or part.startswith("mcp_") or part.endswith("_mcp") for part in full.split(".")):
+            self.imports_mcp_named = True
 
     def _value_binding(self, value: cst.BaseExpression) -> Optional[Binding]:
         """What a name bound to `value` means: an instance of a known class, an alias, or unknown."""
@@ -208,9 +236,17 @@ class Resolver:
 
     def _bind_assign(self, node: cst.Assign, scope: _Scope) -> None:
         binding = self._value_binding(node.value)
+        placeholder = _is_placeholder(node.value)
         for target in node.targets:
             if isinstance(target.target, cst.Name):
-                scope.names[target.target.value] = binding
+                name = target.target.value
+                previous = scope.names.get(name)
+                if placeholder and previous is not None and previous.is_import:
+                    # `try: from mcp import X` / `except ImportError: X = None` (or `= object`):
+                    # the fallback exists for when the SDK is absent; where it is present, X is
+                    # the SDK's.
+                    continue
+                scope.names[name] = binding
 
     def _bind_annassign(self, node: cst.AnnAssign, scope: _Scope) -> None:
         if isinstance(node.target, cst.Name):
@@ -237,7 +273,9 @@ class Resolver:
             self._bind_params(node.params, scope)
             self.scopes.append(scope)
         elif kind is cst.ClassDef:
-            self.scopes.append(_Scope(is_class=True))
+            scope = _Scope(is_class=True)
+            self._collect_self_attrs(node.body.body, scope)
+            self.scopes.append(scope)
         elif kind in _COMPREHENSIONS:
             # `[types.X() for types in regs]`: the loop variables shadow the file's imports.
             scope = _Scope()
@@ -267,6 +305,32 @@ class Resolver:
         elif kind is cst.For:
             for name in _target_names(node.target):
                 self._current().names[name] = None
+
+    def _collect_self_attrs(self, body, scope: _Scope) -> None:
+        """`self.x: ServerSession = ...` or `self.x = ServerSession(...)` anywhere in the class's
+        methods types `self.x` for the whole class (statements only, nested classes excluded)."""
+        for stmt in body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self._note_self_attr(small, scope)
+            elif not isinstance(stmt, cst.ClassDef):
+                for block in _statement_blocks(stmt):
+                    self._collect_self_attrs(block, scope)
+
+    def _note_self_attr(self, small, scope: _Scope) -> None:
+        if isinstance(small, cst.AnnAssign):
+            attr = _self_attr(small.target)
+            if attr is not None:
+                found = self.annotation_type(small.annotation.annotation)
+                if found:
+                    scope.attrs[attr] = found
+        elif isinstance(small, cst.Assign) and isinstance(small.value, (cst.Call, cst.Await)):
+            found = self._value_binding(small.value)
+            if found is not None and found.is_instance:
+                for target in small.targets:
+                    attr = _self_attr(target.target)
+                    if attr is not None:
+                        scope.attrs.setdefault(attr, found.name)
 
     def _bind_params(self, params: cst.Parameters, scope: _Scope) -> None:
         every = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
@@ -359,6 +423,10 @@ class Resolver:
             # `caps = ctx.session.client_params.capabilities`. An initialize result's
             # `.capabilities` is a ServerCapabilities, which has no `roots` to confuse.
             return "mcp.types.ClientCapabilities"
+        if isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            for scope in reversed(self.scopes):
+                if scope.is_class:
+                    return scope.attrs.get(attr)
         if attr in ("_mcp_server", "_lowlevel_server"):
             if sdk_symbol(self.instance_type(expr.value)) in ("FastMCP", "MCPServer"):
                 return "mcp.server.lowlevel.Server"
@@ -371,6 +439,17 @@ class Resolver:
     def sdk_name(self, expr: cst.BaseExpression, packages=SDK_PACKAGES) -> Optional[str]:
         """The SDK symbol an expression names (`"ListRootsRequest"`), or None."""
         return sdk_symbol(self.qualified(expr), packages)
+
+    def mcp_name(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The symbol an expression names when it comes from any MCP implementation: an SDK, a
+        host framework, a project's own `*.mcp.*` protocol module, or (in MCP code) a relative
+        import. A project re-implementing the protocol has its own ListRootsRequest."""
+        q = self.qualified(expr)
+        if not q:
+            return None
+        if is_mcp_module(q) or (q.startswith(".") and self.imports_mcp):
+            return q.rpartition(".")[2]
+        return None
 
     def annotation_type(self, ann: cst.BaseExpression) -> Optional[str]:
         if isinstance(ann, (cst.Name, cst.Attribute)):
@@ -401,6 +480,31 @@ def _star_binding(scope: _Scope, name: str) -> Optional[Binding]:
         if mod.partition(".")[0] in SDK_PACKAGES:
             return Binding.imported(f"{mod}.{name}")
     return None
+
+
+def _is_placeholder(value: cst.BaseExpression) -> bool:
+    """`None` or `object`: what an ImportError fallback binds in place of a missing import."""
+    return isinstance(value, cst.Name) and value.value in ("None", "object")
+
+
+def _self_attr(target: cst.BaseExpression) -> Optional[str]:
+    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+        return target.attr.value
+    return None
+
+
+def _statement_blocks(stmt):
+    """Every statement block directly inside a compound statement (functions and classes too)."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return [stmt.body.body] if hasattr(stmt.body, "body") else []
+    if isinstance(stmt, (cst.For, cst.While)):
+        blocks = [stmt.body.body] if hasattr(stmt.body, "body") else []
+        if stmt.orelse is not None:
+            blocks.append(stmt.orelse.body.body)
+        return blocks
+    if isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ == "TryStar":
+        return _sub_blocks(stmt)
+    return []
 
 
 def _target_names(target: cst.BaseExpression):
