@@ -48,6 +48,8 @@ def run_check_command(
     from mcp_migrate.commands import runner
     from mcp_migrate.output import progress, report
 
+    # Reporters that show fixes get them computed with the check, from the same parse.
+    options.previews = output.output_format in ("full", "sarif") and not (write_baseline or add_noqa)
     if stdin is not None:
         run = runner.check_stdin(stdin_filename, options, stdin)
     else:

@@ -37,6 +37,8 @@ class CheckOptions:
     force_exclude: Optional[bool] = None
     #: Read and write the results cache (project.cache); `check --no-cache` turns it off.
     cache: bool = False
+    #: Compute fix previews with the check (full text and SARIF output show them).
+    previews: bool = False
     #: `--extend-select` codes, `--unsafe-fixes/--no-unsafe-fixes` and `--severity` (None: the config's).
     extend_select: Optional[Sequence[str]] = None
     unsafe: Optional[bool] = None
@@ -139,7 +141,20 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     config, selector = _configure(paths, options)
     found = discover(paths, config, force_exclude(config, options))
     items = [(f, selector.settings_for(f.path)) for f in found.files]
+    if options.previews:
+        items = _with_previews(items)
     return Plan(items, found.unreadable, config, found.skipped)
+
+
+def _with_previews(items: list) -> list:
+    """The same Settings objects, each once, turned to compute fix previews."""
+    turned: dict = {}
+    out = []
+    for source, settings in items:
+        if id(settings) not in turned:
+            turned[id(settings)] = dataclasses.replace(settings, fix_previews=True)
+        out.append((source, turned[id(settings)]))
+    return out
 
 
 def check_file(item) -> FileResult:
@@ -161,7 +176,12 @@ def check_data(item) -> FileResult:
 
     source, settings, data = item
     try:
-        return engine.check_bytes(data, source.display, settings)
+        result = engine.check_bytes(data, source.display, settings)
+        if settings.fix_previews and not result.errors and any(f.fix != "none" for f in result.findings):
+            from mcp_migrate.core.fixer import rule_previews
+
+            result.fix_previews = rule_previews(data, source.display, settings)
+        return result
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         message = " ".join(f"{type(exc).__name__}: {exc}".split())
@@ -404,17 +424,33 @@ class FixProposal(NamedTuple):
 
 
 def propose_fixes(run: RunResult) -> RunResult:
-    """Fill `run.fixes` with each fixable finding's rule fix, one fixer run per (file, rule,
-    safety), with the file's own Settings narrowed to that rule. For SARIF and the full text
-    format, so reporters show fixes without running the fixer themselves."""
+    """Fill `run.fixes` with each fixable finding's rule fix, for SARIF and the full text
+    format, so reporters show fixes without running the fixer themselves. A check run with
+    `previews` already computed them from its own parse (FileResult.fix_previews, cached with
+    the findings); otherwise one fixer run per (file, rule, safety) computes them here."""
+    previews = {r.path: r.fix_previews for r in run.results if r.fix_previews}
     for finding in run.findings:
         if finding.fix == "none":
             continue
         key = (finding.path, finding.code, finding.fix == "unsafe")
         if key not in run.fixes:
-            run.fixes[key] = _propose(run.files.get(finding.path), *key)
+            ref = run.files.get(finding.path)
+            known = previews.get(finding.path)
+            if known is not None:
+                run.fixes[key] = _from_preview(ref, known.get(key[1:]))
+            else:
+                run.fixes[key] = _propose(ref, *key)
     run.fixes = {key: proposal for key, proposal in run.fixes.items() if proposal is not None}
     return run
+
+
+def _from_preview(ref: Optional[FileRef], new: Optional[bytes]) -> Optional[FixProposal]:
+    if ref is None or new is None:
+        return None
+    try:
+        return FixProposal(ref.read(), new)
+    except OSError:
+        return None
 
 
 def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Optional[FixProposal]:

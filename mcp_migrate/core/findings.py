@@ -68,3 +68,6 @@ class FileResult:
     suppressed: list = field(default_factory=list)
     #: (tool name, parameter) of tools whose RT001 rewrite adds a parameter.
     migrated_tools: list = field(default_factory=list)
+    #: With Settings.fix_previews: (code, unsafe?) -> the file's bytes after that rule's fixes
+    #: of that kind, one pass over the checked tree (core.fixer.rule_previews).
+    fix_previews: dict = field(default_factory=dict)

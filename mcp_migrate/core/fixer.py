@@ -329,10 +329,18 @@ def _remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:
 def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
     analysis = analyze(data, path, settings)
+    wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
+    new, applied = _apply_pass(analysis, path, wanted, unsafe)
+    return new, applied, analysis
+
+
+def _apply_pass(analysis, path: str, wanted, unsafe: bool):
+    """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
+    one already chosen: (new bytes or None, applied [(code, line)])."""
     chosen, applied, orphans, imports = [], [], set(), []
     taken: set = set()
     for report, finding in analysis.pairs:
-        if finding.fix == "safe" or (unsafe and finding.fix == "unsafe"):
+        if report.fix is not None and wanted(finding):
             touched = _touched(report.fix)
             if touched & taken:
                 continue  # overlaps a fix already chosen: the next pass sees the new code
@@ -343,7 +351,7 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
             if unsafe:
                 orphans.update(report.fix.orphans)
     if not chosen:
-        return None, [], analysis
+        return None, []
     module = analysis.module
     new_module = module.visit(_ApplyEdits(chosen))
     if orphans:
@@ -351,7 +359,22 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     new_module = _remove_orphaned_imports(module, new_module)
     if imports:
         new_module = _add_imports(new_module, imports)
-    return new_module.bytes, applied, analysis
+    return new_module.bytes, applied
+
+
+def rule_previews(data: bytes, path: str, settings: Settings) -> dict:
+    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind: one parse,
+    then one transform per (rule, fix kind). A preview is one pass, like the first pass of
+    `fix`; what `fix` writes is still verified there."""
+    analysis = analyze(data, path, settings)
+    previews: dict = {}
+    keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
+    for code, unsafe in keys:
+        kind = "unsafe" if unsafe else "safe"
+        new, _ = _apply_pass(analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe)
+        if new is not None and new != data:
+            previews[(code, unsafe)] = new
+    return previews
 
 
 def _touched(fix) -> set:

@@ -27,6 +27,9 @@ class Settings:
     #: (tool name, parameter name) of tools anywhere in the run that a rewrite gives a
     #: directories parameter, so a client in the same repository can start passing it.
     migrated_tools: tuple = ()
+    #: Also compute each fixable rule's change (FileResult.fix_previews) from the check's own
+    #: parse, for reporters that show fixes (full text, SARIF) without running the fixer.
+    fix_previews: bool = False
 
     @classmethod
     def default(cls) -> Settings:
