@@ -17,7 +17,13 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
 
 INPUTS = sorted(FIXTURES.glob("*.py"))
 #: Sites where a strategy cannot apply (reported with the reason, never forced).
-NOT_APPLICABLE = {("lowlevel_call_tool.py", "tool-parameter"), ("lowlevel_call_tool.py", "resource-uri")}
+NOT_APPLICABLE = {
+    ("lowlevel_call_tool.py", "tool-parameter"),
+    ("lowlevel_call_tool.py", "resource-uri"),
+    # The tool already has a `directories` parameter: refused with the reason, never a crash.
+    ("existing_parameter.py", "tool-parameter"),
+    ("existing_parameter.py", "resource-uri"),
+}
 ROOTS_CODES = {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"}
 
 

@@ -24,7 +24,8 @@ def test_tool_parameter_client_passes_the_new_argument(repo):
     assert result.exit_code == 0, result.output
     server = (repo / "server.py").read_text()
     client = (repo / "client.py").read_text()
-    assert "async def find_files(pattern: str, directories: Annotated[list[str]" in server
+    # No pyproject here: wrapped at 88, the default line length.
+    assert "async def find_files(\n    pattern: str,\n    directories: Annotated[\n        list[str]," in server
     assert 'call_tool("find_files", {"pattern": "*.py", "directories": [\'/home/user/project\']})' in client
     assert "list_roots_callback" not in client and "send_roots_list_changed" not in client
 

@@ -18,7 +18,16 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from mcp_migrate.core.engine import analyze
 from mcp_migrate.core.findings import FileError, FileResult
-from mcp_migrate.core.fixes import AddComment, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.fixes import (
+    AddComment,
+    Insert,
+    RemoveArg,
+    RemoveElement,
+    RemoveStatement,
+    Replace,
+    ReplaceSignature,
+    Unwrap,
+)
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
@@ -38,6 +47,7 @@ class _ApplyEdits(cst.CSTTransformer):
         self.before: dict = {}
         self.comments: dict = {}
         self.unwrap: dict = {}
+        self.signatures: dict = {}
         for edit in edits:
             if isinstance(edit, RemoveStatement):
                 self.statements.add(id(edit.node))
@@ -52,6 +62,8 @@ class _ApplyEdits(cst.CSTTransformer):
                 where.setdefault(id(edit.anchor), []).extend(edit.statements)
             elif isinstance(edit, Unwrap):
                 self.unwrap[id(edit.node)] = edit.keep
+            elif isinstance(edit, ReplaceSignature):
+                self.signatures[id(edit.func)] = edit
             elif isinstance(edit, AddComment):
                 self.comments.setdefault(id(edit.statement), []).append(edit.text)
         #: Statement lines all of whose small statements were removed (by identity of the result).
@@ -79,6 +91,12 @@ class _ApplyEdits(cst.CSTTransformer):
                 if emptied:  # a removed statement's note moves on with its other comments
                     self.emptied[id(updated_node)] = updated_node
         return updated_node
+
+    def leave_FunctionDef(self, original_node, updated_node):
+        edit = self.signatures.get(id(original_node))
+        if edit is None:
+            return updated_node
+        return updated_node.with_changes(params=edit.params, whitespace_before_params=edit.whitespace_before_params)
 
     # --- argument and element removal ---------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
@@ -365,6 +383,8 @@ def _touched(fix) -> set:
             ids.update(id(n) for n in iter_nodes(edit.arg))
         elif isinstance(edit, RemoveElement):
             ids.update(id(n) for n in iter_nodes(edit.element))
+        elif isinstance(edit, ReplaceSignature):
+            ids.update(id(n) for n in iter_nodes(edit.func.params))
         elif isinstance(edit, Unwrap):
             ids.add(id(edit.node))
             ids.update(id(n) for n in iter_nodes(edit.node.test))

@@ -58,6 +58,16 @@ class Unwrap:
 
 
 @dataclass(frozen=True)
+class ReplaceSignature:
+    """Give a function new parameters (and the whitespace after its `(`), keeping every edit
+    inside its body: replacing the whole `def` would drop those."""
+
+    func: cst.FunctionDef
+    params: cst.Parameters
+    whitespace_before_params: cst.BaseParenthesizableWhitespace
+
+
+@dataclass(frozen=True)
 class AddComment:
     """Put a `# mcp-migrate: ...` comment line above a statement, where a human must decide."""
 

@@ -30,12 +30,13 @@ from mcp_migrate.core.syntax import (
     positional,
 )
 from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
+from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, line_length, rebuild
 
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
 _CONTEXT_CLASSES = frozenset({"Context", "ServerRequestContext", "RequestContext"})
 _URI_HELPER = "_file_uri_to_path"
-_PARAM_DESCRIPTION = "Absolute paths of the directories to work in, as chosen by the user."
-_URI_DESCRIPTION = "file:// URIs of the directories to work in, as chosen by the user."
+_PARAM_DESCRIPTION = "Absolute paths of the directories to work in."
+_URI_DESCRIPTION = "file:// URIs of the directories to work in."
 
 
 @dataclass
@@ -68,6 +69,8 @@ def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
         fix = builder.build()
     except _CannotApply as exc:
         return Outcome(None, applicable, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
+        return Outcome(None, (), f"internal error while planning the rewrite ({type(exc).__name__}: {exc})")
     return Outcome(fix, applicable)
 
 
@@ -155,7 +158,7 @@ class _SiteRewrite:
 
     def _param_marker_present(self) -> bool:
         for p in _all_params(self.func.params):
-            if p.annotation is not None and "Field(description=" in code_of(p.annotation):
+            if p.annotation is not None and "Field(description=" in code_of(p.annotation.annotation):
                 return True
         return False
 
@@ -215,8 +218,7 @@ class _SiteRewrite:
         if param_name in names:
             return
         description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
-        annotation = parse_expr(f'Annotated[list[str], Field(description="{description}")]')
-        self._new_param = cst.Param(cst.Name(param_name), cst.Annotation(annotation))
+        self._new_param = NewParam(param_name, "list[str]", f'Field(description="{description}")')
         self.context.migrated_tools.append((tool_name(self.func), param_name))
 
     def _uri_prologue(self) -> None:
@@ -244,25 +246,20 @@ class _SiteRewrite:
 
     # --- the ctx parameter -----------------------------------------------------------------------
     def _drop_unused_context(self) -> None:
+        """The tool's new signature: without a Context nothing uses any more, with the new
+        parameter (see signature.rebuild for where it goes)."""
         new_param = getattr(self, "_new_param", None)
         ctx = self._context_param()
-        params = self.func.params
-        keep_ctx = ctx is not None and self._still_uses(ctx.name.value)
-        if new_param is None and (ctx is None or keep_ctx):
+        drop = ctx if ctx is not None and not self._still_uses(ctx.name.value) else None
+        if new_param is None and drop is None:
             return
-        plain = list(params.params)
-        index = None
-        drop = ctx is not None and not keep_ctx
-        if drop and any(p is ctx for p in plain):
-            index = next(i for i, p in enumerate(plain) if p is ctx)
-            plain.pop(index)
-        elif drop and any(p is ctx for p in params.kwonly_params):
-            params = params.with_changes(kwonly_params=[p for p in params.kwonly_params if p is not ctx])
-        if new_param is not None:
-            at = _first_default(plain) if index is None else min(index, _first_default(plain))
-            plain.insert(at, new_param)
-        plain = _fix_commas(plain)
-        self.edits.append(Replace(self.func.params, params.with_changes(params=plain)))
+        depth = depth_of(self.context.ancestors, self.func)
+        width = line_length(self.context.path)
+        try:
+            edit = rebuild(self.func, drop, new_param, depth, self.module.default_indent, width)
+        except SignatureRefused as exc:
+            raise _CannotApply(str(exc)) from None
+        self.edits.append(edit)
 
     def _context_param(self) -> Optional[cst.Param]:
         for p in _all_params(self.func.params):
@@ -378,27 +375,6 @@ def _statement_of(func: cst.FunctionDef, node: cst.CSTNode) -> cst.CSTNode:
 
 def _all_params(params: cst.Parameters) -> list:
     return [*params.posonly_params, *params.params, *params.kwonly_params]
-
-
-def _first_default(params: list) -> int:
-    for i, p in enumerate(params):
-        if p.default is not None:
-            return i
-    return len(params)
-
-
-def _fix_commas(params: list) -> list:
-    """Every parameter but the last gets a comma; the last keeps none."""
-    out = []
-    for i, p in enumerate(params):
-        last = i == len(params) - 1
-        if last:
-            out.append(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))
-        elif not isinstance(p.comma, cst.Comma):
-            out.append(p.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
-        else:
-            out.append(p)
-    return out
 
 
 def _annotation_head(ann: cst.BaseExpression) -> cst.BaseExpression:
