@@ -15,7 +15,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.fixes import AddComment, Fix, Insert, Replace, Unwrap
+from mcp_migrate.core.fixes import AddComment, Fix, Insert, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.core.syntax import (
     code_of,
@@ -63,10 +63,14 @@ def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     strategy = settings.strategy or ("tool-parameter" if tool else "server-config")
     if strategy not in applicable:
         return Outcome(None, applicable, f"{strategy} applies only to tool functions")
-    value = ancestors[-2] if isinstance(ancestors[-2], cst.Await) and ancestors[-2].expression is call else call
+    value = awaited_value(ancestors, call, context.resolver)
+    if value is None:
+        return Outcome(None, (), _not_awaited_reason(ancestors, call))
     builder = _SiteRewrite(context, func, value, kind, strategy)
     try:
         fix = builder.build()
+    except _NoRewrite as exc:
+        return Outcome(None, (), str(exc))
     except _CannotApply as exc:
         return Outcome(None, applicable, str(exc))
     except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
@@ -75,7 +79,45 @@ def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
 
 
 class _CannotApply(Exception):
-    pass
+    """The chosen strategy cannot rewrite this site (another one might)."""
+
+
+class _NoRewrite(_CannotApply):
+    """No strategy can rewrite this site without changing behaviour: report only."""
+
+
+#: Wrappers whose awaited result is the wrapped awaitable's result (a timeout or a shield
+#: changes when, not what): the whole `await wrapper(request, ...)` is the roots value.
+_TRANSPARENT_WAITS = frozenset({"asyncio.wait_for", "asyncio.shield", "anyio.fail_after"})
+
+
+def awaited_value(ancestors: list, call: cst.Call, resolver) -> Optional[cst.BaseExpression]:
+    """The expression whose value is the roots result: `await request`, or the `await` of a
+    transparent wrapper (`await asyncio.wait_for(request, timeout=1)`); None when the request's
+    awaitable goes anywhere else (gather, create_task, a variable): replacing it with a list
+    would hand a list to code that awaits it."""
+    parent = ancestors[-2]
+    if isinstance(parent, cst.Await) and parent.expression is call:
+        return parent
+    if len(ancestors) >= 4 and isinstance(parent, cst.Arg) and parent.keyword is None:
+        wrapper, outer = ancestors[-3], ancestors[-4]
+        if (
+            isinstance(wrapper, cst.Call)
+            and wrapper.args
+            and wrapper.args[0] is parent
+            and resolver.qualified(wrapper.func) in _TRANSPARENT_WAITS
+            and isinstance(outer, cst.Await)
+            and outer.expression is wrapper
+        ):
+            return outer
+    return None
+
+
+def _not_awaited_reason(ancestors: list, call: cst.Call) -> str:
+    holder = ancestors[-3] if isinstance(ancestors[-2], cst.Arg) and len(ancestors) >= 3 else ancestors[-2]
+    if isinstance(holder, cst.Call):
+        return f"the request's awaitable is handed to `{code_of(holder.func)}(...)`, which would get a list"
+    return "the request is not awaited where it is made (its awaitable is kept for later)"
 
 
 class _SiteRewrite:
@@ -100,6 +142,7 @@ class _SiteRewrite:
 
     def build(self) -> Fix:
         self._check_names()
+        self._check_no_fallback_handler()
         guard = self._guard()
         if guard is not None and isinstance(guard.orelse, cst.Else):
             # The roots branch only existed for roots: keep the fallback branch alone.
@@ -119,11 +162,18 @@ class _SiteRewrite:
         if guard is not None:
             if guard.orelse is not None:  # an elif chain: a human decides
                 self.edits.append(
-                    AddComment(guard, "# mcp-migrate: RT001 review: this roots capability guard has an elif")
+                    AddComment(
+                        guard,
+                        "# mcp-migrate: RT001 review: this roots capability guard has an elif;"
+                        " decide which branch runs now that the directories are passed in",
+                    )
                 )
             else:
                 self.edits.append(Unwrap(guard, "body"))
                 self.dropped.append(guard.test)
+                if _always_exits(guard.body):
+                    self._drop_unreachable_after(guard)
+        self._drop_negative_guards()
         if self.strategy == "server-config":
             self._server_config()
         else:
@@ -144,6 +194,21 @@ class _SiteRewrite:
         if clash and not (clash <= params and self._already_migrated(params)) and not self._own_prologue():
             name = sorted(clash)[0]
             raise _CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
+
+    def _check_no_fallback_handler(self) -> None:
+        """A request inside `try:` with an `except` branch: that branch is what a 2026 client
+        got (the request raises there); removing the request would leave it dead and change
+        behaviour without a trace. A human decides what the fallback means now."""
+        parents = parent_map(self.func)
+        node = self.value
+        while node is not None and node is not self.func:
+            parent = parents.get(id(node))
+            if isinstance(parent, (cst.Try, cst.TryStar)) and parent.body is node and parent.handlers:
+                raise _NoRewrite(
+                    "the request sits in a `try:` whose `except` branch is the fallback a 2026 client got;"
+                    " decide what that fallback means once the directories are passed in"
+                )
+            node = parent
 
     def _own_prologue(self) -> bool:
         """resource-uri binds `directories` in its own prologue line on an earlier pass."""
@@ -172,6 +237,33 @@ class _SiteRewrite:
                 return parent
             node = parent
         return None
+
+    def _drop_negative_guards(self) -> None:
+        """`if not <roots capability>: return ...`: a 2026 client declares no roots capability,
+        so the guard would always leave early and the directories would never be used."""
+        for node in iter_nodes(self.func.body):
+            if (
+                isinstance(node, cst.If)
+                and node.orelse is None
+                and isinstance(node.test, cst.UnaryOperation)
+                and isinstance(node.test.operator, cst.Not)
+                and _probes_roots(node.test.expression, self.resolver)
+                and _always_exits(node.body)
+            ):
+                self.edits.append(RemoveStatement(node))
+                self.dropped.append(node)
+
+    def _drop_unreachable_after(self, guard: cst.If) -> None:
+        """The statements after an unwrapped guard whose body always returns: the old fallback,
+        unreachable now (left in place it reads as live code)."""
+        block = parent_map(self.func).get(id(guard))
+        if not isinstance(block, cst.IndentedBlock):
+            return
+        after = list(block.body)[[id(s) for s in block.body].index(id(guard)) + 1 :]
+        for stmt in after:
+            smalls = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
+            self.edits.extend(RemoveStatement(small) for small in smalls)
+            self.dropped.append(stmt)
 
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
@@ -346,6 +438,14 @@ def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
         owner = test.value
         return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")
     return False
+
+
+def _always_exits(block: cst.BaseSuite) -> bool:
+    """The block's last statement returns or raises."""
+    last = block.body[-1] if block.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return isinstance(last, (cst.Return, cst.Raise))
 
 
 def _anchor(module: cst.Module, resolver) -> cst.BaseStatement:
