@@ -20,6 +20,9 @@ INPUTS = sorted(FIXTURES.glob("*.py"))
 NOT_APPLICABLE = {
     ("lowlevel_call_tool.py", "tool-parameter"),
     ("lowlevel_call_tool.py", "resource-uri"),
+    # The tool already has a `directories` parameter: refused with the reason, never a crash.
+    ("existing_parameter.py", "tool-parameter"),
+    ("existing_parameter.py", "resource-uri"),
 }
 #: Inputs named keep_*.py hold sites no rewrite may touch (issue 12): their findings stay.
 KEEP_PREFIX = "keep_"

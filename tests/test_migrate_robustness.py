@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
 
 
 def test_existing_parameter_is_refused_with_reason_not_a_crash():
-    path = FIXTURES / "keep_existing_parameter.py"
+    path = FIXTURES / "existing_parameter.py"
     settings = dataclasses.replace(Settings.default(), strategy="tool-parameter")
     result = check_bytes(path.read_bytes(), str(path), settings)
     assert result.errors == []
