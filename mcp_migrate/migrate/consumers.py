@@ -29,6 +29,25 @@ class NotUnderstood(Exception):
     """A use of the roots result that no rewrite covers; the message says which."""
 
 
+class SideChannel(NotUnderstood):
+    """The roots carry something other than directories: no rewrite at all, not even a
+    value of the same shape (it would carry made-up data)."""
+
+
+#: What a directory's file:// URI has for these attributes, and the literals a check compares
+#: them with that still make sense for a directory.
+def expected_constant(expected: frozenset) -> str:
+    """The value a directory's URI has, among the ones a test may compare with."""
+    return "file" if "file" in expected else ""
+
+
+_URI_EXPECTED = {
+    "scheme": frozenset({"file"}),
+    "host": frozenset({"", "localhost"}),
+    "netloc": frozenset({"", "localhost"}),
+}
+
+
 @dataclass
 class UsePlan:
     edits: list = field(default_factory=list)
@@ -191,8 +210,8 @@ class ConsumerRewriter:
     def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
         node = uri
         parent = self.up(node)
-        if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "path":
-            self.plan.edits.append(Replace(parent, path))  # FileUrl.path
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            self._uri_attribute(parent, path)
             return
         if self._is_call_to(parent, ("builtins.str",), node):
             node = parent
@@ -204,6 +223,49 @@ class ConsumerRewriter:
         # The URI as text: the same shape, built from the path.
         self.plan.needs_path = True
         self.plan.edits.append(Replace(node, parse_expr(f"Path({code_of(path)}).resolve().as_uri()")))
+
+    def _uri_attribute(self, attr: cst.Attribute, path: cst.BaseExpression) -> None:
+        """`root.uri.<attr>`: `.path` is the path; `.scheme` is "file" and `.host` empty for
+        every directory. A host or scheme compared with anything else, or read as data, means
+        the roots carry something other than directories (a session id, a timezone)."""
+        name = attr.attr.value
+        if name == "path":
+            self.plan.edits.append(Replace(attr, path))
+            return
+        if name not in _URI_EXPECTED:
+            raise NotUnderstood(f"a root's URI is read as `{short(attr)}`")
+        parent = self.up(attr)
+        outcome = self._test_outcome(attr, parent, _URI_EXPECTED[name])
+        if outcome is None:
+            raise SideChannel(
+                f"`{short(parent or attr)}` reads data out of a root's URI: these roots are not directories"
+            )
+        target, value = outcome
+        self.plan.edits.append(Replace(target, cst.Name(str(value))))
+
+    def _test_outcome(self, node, parent, expected: frozenset):
+        """(the test, its value for every directory) for `node == "file"`, `node != ...`,
+        `node in ("", "localhost")`, `not node`; None when the attribute is read as data."""
+        constant = expected_constant(expected)
+        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            return parent, not constant
+        if _truth_context(node, parent):
+            return node, bool(constant)
+        if not isinstance(parent, cst.Comparison) or len(parent.comparisons) != 1:
+            return None
+        target = parent.comparisons[0]
+        other = target.comparator if parent.left is node else parent.left
+        if isinstance(other, (cst.Tuple, cst.List, cst.Set)):
+            values = [literal(el.value) for el in other.elements]
+        else:
+            values = [literal(other)]
+        if not values or any(v is None or v not in expected for v in values):
+            return None
+        if isinstance(target.operator, (cst.Equal, cst.In)):
+            return parent, True
+        if isinstance(target.operator, (cst.NotEqual, cst.NotIn)):
+            return parent, False
+        return None
 
     def _path_idiom(self, text: cst.BaseExpression, parent) -> Optional[cst.CSTNode]:
         """The outermost node of a URI-to-path idiom applied to `text`, or None."""

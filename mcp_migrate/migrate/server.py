@@ -29,7 +29,7 @@ from mcp_migrate.core.syntax import (
     parse_stmt,
     positional,
 )
-from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
+from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, SideChannel, bound_names
 from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, line_length, rebuild
 
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
@@ -157,6 +157,8 @@ class _SiteRewrite:
             self.dropped.extend(plan.dropped)
             if plan.needs_path:
                 self.imports.append(("pathlib", "Path"))
+        except SideChannel as exc:
+            raise _NoRewrite(str(exc)) from None
         except NotUnderstood as exc:
             self._fallback(str(exc))
         if guard is not None:
