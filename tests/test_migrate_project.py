@@ -26,7 +26,9 @@ def test_tool_parameter_client_passes_the_new_argument(repo):
     client = (repo / "client.py").read_text()
     # No pyproject here: wrapped at 88, the default line length.
     assert "async def find_files(\n    pattern: str,\n    directories: Annotated[\n        list[str]," in server
-    assert 'call_tool("find_files", {"pattern": "*.py", "directories": [\'/home/user/project\']})' in client
+    # Past 88 characters the argument dict is exploded, one entry per line.
+    assert 'call_tool("find_files", {\n' in client
+    assert '"pattern": "*.py",\n                "directories": ["/home/user/project"],\n' in client
     assert "list_roots_callback" not in client and "send_roots_list_changed" not in client
 
 
@@ -36,5 +38,5 @@ def test_server_config_client_sets_the_environment(repo):
     server = (repo / "server.py").read_text()
     client = (repo / "client.py").read_text()
     assert 'MCP_ROOTS = [d for d in os.environ.get("MCP_ROOTS", "").split(os.pathsep) if d]' in server
-    assert "env={\"MCP_ROOTS\": os.pathsep.join(['/home/user/project'])}" in client
+    assert 'env={"MCP_ROOTS": os.pathsep.join(["/home/user/project"])}' in client
     assert 'call_tool("find_files", {"pattern": "*.py"})' in client

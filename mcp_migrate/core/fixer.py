@@ -9,7 +9,11 @@ new fixable findings appear, at most MAX_PASSES times, so overlapping fixes conv
 from __future__ import annotations
 
 import ast
+import functools
+import sys
+import textwrap
 from collections import defaultdict
+from pathlib import Path
 from typing import Optional
 
 import libcst as cst
@@ -31,14 +35,23 @@ from mcp_migrate.core.fixes import (
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 MAX_PASSES = 5
+DEFAULT_LINE_LENGTH = 88
 
 
 class _ApplyEdits(cst.CSTTransformer):
     """Applies edits keyed by the identity of the original nodes they name."""
 
-    def __init__(self, edits) -> None:
+    def __init__(self, edits, width: int = DEFAULT_LINE_LENGTH, indent_unit: str = "    ") -> None:
         super().__init__()
+        self.width = width
+        self.indent_unit = indent_unit
+        self.depth = 0
         self.statements = set()
         self.args = defaultdict(set)
         self.elements = defaultdict(set)
@@ -84,7 +97,13 @@ class _ApplyEdits(cst.CSTTransformer):
         texts = self.comments.get(key)
         if texts and isinstance(updated_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             present = {line.comment.value for line in updated_node.leading_lines if line.comment}
-            extra = [cst.EmptyLine(comment=cst.Comment(t)) for t in dict.fromkeys(texts) if t not in present]
+            width = self.width - len(self.indent_unit) * self.depth
+            extra = [
+                cst.EmptyLine(comment=cst.Comment(line))
+                for t in dict.fromkeys(texts)
+                for line in wrap_comment(t, width)
+                if wrap_comment(t, width)[0] not in present
+            ]
             if extra:
                 emptied = id(updated_node) in self.emptied
                 updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, *extra])
@@ -157,7 +176,11 @@ class _ApplyEdits(cst.CSTTransformer):
                     out.append(stmt)
         return out
 
+    def visit_IndentedBlock(self, node) -> None:
+        self.depth += 1
+
     def leave_IndentedBlock(self, original_node, updated_node):
+        self.depth -= 1
         updated_node = updated_node.with_changes(body=self._inserted(original_node.body, updated_node.body))
         body, footer = self._drop_emptied(updated_node.body)
         if body is None:
@@ -189,6 +212,41 @@ class _ApplyEdits(cst.CSTTransformer):
             body.append(stmt)
         # Nothing follows: keep the removed statements' comments, not their blank lines.
         return body, [line for line in carry if line.comment is not None]
+
+
+def wrap_comment(text: str, width: int) -> list:
+    """A `# ...` comment as lines within `width`: the first keeps its marker form, the rest
+    continue it as `#   ...`."""
+    body = text[1:].strip() if text.startswith("#") else text
+    lines = textwrap.wrap(body, width=max(width - 4, 40), break_long_words=False, break_on_hyphens=False)
+    return [f"# {lines[0]}", *(f"#   {line}" for line in lines[1:])] if lines else [text]
+
+
+def line_length(path: str) -> int:
+    """`line-length` of the nearest pyproject.toml ([tool.ruff], else [tool.black]), else 88."""
+    try:
+        start = Path(path).resolve().parent
+    except (OSError, ValueError):
+        return DEFAULT_LINE_LENGTH
+    return _configured_length(start)
+
+
+@functools.lru_cache(maxsize=256)
+def _configured_length(folder: Path) -> int:
+    for candidate in (folder, *folder.parents):
+        config = candidate / "pyproject.toml"
+        if not config.is_file():
+            continue
+        try:
+            tool = tomllib.loads(config.read_text(encoding="utf-8")).get("tool", {})
+        except (OSError, ValueError):
+            return DEFAULT_LINE_LENGTH
+        for section in ("ruff", "black"):
+            value = tool.get(section, {}).get("line-length")
+            if isinstance(value, int) and value > 0:
+                return value
+        return DEFAULT_LINE_LENGTH
+    return DEFAULT_LINE_LENGTH
 
 
 def _branch(node: cst.If, keep: str) -> list:
@@ -307,7 +365,20 @@ def _remove_orphaned_imports(before: cst.Module, after: cst.Module) -> cst.Modul
             scheduled = True
     if not scheduled:
         return after
-    return _no_new_leading_blank(after, RemoveImportsVisitor(context).transform_module(after))
+    return _separate_sections(_no_new_leading_blank(after, RemoveImportsVisitor(context).transform_module(after)))
+
+
+def _separate_sections(module: cst.Module) -> cst.Module:
+    """One blank line between import sections at the top of the module (removing or adding an
+    import can take away or leave out the line that separated two sections)."""
+    block = _top_imports(module)
+    body = list(module.body)
+    changed = False
+    for (_, _, before), (index, stmt, key) in zip(block, block[1:]):
+        if before[0] != key[0] and not any(line.comment is None for line in stmt.leading_lines):
+            body[index] = stmt.with_changes(leading_lines=[cst.EmptyLine(), *stmt.leading_lines])
+            changed = True
+    return module.with_changes(body=body) if changed else module
 
 
 def _no_new_leading_blank(before: cst.Module, after: cst.Module) -> cst.Module:
@@ -331,16 +402,31 @@ def _remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:
         return module
     body = []
     carry = []
+    removed = False
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in doomed:
             carry.extend(line for line in stmt.leading_lines if line.comment is not None)
+            removed = True
             continue
+        if removed and body and _is_import_line(body[-1]) and not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            # Now right after the imports: one blank line, as isort puts it before plain code.
+            own = list(stmt.leading_lines)
+            while own and own[0].comment is None:
+                own.pop(0)
+            stmt = stmt.with_changes(leading_lines=[cst.EmptyLine(), *own])
+        removed = False
         if carry:
             stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines))
             carry = []
         body.append(stmt)
     carry = [line for line in carry if line.comment is not None]
     return module.with_changes(body=body, footer=carry + list(module.footer))
+
+
+def _is_import_line(stmt) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
+    )
 
 
 # ----- the fix loop ---------------------------------------------------------------------------
@@ -363,7 +449,7 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     if not chosen:
         return None, [], analysis
     module = analysis.module
-    new_module = module.visit(_ApplyEdits(chosen))
+    new_module = module.visit(_ApplyEdits(chosen, line_length(path), module.default_indent))
     if orphans:
         new_module = _remove_orphan_functions(new_module, orphans)
     new_module = _remove_orphaned_imports(module, new_module)
@@ -392,10 +478,172 @@ def _touched(fix) -> set:
 
 
 def _add_imports(module: cst.Module, imports: list) -> cst.Module:
-    context = CodemodContext()
+    """Add what the edits need where an isort-style tool would put it: into an existing
+    `from m import ...` (names in order, its one-per-line layout kept), else as a new line in
+    its section of the top import block; a name any module-level import already binds (a
+    conditional one included) is not imported twice. Without a top import block, LibCST's
+    AddImportsVisitor places it."""
+    leftover = []
     for mod, name in dict.fromkeys(imports):
+        if (name or mod.partition(".")[0]) in _module_import_bindings(module):
+            continue
+        placed = _merge_into_from(module, mod, name) if name else None
+        if placed is None:
+            placed = _insert_sorted(module, mod, name)
+        if placed is None:
+            leftover.append((mod, name))
+        else:
+            module = placed
+    if not leftover:
+        return _separate_sections(module)
+    context = CodemodContext()
+    for mod, name in leftover:
         AddImportsVisitor.add_needed_import(context, mod, name)
     return AddImportsVisitor(context).transform_module(module)
+
+
+def _module_import_bindings(module: cst.Module) -> set:
+    """Names bound by imports outside functions and classes (inside try/if included)."""
+    names = set()
+    for mod_name, _, _, _ in _imported_names_outside_defs(module):
+        names.add(mod_name)
+    return names
+
+
+def _imported_names_outside_defs(module: cst.Module) -> list:
+    found = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_ClassDef(self, node) -> bool:
+            return False
+
+        def visit_Import(self, node: cst.Import) -> None:
+            for alias in node.names:
+                full = code_of(alias.name)
+                bound = alias.asname.name.value if alias.asname else full.partition(".")[0]
+                found.append((bound, full, None, None))
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            if isinstance(node.names, cst.ImportStar):
+                return
+            for alias in node.names:
+                bound = alias.asname.name.value if alias.asname else code_of(alias.name)
+                found.append((bound, None, None, None))
+
+    module.visit(Collect())
+    return found
+
+
+def _top_imports(module: cst.Module) -> list:
+    """(index in module.body, statement, sort key) of the import lines at the top of the
+    module (after the docstring and `from __future__`), up to the first other statement."""
+    out = []
+    for index, stmt in enumerate(module.body):
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, (cst.Import, cst.ImportFrom)):
+            key = _import_key(small)
+            if key is not None:
+                out.append((index, stmt, key))
+                continue
+        if index == 0 and small is not None and isinstance(small, cst.Expr):
+            continue  # the docstring
+        break
+    return out
+
+
+def _import_key(small) -> Optional[tuple]:
+    """isort's default order: section (future, stdlib, third party), `import x` before
+    `from x import`, then the module name; relative imports come last (local section)."""
+    if isinstance(small, cst.ImportFrom):
+        if small.relative:
+            return (4, 1, "")
+        mod = code_of(small.module) if small.module is not None else ""
+        return (_section(mod), 1, mod.lower())
+    return (_section(code_of(small.names[0].name)), 0, code_of(small.names[0].name).lower())
+
+
+def _section(mod: str) -> int:
+    top = mod.partition(".")[0]
+    if top == "__future__":
+        return 0
+    return 1 if top in _stdlib_names() else 2
+
+
+def _stdlib_names() -> frozenset:
+    import sys
+
+    names = getattr(sys, "stdlib_module_names", None)
+    if names is None:  # Python < 3.10: the modules this package ever imports
+        names = {"os", "pathlib", "typing", "urllib", "sys", "asyncio", "json", "re"}
+    return frozenset(names)
+
+
+def _merge_into_from(module: cst.Module, mod: str, name: str) -> Optional[cst.Module]:
+    """Add `name` to an existing top-level `from mod import ...`, in order."""
+    for index, stmt, _ in _top_imports(module):
+        small = stmt.body[0]
+        if not (
+            isinstance(small, cst.ImportFrom)
+            and not small.relative
+            and small.module is not None
+            and code_of(small.module) == mod
+            and not isinstance(small.names, cst.ImportStar)
+        ):
+            continue
+        names = list(small.names)
+        at = sum(1 for alias in names if _member_key(code_of(alias.name)) < _member_key(name))
+        template = names[at - 1].comma if at > 0 else names[0].comma
+        if not isinstance(template, cst.Comma):
+            template = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        new = cst.ImportAlias(cst.Name(name), comma=template)
+        if at == len(names):  # the new last name takes over the old last one's (lack of) comma
+            new = new.with_changes(comma=names[-1].comma)
+            names[-1] = names[-1].with_changes(comma=template)
+        names.insert(at, new)
+        if small.rpar is None and len(names) > 1 and any("\n" in code_of(a) for a in names):
+            return None
+        new_stmt = stmt.with_changes(body=[small.with_changes(names=names)])
+        return module.with_changes(body=[*module.body[:index], new_stmt, *module.body[index + 1 :]])
+    return None
+
+
+def _member_key(name: str) -> tuple:
+    """isort's order-by-type for imported names: CONSTANTS, Classes, functions."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return (kind, name.lower(), name)
+
+
+def _insert_sorted(module: cst.Module, mod: str, name: Optional[str]) -> Optional[cst.Module]:
+    """A new import line at its place in the top import block, a blank line between sections."""
+    block = _top_imports(module)
+    if not block:
+        return None
+    text = f"from {mod} import {name}\n" if name else f"import {mod}\n"
+    new = cst.parse_statement(text)
+    key = _import_key(new.body[0])
+    body = list(module.body)
+    after = [item for item in block if item[2] > key]
+    if after:
+        index, follower, follower_key = after[0]
+        previous = next((item for item in reversed(block) if item[0] < index), None)
+        if previous is None:  # the new first import: it takes the follower's leading lines
+            new = new.with_changes(leading_lines=follower.leading_lines)
+            gap = [cst.EmptyLine()] if follower_key[0] != key[0] else []
+            body[index] = follower.with_changes(leading_lines=gap)
+        elif previous[2][0] != key[0]:
+            new = new.with_changes(leading_lines=[cst.EmptyLine()])
+            if follower_key[0] == key[0]:
+                body[index] = follower.with_changes(leading_lines=[])
+        body.insert(index, new)
+    else:
+        index, last, last_key = block[-1]
+        if last_key[0] != key[0]:
+            new = new.with_changes(leading_lines=[cst.EmptyLine()])
+        body.insert(index + 1, new)
+    return module.with_changes(body=body)
 
 
 def verify_parses(data: bytes, path: str) -> Optional[str]:

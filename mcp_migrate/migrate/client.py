@@ -9,12 +9,14 @@ the directories that must now travel as tool arguments.
 
 from __future__ import annotations
 
+import json
 from typing import Optional
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 import libcst as cst
 
+from mcp_migrate.core.fixer import line_length
 from mcp_migrate.core.fixes import AddComment, Fix, RemoveArg, RemoveStatement, Replace, whole_statement
 from mcp_migrate.core.syntax import (
     code_of,
@@ -23,6 +25,7 @@ from mcp_migrate.core.syntax import (
     keyword,
     literal,
     module_binding,
+    parent_map,
     parse_expr,
     positional,
 )
@@ -99,6 +102,11 @@ def _returned_roots(context, func: cst.FunctionDef) -> list:
     return directories_of(context, returns[0].value)
 
 
+def _quote(text: str) -> str:
+    """A str literal in double quotes, as black writes it (JSON escaping is valid Python)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _uri_to_path(text: str) -> str:
     if text.startswith("file:"):
         return url2pathname(urlparse(text).path)
@@ -133,7 +141,7 @@ def _stdio_env_edit(context, dirs: list):
         return None
     call = calls[0]
     env_var = context.settings.env_var
-    items = ", ".join(repr(t) if lit else t for lit, t in dirs)
+    items = ", ".join(_quote(t) if lit else t for lit, t in dirs)
     entry = f'"{env_var}": os.pathsep.join([{items}])'
     env = keyword(call, "env")
     if env is None:
@@ -147,7 +155,7 @@ def _stdio_env_edit(context, dirs: list):
         args = list(call.args)
         if args and not isinstance(args[-1].comma, cst.Comma):
             args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-        return Replace(call, call.with_changes(args=[*args, new_arg]))
+        return Replace(call, fit(context, call, call.with_changes(args=[*args, new_arg])))
     if isinstance(env.value, cst.Dict):
         if any(literal(getattr(el, "key", None)) == env_var for el in env.value.elements):
             return None
@@ -155,6 +163,40 @@ def _stdio_env_edit(context, dirs: list):
     else:
         merged = parse_expr("{**(" + code_of(env.value) + " or {}), " + entry + "}")
     return Replace(env.value, merged)
+
+
+def fit(context, old: cst.BaseExpression, new: cst.BaseExpression) -> cst.BaseExpression:
+    """`new` in place of `old`, exploded one item per line (black's style, trailing comma) when
+    the statement would otherwise run past the file's line length."""
+    parents = parent_map(context.module)
+    statement, depth, node = None, 0, old
+    while node is not None:
+        node = parents.get(id(node))
+        if statement is None and isinstance(node, cst.SimpleStatementLine):
+            statement = node
+        depth += isinstance(node, cst.IndentedBlock)
+    if statement is None:
+        return new
+    indent = context.module.default_indent * depth
+    rendered = code_of(statement.deep_replace(old, new))
+    width = line_length(context.path)
+    if all(len(indent) + len(line) <= width for line in rendered.splitlines()):
+        return new
+    return _exploded(new)
+
+
+def _exploded(node: cst.BaseExpression) -> cst.BaseExpression:
+    """A call's arguments or a dict's entries one per line, with a trailing comma."""
+    if isinstance(node, cst.Call):
+        items, head, close = node.args, code_of(node.func) + "(", ")"
+    elif isinstance(node, cst.Dict):
+        items, head, close = node.elements, "{", "}"
+    else:
+        return node
+    if any("\n" in code_of(item) for item in items):
+        return node
+    texts = [code_of(item.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip() for item in items]
+    return parse_expr(head + "\n" + "".join(f"    {t},\n" for t in texts) + close)
 
 
 def _tool_call_edits(context, dirs: list) -> list:
@@ -173,9 +215,9 @@ def _tool_call_edits(context, dirs: list) -> list:
         if param is None:
             continue
         if param == "uris":
-            values = ", ".join(f"Path({repr(t) if lit else t}).resolve().as_uri()" for lit, t in dirs)
+            values = ", ".join(f"Path({_quote(t) if lit else t}).resolve().as_uri()" for lit, t in dirs)
         else:
-            values = ", ".join(repr(t) if lit else t for lit, t in dirs)
+            values = ", ".join(_quote(t) if lit else t for lit, t in dirs)
         entry = f'"{param}": [{values}]'
         if len(args) >= 2 and isinstance(args[1].value, cst.Dict):
             current = args[1].value
@@ -183,7 +225,7 @@ def _tool_call_edits(context, dirs: list) -> list:
                 continue
             inner = code_of(current).strip()[1:-1].strip().rstrip(",")
             new = parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
-            edits.append(Replace(current, new))
+            edits.append(Replace(current, fit(context, current, new)))
         elif len(args) == 1 and keyword(node, "arguments") is None:
             edits.append(
                 Replace(

@@ -15,6 +15,7 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.core.fixer import line_length
 from mcp_migrate.core.fixes import AddComment, Fix, Insert, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.core.syntax import (
@@ -30,7 +31,7 @@ from mcp_migrate.core.syntax import (
     positional,
 )
 from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, SideChannel, bound_names
-from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, line_length, rebuild
+from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, rebuild
 
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
 _CONTEXT_CLASSES = frozenset({"Context", "ServerRequestContext", "RequestContext"})

@@ -9,22 +9,12 @@ keyword-only. The result is wrapped the way black/ruff format wraps at the proje
 
 from __future__ import annotations
 
-import functools
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Optional
 
 import libcst as cst
 
 from mcp_migrate.core.fixes import ReplaceSignature
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-DEFAULT_LINE_LENGTH = 88
 
 
 class SignatureRefused(Exception):
@@ -124,30 +114,3 @@ def depth_of(ancestors: list, func: cst.FunctionDef) -> int:
     """How many indented blocks enclose `func` (its indentation level)."""
     index = next(i for i, node in enumerate(ancestors) if node is func)
     return sum(isinstance(node, cst.IndentedBlock) for node in ancestors[:index])
-
-
-def line_length(path: str) -> int:
-    """`line-length` of the nearest pyproject.toml ([tool.ruff], else [tool.black]), else 88."""
-    try:
-        start = Path(path).resolve().parent
-    except (OSError, ValueError):
-        return DEFAULT_LINE_LENGTH
-    return _configured_length(start)
-
-
-@functools.lru_cache(maxsize=256)
-def _configured_length(folder: Path) -> int:
-    for candidate in (folder, *folder.parents):
-        config = candidate / "pyproject.toml"
-        if not config.is_file():
-            continue
-        try:
-            tool = tomllib.loads(config.read_text(encoding="utf-8")).get("tool", {})
-        except (OSError, ValueError):
-            return DEFAULT_LINE_LENGTH
-        for section in ("ruff", "black"):
-            value = tool.get(section, {}).get("line-length")
-            if isinstance(value, int) and value > 0:
-                return value
-        return DEFAULT_LINE_LENGTH
-    return DEFAULT_LINE_LENGTH
