@@ -37,3 +37,18 @@ def test_fixed_golden_gains_no_ruff_finding(path: Path, strategy: str):
     fixed = path.with_name(f"{path.name}.{strategy}.fixed")
     gained = ruff_codes(fixed.read_bytes(), path) - ruff_codes(path.read_bytes(), path)
     assert gained == Counter(), gained
+
+
+FIX_GOLDENS = sorted(
+    (path, fixed)
+    for path in (ROOT / "fixtures").glob("*/fix_*.py")
+    for fixed in (path.with_name(path.name + ".fixed"), path.with_name(path.name + ".unsafe.fixed"))
+    if fixed.exists() and "latin1" not in path.name  # ruff reads UTF-8 only
+)
+
+
+@pytest.mark.skipif(RUFF is None, reason="ruff is a test dependency")
+@pytest.mark.parametrize("path, fixed", FIX_GOLDENS, ids=lambda p: p.name)
+def test_rule_fix_golden_gains_no_ruff_finding(path: Path, fixed: Path):
+    gained = ruff_codes(fixed.read_bytes(), path) - ruff_codes(path.read_bytes(), path)
+    assert gained == Counter(), gained

@@ -372,6 +372,8 @@ def _separate_sections(module: cst.Module) -> cst.Module:
     """One blank line between import sections at the top of the module (removing or adding an
     import can take away or leave out the line that separated two sections)."""
     block = _top_imports(module)
+    if any(a[2][0] > b[2][0] for a, b in zip(block, block[1:])):
+        return module  # sections out of order already: not ours to rearrange
     body = list(module.body)
     changed = False
     for (_, _, before), (index, stmt, key) in zip(block, block[1:]):

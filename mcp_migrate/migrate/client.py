@@ -28,6 +28,7 @@ from mcp_migrate.core.syntax import (
     parent_map,
     parse_expr,
     positional,
+    short,
 )
 
 _STDIO = "StdioServerParameters"
@@ -57,9 +58,15 @@ def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
 
 # ----- literal directories ---------------------------------------------------------------------
 def directories_of(context, value: cst.BaseExpression) -> list:
-    """[(is_literal, text)] for the directories a roots value names; [(False, "?")] when unknown."""
+    """[(is_literal, text)] for the directories a roots value names: a literal path, or the
+    text of an expression that gives one (`str(Path.cwd())`); (None, source) for roots computed
+    in a way the rewrite cannot follow, so a marker can say where they came from."""
     if isinstance(value, (cst.List, cst.Tuple)):
         return [d for el in value.elements for d in _one_root(context, el.value)]
+    if isinstance(value, cst.ListComp):
+        return _comprehended(context, value)
+    if isinstance(value, cst.Lambda):
+        return directories_of(context, value.body)
     if isinstance(value, cst.Name):
         target = module_binding(context.module, value.value)
         if isinstance(target, cst.FunctionDef):
@@ -68,8 +75,29 @@ def directories_of(context, value: cst.BaseExpression) -> list:
             return directories_of(context, target)
     if isinstance(value, cst.Call) and context.resolver.sdk_name(value.func) == "ListRootsResult":
         roots = keyword(value, "roots")
-        return directories_of(context, roots.value) if roots is not None else [(False, "?")]
-    return [(False, "?")]
+        return directories_of(context, roots.value) if roots is not None else [_unknown(value)]
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and len(value.args) == 1:
+        helper = module_binding(context.module, value.func.value)
+        given = directories_of(context, value.args[0].value)
+        if isinstance(helper, cst.FunctionDef) and given and all(lit for lit, _ in given):
+            return given  # a helper building roots from a written-down list of directories
+    return [_unknown(value)]
+
+
+def _unknown(value: cst.BaseExpression) -> tuple:
+    return (None, short(value))
+
+
+def _comprehended(context, comp: cst.ListComp) -> list:
+    """`[Root(uri=to_uri(d)) for d in DIRS]` over a written-down list: DIRS are the directories."""
+    if comp.for_in.inner_for_in is not None or comp.for_in.ifs:
+        return [_unknown(comp)]
+    given = directories_of(context, comp.for_in.iter)
+    return given if given and all(lit for lit, _ in given) else [_unknown(comp)]
+
+
+#: URL types a root's `uri` is often wrapped in; the string inside is the URI.
+_URL_TYPES = frozenset({"FileUrl", "AnyUrl", "AnyHttpUrl", "Url"})
 
 
 def _one_root(context, value: cst.BaseExpression) -> list:
@@ -80,25 +108,38 @@ def _one_root(context, value: cst.BaseExpression) -> list:
         bound = module_binding(context.module, value.value)
         if bound is not None and not isinstance(bound, cst.FunctionDef):
             return _one_root(context, bound)
-    if isinstance(value, cst.Call) and context.resolver.sdk_name(value.func) in ("Root", "FileUrl"):
+    if isinstance(value, cst.Call) and _is_root_or_url(context, value.func):
         uri = keyword(value, "uri") or (positional(value)[0] if positional(value) else None)
-        return _one_root(context, uri.value) if uri is not None else [(False, "?")]
+        return _one_root(context, uri.value) if uri is not None else [_unknown(value)]
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "as_uri":
         return [(False, f"str({code_of(value.func.value)})")]
-    return [(False, "?")]
+    return [_unknown(value)]
+
+
+def _is_root_or_url(context, func: cst.BaseExpression) -> bool:
+    if context.resolver.sdk_name(func) in ("Root", "FileUrl"):
+        return True
+    qualified = context.resolver.qualified(func) or ""
+    return qualified.startswith("pydantic") and qualified.rpartition(".")[2] in _URL_TYPES
 
 
 def _describe(dirs: list) -> str:
-    shown = [repr(t) for lit, t in dirs if lit] + [t for lit, t in dirs if not lit and t != "?"]
-    if any(t == "?" for _, t in dirs):
-        shown.append("(and roots computed at run time: review)")
-    return ", ".join(shown)
+    """What the marker asks a human to do with the directories the roots named."""
+    known = [_quote(t) if lit else t for lit, t in dirs if lit is not None]
+    unknown = [t for lit, t in dirs if lit is None]
+    where = "to the server as tool arguments or in its configuration (env/args)"
+    if not unknown:
+        return f"pass these directories {where}: {', '.join(known)}"
+    computed = ", ".join(f"`{t}`" for t in dict.fromkeys(unknown))
+    if not known:
+        return f"the roots came from {computed} at run time; pass those directories {where}"
+    return f"pass these directories {where}: {', '.join(known)}; and the ones {computed} gave at run time"
 
 
 def _returned_roots(context, func: cst.FunctionDef) -> list:
     returns = [n for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
     if len(returns) != 1:
-        return [(False, "?")]
+        return [(None, f"{func.name.value}()")]
     return directories_of(context, returns[0].value)
 
 
@@ -115,7 +156,7 @@ def _uri_to_path(text: str) -> str:
 
 # ----- where the directories go ----------------------------------------------------------------
 def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
-    fully_known = bool(dirs) and all(t != "?" for _, t in dirs)
+    fully_known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     if fully_known and context.settings.strategy == "server-config":
         env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
@@ -128,7 +169,7 @@ def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
         listed = _describe(dirs)
         statement = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
         if statement is not None:
-            note = f"# mcp-migrate: RT002 pass these directories as tool arguments now: {listed}"
+            note = f"# mcp-migrate: RT002 review: {listed}"
             edits.append(AddComment(statement, note))
     return Fix(tuple(edits), orphans=orphans, unsafe=True)
 
@@ -141,7 +182,7 @@ def _stdio_env_edit(context, dirs: list):
         return None
     call = calls[0]
     env_var = context.settings.env_var
-    items = ", ".join(_quote(t) if lit else t for lit, t in dirs)
+    items = ", ".join(_quote(t) if lit else t for lit, t in dirs)  # all known here
     entry = f'"{env_var}": os.pathsep.join([{items}])'
     env = keyword(call, "env")
     if env is None:

@@ -285,7 +285,10 @@ class _SiteRewrite:
         self.dropped.append(self.value)
         line = _statement_of(self.func, self.value)
         self.edits.append(
-            AddComment(line, f"# mcp-migrate: RT001 review: {why}; the roots are now built from `{self.target}`")
+            AddComment(
+                line,
+                f"# mcp-migrate: RT001 review: {why}; check that the value now rebuilt from `{self.target}` is used the same way",
+            )
         )
 
     # --- strategies ------------------------------------------------------------------------------
