@@ -77,3 +77,20 @@ def test_rule_crash_is_visible_through_the_api(monkeypatch):
 
 def test_clean_source_has_no_internal_finding():
     assert mcp_migrate.check_source("x = 1\n") == []
+
+
+def test_newer_syntax_is_verified_by_the_parser_that_accepted_it():
+    """A 3.12 `type` statement: LibCST parses it on every interpreter this package supports;
+    the fix must not be refused as "does not parse" because this Python cannot compile it."""
+    import libcst as cst
+
+    from mcp_migrate.core.fixer import fix_bytes
+
+    path = FIXTURES / "py312" / "type_alias.py"
+    settings = dataclasses.replace(Settings.default(), strategy="tool-parameter")
+    result = fix_bytes(path.read_bytes(), str(path), settings, unsafe=True)
+    assert result.errors == []
+    assert result.fixed_source == path.with_name(path.name + ".tool-parameter.fixed").read_bytes()
+    cst.parse_module(result.fixed_source)
+    again = fix_bytes(result.fixed_source, str(path), settings, unsafe=True)
+    assert again.fixed_source is None and again.errors == []

@@ -648,11 +648,23 @@ def _insert_sorted(module: cst.Module, mod: str, name: Optional[str]) -> Optiona
     return module.with_changes(body=body)
 
 
-def verify_parses(data: bytes, path: str) -> Optional[str]:
+def verify_parses(data: bytes, path: str, *, compiles: bool = True) -> Optional[str]:
+    """Why `data` is unusable as fix output, or None. LibCST must parse it; CPython must compile
+    it when it compiled the input (`compiles`): syntax newer than this interpreter (a 3.12
+    `type` statement on 3.11) is checked by the parser that accepted the input, LibCST."""
     try:
         cst.parse_module(data)
-        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except Exception as exc:  # noqa: BLE001 - any failure means the fix is unusable
+        return f"{type(exc).__name__}: {exc}"
+    if compiles:
+        return _cpython_problem(data, path)
+    return None
+
+
+def _cpython_problem(data: bytes, path: str) -> Optional[str]:
+    try:
+        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except Exception as exc:  # noqa: BLE001 - any failure means the code does not compile
         return f"{type(exc).__name__}: {exc}"
     return None
 
@@ -662,14 +674,19 @@ def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, un
     remains after fixing; a fix whose output does not parse is dropped with a FileError."""
     settings = settings or Settings.default()
     current, applied = data, []
+    compiles = None  # does this interpreter compile the input? asked once, when a fix applies
     for _ in range(MAX_PASSES):
         new, done, analysis = fix_once(current, path, settings, unsafe)
         if new is None or new == current:
             break
-        problem = verify_parses(new, path)
+        if compiles is None:
+            compiles = _cpython_problem(data, path) is None
+        problem = verify_parses(new, path, compiles=compiles)
         if problem is not None:
             codes = ",".join(sorted({code for code, _ in done}))
             original = analyze(data, path, settings).result
+            if not compiles:
+                problem += f"; Python {sys.version_info[0]}.{sys.version_info[1]} cannot compile the input either"
             original.errors.append(
                 FileError(path, codes or "internal", f"fix output does not parse, file left untouched ({problem})")
             )
