@@ -106,7 +106,7 @@ class ConsumerRewriter:
                 parent = self.parent(node)
                 if not is_reference(node, parent):
                     continue
-                if _is_store(node, parent):
+                if is_store(node, parent):
                     raise NotUnderstood(f"`{name}` is assigned again")
                 found.append(node)
         return found
@@ -180,7 +180,7 @@ class ConsumerRewriter:
                     parent = self.parent(node)
                     if not is_reference(node, parent):
                         continue
-                    if _is_store(node, parent):
+                    if is_store(node, parent):
                         raise NotUnderstood(f"`{target.value}` is bound again in the function")
                     self._element_use(node, cst.Name(target.value))
 
@@ -361,7 +361,7 @@ def bound_names(func: cst.FunctionDef) -> set:
             names.add(star.name.value)
     parents = parent_map(func.body)
     for node in iter_nodes(func.body):
-        if isinstance(node, cst.Name) and _is_store(node, parents.get(id(node))):
+        if isinstance(node, cst.Name) and is_store(node, parents.get(id(node))):
             names.add(node.value)
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             names.update(n.name.value for n in node.names)
@@ -372,7 +372,7 @@ def bound_names(func: cst.FunctionDef) -> set:
     return names
 
 
-def _is_store(node: cst.Name, parent) -> bool:
+def is_store(node: cst.Name, parent) -> bool:
     if isinstance(parent, cst.AssignTarget) and parent.target is node:
         return True
     if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node:

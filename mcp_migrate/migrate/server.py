@@ -30,7 +30,7 @@ from mcp_migrate.core.syntax import (
     parse_stmt,
     positional,
 )
-from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, SideChannel, bound_names
+from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, SideChannel, bound_names, is_store
 from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, rebuild
 
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
@@ -150,6 +150,7 @@ class _SiteRewrite:
             self.edits.append(Unwrap(guard, "orelse"))
             self.dropped.append(guard.test)
             self.dropped.append(guard.body)
+            self._drop_dead_locals()
             self._drop_unused_context()
             return Fix(tuple(self.edits), unsafe=True, imports=())
         try:
@@ -181,6 +182,7 @@ class _SiteRewrite:
             self._server_config()
         else:
             self._tool_parameter()
+        self._drop_dead_locals()
         self._drop_unused_context()
         return Fix(tuple(self.edits), unsafe=True, imports=tuple(self.imports))
 
@@ -359,6 +361,54 @@ class _SiteRewrite:
             raise _CannotApply(str(exc)) from None
         self.edits.append(edit)
 
+    def _drop_dead_locals(self) -> None:
+        """Locals that only led to the request (`context = mcp.get_context()`, `session =
+        ctx.session`) and that nothing reads any more: left behind they are new unused
+        variables. Repeated so a chain (`ctx` -> `session`) goes as a whole."""
+        ctx = self._context_param()
+        sources = {ctx.name.value} if ctx is not None else set()
+        candidates = self._context_locals(sources)
+        removed = True
+        while removed:
+            removed = False
+            for name, assign in list(candidates.items()):
+                if not self._still_reads(name, assign):
+                    self.edits.append(RemoveStatement(assign))
+                    self.dropped.append(assign)
+                    del candidates[name]
+                    removed = True
+
+    def _context_locals(self, sources: set) -> dict:
+        """name -> its only assignment, for locals bound once to `get_context()` or to an
+        attribute chain of the Context (or of another such local)."""
+        parents = parent_map(self.func.body)
+        stores: dict = {}
+        for node in iter_nodes(self.func.body):
+            if isinstance(node, cst.Name) and is_store(node, parents.get(id(node))):
+                stores[node.value] = stores.get(node.value, 0) + 1
+        found: dict = {}
+        for node in iter_nodes(self.func.body):
+            if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+                continue
+            target = node.targets[0].target
+            if not isinstance(target, cst.Name) or stores.get(target.value) != 1:
+                continue
+            if _is_context_getter(node.value) or _chain_root(node.value) in sources | set(found):
+                found[target.value] = node
+        return found
+
+    def _still_reads(self, name: str, assign: cst.Assign) -> bool:
+        dropped = set()
+        for node in self.dropped:
+            dropped.update(id(n) for n in iter_nodes(node))
+        own = assign.targets[0].target
+        parents = parent_map(self.func.body)
+        for node in iter_nodes(self.func.body):
+            if isinstance(node, cst.Name) and node.value == name and node is not own and id(node) not in dropped:
+                if is_reference(node, parents.get(id(node))):
+                    return True
+        return False
+
     def _context_param(self) -> Optional[cst.Param]:
         for p in _all_params(self.func.params):
             if (
@@ -444,6 +494,24 @@ def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
         owner = test.value
         return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")
     return False
+
+
+def _is_context_getter(value: cst.BaseExpression) -> bool:
+    """`get_context()` / `mcp.get_context()`: no arguments, no side effect worth keeping."""
+    if not isinstance(value, cst.Call) or value.args:
+        return False
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return name == "get_context"
+
+
+def _chain_root(value: cst.BaseExpression) -> Optional[str]:
+    """`ctx` for `ctx.request_context.session`; None for anything but a plain attribute chain."""
+    if not isinstance(value, cst.Attribute):
+        return None
+    while isinstance(value, cst.Attribute):
+        value = value.value
+    return value.value if isinstance(value, cst.Name) else None
 
 
 def _always_exits(block: cst.BaseSuite) -> bool:
