@@ -279,15 +279,38 @@ def _merge_lines(carried, own) -> list:
 
 def _remove_items(originals, updated, doomed: set, trailing_ws: bool = False) -> list:
     """Drop the doomed items of an argument or element list, keeping its punctuation valid:
-    when the last item goes, the new last item takes over its comma (or lack of one)."""
+    when the last item goes, the new last item takes over its comma (or lack of one) and the
+    whitespace before the closing bracket; a comment after the new last item's own comma stays."""
     kept = [u for o, u in zip(originals, updated) if id(o) not in doomed]
     if kept and id(originals[-1]) in doomed:
         last = updated[-1]
+        own = kept[-1].comma
+        if _trailing_comment(own):
+            kept[-1] = kept[-1].with_changes(comma=_comma_keeping_comment(own, last))
+            if trailing_ws and hasattr(last, "whitespace_after_arg"):
+                kept[-1] = kept[-1].with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
+            return kept
         changes = {"comma": last.comma}
         if trailing_ws and hasattr(last, "whitespace_after_arg"):
             changes["whitespace_after_arg"] = last.whitespace_after_arg
         kept[-1] = kept[-1].with_changes(**changes)
     return kept
+
+
+def _trailing_comment(comma) -> bool:
+    ws = getattr(comma, "whitespace_after", None)
+    return isinstance(ws, cst.ParenthesizedWhitespace) and ws.first_line.comment is not None
+
+
+def _comma_keeping_comment(own: cst.Comma, removed) -> cst.Comma:
+    """`x,  # note` stays; the line break before the bracket comes from the removed item."""
+    ws = own.whitespace_after
+    before_bracket = getattr(removed.comma, "whitespace_after", None)
+    if not isinstance(before_bracket, cst.ParenthesizedWhitespace):
+        before_bracket = getattr(removed, "whitespace_after_arg", None)
+    if isinstance(before_bracket, cst.ParenthesizedWhitespace):
+        ws = ws.with_changes(empty_lines=[], indent=before_bracket.indent, last_line=before_bracket.last_line)
+    return own.with_changes(whitespace_after=ws)
 
 
 # ----- imports ------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ def directories_of(context, value: cst.BaseExpression) -> list:
         return _comprehended(context, value)
     if isinstance(value, cst.Lambda):
         return directories_of(context, value.body)
+    if isinstance(value, cst.Name) and value.value == "None":
+        return []  # no roots at all: nothing to pass on
     if isinstance(value, cst.Name):
         target = module_binding(context.module, value.value)
         if isinstance(target, cst.FunctionDef):
