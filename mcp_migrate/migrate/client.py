@@ -163,10 +163,11 @@ def _with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
         env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
-    if fully_known and context.settings.migrated_tools:
-        calls = _tool_call_edits(context, dirs)
-        if calls:
-            return Fix(tuple(edits + calls), orphans=orphans, unsafe=True)
+    if context.settings.migrated_tools:
+        calls, imports = _tool_call_edits(context, dirs)
+        if calls and fully_known:
+            return Fix(tuple(edits + calls), orphans=orphans, unsafe=True, imports=tuple(imports))
+        edits += calls
     if dirs:
         listed = _describe(dirs)
         statement = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
@@ -242,11 +243,15 @@ def _exploded(node: cst.BaseExpression) -> cst.BaseExpression:
     return parse_expr(head + "\n" + "".join(f"    {t},\n" for t in texts) + close)
 
 
-def _tool_call_edits(context, dirs: list) -> list:
-    """`call_tool("name", {...})` calls to tools that now take the directories as an argument:
-    the argument is added, with the same directories (as URIs for a `uris` parameter)."""
+def _tool_call_edits(context, dirs: list) -> tuple:
+    """`call_tool("name", {...})` calls to tools that now require the directories (a rewrite
+    in the same run gave them the parameter): the argument is added with the same directories
+    (as URIs for a `uris` parameter); where it cannot be (directories computed at run time,
+    arguments not written as a dict), a marker says the call must pass it. (edits, imports)"""
     wanted = dict(context.settings.migrated_tools)
-    edits = []
+    known = bool(dirs) and all(lit is not None for lit, _ in dirs)
+    edits, imports = [], []
+    parents = None
     for node in iter_nodes(context.module):
         if not (
             isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"
@@ -257,29 +262,45 @@ def _tool_call_edits(context, dirs: list) -> list:
         param = wanted.get(name)
         if param is None:
             continue
-        if param == "uris":
-            values = ", ".join(f"Path({_quote(t) if lit else t}).resolve().as_uri()" for lit, t in dirs)
-        else:
-            values = ", ".join(_quote(t) if lit else t for lit, t in dirs)
-        entry = f'"{param}": [{values}]'
-        if len(args) >= 2 and isinstance(args[1].value, cst.Dict):
-            current = args[1].value
-            if any(literal(getattr(el, "key", None)) == param for el in current.elements):
-                continue
-            inner = code_of(current).strip()[1:-1].strip().rstrip(",")
-            new = parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
-            edits.append(Replace(current, fit(context, current, new)))
-        elif len(args) == 1 and keyword(node, "arguments") is None:
-            edits.append(
-                Replace(
-                    node,
-                    node.with_changes(
-                        args=[
-                            *node.args[:-1],
-                            args[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                            cst.Arg(parse_expr("{" + entry + "}")),
-                        ]
-                    ),
-                )
+        current = args[1].value if len(args) >= 2 else None
+        if isinstance(current, cst.Dict) and any(literal(getattr(el, "key", None)) == param for el in current.elements):
+            continue
+        edit = _call_edit(context, node, args, param, dirs) if known else None
+        if edit is None:
+            parents = parents or parent_map(context.module)
+            statement = _statement_above(parents, node)
+            note = (
+                f"# mcp-migrate: RT002 review: tool `{name}` now requires `{param}`: pass the directories"
+                f" the roots named ({_describe(dirs) if dirs else 'none were written down'})"
             )
-    return edits
+            if statement is not None:
+                edits.append(AddComment(statement, note))
+            continue
+        edits.append(edit)
+        if param == "uris":
+            imports.append(("pathlib", "Path"))
+    return edits, imports
+
+
+def _call_edit(context, node: cst.Call, args: list, param: str, dirs: list):
+    if param == "uris":
+        values = ", ".join(f"Path({_quote(t) if lit else t}).resolve().as_uri()" for lit, t in dirs)
+    else:
+        values = ", ".join(_quote(t) if lit else t for lit, t in dirs)
+    entry = f'"{param}": [{values}]'
+    if len(args) >= 2 and isinstance(args[1].value, cst.Dict):
+        current = args[1].value
+        inner = code_of(current).strip()[1:-1].strip().rstrip(",")
+        new = parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
+        return Replace(current, fit(context, current, new))
+    if len(args) == 1 and keyword(node, "arguments") is None:
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        new_args = [*node.args[:-1], args[0].with_changes(comma=comma), cst.Arg(parse_expr("{" + entry + "}"))]
+        return Replace(node, fit(context, node, node.with_changes(args=new_args)))
+    return None
+
+
+def _statement_above(parents: dict, node: cst.CSTNode):
+    while node is not None and not isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        node = parents.get(id(node))
+    return node
