@@ -235,7 +235,9 @@ def main(argv=None) -> int:
         for mode in args.modes:
             row = measure(tool, name, folder, mode, MODES[mode], found_before)
             rows.append(row)
-            print(f"{name} {mode}: {row.changed} changed", file=sys.stderr, flush=True)
+            print(table([row]).splitlines()[1], file=sys.stderr, flush=True)
+            for note in row.notes if args.verbose else ():
+                print(f"    {note}", file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=2))
     else:
