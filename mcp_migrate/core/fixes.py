@@ -7,6 +7,7 @@ reported with fix "none"): for example a call that is part of a larger expressio
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -111,7 +112,44 @@ def remove_statement(
         small = whole_statement(ancestors)
         if small is None:
             return None
-    return Fix((RemoveStatement(small),), orphans=orphans or _passed_names(small), unsafe=unsafe)
+    edits = (RemoveStatement(small), *_stale_log_markers(ancestors, small))
+    return Fix(edits, orphans=orphans or _passed_names(small), unsafe=unsafe)
+
+
+#: A log line that reports the removed notification: "Sent roots/list_changed", "roots list changed".
+_NOTIFICATION_TEXT = re.compile(r"roots?[\W_]{0,2}list[\W_]{0,2}changed|roots?[\W_]{1,2}changed", re.IGNORECASE)
+_STALE_LOG = (
+    "# mcp-migrate: RT004 review: this line reports a roots/list_changed notification that is no"
+    " longer sent; reword or remove it"
+)
+
+
+def _stale_log_markers(ancestors: list, small: cst.CSTNode) -> tuple:
+    """A marker on the statement just before or after a removed `send_roots_list_changed()`
+    when it is a call whose message still says the notification was sent (left alone it lies;
+    whether to drop it is the author's call)."""
+    if "roots_list_changed" not in _code(small) and "RootsListChanged" not in _code(small):
+        return ()
+    line = next((a for a in ancestors if isinstance(a, cst.SimpleStatementLine) and small in a.body), None)
+    block = ancestors[ancestors.index(line) - 1] if line is not None and ancestors.index(line) > 0 else None
+    if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return ()
+    body = list(block.body)
+    at = body.index(line)
+    neighbours = [body[i] for i in (at - 1, at + 1) if 0 <= i < len(body)]
+    return tuple(AddComment(n, _STALE_LOG) for n in neighbours if _logs_notification(n))
+
+
+def _logs_notification(stmt: cst.CSTNode) -> bool:
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+        return False
+    value = stmt.body[0].value
+    value = value.expression if isinstance(value, cst.Await) else value
+    return isinstance(value, cst.Call) and bool(_NOTIFICATION_TEXT.search(_code(value)))
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
 
 
 def remove_arg(call: cst.Call, arg: cst.Arg, *, orphans: tuple = (), unsafe: bool = False) -> Fix:
