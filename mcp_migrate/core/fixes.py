@@ -128,7 +128,8 @@ def _stale_log_markers(ancestors: list, small: cst.CSTNode) -> tuple:
     """A marker on the statement just before or after a removed `send_roots_list_changed()`
     when it is a call whose message still says the notification was sent (left alone it lies;
     whether to drop it is the author's call)."""
-    if "roots_list_changed" not in _code(small) and "RootsListChanged" not in _code(small):
+    text = _code(small)
+    if "send" not in text or ("roots_list_changed" not in text and "RootsListChanged" not in text):
         return ()
     line = next((a for a in ancestors if isinstance(a, cst.SimpleStatementLine) and small in a.body), None)
     block = ancestors[ancestors.index(line) - 1] if line is not None and ancestors.index(line) > 0 else None
@@ -145,7 +146,14 @@ def _logs_notification(stmt: cst.CSTNode) -> bool:
         return False
     value = stmt.body[0].value
     value = value.expression if isinstance(value, cst.Await) else value
-    return isinstance(value, cst.Call) and bool(_NOTIFICATION_TEXT.search(_code(value)))
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+    return name in _LOG_CALLS and bool(_NOTIFICATION_TEXT.search(_code(value)))
+
+
+_LOG_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "log", "critical"})
 
 
 def _code(node: cst.CSTNode) -> str:
