@@ -270,8 +270,8 @@ def _tool_call_edits(context, dirs: list) -> tuple:
             parents = parents or parent_map(context.module)
             statement = _statement_above(parents, node)
             note = (
-                f"# mcp-migrate: RT002 review: tool `{name}` now requires `{param}`: pass the directories"
-                f" the roots named ({_describe(dirs) if dirs else 'none were written down'})"
+                f"# mcp-migrate: RT002 review: tool `{name}` now requires `{param}`:"
+                " pass the directories this client gave as roots"
             )
             if statement is not None:
                 edits.append(AddComment(statement, note))

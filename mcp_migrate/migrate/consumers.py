@@ -94,6 +94,8 @@ class ConsumerRewriter:
             raise NotUnderstood("the roots result is unpacked")
         bound = assign.targets[0].target
         for node in self._references(bound.value, exclude=bound):
+            if self._whole_result_truth(node):
+                continue
             self._list_use(self._as_list(node))
         self.plan.edits.append(RemoveStatement(assign))
         self.plan.dropped.append(assign)
@@ -110,6 +112,20 @@ class ConsumerRewriter:
                     raise NotUnderstood(f"`{name}` is assigned again")
                 found.append(node)
         return found
+
+    def _whole_result_truth(self, node: cst.BaseExpression) -> bool:
+        """`if result` / `not result` on a ListRootsResult: a model object is always true, so the
+        test has a fixed value (the emptiness test is on `.roots`, rewritten on its own)."""
+        if self.kind != "result":
+            return False
+        parent = self.parent(node)
+        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            self.plan.edits.append(Replace(parent, cst.Name("False")))
+            return True
+        if _truth_context(node, parent):
+            self.plan.edits.append(Replace(node, cst.Name("True")))
+            return True
+        return False
 
     def _as_list(self, node: cst.BaseExpression) -> cst.BaseExpression:
         """The expression that is the roots list: `x.roots` for a result, `x` for a list,
@@ -187,6 +203,12 @@ class ConsumerRewriter:
     # --- one root ------------------------------------------------------------------------------
     def _element_use(self, node: cst.BaseExpression, path: cst.BaseExpression) -> None:
         parent = self.parent(node)
+        if isinstance(parent, cst.Assign) and parent.value is node and _single_name(parent):
+            # `root = result.roots[0]`: the local now holds a path; its uses are element uses.
+            alias = parent.targets[0].target
+            for use in self._references(alias.value, exclude=alias):
+                self._element_use(use, cst.Name(alias.value))
+            return
         if self.kind == "raw":
             key = _key_of(parent, node)
             if key == "uri":
