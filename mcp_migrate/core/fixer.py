@@ -530,13 +530,6 @@ def _add_imports(module: cst.Module, imports: list) -> cst.Module:
 def _module_import_bindings(module: cst.Module) -> set:
     """Names bound by imports outside functions and classes (inside try/if included)."""
     names = set()
-    for mod_name, _, _, _ in _imported_names_outside_defs(module):
-        names.add(mod_name)
-    return names
-
-
-def _imported_names_outside_defs(module: cst.Module) -> list:
-    found = []
 
     class Collect(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
@@ -545,21 +538,11 @@ def _imported_names_outside_defs(module: cst.Module) -> list:
         def visit_ClassDef(self, node) -> bool:
             return False
 
-        def visit_Import(self, node: cst.Import) -> None:
-            for alias in node.names:
-                full = code_of(alias.name)
-                bound = alias.asname.name.value if alias.asname else full.partition(".")[0]
-                found.append((bound, full, None, None))
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-            if isinstance(node.names, cst.ImportStar):
-                return
-            for alias in node.names:
-                bound = alias.asname.name.value if alias.asname else code_of(alias.name)
-                found.append((bound, None, None, None))
+        def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+            names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
 
     module.visit(Collect())
-    return found
+    return names
 
 
 def _top_imports(module: cst.Module) -> list:
