@@ -36,6 +36,12 @@ class SideChannel(NotUnderstood):
 
 #: What a directory's file:// URI has for these attributes, and the literals a check compares
 #: them with that still make sense for a directory.
+#: Calls that parse a value out of a string: a root's name handed to one is data, not a label.
+_DATA_PARSERS = frozenset(
+    {"zoneinfo.ZoneInfo", "pytz.timezone", "uuid.UUID", "builtins.int", "builtins.float", "json.loads"}
+)
+
+
 def expected_constant(expected: frozenset) -> str:
     """The value a directory's URI has, among the ones a test may compare with."""
     return "file" if "file" in expected else ""
@@ -224,10 +230,24 @@ class ConsumerRewriter:
                 self._uri_use(parent, path)
                 return
             if parent.attr.value == "name":
+                self._check_name_is_a_label(parent)
                 self.plan.needs_path = True
                 self.plan.edits.append(Replace(parent, _call_attr(cst.Call(cst.Name("Path"), [cst.Arg(path)]), "name")))
                 return
         raise NotUnderstood(f"a root is used as `{short(self.up(node) or node)}`")
+
+    def _check_name_is_a_label(self, name: cst.Attribute) -> None:
+        """A root's `name` becomes the directory's base name: right for a label, wrong when the
+        name carries data (`ZoneInfo(root.name)`, `root.name == "timezone"`)."""
+        parent = self.up(name)
+        while isinstance(parent, cst.BooleanOperation):  # `root.name or "UTC"`
+            parent = self.up(parent)
+        if isinstance(parent, cst.Comparison) and any(literal(c.comparator) is not None for c in parent.comparisons) | (
+            literal(parent.left) is not None
+        ):
+            raise SideChannel(f"`{short(parent)}` tests a root's name against a value: these roots carry data")
+        if isinstance(parent, cst.Call) and self.resolver.qualified(parent.func) in _DATA_PARSERS:
+            raise SideChannel(f"`{short(parent)}` reads data out of a root's name: these roots are not directories")
 
     def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
         node = uri
