@@ -274,6 +274,10 @@ def _merge_lines(carried, own) -> list:
     own = list(own)
     if own and own[0].comment is None:
         carried = [line for line in carried if line.comment is not None]
+        gap = []
+        while own and own[0].comment is None:  # the gap stays above the comments it separated
+            gap.append(own.pop(0))
+        return gap + carried + own
     return list(carried) + own
 
 

@@ -21,6 +21,7 @@ from mcp_migrate.core.fixes import AddComment, Fix, RemoveArg, RemoveStatement, 
 from mcp_migrate.core.syntax import (
     code_of,
     enclosing,
+    is_reference,
     iter_nodes,
     keyword,
     literal,
@@ -30,6 +31,7 @@ from mcp_migrate.core.syntax import (
     positional,
     short,
 )
+from mcp_migrate.migrate.consumers import is_store
 
 _STDIO = "StdioServerParameters"
 
@@ -42,8 +44,33 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
     else:
         edits = [RemoveArg(call, arg)]
     orphans = (arg.value.value,) if isinstance(arg.value, cst.Name) else ()
-    dirs = directories_of(context, arg.value)
+    local = _local_binding(context, arg.value)
+    if local is not None:  # `roots = [...]` only fed the argument: it goes too (no unused local)
+        edits.append(RemoveStatement(local))
+    dirs = directories_of(context, local.value if local is not None else arg.value)
     return _with_directories(context, edits, dirs, orphans)
+
+
+def _local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
+    """The one `name = ...` of a local whose only read is `value` (the removed argument)."""
+    func = enclosing(context.ancestors, cst.FunctionDef)
+    if func is None or not isinstance(value, cst.Name):
+        return None
+    parents = parent_map(func.body)
+    assigns, reads = [], 0
+    for node in iter_nodes(func.body):
+        if not (isinstance(node, cst.Name) and node.value == value.value):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.AssignTarget):
+            assigns.append(parents.get(id(parent)))
+        elif is_store(node, parent):
+            return None
+        elif is_reference(node, parent):
+            reads += 1
+    if len(assigns) != 1 or reads != 1 or not isinstance(assigns[0], cst.Assign) or len(assigns[0].targets) != 1:
+        return None
+    return assigns[0]
 
 
 def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
