@@ -207,7 +207,7 @@ class _ApplyEdits(cst.CSTTransformer):
                 carry.extend(stmt.leading_lines)
                 continue
             if carry:
-                stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines))
+                stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines, first=not body))
                 carry = []
             body.append(stmt)
         # Nothing follows: keep the removed statements' comments, not their blank lines.
@@ -268,7 +268,7 @@ def _add_once(stmt, present: set) -> bool:
     return True
 
 
-def _merge_lines(carried, own) -> list:
+def _merge_lines(carried, own, first: bool = False) -> list:
     """Leading lines of a removed statement joined to the next one's: comments survive; the
     removed statement's blank lines are dropped when the next statement brings its own."""
     own = list(own)
@@ -277,7 +277,7 @@ def _merge_lines(carried, own) -> list:
         gap = []
         while own and own[0].comment is None:  # the gap stays above the comments it separated
             gap.append(own.pop(0))
-        return gap + carried + own
+        return (carried + gap if first else gap + carried) + own
     return list(carried) + own
 
 
