@@ -55,7 +55,7 @@ async def count(ctx: Context) -> int:
 def test_parameter_and_env_var_names_come_from_settings():
     tool = dataclasses.replace(Settings.default(), strategy="tool-parameter", parameter="workspaces")
     out = fix_bytes(SERVER, "s.py", tool, unsafe=True).fixed_source.decode()
-    assert "async def count(workspaces: Annotated[list[str]" in out and "return len(workspaces)" in out
+    assert "\n    workspaces: Annotated[list[str]" in out and "return len(workspaces)" in out
     env = dataclasses.replace(Settings.default(), strategy="server-config", env_var="FINDER_DIRS")
     out = fix_bytes(SERVER, "s.py", env, unsafe=True).fixed_source.decode()
     assert 'FINDER_DIRS = [d for d in os.environ.get("FINDER_DIRS", "").split(os.pathsep) if d]' in out

@@ -60,6 +60,10 @@ LAYOUTS = {
 #: the real path and works. For these cases the test asserts exactly that.
 ORIGINAL_BROKEN = "original-broken"
 ALL = STRATEGIES
+#: The original guards the request with the roots capability: on 2026-07-28 it does not fail,
+#: it silently takes the no-roots branch (issue 12, defect 4). The test asserts exactly that, and
+#: that the migrated tool answers like the original did with roots.
+ORIGINAL_SILENT = "original-silent"
 #: The strategy refuses this site (the tool already binds `directories`): see test_name_clash_is_refused.
 REFUSED = "refused"
 
@@ -83,6 +87,12 @@ CASES = [
     ("project_finder.py", "find_project", {}, "spaced", {}),
     ("project_finder.py", "find_project", {"marker": "nowhere.txt"}, "spaced", {}),
     ("subdirs.py", "list_subdirectories", {}, "spaced", dict.fromkeys(("tool-parameter", "resource-uri"), REFUSED)),
+    # Issue 12: timeouts, negative guards, truth tests, a first-root local, scheme/host filters.
+    ("reviewed_shapes.py", "with_timeout", {}, "spaced", {}),
+    ("reviewed_shapes.py", "guarded_names", {}, "spaced", dict.fromkeys(ALL, ORIGINAL_SILENT)),
+    ("reviewed_shapes.py", "first_readme", {}, "spaced", {}),
+    ("reviewed_shapes.py", "first_readme", {}, "empty", {}),
+    ("reviewed_shapes.py", "local_files", {}, "spaced", {}),
 ]
 
 
@@ -215,7 +225,11 @@ def test_migrated_server_behaves_like_the_original(
     before, _ = _run(_call(original.mcp, tool, args, mode="legacy", list_roots_callback=_roots_callback(dirs)))
 
     # The original on 2026-07-28: there is no back-channel to ask for roots.
-    _assert_no_back_channel(lambda: _call(original.mcp, tool, args))
+    if expectation == ORIGINAL_SILENT:
+        silent, _ = _run(_call(original.mcp, tool, args))
+        assert _outcome(silent) != _outcome(before), "the guard was expected to hide the roots on 2026-07-28"
+    else:
+        _assert_no_back_channel(lambda: _call(original.mcp, tool, args))
 
     # The migrated server, on 2026-07-28, with the directories passed the new way.
     migrated_file = tmp_path / "migrated" / server

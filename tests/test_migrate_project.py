@@ -24,8 +24,11 @@ def test_tool_parameter_client_passes_the_new_argument(repo):
     assert result.exit_code == 0, result.output
     server = (repo / "server.py").read_text()
     client = (repo / "client.py").read_text()
-    assert "async def find_files(pattern: str, directories: Annotated[list[str]" in server
-    assert 'call_tool("find_files", {"pattern": "*.py", "directories": [\'/home/user/project\']})' in client
+    # No pyproject here: wrapped at 88, the default line length.
+    assert "async def find_files(\n    pattern: str,\n    directories: Annotated[\n        list[str]," in server
+    # Past 88 characters the argument dict is exploded, one entry per line.
+    assert 'call_tool("find_files", {\n' in client
+    assert '"pattern": "*.py",\n                "directories": ["/home/user/project"],\n' in client
     assert "list_roots_callback" not in client and "send_roots_list_changed" not in client
 
 
@@ -35,5 +38,35 @@ def test_server_config_client_sets_the_environment(repo):
     server = (repo / "server.py").read_text()
     client = (repo / "client.py").read_text()
     assert 'MCP_ROOTS = [d for d in os.environ.get("MCP_ROOTS", "").split(os.pathsep) if d]' in server
-    assert "env={\"MCP_ROOTS\": os.pathsep.join(['/home/user/project'])}" in client
+    assert 'env={"MCP_ROOTS": os.pathsep.join(["/home/user/project"])}' in client
     assert 'call_tool("find_files", {"pattern": "*.py"})' in client
+
+
+def test_call_tool_with_computed_roots_gets_a_marker(repo):
+    """Issue 12, defect 11: the tool gains a required parameter in this run; a client whose
+    roots are computed at run time cannot have the argument written for it, so the call site
+    says what must be passed instead of silently failing validation."""
+    client = repo / "client.py"
+    text = client.read_text()
+    text = text.replace(
+        'ROOTS = [types.Root(uri="file:///home/user/project", name="project")]',
+        "ROOTS = discover_roots()",
+    ).replace(
+        "from mcp.client.stdio import stdio_client",
+        "from mcp.client.stdio import stdio_client\n\nfrom app_roots import discover_roots",
+    )
+    client.write_text(text)
+    result = CliRunner().invoke(cli, ["fix", "--unsafe-fixes", "app"])
+    assert result.exit_code == 0, result.output
+    fixed = client.read_text()
+    marker = "# mcp-migrate: RT002 review: tool `find_files` now requires `directories`"
+    call = 'print(await session.call_tool("find_files", {"pattern": "*.py"}))'
+    assert fixed.index(marker) < fixed.index(call)
+
+
+def test_resource_uri_call_imports_path(repo):
+    result = CliRunner().invoke(cli, ["fix", "--unsafe-fixes", "--strategy", "resource-uri", "app"])
+    assert result.exit_code == 0, result.output
+    client = (repo / "client.py").read_text()
+    assert '"uris": [Path("/home/user/project").resolve().as_uri()]' in client
+    assert "from pathlib import Path" in client

@@ -58,10 +58,15 @@ class _Dispatcher:
                 continue
             try:
                 method(node, *args)
-            except Exception as exc:  # a broken rule loses its own findings, never the run
+            except Exception as exc:  # a broken rule stops for this file, never the run
                 self.dead.add(rule.CODE)
                 self.errors.append(
-                    FileError(self.context.path, rule.CODE, f"rule {rule.CODE} raised {type(exc).__name__}: {exc}")
+                    FileError(
+                        self.context.path,
+                        rule.CODE,
+                        f"rule {rule.CODE} raised {type(exc).__name__}: {exc}"
+                        " (its findings after this point in the file may be missing)",
+                    )
                 )
 
     def run(self, module: cst.Module) -> None:
@@ -242,7 +247,8 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
         context = FileContext(path, module, resolver, settings, data=data)
         dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
         dispatcher.run(module)
-        reports = [r for r in context.reports if r.code not in dispatcher.dead]
+        # What a rule reported before it broke stands: an internal error never hides a finding.
+        reports = list(context.reports)
         result.migrated_tools = list(context.migrated_tools)
     if not reports and not audit:
         return Analysis(module, [], result)
@@ -390,6 +396,19 @@ def check_bytes(data: bytes, path: str, settings: Optional[Settings] = None) -> 
 
 
 def check_source(source, path: str = "<string>", *, settings: Optional[Settings] = None) -> list:
-    """Findings for one source text (str or bytes), sorted by position."""
+    """Findings for one source text (str or bytes), sorted by position; an internal error (a
+    rule that raised) is a finding too (INTERNAL_ERROR_CODE), so it can never pass as clean."""
     data = source.encode("utf-8") if isinstance(source, str) else source
-    return check_bytes(data, path, settings).findings
+    result = check_bytes(data, path, settings)
+    return result.findings + [internal_error_finding(e) for e in result.errors]
+
+
+#: The code check_source gives an internal error (ruff's E9xx family: not a rule finding).
+INTERNAL_ERROR_CODE = "E900"
+
+
+def internal_error_finding(error: FileError) -> Finding:
+    """An internal error as a finding at the top of its file, naming the rule involved."""
+    return Finding(
+        error.path, 1, 1, 1, 1, INTERNAL_ERROR_CODE, "internal-error", f"{error.code}: {error.message}", "error"
+    )

@@ -9,7 +9,11 @@ new fixable findings appear, at most MAX_PASSES times, so overlapping fixes conv
 from __future__ import annotations
 
 import ast
+import functools
+import sys
+import textwrap
 from collections import defaultdict
+from pathlib import Path
 from typing import Optional
 
 import libcst as cst
@@ -18,18 +22,36 @@ from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from mcp_migrate.core.engine import analyze
 from mcp_migrate.core.findings import FileError, FileResult
-from mcp_migrate.core.fixes import AddComment, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.fixes import (
+    AddComment,
+    Insert,
+    RemoveArg,
+    RemoveElement,
+    RemoveStatement,
+    Replace,
+    ReplaceSignature,
+    Unwrap,
+)
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 MAX_PASSES = 5
+DEFAULT_LINE_LENGTH = 88
 
 
 class _ApplyEdits(cst.CSTTransformer):
     """Applies edits keyed by the identity of the original nodes they name."""
 
-    def __init__(self, edits) -> None:
+    def __init__(self, edits, width: int = DEFAULT_LINE_LENGTH, indent_unit: str = "    ") -> None:
         super().__init__()
+        self.width = width
+        self.indent_unit = indent_unit
+        self.depth = 0
         self.statements = set()
         self.args = defaultdict(set)
         self.elements = defaultdict(set)
@@ -38,6 +60,7 @@ class _ApplyEdits(cst.CSTTransformer):
         self.before: dict = {}
         self.comments: dict = {}
         self.unwrap: dict = {}
+        self.signatures: dict = {}
         for edit in edits:
             if isinstance(edit, RemoveStatement):
                 self.statements.add(id(edit.node))
@@ -52,6 +75,8 @@ class _ApplyEdits(cst.CSTTransformer):
                 where.setdefault(id(edit.anchor), []).extend(edit.statements)
             elif isinstance(edit, Unwrap):
                 self.unwrap[id(edit.node)] = edit.keep
+            elif isinstance(edit, ReplaceSignature):
+                self.signatures[id(edit.func)] = edit
             elif isinstance(edit, AddComment):
                 self.comments.setdefault(id(edit.statement), []).append(edit.text)
         #: Statement lines all of whose small statements were removed (by identity of the result).
@@ -72,13 +97,25 @@ class _ApplyEdits(cst.CSTTransformer):
         texts = self.comments.get(key)
         if texts and isinstance(updated_node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             present = {line.comment.value for line in updated_node.leading_lines if line.comment}
-            extra = [cst.EmptyLine(comment=cst.Comment(t)) for t in dict.fromkeys(texts) if t not in present]
+            width = self.width - len(self.indent_unit) * self.depth
+            extra = [
+                cst.EmptyLine(comment=cst.Comment(line))
+                for t in dict.fromkeys(texts)
+                for line in wrap_comment(t, width)
+                if wrap_comment(t, width)[0] not in present
+            ]
             if extra:
                 emptied = id(updated_node) in self.emptied
                 updated_node = updated_node.with_changes(leading_lines=[*updated_node.leading_lines, *extra])
                 if emptied:  # a removed statement's note moves on with its other comments
                     self.emptied[id(updated_node)] = updated_node
         return updated_node
+
+    def leave_FunctionDef(self, original_node, updated_node):
+        edit = self.signatures.get(id(original_node))
+        if edit is None:
+            return updated_node
+        return updated_node.with_changes(params=edit.params, whitespace_before_params=edit.whitespace_before_params)
 
     # --- argument and element removal ---------------------------------------------------------
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
@@ -139,7 +176,11 @@ class _ApplyEdits(cst.CSTTransformer):
                     out.append(stmt)
         return out
 
+    def visit_IndentedBlock(self, node) -> None:
+        self.depth += 1
+
     def leave_IndentedBlock(self, original_node, updated_node):
+        self.depth -= 1
         updated_node = updated_node.with_changes(body=self._inserted(original_node.body, updated_node.body))
         body, footer = self._drop_emptied(updated_node.body)
         if body is None:
@@ -166,11 +207,46 @@ class _ApplyEdits(cst.CSTTransformer):
                 carry.extend(stmt.leading_lines)
                 continue
             if carry:
-                stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines))
+                stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines, first=not body))
                 carry = []
             body.append(stmt)
         # Nothing follows: keep the removed statements' comments, not their blank lines.
         return body, [line for line in carry if line.comment is not None]
+
+
+def wrap_comment(text: str, width: int) -> list:
+    """A `# ...` comment as lines within `width`: the first keeps its marker form, the rest
+    continue it as `#   ...`."""
+    body = text[1:].strip() if text.startswith("#") else text
+    lines = textwrap.wrap(body, width=max(width - 4, 40), break_long_words=False, break_on_hyphens=False)
+    return [f"# {lines[0]}", *(f"#   {line}" for line in lines[1:])] if lines else [text]
+
+
+def line_length(path: str) -> int:
+    """`line-length` of the nearest pyproject.toml ([tool.ruff], else [tool.black]), else 88."""
+    try:
+        start = Path(path).resolve().parent
+    except (OSError, ValueError):
+        return DEFAULT_LINE_LENGTH
+    return _configured_length(start)
+
+
+@functools.lru_cache(maxsize=256)
+def _configured_length(folder: Path) -> int:
+    for candidate in (folder, *folder.parents):
+        config = candidate / "pyproject.toml"
+        if not config.is_file():
+            continue
+        try:
+            tool = tomllib.loads(config.read_text(encoding="utf-8")).get("tool", {})
+        except (OSError, ValueError):
+            return DEFAULT_LINE_LENGTH
+        for section in ("ruff", "black"):
+            value = tool.get(section, {}).get("line-length")
+            if isinstance(value, int) and value > 0:
+                return value
+        return DEFAULT_LINE_LENGTH
+    return DEFAULT_LINE_LENGTH
 
 
 def _branch(node: cst.If, keep: str) -> list:
@@ -192,26 +268,53 @@ def _add_once(stmt, present: set) -> bool:
     return True
 
 
-def _merge_lines(carried, own) -> list:
+def _merge_lines(carried, own, first: bool = False) -> list:
     """Leading lines of a removed statement joined to the next one's: comments survive; the
     removed statement's blank lines are dropped when the next statement brings its own."""
     own = list(own)
     if own and own[0].comment is None:
         carried = [line for line in carried if line.comment is not None]
+        gap = []
+        while own and own[0].comment is None:  # the gap stays above the comments it separated
+            gap.append(own.pop(0))
+        return (carried + gap if first else gap + carried) + own
     return list(carried) + own
 
 
 def _remove_items(originals, updated, doomed: set, trailing_ws: bool = False) -> list:
     """Drop the doomed items of an argument or element list, keeping its punctuation valid:
-    when the last item goes, the new last item takes over its comma (or lack of one)."""
+    when the last item goes, the new last item takes over its comma (or lack of one) and the
+    whitespace before the closing bracket; a comment after the new last item's own comma stays."""
     kept = [u for o, u in zip(originals, updated) if id(o) not in doomed]
     if kept and id(originals[-1]) in doomed:
         last = updated[-1]
+        own = kept[-1].comma
+        if _trailing_comment(own):
+            kept[-1] = kept[-1].with_changes(comma=_comma_keeping_comment(own, last))
+            if trailing_ws and hasattr(last, "whitespace_after_arg"):
+                kept[-1] = kept[-1].with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
+            return kept
         changes = {"comma": last.comma}
         if trailing_ws and hasattr(last, "whitespace_after_arg"):
             changes["whitespace_after_arg"] = last.whitespace_after_arg
         kept[-1] = kept[-1].with_changes(**changes)
     return kept
+
+
+def _trailing_comment(comma) -> bool:
+    ws = getattr(comma, "whitespace_after", None)
+    return isinstance(ws, cst.ParenthesizedWhitespace) and ws.first_line.comment is not None
+
+
+def _comma_keeping_comment(own: cst.Comma, removed) -> cst.Comma:
+    """`x,  # note` stays; the line break before the bracket comes from the removed item."""
+    ws = own.whitespace_after
+    before_bracket = getattr(removed.comma, "whitespace_after", None)
+    if not isinstance(before_bracket, cst.ParenthesizedWhitespace):
+        before_bracket = getattr(removed, "whitespace_after_arg", None)
+    if isinstance(before_bracket, cst.ParenthesizedWhitespace):
+        ws = ws.with_changes(empty_lines=[], indent=before_bracket.indent, last_line=before_bracket.last_line)
+    return own.with_changes(whitespace_after=ws)
 
 
 # ----- imports ------------------------------------------------------------------------------
@@ -289,7 +392,22 @@ def _remove_orphaned_imports(before: cst.Module, after: cst.Module) -> cst.Modul
             scheduled = True
     if not scheduled:
         return after
-    return _no_new_leading_blank(after, RemoveImportsVisitor(context).transform_module(after))
+    return _separate_sections(_no_new_leading_blank(after, RemoveImportsVisitor(context).transform_module(after)))
+
+
+def _separate_sections(module: cst.Module) -> cst.Module:
+    """One blank line between import sections at the top of the module (removing or adding an
+    import can take away or leave out the line that separated two sections)."""
+    block = _top_imports(module)
+    if any(a[2][0] > b[2][0] for a, b in zip(block, block[1:])):
+        return module  # sections out of order already: not ours to rearrange
+    body = list(module.body)
+    changed = False
+    for (_, _, before), (index, stmt, key) in zip(block, block[1:]):
+        if before[0] != key[0] and not any(line.comment is None for line in stmt.leading_lines):
+            body[index] = stmt.with_changes(leading_lines=[cst.EmptyLine(), *stmt.leading_lines])
+            changed = True
+    return module.with_changes(body=body) if changed else module
 
 
 def _no_new_leading_blank(before: cst.Module, after: cst.Module) -> cst.Module:
@@ -313,16 +431,31 @@ def _remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:
         return module
     body = []
     carry = []
+    removed = False
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in doomed:
             carry.extend(line for line in stmt.leading_lines if line.comment is not None)
+            removed = True
             continue
+        if removed and body and _is_import_line(body[-1]) and not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            # Now right after the imports: one blank line, as isort puts it before plain code.
+            own = list(stmt.leading_lines)
+            while own and own[0].comment is None:
+                own.pop(0)
+            stmt = stmt.with_changes(leading_lines=[cst.EmptyLine(), *own])
+        removed = False
         if carry:
             stmt = stmt.with_changes(leading_lines=_merge_lines(carry, stmt.leading_lines))
             carry = []
         body.append(stmt)
     carry = [line for line in carry if line.comment is not None]
     return module.with_changes(body=body, footer=carry + list(module.footer))
+
+
+def _is_import_line(stmt) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
+    )
 
 
 # ----- the fix loop ---------------------------------------------------------------------------
@@ -353,7 +486,7 @@ def _apply_pass(analysis, path: str, wanted, unsafe: bool):
     if not chosen:
         return None, []
     module = analysis.module
-    new_module = module.visit(_ApplyEdits(chosen))
+    new_module = module.visit(_ApplyEdits(chosen, line_length(path), module.default_indent))
     if orphans:
         new_module = _remove_orphan_functions(new_module, orphans)
     new_module = _remove_orphaned_imports(module, new_module)
@@ -388,6 +521,8 @@ def _touched(fix) -> set:
             ids.update(id(n) for n in iter_nodes(edit.arg))
         elif isinstance(edit, RemoveElement):
             ids.update(id(n) for n in iter_nodes(edit.element))
+        elif isinstance(edit, ReplaceSignature):
+            ids.update(id(n) for n in iter_nodes(edit.func.params))
         elif isinstance(edit, Unwrap):
             ids.add(id(edit.node))
             ids.update(id(n) for n in iter_nodes(edit.node.test))
@@ -395,17 +530,174 @@ def _touched(fix) -> set:
 
 
 def _add_imports(module: cst.Module, imports: list) -> cst.Module:
-    context = CodemodContext()
+    """Add what the edits need where an isort-style tool would put it: into an existing
+    `from m import ...` (names in order, its one-per-line layout kept), else as a new line in
+    its section of the top import block; a name any module-level import already binds (a
+    conditional one included) is not imported twice. Without a top import block, LibCST's
+    AddImportsVisitor places it."""
+    leftover = []
     for mod, name in dict.fromkeys(imports):
+        if (name or mod.partition(".")[0]) in _module_import_bindings(module):
+            continue
+        placed = _merge_into_from(module, mod, name) if name else None
+        if placed is None:
+            placed = _insert_sorted(module, mod, name)
+        if placed is None:
+            leftover.append((mod, name))
+        else:
+            module = placed
+    if not leftover:
+        return _separate_sections(module)
+    context = CodemodContext()
+    for mod, name in leftover:
         AddImportsVisitor.add_needed_import(context, mod, name)
     return AddImportsVisitor(context).transform_module(module)
 
 
-def verify_parses(data: bytes, path: str) -> Optional[str]:
+def _module_import_bindings(module: cst.Module) -> set:
+    """Names bound by imports outside functions and classes (inside try/if included)."""
+    names = set()
+
+    class Collect(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_ClassDef(self, node) -> bool:
+            return False
+
+        def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+            names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
+
+    module.visit(Collect())
+    return names
+
+
+def _top_imports(module: cst.Module) -> list:
+    """(index in module.body, statement, sort key) of the import lines at the top of the
+    module (after the docstring and `from __future__`), up to the first other statement."""
+    out = []
+    for index, stmt in enumerate(module.body):
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, (cst.Import, cst.ImportFrom)):
+            key = _import_key(small)
+            if key is not None:
+                out.append((index, stmt, key))
+                continue
+        if index == 0 and small is not None and isinstance(small, cst.Expr):
+            continue  # the docstring
+        break
+    return out
+
+
+def _import_key(small) -> Optional[tuple]:
+    """isort's default order: section (future, stdlib, third party), `import x` before
+    `from x import`, then the module name; relative imports come last (local section)."""
+    if isinstance(small, cst.ImportFrom):
+        if small.relative:
+            return (4, 1, "")
+        mod = code_of(small.module) if small.module is not None else ""
+        return (_section(mod), 1, mod.lower())
+    return (_section(code_of(small.names[0].name)), 0, code_of(small.names[0].name).lower())
+
+
+def _section(mod: str) -> int:
+    top = mod.partition(".")[0]
+    if top == "__future__":
+        return 0
+    return 1 if top in _stdlib_names() else 2
+
+
+def _stdlib_names() -> frozenset:
+    import sys
+
+    names = getattr(sys, "stdlib_module_names", None)
+    if names is None:  # Python < 3.10: the modules this package ever imports
+        names = {"os", "pathlib", "typing", "urllib", "sys", "asyncio", "json", "re"}
+    return frozenset(names)
+
+
+def _merge_into_from(module: cst.Module, mod: str, name: str) -> Optional[cst.Module]:
+    """Add `name` to an existing top-level `from mod import ...`, in order."""
+    for index, stmt, _ in _top_imports(module):
+        small = stmt.body[0]
+        if not (
+            isinstance(small, cst.ImportFrom)
+            and not small.relative
+            and small.module is not None
+            and code_of(small.module) == mod
+            and not isinstance(small.names, cst.ImportStar)
+        ):
+            continue
+        names = list(small.names)
+        at = sum(1 for alias in names if _member_key(code_of(alias.name)) < _member_key(name))
+        template = names[at - 1].comma if at > 0 else names[0].comma
+        if not isinstance(template, cst.Comma):
+            template = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        new = cst.ImportAlias(cst.Name(name), comma=template)
+        if at == len(names):  # the new last name takes over the old last one's (lack of) comma
+            new = new.with_changes(comma=names[-1].comma)
+            names[-1] = names[-1].with_changes(comma=template)
+        names.insert(at, new)
+        if small.rpar is None and len(names) > 1 and any("\n" in code_of(a) for a in names):
+            return None
+        new_stmt = stmt.with_changes(body=[small.with_changes(names=names)])
+        return module.with_changes(body=[*module.body[:index], new_stmt, *module.body[index + 1 :]])
+    return None
+
+
+def _member_key(name: str) -> tuple:
+    """isort's order-by-type for imported names: CONSTANTS, Classes, functions."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return (kind, name.lower(), name)
+
+
+def _insert_sorted(module: cst.Module, mod: str, name: Optional[str]) -> Optional[cst.Module]:
+    """A new import line at its place in the top import block, a blank line between sections."""
+    block = _top_imports(module)
+    if not block:
+        return None
+    text = f"from {mod} import {name}\n" if name else f"import {mod}\n"
+    new = cst.parse_statement(text)
+    key = _import_key(new.body[0])
+    body = list(module.body)
+    after = [item for item in block if item[2] > key]
+    if after:
+        index, follower, follower_key = after[0]
+        previous = next((item for item in reversed(block) if item[0] < index), None)
+        if previous is None:  # the new first import: it takes the follower's leading lines
+            new = new.with_changes(leading_lines=follower.leading_lines)
+            gap = [cst.EmptyLine()] if follower_key[0] != key[0] else []
+            body[index] = follower.with_changes(leading_lines=gap)
+        elif previous[2][0] != key[0]:
+            new = new.with_changes(leading_lines=[cst.EmptyLine()])
+            if follower_key[0] == key[0]:
+                body[index] = follower.with_changes(leading_lines=[])
+        body.insert(index, new)
+    else:
+        index, last, last_key = block[-1]
+        if last_key[0] != key[0]:
+            new = new.with_changes(leading_lines=[cst.EmptyLine()])
+        body.insert(index + 1, new)
+    return module.with_changes(body=body)
+
+
+def verify_parses(data: bytes, path: str, *, compiles: bool = True) -> Optional[str]:
+    """Why `data` is unusable as fix output, or None. LibCST must parse it; CPython must compile
+    it when it compiled the input (`compiles`): syntax newer than this interpreter (a 3.12
+    `type` statement on 3.11) is checked by the parser that accepted the input, LibCST."""
     try:
         cst.parse_module(data)
-        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except Exception as exc:  # noqa: BLE001 - any failure means the fix is unusable
+        return f"{type(exc).__name__}: {exc}"
+    if compiles:
+        return _cpython_problem(data, path)
+    return None
+
+
+def _cpython_problem(data: bytes, path: str) -> Optional[str]:
+    try:
+        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except Exception as exc:  # noqa: BLE001 - any failure means the code does not compile
         return f"{type(exc).__name__}: {exc}"
     return None
 
@@ -415,14 +707,19 @@ def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, un
     remains after fixing; a fix whose output does not parse is dropped with a FileError."""
     settings = settings or Settings.default()
     current, applied = data, []
+    compiles = None  # does this interpreter compile the input? asked once, when a fix applies
     for _ in range(MAX_PASSES):
         new, done, analysis = fix_once(current, path, settings, unsafe)
         if new is None or new == current:
             break
-        problem = verify_parses(new, path)
+        if compiles is None:
+            compiles = _cpython_problem(data, path) is None
+        problem = verify_parses(new, path, compiles=compiles)
         if problem is not None:
             codes = ",".join(sorted({code for code, _ in done}))
             original = analyze(data, path, settings).result
+            if not compiles:
+                problem += f"; Python {sys.version_info[0]}.{sys.version_info[1]} cannot compile the input either"
             original.errors.append(
                 FileError(path, codes or "internal", f"fix output does not parse, file left untouched ({problem})")
             )

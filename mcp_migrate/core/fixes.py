@@ -7,6 +7,7 @@ reported with fix "none"): for example a call that is part of a larger expressio
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -58,6 +59,16 @@ class Unwrap:
 
 
 @dataclass(frozen=True)
+class ReplaceSignature:
+    """Give a function new parameters (and the whitespace after its `(`), keeping every edit
+    inside its body: replacing the whole `def` would drop those."""
+
+    func: cst.FunctionDef
+    params: cst.Parameters
+    whitespace_before_params: cst.BaseParenthesizableWhitespace
+
+
+@dataclass(frozen=True)
 class AddComment:
     """Put a `# mcp-migrate: ...` comment line above a statement, where a human must decide."""
 
@@ -101,7 +112,52 @@ def remove_statement(
         small = whole_statement(ancestors)
         if small is None:
             return None
-    return Fix((RemoveStatement(small),), orphans=orphans or _passed_names(small), unsafe=unsafe)
+    edits = (RemoveStatement(small), *_stale_log_markers(ancestors, small))
+    return Fix(edits, orphans=orphans or _passed_names(small), unsafe=unsafe)
+
+
+#: A log line that reports the removed notification: "Sent roots/list_changed", "roots list changed".
+_NOTIFICATION_TEXT = re.compile(r"roots?[\W_]{0,2}list[\W_]{0,2}changed|roots?[\W_]{1,2}changed", re.IGNORECASE)
+_STALE_LOG = (
+    "# mcp-migrate: RT004 review: this line reports a roots/list_changed notification that is no"
+    " longer sent; reword or remove it"
+)
+
+
+def _stale_log_markers(ancestors: list, small: cst.CSTNode) -> tuple:
+    """A marker on the statement just before or after a removed `send_roots_list_changed()`
+    when it is a call whose message still says the notification was sent (left alone it lies;
+    whether to drop it is the author's call)."""
+    text = _code(small)
+    if "send" not in text or ("roots_list_changed" not in text and "RootsListChanged" not in text):
+        return ()
+    line = next((a for a in ancestors if isinstance(a, cst.SimpleStatementLine) and small in a.body), None)
+    block = ancestors[ancestors.index(line) - 1] if line is not None and ancestors.index(line) > 0 else None
+    if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return ()
+    body = list(block.body)
+    at = body.index(line)
+    neighbours = [body[i] for i in (at - 1, at + 1) if 0 <= i < len(body)]
+    return tuple(AddComment(n, _STALE_LOG) for n in neighbours if _logs_notification(n))
+
+
+def _logs_notification(stmt: cst.CSTNode) -> bool:
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+        return False
+    value = stmt.body[0].value
+    value = value.expression if isinstance(value, cst.Await) else value
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+    return name in _LOG_CALLS and bool(_NOTIFICATION_TEXT.search(_code(value)))
+
+
+_LOG_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "log", "critical"})
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
 
 
 def remove_arg(call: cst.Call, arg: cst.Arg, *, orphans: tuple = (), unsafe: bool = False) -> Fix:

@@ -29,6 +29,31 @@ class NotUnderstood(Exception):
     """A use of the roots result that no rewrite covers; the message says which."""
 
 
+class SideChannel(NotUnderstood):
+    """The roots carry something other than directories: no rewrite at all, not even a
+    value of the same shape (it would carry made-up data)."""
+
+
+#: What a directory's file:// URI has for these attributes, and the literals a check compares
+#: them with that still make sense for a directory.
+#: Calls that parse a value out of a string: a root's name handed to one is data, not a label.
+_DATA_PARSERS = frozenset(
+    {"zoneinfo.ZoneInfo", "pytz.timezone", "uuid.UUID", "builtins.int", "builtins.float", "json.loads"}
+)
+
+
+def expected_constant(expected: frozenset) -> str:
+    """The value a directory's URI has, among the ones a test may compare with."""
+    return "file" if "file" in expected else ""
+
+
+_URI_EXPECTED = {
+    "scheme": frozenset({"file"}),
+    "host": frozenset({"", "localhost"}),
+    "netloc": frozenset({"", "localhost"}),
+}
+
+
 @dataclass
 class UsePlan:
     edits: list = field(default_factory=list)
@@ -75,6 +100,8 @@ class ConsumerRewriter:
             raise NotUnderstood("the roots result is unpacked")
         bound = assign.targets[0].target
         for node in self._references(bound.value, exclude=bound):
+            if self._whole_result_truth(node):
+                continue
             self._list_use(self._as_list(node))
         self.plan.edits.append(RemoveStatement(assign))
         self.plan.dropped.append(assign)
@@ -87,10 +114,24 @@ class ConsumerRewriter:
                 parent = self.parent(node)
                 if not is_reference(node, parent):
                     continue
-                if _is_store(node, parent):
+                if is_store(node, parent):
                     raise NotUnderstood(f"`{name}` is assigned again")
                 found.append(node)
         return found
+
+    def _whole_result_truth(self, node: cst.BaseExpression) -> bool:
+        """`if result` / `not result` on a ListRootsResult: a model object is always true, so the
+        test has a fixed value (the emptiness test is on `.roots`, rewritten on its own)."""
+        if self.kind != "result":
+            return False
+        parent = self.parent(node)
+        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            self.plan.edits.append(Replace(parent, cst.Name("False")))
+            return True
+        if _truth_context(node, parent):
+            self.plan.edits.append(Replace(node, cst.Name("True")))
+            return True
+        return False
 
     def _as_list(self, node: cst.BaseExpression) -> cst.BaseExpression:
         """The expression that is the roots list: `x.roots` for a result, `x` for a list,
@@ -161,13 +202,19 @@ class ConsumerRewriter:
                     parent = self.parent(node)
                     if not is_reference(node, parent):
                         continue
-                    if _is_store(node, parent):
+                    if is_store(node, parent):
                         raise NotUnderstood(f"`{target.value}` is bound again in the function")
                     self._element_use(node, cst.Name(target.value))
 
     # --- one root ------------------------------------------------------------------------------
     def _element_use(self, node: cst.BaseExpression, path: cst.BaseExpression) -> None:
         parent = self.parent(node)
+        if isinstance(parent, cst.Assign) and parent.value is node and _single_name(parent):
+            # `root = result.roots[0]`: the local now holds a path; its uses are element uses.
+            alias = parent.targets[0].target
+            for use in self._references(alias.value, exclude=alias):
+                self._element_use(use, cst.Name(alias.value))
+            return
         if self.kind == "raw":
             key = _key_of(parent, node)
             if key == "uri":
@@ -183,16 +230,30 @@ class ConsumerRewriter:
                 self._uri_use(parent, path)
                 return
             if parent.attr.value == "name":
+                self._check_name_is_a_label(parent)
                 self.plan.needs_path = True
                 self.plan.edits.append(Replace(parent, _call_attr(cst.Call(cst.Name("Path"), [cst.Arg(path)]), "name")))
                 return
         raise NotUnderstood(f"a root is used as `{short(self.up(node) or node)}`")
 
+    def _check_name_is_a_label(self, name: cst.Attribute) -> None:
+        """A root's `name` becomes the directory's base name: right for a label, wrong when the
+        name carries data (`ZoneInfo(root.name)`, `root.name == "timezone"`)."""
+        parent = self.up(name)
+        while isinstance(parent, cst.BooleanOperation):  # `root.name or "UTC"`
+            parent = self.up(parent)
+        if isinstance(parent, cst.Comparison) and any(literal(c.comparator) is not None for c in parent.comparisons) | (
+            literal(parent.left) is not None
+        ):
+            raise SideChannel(f"`{short(parent)}` tests a root's name against a value: these roots carry data")
+        if isinstance(parent, cst.Call) and self.resolver.qualified(parent.func) in _DATA_PARSERS:
+            raise SideChannel(f"`{short(parent)}` reads data out of a root's name: these roots are not directories")
+
     def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
         node = uri
         parent = self.up(node)
-        if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "path":
-            self.plan.edits.append(Replace(parent, path))  # FileUrl.path
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            self._uri_attribute(parent, path)
             return
         if self._is_call_to(parent, ("builtins.str",), node):
             node = parent
@@ -204,6 +265,49 @@ class ConsumerRewriter:
         # The URI as text: the same shape, built from the path.
         self.plan.needs_path = True
         self.plan.edits.append(Replace(node, parse_expr(f"Path({code_of(path)}).resolve().as_uri()")))
+
+    def _uri_attribute(self, attr: cst.Attribute, path: cst.BaseExpression) -> None:
+        """`root.uri.<attr>`: `.path` is the path; `.scheme` is "file" and `.host` empty for
+        every directory. A host or scheme compared with anything else, or read as data, means
+        the roots carry something other than directories (a session id, a timezone)."""
+        name = attr.attr.value
+        if name == "path":
+            self.plan.edits.append(Replace(attr, path))
+            return
+        if name not in _URI_EXPECTED:
+            raise NotUnderstood(f"a root's URI is read as `{short(attr)}`")
+        parent = self.up(attr)
+        outcome = self._test_outcome(attr, parent, _URI_EXPECTED[name])
+        if outcome is None:
+            raise SideChannel(
+                f"`{short(parent or attr)}` reads data out of a root's URI: these roots are not directories"
+            )
+        target, value = outcome
+        self.plan.edits.append(Replace(target, cst.Name(str(value))))
+
+    def _test_outcome(self, node, parent, expected: frozenset):
+        """(the test, its value for every directory) for `node == "file"`, `node != ...`,
+        `node in ("", "localhost")`, `not node`; None when the attribute is read as data."""
+        constant = expected_constant(expected)
+        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            return parent, not constant
+        if _truth_context(node, parent):
+            return node, bool(constant)
+        if not isinstance(parent, cst.Comparison) or len(parent.comparisons) != 1:
+            return None
+        target = parent.comparisons[0]
+        other = target.comparator if parent.left is node else parent.left
+        if isinstance(other, (cst.Tuple, cst.List, cst.Set)):
+            values = [literal(el.value) for el in other.elements]
+        else:
+            values = [literal(other)]
+        if not values or any(v is None or v not in expected for v in values):
+            return None
+        if isinstance(target.operator, (cst.Equal, cst.In)):
+            return parent, True
+        if isinstance(target.operator, (cst.NotEqual, cst.NotIn)):
+            return parent, False
+        return None
 
     def _path_idiom(self, text: cst.BaseExpression, parent) -> Optional[cst.CSTNode]:
         """The outermost node of a URI-to-path idiom applied to `text`, or None."""
@@ -299,7 +403,7 @@ def bound_names(func: cst.FunctionDef) -> set:
             names.add(star.name.value)
     parents = parent_map(func.body)
     for node in iter_nodes(func.body):
-        if isinstance(node, cst.Name) and _is_store(node, parents.get(id(node))):
+        if isinstance(node, cst.Name) and is_store(node, parents.get(id(node))):
             names.add(node.value)
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             names.update(n.name.value for n in node.names)
@@ -310,7 +414,7 @@ def bound_names(func: cst.FunctionDef) -> set:
     return names
 
 
-def _is_store(node: cst.Name, parent) -> bool:
+def is_store(node: cst.Name, parent) -> bool:
     if isinstance(parent, cst.AssignTarget) and parent.target is node:
         return True
     if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node:

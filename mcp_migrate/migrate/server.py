@@ -15,7 +15,8 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.fixes import AddComment, Fix, Insert, Replace, Unwrap
+from mcp_migrate.core.fixer import line_length
+from mcp_migrate.core.fixes import AddComment, Fix, Insert, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.core.syntax import (
     code_of,
@@ -29,13 +30,14 @@ from mcp_migrate.core.syntax import (
     parse_stmt,
     positional,
 )
-from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, bound_names
+from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, SideChannel, bound_names, is_store
+from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, rebuild
 
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
 _CONTEXT_CLASSES = frozenset({"Context", "ServerRequestContext", "RequestContext"})
 _URI_HELPER = "_file_uri_to_path"
-_PARAM_DESCRIPTION = "Absolute paths of the directories to work in, as chosen by the user."
-_URI_DESCRIPTION = "file:// URIs of the directories to work in, as chosen by the user."
+_PARAM_DESCRIPTION = "Absolute paths of the directories to work in."
+_URI_DESCRIPTION = "file:// URIs of the directories to work in."
 
 
 @dataclass
@@ -62,17 +64,61 @@ def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     strategy = settings.strategy or ("tool-parameter" if tool else "server-config")
     if strategy not in applicable:
         return Outcome(None, applicable, f"{strategy} applies only to tool functions")
-    value = ancestors[-2] if isinstance(ancestors[-2], cst.Await) and ancestors[-2].expression is call else call
+    value = awaited_value(ancestors, call, context.resolver)
+    if value is None:
+        return Outcome(None, (), _not_awaited_reason(ancestors, call))
     builder = _SiteRewrite(context, func, value, kind, strategy)
     try:
         fix = builder.build()
+    except _NoRewrite as exc:
+        return Outcome(None, (), str(exc))
     except _CannotApply as exc:
         return Outcome(None, applicable, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
+        return Outcome(None, (), f"internal error while planning the rewrite ({type(exc).__name__}: {exc})")
     return Outcome(fix, applicable)
 
 
 class _CannotApply(Exception):
-    pass
+    """The chosen strategy cannot rewrite this site (another one might)."""
+
+
+class _NoRewrite(_CannotApply):
+    """No strategy can rewrite this site without changing behaviour: report only."""
+
+
+#: Wrappers whose awaited result is the wrapped awaitable's result (a timeout or a shield
+#: changes when, not what): the whole `await wrapper(request, ...)` is the roots value.
+_TRANSPARENT_WAITS = frozenset({"asyncio.wait_for", "asyncio.shield", "anyio.fail_after"})
+
+
+def awaited_value(ancestors: list, call: cst.Call, resolver) -> Optional[cst.BaseExpression]:
+    """The expression whose value is the roots result: `await request`, or the `await` of a
+    transparent wrapper (`await asyncio.wait_for(request, timeout=1)`); None when the request's
+    awaitable goes anywhere else (gather, create_task, a variable): replacing it with a list
+    would hand a list to code that awaits it."""
+    parent = ancestors[-2]
+    if isinstance(parent, cst.Await) and parent.expression is call:
+        return parent
+    if len(ancestors) >= 4 and isinstance(parent, cst.Arg) and parent.keyword is None:
+        wrapper, outer = ancestors[-3], ancestors[-4]
+        if (
+            isinstance(wrapper, cst.Call)
+            and wrapper.args
+            and wrapper.args[0] is parent
+            and resolver.qualified(wrapper.func) in _TRANSPARENT_WAITS
+            and isinstance(outer, cst.Await)
+            and outer.expression is wrapper
+        ):
+            return outer
+    return None
+
+
+def _not_awaited_reason(ancestors: list, call: cst.Call) -> str:
+    holder = ancestors[-3] if isinstance(ancestors[-2], cst.Arg) and len(ancestors) >= 3 else ancestors[-2]
+    if isinstance(holder, cst.Call):
+        return f"the request's awaitable is handed to `{code_of(holder.func)}(...)`, which would get a list"
+    return "the request is not awaited where it is made (its awaitable is kept for later)"
 
 
 class _SiteRewrite:
@@ -97,12 +143,14 @@ class _SiteRewrite:
 
     def build(self) -> Fix:
         self._check_names()
+        self._check_no_fallback_handler()
         guard = self._guard()
         if guard is not None and isinstance(guard.orelse, cst.Else):
             # The roots branch only existed for roots: keep the fallback branch alone.
             self.edits.append(Unwrap(guard, "orelse"))
             self.dropped.append(guard.test)
             self.dropped.append(guard.body)
+            self._drop_dead_locals()
             self._drop_unused_context()
             return Fix(tuple(self.edits), unsafe=True, imports=())
         try:
@@ -111,20 +159,30 @@ class _SiteRewrite:
             self.dropped.extend(plan.dropped)
             if plan.needs_path:
                 self.imports.append(("pathlib", "Path"))
+        except SideChannel as exc:
+            raise _NoRewrite(str(exc)) from None
         except NotUnderstood as exc:
             self._fallback(str(exc))
         if guard is not None:
             if guard.orelse is not None:  # an elif chain: a human decides
                 self.edits.append(
-                    AddComment(guard, "# mcp-migrate: RT001 review: this roots capability guard has an elif")
+                    AddComment(
+                        guard,
+                        "# mcp-migrate: RT001 review: this roots capability guard has an elif;"
+                        " decide which branch runs now that the directories are passed in",
+                    )
                 )
             else:
                 self.edits.append(Unwrap(guard, "body"))
                 self.dropped.append(guard.test)
+                if _always_exits(guard.body):
+                    self._drop_unreachable_after(guard)
+        self._drop_negative_guards()
         if self.strategy == "server-config":
             self._server_config()
         else:
             self._tool_parameter()
+        self._drop_dead_locals()
         self._drop_unused_context()
         return Fix(tuple(self.edits), unsafe=True, imports=tuple(self.imports))
 
@@ -142,6 +200,21 @@ class _SiteRewrite:
             name = sorted(clash)[0]
             raise _CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
 
+    def _check_no_fallback_handler(self) -> None:
+        """A request inside `try:` with an `except` branch: that branch is what a 2026 client
+        got (the request raises there); removing the request would leave it dead and change
+        behaviour without a trace. A human decides what the fallback means now."""
+        parents = parent_map(self.func)
+        node = self.value
+        while node is not None and node is not self.func:
+            parent = parents.get(id(node))
+            if isinstance(parent, (cst.Try, cst.TryStar)) and parent.body is node and parent.handlers:
+                raise _NoRewrite(
+                    "the request sits in a `try:` whose `except` branch is the fallback a 2026 client got;"
+                    " decide what that fallback means once the directories are passed in"
+                )
+            node = parent
+
     def _own_prologue(self) -> bool:
         """resource-uri binds `directories` in its own prologue line on an earlier pass."""
         if self.strategy != "resource-uri" or not isinstance(self.func.body, cst.IndentedBlock):
@@ -155,7 +228,7 @@ class _SiteRewrite:
 
     def _param_marker_present(self) -> bool:
         for p in _all_params(self.func.params):
-            if p.annotation is not None and "Field(description=" in code_of(p.annotation):
+            if p.annotation is not None and "Field(description=" in code_of(p.annotation.annotation):
                 return True
         return False
 
@@ -169,6 +242,33 @@ class _SiteRewrite:
                 return parent
             node = parent
         return None
+
+    def _drop_negative_guards(self) -> None:
+        """`if not <roots capability>: return ...`: a 2026 client declares no roots capability,
+        so the guard would always leave early and the directories would never be used."""
+        for node in iter_nodes(self.func.body):
+            if (
+                isinstance(node, cst.If)
+                and node.orelse is None
+                and isinstance(node.test, cst.UnaryOperation)
+                and isinstance(node.test.operator, cst.Not)
+                and _probes_roots(node.test.expression, self.resolver)
+                and _always_exits(node.body)
+            ):
+                self.edits.append(RemoveStatement(node))
+                self.dropped.append(node)
+
+    def _drop_unreachable_after(self, guard: cst.If) -> None:
+        """The statements after an unwrapped guard whose body always returns: the old fallback,
+        unreachable now (left in place it reads as live code)."""
+        block = parent_map(self.func).get(id(guard))
+        if not isinstance(block, cst.IndentedBlock):
+            return
+        after = list(block.body)[[id(s) for s in block.body].index(id(guard)) + 1 :]
+        for stmt in after:
+            smalls = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
+            self.edits.extend(RemoveStatement(small) for small in smalls)
+            self.dropped.append(stmt)
 
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
@@ -187,7 +287,10 @@ class _SiteRewrite:
         self.dropped.append(self.value)
         line = _statement_of(self.func, self.value)
         self.edits.append(
-            AddComment(line, f"# mcp-migrate: RT001 review: {why}; the roots are now built from `{self.target}`")
+            AddComment(
+                line,
+                f"# mcp-migrate: RT001 review: {why}; check that the value now rebuilt from `{self.target}` is used the same way",
+            )
         )
 
     # --- strategies ------------------------------------------------------------------------------
@@ -215,8 +318,7 @@ class _SiteRewrite:
         if param_name in names:
             return
         description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
-        annotation = parse_expr(f'Annotated[list[str], Field(description="{description}")]')
-        self._new_param = cst.Param(cst.Name(param_name), cst.Annotation(annotation))
+        self._new_param = NewParam(param_name, "list[str]", f'Field(description="{description}")')
         self.context.migrated_tools.append((tool_name(self.func), param_name))
 
     def _uri_prologue(self) -> None:
@@ -244,25 +346,68 @@ class _SiteRewrite:
 
     # --- the ctx parameter -----------------------------------------------------------------------
     def _drop_unused_context(self) -> None:
+        """The tool's new signature: without a Context nothing uses any more, with the new
+        parameter (see signature.rebuild for where it goes)."""
         new_param = getattr(self, "_new_param", None)
         ctx = self._context_param()
-        params = self.func.params
-        keep_ctx = ctx is not None and self._still_uses(ctx.name.value)
-        if new_param is None and (ctx is None or keep_ctx):
+        drop = ctx if ctx is not None and not self._still_uses(ctx.name.value) else None
+        if new_param is None and drop is None:
             return
-        plain = list(params.params)
-        index = None
-        drop = ctx is not None and not keep_ctx
-        if drop and any(p is ctx for p in plain):
-            index = next(i for i, p in enumerate(plain) if p is ctx)
-            plain.pop(index)
-        elif drop and any(p is ctx for p in params.kwonly_params):
-            params = params.with_changes(kwonly_params=[p for p in params.kwonly_params if p is not ctx])
-        if new_param is not None:
-            at = _first_default(plain) if index is None else min(index, _first_default(plain))
-            plain.insert(at, new_param)
-        plain = _fix_commas(plain)
-        self.edits.append(Replace(self.func.params, params.with_changes(params=plain)))
+        depth = depth_of(self.context.ancestors, self.func)
+        width = line_length(self.context.path)
+        try:
+            edit = rebuild(self.func, drop, new_param, depth, self.module.default_indent, width)
+        except SignatureRefused as exc:
+            raise _CannotApply(str(exc)) from None
+        self.edits.append(edit)
+
+    def _drop_dead_locals(self) -> None:
+        """Locals that only led to the request (`context = mcp.get_context()`, `session =
+        ctx.session`) and that nothing reads any more: left behind they are new unused
+        variables. Repeated so a chain (`ctx` -> `session`) goes as a whole."""
+        ctx = self._context_param()
+        sources = {ctx.name.value} if ctx is not None else set()
+        candidates = self._context_locals(sources)
+        removed = True
+        while removed:
+            removed = False
+            for name, assign in list(candidates.items()):
+                if not self._still_reads(name, assign):
+                    self.edits.append(RemoveStatement(assign))
+                    self.dropped.append(assign)
+                    del candidates[name]
+                    removed = True
+
+    def _context_locals(self, sources: set) -> dict:
+        """name -> its only assignment, for locals bound once to `get_context()` or to an
+        attribute chain of the Context (or of another such local)."""
+        parents = parent_map(self.func.body)
+        stores: dict = {}
+        for node in iter_nodes(self.func.body):
+            if isinstance(node, cst.Name) and is_store(node, parents.get(id(node))):
+                stores[node.value] = stores.get(node.value, 0) + 1
+        found: dict = {}
+        for node in iter_nodes(self.func.body):
+            if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
+                continue
+            target = node.targets[0].target
+            if not isinstance(target, cst.Name) or stores.get(target.value) != 1:
+                continue
+            if _is_context_getter(node.value) or _chain_root(node.value) in sources | set(found):
+                found[target.value] = node
+        return found
+
+    def _still_reads(self, name: str, assign: cst.Assign) -> bool:
+        dropped = set()
+        for node in self.dropped:
+            dropped.update(id(n) for n in iter_nodes(node))
+        own = assign.targets[0].target
+        parents = parent_map(self.func.body)
+        for node in iter_nodes(self.func.body):
+            if isinstance(node, cst.Name) and node.value == name and node is not own and id(node) not in dropped:
+                if is_reference(node, parents.get(id(node))):
+                    return True
+        return False
 
     def _context_param(self) -> Optional[cst.Param]:
         for p in _all_params(self.func.params):
@@ -351,6 +496,32 @@ def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
     return False
 
 
+def _is_context_getter(value: cst.BaseExpression) -> bool:
+    """`get_context()` / `mcp.get_context()`: no arguments, no side effect worth keeping."""
+    if not isinstance(value, cst.Call) or value.args:
+        return False
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    return name == "get_context"
+
+
+def _chain_root(value: cst.BaseExpression) -> Optional[str]:
+    """`ctx` for `ctx.request_context.session`; None for anything but a plain attribute chain."""
+    if not isinstance(value, cst.Attribute):
+        return None
+    while isinstance(value, cst.Attribute):
+        value = value.value
+    return value.value if isinstance(value, cst.Name) else None
+
+
+def _always_exits(block: cst.BaseSuite) -> bool:
+    """The block's last statement returns or raises."""
+    last = block.body[-1] if block.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return isinstance(last, (cst.Return, cst.Raise))
+
+
 def _anchor(module: cst.Module, resolver) -> cst.BaseStatement:
     """The statement after which module-level configuration goes: the server's assignment, else
     the last import at the top of the module."""
@@ -378,27 +549,6 @@ def _statement_of(func: cst.FunctionDef, node: cst.CSTNode) -> cst.CSTNode:
 
 def _all_params(params: cst.Parameters) -> list:
     return [*params.posonly_params, *params.params, *params.kwonly_params]
-
-
-def _first_default(params: list) -> int:
-    for i, p in enumerate(params):
-        if p.default is not None:
-            return i
-    return len(params)
-
-
-def _fix_commas(params: list) -> list:
-    """Every parameter but the last gets a comma; the last keeps none."""
-    out = []
-    for i, p in enumerate(params):
-        last = i == len(params) - 1
-        if last:
-            out.append(p.with_changes(comma=cst.MaybeSentinel.DEFAULT))
-        elif not isinstance(p.comma, cst.Comma):
-            out.append(p.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))))
-        else:
-            out.append(p)
-    return out
 
 
 def _annotation_head(ann: cst.BaseExpression) -> cst.BaseExpression:

@@ -1,0 +1,116 @@
+"""A tool's new signature: the Context parameter dropped, the directories parameter added.
+
+Every shape a `def` can have is rebuilt from text (positional-only `/`, defaults, a bare `*`,
+`*args`, `**kwargs`, the Context anywhere), so no combination can produce an invalid tree.
+The new parameter never shifts an existing positional one: it is appended to the positional
+parameters only when none of them has a default and there is no `*`; otherwise it becomes
+keyword-only. The result is wrapped the way black/ruff format wraps at the project's line length.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.core.fixes import ReplaceSignature
+
+
+class SignatureRefused(Exception):
+    """The signature cannot be rebuilt without losing something (a comment inside it)."""
+
+
+@dataclass(frozen=True)
+class NewParam:
+    """`name: Annotated[<inner>, <field>]`, shown on one line or split like black splits it."""
+
+    name: str
+    inner: str
+    field: str
+
+    def one_line(self) -> str:
+        return f"{self.name}: Annotated[{self.inner}, {self.field}]"
+
+    def split(self, indent: str) -> str:
+        step = indent + "    "
+        return f"{self.name}: Annotated[\n{step}{self.inner},\n{step}{self.field},\n{indent}]"
+
+
+def rebuild(
+    func: cst.FunctionDef, drop: Optional[cst.Param], add: Optional[NewParam], depth: int, indent_unit: str, width: int
+) -> ReplaceSignature:
+    """The edit that gives `func` its new parameter list (`depth`: blocks enclosing the def)."""
+    params = func.params
+    if any(isinstance(n, cst.Comment) for n in _nodes(params)) or _has_comment(func.whitespace_before_params):
+        raise SignatureRefused("the signature holds comments")
+    posonly = [_text(p) for p in params.posonly_params if p is not drop]
+    plain = [_text(p) for p in params.params if p is not drop]
+    kwonly = [_text(p) for p in params.kwonly_params if p is not drop]
+    star = params.star_arg
+    starred = _text(star, "star_arg") if isinstance(star, cst.Param) else None
+    if add is not None:
+        defaults = any(p.default is not None for p in [*params.posonly_params, *params.params] if p is not drop)
+        (kwonly if defaults or not isinstance(star, cst.MaybeSentinel) else plain).append(add)
+    items = [*posonly, *(["/"] if posonly else []), *plain]
+    if starred is not None:
+        items.append(starred)
+    elif kwonly:
+        items.append("*")
+    items += kwonly
+    if isinstance(params.star_kwarg, cst.Param):
+        items.append(_text(params.star_kwarg, "star_kwarg"))
+    outer = indent_unit * depth
+    head = f"{outer}{'async ' if func.asynchronous else ''}def {func.name.value}("
+    tail = ")" + (_returns(func) or "") + ":"
+    flat = ", ".join(i.one_line() if isinstance(i, NewParam) else i for i in items)
+    was_split = "\n" in cst.Module([]).code_for_node(params) or isinstance(
+        func.whitespace_before_params, cst.ParenthesizedWhitespace
+    )
+    if not was_split and len(head) + len(flat) + len(tail) <= width:
+        return _edit(func, flat)
+    inner = outer + indent_unit
+    lines = []
+    for item in items:
+        if isinstance(item, NewParam):  # existing parameters keep their own line breaks
+            short = item.one_line()
+            item = short if len(inner) + len(short) + 1 <= width else item.split("    ")
+        lines.append("    " + item + ",")
+    return _edit(func, "\n" + "\n".join(lines) + "\n")
+
+
+def _edit(func: cst.FunctionDef, text: str) -> ReplaceSignature:
+    parsed = cst.parse_statement(f"def f({text}): pass\n")
+    return ReplaceSignature(func, parsed.params, parsed.whitespace_before_params)
+
+
+def _text(param: cst.Param, slot: str = "params") -> str:
+    """A parameter's own text, without its comma (rendered inside a Parameters of its slot:
+    a default needs its parent to render)."""
+    clean = param.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""))
+    holder = cst.Parameters(**{slot: [clean] if slot == "params" else clean})
+    return cst.Module([]).code_for_node(holder).strip()
+
+
+def _returns(func: cst.FunctionDef) -> str:
+    if func.returns is None:
+        return ""
+    return " -> " + cst.Module([]).code_for_node(func.returns.annotation)
+
+
+def _nodes(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def _has_comment(ws) -> bool:
+    return any(isinstance(n, cst.Comment) for n in _nodes(ws)) if isinstance(ws, cst.CSTNode) else False
+
+
+def depth_of(ancestors: list, func: cst.FunctionDef) -> int:
+    """How many indented blocks enclose `func` (its indentation level)."""
+    index = next(i for i, node in enumerate(ancestors) if node is func)
+    return sum(isinstance(node, cst.IndentedBlock) for node in ancestors[:index])
