@@ -10,7 +10,10 @@ the finding's lines (else the nearest hunk), so each finding shows its own chang
 from __future__ import annotations
 
 import difflib
+from typing import Optional
 
+#: The key under which finding_context's cache keeps proposal hunks beside file lines.
+_HUNKS = ("hunks",)
 #: Source lines shown per finding before the rest is elided.
 MAX_SOURCE_LINES = 4
 #: Diff lines shown per finding before the rest is elided.
@@ -43,14 +46,36 @@ def source_block(lines: list, finding) -> list:
     return out
 
 
+#: Above this many differing lines a diff may drop lines that repeat often (difflib's
+#: autojunk) to stay linear: a fix of 2,000 findings in one module must not take minutes.
+LARGE_DIFF = 2000
+
+
 def hunks(old: list, new: list) -> list:
-    """(first old line, last old line, removed lines, added lines) per changed hunk, 1-based."""
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    """(first old line, last old line, removed lines, added lines) per changed hunk, 1-based.
+    The common head and tail are skipped before diffing: fixes change a few places."""
+    head = 0
+    limit = min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    a, b = old[head : len(old) - tail], new[head : len(new) - tail]
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=max(len(a), len(b)) > LARGE_DIFF)
     return [
-        (i1 + 1, max(i2, i1 + 1), old[i1:i2], new[j1:j2])
+        (head + i1 + 1, head + max(i2, i1 + 1), a[i1:i2], b[j1:j2])
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()
         if tag != "equal"
     ]
+
+
+def proposal_hunks(proposal, memo: dict) -> list:
+    """The hunks of one proposed change, computed once however many findings it serves."""
+    key = id(proposal)
+    if key not in memo:
+        memo[key] = (proposal, hunks(decode_lines(proposal.old), decode_lines(proposal.new)))
+    return memo[key][1]
 
 
 def own_hunks(changes: list, first: int, last: int) -> list:
@@ -61,11 +86,12 @@ def own_hunks(changes: list, first: int, last: int) -> list:
     return [min(changes, key=lambda h: min(abs(h[0] - first), abs(h[1] - last)))]
 
 
-def fix_block(proposal, finding) -> list:
+def fix_block(proposal, finding, memo: Optional[dict] = None) -> list:
     """`= fix (...)` and the -/+ lines of the finding's part of its rule's proposed change."""
     if proposal is None:
         return []
-    mine = own_hunks(hunks(decode_lines(proposal.old), decode_lines(proposal.new)), finding.line, finding.end_line)
+    changes = proposal_hunks(proposal, memo if memo is not None else {})
+    mine = own_hunks(changes, finding.line, finding.end_line)
     if not mine:
         return []
     if finding.fix == "unsafe":
@@ -83,7 +109,8 @@ def fix_block(proposal, finding) -> list:
 
 
 def finding_context(run, finding, lines_of: dict) -> list:
-    """(text, style) lines to print under one finding; `lines_of` caches each file's lines."""
+    """(text, style) lines to print under one finding; `lines_of` caches each file's lines
+    (and, under a key no path can have, each proposal's hunks)."""
     if finding.path not in lines_of:
         ref = run.files.get(finding.path)
         try:
@@ -93,7 +120,7 @@ def finding_context(run, finding, lines_of: dict) -> list:
     out = source_block(lines_of[finding.path], finding)
     if finding.fix != "none":
         proposal = run.fixes.get((finding.path, finding.code, finding.fix == "unsafe"))
-        out.extend(fix_block(proposal, finding))
+        out.extend(fix_block(proposal, finding, lines_of.setdefault(_HUNKS, {})))
     if out:
         out.append(("", ""))
     return out
