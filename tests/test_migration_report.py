@@ -56,8 +56,8 @@ def test_fix_report_describes_the_migration(migration):
     opaque = text.split("## `opaque_use.py`", 1)[1]
     assert "### Review markers" in opaque
     assert (
-        "- line 15: RT001: the roots result is used as a whole (`scan(result)`); the roots are now built from"
-        " `directories`"
+        "- line 21: RT001: the roots result is used as a whole (`scan(result)`); check that the value now"
+        " rebuilt from `directories` is used the same way"
     ) in opaque
 
 

@@ -123,8 +123,22 @@ def review_markers(text: str, codes) -> list:
     """The review markers among `text`'s comment tokens whose code is one of `codes` (ours),
     so another tool's `# mcp-migrate: X1 ...`-shaped text is never taken for one."""
     found = []
-    for line, col, comment, _only in comments(text):
+    tokens = list(comments(text))
+    for index, (line, col, comment, _only) in enumerate(tokens):
         match = _REVIEW.match(comment)
         if match is not None and match.group(1) in codes:
-            found.append(ReviewMarker(line, col + 1, col + len(comment) + 1, match.group(1), match.group(2).strip()))
+            reason = " ".join([match.group(2).strip(), *_continuation(tokens, index)]).strip()
+            found.append(ReviewMarker(line, col + 1, col + len(comment) + 1, match.group(1), reason))
     return found
+
+
+def _continuation(tokens: list, index: int) -> list:
+    """The `#   ...` lines that continue a wrapped marker: same column, the lines right below."""
+    line, col = tokens[index][0], tokens[index][1]
+    out = []
+    for next_line, next_col, comment, _only in tokens[index + 1 :]:
+        if next_line != line + 1 or next_col != col or not comment.startswith("#   "):
+            break
+        out.append(comment[1:].strip())
+        line = next_line
+    return out
