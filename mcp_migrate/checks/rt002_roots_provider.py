@@ -355,14 +355,18 @@ def _statements(block) -> list:
     return _statements(inner)
 
 
+def _list_items(value: cst.BaseExpression) -> list:
+    """The items of a list display (or the element of a list comprehension); [] otherwise."""
+    if isinstance(value, cst.ListComp):
+        return [value.elt]
+    if isinstance(value, cst.List):
+        return [e.value for e in value.elements if isinstance(e, cst.Element)]
+    return []
+
+
 def _uri_dicts(value: cst.BaseExpression) -> bool:
     """A list (or list comprehension) of dict literals that carry a "uri" key."""
-    if isinstance(value, cst.ListComp):
-        items = [value.elt]
-    elif isinstance(value, cst.List):
-        items = [e.value for e in value.elements if isinstance(e, cst.Element)]
-    else:
-        return False
+    items = _list_items(value)
     return bool(items) and all(
         isinstance(item, cst.Dict)
         and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
@@ -372,10 +376,5 @@ def _uri_dicts(value: cst.BaseExpression) -> bool:
 
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:
     """A list (or comprehension) of MCP `Root(...)` objects."""
-    if isinstance(value, cst.ListComp):
-        items = [value.elt]
-    elif isinstance(value, cst.List):
-        items = [e.value for e in value.elements if isinstance(e, cst.Element)]
-    else:
-        return False
+    items = _list_items(value)
     return bool(items) and all(isinstance(i, cst.Call) and resolver.mcp_name(i.func) == "Root" for i in items)
