@@ -41,10 +41,15 @@ def make_clone(dest: Path) -> Path:
                 shutil.copy2(source, dest / name)
     else:
         shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(*_JUNK))
-    git(dest, "init", "-q")
-    git(dest, "config", "user.name", "mcp-migrate tests")
-    git(dest, "config", "user.email", "tests@example.invalid")
-    git(dest, "config", "commit.gpgsign", "false")
-    git(dest, "add", "-A")
-    git(dest, "commit", "-q", "-m", "snapshot")
-    return dest
+    return commit_all(dest, "snapshot")
+
+
+def commit_all(root: Path, message: str) -> Path:
+    """Make `root` a git repository whose one commit holds everything in it."""
+    git(root, "init", "-q")
+    git(root, "config", "user.name", "mcp-migrate tests")
+    git(root, "config", "user.email", "tests@example.invalid")
+    git(root, "config", "commit.gpgsign", "false")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return root

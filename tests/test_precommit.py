@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from clone import make_clone
+from clone import commit_all, make_clone
 
 REPO = Path(__file__).resolve().parent.parent
 SERVER = (REPO / "fixtures" / "example" / "server.py").read_text()
@@ -42,23 +42,13 @@ def test_hook_manifest_offline():
     assert hooks["mcp-migrate-fix"]["entry"].startswith("mcp-migrate fix")
 
 
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
-
-
 def make_repo(root: Path, files: dict) -> Path:
     root.mkdir(parents=True)
     for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    git(root, "init", "-q")
-    git(root, "config", "user.name", "mcp-migrate tests")
-    git(root, "config", "user.email", "tests@example.invalid")
-    git(root, "config", "commit.gpgsign", "false")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "initial")
-    return root
+    return commit_all(root, "initial")
 
 
 @pytest.fixture(scope="module")
