@@ -17,7 +17,7 @@ from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
-from mcp_migrate.project.discovery import check_paths_exist, discover
+from mcp_migrate.project.discovery import check_paths_exist, discover, read_regular
 from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.
@@ -94,8 +94,7 @@ class FileRef(NamedTuple):
     def read(self) -> bytes:
         if self.data is not None:
             return self.data
-        with open(self.path, "rb") as fh:
-            return fh.read()
+        return read_regular(self.path)[0]
 
 
 @dataclass(frozen=True)
@@ -161,8 +160,7 @@ def check_file(item) -> FileResult:
     """Worker: read one file and check it. Never raises; problems become E902 / FileErrors."""
     source, settings = item
     try:
-        with open(source.path, "rb") as fh:
-            data = fh.read()
+        data = read_regular(source.path)[0]
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
@@ -273,8 +271,7 @@ def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable]) ->
     with (progress or _no_progress)(len(p.items)) as advance:
         for index, (source, settings) in enumerate(p.items):
             try:
-                with open(source.path, "rb") as fh:
-                    data = fh.read()
+                data = read_regular(source.path)[0]
             except OSError:
                 misses.append((index, (source, settings)))  # check_file reports it (E902)
                 continue

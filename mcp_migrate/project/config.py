@@ -14,6 +14,7 @@ from typing import Optional
 
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
+from mcp_migrate.project.discovery import read_regular  # a FIFO named by --config must not hang
 from mcp_migrate.project.paths import display_path
 
 SECTION = "mcp-migrate"
@@ -77,8 +78,7 @@ def _load_toml(path: str) -> dict:
         import tomli as tomllib
     shown = display_path(path)
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(read_regular(path)[0].decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
     except UnicodeDecodeError as exc:

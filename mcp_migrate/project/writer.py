@@ -22,9 +22,10 @@ class Snapshot:
 
 
 def snapshot(path: Path) -> Snapshot:
-    with open(path, "rb") as handle:
-        st = os.fstat(handle.fileno())
-        data = handle.read()
+    """Read a regular file (anything else is an OSError: a FIFO would block the run)."""
+    from mcp_migrate.project.discovery import read_regular
+
+    data, st = read_regular(str(path))
     return Snapshot(data, st.st_mtime_ns, st.st_size)
 
 
