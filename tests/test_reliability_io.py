@@ -103,3 +103,108 @@ def test_standard_input_still_works(project):
     result = invoke("check", "--output-format", "concise", "--stdin-filename", "a.py", "-", input=FIXABLE)
     assert "a.py:6:11: RT004" in result.output
     assert result.exit_code == 1
+
+
+# 9. files an editor would not overwrite -----------------------------------------------------
+def test_fix_refuses_a_read_only_file(project):
+    path = project / "a.py"
+    path.write_text(FIXABLE)
+    os.chmod(path, 0o444)
+    result = invoke("fix", "--output-format", "concise", "a.py")
+    assert path.read_text() == FIXABLE
+    assert "a.py: error: write read-only file: not changed (make it writable to fix it)" in result.output
+    assert "a.py:6:11: RT004" in result.output  # what remains is the original's findings
+    assert result.exit_code == 2
+
+
+def test_fix_refuses_to_replace_another_users_file(project, monkeypatch):
+    """Replacing another user's file in a writable folder gives the new file to the runner;
+    pretend to be a user other than the file's owner (and not root)."""
+    path = project / "a.py"
+    path.write_text(FIXABLE)
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(path).st_uid + 4242, raising=False)
+    result = invoke("fix", "a.py")
+    assert path.read_text() == FIXABLE
+    assert "owned by another user" in result.output and "not replaced" in result.output
+    assert result.exit_code == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_root_fixes_another_users_file_and_keeps_its_owner(project):
+    path = project / "a.py"
+    path.write_text(FIXABLE)
+    os.chown(path, 4242, 4242)
+    assert invoke("fix", "a.py").exit_code == 0
+    assert path.read_text() == FIXED
+    assert (os.stat(path).st_uid, os.stat(path).st_gid) == (4242, 4242)
+
+
+# 10. outputs that would replace inputs, temporary files -------------------------------------
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "-o", "a.py", "."),
+        ("check", "--write-baseline", "a.py", "."),
+        ("check", "--report", "./a.py", "a.py"),
+        ("fix", "--report", "a.py", "a.py"),
+        ("check", "-o", "link.py", "a.py"),
+    ],
+)
+def test_an_output_option_never_overwrites_an_input(project, args):
+    path = project / "a.py"
+    path.write_text(FIXABLE)
+    (project / "link.py").symlink_to(path)
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert "is one of the files being checked: not overwritten" in result.output
+    assert path.read_text() == FIXABLE
+
+
+def _temporary_files(folder) -> list:
+    return sorted(p.name for p in folder.iterdir() if "mcp-migrate" in p.name)
+
+
+def test_a_failed_baseline_write_leaves_no_temporary_file(project, monkeypatch):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "folder").mkdir()
+    assert invoke("check", "--write-baseline", "folder", "a.py").exit_code == 2
+    assert _temporary_files(project) == []
+
+    def refuse(src, dst):
+        raise OSError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    result = invoke("check", "--write-baseline", "baseline.json", "a.py")
+    assert result.exit_code == 2
+    assert "baseline.json: cannot write baseline: Permission denied" in result.output
+    assert _temporary_files(project) == []
+
+
+def test_stale_temporary_files_of_ours_are_swept_on_the_next_write(project):
+    """A SIGKILL between writing and renaming leaves `.NAME.XXXXXXXX.mcp-migrate`: the next
+    write into that folder removes it once stale, and leaves fresh ones and others' files."""
+    from mcp_migrate.project import writer
+
+    (project / "a.py").write_text(FIXABLE)
+    old = time.time() - writer.STALE_SECONDS - 60
+    names = {
+        ".a.py.k3x9q_ab.mcp-migrate": old,  # ours, stale
+        "b.json.tmp-mcp-migrate": old,  # the baseline's older temporary name, stale
+        ".b.py.zz99yy00.mcp-migrate": time.time(),  # ours, but a concurrent run may be writing it
+        "notes.mcp-migrate.txt": old,  # not our pattern
+    }
+    for name, mtime in names.items():
+        (project / name).write_text("x")
+        os.utime(project / name, (mtime, mtime))
+    writer._swept.clear()
+    assert invoke("fix", "a.py").exit_code == 0
+    assert _temporary_files(project) == [".b.py.zz99yy00.mcp-migrate", "notes.mcp-migrate.txt"]
+
+
+def test_baseline_keeps_the_mode_of_the_file_it_replaces(project):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "baseline.json").write_text("{}")
+    os.chmod(project / "baseline.json", 0o640)
+    assert invoke("check", "--write-baseline", "baseline.json", "a.py").exit_code == 0
+    assert stat.S_IMODE(os.stat(project / "baseline.json").st_mode) == 0o640
+    assert json.loads((project / "baseline.json").read_text())["findings"]

@@ -55,6 +55,11 @@ def run_check_command(
     else:
         bar = progress.factory(color=output.color, enabled=not output.quiet)
         run = runner.run_check(paths, options, progress=bar)
+    inputs = [ref.path for ref in run.files.values() if ref.path] + ([stdin_filename] if stdin_filename else [])
+    refuse_overwriting_inputs(
+        inputs,
+        (("--output-file", output.output_file), ("--write-baseline", write_baseline), ("--report", output.report)),
+    )
     if write_baseline:
         return _write_baseline(run, write_baseline, output)
     if add_noqa:
@@ -83,6 +88,18 @@ def run_check_command(
         with_statistics=output.statistics,
     )
     return exit_code(run, output.exit_zero)
+
+
+def refuse_overwriting_inputs(inputs, targets) -> None:
+    """A ConfigError (one line, exit 2, nothing written) when an output option names one of
+    the files being checked: `-o a.py` is a slip of the fingers that would replace code with a
+    report. `targets`: (option, path or None) pairs."""
+    from mcp_migrate.project.config import ConfigError
+    from mcp_migrate.project.writer import same_file_as_any
+
+    for option, target in targets:
+        if target and same_file_as_any(target, inputs):
+            raise ConfigError(f"{option} {target}: is one of the files being checked: not overwritten")
 
 
 def _write_baseline(run, path: str, output: OutputOptions) -> int:

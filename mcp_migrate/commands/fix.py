@@ -41,12 +41,14 @@ def _exit(run, fixed: int, flags: FixOptions) -> int:
 
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
+    from mcp_migrate.commands.check import refuse_overwriting_inputs
     from mcp_migrate.commands.runner import FileRef, RunResult, propose_fixes, run_fix
     from mcp_migrate.output import progress, report
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
     fix_run = run_fix(paths, options, flags.unsafe, progress=bar)
     roots = [Path(p) for p in paths]
+    refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
     if flags.show_diff:
         return _print_diffs(fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet)
     console = report.make_console(color=flags.color)

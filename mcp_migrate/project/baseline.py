@@ -15,8 +15,11 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from mcp_migrate.project.config import ConfigError
+from mcp_migrate.project.discovery import read_regular
+from mcp_migrate.project.writer import replace_file
 
 FORMAT_VERSION = 1
 
@@ -74,12 +77,13 @@ def write_baseline(path: str, run) -> int:
         {"code": code, "path": rel, "hash": digest, "count": n} for (code, rel, digest), n in sorted(counts.items())
     ]
     doc = {"tool": "mcp-migrate", "version": FORMAT_VERSION, "findings": entries}
-    tmp = f"{path}.tmp-mcp-migrate"
+    text = json.dumps(doc, indent=2) + "\n"
+    if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        raise BaselineError(f"{path}: cannot write baseline: it is a folder")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            json.dump(doc, fh, indent=2)
-            fh.write("\n")
-        os.replace(tmp, path)
+        target = Path(path)
+        like = os.stat(target) if target.is_file() else None
+        replace_file(target, text.encode("utf-8"), like=like)  # atomic; no temporary file left behind
     except OSError as exc:
         raise BaselineError(f"{path}: cannot write baseline: {exc.strerror or exc}") from None
     return sum(counts.values())
@@ -88,12 +92,15 @@ def write_baseline(path: str, run) -> int:
 def load_baseline(path: str) -> Counter:
     """(code, relative path, hash) -> count, from a file written by `write_baseline`."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
+        doc = json.loads(read_regular(path)[0].decode("utf-8"))
     except FileNotFoundError:
         raise BaselineError(f"{path}: baseline file not found (create it with --write-baseline)") from None
-    except (OSError, ValueError) as exc:
-        raise BaselineError(f"{path}: cannot read baseline: {exc}") from None
+    except OSError as exc:
+        raise BaselineError(f"{path}: cannot read baseline: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BaselineError(f"{path}: not a baseline: not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise BaselineError(f"{path}: not a baseline: invalid JSON at line {exc.lineno}, column {exc.colno}") from None
     if not isinstance(doc, dict) or doc.get("tool") != "mcp-migrate" or doc.get("version") != FORMAT_VERSION:
         raise BaselineError(f"{path}: not an mcp-migrate baseline (version {FORMAT_VERSION})")
     counts: Counter = Counter()

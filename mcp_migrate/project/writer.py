@@ -1,15 +1,41 @@
 """Writing fixed files safely: atomically, only if unchanged since read, modes preserved,
-symlinks followed only to targets inside the paths being fixed."""
+symlinks followed only to targets inside the paths being fixed.
+
+Like an editor, `fix` refuses a read-only file and a file it could not give back to its owner
+(another user's file in a folder we can write: the replacement would belong to us). The
+temporary file of a write is named `.NAME.XXXXXXXX.mcp-migrate` beside NAME; it never outlives
+a failed write, and the ones a killed run left behind are removed by the next write in that
+folder once they are stale.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
+
+#: The suffix of our temporary files (tempfile.mkstemp adds 8 random characters before it).
+TEMP_SUFFIX = ".mcp-migrate"
+#: `.NAME.XXXXXXXX.mcp-migrate` (fixes, baselines) and the baseline's older `NAME.tmp-mcp-migrate`.
+_OUR_TEMP = re.compile(r"(\..+\.[a-z0-9_]{8}\.mcp-migrate|.+\.tmp-mcp-migrate)\Z", re.DOTALL)
+#: A temporary file of ours older than this was left by a killed run: a live write of even a
+#: large file takes well under a second, so ten minutes never races a concurrent run.
+STALE_SECONDS = 600
+#: Folders already swept for stale temporary files in this process.
+_swept: set = set()
+
+
+class WriteRefused(OSError):
+    """A write that policy forbids (read-only file, an owner we cannot keep); its text is the reason."""
+
+    def __init__(self, reason: str):
+        super().__init__(0, reason)
 
 
 @dataclass(frozen=True)
@@ -41,31 +67,125 @@ def write_target(path: Path, roots: Iterable[Path]) -> tuple:
     return None, f"symlink to {target}, outside the paths being fixed: skipped"
 
 
-def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
-    """Replace `path` with `new` unless it changed since `before`; None on success, else why not.
+def refusal(st: os.stat_result, path: Path) -> Optional[str]:
+    """Why an editor would not silently overwrite this file, or None. Read-only means the
+    owner's write bit is off (root may write anyway, and neither vim nor we do that silently)
+    or the file is not writable for us. Another user's file can be replaced only by root,
+    who can give the new file back to its owner."""
+    if not st.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
+        return "read-only file: not changed (make it writable to fix it)"
+    euid = os.geteuid() if hasattr(os, "geteuid") else None
+    if euid not in (None, 0, st.st_uid):
+        return f"owned by another user (uid {st.st_uid}): not replaced (the new file would belong to you)"
+    return None
 
-    A temporary file in the same folder is written, flushed, given the original's permission
-    bits, then renamed over the original, so a reader never sees half a file."""
+
+def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
+    """Replace `path` with `new` unless it changed since `before` or an editor would refuse to
+    (see `refusal`); None on success, else why not."""
     try:
         st = os.stat(path)
         if st.st_mtime_ns != before.mtime_ns or st.st_size != before.size or path.read_bytes() != before.data:
             return "changed on disk since it was read: not overwritten"
-        fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=".mcp-migrate")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(new)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, stat.S_IMODE(st.st_mode))
-            try:
-                os.chown(tmp, st.st_uid, st.st_gid)
-            except (PermissionError, AttributeError, OSError):
-                pass
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        problem = refusal(st, path)
+        if problem is not None:
+            return problem
+        replace_file(path, new, like=st)
     except OSError as exc:
+        if isinstance(exc, WriteRefused):
+            return exc.strerror
         return f"cannot write: {exc.strerror or exc}"
     return None
+
+
+def replace_file(path: Path, data: bytes, like: Optional[os.stat_result] = None) -> None:
+    """Write `data` to a temporary file beside `path`, flush it to disk, give it `like`'s
+    permission bits and owner (else the mode a new file gets), then rename it over `path`, so a
+    reader never sees half a file. Raises OSError (WriteRefused when the owner cannot be kept);
+    the temporary file never survives a failure."""
+    _sweep_once(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, stat.S_IMODE(like.st_mode) if like is not None else _new_file_mode())
+        if like is not None:
+            _keep_owner(tmp, like)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _keep_owner(tmp: str, like: os.stat_result) -> None:
+    """Give `tmp` the original's owner and group. A group we cannot set is tolerated (the
+    folder's group applies, as when the editor saves); an owner we cannot set is refused."""
+    if not hasattr(os, "chown"):
+        return
+    try:
+        os.chown(tmp, like.st_uid, like.st_gid)
+    except OSError:
+        if os.stat(tmp).st_uid != like.st_uid:
+            raise WriteRefused(
+                f"owned by another user (uid {like.st_uid}): not replaced (the new file would belong to you)"
+            ) from None
+
+
+def _new_file_mode() -> int:
+    """0o666 minus the umask: what `open(path, "w")` would have given a new file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _sweep_once(folder: Path) -> None:
+    """Sweep each folder a run writes into once (a fix may write many files in one folder)."""
+    key = os.path.abspath(folder)
+    if key not in _swept:
+        _swept.add(key)
+        sweep_stale_temps(key)
+
+
+def sweep_stale_temps(folder: str, now: Optional[float] = None) -> int:
+    """Remove the temporary files of ours in `folder` that a killed run left behind: only our
+    name pattern, only regular files we own, only ones older than STALE_SECONDS (a concurrent
+    run's live file is never touched). Returns how many."""
+    now = time.time() if now is None else now
+    removed = 0
+    try:
+        with os.scandir(folder) as entries:
+            stale = [e for e in entries if _OUR_TEMP.match(e.name) and _is_stale(e, now)]
+        for entry in stale:
+            os.unlink(entry.path)
+            removed += 1
+    except OSError:
+        pass  # an unreadable folder or a file that vanished: nothing of ours to clean
+    return removed
+
+
+def _is_stale(entry: os.DirEntry, now: float) -> bool:
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return False
+    ours = not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
+    return stat.S_ISREG(st.st_mode) and ours and now - st.st_mtime > STALE_SECONDS
+
+
+def same_file_as_any(target: str, paths: Iterable[str]) -> bool:
+    """Whether `target` exists and is one of `paths` (the same file: another spelling or a
+    symlink counts), so an output option never replaces an input."""
+    try:
+        st = os.stat(target)
+    except OSError:
+        return False
+    for path in paths:
+        try:
+            if os.path.samestat(st, os.stat(path)):
+                return True
+        except OSError:
+            continue
+    return False
