@@ -112,7 +112,7 @@ def test_fix_refuses_a_read_only_file(project):
     os.chmod(path, 0o444)
     result = invoke("fix", "--output-format", "concise", "a.py")
     assert path.read_text() == FIXABLE
-    assert "a.py: error: write read-only file: not changed (make it writable to fix it)" in result.output
+    assert "a.py: error: write read-only file: not overwritten (make it writable to change it)" in result.output
     assert "a.py:6:11: RT004" in result.output  # what remains is the original's findings
     assert result.exit_code == 2
 
@@ -208,3 +208,61 @@ def test_baseline_keeps_the_mode_of_the_file_it_replaces(project):
     assert invoke("check", "--write-baseline", "baseline.json", "a.py").exit_code == 0
     assert stat.S_IMODE(os.stat(project / "baseline.json").st_mode) == 0o640
     assert json.loads((project / "baseline.json").read_text())["findings"]
+
+
+# 8. file names that are not UTF-8 -----------------------------------------------------------
+ROOTS_REQUEST = """\
+from mcp.server.fastmcp import Context
+
+
+async def tool(ctx: Context):
+    return await ctx.session.list_roots()
+"""
+
+
+@pytest.fixture
+def odd_name(project):
+    """`bad\\xff.py`: a name os.fsdecode turns into a lone surrogate (`bad\\udcff.py`)."""
+    try:
+        with open(os.path.join(os.fsencode(str(project)), b"bad\xff.py"), "wb") as fh:
+            fh.write(ROOTS_REQUEST.encode())
+    except OSError:
+        pytest.skip("this file system only takes UTF-8 names")
+    return project
+
+
+@pytest.mark.parametrize("output_format", ["full", "concise", "json", "sarif", "github"])
+def test_every_format_reports_a_file_name_that_is_not_utf8(odd_name, output_format):
+    for args in (
+        ("check", "--output-format", output_format, "."),
+        ("check", "-o", "out.txt", "--format", output_format, "."),
+    ):
+        result = invoke(*args)
+        assert result.exit_code == 1, result.output
+    text = (odd_name / "out.txt").read_text(encoding="utf-8")
+    if output_format == "sarif":
+        uris = {
+            loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(text)["runs"][0]["results"]
+            for loc in r["locations"]
+        }
+        assert uris == {"bad%FF.py"}
+    elif output_format == "json":
+        assert [f["path"] for f in json.loads(text)["findings"]] == ["bad\\xff.py"]
+    else:
+        assert "bad\\xff.py" in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--show-files", "."),
+        ("check", "--statistics", "--report", "report.md", "."),
+        ("fix", "--diff", "--unsafe-fixes", "."),
+        ("fix", "--unsafe-fixes", "--show-fixes", "."),
+    ],
+)
+def test_other_outputs_survive_a_file_name_that_is_not_utf8(odd_name, args):
+    result = invoke(*args)
+    assert result.exit_code in (0, 1), result.output
+    assert "Error" not in result.output and "error:" not in result.output

@@ -110,7 +110,7 @@ def _write_baseline(run, path: str, output: OutputOptions) -> int:
     report.print_errors(run, color=output.color)
     if not output.quiet:
         noun = "finding" if count == 1 else "findings"
-        sys.stdout.write(f"Wrote {count} {noun} to the baseline {path}\n")
+        sys.stdout.write(report.printable(f"Wrote {count} {noun} to the baseline {path}") + "\n")
     return EXIT_ERROR if run.errors else EXIT_CLEAN
 
 
@@ -140,7 +140,8 @@ def _add_noqa(run, paths, output: OutputOptions) -> int:
         current = check_bytes(snap.data, result.path, ref.settings)
         new, count, unplaced = add_noqa(snap.data, current.findings)
         for f in unplaced:
-            sys.stderr.write(f"{f.path}:{f.line}: warning: no place for `# noqa: {f.code}` (inside a string?)\n")
+            where = report.printable(f"{f.path}:{f.line}")
+            sys.stderr.write(f"{where}: warning: no place for `# noqa: {f.code}` (inside a string?)\n")
         if new is None:
             continue
         problem = verify_parses(new, result.path)

@@ -74,13 +74,14 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
 
 
 def print_config(paths, options, unsafe: Optional[bool], output_format: str = "text") -> None:
+    from mcp_migrate.output.report import printable, printable_data
     from mcp_migrate.project.paths import display_path
 
     path, rows = effective(paths, options, unsafe)
     shown = display_path(path) if path else None
     if output_format == "json":
         doc = {"config_file": shown, "settings": {key: {"value": v, "origin": o} for key, v, o in rows}}
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        sys.stdout.write(json.dumps(printable_data(doc), indent=2) + "\n")
         return
     lines = [f"# config file: {shown or 'none (defaults)'}", "[tool.mcp-migrate]"]
     for key, value, origin in rows:
@@ -89,4 +90,4 @@ def print_config(paths, options, unsafe: Optional[bool], output_format: str = "t
         else:
             prefix = "# effective " if key == "rules" else ""
             lines.append(f"{prefix}{key} = {_toml(value)}  # {origin}")
-    sys.stdout.write("\n".join(lines) + "\n")
+    sys.stdout.write(printable("\n".join(lines)) + "\n")

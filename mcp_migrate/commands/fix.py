@@ -11,6 +11,7 @@ from typing import Optional
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from mcp_migrate.core.findings import FileError
+from mcp_migrate.output.report import printable
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     result.applied = []
     result.fixed_source = None
     if skipped:
-        sys.stderr.write(f"{result.path}: warning: {problem}\n")
+        sys.stderr.write(printable(f"{result.path}: warning: {problem}") + "\n")
     else:
         result.errors.append(FileError(result.path, "write", problem))
 
@@ -178,7 +179,7 @@ def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False) ->
         result = outcome.result
         errors = errors or bool(result.errors)
         for err in result.errors:
-            sys.stderr.write(f"{err.path}: error: {err.code} {err.message}\n")
+            sys.stderr.write(printable(f"{err.path}: error: {err.code} {err.message}") + "\n")
         if result.fixed_source is None:
             continue
         text = unified_diff(outcome.snapshot.data, result.fixed_source, result.path)

@@ -11,7 +11,10 @@ LEVELS = {"breaks": "error", "error": "error", "deprecated": "warning", "warning
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """The runner's escapes, after `printable` (a file name that is not UTF-8 shows as `\\xff`)."""
+    from mcp_migrate.output.report import printable
+
+    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

@@ -133,8 +133,10 @@ def _marker_reason(message: str) -> str:
 
 def write(path: str, text: str) -> None:
     """Write the report as UTF-8 (Markdown viewers and pull-request bodies expect it)."""
+    from mcp_migrate.output.report import printable
+
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
+        fh.write(printable(text))  # a file name that is not UTF-8 shows as `\xff`
 
 
 def check_report(run) -> str:

@@ -105,10 +105,13 @@ def rule_descriptors(base: str = DOCS_URL) -> list:
 
 
 def artifact_location(path: str) -> dict:
-    """A relative path against %SRCROOT% (the current folder); an absolute one as a file URI."""
+    """A relative path against %SRCROOT% (the current folder); an absolute one as a file URI.
+    Both percent-encode the path's bytes."""
     if os.path.isabs(path):
         return {"uri": Path(path).as_uri()}
-    return {"uri": quote(path.replace(os.sep, "/")), "uriBaseId": SRCROOT}
+    # The name's bytes, percent-encoded: exact for a name that is not UTF-8 (os.fsdecode's
+    # surrogate escapes), where quoting the text would raise.
+    return {"uri": quote(os.fsencode(path.replace(os.sep, "/"))), "uriBaseId": SRCROOT}
 
 
 def _region(finding) -> dict:

@@ -73,7 +73,7 @@ def refusal(st: os.stat_result, path: Path) -> Optional[str]:
     or the file is not writable for us. Another user's file can be replaced only by root,
     who can give the new file back to its owner."""
     if not st.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK):
-        return "read-only file: not changed (make it writable to fix it)"
+        return "read-only file: not overwritten (make it writable to change it)"
     euid = os.geteuid() if hasattr(os, "geteuid") else None
     if euid not in (None, 0, st.st_uid):
         return f"owned by another user (uid {st.st_uid}): not replaced (the new file would belong to you)"
