@@ -266,3 +266,73 @@ def test_other_outputs_survive_a_file_name_that_is_not_utf8(odd_name, args):
     result = invoke(*args)
     assert result.exit_code in (0, 1), result.output
     assert "Error" not in result.output and "error:" not in result.output
+
+
+# 11. selection, fix --diff on an unparsable file, interrupts --------------------------------
+@pytest.mark.parametrize("option", ["--select", "--ignore", "--extend-select"])
+def test_an_empty_code_list_on_the_command_line_is_an_error_as_in_the_config(project, option):
+    (project / "a.py").write_text(FIXABLE)
+    result = invoke("check", option, "", "a.py")
+    assert result.exit_code == 2
+    assert (
+        result.output
+        == f"mcp-migrate: error: {option}: empty rule code (name codes or prefixes, such as RT001 or RT)\n"
+    )
+    (project / "pyproject.toml").write_text('[tool.mcp-migrate]\nselect = [""]\n')
+    config = invoke("check", "a.py")
+    assert config.exit_code == 2
+    assert (
+        config.output
+        == "mcp-migrate: error: pyproject.toml: 'select': empty rule code (name codes or prefixes, such as RT001 or RT)\n"
+    )
+
+
+UNPARSABLE = "from mcp import ClientSession\nawait s.send_roots_list_changed(\ndef f(:\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("fix", "--diff", "bad.py"), ("check", "--diff", "bad.py"), ("fix", "--diff", "--stdin-filename", "bad.py", "-")],
+)
+def test_fix_diff_reports_a_file_it_cannot_parse(project, command):
+    (project / "bad.py").write_text(UNPARSABLE)
+    result = invoke(*command, input=UNPARSABLE)
+    assert "bad.py:3:1: E999" in result.stderr
+    assert result.stdout == ""
+    assert result.exit_code == 1
+    assert invoke("check", "bad.py").exit_code == 1  # as check says
+
+
+def test_an_interrupted_run_exits_130_without_a_traceback(project, monkeypatch):
+    from mcp_migrate.commands import runner
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    (project / "a.py").write_text(FIXABLE)
+    monkeypatch.setattr(runner, "run_check", interrupted)
+    monkeypatch.setattr(runner, "run_fix", interrupted)
+    for command in ("check", "fix"):
+        result = CliRunner().invoke(cli, [command, "a.py"])
+        assert result.exit_code == 130, result.output
+        assert result.output == "mcp-migrate: interrupted\n"
+
+
+def _slow_item(item):
+    time.sleep(0.05)
+    return item
+
+
+def test_ctrl_c_stops_the_pool_at_once(capfd):
+    """Workers ignore SIGINT (no traceback from each) and the main process ends them: without
+    that, every batch already queued ran to its end first (200 items x 50 ms on 2 workers)."""
+    import signal
+
+    from mcp_migrate.commands import runner
+
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        runner._run_pool(_slow_item, list(range(200)), 2, lambda: None)
+    assert time.monotonic() - start < 3.5
+    assert "Traceback" not in capfd.readouterr().err

@@ -1,6 +1,7 @@
 """The `mcp-migrate` command line: a click group whose commands share option decorators.
 
-Exit codes: 0 no findings, 1 findings, 2 usage/config error, missing path, or a FileError.
+Exit codes: 0 no findings, 1 findings, 2 usage/config error, missing path, or a FileError,
+130 interrupted (Ctrl-C).
 Bad input never shows a traceback: `guarded` turns it into `mcp-migrate: error: ...` and 2.
 Commands only parse options here; check.py, fix.py and config.py beside this module do the work.
 """
@@ -13,7 +14,7 @@ import click
 
 from mcp_migrate import __version__
 from mcp_migrate.core.catalog import SEVERITIES
-from mcp_migrate.core.codes import EXIT_ERROR
+from mcp_migrate.core.codes import EXIT_ERROR, EXIT_INTERRUPTED
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.output.report import FORMATS  # cheap: report imports rich only inside functions
 
@@ -30,7 +31,7 @@ def fail(message: str) -> click.exceptions.Exit:
 
 def guarded(func):
     """Map known bad input (config, selection, missing paths) and any unexpected exception
-    to one line on stderr and exit 2."""
+    to one line on stderr and exit 2; an interrupt (Ctrl-C) to one line and exit 130."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
@@ -43,6 +44,9 @@ def guarded(func):
             raise
         except (ConfigError, PathNotFoundError) as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:  # Ctrl-C: no traceback, and not 1 (findings)
+            click.echo(f"{PROG}: interrupted", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except Exception as exc:  # one line, never a traceback
             text = " ".join(str(exc).split())
             raise fail(f"{type(exc).__name__}: {text}" if text else type(exc).__name__) from None
@@ -56,7 +60,7 @@ def _codes_option(name: str, help_text: str):
             return None
         from mcp_migrate.project import selection
 
-        codes = selection.split_codes(value)
+        codes = selection.split_codes(value) or ("",)  # `--select ""` is an error, as `select = [""]` is
         try:
             selection.expand(codes)
         except selection.UnknownCodeError as exc:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UNFILTERED_CODES
 from mcp_migrate.core.findings import FileError
 from mcp_migrate.output.report import printable
 
@@ -51,7 +51,9 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     roots = [Path(p) for p in paths]
     refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
     if flags.show_diff:
-        return _print_diffs(fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet)
+        return _print_diffs(
+            fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet, fix_run.unreadable
+        )
     console = report.make_console(color=flags.color)
     fixed_count = 0
     for outcome in fix_run.outcomes:
@@ -136,7 +138,8 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     run = RunResult(results=[result], files_checked=1, **run_policy(target.config, options))
     report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
     if flags.show_diff and not result.errors:
-        return EXIT_FINDINGS if fixed != data else EXIT_CLEAN
+        unseen = any(f.code in UNFILTERED_CODES for f in result.findings)  # E999: reported above, as check does
+        return EXIT_FINDINGS if fixed != data or unseen else EXIT_CLEAN
     return _exit(run, len(result.applied), flags)
 
 
@@ -167,12 +170,15 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
         result.errors.append(FileError(result.path, "write", problem))
 
 
-def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False) -> int:
+def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False, unreadable=()) -> int:
+    """The diffs on stdout; on stderr, errors and the files that could not be read or parsed
+    (E999/E902: no diff does not mean nothing to fix there), which make the exit 1 as in check."""
     from mcp_migrate.output.diff import unified_diff
 
     out = sys.stdout.buffer
     changed = False
     errors = False
+    unseen = _report_unseen([o.result for o in outcomes] + list(unreadable))
     fixes = sum(len(o.result.applied) for o in outcomes if o.result.fixed_source is not None)
     waiting = 0 if unsafe_enabled else sum(1 for o in outcomes for f in o.result.findings if f.fix == "unsafe")
     for outcome in sorted(outcomes, key=lambda o: o.result.path):
@@ -191,7 +197,15 @@ def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False) ->
         sys.stderr.write(diff_summary(fixes if changed else 0, waiting) + "\n")
     if errors:
         return EXIT_ERROR
-    return EXIT_FINDINGS if changed else EXIT_CLEAN
+    return EXIT_FINDINGS if changed or unseen else EXIT_CLEAN
+
+
+def _report_unseen(results) -> int:
+    """Print `path:line:col: E999 message` for each file fix could not look at; how many."""
+    unseen = [f for r in results for f in r.findings if f.code in UNFILTERED_CODES]
+    for f in sorted(unseen, key=lambda f: f.sort_key()):
+        sys.stderr.write(printable(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}") + "\n")
+    return len(unseen)
 
 
 def diff_summary(fixes: int, waiting: int) -> str:

@@ -202,18 +202,39 @@ def _run_pool(func, items: list, workers: int, advance: Callable) -> Optional[li
     batches = [items[i : i + chunk] for i in range(0, len(items), chunk)]
     results: list = [None] * len(batches)
     try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
             pending = {pool.submit(_run_batch, func, batch): index for index, batch in enumerate(batches)}
-            # Progress moves as batches finish, whichever finishes first; results keep their order.
-            for future in as_completed(pending):
-                results[pending[future]] = future.result()
-                for _ in results[pending[future]]:
-                    advance()
+            try:
+                # Progress moves as batches finish, whichever finishes first; results keep their order.
+                for future in as_completed(pending):
+                    results[pending[future]] = future.result()
+                    for _ in results[pending[future]]:
+                        advance()
+            except KeyboardInterrupt:
+                _stop_now(pool)
+                raise
         return [result for batch in results for result in batch]
     except (OSError, RuntimeError, ImportError):
         # RuntimeError covers a broken pool and a platform without process pools; workers
         # themselves never raise (check_file/fix_file turn every problem into a result).
         return None
+
+
+def _stop_now(pool) -> None:
+    """Ctrl-C: cancel the batches not started and end the workers at once (they ignore SIGINT,
+    so they would finish every batch already queued first; SIGTERM ends them silently)."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+
+
+def _ignore_interrupts() -> None:
+    """Pool workers leave Ctrl-C to the main process, which stops the run (exit 130); a
+    worker that took the signal itself would print a traceback and break the pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_batch(func, batch: list) -> list:

@@ -13,6 +13,8 @@ UNUSED_SUPPRESSION_CODE = "RT900"
 
 #: Exit statuses of every command: nothing to report, findings (or changes), an error.
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+#: A run stopped by Ctrl-C (SIGINT): 128 + 2, as shells report it; never 1, the code of findings.
+EXIT_INTERRUPTED = 130
 #: A `# mcp-migrate: CODE review: ...` marker that `fix` left for a human (scanned from comments).
 REVIEW_PENDING_CODE = "RT901"
 #: Codes the engine itself produces (from comments, not from a rule class's visit methods).

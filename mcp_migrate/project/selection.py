@@ -12,12 +12,15 @@ from typing import Optional
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import UNFILTERED_CODES
 
+#: The one message for an empty code, from the CLI (`--select ""`) and the config (`select = [""]`) alike.
+EMPTY_CODE = "empty rule code (name codes or prefixes, such as RT001 or RT)"
+
 
 class UnknownCodeError(ValueError):
     """A code or prefix that names no rule; the caller adds where it came from."""
 
     def __init__(self, code: str):
-        super().__init__(f"unknown rule code: {code}")
+        super().__init__(f"unknown rule code: {code}" if code.strip() else EMPTY_CODE)
         self.code = code
 
 
