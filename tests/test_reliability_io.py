@@ -336,3 +336,81 @@ def test_ctrl_c_stops_the_pool_at_once(capfd):
         runner._run_pool(_slow_item, list(range(200)), 2, lambda: None)
     assert time.monotonic() - start < 3.5
     assert "Traceback" not in capfd.readouterr().err
+
+
+# 13. config and messages: one clear line each -----------------------------------------------
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ("parameter = 'class'", "'parameter' must not be a Python keyword, got 'class'"),
+        ("parameter = '__debug__'", "'parameter' must not be a Python keyword, got '__debug__'"),
+        ("exclude = ['[']", "'exclude': malformed glob '[': '[' at position 1 is never closed"),
+        (
+            "extend-exclude = ['src/[ab']",
+            "'extend-exclude': malformed glob 'src/[ab': '[' at position 5 is never closed",
+        ),
+        ("extend-exclude = ['[z-a]']", "'extend-exclude': malformed glob '[z-a]': bad character range z-a"),
+        ("extend-exclude = ['']", "'extend-exclude': malformed glob '': empty pattern"),
+        (
+            "per-file-ignores = {'tests/[' = ['RT001']}",
+            "'per-file-ignores': malformed glob 'tests/[': '[' at position 7 is never closed",
+        ),
+    ],
+)
+def test_config_refuses_keywords_and_malformed_globs(project, setting, message):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "pyproject.toml").write_text(f"[tool.mcp-migrate]\n{setting}\n")
+    result = invoke("check", "a.py")
+    assert result.exit_code == 2
+    assert result.output == f"mcp-migrate: error: pyproject.toml: {message}\n"
+
+
+@pytest.mark.parametrize("glob", ["[]]", "[!]]", "\\[literal\\]", "x[\\]]", "!keep.py", "./tests/", "**/build/"])
+def test_well_formed_globs_stay_accepted(glob):
+    from mcp_migrate.project.config import glob_problem
+
+    assert glob_problem(glob) is None
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (
+            ("check", "-o", "missing/out.txt", "a.py"),
+            "mcp-migrate: error: missing/out.txt: No such file or directory\n",
+        ),
+        (("check", "-o", ".", "a.py"), "mcp-migrate: error: .: Is a directory\n"),
+        (
+            ("check", "--baseline", "garbage.json", "a.py"),
+            "mcp-migrate: error: garbage.json: not a baseline: invalid JSON at line 1, column 1\n",
+        ),
+        (
+            ("check", "--baseline", ".", "a.py"),
+            "mcp-migrate: error: .: cannot read baseline: not a regular file (a folder)\n",
+        ),
+        (
+            ("check", "--config", "latin1.toml", "a.py"),
+            "mcp-migrate: error: latin1.toml: invalid TOML: not UTF-8 text (at byte 0)\n",
+        ),
+    ],
+)
+def test_errors_read_as_one_clear_line_without_exception_names(project, args, expected):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "garbage.json").write_text("garbage\n")
+    (project / "latin1.toml").write_bytes(b"\xe9 = 1\n")
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.output == expected
+
+
+def test_an_unexpected_exception_says_it_is_a_bug(project, monkeypatch):
+    from mcp_migrate.commands import runner
+
+    def broken(*args, **kwargs):
+        raise ValueError("boom")
+
+    (project / "a.py").write_text(FIXABLE)
+    monkeypatch.setattr(runner, "run_check", broken)
+    result = invoke("check", "a.py")
+    assert result.exit_code == 2
+    assert result.output == "mcp-migrate: error: internal error, please report it: ValueError: boom\n"

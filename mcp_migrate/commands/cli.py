@@ -48,10 +48,24 @@ def guarded(func):
             click.echo(f"{PROG}: interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except Exception as exc:  # one line, never a traceback
-            text = " ".join(str(exc).split())
-            raise fail(f"{type(exc).__name__}: {text}" if text else type(exc).__name__) from None
+            raise fail(describe(exc)) from None
 
     return wrapper
+
+
+def describe(exc: BaseException) -> str:
+    """One clear line for an exception nothing more specific caught: a file that cannot be
+    written (`-o`, `--report`) says which and why; memory and nesting limits say so; anything
+    else is a bug in mcp-migrate and says that, with the exception for the bug report."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    if isinstance(exc, MemoryError):
+        return "out of memory"
+    if isinstance(exc, RecursionError):
+        return "input nested too deeply for Python's recursion limit"
+    text = " ".join(str(exc).split())
+    name = type(exc).__name__
+    return f"internal error, please report it: {name}: {text}" if text else f"internal error, please report it: {name}"
 
 
 def _codes_option(name: str, help_text: str):

@@ -98,7 +98,7 @@ def load_baseline(path: str) -> Counter:
     except OSError as exc:
         raise BaselineError(f"{path}: cannot read baseline: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise BaselineError(f"{path}: not a baseline: not UTF-8 text (byte {exc.start})") from None
+        raise BaselineError(f"{path}: not a baseline: not UTF-8 text (at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise BaselineError(f"{path}: not a baseline: invalid JSON at line {exc.lineno}, column {exc.colno}") from None
     if not isinstance(doc, dict) or doc.get("tool") != "mcp-migrate" or doc.get("version") != FORMAT_VERSION:

@@ -6,6 +6,7 @@ thing. Every problem is a ConfigError with one line, `path: what is wrong`.
 
 from __future__ import annotations
 
+import keyword
 import os
 import re
 import sys
@@ -82,7 +83,7 @@ def _load_toml(path: str) -> dict:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
+        raise ConfigError(f"{shown}: invalid TOML: not UTF-8 text (at byte {exc.start})") from None
     except FileNotFoundError:
         raise ConfigError(f"{shown}: config file not found") from None
     except OSError as exc:
@@ -131,6 +132,24 @@ class _Validator:
             self.fail(f"'{key}': {exc}")
         return codes
 
+    def identifier(self, key: str, value: str) -> str:
+        """A name rewrites put into code: `parameter` becomes a tool parameter, so a keyword
+        (or `__debug__`, which cannot be assigned) would make the fix output not parse."""
+        if not value.isidentifier():
+            self.fail(f"'{key}' must be an identifier, got {value!r}")
+        if key == "parameter" and (keyword.iskeyword(value) or value == "__debug__"):
+            self.fail(f"'{key}' must not be a Python keyword, got {value!r}")
+        return value
+
+    def globs(self, key: str, globs) -> tuple:
+        """Every glob well formed: git would read a stray `[` literally, which in a config is
+        almost always a typo that silently excludes nothing."""
+        for glob in globs:
+            problem = glob_problem(glob)
+            if problem is not None:
+                self.fail(f"'{key}': malformed glob {glob!r}: {problem}")
+        return tuple(globs)
+
     def table(self, key: str, value) -> dict:
         if not isinstance(value, dict):
             self.fail(f"'{key}' must be a table")
@@ -140,6 +159,48 @@ class _Validator:
         if not isinstance(value, kind):
             self.fail(f"'{key}' must be a {kind.__name__ if kind is not bool else 'boolean'}")
         return value
+
+
+def glob_problem(glob: str) -> Optional[str]:
+    """What is wrong with one exclude / per-file-ignores glob, or None."""
+    from mcp_migrate.project.gitignore import compile_pattern
+
+    body = glob[1:] if glob.startswith("!") else glob
+    if not body.strip(" /"):
+        return "empty pattern"
+    if (len(body) - len(body.rstrip("\\"))) % 2:
+        return "ends with a lone backslash"
+    index = _unclosed_bracket(body)
+    if index is not None:
+        return f"'[' at position {index + 1} is never closed"
+    try:
+        compile_pattern(glob)
+    except re.error as exc:  # e.g. a range written backwards, `[z-a]`
+        return exc.msg
+    return None
+
+
+def _unclosed_bracket(body: str) -> Optional[int]:
+    """The index of a `[` with no `]` to close it (gitignore rules: `\\` escapes the next
+    character; a `]` right after `[` or `[!` is a member, not the end)."""
+    i = 0
+    while i < len(body):
+        if body[i] == "\\":
+            i += 2
+            continue
+        if body[i] == "[":
+            j = i + 1
+            if j < len(body) and body[j] in "!^":
+                j += 1
+            first = True  # the first member may be `]`
+            while j < len(body) and (body[j] != "]" or first):
+                j += 2 if body[j] == "\\" else 1
+                first = False
+            if j >= len(body):
+                return i
+            i = j
+        i += 1
+    return None
 
 
 def parse_section(section: dict, path: Optional[str]) -> Config:
@@ -153,10 +214,12 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
         if key in ("select", "ignore", "extend-select"):
             fields[key.replace("-", "_")] = v.codes(key, value)
         elif key in ("exclude", "extend-exclude"):
-            fields[key.replace("-", "_")] = v.str_list(key, value)
+            fields[key.replace("-", "_")] = v.globs(key, v.str_list(key, value))
         elif key == "per-file-ignores":
+            table = v.table(key, value)
+            v.globs(key, list(table))
             fields["per_file_ignores"] = tuple(
-                (glob, selection.expand(v.codes(f"{key}.{glob}", codes))) for glob, codes in v.table(key, value).items()
+                (glob, selection.expand(v.codes(f"{key}.{glob}", codes))) for glob, codes in table.items()
             )
         elif key == "extend-apis":
             apis = []
@@ -182,10 +245,7 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
         elif key == "cache-dir":
             fields["cache_dir"] = v.scalar(key, value, str)
         elif key in ("parameter", "env-var"):
-            value = v.scalar(key, value, str)
-            if not value.isidentifier():
-                v.fail(f"'{key}' must be an identifier, got {value!r}")
-            fields[key.replace("-", "_")] = value
+            fields[key.replace("-", "_")] = v.identifier(key, v.scalar(key, value, str))
         else:
             v.fail(f"unknown key '{key}' in [tool.{SECTION}]{did_you_mean(key, KEYS)}")
     root = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
