@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from mcp_migrate.output.printable import printable
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def _write_baseline(run, path: str, output: OutputOptions) -> int:
     report.print_errors(run, color=output.color)
     if not output.quiet:
         noun = "finding" if count == 1 else "findings"
-        sys.stdout.write(report.printable(f"Wrote {count} {noun} to the baseline {path}") + "\n")
+        sys.stdout.write(printable(f"Wrote {count} {noun} to the baseline {path}") + "\n")
     return EXIT_ERROR if run.errors else EXIT_CLEAN
 
 
@@ -140,7 +141,7 @@ def _add_noqa(run, paths, output: OutputOptions) -> int:
         current = check_bytes(snap.data, result.path, ref.settings)
         new, count, unplaced = add_noqa(snap.data, current.findings)
         for f in unplaced:
-            where = report.printable(f"{f.path}:{f.line}")
+            where = printable(f"{f.path}:{f.line}")
             sys.stderr.write(f"{where}: warning: no place for `# noqa: {f.code}` (inside a string?)\n")
         if new is None:
             continue

@@ -23,7 +23,7 @@ PROG = "mcp-migrate"
 
 def fail(message: str) -> click.exceptions.Exit:
     """Print the one-line error and return the exit to raise (exit code 2)."""
-    from mcp_migrate.output.report import printable
+    from mcp_migrate.output.printable import printable
 
     click.echo(f"{PROG}: error: {printable(message)}", err=True)
     return click.exceptions.Exit(EXIT_ERROR)
@@ -318,7 +318,7 @@ def check(
 def _show_files(paths, options) -> int:
     """`--show-files`: the files a run would check, one per line, sorted (as ruff)."""
     from mcp_migrate.commands.runner import plan
-    from mcp_migrate.output.report import printable
+    from mcp_migrate.output.printable import printable
 
     for source, _settings in sorted(plan(paths, options).items, key=lambda item: item[0].display):
         click.echo(printable(source.display))

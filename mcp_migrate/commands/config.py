@@ -74,7 +74,7 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
 
 
 def print_config(paths, options, unsafe: Optional[bool], output_format: str = "text") -> None:
-    from mcp_migrate.output.report import printable, printable_data
+    from mcp_migrate.output.printable import printable, printable_data
     from mcp_migrate.project.paths import display_path
 
     path, rows = effective(paths, options, unsafe)

@@ -11,7 +11,7 @@ from typing import Optional
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UNFILTERED_CODES
 from mcp_migrate.core.findings import FileError
-from mcp_migrate.output.report import printable
+from mcp_migrate.output.printable import printable
 
 
 @dataclass(frozen=True)

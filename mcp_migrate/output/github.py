@@ -12,7 +12,7 @@ LEVELS = {"breaks": "error", "error": "error", "deprecated": "warning", "warning
 
 def escape_data(text: str) -> str:
     """The runner's escapes, after `printable` (a file name that is not UTF-8 shows as `\\xff`)."""
-    from mcp_migrate.output.report import printable
+    from mcp_migrate.output.printable import printable
 
     return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 

@@ -133,7 +133,7 @@ def _marker_reason(message: str) -> str:
 
 def write(path: str, text: str) -> None:
     """Write the report as UTF-8 (Markdown viewers and pull-request bodies expect it)."""
-    from mcp_migrate.output.report import printable
+    from mcp_migrate.output.printable import printable
 
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(printable(text))  # a file name that is not UTF-8 shows as `\xff`
