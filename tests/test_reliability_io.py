@@ -33,9 +33,10 @@ def invoke(*args, input=None):
 
 
 @contextlib.contextmanager
-def fifo_watchdog(path, after: float = 5.0):
+def fifo_watchdog(path, after: float = 5.0, payload: bytes = b""):
     """A writer that opens and closes the FIFO after `after` seconds, so code that wrongly opens
-    it for reading gets EOF and the test fails instead of hanging the suite."""
+    it for reading gets EOF and the test fails instead of hanging the suite. `payload` is
+    written first, so a wrong read also shows in what it read."""
     done = threading.Event()
 
     def unblock():
@@ -43,7 +44,9 @@ def fifo_watchdog(path, after: float = 5.0):
             return
         while not done.is_set():
             try:
-                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+                os.write(fd, payload)
+                os.close(fd)
             except OSError as exc:
                 if exc.errno != errno.ENXIO:  # ENXIO: nobody is reading yet
                     return
@@ -87,6 +90,17 @@ def test_special_files_met_while_walking_are_not_read(project):
     with fifo_watchdog(str(project / "pipe.py")):
         result = invoke("check", "--output-format", "concise", ".")
     assert "Checked 1 file" in result.output
+
+
+@needs_fifo
+def test_a_gitignore_that_is_a_fifo_is_skipped_not_read(project):
+    """Discovery reads every folder's .gitignore: a FIFO there blocked the walk forever."""
+    (project / "a.py").write_text(FIXABLE)
+    os.mkfifo(project / ".gitignore")
+    with fifo_watchdog(str(project / ".gitignore"), after=0.0, payload=b"*.py\n"):
+        result = invoke("check", "--output-format", "concise", ".")
+    assert "Checked 1 file" in result.output
+    assert "E902" not in result.output
 
 
 @needs_fifo

@@ -17,7 +17,8 @@ from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
-from mcp_migrate.project.discovery import check_paths_exist, discover, read_regular
+from mcp_migrate.project.discovery import check_paths_exist, discover
+from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.

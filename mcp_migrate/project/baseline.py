@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp_migrate.project.config import ConfigError
-from mcp_migrate.project.discovery import read_regular
+from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import replace_file
 
 FORMAT_VERSION = 1

@@ -15,8 +15,8 @@ from typing import Optional
 
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
-from mcp_migrate.project.discovery import read_regular  # a FIFO named by --config must not hang
 from mcp_migrate.project.paths import display_path
+from mcp_migrate.project.regular import read_regular  # a FIFO named by --config must not hang
 
 SECTION = "mcp-migrate"
 _QUALNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Optional
 
+from mcp_migrate.project.regular import read_regular
+
 
 @dataclass(frozen=True)
 class Pattern:
@@ -176,11 +178,16 @@ class PatternSet:
         return False
 
 
+def _lines(path: str) -> list:
+    """The lines of a git file (an empty file reads as one empty line), read only when it
+    is a regular file: a `.gitignore` that is a FIFO must not block the run (OSError instead)."""
+    return read_regular(path)[0].decode("utf-8", errors="replace").splitlines(keepends=True) or [""]
+
+
 def read_gitignore(folder: str) -> Optional[PatternSet]:
     """The `.gitignore` of `folder` as a PatternSet, or None when absent/unreadable/empty."""
     try:
-        with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as fh:
-            patterns = parse_patterns(fh)
+        patterns = parse_patterns(_lines(os.path.join(folder, ".gitignore")))
     except OSError:
         return None
     return PatternSet(folder, patterns) if patterns else None
@@ -193,16 +200,14 @@ def git_dir(git_root: str) -> Optional[str]:
     if os.path.isdir(dot_git):
         return dot_git
     try:
-        with open(dot_git, encoding="utf-8", errors="replace") as fh:
-            first = fh.readline().strip()
+        first = _lines(dot_git)[0].strip()
     except OSError:
         return None
     if not first.startswith("gitdir:"):
         return None
     folder = os.path.join(git_root, first[len("gitdir:") :].strip())
     try:
-        with open(os.path.join(folder, "commondir"), encoding="utf-8", errors="replace") as fh:
-            return os.path.normpath(os.path.join(folder, fh.readline().strip()))
+        return os.path.normpath(os.path.join(folder, _lines(os.path.join(folder, "commondir"))[0].strip()))
     except OSError:
         return os.path.normpath(folder)
 
@@ -213,8 +218,7 @@ def read_info_exclude(git_root: str) -> Optional[PatternSet]:
     if folder is None:
         return None
     try:
-        with open(os.path.join(folder, "info", "exclude"), encoding="utf-8", errors="replace") as fh:
-            patterns = parse_patterns(fh)
+        patterns = parse_patterns(_lines(os.path.join(folder, "info", "exclude")))
     except OSError:
         return None
     return PatternSet(git_root, patterns) if patterns else None

@@ -49,7 +49,7 @@ class Snapshot:
 
 def snapshot(path: Path) -> Snapshot:
     """Read a regular file (anything else is an OSError: a FIFO would block the run)."""
-    from mcp_migrate.project.discovery import read_regular
+    from mcp_migrate.project.regular import read_regular
 
     data, st = read_regular(str(path))
     return Snapshot(data, st.st_mtime_ns, st.st_size)
