@@ -10,8 +10,8 @@ IO_ERROR_CODE = "E902"
 #: CPython's own 200 brackets, or a chain of thousands of operators), its process crashed on
 #: it, or valid syntax its grammar lacks. The file is not analysed; the run goes on.
 PARSER_LIMIT_CODE = "E998"
-#: A file over `max-file-size` bytes: not analysed (parsing is linear but heavy, about
-#: 0.4 GB of memory per MB of source).
+#: A file over `max-file-size` bytes: not analysed (parsing is linear but heavy: about
+#: 0.3 GB of memory and 10 s per MB of source).
 FILE_TOO_LARGE_CODE = "E997"
 #: An internal error as the public API reports it (check_source's findings): not a rule finding.
 INTERNAL_ERROR_CODE = "E900"

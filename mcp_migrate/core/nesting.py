@@ -4,13 +4,15 @@ LibCST's native parser recurses once per nesting level: brackets inside brackets
 left-recursive chains of one operator (`a + a + ...`, `a.b.c...`, `a[0][0]...`, `not not ...`).
 Deep enough, it overflows the C stack and the process dies (a segmentation fault no `except`
 can catch); long before that its cost grows much faster than the input. So the engine measures
-first, with one pass of a small tokenizer, and decides: parse here, parse on a thread with a
-large stack, or report the file as beyond the parser's limits (core.codes.PARSER_LIMIT_CODE).
+first, with one pass of a small tokenizer, and reports a file beyond these limits (E998,
+core.codes.PARSER_LIMIT_CODE) instead of parsing it; every other parse runs on a thread with a
+large stack (core.deep).
 
 The measure errs on the high side (a `-` is counted as an operator wherever it stands) but
-only by a little, and the limits sit far above what real code does: across the 20 corpus
-repositories, every fixture and CPython's standard library the deepest bracket nesting is 27
-and the longest chain of one operator 1,075 terms (a generated polynomial in sympy).
+only by a little, and the limits sit far above what real code does: across 18,637 files (the
+20 corpus repositories, every fixture, CPython's standard library and its site-packages) the
+deepest bracket nesting is 27, the longest chain of one operator 557 (a generated polynomial
+in sympy), of trailers 36 and of `elif`s 52; none is over a limit.
 """
 
 from __future__ import annotations
