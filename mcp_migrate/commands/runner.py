@@ -196,8 +196,12 @@ def worker_count(n_files: int, jobs: int) -> int:
 
 
 def _run_pool(func, items: list, workers: int, advance: Callable) -> Optional[list]:
-    """Results in order, or None when a pool cannot run here (then the caller runs in-process)."""
+    """Results in order, or None when a pool cannot run here (then the caller runs in-process).
+    A worker that dies (a native crash, the kernel's OOM killer) loses no file: the batches it
+    left unfinished run again, each file in a process of its own (`_run_isolated`), never in
+    this process, where the same crash would end the run."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     chunk = max(1, min(64, len(items) // (workers * 4)))
     batches = [items[i : i + chunk] for i in range(0, len(items), chunk)]
@@ -208,17 +212,77 @@ def _run_pool(func, items: list, workers: int, advance: Callable) -> Optional[li
             try:
                 # Progress moves as batches finish, whichever finishes first; results keep their order.
                 for future in as_completed(pending):
-                    results[pending[future]] = future.result()
+                    try:
+                        results[pending[future]] = future.result()
+                    except BrokenProcessPool:
+                        continue  # this batch is run again below, file by file
                     for _ in results[pending[future]]:
                         advance()
             except KeyboardInterrupt:
                 _stop_now(pool)
                 raise
-        return [result for batch in results for result in batch]
+    except BrokenProcessPool:
+        pass
     except (OSError, RuntimeError, ImportError):
-        # RuntimeError covers a broken pool and a platform without process pools; workers
-        # themselves never raise (check_file/fix_file turn every problem into a result).
-        return None
+        # RuntimeError covers a platform without process pools; workers themselves never
+        # raise (check_file/fix_file turn every problem into a result).
+        if not any(batch is not None for batch in results):
+            return None
+    for index, batch in enumerate(batches):
+        if results[index] is None:
+            results[index] = [_run_isolated(func, item, advance) for item in batch]
+    return [result for batch in results for result in batch]
+
+
+def _run_isolated(func, item, advance: Callable):
+    """`func(item)` in a child process of its own: when the child dies, only this file is lost,
+    reported as E998 with the signal that ended it."""
+    import multiprocessing
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_isolated_child, args=(func, item, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        result = receive.recv()
+    except (EOFError, OSError):
+        result = None
+    finally:
+        receive.close()
+    child.join()
+    advance()
+    if result is None:
+        result = _crashed(func, item, child.exitcode)
+    return result
+
+
+def _isolated_child(func, item, send) -> None:
+    _ignore_interrupts()
+    send.send(func(item))
+    send.close()
+
+
+def _crashed(func, item, exitcode: Optional[int]):
+    """The result of a file whose process died: E998 naming the signal (or exit status)."""
+    import signal
+
+    from mcp_migrate.core.codes import PARSER_LIMIT_CODE
+    from mcp_migrate.core.engine import file_finding
+
+    source, settings = item[0], item[1]
+    if exitcode is not None and exitcode < 0:
+        try:
+            how = f"signal {signal.Signals(-exitcode).name}"
+        except ValueError:
+            how = f"signal {-exitcode}"
+    else:
+        how = f"exit status {exitcode}"
+    result = FileResult(source.display)
+    message = f"not analysed: the process analysing this file crashed ({how}); the parser cannot handle it"
+    result.findings.append(file_finding(source.display, PARSER_LIMIT_CODE, message))
+    return FixOutcome(source, result, settings=settings) if func is fix_file else result
 
 
 def _stop_now(pool) -> None:

@@ -8,7 +8,6 @@ compute positions only when something was reported, then apply suppressions.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,9 +17,19 @@ import libcst as cst
 
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.codes import REVIEW_PENDING_CODE, SYNTAX_ERROR_CODE, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.codes import (
+    FILE_CODES,
+    FILE_TOO_LARGE_CODE,
+    INTERNAL_ERROR_CODE,
+    PARSER_LIMIT_CODE,
+    REVIEW_PENDING_CODE,
+    SYNTAX_ERROR_CODE,
+    UNUSED_SUPPRESSION_CODE,
+)
 from mcp_migrate.core.context import FileContext, Report
+from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.findings import FileError, FileResult, Finding
+from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.settings import Settings
@@ -83,7 +92,12 @@ class _Dispatcher:
             self._visit_string(node)
 
     def _visit_string(self, node: cst.BaseString) -> None:
-        """One evaluation of the literal for every rule that wants string values."""
+        """One evaluation of the literal for every rule that wants string values. The tail of
+        an implicit concatenation (a ConcatenatedString inside another) is not a literal
+        anyone wrote: the outermost one is evaluated once, its pieces one by one, so the cost
+        stays linear in the number of pieces."""
+        if type(node) is cst.ConcatenatedString and type(self.context.ancestors[-2]) is cst.ConcatenatedString:
+            return
         value = _plain_value(node) if type(node) is cst.SimpleString else None
         if value is None:
             value = literal(node)
@@ -152,17 +166,29 @@ def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
     column = (getattr(exc, "raw_column", None) or 0) + 1
     if isinstance(exc, cst.ParserSyntaxError):
         python = _python_syntax_error(data)
-        if python is not None:
-            line, column, text = python
-        else:
-            text = _PARSER_POSITION.sub("", exc.message)
+        if python is None:  # Python accepts it: the parser's grammar is the limit, not the code
+            text = " ".join(_PARSER_POSITION.sub("", exc.message).split())
+            return file_finding(
+                path,
+                PARSER_LIMIT_CODE,
+                f"not analysed: valid Python the parser does not support ({text})",
+                line,
+                column,
+            )
+        line, column, text = python
         message = f"cannot parse: {text}"
     elif isinstance(exc, (UnicodeDecodeError, LookupError)):
         message = f"cannot decode: {exc}"
     else:
         message = f"cannot parse: {type(exc).__name__}: {exc}"
+    return file_finding(path, SYNTAX_ERROR_CODE, message, line, column)
+
+
+def file_finding(path: str, code: str, message: str, line: int = 1, column: int = 1) -> Finding:
+    """A finding about the whole file, from the engine's own codes (core.codes.FILE_CODES)."""
+    name = next(name for known, name, _ in FILE_CODES if known == code)
     message = " ".join(message.split())
-    return Finding(path, line, column, line, column, SYNTAX_ERROR_CODE, "syntax-error", message, "error", "none")
+    return Finding(path, line, column, line, column, code, name, message, "error", "none")
 
 
 #: The position LibCST's parser writes into its messages (`parser error: error at 4:0: `).
@@ -194,24 +220,10 @@ class Analysis:
     result: FileResult
 
 
-#: LibCST's visitors recurse once per nesting level; long implicit string concatenations nest
-#: thousands deep. CPython 3.11+ runs such Python-to-Python recursion off the C stack.
-RECURSION_LIMIT = 20000
-
-
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
-    """Screen, parse once, run the active rules in one traversal, position and filter reports."""
-    limit = sys.getrecursionlimit()
-    if limit >= RECURSION_LIMIT:
-        return _analyze(data, path, settings)
-    sys.setrecursionlimit(RECURSION_LIMIT)
-    try:
-        return _analyze(data, path, settings)
-    finally:
-        sys.setrecursionlimit(limit)
-
-
-def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
+    """Screen, parse once, run the active rules in one traversal, position and filter reports.
+    The parse and everything after it run on the deep-stack thread (core.deep), after the
+    size and nesting limits: no file can crash the process or exhaust its recursion limit."""
     result = FileResult(path)
     if not gate_open(data, settings):
         return Analysis(None, [], result)
@@ -221,22 +233,48 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)
     if not rules and not audit:
         return Analysis(None, [], result)
+    problem = beyond_limits(data, settings)
+    if problem is not None:
+        result.findings.append(file_finding(path, *problem))
+        return Analysis(None, [], result)
+    try:
+        return call_deep(_parse_and_analyze, data, path, settings, rules, audit)
+    except RecursionError:
+        # Nesting the guard does not measure (thousands of implicit string pieces beyond
+        # even the deep thread's limit) costs this file only, never the run.
+        result.findings.append(file_finding(path, PARSER_LIMIT_CODE, "not analysed: too deeply nested to analyse"))
+        return Analysis(None, [], result)
+
+
+def beyond_limits(data: bytes, settings: Settings):
+    """(code, message) when the file is too large or too deeply nested to parse, else None."""
+    limit = settings.max_file_size
+    if limit and len(data) > limit:
+        return FILE_TOO_LARGE_CODE, f"not analysed: {_size(len(data))} is over max-file-size ({_size(limit)})"
+    problem = measure(data).problem()
+    if problem is not None:
+        return PARSER_LIMIT_CODE, f"not analysed: too deeply nested for the parser: {problem}"
+    return None
+
+
+def _size(n: int) -> str:
+    """Bytes for a message: `4 MiB`, `20.0 MiB`, `1,234 bytes`."""
+    if n < 1024 * 1024:
+        return f"{n:,} bytes"
+    mib = n / (1024 * 1024)
+    return f"{mib:.0f} MiB" if mib == int(mib) else f"{mib:.1f} MiB"
+
+
+def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, audit: bool) -> Analysis:
+    result = FileResult(path)
     try:
         module = cst.parse_module(data)
     except RecursionError:
-        result.errors.append(FileError(path, "internal", "too deeply nested to analyse"))
-        return Analysis(None, [], result)
+        raise
     except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
         result.findings.append(_syntax_error(path, exc, data))
         return Analysis(None, [], result)
-    try:
-        return _analyze_module(module, data, path, settings, rules, audit, result)
-    except RecursionError:
-        # LibCST's visitors recurse; a pathological expression (thousands of concatenated
-        # strings) must cost this file only, never the run.
-        result.findings.clear()
-        result.errors.append(FileError(path, "internal", "too deeply nested to analyse"))
-        return Analysis(None, [], result)
+    return _analyze_module(module, data, path, settings, rules, audit, result)
 
 
 def _analyze_module(module, data, path, settings, rules, audit, result) -> Analysis:
@@ -401,10 +439,6 @@ def check_source(source, path: str = "<string>", *, settings: Optional[Settings]
     data = source.encode("utf-8") if isinstance(source, str) else source
     result = check_bytes(data, path, settings)
     return result.findings + [internal_error_finding(e) for e in result.errors]
-
-
-#: The code check_source gives an internal error (ruff's E9xx family: not a rule finding).
-INTERNAL_ERROR_CODE = "E900"
 
 
 def internal_error_finding(error: FileError) -> Finding:

@@ -20,6 +20,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
+from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.engine import analyze
 from mcp_migrate.core.findings import FileError, FileResult
 from mcp_migrate.core.fixes import (
@@ -486,7 +487,10 @@ def _apply_pass(analysis, path: str, wanted, unsafe: bool):
     if not chosen:
         return None, []
     module = analysis.module
-    new_module = module.visit(_ApplyEdits(chosen, line_length(path), module.default_indent))
+    try:
+        new_module = module.visit(_ApplyEdits(chosen, line_length(path), module.default_indent))
+    except cst.CSTValidationError:  # `return"x" % p` -> `returnPath(p)...`: needs a separator
+        new_module = module.visit(_ApplyEdits(_separated(chosen), line_length(path), module.default_indent))
     if orphans:
         new_module = _remove_orphan_functions(new_module, orphans)
     new_module = _remove_orphaned_imports(module, new_module)
@@ -495,10 +499,35 @@ def _apply_pass(analysis, path: str, wanted, unsafe: bool):
     return new_module.bytes, applied
 
 
+def _separated(edits: list) -> list:
+    """The edits with every replacement that starts with a letter where the original started
+    with a quote or bracket put in parentheses: a keyword may touch the original (`return"x"`,
+    `if(x)`), and LibCST refuses the new node there without a space."""
+    out = []
+    for edit in edits:
+        if (
+            isinstance(edit, Replace)
+            and isinstance(edit.new, cst.BaseExpression)
+            and not code_of(edit.node)[:1].isidentifier()
+            and code_of(edit.new)[:1].isidentifier()
+        ):
+            edit = Replace(edit.node, edit.new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+        out.append(edit)
+    return out
+
+
 def rule_previews(data: bytes, path: str, settings: Settings) -> dict:
     """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind: one parse,
     then one transform per (rule, fix kind). A preview is one pass, like the first pass of
-    `fix`; what `fix` writes is still verified there."""
+    `fix`; what `fix` writes is still verified there. Runs on the deep-stack thread; a
+    preview that cannot be computed is left out (the finding is still reported)."""
+    try:
+        return call_deep(_rule_previews, data, path, settings)
+    except Exception:  # noqa: BLE001 - previews only illustrate findings
+        return {}
+
+
+def _rule_previews(data: bytes, path: str, settings: Settings) -> dict:
     analysis = analyze(data, path, settings)
     previews: dict = {}
     keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
@@ -704,12 +733,34 @@ def _cpython_problem(data: bytes, path: str) -> Optional[str]:
 
 def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, unsafe: bool = False) -> FileResult:
     """Fix one file's bytes. `fixed_source` is None when nothing changed; `findings` are what
-    remains after fixing; a fix whose output does not parse is dropped with a FileError."""
+    remains after fixing; a fix whose output does not parse is dropped with a FileError. Never
+    raises: an internal error leaves the file untouched and is one of the result's `errors`.
+    Runs on the deep-stack thread (core.deep): the transforms recurse as deep as the syntax."""
     settings = settings or Settings.default()
+    try:
+        return call_deep(_fix_bytes, data, path, settings, unsafe)
+    except Exception as exc:  # noqa: BLE001 - bytes in, a result out: never an exception
+        return _untouched(data, path, settings, "internal", f"fix raised {type(exc).__name__}: {exc}")
+
+
+def _untouched(data: bytes, path: str, settings: Settings, code: str, message: str) -> FileResult:
+    """The result of a fix that cannot be made: the input's own findings plus the error."""
+    try:
+        result = analyze(data, path, settings).result
+    except Exception:  # noqa: BLE001 - the error below is what matters
+        result = FileResult(path)
+    result.errors.append(FileError(path, code, " ".join(f"{message}; file left untouched".split())))
+    return result
+
+
+def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool) -> FileResult:
     current, applied = data, []
     compiles = None  # does this interpreter compile the input? asked once, when a fix applies
     for _ in range(MAX_PASSES):
-        new, done, analysis = fix_once(current, path, settings, unsafe)
+        try:
+            new, done, analysis = fix_once(current, path, settings, unsafe)
+        except RecursionError:
+            return _untouched(data, path, settings, "internal", "too deeply nested to fix")
         if new is None or new == current:
             break
         if compiles is None:
@@ -717,13 +768,9 @@ def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, un
         problem = verify_parses(new, path, compiles=compiles)
         if problem is not None:
             codes = ",".join(sorted({code for code, _ in done}))
-            original = analyze(data, path, settings).result
             if not compiles:
                 problem += f"; Python {sys.version_info[0]}.{sys.version_info[1]} cannot compile the input either"
-            original.errors.append(
-                FileError(path, codes or "internal", f"fix output does not parse, file left untouched ({problem})")
-            )
-            return original
+            return _untouched(data, path, settings, codes or "internal", f"fix output does not parse ({problem})")
         current = new
         applied.extend(done)
     else:
@@ -735,7 +782,9 @@ def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, un
 
 
 def fix_source(source, path: str = "<string>", *, settings: Optional[Settings] = None, unsafe: bool = False):
-    """The fixed text (same type as given: str or bytes); unchanged input when nothing applies."""
+    """The fixed text (same type as given: str or bytes); unchanged input when nothing applies,
+    and when an internal error stops the fix (never an exception: `fix_bytes` gives the same
+    fix with its findings and errors)."""
     data = source.encode("utf-8") if isinstance(source, str) else source
     result = fix_bytes(data, path, settings, unsafe=unsafe)
     fixed = result.fixed_source if result.fixed_source is not None else data

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 
 #: Migration strategies for RT001-RT003 rewrites, in the order the CLI lists them.
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
@@ -30,6 +31,8 @@ class Settings:
     #: Also compute each fixable rule's change (FileResult.fix_previews) from the check's own
     #: parse, for reporters that show fixes (full text, SARIF) without running the fixer.
     fix_previews: bool = False
+    #: Files larger than this many bytes are reported (E997), not parsed; 0: no limit.
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
 
     @classmethod
     def default(cls) -> Settings:

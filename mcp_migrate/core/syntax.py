@@ -30,20 +30,34 @@ def short(node: cst.CSTNode, limit: int = 50) -> str:
 
 
 def literal(expr: Optional[cst.CSTNode]) -> Optional[str]:
-    """The value of a plain string literal (implicit concatenation included), else None."""
+    """The value of a plain string literal (implicit concatenation included), else None.
+    Linear in the number of pieces: a concatenation's pieces are walked once, without
+    recursion (thousands of pieces nest thousands deep)."""
     if isinstance(expr, cst.SimpleString):
-        prefix = expr.prefix.lower()
-        if "b" in prefix:
+        return _simple_value(expr)
+    if not isinstance(expr, cst.ConcatenatedString):
+        return None
+    parts, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.ConcatenatedString):
+            stack.extend((node.right, node.left))
+            continue
+        value = _simple_value(node) if isinstance(node, cst.SimpleString) else None
+        if value is None:
             return None
-        try:
-            value = expr.evaluated_value
-        except Exception:
-            return None
-        return value if isinstance(value, str) else None
-    if isinstance(expr, cst.ConcatenatedString):
-        left, right = literal(expr.left), literal(expr.right)
-        return None if left is None or right is None else left + right
-    return None
+        parts.append(value)
+    return "".join(parts)
+
+
+def _simple_value(expr: cst.SimpleString) -> Optional[str]:
+    if "b" in expr.prefix.lower():
+        return None
+    try:
+        value = expr.evaluated_value
+    except Exception:
+        return None
+    return value if isinstance(value, str) else None
 
 
 def keyword(call: cst.Call, name: str) -> Optional[cst.Arg]:

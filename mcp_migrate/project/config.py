@@ -53,6 +53,8 @@ class Config:
     extend_select: tuple = ()
     fail_on: Optional[str] = None
     docs_url: Optional[str] = None
+    #: Files over this many bytes are reported (E997), not parsed; 0: no limit; None: the default.
+    max_file_size: Optional[int] = None
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
@@ -242,6 +244,11 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
             fields["docs_url"] = v.scalar(key, value, str).rstrip("/")
         elif key == "strategy":
             fields[key] = check_strategy(v.scalar(key, value, str), f"{shown}: 'strategy'")
+        elif key == "max-file-size":
+            value = v.scalar(key, value, int)
+            if isinstance(value, bool) or value < 0:
+                v.fail(f"'{key}' must be a number of bytes (0: no limit), got {value!r}")
+            fields["max_file_size"] = value
         elif key == "cache-dir":
             fields["cache_dir"] = v.scalar(key, value, str)
         elif key in ("parameter", "env-var"):
@@ -268,6 +275,7 @@ KEYS = (
     "env-var",
     "fail-on",
     "docs-url",
+    "max-file-size",
 )
 
 

@@ -119,6 +119,7 @@ def selection_for(
         "strategy": cli_strategy or config.strategy,
         "parameter": config.parameter,
         "env_var": config.env_var,
+        "max_file_size": config.max_file_size,
     }
     migration = {key: value for key, value in migration.items() if value is not None}
     return RuleSelector(selected, config.per_file_ignore_sets(), config.extend_apis, migration)
