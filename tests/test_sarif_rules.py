@@ -157,3 +157,16 @@ def test_sarif_fixes_come_from_the_run_not_from_the_reporter(tmp_path, monkeypat
     assert fixed == {"RT001", "RT004"}
     plain = dataclasses.replace(run, fixes={})
     assert not any("fixes" in r for r in sarif.sarif_log(plain)["runs"][0]["results"])
+
+
+def test_every_result_names_a_rule_of_the_driver_file_level_codes_included(tmp_path, monkeypatch):
+    """A SARIF consumer resolves each result's ruleId in the driver: an E997 (over
+    max-file-size) result whose rule is missing there is a dangling reference."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.mcp-migrate]\nmax-file-size = 64\n")
+    (tmp_path / "server.py").write_text(SERVER)
+    result = CliRunner().invoke(cli, ["check", "--output-format", "sarif"], catch_exceptions=False)
+    log = json.loads(result.stdout)
+    results = {r["ruleId"] for r in log["runs"][0]["results"]}
+    assert {"E997"} <= results
+    assert results <= set(rules_by_id(log))

@@ -1,6 +1,6 @@
 """`--format sarif`: a SARIF 2.1.0 log with one run, for GitHub code scanning and other viewers.
 
-The driver lists every rule of the catalog (plus E999 / E902). Each result has a physical
+The driver lists every rule of the catalog (plus the engine's file-level codes: E999, E902, E997, E998, E900). Each result has a physical
 location (1-based lines and columns counted in code points, exclusive end), `fixes` where the
 finding has one, and `suppressions` when an inline comment (`inSource`, with its reason) or the
 baseline (`external`) silenced it. A fix is computed by the fix engine for that rule in that
@@ -17,16 +17,13 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from mcp_migrate.core.codes import IO_ERROR_CODE, SYNTAX_ERROR_CODE
+from mcp_migrate.core.codes import FILE_CODES
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 LEVELS = {"breaks": "error", "error": "error", "deprecated": "warning", "warning": "warning", "info": "note"}
 #: Codes outside the catalog that results can carry.
-EXTRA_RULES = (
-    (SYNTAX_ERROR_CODE, "syntax-error", "error", "The file cannot be decoded or parsed"),
-    (IO_ERROR_CODE, "io-error", "error", "The file or folder cannot be read"),
-)
+EXTRA_RULES = tuple((code, name, "error", summary) for code, name, summary in FILE_CODES)
 
 
 #: Where the rule pages live: `<DOCS_URL>/rules/<CODE>-<name>.md` is each rule's `helpUri`. A
