@@ -32,6 +32,7 @@ from mcp_migrate.core.fixes import (
     ReplaceSignature,
     Unwrap,
 )
+from mcp_migrate.core.preserve import exact_output
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
@@ -463,11 +464,11 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
     analysis = analyze(data, path, settings)
     wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
-    new, applied = _apply_pass(analysis, path, wanted, unsafe)
+    new, applied = _apply_pass(data, analysis, path, wanted, unsafe)
     return new, applied, analysis
 
 
-def _apply_pass(analysis, path: str, wanted, unsafe: bool):
+def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
     one already chosen: (new bytes or None, applied [(code, line)])."""
     chosen, applied, orphans, imports = [], [], set(), []
@@ -492,7 +493,7 @@ def _apply_pass(analysis, path: str, wanted, unsafe: bool):
     new_module = _remove_orphaned_imports(module, new_module)
     if imports:
         new_module = _add_imports(new_module, imports)
-    return new_module.bytes, applied
+    return exact_output(data, module.bytes, new_module.bytes), applied
 
 
 def rule_previews(data: bytes, path: str, settings: Settings) -> dict:
@@ -504,7 +505,7 @@ def rule_previews(data: bytes, path: str, settings: Settings) -> dict:
     keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
     for code, unsafe in keys:
         kind = "unsafe" if unsafe else "safe"
-        new, _ = _apply_pass(analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe)
+        new, _ = _apply_pass(data, analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe)
         if new is not None and new != data:
             previews[(code, unsafe)] = new
     return previews

@@ -1,0 +1,55 @@
+"""Bytes LibCST's code generation loses, put back: a fix changes only what its edits meant to.
+
+LibCST does not round-trip every file byte for byte: it drops a form feed at the start of an
+indented statement line (`\\f    x = 1`) and the final `\\r` of a file that ends with a lone CR
+(CR-only line endings). Every line of the fixed module that the edits left as LibCST wrote the
+original is taken from the original instead; only lines the edits produced come from LibCST.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+
+def exact_output(original: bytes, roundtrip: bytes, new: bytes) -> bytes:
+    """`new` (LibCST's code for the edited module) with the bytes LibCST lost restored.
+
+    `roundtrip` is LibCST's code for the unedited module: where it equals `original` (nearly
+    always), `new` is exact already."""
+    if roundtrip == original or not new:
+        return new
+    original, tail = _lost_final_cr(original, roundtrip)
+    source = _source_lines(original.splitlines(keepends=True), roundtrip.splitlines(keepends=True))
+    rt_lines, new_lines = roundtrip.splitlines(keepends=True), new.splitlines(keepends=True)
+    out = []
+    for tag, i1, i2, j1, j2 in _opcodes(rt_lines, new_lines):
+        if tag == "equal":
+            out.extend(source.get(i, rt_lines[i]) for i in range(i1, i2))
+        else:
+            out.extend(new_lines[j1:j2])
+    return b"".join(out) + tail
+
+
+def _lost_final_cr(original: bytes, roundtrip: bytes) -> tuple:
+    """(original without the final CR LibCST drops, that CR) for a file ending in a lone CR.
+
+    LibCST takes such a file for one without a final newline and drops the `\\r` again from any
+    module it writes, edited or not; exactly one CR less in `roundtrip` tells it happened."""
+    if original.endswith(b"\r") and roundtrip.count(b"\r") == original.count(b"\r") - 1:
+        return original[:-1], b"\r"
+    return original, b""
+
+
+def _source_lines(original: list, roundtrip: list) -> dict:
+    """Index of a roundtrip line -> the original line it stands for. The two differ only in
+    bytes lost inside lines, so changed runs of equal length pair up line by line."""
+    source = {}
+    for tag, i1, i2, j1, j2 in _opcodes(original, roundtrip):
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            source.update(zip(range(j1, j2), original[i1:i2]))
+    return source
+
+
+def _opcodes(a: list, b: list) -> list:
+    """Line alignment of a and b; no autojunk, so blank lines in big files still align."""
+    return SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
