@@ -108,3 +108,9 @@ def test_patch_applies_every_golden_diff_exactly(tmp_path, path, unsafe):
 )
 def test_patch_reproduces_byte_shapes_difflib_splits_differently(tmp_path, old, new):
     assert apply_with_patch(tmp_path, "x.py", old, new) == new
+
+
+@pytest.mark.skipif(shutil.which("patch") is None, reason="GNU patch is not installed")
+@pytest.mark.parametrize("name", ["my file.py", "café.py", 'q"t\\b.py', "tab\there.py", "x.py"])
+def test_patch_finds_files_whose_names_need_quoting(tmp_path, name):
+    assert apply_with_patch(tmp_path, name, b"a = 1\n", b"a = 2\n") == b"a = 2\n"

@@ -8,6 +8,7 @@ line, with "\\ No newline at end of file"), so the diff still applies byte for b
 from __future__ import annotations
 
 import difflib
+import os
 
 _NO_NEWLINE = b"\\ No newline at end of file\n"
 
@@ -21,17 +22,34 @@ def patch_lines(data: bytes) -> list:
     return out
 
 
+_ESCAPES = {ord('"'): b'\\"', ord("\\"): b"\\\\", ord("\t"): b"\\t", ord("\n"): b"\\n", ord("\r"): b"\\r"}
+
+
+def header_name(name: bytes) -> bytes:
+    """A file name as GNU patch and git read it in `---`/`+++` lines (git's own quoting): a
+    name with a quote, backslash, control or non-ASCII byte is C-quoted with octal escapes; a
+    name with a space ends with a tab, or patch would stop reading it at the space."""
+    if any(byte < 0x20 or byte >= 0x7F or byte in b'"\\' for byte in name):
+        quoted = b"".join(
+            _ESCAPES.get(byte) or (b"\\%03o" % byte if byte < 0x20 or byte >= 0x7F else bytes([byte])) for byte in name
+        )
+        return b'"' + quoted + b'"'
+    return name + b"\t" if b" " in name else name
+
+
 def unified_diff(old: bytes, new: bytes, path: str) -> bytes:
     """`--- a/path` / `+++ b/path` diff of two versions of one file; b"" when equal."""
     if old == new:
         return b""
-    name = path.replace("\\", "/").lstrip("/").encode("utf-8", "surrogateescape")
+    if os.sep != "/":  # a Windows path; on POSIX a backslash is part of the name
+        path = path.replace(os.sep, "/")
+    name = path.lstrip("/").encode("utf-8", "surrogateescape")
     lines = difflib.diff_bytes(
         difflib.unified_diff,
         patch_lines(old),
         patch_lines(new),
-        fromfile=b"a/" + name,
-        tofile=b"b/" + name,
+        fromfile=header_name(b"a/" + name),
+        tofile=header_name(b"b/" + name),
         n=3,
     )
     out = []
