@@ -1,6 +1,7 @@
 """A fix changes only the bytes its edits mean to change, and `fix --diff | patch -p1` writes
 exactly what `fix` writes (issue 14, items 6 and 7): form feeds, CR-only files, lone CRs."""
 
+import dataclasses
 import shutil
 import subprocess
 from pathlib import Path
@@ -9,6 +10,7 @@ import pytest
 
 from mcp_migrate.core.fixer import fix_bytes
 from mcp_migrate.core.preserve import exact_output
+from mcp_migrate.core.settings import Settings
 from mcp_migrate.output.diff import patch_lines, unified_diff
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -114,3 +116,16 @@ def test_patch_reproduces_byte_shapes_difflib_splits_differently(tmp_path, old, 
 @pytest.mark.parametrize("name", ["my file.py", "café.py", 'q"t\\b.py', "tab\there.py", "x.py"])
 def test_patch_finds_files_whose_names_need_quoting(tmp_path, name):
     assert apply_with_patch(tmp_path, name, b"a = 1\n", b"a = 2\n") == b"a = 2\n"
+
+
+def test_a_line_inserted_after_a_lone_cr_does_not_merge_into_a_crlf():
+    """Mixed CR and LF endings: the inserted line's LF next to the original CR would read as
+    one CRLF line break, swallowing a blank line; found by tests/test_fuzz.py."""
+    data = (
+        b"from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('a')\rmcp = FastMCP('b')\n\n\n"
+        b"@mcp.tool()\nasync def count(ctx: Context) -> int:\n    return len((await ctx.session.list_roots()).roots)\n"
+    )
+    server_config = dataclasses.replace(Settings.default(), strategy="server-config")
+    out = fix_bytes(data, "x.py", server_config, unsafe=True).fixed_source
+    assert b"\r\n" not in out
+    assert b"mcp = FastMCP('a')\r\r# Directories this server works in" in out

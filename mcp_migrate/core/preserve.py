@@ -2,12 +2,14 @@
 
 LibCST does not round-trip every file byte for byte: it drops a form feed at the start of an
 indented statement line (`\\f    x = 1`) and the final `\\r` of a file that ends with a lone CR
-(CR-only line endings). Every line of the fixed module that the edits left as LibCST wrote the
+(CR-only line endings), and where it inserts a line into a file that mixes lone CRs and LFs,
+its line ending can merge with the one before into a CRLF. Every line of the fixed module that the edits left as LibCST wrote the
 original is taken from the original instead; only lines the edits produced come from LibCST.
 """
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 
 
@@ -16,6 +18,7 @@ def exact_output(original: bytes, roundtrip: bytes, new: bytes) -> bytes:
 
     `roundtrip` is LibCST's code for the unedited module: where it equals `original` (nearly
     always), `new` is exact already."""
+    new = _unmerged_breaks(original, new)
     if roundtrip == original or not new:
         return new
     original, tail = _lost_final_cr(original, roundtrip)
@@ -28,6 +31,18 @@ def exact_output(original: bytes, roundtrip: bytes, new: bytes) -> bytes:
         else:
             out.extend(new_lines[j1:j2])
     return b"".join(out) + tail
+
+
+def _unmerged_breaks(original: bytes, new: bytes) -> bytes:
+    """In a file that mixes lone CRs and LFs but has no CRLF, a line LibCST inserts ends with
+    the file's first line ending; one written next to a line ending of the other kind makes a
+    CRLF, which reads as one line break where there were two. Keep both, in the style of the
+    one that was there: the inserted breaks next to it take its kind."""
+    if b"\r\n" not in new or b"\r\n" in original or b"\r" not in original:
+        return new
+    if re.search(rb"\r|\n", original).group() == b"\n":  # LFs inserted after a CR: "\r\n\n" -> "\r\r\r"
+        return re.sub(rb"\r\n+", lambda run: b"\r" * len(run.group()), new)
+    return re.sub(rb"\r+\n", lambda run: b"\n" * len(run.group()), new)  # CRs inserted before an LF
 
 
 def _lost_final_cr(original: bytes, roundtrip: bytes) -> tuple:
