@@ -129,3 +129,17 @@ def test_a_line_inserted_after_a_lone_cr_does_not_merge_into_a_crlf():
     out = fix_bytes(data, "x.py", server_config, unsafe=True).fixed_source
     assert b"\r\n" not in out
     assert b"mcp = FastMCP('a')\r\r# Directories this server works in" in out
+
+
+def test_a_form_feed_in_the_first_indent_is_not_the_indent_unit_of_added_code():
+    """LibCST took "\\f    " for the indent unit: the helper resource-uri adds nested it as
+    "\\f    \\f    " and the fix was dropped as unparsable; found by tests/test_fuzz.py."""
+    data = (
+        b"from mcp.server.mcpserver import Context, MCPServer\n\napp = MCPServer('grep')\n\n\n@app.tool()\n"
+        b"async def grep(needle: str, ctx: Context) -> list[str]:\n"
+        b"\x0c    roots = (await ctx.session.list_roots()).roots\n    return [str(r.uri) for r in roots]\n"
+    )
+    resource_uri = dataclasses.replace(Settings.default(), strategy="resource-uri")
+    result = fix_bytes(data, "x.py", resource_uri, unsafe=True)
+    assert not result.errors
+    assert b"\n    if parsed.scheme != " in result.fixed_source and b"\x0c" not in result.fixed_source

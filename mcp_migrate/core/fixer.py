@@ -486,7 +486,7 @@ def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool):
                 orphans.update(report.fix.orphans)
     if not chosen:
         return None, []
-    module = analysis.module
+    module = without_form_feed_indent(analysis.module)
     new_module = module.visit(_ApplyEdits(chosen, line_length(path), module.default_indent))
     if orphans:
         new_module = _remove_orphan_functions(new_module, orphans)
@@ -741,3 +741,12 @@ def fix_source(source, path: str = "<string>", *, settings: Optional[Settings] =
     result = fix_bytes(data, path, settings, unsafe=unsafe)
     fixed = result.fixed_source if result.fixed_source is not None else data
     return fixed.decode("utf-8") if isinstance(source, str) else fixed
+
+
+def without_form_feed_indent(module: cst.Module) -> cst.Module:
+    """LibCST takes the first indented line's whitespace, form feed included, for the file's
+    indent unit; a block the fix adds would then nest as "\\f    \\f    ", which Python rejects.
+    The unit without form feeds (the original's form feeds are copied back by exact_output)."""
+    if "\f" not in module.default_indent:
+        return module
+    return module.with_changes(default_indent=module.default_indent.replace("\f", "") or "    ")
