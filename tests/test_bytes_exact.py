@@ -143,3 +143,23 @@ def test_a_form_feed_in_the_first_indent_is_not_the_indent_unit_of_added_code():
     result = fix_bytes(data, "x.py", resource_uri, unsafe=True)
     assert not result.errors
     assert b"\n    if parsed.scheme != " in result.fixed_source and b"\x0c" not in result.fixed_source
+
+
+def test_restoring_bytes_stays_fast_on_a_long_file_of_repeated_lines():
+    """difflib alone took minutes on 7,000 lines that repeat (blank lines, `return y`); the
+    patience alignment is near-linear."""
+    import time
+
+    import libcst as cst
+
+    functions = [
+        f"def f{i}(x):\n    a = 1\n{'' if i % 2 else chr(12)}    y = x\n    return y\n\n\n" for i in range(1000)
+    ]
+    data = "".join(functions).encode()
+    roundtrip = cst.parse_module(data).bytes
+    assert roundtrip != data  # LibCST drops the form feeds
+    new = roundtrip.replace(b"def f500(x):\n    a = 1\n    y = x\n", b"def f500(x):\n    a = 1\n    pass\n")
+    start = time.process_time()
+    out = exact_output(data, roundtrip, new)
+    assert time.process_time() - start < 2
+    assert out == data.replace(b"def f500(x):\n    a = 1\n\x0c    y = x\n", b"def f500(x):\n    a = 1\n    pass\n")
