@@ -62,7 +62,8 @@ SEEDS = _seed_texts("*/*.py")
 FIXABLE = _seed_texts("*/fix_*.py") + _seed_texts("migrate/*.py") + _seed_texts("behaviour/*.py")
 #: Mutated strings hold invalid escapes ("\ " from a continuation): the compiler's warning
 #: about them is not what these tests look at.
-pytestmark = pytest.mark.filterwarnings("ignore:invalid escape sequence")
+#: slow: about 35 s of CPU, over the suite's per-change budget; `.ci/run` still runs it.
+pytestmark = [pytest.mark.filterwarnings("ignore:invalid escape sequence"), pytest.mark.slow]
 ODD_TEXT = ["café", "naïve_ß", "ℌ𝔢𝔩𝔩𝔬", "日本語", "\u2028sep", "tab\tin", "emoji ✓"]
 ODD_NAMES = ["café", "naïve_ß", "日本", "Ωmega", "x_ü"]
 
