@@ -47,6 +47,8 @@ def _whole_module_fallbacks(monkeypatch) -> list:
 def test_ranges_equal_position_provider_without_a_whole_module_pass(path, monkeypatch):
     data = path.read_bytes()
     module = cst.parse_module(data)
+    if b"\x0c" in data and module.bytes != data:
+        pytest.skip("PositionProvider counts columns in LibCST's own code, which drops form feeds here")
     targets = _targets(module)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     fallbacks = _whole_module_fallbacks(monkeypatch)

@@ -33,6 +33,7 @@ from mcp_migrate.core.fixes import (
     ReplaceSignature,
     Unwrap,
 )
+from mcp_migrate.core.preserve import exact_output
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
@@ -464,11 +465,11 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
     analysis = analyze(data, path, settings)
     wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
-    new, applied = _apply_pass(analysis, path, wanted, unsafe)
+    new, applied = _apply_pass(data, analysis, path, wanted, unsafe)
     return new, applied, analysis
 
 
-def _apply_pass(analysis, path: str, wanted, unsafe: bool):
+def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
     one already chosen: (new bytes or None, applied [(code, line)])."""
     chosen, applied, orphans, imports = [], [], set(), []
@@ -486,7 +487,7 @@ def _apply_pass(analysis, path: str, wanted, unsafe: bool):
                 orphans.update(report.fix.orphans)
     if not chosen:
         return None, []
-    module = analysis.module
+    module = without_form_feed_indent(analysis.module)
     try:
         new_module = module.visit(_ApplyEdits(chosen, line_length(path), module.default_indent))
     except cst.CSTValidationError:  # `return"x" % p` -> `returnPath(p)...`: needs a separator
@@ -496,7 +497,7 @@ def _apply_pass(analysis, path: str, wanted, unsafe: bool):
     new_module = _remove_orphaned_imports(module, new_module)
     if imports:
         new_module = _add_imports(new_module, imports)
-    return new_module.bytes, applied
+    return exact_output(data, module.bytes, new_module.bytes), applied
 
 
 def _separated(edits: list) -> list:
@@ -533,7 +534,7 @@ def _rule_previews(data: bytes, path: str, settings: Settings) -> dict:
     keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
     for code, unsafe in keys:
         kind = "unsafe" if unsafe else "safe"
-        new, _ = _apply_pass(analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe)
+        new, _ = _apply_pass(data, analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe)
         if new is not None and new != data:
             previews[(code, unsafe)] = new
     return previews
@@ -789,3 +790,12 @@ def fix_source(source, path: str = "<string>", *, settings: Optional[Settings] =
     result = fix_bytes(data, path, settings, unsafe=unsafe)
     fixed = result.fixed_source if result.fixed_source is not None else data
     return fixed.decode("utf-8") if isinstance(source, str) else fixed
+
+
+def without_form_feed_indent(module: cst.Module) -> cst.Module:
+    """LibCST takes the first indented line's whitespace, form feed included, for the file's
+    indent unit; a block the fix adds would then nest as "\\f    \\f    ", which Python rejects.
+    The unit without form feeds (the original's form feeds are copied back by exact_output)."""
+    if "\f" not in module.default_indent:
+        return module
+    return module.with_changes(default_indent=module.default_indent.replace("\f", "") or "    ")
