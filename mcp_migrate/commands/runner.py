@@ -176,17 +176,25 @@ def check_data(item) -> FileResult:
 
     source, settings, data = item
     try:
-        result = engine.check_bytes(data, source.display, settings)
-        if settings.fix_previews and not result.errors and any(f.fix != "none" for f in result.findings):
-            from mcp_migrate.core.fixer import rule_previews
-
-            result.fix_previews = rule_previews(data, source.display, settings)
-        return result
+        if not settings.fix_previews:
+            return engine.check_bytes(data, source.display, settings)
+        return _check_with_previews(engine.analyze(data, source.display, settings), data, source.display)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         message = " ".join(f"{type(exc).__name__}: {exc}".split())
         result.errors.append(FileError(source.display, "internal", message))
         return result
+
+
+def _check_with_previews(analysis, data: bytes, display: str) -> FileResult:
+    """The check's result plus its fix previews, built from the tree the check parsed (no
+    second parse or walk)."""
+    result = analysis.result
+    if not result.errors and any(f.fix != "none" for f in result.findings):
+        from mcp_migrate.core.fixer import analysis_previews
+
+        result.fix_previews = analysis_previews(analysis, data, display)
+    return result
 
 
 def worker_count(n_files: int, jobs: int) -> int:
