@@ -42,8 +42,8 @@ def test_cold_and_warm_runs_agree_on_every_fixture_tree(tree, tmp_path, monkeypa
     cold = check_json("--no-cache", str(tree))
     first = check_json(str(tree))
     parses = []
-    real = engine.check_bytes
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
     warm = check_json(str(tree))
     assert findings(cold) == findings(first) == findings(warm)
     assert cold["files_checked"] == warm["files_checked"]
@@ -58,11 +58,11 @@ def test_an_edited_file_is_checked_again(tree, tmp_path, monkeypatch):
     renamed = tree / "RT004" / "neg_renamed_copy.py"
     renamed.write_bytes((tree / "RT004" / sorted(p.name for p in (tree / "RT004").glob("*.py"))[0]).read_bytes())
     parses = []
-    real = engine.check_bytes
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
     warm = check_json(str(tree))
     assert sorted(Path(p).name for p in parses) == sorted([target.name, renamed.name])
-    monkeypatch.setattr(engine, "check_bytes", real)
+    monkeypatch.setattr(engine, "analyze", real)
     assert findings(warm) == findings(check_json("--no-cache", str(tree)))
 
 
@@ -80,8 +80,8 @@ def test_another_tool_version_never_reads_the_cache(tree, tmp_path, monkeypatch)
     cache_module.tool_fingerprint.cache_clear()
     monkeypatch.setattr("mcp_migrate.__version__", "999.0")
     parses = []
-    real = engine.check_bytes
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(1) or real(*a, **k))
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(1) or real(*a, **k))
     check_json(str(tree))
     cache_module.tool_fingerprint.cache_clear()
     assert parses, "a new version starts cold"
@@ -125,7 +125,7 @@ def test_a_corrupt_table_is_a_cold_start_not_an_error(tree, tmp_path, monkeypatc
 def test_results_with_internal_errors_are_not_stored(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.py").write_text("import mcp\nx = 'roots/list'\n")
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: 1 / 0)
     broken = CliRunner().invoke(cli, ["check", "a.py"])
     assert broken.exit_code == 2
     monkeypatch.undo()
