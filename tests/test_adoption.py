@@ -211,13 +211,13 @@ def test_strategy_flag_overrides_config_and_reaches_the_engine(project, monkeypa
     (project / "pyproject.toml").write_text("[tool.mcp-migrate]\nstrategy = 'resource-uri'\nparameter = 'paths'\n")
     (project / "a.py").write_text(RT004)
     seen = []
-    real = engine.check_bytes
+    real = engine.analyze
 
     def spy(data, path, settings=None):
         seen.append((settings.strategy, settings.parameter))
         return real(data, path, settings)
 
-    monkeypatch.setattr(engine, "check_bytes", spy)
+    monkeypatch.setattr(engine, "analyze", spy)
     run("check", "--jobs", "1")
     run("check", "--jobs", "1", "--strategy", "server-config")
     assert seen == [("resource-uri", "paths"), ("server-config", "paths")]

@@ -4,6 +4,7 @@ never across settings or tool versions, and a cached run never parses an unchang
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -42,8 +43,8 @@ def test_cold_and_warm_runs_agree_on_every_fixture_tree(tree, tmp_path, monkeypa
     cold = check_json("--no-cache", str(tree))
     first = check_json(str(tree))
     parses = []
-    real = engine.check_bytes
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
     warm = check_json(str(tree))
     assert findings(cold) == findings(first) == findings(warm)
     assert cold["files_checked"] == warm["files_checked"]
@@ -58,11 +59,11 @@ def test_an_edited_file_is_checked_again(tree, tmp_path, monkeypatch):
     renamed = tree / "RT004" / "neg_renamed_copy.py"
     renamed.write_bytes((tree / "RT004" / sorted(p.name for p in (tree / "RT004").glob("*.py"))[0]).read_bytes())
     parses = []
-    real = engine.check_bytes
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
     warm = check_json(str(tree))
     assert sorted(Path(p).name for p in parses) == sorted([target.name, renamed.name])
-    monkeypatch.setattr(engine, "check_bytes", real)
+    monkeypatch.setattr(engine, "analyze", real)
     assert findings(warm) == findings(check_json("--no-cache", str(tree)))
 
 
@@ -80,8 +81,8 @@ def test_another_tool_version_never_reads_the_cache(tree, tmp_path, monkeypatch)
     cache_module.tool_fingerprint.cache_clear()
     monkeypatch.setattr("mcp_migrate.__version__", "999.0")
     parses = []
-    real = engine.check_bytes
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: parses.append(1) or real(*a, **k))
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(1) or real(*a, **k))
     check_json(str(tree))
     cache_module.tool_fingerprint.cache_clear()
     assert parses, "a new version starts cold"
@@ -125,10 +126,66 @@ def test_a_corrupt_table_is_a_cold_start_not_an_error(tree, tmp_path, monkeypatc
 def test_results_with_internal_errors_are_not_stored(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.py").write_text("import mcp\nx = 'roots/list'\n")
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: 1 / 0)
     broken = CliRunner().invoke(cli, ["check", "a.py"])
     assert broken.exit_code == 2
     monkeypatch.undo()
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(tmp_path / "c2"))
     assert CliRunner().invoke(cli, ["check", "a.py"]).exit_code in (0, 1)
+
+
+# The stat fast path -----------------------------------------------------------------------------
+MCP_SOURCE = (
+    "from mcp.server.fastmcp import Context\n\nasync def t(ctx: Context):\n    await ctx.session.list_roots()\n"
+)
+#: The same length, no Roots call: an edit that keeps the size.
+EDITED_SOURCE = MCP_SOURCE.replace("list_roots()", "list_files()")
+
+
+def _clock_ahead(monkeypatch, seconds: int) -> None:
+    """Make every file look `seconds` old to the cache (its trust margin is about age)."""
+    real = cache_module.time.time_ns
+    monkeypatch.setattr(cache_module.time, "time_ns", lambda: real() + seconds * 1_000_000_000)
+
+
+def _digests(monkeypatch) -> list:
+    calls = []
+    real = cache_module.content_digest
+    monkeypatch.setattr(cache_module, "content_digest", lambda data: calls.append(1) or real(data))
+    return calls
+
+
+def test_an_old_unchanged_file_is_served_without_reading_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(MCP_SOURCE)
+    _clock_ahead(monkeypatch, 10)
+    cold = check_json("a.py")
+    digests = _digests(monkeypatch)
+    assert findings(check_json("a.py")) == findings(cold) != []
+    assert digests == [], "an unchanged stat answers without reading and hashing"
+
+
+def test_a_same_size_edit_that_restores_the_mtime_is_seen(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "a.py"
+    target.write_text(MCP_SOURCE)
+    _clock_ahead(monkeypatch, 10)
+    assert findings(check_json("a.py"))
+    before = target.stat()
+    target.write_text(EDITED_SOURCE)  # what `cp -p` or an editor that keeps times does
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert target.stat().st_size == before.st_size and target.stat().st_mtime_ns == before.st_mtime_ns
+    assert findings(check_json("a.py")) == findings(check_json("--no-cache", "a.py")) == []
+
+
+def test_a_recent_file_is_checked_by_content_not_by_stat(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(MCP_SOURCE)
+    cold = check_json("a.py")
+    digests = _digests(monkeypatch)
+    parses = []
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(1) or real(*a, **k))
+    assert findings(check_json("a.py")) == findings(cold)
+    assert digests and not parses, "too recent to trust its stat: hashed, still served from the cache"

@@ -145,7 +145,7 @@ def test_sarif_reports_internal_errors_as_notifications(project, monkeypatch):
     def explode(data, path, settings=None):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(engine, "check_bytes", explode)
+    monkeypatch.setattr(engine, "analyze", explode)
     result, log = sarif(project, "client.py")
     assert result.exit_code == 2
     invocation = log["runs"][0]["invocations"][0]
@@ -199,7 +199,7 @@ def test_exit_zero_quiet_statistics(project):
 def test_exit_zero_still_fails_on_internal_errors(project, monkeypatch):
     from mcp_migrate.core import engine
 
-    monkeypatch.setattr(engine, "check_bytes", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: 1 / 0)
     assert run("check", "--exit-zero", "client.py").exit_code == 2
 
 

@@ -110,8 +110,8 @@ def test_file_error_exit_2(project, monkeypatch):
             raise RuntimeError("boom\nsecond line")
         return original(data, path, settings)
 
-    original = engine.check_bytes
-    monkeypatch.setattr(engine, "check_bytes", explode)
+    original = engine.analyze
+    monkeypatch.setattr(engine, "analyze", explode)
     result = run("check")
     assert result.exit_code == 2
     assert result.stderr == "a.py: error: internal RuntimeError: boom second line\n"
@@ -234,9 +234,9 @@ def test_markup_and_emoji_in_messages_are_printed_literally(project, monkeypatch
         result = mcp_migrate.FileResult(path)
         message = "returns list[str] [red]not red[/] :smile: \\"
         result.findings.append(Finding(path, 1, 1, 1, 2, "RT001", "roots-request", message, "breaks"))
-        return result
+        return engine.Analysis(None, [], result)
 
-    monkeypatch.setattr(engine, "check_bytes", fake)
+    monkeypatch.setattr(engine, "analyze", fake)
     result = run("check", env={"FORCE_COLOR": "1", "TERM": "xterm-256color"})
     assert "list[str] [red]not red[/] :smile: \\" in result.stdout
     assert "\x1b[" in result.stdout  # coloured on a (forced) terminal

@@ -118,3 +118,18 @@ def test_force_exclude_applies_to_named_files(tree):
     forced = discover(named, config, force_exclude=True)
     assert [f.display for f in forced.files] == ["src/b.py", "tool"]
     assert forced.skipped == 4
+
+
+def test_relative_path_outside_the_base_without_relpath_is_the_same():
+    """PatternSet.relative skips relpath for normalised paths outside its base: same answer."""
+    from mcp_migrate.project.gitignore import PatternSet
+
+    def by_relpath(base: str, path: str) -> str:
+        rel = os.path.relpath(path, base)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            rel = os.path.splitdrive(path)[1].lstrip("\\/")
+        return rel.replace(os.sep, "/")
+
+    patterns = PatternSet("/work/project", [])
+    for path in ("/work/project", "/work/project/a/b.py", "/work/other/a.py", "/tmp/x", "/work/projectile/a.py", "/"):
+        assert patterns.relative(path) == by_relpath("/work/project", path), path

@@ -175,17 +175,25 @@ def check_data(item) -> FileResult:
 
     source, settings, data = item
     try:
-        result = engine.check_bytes(data, source.display, settings)
-        if settings.fix_previews and not result.errors and any(f.fix != "none" for f in result.findings):
-            from mcp_migrate.core.fixer import rule_previews
-
-            result.fix_previews = rule_previews(data, source.display, settings)
-        return result
+        if not settings.fix_previews:
+            return engine.check_bytes(data, source.display, settings)
+        return _check_with_previews(engine.analyze(data, source.display, settings), data, source.display)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         message = " ".join(f"{type(exc).__name__}: {exc}".split())
         result.errors.append(FileError(source.display, "internal", message))
         return result
+
+
+def _check_with_previews(analysis, data: bytes, display: str) -> FileResult:
+    """The check's result plus its fix previews, built from the tree the check parsed (no
+    second parse or walk)."""
+    result = analysis.result
+    if not result.errors and any(f.fix != "none" for f in result.findings):
+        from mcp_migrate.core.fixer import analysis_previews
+
+        result.fix_previews = analysis_previews(analysis, data, display)
+    return result
 
 
 def worker_count(n_files: int, jobs: int) -> int:
@@ -354,27 +362,45 @@ def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable]) ->
     cache = open_cache(p.config, True)
     results: list = [None] * len(p.items)
     misses: list = []
+    stats: dict = {}
     with (progress or _no_progress)(len(p.items)) as advance:
         for index, (source, settings) in enumerate(p.items):
-            try:
-                data = read_regular(source.path)[0]
-            except OSError:
-                misses.append((index, (source, settings)))  # check_file reports it (E902)
-                continue
-            cached = cache.get(source.display, data, settings)
-            if cached is None:
-                misses.append((index, (source, settings, data)))
-            else:
+            cached, data = _cached_result(cache, source, settings, stats, index)
+            if cached is not None:
                 results[index] = cached
                 advance()
+            elif data is None:
+                misses.append((index, (source, settings)))  # check_file reports it (E902)
+            else:
+                misses.append((index, (source, settings, data)))
         work = [item for _, item in misses]
         fresh = run_items(work, options.jobs, func=_check_item, progress=lambda total: contextlib.nullcontext(advance))
     for (index, item), result in zip(misses, fresh):
         results[index] = result
         if len(item) == 3:
-            cache.put(item[0].display, item[2], item[1], result)
+            cache.put(item[0].display, item[2], item[1], result, stats.get(index))
     cache.save()
     return results
+
+
+def _cached_result(cache, source, settings, stats: dict, index: int):
+    """(cached FileResult or None, the bytes read or None). An unchanged stat answers without
+    reading the file; otherwise the bytes are read and their digest decides. The stat taken
+    before reading goes to `stats[index]`, to be recorded with a fresh result."""
+    try:
+        st = os.stat(source.path)
+    except OSError:
+        st = None
+    if st is not None:
+        stats[index] = st
+        cached = cache.get_unchanged(source.display, st, settings)
+        if cached is not None:
+            return cached, None
+    try:
+        data = read_regular(source.path)[0]  # never a FIFO or a device (E902 from check_file)
+    except OSError:
+        return None, None
+    return cache.get(source.display, data, settings, st), data
 
 
 def _check_item(item) -> FileResult:

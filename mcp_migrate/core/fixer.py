@@ -36,6 +36,7 @@ from mcp_migrate.core.fixes import (
 from mcp_migrate.core.preserve import exact_output
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.syntax import code_of, iter_nodes
+from mcp_migrate.core.walk import children, walk
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -216,6 +217,60 @@ class _ApplyEdits(cst.CSTTransformer):
         return body, [line for line in carry if line.comment is not None]
 
 
+class _PrunedApplyEdits(_ApplyEdits):
+    """_ApplyEdits that passes by every subtree holding no edited node: LibCST's transformer
+    rebuilds and re-validates each node it enters, so a fix of a few places in a
+    12,000-line module would otherwise rebuild all of it. Exact: an untouched subtree comes
+    out of _ApplyEdits unchanged, and its hooks keyed by node identity never fire there."""
+
+    def __init__(self, edits, keep: set, width: int, indent_unit: str) -> None:
+        super().__init__(edits, width, indent_unit)
+        self.keep = keep
+
+    def on_visit(self, node) -> bool:
+        if id(node) not in self.keep:
+            return False
+        return super().on_visit(node)
+
+    def on_leave(self, original_node, updated_node):
+        if id(original_node) not in self.keep:
+            return updated_node
+        return super().on_leave(original_node, updated_node)
+
+
+def _edit_transformer(module: cst.Module, edits: list, width: int) -> _ApplyEdits:
+    """The transformer for `edits`: pruned to the paths from the module to the nodes they
+    name, or the whole-tree one when some named node is not in the module (never guess)."""
+    targets = {id(_edit_anchor(edit)) for edit in edits}
+    keep: set = set()
+    path: list = []
+
+    def enter(node) -> None:
+        path.append(node)
+        if id(node) in targets:
+            keep.update(id(n) for n in path)
+
+    walk(module, enter, lambda node: path.pop())
+    if not targets <= keep:
+        return _ApplyEdits(edits, width, module.default_indent)
+    return _PrunedApplyEdits(edits, keep, width, module.default_indent)
+
+
+def _edit_anchor(edit) -> cst.CSTNode:
+    """The original node whose hooks apply `edit` (its container for removals of parts)."""
+    if isinstance(edit, RemoveArg):
+        return edit.call
+    if isinstance(edit, RemoveElement):
+        return edit.container
+    if isinstance(edit, Insert):
+        return edit.anchor
+    if isinstance(edit, ReplaceSignature):
+        return edit.func
+    if isinstance(edit, AddComment):
+        return edit.statement
+    return edit.node  # RemoveStatement, Replace, Unwrap
+
+
 def wrap_comment(text: str, width: int) -> list:
     """A `# ...` comment as lines within `width`: the first keeps its marker form, the rest
     continue it as `#   ...`."""
@@ -321,80 +376,127 @@ def _comma_keeping_comment(own: cst.Comma, removed) -> cst.Comma:
 
 # ----- imports ------------------------------------------------------------------------------
 def _imported_names(module: cst.Module) -> list:
-    """(bound name, module, obj, asname) for every absolute import in the module."""
+    """(bound name, module, obj, asname) for every absolute import in the module, in source
+    order. Read with the engine's field walk: LibCST's visitor rebuilds every node it passes."""
     found = []
-
-    class Collect(cst.CSTVisitor):
-        def visit_Import(self, node: cst.Import) -> None:
+    for node in iter_nodes(module):
+        if type(node) is cst.Import:
             for alias in node.names:
                 full = code_of(alias.name)
-                asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
-                found.append((asname or full.partition(".")[0], full, None, asname))
-
-        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+                found.append((_asname(alias) or full.partition(".")[0], full, None, _asname(alias)))
+        elif type(node) is cst.ImportFrom:
             if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-                return
+                continue
             mod = code_of(node.module)
             for alias in node.names:
-                if not isinstance(alias.name, cst.Name):
-                    continue
-                asname = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
-                found.append((asname or alias.name.value, mod, alias.name.value, asname))
-
-    module.visit(Collect())
+                if isinstance(alias.name, cst.Name):
+                    found.append((_asname(alias) or alias.name.value, mod, alias.name.value, _asname(alias)))
     return found
 
 
+def _asname(alias: cst.ImportAlias) -> Optional[str]:
+    return alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+
+
 def name_uses(module: cst.Module) -> dict:
-    """How often each identifier is used outside import statements and definitions' names."""
+    """How often each identifier is used outside import statements and definitions' names.
+    Not counted: `x.name`'s `name` (not a use of a variable called name), `f(name=...)`'s
+    keyword; counted: `__all__` entries and string annotations that are one identifier (they
+    keep a name alive). One walk over the node fields (core.walk), no LibCST visitor: a preview
+    of a 12,000-line module counts its names several times."""
     counts: dict = defaultdict(int)
-
-    class Count(cst.CSTVisitor):
-        def visit_Import(self, node) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node) -> bool:
-            return False
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)  # `x.name`: `name` is not a use of a variable called name
-            return False
-
-        def visit_Arg(self, node: cst.Arg) -> bool:
-            node.value.visit(self)  # `f(name=...)`: the keyword is not a use either
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is cst.Import or kind is cst.ImportFrom:
+            continue
+        if kind is cst.Attribute or kind is cst.Arg:
+            stack.append(node.value)
+            continue
+        if kind is cst.Name:
             counts[node.value] += 1
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
             counts[node.name.value] -= 1  # the definition's own name is not a use
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> None:
-            counts[node.name.value] -= 1
-
-        def visit_SimpleString(self, node: cst.SimpleString) -> None:
-            # `__all__` entries and string annotations keep a name alive.
+            if getattr(node, "type_parameters", None) is not None:  # not among walk's fields
+                stack.append(node.type_parameters)
+        elif kind is cst.SimpleString:
             value = node.value.strip("\"'")
             if value.isidentifier():
                 counts[value] += 1
-
-    module.visit(Count())
+        stack.extend(children(node))
     return counts
 
 
-def _remove_orphaned_imports(before: cst.Module, after: cst.Module) -> cst.Module:
-    used_before = name_uses(before)
+def _remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: Optional[dict] = None) -> cst.Module:
+    if used_before is None:
+        used_before = name_uses(before)
     used_after = name_uses(after)
     context = CodemodContext()
-    scheduled = False
+    words: set = set()
     for bound, mod, obj, asname in _imported_names(after):
         if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0:
             RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
-            scheduled = True
-    if not scheduled:
+            words.add(bound)
+    if not words:
         return after
-    return _separate_sections(_no_new_leading_blank(after, RemoveImportsVisitor(context).transform_module(after)))
+    return _separate_sections(_no_new_leading_blank(after, _remove_imports(context, after, words)))
+
+
+def _remove_imports(context: CodemodContext, module: cst.Module, words: set) -> cst.Module:
+    """RemoveImportsVisitor's result for the imports scheduled in `context`, computed on the
+    top-level statements that can matter, then put back in place. Its scope analysis costs
+    seconds per 100 KB of module; whether an import is in use depends only on the statements
+    that hold an import or mention a name it binds (`words`: as a Name, or inside a string,
+    which may be an annotation or an `__all__` entry; `import a.b` binds `a`, and every use of
+    `a.b` mentions `a`), so the others are left out of the analysis."""
+    relevant = [index for index, stmt in enumerate(module.body) if _may_touch_imports(stmt, words)]
+    if len(relevant) == len(module.body):
+        return RemoveImportsVisitor(context).transform_module(module)
+    visitor = _TopLevelRemoveImports(context)
+    visitor.transform_module(module.with_changes(body=[module.body[index] for index in relevant]))
+    body = list(module.body)
+    for position, index in reversed(list(enumerate(relevant))):
+        new = visitor.results[position]
+        # What LibCST's body visit does with a statement whose removal emptied it.
+        if isinstance(new, cst.RemovalSentinel) or (new._is_removable() and not body[index]._is_removable()):
+            del body[index]
+        else:
+            body[index] = new
+    return module.with_changes(body=body)
+
+
+def _may_touch_imports(stmt: cst.CSTNode, words: set) -> bool:
+    """Does `stmt` hold an import, a Name that is one of `words`, or a string mentioning one?"""
+    for node in iter_nodes(stmt):
+        kind = type(node)
+        if kind is cst.Import or kind is cst.ImportFrom:
+            return True
+        if getattr(node, "type_parameters", None) is not None:  # not among walk's fields: keep it
+            return True
+        if kind is cst.Name and node.value in words:
+            return True
+        if (kind is cst.SimpleString or kind is cst.FormattedStringText) and any(w in node.value for w in words):
+            return True
+    return False
+
+
+class _TopLevelRemoveImports(RemoveImportsVisitor):
+    """RemoveImportsVisitor that also records what each top-level statement became
+    (`results`, by position), so the caller can put the statements back into the module
+    they were taken from."""
+
+    def visit_Module(self, node: cst.Module) -> None:
+        super().visit_Module(node)
+        self._top = {id(stmt): position for position, stmt in enumerate(node.body)}
+        self.results: dict = {}
+
+    def on_leave(self, original_node, updated_node):
+        result = super().on_leave(original_node, updated_node)
+        position = self._top.get(id(original_node))
+        if position is not None:
+            self.results[position] = result
+        return result
 
 
 def _separate_sections(module: cst.Module) -> cst.Module:
@@ -469,9 +571,10 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
     return new, applied, analysis
 
 
-def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool):
+def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_before: Optional[dict] = None):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
-    one already chosen: (new bytes or None, applied [(code, line)])."""
+    one already chosen: (new bytes or None, applied [(code, line)]). `used_before`: the
+    module's name_uses, when the caller already counted them."""
     chosen, applied, orphans, imports = [], [], set(), []
     taken: set = set()
     for report, finding in analysis.pairs:
@@ -488,13 +591,14 @@ def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool):
     if not chosen:
         return None, []
     module = without_form_feed_indent(analysis.module)
+    width = line_length(path)
     try:
-        new_module = module.visit(_ApplyEdits(chosen, line_length(path), module.default_indent))
+        new_module = module.visit(_edit_transformer(module, chosen, width))
     except cst.CSTValidationError:  # `return"x" % p` -> `returnPath(p)...`: needs a separator
-        new_module = module.visit(_ApplyEdits(_separated(chosen), line_length(path), module.default_indent))
+        new_module = module.visit(_edit_transformer(module, _separated(chosen), width))
     if orphans:
         new_module = _remove_orphan_functions(new_module, orphans)
-    new_module = _remove_orphaned_imports(module, new_module)
+    new_module = _remove_orphaned_imports(module, new_module, used_before)
     if imports:
         new_module = _add_imports(new_module, imports)
     return exact_output(data, module.bytes, new_module.bytes), applied
@@ -518,23 +622,35 @@ def _separated(edits: list) -> list:
 
 
 def rule_previews(data: bytes, path: str, settings: Settings) -> dict:
-    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind: one parse,
-    then one transform per (rule, fix kind). A preview is one pass, like the first pass of
-    `fix`; what `fix` writes is still verified there. Runs on the deep-stack thread; a
-    preview that cannot be computed is left out (the finding is still reported)."""
+    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind (see
+    analysis_previews), for a caller that has not analysed `data` yet."""
+    return analysis_previews(analyze(data, path, settings), data, path)
+
+
+def analysis_previews(analysis, data: bytes, path: str) -> dict:
+    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind: one transform
+    per (rule, fix kind) of the tree the check already parsed and walked (`analysis`, from
+    engine.analyze of `data`), the module's name uses counted once for all of them. A preview
+    is one pass, like the first pass of `fix`; what `fix` writes is still verified there.
+    Runs on the deep-stack thread; a preview that cannot be computed is left out (the finding
+    is still reported)."""
     try:
-        return call_deep(_rule_previews, data, path, settings)
+        return call_deep(_analysis_previews, analysis, data, path)
     except Exception:  # noqa: BLE001 - previews only illustrate findings
         return {}
 
 
-def _rule_previews(data: bytes, path: str, settings: Settings) -> dict:
-    analysis = analyze(data, path, settings)
+def _analysis_previews(analysis, data: bytes, path: str) -> dict:
     previews: dict = {}
+    if analysis.module is None:
+        return previews
     keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
+    used_before = name_uses(analysis.module) if keys else None
     for code, unsafe in keys:
         kind = "unsafe" if unsafe else "safe"
-        new, _ = _apply_pass(data, analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe)
+        new, _ = _apply_pass(
+            data, analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe, used_before
+        )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
     return previews

@@ -105,17 +105,16 @@ def print_text(
 
     out = make_console(color=color, file=file)
     print_errors(run, color=color)
-    lines_of: dict = {}
-    for f in run.findings:
-        style = "red" if f.severity in ("breaks", "error") else "yellow"
-        out.print(
-            f"[bold]{escape(f.path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(f.message)}"
-        )
-        if full:
-            from mcp_migrate.output.full import finding_context
-
-            for line, style_name in finding_context(run, f, lines_of):
-                out.print(escape(line), style=style_name or None, highlight=False)
+    if _styled(out):
+        for markup, style_name in _finding_lines(run, full):
+            out.print(markup, style=style_name or None, highlight=False)
+    else:
+        # Nothing to colour: one print of every line (rich renders each line the same way
+        # alone or joined: tabs expanded, control codes dropped), not one per line: rich's
+        # per-call work dominated a report of thousands of findings.
+        body = "\n".join(text for text, _ in _finding_lines(run, full, markup=False))
+        if body:
+            out.print(body, markup=False, highlight=False)
     if quiet:
         return
     notes = baseline_lines(run)
@@ -125,6 +124,34 @@ def print_text(
         out.print(escape(line))
     if summary:
         out.print(summary_line(run))
+
+
+def _styled(console) -> bool:
+    """Would `console` write styles (colour on, or a terminal)? Otherwise text is plain."""
+    return console.color_system is not None or console.is_terminal
+
+
+def _finding_lines(run, full: bool, markup: bool = True):
+    """(text, style) lines of the findings: `path:line:col: CODE message` per finding, and
+    with `full` its source lines, caret and proposed fix (output.full). As rich markup, or
+    (`markup=False`) the plain text that markup renders to."""
+    from rich.markup import escape
+
+    lines_of: dict = {}
+    for f in run.findings:
+        if markup:
+            style = "red" if f.severity in ("breaks", "error") else "yellow"
+            yield (
+                f"[bold]{escape(f.path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(f.message)}",
+                "",
+            )
+        else:
+            yield f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}", ""
+        if full:
+            from mcp_migrate.output.full import finding_context
+
+            for line, style_name in finding_context(run, f, lines_of):
+                yield (escape(line) if markup else line), style_name
 
 
 def statistics(run) -> list:

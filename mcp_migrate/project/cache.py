@@ -2,7 +2,14 @@
 reads each file, hashes it and reuses what the first run found, without parsing anything.
 
 Layout: `<cache dir>/<tool fingerprint>/<settings digest>.pickle`, one table per combination of
-tool and settings, mapping a file's display path to (content digest, FileResult). The default
+tool and settings, mapping a file's display path to (content digest, stat key, FileResult).
+
+A warm run first compares each file's stat (size, mtime, ctime, inode, device) with the one
+recorded: equal means unchanged, without reading the file. A stat is recorded only when the
+file's mtime and ctime were already older than the run by TRUST_MARGIN_NS, so a later edit
+always moves one of them (ctime cannot be set back by tools that restore mtimes, and an edit
+within the same clock tick as the recorded one is ruled out by the margin, as git does for
+"racily clean" entries). Otherwise the content digest decides, as before. The default
 cache dir is `.mcp_migrate_cache/` at the project root (the config's folder), created with a
 `.gitignore` holding `*` (as ruff does) so it never shows up in a repository. `cache-dir` in the
 config or `MCP_MIGRATE_CACHE_DIR` move it; `--no-cache` bypasses it.
@@ -20,13 +27,16 @@ import hashlib
 import os
 import pickle
 import tempfile
+import time
 from functools import lru_cache
 from typing import Optional
 
 DEFAULT_DIR = ".mcp_migrate_cache"
 ENV_VAR = "MCP_MIGRATE_CACHE_DIR"
 #: Bumped when the table's layout changes.
-_FORMAT = 1
+_FORMAT = 2
+#: A file's stat is trusted only when its mtime and ctime are this much older than the run.
+TRUST_MARGIN_NS = 2_000_000_000
 
 
 def cache_dir(config) -> str:
@@ -67,10 +77,18 @@ class ResultCache:
         self.root = root
         self._tables: dict = {}
         self._new: dict = {}
+        #: id(settings) -> (settings, table path): the digest of a Settings value, once.
+        self._paths: dict = {}
+        self._trusted_before = time.time_ns() - TRUST_MARGIN_NS
 
     def _table_path(self, settings) -> str:
+        known = self._paths.get(id(settings))
+        if known is not None and known[0] is settings:
+            return known[1]
         digest = hashlib.sha256(repr(_settings_key(settings)).encode()).hexdigest()[:24]
-        return os.path.join(self.folder, f"{digest}.pickle")
+        path = os.path.join(self.folder, f"{digest}.pickle")
+        self._paths[id(settings)] = (settings, path)
+        return path
 
     def _table(self, settings) -> dict:
         path = self._table_path(settings)
@@ -79,18 +97,37 @@ class ResultCache:
             table = self._tables[path] = _load(path)
         return table
 
-    def get(self, path: str, data: bytes, settings):
-        """The cached FileResult of `path` with exactly these bytes and settings, or None."""
+    def stat_key(self, st: os.stat_result) -> Optional[tuple]:
+        """The key a file's stat may be recorded under, or None while it is too recent to trust."""
+        if st.st_mtime_ns >= self._trusted_before or st.st_ctime_ns >= self._trusted_before:
+            return None
+        return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+    def get_unchanged(self, path: str, st: os.stat_result, settings):
+        """The cached FileResult of `path` when its stat is the recorded one, else None (then
+        read the file and ask `get`)."""
         entry = self._table(settings).get(path)
-        if entry is not None and entry[0] == content_digest(data):
-            return entry[1]
+        if entry is not None and entry[1] is not None and entry[1] == self.stat_key(st):
+            return entry[2]
         return None
 
-    def put(self, path: str, data: bytes, settings, result) -> None:
+    def get(self, path: str, data: bytes, settings, st: Optional[os.stat_result] = None):
+        """The cached FileResult of `path` with exactly these bytes and settings, or None. A hit
+        whose stat changed (a checkout that rewrote the same bytes) records the new stat."""
+        entry = self._table(settings).get(path)
+        if entry is None or entry[0] != content_digest(data):
+            return None
+        if st is not None:
+            key = self.stat_key(st)
+            if key is not None and key != entry[1]:
+                self._new.setdefault(self._table_path(settings), {})[path] = (entry[0], key, entry[2])
+        return entry[2]
+
+    def put(self, path: str, data: bytes, settings, result, st: Optional[os.stat_result] = None) -> None:
         if result.errors:
             return
-        table_path = self._table_path(settings)
-        self._new.setdefault(table_path, {})[path] = (content_digest(data), result)
+        key = self.stat_key(st) if st is not None else None
+        self._new.setdefault(self._table_path(settings), {})[path] = (content_digest(data), key, result)
 
     def save(self) -> None:
         """Write every table that gained entries; a cache that cannot be written is skipped

@@ -143,6 +143,10 @@ class PatternSet:
         # The walk's paths lie under the base almost always: slice instead of relpath.
         if path.startswith(self._prefix):
             return path[len(self._prefix) :].replace(os.sep, "/")
+        if os.sep == "/" and path != self.base and path == os.path.normpath(path):
+            # A normalised path outside the base (a tree beside the config's folder): what the
+            # relpath below would conclude, without its cost on every walked entry.
+            return path.lstrip("\\/")
         try:
             rel = os.path.relpath(path, self.base)
         except ValueError:  # another drive on Windows

@@ -1,0 +1,148 @@
+"""Fix previews (`check --output-format full`, SARIF) are built from the check's own parse with
+a pruned transform, one count of the module's names and an import analysis limited to the
+statements that can matter. They must equal, byte for byte, what the straightforward way
+computes: a second analysis, LibCST's whole-tree transform, a LibCST visitor's name count and
+RemoveImportsVisitor over the whole module."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import RemoveImportsVisitor
+
+from mcp_migrate.commands.runner import check_data
+from mcp_migrate.core import fixer
+from mcp_migrate.core.settings import Settings
+from mcp_migrate.project.discovery import SourceFile
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SETTINGS = Settings.default()
+
+
+def _visitor_name_uses(module: cst.Module) -> dict:
+    """The LibCST-visitor name count the fixer used before its field walk (the reference)."""
+    counts: dict = defaultdict(int)
+
+    class Count(cst.CSTVisitor):
+        def visit_Import(self, node) -> bool:
+            return False
+
+        def visit_ImportFrom(self, node) -> bool:
+            return False
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node: cst.Name) -> None:
+            counts[node.value] += 1
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            counts[node.name.value] -= 1
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            counts[node.name.value] -= 1
+
+        def visit_SimpleString(self, node: cst.SimpleString) -> None:
+            value = node.value.strip("\"'")
+            if value.isidentifier():
+                counts[value] += 1
+
+    module.visit(Count())
+    return counts
+
+
+def _use_reference_fixer(monkeypatch) -> None:
+    """Replace every shortcut of the fixer by the whole-module way."""
+    monkeypatch.setattr(fixer, "name_uses", _visitor_name_uses)
+    monkeypatch.setattr(
+        fixer, "_edit_transformer", lambda module, edits, width: fixer._ApplyEdits(edits, width, module.default_indent)
+    )
+    monkeypatch.setattr(
+        fixer, "_remove_imports", lambda context, module, words: RemoveImportsVisitor(context).transform_module(module)
+    )
+
+
+def _fixable_analyses() -> list:
+    """(path, bytes, analysis) of the fixtures whose check has a fixable finding (the only
+    files that get previews)."""
+    out = []
+    for path in sorted(FIXTURES.glob("**/*.py")):
+        data = path.read_bytes()
+        analysis = fixer.analyze(data, path.name, SETTINGS)
+        if any(f.fix != "none" for f in analysis.result.findings) and not analysis.result.errors:
+            out.append((path, data, analysis))
+    return out
+
+
+def test_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
+    """Both ways from the same analysis (what is compared is the preview, not the parse)."""
+    cases = _fixable_analyses()
+    assert len(cases) > 30
+    fast = [fixer.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
+    _use_reference_fixer(monkeypatch)
+    slow = [fixer.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
+    for (path, _, _), mine, reference in zip(cases, fast, slow):
+        assert mine == reference, path
+    assert sum(1 for previews in slow if previews) > 20
+
+
+def test_a_check_worker_keeps_the_previews_of_a_separate_analysis():
+    """check_data builds them from its own analysis: the same bytes as rule_previews, which
+    analyses the file again."""
+    turned = dataclasses.replace(SETTINGS, fix_previews=True)
+    for name in ("RT002/client_session_keyword.py", "RT006/fix_flags.py", "mixed/fix_all_three.py"):
+        path = FIXTURES / name
+        data = path.read_bytes()
+        result = check_data((SourceFile(str(path), name), turned, data))
+        assert result.fix_previews and result.fix_previews == fixer.rule_previews(data, name, SETTINGS)
+
+
+def test_name_count_equals_the_visitor_count_on_every_fixture():
+    for path in sorted(FIXTURES.glob("**/*.py")):
+        try:
+            module = cst.parse_module(path.read_bytes())
+        except cst.ParserSyntaxError:
+            continue
+        assert dict(fixer.name_uses(module)) == {k: v for k, v in _visitor_name_uses(module).items()}, path
+
+
+# Import removal limited to the statements that can matter ------------------------------------
+HEAD = "from typing import List\nfrom mcp.server.fastmcp import Context\nimport os.path\n\n"
+
+
+@pytest.mark.parametrize(
+    "rest, words",
+    [
+        ("x = 1\n\n\ndef f(a):\n    return a\n", {"Context"}),
+        ('x = 1\n\n\ndef f(a: "Context"):\n    return a\n', {"Context"}),  # string annotation
+        ('x = 1\n\n\ndef f(a: "List[Context]"):\n    return a\n', {"Context"}),
+        ('__all__ = ["Context"]\n\n\ndef g():\n    pass\n', {"Context"}),  # exported
+        ("def f():\n    import json\n    return json\n\n\ny = 2\n", {"Context", "os"}),
+        ("def f():\n    from mcp.server.fastmcp import Context\n\n    return Context\n", {"Context"}),
+        ("if True:\n    pass\n\n\nz = os\n", {"os", "Context"}),
+        ("class C:\n    Context = 1\n\n\nw = C.Context\n", {"Context"}),
+    ],
+)
+def test_limited_import_removal_equals_the_whole_module_one(rest, words):
+    module = cst.parse_module(HEAD + rest)
+    scheduled = {"Context": ("mcp.server.fastmcp", "Context", None), "os": ("os.path", None, None)}
+
+    def context() -> CodemodContext:
+        ctx = CodemodContext()
+        for word in words:
+            RemoveImportsVisitor.remove_unused_import(ctx, *scheduled[word])
+        return ctx
+
+    whole = RemoveImportsVisitor(context()).transform_module(module)
+    limited = fixer._remove_imports(context(), module, words)
+    assert limited.code == whole.code

@@ -1,0 +1,56 @@
+"""The text report prints plain lines in one rich call when nothing is coloured (a pipe, a
+file): the bytes must be those of the one-call-per-line styled path with colour off, for every
+shape of text rich normalises (tabs, control characters, markup-like and wide text, trailing
+blanks past the console width), in the concise and the full format."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from mcp_migrate.commands.runner import FileRef, FixProposal, RunResult
+from mcp_migrate.core.findings import FileResult, Finding
+from mcp_migrate.output import report
+
+SOURCE_LINES = [
+    "import mcp",
+    "\tx = 'tab\tinside'  # tabs",
+    "y = 1\r",
+    "z = '\x07bell\x0bvt\x0cff\x08bs'",
+    "w = '[red]not red[/] :smile: \\\\'",
+    "v = '宽字符\t宽'",
+    "u = 1" + " " * 100,
+    "t = 'ok'",
+]
+MESSAGES = ["plain", "tab\there", "[bold]markup[/] and \\[escaped]", "cr\rhere", "wide 宽\t", "trail   "]
+
+
+def _run(tmp_path) -> RunResult:
+    data = ("\n".join(SOURCE_LINES) + "\n").encode()
+    path = tmp_path / "m.py"
+    path.write_bytes(data)
+    result = FileResult("m.py")
+    for index, message in enumerate(MESSAGES):
+        line = index % len(SOURCE_LINES) + 1
+        fix = "unsafe" if index % 2 else "safe"
+        result.findings.append(
+            Finding("m.py", line, 1, line, 4, f"RT00{index % 6 + 1}", "name", message, "breaks", fix)
+        )
+    run = RunResult(results=[result], files_checked=1, files={"m.py": FileRef(str(path), None)})
+    new = data.replace(b"t = 'ok'", b"t = 'fixed\tok'").replace(b"import mcp\n", b"")
+    for finding in result.findings:
+        run.fixes[("m.py", finding.code, finding.fix == "unsafe")] = FixProposal(data, new)
+    return run
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["concise", "full"])
+def test_plain_batch_equals_the_line_by_line_output(tmp_path, monkeypatch, full):
+    run = _run(tmp_path)
+    batch = io.StringIO()
+    report.print_text(run, color=False, file=batch, full=full)
+    monkeypatch.setattr(report, "_styled", lambda console: True)
+    by_line = io.StringIO()
+    report.print_text(run, color=False, file=by_line, full=full)
+    assert batch.getvalue() == by_line.getvalue()
+    assert "markup[/]" in batch.getvalue() and "\x07" not in batch.getvalue()
