@@ -30,7 +30,15 @@ from mcp_migrate.core.syntax import (
     parse_stmt,
     positional,
 )
-from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, SideChannel, bound_names, is_store
+from mcp_migrate.migrate.consumers import (
+    ConsumerRewriter,
+    NotUnderstood,
+    SideChannel,
+    always_exits,
+    bound_names,
+    is_store,
+    unreachable_after,
+)
 from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, rebuild
 
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
@@ -175,7 +183,7 @@ class _SiteRewrite:
             else:
                 self.edits.append(Unwrap(guard, "body"))
                 self.dropped.append(guard.test)
-                if _always_exits(guard.body):
+                if always_exits(guard.body):
                     self._drop_unreachable_after(guard)
         self._drop_negative_guards()
         if self.strategy == "server-config":
@@ -253,22 +261,16 @@ class _SiteRewrite:
                 and isinstance(node.test, cst.UnaryOperation)
                 and isinstance(node.test.operator, cst.Not)
                 and _probes_roots(node.test.expression, self.resolver)
-                and _always_exits(node.body)
+                and always_exits(node.body)
             ):
                 self.edits.append(RemoveStatement(node))
                 self.dropped.append(node)
 
     def _drop_unreachable_after(self, guard: cst.If) -> None:
-        """The statements after an unwrapped guard whose body always returns: the old fallback,
-        unreachable now (left in place it reads as live code)."""
-        block = parent_map(self.func).get(id(guard))
-        if not isinstance(block, cst.IndentedBlock):
-            return
-        after = list(block.body)[[id(s) for s in block.body].index(id(guard)) + 1 :]
-        for stmt in after:
-            smalls = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
-            self.edits.extend(RemoveStatement(small) for small in smalls)
-            self.dropped.append(stmt)
+        """The old fallback after an unwrapped guard whose body always returns."""
+        edits, gone = unreachable_after(self.func, guard)
+        self.edits.extend(edits)
+        self.dropped.extend(gone)
 
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
@@ -313,13 +315,23 @@ class _SiteRewrite:
         names = {p.name.value for p in _all_params(self.func.params)}
         param_name = "uris" if self.strategy == "resource-uri" else self.target
         self.imports += [("typing", "Annotated"), ("pydantic", "Field")]
-        if self.strategy == "resource-uri":
+        if self.strategy == "resource-uri" and self._reads_target():
             self._uri_prologue()
         if param_name in names:
             return
         description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
         self._new_param = NewParam(param_name, "list[str]", f'Field(description="{description}")')
         self.context.migrated_tools.append((tool_name(self.func), param_name))
+
+    def _reads_target(self) -> bool:
+        """Some rewritten code reads the directories (a settled test may leave none that does:
+        then the prologue would be an unused local)."""
+        return any(
+            isinstance(node, cst.Name) and node.value == self.target
+            for edit in self.edits
+            if isinstance(edit, Replace)
+            for node in iter_nodes(edit.new)
+        )
 
     def _uri_prologue(self) -> None:
         body = self.func.body
@@ -512,14 +524,6 @@ def _chain_root(value: cst.BaseExpression) -> Optional[str]:
     while isinstance(value, cst.Attribute):
         value = value.value
     return value.value if isinstance(value, cst.Name) else None
-
-
-def _always_exits(block: cst.BaseSuite) -> bool:
-    """The block's last statement returns or raises."""
-    last = block.body[-1] if block.body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1]
-    return isinstance(last, (cst.Return, cst.Raise))
 
 
 def _anchor(module: cst.Module, resolver) -> cst.BaseStatement:
