@@ -231,9 +231,14 @@ class RootsRequest(Rule):
         return False
 
     def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
-        """Report a roots request with the migration strategies that apply at this site."""
+        """Report a roots request with the migration strategies that apply at this site; where
+        none may (roots that carry data, a `try` fallback), why, and what a human must decide."""
         outcome = self.context.rewrites.plan_request_rewrite(self.context, node, kind)
-        if outcome.fix is not None:
+        if outcome.decide:  # not directories: "take the directories as ..." would mislead
+            message = message.replace(MIGRATE, outcome.decide)
+        if outcome.marker_only:
+            message += f" (no automatic rewrite: {outcome.reason}; the fix leaves a review marker)"
+        elif outcome.fix is not None:
             message += f" (rewrites: {', '.join(outcome.applicable)})"
         elif outcome.applicable:
             message += f" (rewrites: {', '.join(outcome.applicable)}; not with this strategy: {outcome.reason})"

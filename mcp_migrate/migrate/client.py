@@ -275,7 +275,8 @@ def _tool_call_edits(context, dirs: list) -> tuple:
     in the same run gave them the parameter): the argument is added with the same directories
     (as URIs for a `uris` parameter); where it cannot be (directories computed at run time,
     arguments not written as a dict), a marker says the call must pass it. (edits, imports)"""
-    wanted = dict(context.settings.migrated_tools)
+    wanted = {entry[0]: entry[1] for entry in context.settings.migrated_tools}
+    optional = {entry[0] for entry in context.settings.migrated_tools if entry[2:] == ("optional",)}
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
     parents = None
@@ -296,8 +297,9 @@ def _tool_call_edits(context, dirs: list) -> tuple:
         if edit is None:
             parents = parents or parent_map(context.module)
             statement = _statement_above(parents, node)
+            needs = "takes an optional" if name in optional else "now requires"
             note = (
-                f"# mcp-migrate: RT002 review: tool `{name}` now requires `{param}`:"
+                f"# mcp-migrate: RT002 review: tool `{name}` {needs} `{param}`:"
                 " pass the directories this client gave as roots"
             )
             if statement is not None:

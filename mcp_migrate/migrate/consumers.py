@@ -246,9 +246,9 @@ class ConsumerRewriter:
         if isinstance(parent, cst.Comparison) and any(literal(c.comparator) is not None for c in parent.comparisons) | (
             literal(parent.left) is not None
         ):
-            raise SideChannel(f"`{short(parent)}` tests a root's name against a value: these roots carry data")
+            raise SideChannel(f"`{short(parent)}` tests a root's name against a value")
         if isinstance(parent, cst.Call) and self.resolver.qualified(parent.func) in _DATA_PARSERS:
-            raise SideChannel(f"`{short(parent)}` reads data out of a root's name: these roots are not directories")
+            raise SideChannel(f"`{short(parent)}` reads data out of a root's name")
 
     def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
         node = uri
@@ -280,9 +280,7 @@ class ConsumerRewriter:
         parent = self.up(attr)
         outcome = self._test_outcome(attr, parent, _URI_EXPECTED[name])
         if outcome is None:
-            raise SideChannel(
-                f"`{short(parent or attr)}` reads data out of a root's URI: these roots are not directories"
-            )
+            raise SideChannel(f"`{short(parent or attr)}` reads data out of a root's URI")
         target, value = outcome
         self.plan.edits.append(Replace(target, cst.Name(str(value))))
 
@@ -443,6 +441,78 @@ def _constant(edit) -> Optional[bool]:
     if isinstance(edit, Replace) and isinstance(edit.new, cst.Name) and edit.new.value in ("True", "False"):
         return edit.new.value == "True"
     return None
+
+
+def tolerates_none(func: cst.FunctionDef, edits: list, target: str) -> bool:
+    """Every read of `target` the edits plant is safe when it holds None instead of a list: a
+    truth test, or a use that only runs once a truth test said there are directories (`if
+    target:` body, the `else` of `if not target:`, after `if not target: return`, `target and
+    ...`, `... if target else ...`). Then an optional parameter defaulting to None keeps the old
+    no-roots behaviour."""
+    planted = {id(e.node): e.new for e in edits if isinstance(e, Replace)}
+    parents = parent_map(func)
+
+    def effective(expr: cst.BaseExpression) -> str:
+        return code_of(expr.visit(_Substitute(planted))).strip()
+
+    for edit in edits:
+        if not isinstance(edit, Replace) or not any(
+            isinstance(n, cst.Name) and n.value == target for n in iter_nodes(edit.new)
+        ):
+            continue
+        if effective(edit.new) in (target, f"not {target}") and _tested(edit.node, parents.get(id(edit.node))):
+            continue
+        if not _guarded(edit.node, parents, effective, target):
+            return False
+    return True
+
+
+def _tested(node: cst.CSTNode, parent) -> bool:
+    """Only the truth of `node` matters: None and [] give the same result."""
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and parent.test is node:
+        return True
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+        return True
+    return isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
+
+
+def _guarded(node: cst.CSTNode, parents: dict, effective, target: str) -> bool:
+    """`node` only runs after a test found `target` non-empty."""
+    while node is not None:
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.If) and parent.body is node and effective(parent.test) == target:
+            return True
+        if isinstance(parent, cst.Else):
+            owner = parents.get(id(parent))
+            if isinstance(owner, cst.If) and effective(owner.test) == f"not {target}":
+                return True
+        if isinstance(parent, cst.IfExp) and parent.body is node and effective(parent.test) == target:
+            return True
+        if (
+            isinstance(parent, cst.BooleanOperation)
+            and isinstance(parent.operator, cst.And)
+            and parent.right is node
+            and effective(parent.left) == target
+        ):
+            return True
+        if isinstance(parent, cst.IndentedBlock) and _after_early_exit(parent, node, effective, target):
+            return True
+        node = parent
+    return False
+
+
+def _after_early_exit(block: cst.IndentedBlock, stmt: cst.CSTNode, effective, target: str) -> bool:
+    for earlier in block.body:
+        if earlier is stmt:
+            return False
+        if (
+            isinstance(earlier, cst.If)
+            and earlier.orelse is None
+            and effective(earlier.test) == f"not {target}"
+            and always_exits(earlier.body)
+        ):
+            return True
+    return False
 
 
 def always_exits(block: cst.BaseSuite) -> bool:
