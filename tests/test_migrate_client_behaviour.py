@@ -1,0 +1,107 @@
+"""Behavioural equivalence of the client-side migration (RT002 with RT001 in the same run).
+
+Each folder of fixtures/behaviour/clients/ holds a client and the server it talks to, both my
+own code in the shapes of corpus projects that provide roots. For every strategy:
+  * the original pair runs in-process under `mode="legacy"`: the client answers `roots/list`
+    with the directories it shares (the current directory, or a repository it was given);
+  * both files are migrated the way one `fix --unsafe-fixes` run does it: the server first, then
+    the client told which tools gained a parameter (`Settings.migrated_tools`), so its
+    `call_tool(...)` passes the directories it used to give as roots (tool-parameter,
+    resource-uri) or, for server-config, the launcher puts them in `MCP_ROOTS` (set here);
+  * the migrated pair runs on the 2026-07-28 protocol (`mode="auto"`, no back-channel), with no
+    roots callback left, and every tool result must equal the original's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp.server.mcpserver", reason="the behavioural tests need the MCP SDK (mcp==2.3.0, test extra)")
+
+from behaviour_support import load, outcome, run  # noqa: E402
+
+from mcp_migrate.core.engine import check_bytes  # noqa: E402
+from mcp_migrate.core.fixer import fix_bytes  # noqa: E402
+from mcp_migrate.core.settings import STRATEGIES, Settings  # noqa: E402
+
+CLIENTS = Path(__file__).resolve().parent.parent / "fixtures" / "behaviour" / "clients"
+PAIRS = sorted(p.name for p in CLIENTS.iterdir() if (p / "client.py").is_file())
+
+
+def _settings(strategy: str, tools: tuple = ()) -> Settings:
+    return dataclasses.replace(Settings.default(), strategy=strategy, migrated_tools=tools)
+
+
+def _fixed(path: Path, settings: Settings) -> bytes:
+    result = fix_bytes(path.read_bytes(), str(path), settings, unsafe=True)
+    assert not result.errors, result.errors
+    assert result.fixed_source is not None, f"{path}: nothing was rewritten"
+    return result.fixed_source
+
+
+@functools.cache
+def _migrated(pair: str, strategy: str) -> tuple:
+    """(server, client) sources after one run over the pair, as the CLI's runner does it."""
+    server = CLIENTS / pair / "server.py"
+    tools = tuple(check_bytes(server.read_bytes(), str(server), _settings(strategy)).migrated_tools)
+    return _fixed(server, _settings(strategy)), _fixed(CLIENTS / pair / "client.py", _settings(strategy, tools))
+
+
+def _repository(base: Path) -> Path:
+    """The directory the client shares: a small project, no spaces in its path."""
+    repo = base / "shared-repo"
+    (repo / "src" / "pkg").mkdir(parents=True)
+    (repo / "src" / "main.py").write_text("print('hi')\n", encoding="utf-8")
+    (repo / "src" / "pkg" / "util.py").write_text("x = 1\n", encoding="utf-8")
+    (repo / "README.txt").write_text("readme\n", encoding="utf-8")
+    return repo
+
+
+def _results(value) -> list:
+    return [outcome(r) for r in (value if isinstance(value, list) else [value])]
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("pair", PAIRS)
+def test_migrated_client_and_server_behave_like_the_originals(pair, strategy, tmp_path, monkeypatch):
+    repo = _repository(tmp_path)
+    monkeypatch.chdir(repo)  # a client that shares its current directory shares this one
+    monkeypatch.delenv("MCP_ROOTS", raising=False)
+
+    server = load(CLIENTS / pair / "server.py")
+    client = load(CLIENTS / pair / "client.py")
+    before, _ = run(client.main(server.mcp, repo, mode="legacy"))
+    assert not any(is_error for is_error, _, _ in _results(before)), _results(before)
+
+    server_source, client_source = _migrated(pair, strategy)
+    assert b"list_roots" not in client_source
+    # tool-parameter / resource-uri: the calls carry the directories, nothing is left to decide;
+    # server-config: this client launches no stdio server whose env could be written, so the
+    # marker names the directories its launcher must now configure.
+    marker = b"# mcp-migrate: RT002 review: pass these directories to the server"
+    assert (marker in client_source) == (strategy == "server-config")
+    (tmp_path / "migrated").mkdir()
+    (tmp_path / "migrated" / "server.py").write_bytes(server_source)
+    (tmp_path / "migrated" / "client.py").write_bytes(client_source)
+    if strategy == "server-config":  # what the client's launcher now puts in the server's environment
+        monkeypatch.setenv("MCP_ROOTS", os.pathsep.join([str(repo)]))
+    new_server = load(tmp_path / "migrated" / "server.py")
+    new_client = load(tmp_path / "migrated" / "client.py")
+    after, deprecations = run(new_client.main(new_server.mcp, repo, mode="auto"), record=True)
+
+    assert [str(w.message) for w in deprecations if "roots" in str(w.message)] == []
+    assert _results(after) == _results(before)
+
+
+def test_the_pairs_cover_two_client_shapes():
+    """A helper-built callback over the current directory, and a callback factory given a path
+    whose server only falls back to roots (the optional parameter of issue 12, defect 11)."""
+    assert PAIRS == ["cwd_roots", "fallback_repo"]
+    server, client = _migrated("fallback_repo", "tool-parameter")
+    assert b"list[str] | None" in server and b"] = None," in server
+    assert client.count(b'"directories": [str(repo)]') == 2
