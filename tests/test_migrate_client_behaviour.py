@@ -105,3 +105,18 @@ def test_the_pairs_cover_two_client_shapes():
     server, client = _migrated("fallback_repo", "tool-parameter")
     assert b"list[str] | None" in server and b"] = None," in server
     assert client.count(b'"directories": [str(repo)]') == 2
+
+
+def test_client_keeps_its_roots_while_a_server_in_the_run_still_asks(tmp_path):
+    """A request no rewrite may touch (here inside `try:` with a fallback) still asks for roots
+    after the fix: a client in the same run keeps providing them, or the project's own
+    client-server tests break (found on a corpus project whose tests pass a roots callback)."""
+    server = Path(__file__).resolve().parent.parent / "fixtures" / "migrate" / "keep_try_fallback.py"
+    tools = tuple(check_bytes(server.read_bytes(), str(server), _settings("tool-parameter")).migrated_tools)
+    assert tools == (("*", "roots/list"),)
+    client = CLIENTS / "fallback_repo" / "client.py"
+    kept = fix_bytes(client.read_bytes(), str(client), _settings("tool-parameter", tools), unsafe=True)
+    assert kept.fixed_source is None or b"list_roots_callback=" in kept.fixed_source
+    # Alone (no such server in the run) the client is migrated as usual.
+    alone = fix_bytes(client.read_bytes(), str(client), _settings("tool-parameter"), unsafe=True)
+    assert b"list_roots_callback=" not in alone.fixed_source

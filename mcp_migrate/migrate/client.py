@@ -33,12 +33,21 @@ from mcp_migrate.core.syntax import (
     short,
 )
 from mcp_migrate.migrate.consumers import bound_names, is_store
+from mcp_migrate.migrate.server import STILL_ASKS
 
 _STDIO = "StdioServerParameters"
 
 
+def server_still_asks(context) -> bool:
+    """A server in this fix run still asks for roots (a request no rewrite touched): the
+    client's roots stay, or the project's own client-server tests would break."""
+    return any(tuple(entry) == STILL_ASKS for entry in context.settings.migrated_tools)
+
+
 def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
     """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots."""
+    if server_still_asks(context):
+        return None
     args = positional(call)
     if arg.keyword is None and arg is not args[-1]:
         edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
@@ -114,6 +123,8 @@ def _local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
 
 def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
     """`client.set_roots(...)` as a whole statement."""
+    if server_still_asks(context):
+        return None
     statement = whole_statement(context.ancestors)
     if statement is None:
         return None

@@ -76,8 +76,20 @@ def constant_name(env_var: str) -> str:
     return name if name and not name[0].isdigit() else f"_{name}"
 
 
+#: Told through `migrated_tools` to every file of a fix run: a server in this run still asks for
+#: roots (a site no rewrite touched), so a client's roots must stay (its tests talk to it).
+STILL_ASKS = ("*", "roots/list")
+
+
 def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     """Plan the rewrite of the roots request `call` seen at the current traversal point."""
+    outcome = _plan(context, call, kind)
+    if (outcome.fix is None or outcome.marker_only) and STILL_ASKS not in context.migrated_tools:
+        context.migrated_tools.append(STILL_ASKS)
+    return outcome
+
+
+def _plan(context, call: cst.Call, kind: str) -> Outcome:
     ancestors = context.ancestors
     settings = context.settings
     func = enclosing(ancestors[:-1], cst.FunctionDef)
