@@ -553,12 +553,28 @@ class NaiveFileUri(Rule):
             topath = self.spelling.spell("urllib.request", "url2pathname")
             if parse and topath:
                 new = call(topath[0], cst.Attribute(value=call(parse[0], bare(uri)), attr=cst.Name("path")))
+                old = self._unquoted_by(node) or node  # url2pathname decodes: never twice
                 fix = Fix(
-                    (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),),
+                    (Replace(old, new.with_changes(lpar=old.lpar, rpar=old.rpar)),),
                     imports=(parse[1], topath[1]),
                     unsafe=True,
                 )
         self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node))), fix=fix)
+
+    def _unquoted_by(self, node: cst.CSTNode) -> Optional[cst.Call]:
+        """The `unquote(node)` call around the node being visited (`unquote(u[8:])`)."""
+        stack = self.ancestors
+        if len(stack) < 3 or stack[-1] is not node:
+            return None
+        arg, holder = stack[-2], stack[-3]
+        if (
+            isinstance(arg, cst.Arg)
+            and isinstance(holder, cst.Call)
+            and len(holder.args) == 1
+            and self.resolver.qualified(holder.func) in _UNQUOTE
+        ):
+            return holder
+        return None
 
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute, fixable: bool = True) -> None:
         topath = self.spelling.spell("urllib.request", "url2pathname") if fixable else None
