@@ -638,6 +638,17 @@ class NaiveFileUri(Rule):
                 return
             self._report_to_uri(node, node.right if text == "file://%s" and single else None)
 
+    def _resolved_path(self, expr) -> bool:
+        """`Path(x).resolve()` / `pathlib.Path(x).resolve()`: an absolute Path, `.as_uri()` works."""
+        return (
+            isinstance(expr, cst.Call)
+            and not expr.args
+            and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value == "resolve"
+            and isinstance(expr.func.value, cst.Call)
+            and self.resolver.qualified(expr.func.value.func) == "pathlib.Path"
+        )
+
     def _encoded(self, expr) -> bool:
         """`pathname2url(p)`, `quote(p)`, `urlquote_from_bytes(p)`: the path is percent-encoded."""
         if not isinstance(expr, cst.Call):
@@ -648,7 +659,10 @@ class NaiveFileUri(Rule):
     def _report_to_uri(self, node: cst.CSTNode, path: Optional[cst.BaseExpression]) -> None:
         fix = None
         if path is not None:
-            spelled = self.spelling.spell("pathlib", "Path")
+            if self._resolved_path(path):  # `Path(p).resolve()` already: no round trip through str
+                new = method(bare(path), "as_uri")
+                fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), unsafe=True)
+            spelled = self.spelling.spell("pathlib", "Path") if fix is None else None
             if spelled:
                 new = method(method(call(spelled[0], bare(path)), "resolve"), "as_uri")
                 fix = Fix(
