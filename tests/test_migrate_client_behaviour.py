@@ -120,3 +120,13 @@ def test_client_keeps_its_roots_while_a_server_in_the_run_still_asks(tmp_path):
     # Alone (no such server in the run) the client is migrated as usual.
     alone = fix_bytes(client.read_bytes(), str(client), _settings("tool-parameter"), unsafe=True)
     assert b"list_roots_callback=" not in alone.fixed_source
+
+
+def test_capability_stays_declared_while_a_server_in_the_run_still_asks():
+    """The same holds for a declared roots capability (a corpus server's tests declare it to
+    exercise its era-portable roots bridge): no RT003 fix while a server still asks."""
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "RT003" / "fix_conditional_capability.py"
+    asked = _settings("tool-parameter", (("*", "roots/list"),))
+    findings = [f for f in check_bytes(path.read_bytes(), str(path), asked).findings if f.code == "RT003"]
+    assert findings and all(f.fix == "none" for f in findings)
+    assert fix_bytes(path.read_bytes(), str(path), asked, unsafe=True).fixed_source is None

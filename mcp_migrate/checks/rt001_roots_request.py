@@ -265,11 +265,16 @@ class RootsRequest(Rule):
         symbol = self.resolver.mcp_name(node.func)
         if symbol == "ListRootsRequest":
             if self._inside_input_required():
-                self.report(node, MSG_BRIDGE.format(what="InputRequiredResult"), severity="info")
+                self._bridge(node, "InputRequiredResult")
             elif not self._note_built(node):
                 self.report(node, MSG_SEND)
         elif symbol == "ListRoots" and self.resolver.sdk_name(node.func):
-            self.report(node, MSG_BRIDGE.format(what="ListRoots resolver marker"), severity="info")
+            self._bridge(node, "ListRoots resolver marker")
+
+    def _bridge(self, node: cst.CSTNode, what: str) -> None:
+        """An era-portable request, kept on purpose: clients in the same fix run keep their roots."""
+        self.report(node, MSG_BRIDGE.format(what=what), severity="info")
+        self.context.rewrites.note_still_asks(self.context)
 
     def _inside_input_required(self) -> bool:
         for anc in reversed(self.ancestors[:-1]):
@@ -299,7 +304,7 @@ class RootsRequest(Rule):
             note_constant(self.context, self.ancestors, value)
         elif where == "request" and not error_data(self.ancestors):
             if self._inside_input_required():
-                self.report(node, MSG_BRIDGE.format(what="inputRequests"), severity="info")
+                self._bridge(node, "inputRequests")
             else:
                 self.report(node, MSG_RAW)
         else:

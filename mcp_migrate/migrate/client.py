@@ -44,6 +44,13 @@ def server_still_asks(context) -> bool:
     return any(tuple(entry) == STILL_ASKS for entry in context.settings.migrated_tools)
 
 
+def note_still_asks(context) -> None:
+    """Record that this file's server keeps asking for roots (a request no rewrite touched, or
+    an era-portable bridge kept on purpose): clients in the same run keep theirs."""
+    if STILL_ASKS not in context.migrated_tools:
+        context.migrated_tools.append(STILL_ASKS)
+
+
 def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
     """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots."""
     if server_still_asks(context):

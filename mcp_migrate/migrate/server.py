@@ -85,7 +85,7 @@ def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     """Plan the rewrite of the roots request `call` seen at the current traversal point."""
     outcome = _plan(context, call, kind)
     if (outcome.fix is None or outcome.marker_only) and STILL_ASKS not in context.migrated_tools:
-        context.migrated_tools.append(STILL_ASKS)
+        context.migrated_tools.append(STILL_ASKS)  # see client.note_still_asks
     return outcome
 
 
