@@ -20,6 +20,8 @@ INPUTS = sorted(FIXTURES.glob("*.py"))
 NOT_APPLICABLE = {
     ("lowlevel_call_tool.py", "tool-parameter"),
     ("lowlevel_call_tool.py", "resource-uri"),
+    ("annotated_result.py", "tool-parameter"),
+    ("annotated_result.py", "resource-uri"),
     # The tool already has a `directories` parameter: refused with the reason, never a crash.
     ("existing_parameter.py", "tool-parameter"),
     ("existing_parameter.py", "resource-uri"),

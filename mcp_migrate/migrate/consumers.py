@@ -84,7 +84,7 @@ class ConsumerRewriter:
 
     def run(self) -> UsePlan:
         parent = self.parent(self.value)
-        if isinstance(parent, cst.Assign) and parent.value is self.value:
+        if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is self.value:
             self._bound(parent)
         elif isinstance(parent, cst.Expr):
             self.plan.edits.append(RemoveStatement(parent))
@@ -96,10 +96,13 @@ class ConsumerRewriter:
         return self.plan
 
     # --- the bound result ----------------------------------------------------------------------
-    def _bound(self, assign: cst.Assign) -> None:
-        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+    def _bound(self, assign) -> None:
+        """`result = await ...` or `result: ListRootsResult = await ...` (the annotation goes
+        with the statement)."""
+        targets = [assign.target] if isinstance(assign, cst.AnnAssign) else [t.target for t in assign.targets]
+        if len(targets) != 1 or not isinstance(targets[0], cst.Name):
             raise NotUnderstood("the roots result is unpacked")
-        bound = assign.targets[0].target
+        bound = targets[0]
         for node in self._references(bound.value, exclude=bound):
             if self._whole_result_truth(node):
                 continue
