@@ -130,3 +130,23 @@ def test_capability_stays_declared_while_a_server_in_the_run_still_asks():
     findings = [f for f in check_bytes(path.read_bytes(), str(path), asked).findings if f.code == "RT003"]
     assert findings and all(f.fix == "none" for f in findings)
     assert fix_bytes(path.read_bytes(), str(path), asked, unsafe=True).fixed_source is None
+
+
+def test_call_tool_by_keyword_gains_the_argument():
+    """`call_tool(name=..., ...)` (a corpus client) and a call with other keywords get the
+    directories too, as `arguments=`; a variable given as the arguments is left to a marker."""
+    source = (
+        b"from mcp import ClientSession, types\n\n\n"
+        b"async def cb(context) -> types.ListRootsResult:\n"
+        b'    return types.ListRootsResult(roots=[types.Root(uri="file:///srv/a")])\n\n\n'
+        b"async def main(read, write, args):\n"
+        b"    async with ClientSession(read, write, list_roots_callback=cb) as session:\n"
+        b'        await session.call_tool(name="Root Tool")\n'
+        b'        await session.call_tool("Root Tool", read_timeout_seconds=None)\n'
+        b'        await session.call_tool("Root Tool", args)\n'
+    )
+    settings = _settings("tool-parameter", (("Root Tool", "directories"),))
+    out = fix_bytes(source, "client.py", settings, unsafe=True).fixed_source.decode()
+    assert 'call_tool(name="Root Tool", arguments={"directories": ["/srv/a"]})' in out
+    assert out.count('arguments={"directories": ["/srv/a"]}') == 2 and "read_timeout_seconds=None" in out
+    assert "tool `Root Tool` now requires `directories`" in out

@@ -440,15 +440,16 @@ def _tool_call_edits(context, dirs: list) -> tuple:
             isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"
         ):
             continue
-        args = positional(node)
-        name = literal(args[0].value) if args else None
+        name_arg, arguments = _call_tool_args(node)
+        name = literal(name_arg.value) if name_arg is not None else None
         param = wanted.get(name)
         if param is None:
             continue
-        current = args[1].value if len(args) >= 2 else None
+        current = arguments.value if arguments is not None else None
         if isinstance(current, cst.Dict) and any(literal(getattr(el, "key", None)) == param for el in current.elements):
             continue
-        edit = _call_edit(context, node, args, param, dirs) if known and _evaluable_at(context, dirs, node) else None
+        fits = known and _evaluable_at(context, dirs, node)
+        edit = _call_edit(context, node, name_arg, arguments, param, dirs) if fits else None
         if edit is None:
             parents = parents or parent_map(context.module)
             statement = _statement_above(parents, node)
@@ -501,22 +502,40 @@ def _module_names(context) -> set:
     return names
 
 
-def _call_edit(context, node: cst.Call, args: list, param: str, dirs: list):
+def _call_tool_args(node: cst.Call) -> tuple:
+    """(the tool-name Arg, the arguments Arg or None) of `call_tool(name, arguments)`, either
+    written positionally or by keyword (`call_tool(name="x", arguments={...})`)."""
+    args = positional(node)
+    name = args[0] if args else keyword(node, "name")
+    arguments = args[1] if len(args) >= 2 else keyword(node, "arguments")
+    return name, arguments
+
+
+def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: Optional[cst.Arg], param: str, dirs: list):
     if param == "uris":
         values = ", ".join(f"Path({_quote(t) if lit else _unstr(t)}).resolve().as_uri()" for lit, t in dirs)
     else:
         values = ", ".join(_quote(t) if lit else t for lit, t in dirs)
     entry = f'"{param}": [{values}]'
-    if len(args) >= 2 and isinstance(args[1].value, cst.Dict):
-        current = args[1].value
+    if arguments is not None:
+        if not isinstance(arguments.value, cst.Dict):
+            return None  # a variable or a call: a human adds the entry
+        current = arguments.value
         inner = code_of(current).strip()[1:-1].strip().rstrip(",")
         new = parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
         return Replace(current, fit(context, current, new))
-    if len(args) == 1 and keyword(node, "arguments") is None:
-        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        new_args = [*node.args[:-1], args[0].with_changes(comma=comma), cst.Arg(parse_expr("{" + entry + "}"))]
-        return Replace(node, fit(context, node, node.with_changes(args=new_args)))
-    return None
+    if any(arg.star for arg in node.args):
+        return None
+    value = parse_expr("{" + entry + "}")
+    if name.keyword is None and name is node.args[-1]:
+        added = cst.Arg(value)  # call_tool("x") -> call_tool("x", {...})
+    else:
+        added = cst.Arg(value, keyword=cst.Name("arguments"), equal=_TIGHT_EQUAL)
+    last = node.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return Replace(node, fit(context, node, node.with_changes(args=[*node.args[:-1], last, added])))
+
+
+_TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def _unstr(text: str) -> str:
