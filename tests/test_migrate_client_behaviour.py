@@ -150,3 +150,31 @@ def test_call_tool_by_keyword_gains_the_argument():
     assert 'call_tool(name="Root Tool", arguments={"directories": ["/srv/a"]})' in out
     assert out.count('arguments={"directories": ["/srv/a"]}') == 2 and "read_timeout_seconds=None" in out
     assert "tool `Root Tool` now requires `directories`" in out
+
+
+def test_list_changed_plumbing_stays_while_a_server_in_the_run_still_asks():
+    """A proxy that still asks for roots (a corpus project) keeps its roots/list_changed handler,
+    and a client keeps notifying: without them the roots it asks for go stale on legacy links."""
+    asked = _settings("tool-parameter", (("*", "roots/list"),))
+    handler = b"""from mcp import types
+from mcp.server.lowlevel import Server
+
+
+class Proxy(Server):
+    def __init__(self):
+        super().__init__("proxy")
+        self.notification_handlers[types.RootsListChangedNotification] = self._changed
+
+    async def _changed(self, notification):
+        return None
+"""
+    sender = b"""from mcp import ClientSession
+
+
+async def refresh(session: ClientSession):
+    await session.send_roots_list_changed()
+"""
+    for source in (handler, sender):
+        findings = [f for f in check_bytes(source, "x.py", asked).findings if f.code in ("RT004", "RT005")]
+        assert findings and all(f.fix == "none" for f in findings)
+        assert any(f.fix != "none" for f in check_bytes(source, "x.py", _settings("tool-parameter")).findings)
