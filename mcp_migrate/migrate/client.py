@@ -64,10 +64,13 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
     dead = _dead_callback(context, orphans)
     helpers = _called_functions(context, dead) if dead is not None else ()
     if dead is not None and (helpers or isinstance(arg.value, cst.Call)):
-        # Removed with the argument (not left to the orphan clean-up, which runs after): the
-        # helpers only it called go as orphans, and edits other fixes make inside it conflict.
+        # Removed with the argument, and so are the helpers only it called (not left to the
+        # orphan clean-up, which runs after the pass): an edit another fix makes inside them
+        # then conflicts and is dropped, instead of leaving behind an import it added.
         edits.append(RemoveStatement(dead))
-        orphans = helpers
+        only_here = [h for h in helpers if _only_used_inside(context, h, dead)]
+        edits.extend(RemoveStatement(module_binding(context.module, h)) for h in only_here)
+        orphans = tuple(h for h in helpers if h not in only_here)
     local = _local_binding(context, arg.value)
     if local is not None:  # `roots = [...]` only fed the argument: it goes too (no unused local)
         edits.append(RemoveStatement(local))
@@ -98,6 +101,18 @@ def _dead_callback(context, names: tuple) -> Optional[cst.FunctionDef]:
         if isinstance(n, cst.Name) and n.value == names[0] and is_reference(n, parents.get(id(n)))
     ]
     return func if len(uses) == 1 else None
+
+
+def _only_used_inside(context, name: str, func: cst.FunctionDef) -> bool:
+    """Every reference to `name` in the file is inside `func`."""
+    inside = {id(n) for n in iter_nodes(func)}
+    parents = context.memo.setdefault("parents", parent_map(context.module))
+    uses = [
+        n
+        for n in iter_nodes(context.module)
+        if isinstance(n, cst.Name) and n.value == name and is_reference(n, parents.get(id(n)))
+    ]
+    return bool(uses) and all(id(n) in inside for n in uses)
 
 
 def _called_functions(context, func: cst.FunctionDef) -> tuple:
