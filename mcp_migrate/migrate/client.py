@@ -477,7 +477,7 @@ def _tool_call_edits(context, dirs: list) -> tuple:
                 edits.append(AddComment(statement, note))
             continue
         edits.append(edit)
-        if param == "uris":
+        if param == "uris" and any(_as_uri(_quote(t) if lit else _unstr(t)).startswith("Path(") for lit, t in dirs):
             imports.append(("pathlib", "Path"))
     return edits, imports
 
@@ -528,7 +528,7 @@ def _call_tool_args(node: cst.Call) -> tuple:
 
 def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: Optional[cst.Arg], param: str, dirs: list):
     if param == "uris":
-        values = ", ".join(f"Path({_quote(t) if lit else _unstr(t)}).resolve().as_uri()" for lit, t in dirs)
+        values = ", ".join(_as_uri(_quote(t) if lit else _unstr(t)) for lit, t in dirs)
     else:
         values = ", ".join(_quote(t) if lit else t for lit, t in dirs)
     entry = f'"{param}": [{values}]'
@@ -546,11 +546,22 @@ def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: Optional[cst.A
         added = cst.Arg(value)  # call_tool("x") -> call_tool("x", {...})
     else:
         added = cst.Arg(value, keyword=cst.Name("arguments"), equal=_TIGHT_EQUAL)
-    last = node.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    closing = node.args[-1].whitespace_after_arg  # the line break before `)`, if any, moves on
+    last = node.args[-1].with_changes(
+        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")), whitespace_after_arg=cst.SimpleWhitespace("")
+    )
+    added = added.with_changes(whitespace_after_arg=closing)
     return Replace(node, fit(context, node, node.with_changes(args=[*node.args[:-1], last, added])))
 
 
 _TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _as_uri(path: str) -> str:
+    """A file URI from a path expression: `.as_uri()` straight on an absolute Path chain."""
+    if path.endswith((".resolve()", ".absolute()")):
+        return f"{path}.as_uri()"
+    return f"Path({path}).resolve().as_uri()"
 
 
 def _unstr(text: str) -> str:
