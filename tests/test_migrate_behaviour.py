@@ -16,14 +16,9 @@ parse, fix idempotently, add no pyflakes problem and leave no RT001-RT006 findin
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
-import importlib.util
-import itertools
 import os
-import sys
-import warnings
 from pathlib import Path
 
 import libcst as cst
@@ -31,8 +26,11 @@ import pytest
 
 pytest.importorskip("mcp.server.mcpserver", reason="the behavioural tests need the MCP SDK (mcp==2.3.0, test extra)")
 
+from behaviour_support import load as _load  # noqa: E402
+from behaviour_support import outcome as _outcome  # noqa: E402
+from behaviour_support import run as _run  # noqa: E402
 from mcp import Client  # noqa: E402
-from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, NoBackChannelError  # noqa: E402
+from mcp.shared.exceptions import MCPError, NoBackChannelError  # noqa: E402
 from mcp.types import ListRootsResult, Root  # noqa: E402
 
 from mcp_migrate.core.engine import check_bytes
@@ -45,7 +43,6 @@ from mcp_migrate.core.settings import (
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "behaviour"
 
 SERVERS = sorted(p.name for p in FIXTURES.glob("*.py"))
-_MODULE_IDS = itertools.count()
 
 # ----- the cases ---------------------------------------------------------------------------------
 #: Directory layouts the client shares, in the order it lists them.
@@ -129,21 +126,6 @@ def _make_tree(base: Path, layout: str) -> list:
     return dirs
 
 
-def _load(path: Path):
-    """Import a server file as a fresh module under a unique name."""
-    name = f"_behaviour_{path.stem}_{next(_MODULE_IDS)}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", MCPDeprecationWarning)
-            spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
-
-
 def _settings(strategy: str) -> Settings:
     return dataclasses.replace(Settings.default(), strategy=strategy)
 
@@ -157,12 +139,6 @@ def _migrated(server: str, strategy: str) -> bytes:
     return result.fixed_source
 
 
-def _outcome(result) -> tuple:
-    """What a tool call returned, in a comparable form."""
-    texts = [getattr(c, "text", repr(c)) for c in result.content]
-    return bool(result.is_error), result.structured_content, texts
-
-
 def _roots_callback(dirs: list):
     async def list_roots(context) -> ListRootsResult:
         return ListRootsResult(roots=[Root(uri=d.as_uri(), name=d.name) for d in dirs])
@@ -173,14 +149,6 @@ def _roots_callback(dirs: list):
 async def _call(server, tool: str, args: dict, **client_kwargs):
     async with Client(server, **client_kwargs) as client:
         return await client.call_tool(tool, args)
-
-
-def _run(coro, *, record: bool = False):
-    """Run `coro`; the SDK's deprecation warnings are silenced, or recorded and returned."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always" if record else "ignore", MCPDeprecationWarning)
-        value = asyncio.run(coro)
-    return value, [w for w in caught if issubclass(w.category, MCPDeprecationWarning)]
 
 
 def _leaves(exc: BaseException):

@@ -231,9 +231,14 @@ class RootsRequest(Rule):
         return False
 
     def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
-        """Report a roots request with the migration strategies that apply at this site."""
+        """Report a roots request with the migration strategies that apply at this site; where
+        none may (roots that carry data, a `try` fallback), why, and what a human must decide."""
         outcome = self.context.rewrites.plan_request_rewrite(self.context, node, kind)
-        if outcome.fix is not None:
+        if outcome.decide:  # not directories: "take the directories as ..." would mislead
+            message = message.replace(MIGRATE, outcome.decide)
+        if outcome.marker_only:
+            message += f" (no automatic rewrite: {outcome.reason}; the fix leaves a review marker)"
+        elif outcome.fix is not None:
             message += f" (rewrites: {', '.join(outcome.applicable)})"
         elif outcome.applicable:
             message += f" (rewrites: {', '.join(outcome.applicable)}; not with this strategy: {outcome.reason})"
@@ -260,11 +265,16 @@ class RootsRequest(Rule):
         symbol = self.resolver.mcp_name(node.func)
         if symbol == "ListRootsRequest":
             if self._inside_input_required():
-                self.report(node, MSG_BRIDGE.format(what="InputRequiredResult"), severity="info")
+                self._bridge(node, "InputRequiredResult")
             elif not self._note_built(node):
                 self.report(node, MSG_SEND)
         elif symbol == "ListRoots" and self.resolver.sdk_name(node.func):
-            self.report(node, MSG_BRIDGE.format(what="ListRoots resolver marker"), severity="info")
+            self._bridge(node, "ListRoots resolver marker")
+
+    def _bridge(self, node: cst.CSTNode, what: str) -> None:
+        """An era-portable request, kept on purpose: clients in the same fix run keep their roots."""
+        self.report(node, MSG_BRIDGE.format(what=what), severity="info")
+        self.context.rewrites.note_still_asks(self.context)
 
     def _inside_input_required(self) -> bool:
         for anc in reversed(self.ancestors[:-1]):
@@ -294,7 +304,7 @@ class RootsRequest(Rule):
             note_constant(self.context, self.ancestors, value)
         elif where == "request" and not error_data(self.ancestors):
             if self._inside_input_required():
-                self.report(node, MSG_BRIDGE.format(what="inputRequests"), severity="info")
+                self._bridge(node, "inputRequests")
             else:
                 self.report(node, MSG_RAW)
         else:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 import libcst as cst
 
 from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import last_identifier
 from mcp_migrate.checks.shapes import CAPABILITY_KEYS, capability_mapping
-from mcp_migrate.core.fixes import remove_arg, remove_element
+from mcp_migrate.core.fixes import Fix, Replace, remove_arg, remove_element
 from mcp_migrate.core.resolve import is_mcp_module
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
@@ -105,6 +106,7 @@ class RootsCapabilityDeclared(Rule):
         if self._in_check():
             self.report(arg, MSG_PROBE)
         else:
+            fixable = fixable and not self.context.rewrites.server_still_asks(self.context)
             self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
 
     def _mcp_code(self) -> bool:
@@ -157,7 +159,26 @@ class RootsCapabilityDeclared(Rule):
         if index >= 1 and isinstance(stack[index - 1], cst.IfExp):
             index -= 1  # the IfExp stands where the mapping would
         if capability_mapping(self.resolver, stack, index):
-            self.report(node, MSG_DECLARE, fix=remove_element(stack[-2], node, unsafe=True))
+            self.report(node, MSG_DECLARE, fix=self._without_key(stack[-2], node, stack[index]))
+
+    def _without_key(self, mapping: cst.Dict, element: cst.DictElement, holder) -> Optional[Fix]:
+        """The mapping without its roots key. As a branch of `{"roots": {}} if roots else {}`
+        both branches become `{}`: the whole conditional is `{}` (its test is a plain name), not
+        `{} if roots else {}`. None while a server in the same run still asks for roots (its
+        tests declare the capability on purpose)."""
+        if self.context.rewrites.server_still_asks(self.context):
+            return None
+        if not isinstance(holder, cst.IfExp):
+            return remove_element(mapping, element, unsafe=True)
+        other = holder.orelse if holder.body is mapping else holder.body
+        if (
+            len(mapping.elements) == 1
+            and isinstance(other, cst.Dict)
+            and not other.elements
+            and isinstance(holder.test, (cst.Name, cst.Attribute))
+        ):
+            return Fix((Replace(holder, cst.Dict([])),), unsafe=True)
+        return None
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value != "roots":

@@ -553,12 +553,28 @@ class NaiveFileUri(Rule):
             topath = self.spelling.spell("urllib.request", "url2pathname")
             if parse and topath:
                 new = call(topath[0], cst.Attribute(value=call(parse[0], bare(uri)), attr=cst.Name("path")))
+                old = self._unquoted_by(node) or node  # url2pathname decodes: never twice
                 fix = Fix(
-                    (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),),
+                    (Replace(old, new.with_changes(lpar=old.lpar, rpar=old.rpar)),),
                     imports=(parse[1], topath[1]),
                     unsafe=True,
                 )
         self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node))), fix=fix)
+
+    def _unquoted_by(self, node: cst.CSTNode) -> Optional[cst.Call]:
+        """The `unquote(node)` call around the node being visited (`unquote(u[8:])`)."""
+        stack = self.ancestors
+        if len(stack) < 3 or stack[-1] is not node:
+            return None
+        arg, holder = stack[-2], stack[-3]
+        if (
+            isinstance(arg, cst.Arg)
+            and isinstance(holder, cst.Call)
+            and len(holder.args) == 1
+            and self.resolver.qualified(holder.func) in _UNQUOTE
+        ):
+            return holder
+        return None
 
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute, fixable: bool = True) -> None:
         topath = self.spelling.spell("urllib.request", "url2pathname") if fixable else None
@@ -622,6 +638,17 @@ class NaiveFileUri(Rule):
                 return
             self._report_to_uri(node, node.right if text == "file://%s" and single else None)
 
+    def _resolved_path(self, expr) -> bool:
+        """`Path(x).resolve()` / `pathlib.Path(x).resolve()`: an absolute Path, `.as_uri()` works."""
+        return (
+            isinstance(expr, cst.Call)
+            and not expr.args
+            and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value == "resolve"
+            and isinstance(expr.func.value, cst.Call)
+            and self.resolver.qualified(expr.func.value.func) == "pathlib.Path"
+        )
+
     def _encoded(self, expr) -> bool:
         """`pathname2url(p)`, `quote(p)`, `urlquote_from_bytes(p)`: the path is percent-encoded."""
         if not isinstance(expr, cst.Call):
@@ -632,7 +659,10 @@ class NaiveFileUri(Rule):
     def _report_to_uri(self, node: cst.CSTNode, path: Optional[cst.BaseExpression]) -> None:
         fix = None
         if path is not None:
-            spelled = self.spelling.spell("pathlib", "Path")
+            if self._resolved_path(path):  # `Path(p).resolve()` already: no round trip through str
+                new = method(bare(path), "as_uri")
+                fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), unsafe=True)
+            spelled = self.spelling.spell("pathlib", "Path") if fix is None else None
             if spelled:
                 new = method(method(call(spelled[0], bare(path)), "resolve"), "as_uri")
                 fix = Fix(

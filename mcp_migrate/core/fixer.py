@@ -280,7 +280,9 @@ def wrap_comment(text: str, width: int) -> list:
 
 
 def line_length(path: str) -> int:
-    """`line-length` of the nearest pyproject.toml ([tool.ruff], else [tool.black]), else 88."""
+    """The project's line length, found the way ruff finds its configuration: the nearest
+    folder with `.ruff.toml`, `ruff.toml` or a pyproject.toml wins ([tool.ruff], else
+    [tool.black] there); 88, ruff's and black's default, when none says."""
     try:
         start = Path(path).resolve().parent
     except (OSError, ValueError):
@@ -288,21 +290,37 @@ def line_length(path: str) -> int:
     return _configured_length(start)
 
 
+#: Per folder, in ruff's order of precedence: (file name, the tables that may hold line-length).
+_LENGTH_SOURCES = (
+    (".ruff.toml", ((),)),
+    ("ruff.toml", ((),)),
+    ("pyproject.toml", (("tool", "ruff"), ("tool", "black"))),
+)
+
+
 @functools.lru_cache(maxsize=256)
 def _configured_length(folder: Path) -> int:
     for candidate in (folder, *folder.parents):
-        config = candidate / "pyproject.toml"
-        if not config.is_file():
-            continue
-        try:
-            tool = tomllib.loads(config.read_text(encoding="utf-8")).get("tool", {})
-        except (OSError, ValueError):
-            return DEFAULT_LINE_LENGTH
-        for section in ("ruff", "black"):
-            value = tool.get(section, {}).get("line-length")
-            if isinstance(value, int) and value > 0:
-                return value
+        for name, tables in _LENGTH_SOURCES:
+            config = candidate / name
+            if config.is_file():
+                return _length_in(config, tables)
+    return DEFAULT_LINE_LENGTH
+
+
+def _length_in(config: Path, tables: tuple) -> int:
+    """`line-length` from the first of `tables` (key paths into the TOML) that sets it."""
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return DEFAULT_LINE_LENGTH
+    for keys in tables:
+        table = data
+        for key in keys:
+            table = table.get(key, {}) if isinstance(table, dict) else {}
+        value = table.get("line-length") if isinstance(table, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
     return DEFAULT_LINE_LENGTH
 
 

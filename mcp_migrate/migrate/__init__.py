@@ -7,7 +7,18 @@ The engine hands rules this package as `FileContext.rewrites`, so rules and rewr
 each other: a rule says where a rewrite is wanted, the rewrite decides whether one is safe.
 """
 
-from mcp_migrate.migrate.client import remove_provider_arg, remove_provider_statement
+from mcp_migrate.migrate.client import (
+    note_still_asks,
+    remove_provider_arg,
+    remove_provider_statement,
+    server_still_asks,
+)
 from mcp_migrate.migrate.server import plan_request_rewrite
 
-__all__ = ["plan_request_rewrite", "remove_provider_arg", "remove_provider_statement"]
+__all__ = [
+    "note_still_asks",
+    "plan_request_rewrite",
+    "remove_provider_arg",
+    "remove_provider_statement",
+    "server_still_asks",
+]

@@ -18,7 +18,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.fixes import RemoveStatement, Replace
+from mcp_migrate.core.fixes import RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.syntax import code_of, is_reference, iter_nodes, literal, parent_map, parse_expr, short
 
 FILE_PREFIX = "file://"
@@ -84,7 +84,7 @@ class ConsumerRewriter:
 
     def run(self) -> UsePlan:
         parent = self.parent(self.value)
-        if isinstance(parent, cst.Assign) and parent.value is self.value:
+        if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is self.value:
             self._bound(parent)
         elif isinstance(parent, cst.Expr):
             self.plan.edits.append(RemoveStatement(parent))
@@ -92,13 +92,17 @@ class ConsumerRewriter:
         else:
             self._list_use(self._as_list(self.value))
             self.plan.dropped.append(self.value)
+        ConstantFolder(self.func, self.parents, self.plan).run()
         return self.plan
 
     # --- the bound result ----------------------------------------------------------------------
-    def _bound(self, assign: cst.Assign) -> None:
-        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+    def _bound(self, assign) -> None:
+        """`result = await ...` or `result: ListRootsResult = await ...` (the annotation goes
+        with the statement)."""
+        targets = [assign.target] if isinstance(assign, cst.AnnAssign) else [t.target for t in assign.targets]
+        if len(targets) != 1 or not isinstance(targets[0], cst.Name):
             raise NotUnderstood("the roots result is unpacked")
-        bound = assign.targets[0].target
+        bound = targets[0]
         for node in self._references(bound.value, exclude=bound):
             if self._whole_result_truth(node):
                 continue
@@ -245,9 +249,9 @@ class ConsumerRewriter:
         if isinstance(parent, cst.Comparison) and any(literal(c.comparator) is not None for c in parent.comparisons) | (
             literal(parent.left) is not None
         ):
-            raise SideChannel(f"`{short(parent)}` tests a root's name against a value: these roots carry data")
+            raise SideChannel(f"`{short(parent)}` tests a root's name against a value")
         if isinstance(parent, cst.Call) and self.resolver.qualified(parent.func) in _DATA_PARSERS:
-            raise SideChannel(f"`{short(parent)}` reads data out of a root's name: these roots are not directories")
+            raise SideChannel(f"`{short(parent)}` reads data out of a root's name")
 
     def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
         node = uri
@@ -279,9 +283,7 @@ class ConsumerRewriter:
         parent = self.up(attr)
         outcome = self._test_outcome(attr, parent, _URI_EXPECTED[name])
         if outcome is None:
-            raise SideChannel(
-                f"`{short(parent or attr)}` reads data out of a root's URI: these roots are not directories"
-            )
+            raise SideChannel(f"`{short(parent or attr)}` reads data out of a root's URI")
         target, value = outcome
         self.plan.edits.append(Replace(target, cst.Name(str(value))))
 
@@ -344,6 +346,198 @@ class ConsumerRewriter:
         if isinstance(node.func, cst.Name) and node.func.value == "str" and "builtins.str" in qualified_names:
             return self.resolver.lookup("str") is None
         return self.resolver.qualified(node.func) in qualified_names
+
+
+class ConstantFolder:
+    """Settles the tests the rewrite decided (a ListRootsResult is always true, a directory's
+    scheme is always "file"): `False or not directories` becomes `not directories`, `if True:`
+    its body, `x if False else y` just `y`. A constant left in the output is junk a reviewer
+    must clean up; where a test cannot be settled without guessing, nothing is rewritten."""
+
+    def __init__(self, func: cst.FunctionDef, parents: dict, plan: UsePlan):
+        self.func = func
+        self.parents = parents
+        self.plan = plan
+
+    def run(self) -> None:
+        for edit in list(self.plan.edits):
+            if any(e is edit for e in self.plan.edits) and _constant(edit) is not None:
+                self._fold(edit)
+
+    def _fold(self, edit: Replace) -> None:
+        node, value = edit.node, _constant(edit)
+        parent = self.parents.get(id(node))
+        if isinstance(parent, cst.BooleanOperation):
+            is_or = isinstance(parent.operator, cst.Or)
+            if value is not is_or:  # `False or x`, `True and x`: x decides
+                self._settle(parent, parent.right if parent.left is node else parent.left)
+            elif parent.left is node:  # `True or x`, `False and x`: x never ran
+                self._settle(parent, cst.Name(str(value)))
+            else:
+                raise NotUnderstood(f"`{short(parent)}` is decided, but only after running its left side")
+        elif isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            self._settle(parent, cst.Name(str(not value)))
+        elif isinstance(parent, cst.IfExp) and parent.test is node:
+            self._settle(parent, parent.body if value else parent.orelse)
+        elif isinstance(parent, cst.If) and parent.test is node:
+            self._settle_if(parent, value)
+        elif isinstance(parent, cst.CompIf) and value:  # `for r in rs if True`: the filter goes
+            comp_for = self.parents.get(id(parent))
+            self._settle(comp_for, comp_for.with_changes(ifs=[i for i in comp_for.ifs if i is not parent]))
+        elif isinstance(parent, cst.CompIf):
+            raise NotUnderstood(f"the filter `if {short(node)}` lets no root through")
+        elif isinstance(parent, cst.While) and parent.test is node:
+            raise NotUnderstood(f"a `while` loop tests `{short(node)}`")
+
+    def _settle(self, outer: cst.BaseExpression, part: cst.BaseExpression) -> None:
+        """`outer` becomes `part` (a piece of it, with the edits planned inside that piece)."""
+        inner = self._take_edits_inside(outer)
+        kept = {id(n) for n in iter_nodes(part)}
+        new = part.visit(_Substitute({key: e.new for key, e in inner.items() if key in kept}))
+        if getattr(outer, "lpar", None) and not new.lpar:  # `(a or b)` keeps the parentheses its place needed
+            new = new.with_changes(lpar=outer.lpar, rpar=outer.rpar)
+        self.plan.dropped.append(outer)
+        edit = Replace(outer, new)
+        self.plan.edits.append(edit)
+        if _constant(edit) is not None:
+            self._fold(edit)
+
+    def _settle_if(self, node: cst.If, value: bool) -> None:
+        """`if True:` is its body, `if False:` its `else` (or nothing); an `elif` is not guessed."""
+        self._take_edits_inside(node.test)
+        if isinstance(node.orelse, cst.If):
+            raise NotUnderstood(f"`if {short(node.test)}:` is decided, and it has an `elif`")
+        dropped = [node.test, node.orelse] if value else [node.test, node.body]
+        self.plan.dropped.extend(d for d in dropped if d is not None)
+        if value:
+            self.plan.edits.append(Unwrap(node, "body"))
+            if always_exits(node.body):
+                edits, gone = unreachable_after(self.func, node)
+                self.plan.edits.extend(edits)
+                self.plan.dropped.extend(gone)
+        elif node.orelse is not None:
+            self.plan.edits.append(Unwrap(node, "orelse"))
+        else:
+            self.plan.edits.append(RemoveStatement(node))
+
+    def _take_edits_inside(self, outer: cst.CSTNode) -> dict:
+        """Remove and return (id of node -> edit) the Replace edits planned inside `outer`."""
+        inside = {id(n) for n in iter_nodes(outer)}
+        taken = {id(e.node): e for e in self.plan.edits if isinstance(e, Replace) and id(e.node) in inside}
+        self.plan.edits[:] = [e for e in self.plan.edits if not (isinstance(e, Replace) and id(e.node) in taken)]
+        return taken
+
+
+class _Substitute(cst.CSTTransformer):
+    """Put planned replacements into a detached piece of the tree (by identity of the original)."""
+
+    def __init__(self, new_by_id: dict):
+        super().__init__()
+        self.new_by_id = new_by_id
+
+    def on_leave(self, original_node, updated_node):
+        return self.new_by_id.get(id(original_node), updated_node)
+
+
+def _constant(edit) -> Optional[bool]:
+    """True/False when `edit` replaces something by that constant."""
+    if isinstance(edit, Replace) and isinstance(edit.new, cst.Name) and edit.new.value in ("True", "False"):
+        return edit.new.value == "True"
+    return None
+
+
+def tolerates_none(func: cst.FunctionDef, edits: list, target: str) -> bool:
+    """Every read of `target` the edits plant is safe when it holds None instead of a list: a
+    truth test, or a use that only runs once a truth test said there are directories (`if
+    target:` body, the `else` of `if not target:`, after `if not target: return`, `target and
+    ...`, `... if target else ...`). Then an optional parameter defaulting to None keeps the old
+    no-roots behaviour."""
+    planted = {id(e.node): e.new for e in edits if isinstance(e, Replace)}
+    parents = parent_map(func)
+
+    def effective(expr: cst.BaseExpression) -> str:
+        return code_of(expr.visit(_Substitute(planted))).strip()
+
+    for edit in edits:
+        if not isinstance(edit, Replace) or not any(
+            isinstance(n, cst.Name) and n.value == target for n in iter_nodes(edit.new)
+        ):
+            continue
+        if effective(edit.new) in (target, f"not {target}") and _tested(edit.node, parents.get(id(edit.node))):
+            continue
+        if not _guarded(edit.node, parents, effective, target):
+            return False
+    return True
+
+
+def _tested(node: cst.CSTNode, parent) -> bool:
+    """Only the truth of `node` matters: None and [] give the same result."""
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and parent.test is node:
+        return True
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+        return True
+    return isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
+
+
+def _guarded(node: cst.CSTNode, parents: dict, effective, target: str) -> bool:
+    """`node` only runs after a test found `target` non-empty."""
+    while node is not None:
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.If) and parent.body is node and effective(parent.test) == target:
+            return True
+        if isinstance(parent, cst.Else):
+            owner = parents.get(id(parent))
+            if isinstance(owner, cst.If) and effective(owner.test) == f"not {target}":
+                return True
+        if isinstance(parent, cst.IfExp) and parent.body is node and effective(parent.test) == target:
+            return True
+        if (
+            isinstance(parent, cst.BooleanOperation)
+            and isinstance(parent.operator, cst.And)
+            and parent.right is node
+            and effective(parent.left) == target
+        ):
+            return True
+        if isinstance(parent, cst.IndentedBlock) and _after_early_exit(parent, node, effective, target):
+            return True
+        node = parent
+    return False
+
+
+def _after_early_exit(block: cst.IndentedBlock, stmt: cst.CSTNode, effective, target: str) -> bool:
+    for earlier in block.body:
+        if earlier is stmt:
+            return False
+        if (
+            isinstance(earlier, cst.If)
+            and earlier.orelse is None
+            and effective(earlier.test) == f"not {target}"
+            and always_exits(earlier.body)
+        ):
+            return True
+    return False
+
+
+def always_exits(block: cst.BaseSuite) -> bool:
+    """The block's last statement returns or raises."""
+    last = block.body[-1] if block.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return isinstance(last, (cst.Return, cst.Raise))
+
+
+def unreachable_after(func: cst.FunctionDef, stmt: cst.BaseStatement) -> tuple:
+    """(RemoveStatement edits, dropped statements) for what follows `stmt` in its block: once
+    `stmt` always leaves the function, left in place it would read as live code."""
+    block = parent_map(func).get(id(stmt))
+    if not isinstance(block, cst.IndentedBlock):
+        return [], []
+    after = list(block.body)[[id(s) for s in block.body].index(id(stmt)) + 1 :]
+    edits = []
+    for later in after:
+        smalls = later.body if isinstance(later, cst.SimpleStatementLine) else [later]
+        edits.extend(RemoveStatement(small) for small in smalls)
+    return edits, after
 
 
 def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:

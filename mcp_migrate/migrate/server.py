@@ -30,7 +30,16 @@ from mcp_migrate.core.syntax import (
     parse_stmt,
     positional,
 )
-from mcp_migrate.migrate.consumers import ConsumerRewriter, NotUnderstood, SideChannel, bound_names, is_store
+from mcp_migrate.migrate.consumers import (
+    ConsumerRewriter,
+    NotUnderstood,
+    SideChannel,
+    always_exits,
+    bound_names,
+    is_store,
+    tolerates_none,
+    unreachable_after,
+)
 from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, rebuild
 
 _SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
@@ -45,6 +54,21 @@ class Outcome:
     fix: Optional[Fix]
     applicable: tuple
     reason: str = ""
+    #: What a human must decide, where the site's roots are not directories at all (the rule
+    #: says this instead of "take the directories as ...").
+    decide: str = ""
+    #: The fix only leaves a `# mcp-migrate:` review marker: the site stays a finding.
+    marker_only: bool = False
+
+
+#: The start of every review marker the RT001 rewrite leaves.
+MARKER = "# mcp-migrate: RT001 review:"
+#: What to do with roots that carry data (a session id, a timezone) instead of directories.
+SIDE_CHANNEL_DECISION = (
+    "these roots carry data, not directories: decide how a client passes that value now"
+    " (a tool argument or server configuration), then drop the request"
+)
+_BY_HAND = "take the directories as a tool parameter, a resource URI, or server configuration by hand"
 
 
 def constant_name(env_var: str) -> str:
@@ -52,8 +76,20 @@ def constant_name(env_var: str) -> str:
     return name if name and not name[0].isdigit() else f"_{name}"
 
 
+#: Told through `migrated_tools` to every file of a fix run: a server in this run still asks for
+#: roots (a site no rewrite touched), so a client's roots must stay (its tests talk to it).
+STILL_ASKS = ("*", "roots/list")
+
+
 def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     """Plan the rewrite of the roots request `call` seen at the current traversal point."""
+    outcome = _plan(context, call, kind)
+    if (outcome.fix is None or outcome.marker_only) and STILL_ASKS not in context.migrated_tools:
+        context.migrated_tools.append(STILL_ASKS)  # see client.note_still_asks
+    return outcome
+
+
+def _plan(context, call: cst.Call, kind: str) -> Outcome:
     ancestors = context.ancestors
     settings = context.settings
     func = enclosing(ancestors[:-1], cst.FunctionDef)
@@ -66,12 +102,14 @@ def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
         return Outcome(None, applicable, f"{strategy} applies only to tool functions")
     value = awaited_value(ancestors, call, context.resolver)
     if value is None:
-        return Outcome(None, (), _not_awaited_reason(ancestors, call))
+        return _marked(func, call, _not_awaited_reason(ancestors, call), f"{_BY_HAND}, then rewrite this call")
     builder = _SiteRewrite(context, func, value, kind, strategy)
     try:
         fix = builder.build()
+    except _SideChannelSite as exc:
+        return _marked(func, value, str(exc), SIDE_CHANNEL_DECISION, side_channel=True)
     except _NoRewrite as exc:
-        return Outcome(None, (), str(exc))
+        return _marked(func, value, str(exc), "")
     except _CannotApply as exc:
         return Outcome(None, applicable, str(exc))
     except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
@@ -84,7 +122,30 @@ class _CannotApply(Exception):
 
 
 class _NoRewrite(_CannotApply):
-    """No strategy can rewrite this site without changing behaviour: report only."""
+    """No strategy can rewrite this site without changing behaviour: report, and leave a
+    review marker that says what a human must decide."""
+
+
+class _SideChannelSite(_NoRewrite):
+    """The roots carry data, not directories: there is nothing to pass as directories."""
+
+
+def _marked(func: cst.FunctionDef, node: cst.CSTNode, reason: str, decide: str, *, side_channel=False) -> Outcome:
+    """A site no rewrite may touch: its fix is a `# mcp-migrate: RT001 review:` line above the
+    statement saying why and what to decide (none once that line is there, so the fix is
+    idempotent); the finding stays either way."""
+    statement = _statement_of(func, node)
+    todo = f"{reason}{':' if side_channel else ';'} {decide}" if decide else reason
+    rule_says = SIDE_CHANNEL_DECISION if side_channel else ""
+    if statement is None or _has_marker(statement):
+        return Outcome(None, (), reason, rule_says)
+    fix = Fix((AddComment(statement, f"{MARKER} {todo}"),), unsafe=True)
+    return Outcome(fix, (), reason, rule_says, marker_only=True)
+
+
+def _has_marker(statement: cst.CSTNode) -> bool:
+    lines = getattr(statement, "leading_lines", ())
+    return any(line.comment is not None and line.comment.value.startswith(MARKER) for line in lines)
 
 
 #: Wrappers whose awaited result is the wrapped awaitable's result (a timeout or a shield
@@ -160,7 +221,7 @@ class _SiteRewrite:
             if plan.needs_path:
                 self.imports.append(("pathlib", "Path"))
         except SideChannel as exc:
-            raise _NoRewrite(str(exc)) from None
+            raise _SideChannelSite(str(exc)) from None
         except NotUnderstood as exc:
             self._fallback(str(exc))
         if guard is not None:
@@ -175,7 +236,7 @@ class _SiteRewrite:
             else:
                 self.edits.append(Unwrap(guard, "body"))
                 self.dropped.append(guard.test)
-                if _always_exits(guard.body):
+                if always_exits(guard.body):
                     self._drop_unreachable_after(guard)
         self._drop_negative_guards()
         if self.strategy == "server-config":
@@ -219,8 +280,8 @@ class _SiteRewrite:
         """resource-uri binds `directories` in its own prologue line on an earlier pass."""
         if self.strategy != "resource-uri" or not isinstance(self.func.body, cst.IndentedBlock):
             return False
-        prologue = f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]"
-        return any(code_of(stmt).strip() == prologue for stmt in self.func.body.body[:2])
+        prologues = {_prologue(self.target, optional) for optional in (False, True)}
+        return any(code_of(stmt).strip() in prologues for stmt in self.func.body.body[:2])
 
     def _already_migrated(self, names: set) -> bool:
         wanted = "uris" if self.strategy == "resource-uri" else self.target
@@ -253,22 +314,16 @@ class _SiteRewrite:
                 and isinstance(node.test, cst.UnaryOperation)
                 and isinstance(node.test.operator, cst.Not)
                 and _probes_roots(node.test.expression, self.resolver)
-                and _always_exits(node.body)
+                and always_exits(node.body)
             ):
                 self.edits.append(RemoveStatement(node))
                 self.dropped.append(node)
 
     def _drop_unreachable_after(self, guard: cst.If) -> None:
-        """The statements after an unwrapped guard whose body always returns: the old fallback,
-        unreachable now (left in place it reads as live code)."""
-        block = parent_map(self.func).get(id(guard))
-        if not isinstance(block, cst.IndentedBlock):
-            return
-        after = list(block.body)[[id(s) for s in block.body].index(id(guard)) + 1 :]
-        for stmt in after:
-            smalls = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
-            self.edits.extend(RemoveStatement(small) for small in smalls)
-            self.dropped.append(stmt)
+        """The old fallback after an unwrapped guard whose body always returns."""
+        edits, gone = unreachable_after(self.func, guard)
+        self.edits.extend(edits)
+        self.dropped.extend(gone)
 
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
@@ -313,21 +368,54 @@ class _SiteRewrite:
         names = {p.name.value for p in _all_params(self.func.params)}
         param_name = "uris" if self.strategy == "resource-uri" else self.target
         self.imports += [("typing", "Annotated"), ("pydantic", "Field")]
-        if self.strategy == "resource-uri":
-            self._uri_prologue()
+        fallback_for = self._fallback_for()
+        # Roots only stood in for a missing argument: callers that pass it need nothing new, and
+        # without directories (None) the tool takes its old no-roots branch.
+        optional = fallback_for is not None and tolerates_none(self.func, self.edits, self.target)
+        if self.strategy == "resource-uri" and self._reads_target():
+            self._uri_prologue(optional)
         if param_name in names:
             return
         description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
-        self._new_param = NewParam(param_name, "list[str]", f'Field(description="{description}")')
+        field = f'Field(description="{description}")'
+        if optional:
+            field = f'Field(description="{description[:-1]} (used when `{fallback_for}` is not given).")'
+            self._new_param = NewParam(param_name, "list[str] | None", field, "None")
+            self.context.migrated_tools.append((tool_name(self.func), param_name, "optional"))
+            return
+        self._new_param = NewParam(param_name, "list[str]", field)
         self.context.migrated_tools.append((tool_name(self.func), param_name))
 
-    def _uri_prologue(self) -> None:
+    def _fallback_for(self) -> Optional[str]:
+        """The parameter (with a default) whose absence the roots stood in for: the request sits
+        in `if p is None:` / `if not p:`."""
+        optional = {p.name.value for p in _all_params(self.func.params) if p.default is not None}
+        parents = parent_map(self.func)
+        node = self.value
+        while node is not None and node is not self.func:
+            parent = parents.get(id(node))
+            if isinstance(parent, cst.If) and parent.body is node and _absent(parent.test) in optional:
+                return _absent(parent.test)
+            node = parent
+        return None
+
+    def _reads_target(self) -> bool:
+        """Some rewritten code reads the directories (a settled test may leave none that does:
+        then the prologue would be an unused local)."""
+        return any(
+            isinstance(node, cst.Name) and node.value == self.target
+            for edit in self.edits
+            if isinstance(edit, Replace)
+            for node in iter_nodes(edit.new)
+        )
+
+    def _uri_prologue(self, optional: bool) -> None:
         body = self.func.body
         if not isinstance(body, cst.IndentedBlock):
             raise _CannotApply("a one-line function body")
         first = body.body[0]
         anchor = body.body[1] if _is_docstring(first) and len(body.body) > 1 else first
-        prologue = parse_stmt(f"{self.target} = [{_URI_HELPER}(uri) for uri in uris]\n")
+        prologue = parse_stmt(_prologue(self.target, optional) + "\n")
         self.edits.append(Insert(anchor, (prologue,), before=True))
         if not module_binding(self.module, _URI_HELPER) is not None:
             helper = parse_stmt(
@@ -496,6 +584,31 @@ def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
     return False
 
 
+def _prologue(target: str, optional: bool) -> str:
+    """resource-uri's first line: the paths of the given URIs (none when `uris` is optional)."""
+    return f"{target} = [{_URI_HELPER}(uri) for uri in {'uris or []' if optional else 'uris'}]"
+
+
+def _absent(test: cst.BaseExpression) -> Optional[str]:
+    """`p` for the tests `p is None` and `not p`."""
+    if (
+        isinstance(test, cst.UnaryOperation)
+        and isinstance(test.operator, cst.Not)
+        and isinstance(test.expression, cst.Name)
+    ):
+        return test.expression.value
+    if (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Is)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    ):
+        return test.left.value
+    return None
+
+
 def _is_context_getter(value: cst.BaseExpression) -> bool:
     """`get_context()` / `mcp.get_context()`: no arguments, no side effect worth keeping."""
     if not isinstance(value, cst.Call) or value.args:
@@ -512,14 +625,6 @@ def _chain_root(value: cst.BaseExpression) -> Optional[str]:
     while isinstance(value, cst.Attribute):
         value = value.value
     return value.value if isinstance(value, cst.Name) else None
-
-
-def _always_exits(block: cst.BaseSuite) -> bool:
-    """The block's last statement returns or raises."""
-    last = block.body[-1] if block.body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1]
-    return isinstance(last, (cst.Return, cst.Raise))
 
 
 def _anchor(module: cst.Module, resolver) -> cst.BaseStatement:

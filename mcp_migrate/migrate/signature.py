@@ -3,8 +3,8 @@
 Every shape a `def` can have is rebuilt from text (positional-only `/`, defaults, a bare `*`,
 `*args`, `**kwargs`, the Context anywhere), so no combination can produce an invalid tree.
 The new parameter never shifts an existing positional one: it is appended to the positional
-parameters only when none of them has a default and there is no `*`; otherwise it becomes
-keyword-only. The result is wrapped the way black/ruff format wraps at the project's line length.
+parameters when there is no `*` and either none of them has a default or it has one itself (an
+optional parameter, where roots were only a fallback); otherwise it becomes keyword-only. The result is wrapped the way black/ruff format wraps at the project's line length.
 """
 
 from __future__ import annotations
@@ -28,13 +28,18 @@ class NewParam:
     name: str
     inner: str
     field: str
+    #: The default's source (`None`), or "" for a required parameter.
+    default: str = ""
 
     def one_line(self) -> str:
-        return f"{self.name}: Annotated[{self.inner}, {self.field}]"
+        return f"{self.name}: Annotated[{self.inner}, {self.field}]{self._default()}"
 
     def split(self, indent: str) -> str:
         step = indent + "    "
-        return f"{self.name}: Annotated[\n{step}{self.inner},\n{step}{self.field},\n{indent}]"
+        return f"{self.name}: Annotated[\n{step}{self.inner},\n{step}{self.field},\n{indent}]{self._default()}"
+
+    def _default(self) -> str:
+        return f" = {self.default}" if self.default else ""
 
 
 def rebuild(
@@ -51,7 +56,8 @@ def rebuild(
     starred = _text(star, "star_arg") if isinstance(star, cst.Param) else None
     if add is not None:
         defaults = any(p.default is not None for p in [*params.posonly_params, *params.params] if p is not drop)
-        (kwonly if defaults or not isinstance(star, cst.MaybeSentinel) else plain).append(add)
+        keyword_only = not isinstance(star, cst.MaybeSentinel) or (defaults and not add.default)
+        (kwonly if keyword_only else plain).append(add)
     items = [*posonly, *(["/"] if posonly else []), *plain]
     if starred is not None:
         items.append(starred)
