@@ -115,7 +115,7 @@ def test_rt102_fix_handles_a_host(name):
     assert namespace[name](uri) == "\\srv\\data set"
 
 
-def test_rt102_reverse_fix_encodes_and_resolves(tmp_path, monkeypatch):
+def test_rt102_reverse_fix_encodes_and_makes_absolute(tmp_path, monkeypatch):
     source = """\
     try:
         import mcp  # an MCP server's helpers for roots: RT102 looks at roots and resources code
@@ -131,13 +131,19 @@ def test_rt102_reverse_fix_encodes_and_resolves(tmp_path, monkeypatch):
         return f"file://{path}"
     """
     fixed = _unsafe_fix(source)
-    assert "from pathlib import Path" in fixed and "Path(path).resolve().as_uri()" in fixed
+    assert "from pathlib import Path" in fixed and "Path(path).absolute().as_uri()" in fixed
     monkeypatch.chdir(tmp_path)
     before, after = _load(textwrap.dedent(source)), _load(fixed)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    linked = str(tmp_path / "link" / "x")
     for name in ("plus", "fstring"):
         assert before[name]("my docs") == "file://my docs"  # a host named "my docs"
-        assert after[name]("my docs") == (tmp_path / "my docs").resolve().as_uri()
+        assert after[name]("my docs") == (Path.cwd() / "my docs").as_uri()
         assert "%20" in after[name]("my docs")
+        # Like the f-string, the fix neither follows symlinks nor touches the file system: a
+        # project test comparing the URI with the path it built (a symlinked temp folder) passes.
+        assert after[name](linked) == before[name](linked) == "file://" + linked
 
 
 def test_rt102_fix_keeps_the_file_own_names():
@@ -152,7 +158,7 @@ def test_rt102_fix_keeps_the_file_own_names():
         return f"file://{path}"
     """
     fixed = _unsafe_fix(source)
-    assert "import pathlib" in fixed and "pathlib.Path(path).resolve().as_uri()" in fixed
+    assert "import pathlib" in fixed and "pathlib.Path(path).absolute().as_uri()" in fixed
 
 
 def test_rt102_uri_words_count_only_in_mcp_code():

@@ -32,7 +32,9 @@ Flagged, path to URI: `f"file://{p}"`, `"file://" + p`, `"file://%s" % p`, `"fil
 handed back to `urlunsplit`/`urlunparse`/`urljoin` (it builds a URL, not a path).
 
 The unsafe fix rewrites the expression to `url2pathname(urlparse(X).path)` or
-`Path(X).resolve().as_uri()` (both str, like the original) and adds the imports.
+`Path(X).absolute().as_uri()` (both str, like the original) and adds the imports. `absolute()`,
+not `resolve()`: the f-string kept symlinks and never touched the file system, and a project's
+tests that compare the URI with the path they built (a symlinked temp folder) keep passing.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ MSG_PATH_ONLY = (
 )
 MSG_TO_URI = (
     "`{expr}` builds a `file://` URI by concatenation: nothing is percent-encoded and a relative path "
-    "slips through; use `Path(path).resolve().as_uri()`"
+    "slips through; use `Path(path).absolute().as_uri()`"
 )
 
 _SLICE_BYTES = re.compile(rb"[78]\s*:\s*\]")
@@ -639,12 +641,12 @@ class NaiveFileUri(Rule):
             self._report_to_uri(node, node.right if text == "file://%s" and single else None)
 
     def _resolved_path(self, expr) -> bool:
-        """`Path(x).resolve()` / `pathlib.Path(x).resolve()`: an absolute Path, `.as_uri()` works."""
+        """`Path(x).resolve()` / `pathlib.Path(x).absolute()`: an absolute Path, `.as_uri()` works."""
         return (
             isinstance(expr, cst.Call)
             and not expr.args
             and isinstance(expr.func, cst.Attribute)
-            and expr.func.attr.value == "resolve"
+            and expr.func.attr.value in ("resolve", "absolute")
             and isinstance(expr.func.value, cst.Call)
             and self.resolver.qualified(expr.func.value.func) == "pathlib.Path"
         )
@@ -664,7 +666,7 @@ class NaiveFileUri(Rule):
                 fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), unsafe=True)
             spelled = self.spelling.spell("pathlib", "Path") if fix is None else None
             if spelled:
-                new = method(method(call(spelled[0], bare(path)), "resolve"), "as_uri")
+                new = method(method(call(spelled[0], bare(path)), "absolute"), "as_uri")
                 fix = Fix(
                     (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),),
                     imports=(spelled[1],),
