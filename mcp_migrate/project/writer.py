@@ -3,7 +3,7 @@ symlinks followed only to targets inside the paths being fixed.
 
 Like an editor, `fix` refuses a read-only file and a file it could not give back to its owner
 (another user's file in a folder we can write: the replacement would belong to us). The
-temporary file of a write is named `.NAME.XXXXXXXX.mcp-migrate` beside NAME; it never outlives
+temporary file of a write is named `.NAME.<8 random characters>.mcp-migrate` beside NAME; it never outlives
 a failed write, and the ones a killed run left behind are removed by the next write in that
 folder once they are stale.
 """
@@ -22,7 +22,7 @@ from typing import Optional
 
 #: The suffix of our temporary files (tempfile.mkstemp adds 8 random characters before it).
 TEMP_SUFFIX = ".mcp-migrate"
-#: `.NAME.XXXXXXXX.mcp-migrate` (fixes, baselines) and the baseline's older `NAME.tmp-mcp-migrate`.
+#: `.NAME.<8 random characters>.mcp-migrate` (fixes, baselines) and the baseline's older `NAME.tmp-mcp-migrate`.
 _OUR_TEMP = re.compile(r"(\..+\.[a-z0-9_]{8}\.mcp-migrate|.+\.tmp-mcp-migrate)\Z", re.DOTALL)
 #: A temporary file of ours older than this was left by a killed run: a live write of even a
 #: large file takes well under a second, so ten minutes never races a concurrent run.
