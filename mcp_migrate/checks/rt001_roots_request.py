@@ -60,6 +60,9 @@ _SEND_METHODS = frozenset({"send_request"})
 _AWAITERS = frozenset({"wait_for", "ensure_future", "create_task", "shield", "gather", "run"})
 #: A class of the file's own that defines list_roots: `x.list_roots()` may be that one.
 _OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
+#: Any mention of MCP: a `*_roots(` helper call counts only in MCP code (sympy's imported
+#: `dup_isolate_real_roots(...)` and `Poly(f).all_roots()` sent big modules to the parser).
+_MENTIONS_MCP = re.compile(rb"mcp|MCP|Mcp")
 
 
 class RootsRequest(Rule):
@@ -72,12 +75,24 @@ class RootsRequest(Rule):
     #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
     GATE = (b"oots", b"OOTS")
 
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """The SDK's and the wire's tokens; a `*_roots(` helper call only in a file that
+        mentions MCP (a same-file helper that asks holds one of the other tokens itself)."""
+        if any(token in data for token in cls.SCREEN[:-1]):
+            return True
+        return b"_roots(" in data and _MENTIONS_MCP.search(data) is not None
+
     VALID = [
         Valid(
             "class RootService:\n    def list_roots(self): ...\n\nasync def f(svc: RootService):\n    await svc.list_roots()\n",
             "a user's own list_roots() on a user's own class",
         ),
         Valid("import sympy\nsympy.roots(x**2 - 1)\n", "sympy's roots(), not MCP"),
+        Valid(
+            "from sympy.polys.rootisolation import dup_isolate_real_roots\n\ndup_isolate_real_roots(f, K)\n",
+            "a helper named for roots outside MCP code (not even parsed: the screen wants MCP for `_roots(`)",
+        ),
         Valid("from mcp.types import ListRootsRequest\n", "an import alone is not a finding"),
         Valid('msg = {"method": "roots/listeners"}\n', "a different method string"),
         Valid('def f():\n    """Calls roots/list."""\n', "docstrings are never findings"),
