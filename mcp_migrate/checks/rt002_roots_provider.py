@@ -55,6 +55,11 @@ _PROVIDER_TYPES = frozenset({"RootsList", "RootsHandler", "ListRootsFnT"})
 _CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 
 
+#: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
+#: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
+_ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
+
+
 class RootsProvider(Rule):
     CODE = "RT002"
     WIRE_STRINGS = frozenset({ROOTS_LIST})
@@ -134,9 +139,7 @@ class RootsProvider(Rule):
         if b"roots" not in data:
             return False
         # A raw `{"roots": [{"uri": ...}]}` answer.
-        return (
-            b"fastmcp" in data or b"pydantic_ai" in data or (b'roots"' in data or b"roots'" in data) and b"uri" in data
-        )
+        return b"fastmcp" in data or b"pydantic_ai" in data or (b"uri" in data and _ROOTS_KEY.search(data) is not None)
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
