@@ -290,8 +290,10 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
         result.migrated_tools = list(context.migrated_tools)
     if not reports and not audit:
         return Analysis(module, [], result)
-    # The source text without a codegen pass: LibCST round-trips, so the decoded bytes are
-    # exactly `module.code` (utf-8-sig drops a BOM as LibCST does).
+    # The source text without a codegen pass: the decoded bytes themselves (utf-8-sig drops a
+    # BOM as LibCST does). They equal `module.code` except where LibCST's codegen loses bytes
+    # (a form feed before an indented line, a CR-only file's final CR): positions count in the
+    # real file's text, which is what a reader and the fixer see (core/preserve.py).
     text = data.decode(module.encoding)
     has_markers = any(marker in data for marker in MARKERS)
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])

@@ -69,5 +69,5 @@ class FileResult:
     #: (tool name, parameter) of tools whose RT001 rewrite adds a parameter.
     migrated_tools: list = field(default_factory=list)
     #: With Settings.fix_previews: (code, unsafe?) -> the file's bytes after that rule's fixes
-    #: of that kind, one pass over the checked tree (core.fixer.rule_previews).
+    #: of that kind, one pass over the checked tree (core.fixer.analysis_previews).
     fix_previews: dict = field(default_factory=dict)
