@@ -26,10 +26,12 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 import time
 from functools import lru_cache
+from pathlib import Path
 from typing import Optional
+
+from mcp_migrate.project.writer import replace_file
 
 DEFAULT_DIR = ".mcp_migrate_cache"
 ENV_VAR = "MCP_MIGRATE_CACHE_DIR"
@@ -139,7 +141,7 @@ class ResultCache:
             for table_path, entries in self._new.items():
                 table = _load(table_path)
                 table.update(entries)
-                _write_atomic(table_path, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
+                replace_file(Path(table_path), pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass
         self._new.clear()
@@ -169,24 +171,10 @@ def _prepare(root: str, folder: str) -> None:
     os.makedirs(folder, exist_ok=True)
     ignore = os.path.join(root, ".gitignore")
     if not os.path.exists(ignore):
-        _write_atomic(ignore, b"# Created by mcp-migrate automatically.\n*\n")
+        replace_file(Path(ignore), b"# Created by mcp-migrate automatically.\n*\n")
     tag = os.path.join(root, "CACHEDIR.TAG")
     if not os.path.exists(tag):
-        _write_atomic(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n")
-
-
-def _write_atomic(path: str, payload: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
-    try:
-        with os.fdopen(handle, "wb") as fh:
-            fh.write(payload)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+        replace_file(Path(tag), b"Signature: 8a477f597d28d172789f06886806bc55\n")
 
 
 def open_cache(config, enabled: bool) -> Optional[ResultCache]:
