@@ -99,7 +99,7 @@ def test_no_cache_neither_reads_nor_writes(tmp_path, monkeypatch):
     assert not where.exists()
     check_json("a.py")
     assert (where / ".gitignore").read_text().splitlines()[-1] == "*"
-    assert list(where.glob("*/*.pickle"))
+    assert list(where.glob("*/*.json"))
 
 
 def test_default_location_is_the_project_root_and_config_can_move_it(tmp_path, monkeypatch):
@@ -118,8 +118,8 @@ def test_a_corrupt_table_is_a_cold_start_not_an_error(tree, tmp_path, monkeypatc
     where = tmp_path / "cache"
     monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(where))
     cold = check_json(str(tree))
-    for table in where.glob("*/*.pickle"):
-        table.write_bytes(b"not a pickle")
+    for table in where.glob("*/*.json"):
+        table.write_bytes(b"not a table")
     assert findings(check_json(str(tree))) == findings(cold)
 
 

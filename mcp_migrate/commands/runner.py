@@ -65,6 +65,8 @@ class RunResult:
     #: (path, code, unsafe?) -> FixProposal, filled by `propose_fixes` for reporters that show
     #: fixes (SARIF, the full text format): reporters only report, they never run the fixer.
     fixes: dict = field(default_factory=dict)
+    #: One-line warnings about the run itself (an unusable results cache), printed on stderr.
+    warnings: list = field(default_factory=list)
 
     @property
     def failing(self) -> list:
@@ -344,22 +346,30 @@ def unreadable_results(p: Plan) -> list:
 def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
     """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
     p = plan(paths, options)
+    warnings: list = []
     if options.cache:
-        results = _run_cached(p, options, progress) + unreadable_results(p)
+        results = _run_cached(p, options, progress, paths, warnings) + unreadable_results(p)
     else:
         results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
     files = {source.display: FileRef(source.path, settings) for source, settings in p.items}
     return RunResult(
-        results=results, files_checked=len(p.items), skipped=p.skipped, files=files, **run_policy(p.config, options)
+        results=results,
+        files_checked=len(p.items),
+        skipped=p.skipped,
+        files=files,
+        warnings=warnings,
+        **run_policy(p.config, options),
     )
 
 
-def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable]) -> list:
+def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable], paths, warnings: list) -> list:
     """Check the plan's files, reusing cached results for unchanged bytes; the rest run as
-    usual (in the pool for big trees) and are stored. Results keep the plan's order."""
+    usual (in the pool for big trees) and are stored. Results keep the plan's order; why the
+    cache could not be used goes to `warnings`."""
     from mcp_migrate.project.cache import open_cache
 
-    cache = open_cache(p.config, True)
+    cache = open_cache(p.config, True, [path for path in paths if path != "-"])
+    warnings.extend(cache.warnings)
     results: list = [None] * len(p.items)
     misses: list = []
     stats: dict = {}

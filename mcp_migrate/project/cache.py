@@ -1,18 +1,26 @@
 """Check results cached by file content, like ruff's cache: a second run over an unchanged tree
 reads each file, hashes it and reuses what the first run found, without parsing anything.
 
-Layout: `<cache dir>/<tool fingerprint>/<settings digest>.pickle`, one table per combination of
-tool and settings, mapping a file's display path to (content digest, stat key, FileResult).
+Layout: `<cache dir>/<tool fingerprint>/<settings digest>.json`, one table per combination of
+tool and settings, mapping a file's display path to (content digest, stat key, FileResult). A
+table is signed JSON (project.cache_codec): data only, never unpickled or evaluated, every field
+checked, and a table this user's key did not sign is a miss.
+
+The cache folder must be one mcp-migrate made for itself: it holds `.gitignore` (`*`, as ruff
+writes, so it is never committed by accident), `CACHEDIR.TAG`, and `.mcp-migrate-owner`, a mark
+signed with this user's key (project.cache_key). A folder without a valid mark that is not empty
+(one committed with a repository, or any other folder `cache-dir` names), a symlink, the project
+root, `/` or an ancestor of a checked path is never read or written: the run goes on cold, with
+a one-line warning. Marker files go only inside the cache folder.
 
 A warm run first compares each file's stat (size, mtime, ctime, inode, device) with the one
 recorded: equal means unchanged, without reading the file. A stat is recorded only when the
 file's mtime and ctime were already older than the run by TRUST_MARGIN_NS, so a later edit
 always moves one of them (ctime cannot be set back by tools that restore mtimes, and an edit
 within the same clock tick as the recorded one is ruled out by the margin, as git does for
-"racily clean" entries). Otherwise the content digest decides, as before. The default
-cache dir is `.mcp_migrate_cache/` at the project root (the config's folder), created with a
-`.gitignore` holding `*` (as ruff does) so it never shows up in a repository. `cache-dir` in the
-config or `MCP_MIGRATE_CACHE_DIR` move it; `--no-cache` bypasses it.
+"racily clean" entries). Otherwise the content digest decides. The default cache dir is
+`.mcp_migrate_cache/` at the project root (the config's folder); `cache-dir` in the config or
+`MCP_MIGRATE_CACHE_DIR` move it; `--no-cache` bypasses it.
 
 Never trusted across versions or settings: the tool fingerprint covers the version and the
 package's own files (size and mtime), the settings digest the whole Settings value. Writes are
@@ -25,20 +33,31 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
+import secrets
+import stat as stat_module
 import time
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from mcp_migrate.project import cache_key
+from mcp_migrate.project.cache_codec import decode_table, encode_table
+from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import replace_file
 
 DEFAULT_DIR = ".mcp_migrate_cache"
 ENV_VAR = "MCP_MIGRATE_CACHE_DIR"
-#: Bumped when the table's layout changes.
-_FORMAT = 2
 #: A file's stat is trusted only when its mtime and ctime are this much older than the run.
 TRUST_MARGIN_NS = 2_000_000_000
+#: The mark that says "mcp-migrate made this folder for this user" (signed with the user's key).
+OWNER_MARK = ".mcp-migrate-owner"
+#: What mcp-migrate writes into a cache folder besides its fingerprint folders.
+MARKER_FILES = (".gitignore", "CACHEDIR.TAG", OWNER_MARK)
+#: A table larger than this is not read (a cache is a hint; a huge file is a miss, not a load).
+MAX_TABLE_BYTES = 256 * 1024 * 1024
+_GITIGNORE = b"# Created by mcp-migrate automatically.\n*\n"
+_CACHEDIR_TAG = b"Signature: 8a477f597d28d172789f06886806bc55\n"
 
 
 def cache_dir(config) -> str:
@@ -54,9 +73,10 @@ def tool_fingerprint() -> str:
     """The version plus the size and mtime of every file of the package: a development
     checkout that changes a rule without a version bump gets a fresh cache too."""
     from mcp_migrate import __version__
+    from mcp_migrate.project.cache_codec import SCHEMA
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    digest = hashlib.sha256(f"{__version__}:{_FORMAT}".encode())
+    digest = hashlib.sha256(f"{__version__}:{SCHEMA}".encode())
     for folder, dirs, files in sorted(os.walk(package)):
         dirs.sort()
         for name in sorted(files):
@@ -72,31 +92,38 @@ def content_digest(data: bytes) -> str:
 
 class ResultCache:
     """One run's view of the cache: lookups against the tables loaded at start, stores
-    collected and written once at the end."""
+    collected and written once at the end. An unusable cache (see `refusal`) answers every
+    lookup with a miss and writes nothing; `warnings` says why, in one line."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, key: Optional[bytes], warning: Optional[str] = None) -> None:
         self.folder = os.path.join(root, tool_fingerprint())
         self.root = root
+        self.key = key
+        self.warnings: list = [warning] if warning else []
         self._tables: dict = {}
         self._new: dict = {}
-        #: id(settings) -> (settings, table path): the digest of a Settings value, once.
-        self._paths: dict = {}
+        #: id(settings) -> (settings, table name): the digest of a Settings value, once.
+        self._names: dict = {}
         self._trusted_before = time.time_ns() - TRUST_MARGIN_NS
 
-    def _table_path(self, settings) -> str:
-        known = self._paths.get(id(settings))
+    @property
+    def usable(self) -> bool:
+        return self.key is not None and not self.warnings
+
+    def _table_name(self, settings) -> str:
+        known = self._names.get(id(settings))
         if known is not None and known[0] is settings:
             return known[1]
         digest = hashlib.sha256(repr(_settings_key(settings)).encode()).hexdigest()[:24]
-        path = os.path.join(self.folder, f"{digest}.pickle")
-        self._paths[id(settings)] = (settings, path)
-        return path
+        name = f"{tool_fingerprint()}/{digest}.json"
+        self._names[id(settings)] = (settings, name)
+        return name
 
     def _table(self, settings) -> dict:
-        path = self._table_path(settings)
-        table = self._tables.get(path)
+        name = self._table_name(settings)
+        table = self._tables.get(name)
         if table is None:
-            table = self._tables[path] = _load(path)
+            table = self._tables[name] = self._load(name) if self.usable else {}
         return table
 
     def stat_key(self, st: os.stat_result) -> Optional[tuple]:
@@ -122,29 +149,43 @@ class ResultCache:
         if st is not None:
             key = self.stat_key(st)
             if key is not None and key != entry[1]:
-                self._new.setdefault(self._table_path(settings), {})[path] = (entry[0], key, entry[2])
+                self._new.setdefault(self._table_name(settings), {})[path] = (entry[0], key, entry[2])
         return entry[2]
 
     def put(self, path: str, data: bytes, settings, result, st: Optional[os.stat_result] = None) -> None:
-        if result.errors:
+        if result.errors or not self.usable:
             return
         key = self.stat_key(st) if st is not None else None
-        self._new.setdefault(self._table_path(settings), {})[path] = (content_digest(data), key, result)
+        self._new.setdefault(self._table_name(settings), {})[path] = (content_digest(data), key, result)
 
     def save(self) -> None:
         """Write every table that gained entries; a cache that cannot be written is skipped
         (a read-only checkout must still be checked)."""
-        if not self._new:
+        if not self._new or not self.usable:
             return
         try:
-            _prepare(self.root, self.folder)
-            for table_path, entries in self._new.items():
-                table = _load(table_path)
+            _claim(self.root, self.key)
+            _make_own_folder(self.folder)
+            for name, entries in self._new.items():
+                table = self._load(name)
                 table.update(entries)
-                replace_file(Path(table_path), pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
+                replace_file(Path(self.root, name), encode_table(self.key, name, table))
         except OSError:
             pass
         self._new.clear()
+
+    def _load(self, name: str) -> dict:
+        """A table's entries, or {} when it is missing, too large, not ours or malformed."""
+        path = os.path.join(self.root, name)
+        try:
+            if os.path.islink(self.folder) or os.path.islink(path):
+                return {}
+            data = read_regular(path, MAX_TABLE_BYTES + 1)[0]
+        except OSError:
+            return {}
+        if len(data) > MAX_TABLE_BYTES:
+            return {}
+        return decode_table(self.key, name, data) or {}
 
 
 def _settings_key(settings) -> tuple:
@@ -157,25 +198,87 @@ def _settings_key(settings) -> tuple:
     return tuple(out)
 
 
-def _load(path: str) -> dict:
+# --------------------------------------------------------------------------- the folder
+
+
+def refusal(folder: str, key: Optional[bytes], project_root: str, checked: Iterable[str]) -> Optional[str]:
+    """Why `folder` may not be this run's cache (one line), or None when it may."""
+    if key is None:
+        return "results cache off: no private key could be kept in the user's cache folder"
+    shown = folder
+    if os.path.islink(folder):
+        return f"results cache off: {shown} is a symlink (the cache folder must be mcp-migrate's own)"
+    real = os.path.realpath(folder)
+    for other in (project_root, *checked):
+        other = os.path.realpath(other)
+        if real == other or other.startswith(real.rstrip(os.sep) + os.sep):
+            return f"results cache off: {shown} holds the checked files (choose a folder of its own for cache-dir)"
     try:
-        with open(path, "rb") as fh:
-            table = pickle.load(fh)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError, TypeError):
-        return {}
-    return table if isinstance(table, dict) else {}
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"results cache off: {shown}: {exc.strerror or exc}"
+    if not stat_module.S_ISDIR(st.st_mode):
+        return f"results cache off: {shown} is not a folder"
+    if _owned(folder, key):
+        return None
+    try:
+        empty = not os.listdir(folder)
+    except OSError as exc:
+        return f"results cache off: {shown}: {exc.strerror or exc}"
+    if empty:
+        return None
+    return (
+        f"ignoring the results cache in {shown}: mcp-migrate did not create it for this user on this "
+        "machine (committed with the repository?); delete it to let mcp-migrate make its own"
+    )
 
 
-def _prepare(root: str, folder: str) -> None:
-    """Create the cache folder with its `.gitignore` (and a CACHEDIR.TAG for backup tools)."""
+def _owned(folder: str, key: bytes) -> bool:
+    """Whether `folder` carries an owner mark signed with `key`."""
+    try:
+        text = read_regular(os.path.join(folder, OWNER_MARK), 200)[0].decode("ascii")
+        nonce, mac = text.split()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return cache_key.verify(key, _owner_text(nonce), mac)
+
+
+def _owner_text(nonce: str) -> bytes:
+    return b"owner\n" + nonce.encode("ascii")
+
+
+def _owner_mac(key: bytes, nonce: str) -> str:
+    return cache_key.sign(key, _owner_text(nonce))
+
+
+def _claim(folder: str, key: bytes) -> None:
+    """Create the cache folder (or adopt the empty one `refusal` allowed) and its marker files."""
     os.makedirs(folder, exist_ok=True)
-    ignore = os.path.join(root, ".gitignore")
-    if not os.path.exists(ignore):
-        replace_file(Path(ignore), b"# Created by mcp-migrate automatically.\n*\n")
-    tag = os.path.join(root, "CACHEDIR.TAG")
-    if not os.path.exists(tag):
-        replace_file(Path(tag), b"Signature: 8a477f597d28d172789f06886806bc55\n")
+    if os.path.islink(folder):
+        raise OSError(0, "the cache folder became a symlink")
+    if not _owned(folder, key):
+        nonce = secrets.token_hex(16)
+        mark = f"{nonce} {_owner_mac(key, nonce)}\n"
+        replace_file(Path(folder, OWNER_MARK), mark.encode("ascii"))
+    for name, data in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
+        path = os.path.join(folder, name)
+        if not os.path.lexists(path):
+            replace_file(Path(path), data)
 
 
-def open_cache(config, enabled: bool) -> Optional[ResultCache]:
-    return ResultCache(cache_dir(config)) if enabled else None
+def _make_own_folder(folder: str) -> None:
+    """The fingerprint folder inside the cache: created if missing, never a symlink."""
+    os.makedirs(folder, exist_ok=True)
+    if os.path.islink(folder) or not os.path.isdir(folder):
+        raise OSError(0, "the fingerprint folder is not a folder of ours")
+
+
+def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> Optional[ResultCache]:
+    """This run's cache (possibly unusable, with a warning), or None when caching is off."""
+    if not enabled:
+        return None
+    folder = cache_dir(config)
+    key = cache_key.user_key()
+    return ResultCache(folder, key, refusal(folder, key, config.root, checked))

@@ -1,0 +1,147 @@
+"""A results-cache table as bytes and back: signed JSON, data only, every field checked.
+
+A table file is one header line, `mcp-migrate-cache <schema> <mac>`, then a JSON object
+`{"entries": {path: {"digest": hex, "stat": [5 ints] | null, "result": {...}}}}`. The MAC
+(cache_key.sign) covers the table's name and the JSON text, so nothing is parsed before it
+is known to be this user's own; a table that fails the MAC, the schema or any field check is
+None to the caller, who then treats every file as a miss. Nothing here can run code: the
+standard `json` module builds only dicts, lists, strings and numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Optional
+
+from mcp_migrate.core.catalog import SEVERITIES
+from mcp_migrate.core.findings import FileResult, Finding
+from mcp_migrate.project.cache_key import sign, verify
+
+#: Bumped whenever the layout below changes: a table of another schema is a miss.
+SCHEMA = 3
+MAGIC = b"mcp-migrate-cache"
+FIX_KINDS = ("none", "safe", "unsafe")
+SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
+_FINDING_INTS = ("line", "column", "end_line", "end_column")
+_FINDING_STRS = ("path", "code", "name", "message")
+
+
+class Malformed(ValueError):
+    """A field of a table that is not what this schema writes."""
+
+
+def encode_table(key: bytes, name: str, entries: dict) -> bytes:
+    """The bytes of a table named `name` holding `entries` (path -> (digest, stat, FileResult))."""
+    body = json.dumps(
+        {
+            "entries": {
+                path: {"digest": digest, "stat": list(stat) if stat else None, "result": _result(result)}
+                for path, (digest, stat, result) in entries.items()
+            }
+        },
+        ensure_ascii=True,
+        separators=(",", ":"),
+    ).encode("ascii")
+    return b"%s %d %s\n" % (MAGIC, SCHEMA, sign(key, _signed(name, body)).encode("ascii")) + body
+
+
+def decode_table(key: bytes, name: str, data: bytes) -> Optional[dict]:
+    """`entries` of a table written by encode_table with this key and name, or None."""
+    header, _, body = data.partition(b"\n")
+    parts = header.split(b" ")
+    if len(parts) != 3 or parts[0] != MAGIC or parts[1] != str(SCHEMA).encode():
+        return None
+    try:
+        if not verify(key, _signed(name, body), parts[2].decode("ascii")):
+            return None
+        return _entries(json.loads(body.decode("ascii")))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+def _signed(name: str, body: bytes) -> bytes:
+    return name.encode("utf-8", "surrogateescape") + b"\n" + body
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _result(result: FileResult) -> dict:
+    return {
+        "findings": [f.to_json() for f in result.findings],
+        "suppressed": [[f.to_json(), kind, reason] for f, kind, reason in result.suppressed],
+        "migrated_tools": [list(entry) for entry in result.migrated_tools],
+        "fix_previews": [
+            [code, unsafe, base64.b64encode(data).decode("ascii")]
+            for (code, unsafe), data in result.fix_previews.items()
+            if data is not None
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _entries(raw) -> dict:
+    out = {}
+    for path, entry in _of(_of(raw, dict).get("entries"), dict).items():
+        _of(entry, dict)
+        digest = _of(entry.get("digest"), str)
+        stat = entry.get("stat")
+        if stat is not None:
+            stat = tuple(_int(v) for v in _of(stat, list))
+            if len(stat) != 5:
+                raise Malformed("stat")
+        out[path] = (digest, stat, _file_result(path, _of(entry.get("result"), dict)))
+    return out
+
+
+def _file_result(path: str, raw: dict) -> FileResult:
+    result = FileResult(path)
+    result.findings = [_finding(path, item) for item in _of(raw.get("findings"), list)]
+    for item in _of(raw.get("suppressed"), list):
+        finding, kind, reason = _triple(item)
+        if kind not in SUPPRESSION_KINDS:
+            raise Malformed("suppression kind")
+        result.suppressed.append((_finding(path, finding), kind, _of(reason, str)))
+    for item in _of(raw.get("migrated_tools"), list):
+        entry = tuple(_of(value, str) for value in _of(item, list))
+        if not 2 <= len(entry) <= 3:
+            raise Malformed("migrated tool")
+        result.migrated_tools.append(entry)
+    for item in _of(raw.get("fix_previews"), list):
+        code, unsafe, data = _triple(item)
+        result.fix_previews[(_of(code, str), _of(unsafe, bool))] = base64.b64decode(_of(data, str), validate=True)
+    return result
+
+
+def _finding(path: str, raw) -> Finding:
+    _of(raw, dict)
+    if set(raw) != set(_FINDING_INTS + _FINDING_STRS + ("severity", "fix")):
+        raise Malformed("finding fields")
+    values = {name: _int(raw[name]) for name in _FINDING_INTS}
+    values.update({name: _of(raw[name], str) for name in _FINDING_STRS})
+    if raw["path"] != path or raw["severity"] not in SEVERITIES or raw["fix"] not in FIX_KINDS:
+        raise Malformed("finding")
+    if min(values[name] for name in _FINDING_INTS) < 0:
+        raise Malformed("position")
+    return Finding(severity=raw["severity"], fix=raw["fix"], **values)
+
+
+def _triple(raw) -> list:
+    if not isinstance(raw, list) or len(raw) != 3:
+        raise Malformed("triple")
+    return raw
+
+
+def _int(value) -> int:
+    if type(value) is not int:  # bool is an int subclass: not a position
+        raise Malformed("int")
+    return value
+
+
+def _of(value, kind):
+    if type(value) is not kind:
+        raise Malformed(kind.__name__)
+    return value
