@@ -10,6 +10,14 @@ Export the labelled repositories from bare git snapshots first:
 
     python benchmarks/corpus.py export --mirrors /work/.mirror --to DIR
 
+List every line of Roots vocabulary with no finding near it, and what accounts for it:
+
+    python benchmarks/corpus.py audit --repos DIR [--tool ...] [--set tuned|first-look]
+
+Two label sets are scored apart: ``corpus/labels.toml`` (rows 1-20, the rules were tuned on
+them) and ``corpus/firstlook/*.toml`` (rows 21-37, labelled before any rule was changed for
+them: the first look).
+
 DIR holds one folder per repository, named ``<owner>+<name>``. The label format is described
 in benchmarks/README.md. Standard library only (plus ``tomli`` on Python < 3.11).
 """
@@ -36,11 +44,17 @@ except ImportError:  # Python < 3.11
 HERE = Path(__file__).resolve().parent
 DEFAULT_LABELS = HERE / "corpus" / "labels.toml"
 DEFAULT_NEGATIVES = HERE / "corpus" / "negatives.toml"
+DEFAULT_FIRST_LOOK = HERE / "corpus" / "firstlook"
+#: The two label sets: where each label file comes from decides the set of its labels.
+SETS = ("tuned", "first-look")
+#: A vocabulary line is explained by a finding or a label this many lines away or closer.
+AUDIT_WINDOW = 3
 
 REQUIRED = {
     "label": ("repo", "commit", "path", "line", "code"),
     "wrong": ("repo", "commit", "path", "line", "code"),
     "negative": ("repo", "commit", "path"),
+    "not_finding": ("repo", "commit", "path", "lines", "note"),
     "repo": ("repo", "commit"),
 }
 
@@ -59,12 +73,14 @@ class Corpus:
     labels: list = field(default_factory=list)
     wrong: list = field(default_factory=list)
     negatives: list = field(default_factory=list)
+    #: Lines with Roots vocabulary that are no finding, with the reason (the audit's record).
+    not_findings: list = field(default_factory=list)
     repos: dict = field(default_factory=dict)  # "owner/name" -> {"commit": ..., "exclude": [...]}
 
     def commits(self) -> dict:
         """Map each repository named anywhere to its commit; conflicting commits are an error."""
         found: dict = {}
-        for entry in self.labels + self.wrong + self.negatives + list(self.repos.values()):
+        for entry in self.labels + self.wrong + self.negatives + self.not_findings + list(self.repos.values()):
             known = found.setdefault(entry["repo"], entry["commit"])
             if known != entry["commit"]:
                 raise InputError(f"{entry['repo']} is pinned to two commits: {known} and {entry['commit']}")
@@ -99,29 +115,44 @@ def checked_entries(data: dict, kind: str, source: Path) -> list:
             raise InputError(f"{source}: [[{kind}]] #{number} lacks {', '.join(missing)}")
         if "line" in entry and not isinstance(entry["line"], int):
             raise InputError(f"{source}: [[{kind}]] #{number} has a non-integer line")
+        if "lines" in entry and not (
+            isinstance(entry["lines"], list) and all(isinstance(n, int) for n in entry["lines"])
+        ):
+            raise InputError(f"{source}: [[{kind}]] #{number}: lines must be a list of integers")
         if "path" in entry:
             entry["path"] = str(PurePosixPath(entry["path"]))
     return entries
 
 
-def add_file(corpus: Corpus, path: Path) -> None:
-    """Merge the tables of one label or negatives file into ``corpus``."""
+def add_file(corpus: Corpus, path: Path, label_set: str = "tuned") -> None:
+    """Merge the tables of one label or negatives file into ``corpus``; its labels belong to
+    ``label_set``."""
     data = load_toml(path)
-    corpus.labels += checked_entries(data, "label", path)
+    labels = checked_entries(data, "label", path)
+    for label in labels:
+        label["set"] = label_set
+    corpus.labels += labels
     corpus.wrong += checked_entries(data, "wrong", path)
     corpus.negatives += checked_entries(data, "negative", path)
+    corpus.not_findings += checked_entries(data, "not_finding", path)
     for entry in checked_entries(data, "repo", path):
         if not isinstance(entry.get("exclude", []), list):
             raise InputError(f"{path}: [[repo]] {entry['repo']}: exclude must be a list")
         corpus.repos[entry["repo"]] = entry
 
 
-def load_corpus(labels: Path, negatives: Path | None, negatives_required: bool) -> Corpus:
-    """Read the labels file (required) and the negatives file (optional unless named)."""
+def load_corpus(
+    labels: Path, negatives: Path | None, negatives_required: bool, first_look: Path | None = None
+) -> Corpus:
+    """Read the labels file (required), the negatives file (optional unless named) and the
+    first-look folder's files (when the folder exists)."""
     corpus = Corpus()
     add_file(corpus, labels)
     if negatives is not None and (negatives_required or negatives.exists()):
         add_file(corpus, negatives)
+    if first_look is not None and first_look.is_dir():
+        for path in sorted(first_look.glob("*.toml")):
+            add_file(corpus, path, "first-look")
     corpus.commits()  # rejects a repository pinned to two commits
     return corpus
 
@@ -233,6 +264,15 @@ def score(corpus: Corpus, run: Run) -> dict:
 
     labelled, found = Counter(lab["code"] for lab in scored), Counter(lab["code"] for lab in hits)
     per_code = {code: recall_row(labelled[code], found[code]) for code in sorted(labelled)}
+    per_set = {}
+    for label_set in SETS:
+        mine = [lab for lab in scored if lab.get("set", "tuned") == label_set]
+        mine_hits = Counter(lab["code"] for lab in mine if key(lab) in found_keys)
+        mine_all = Counter(lab["code"] for lab in mine)
+        per_set[label_set] = {
+            "overall": recall_row(len(mine), sum(mine_hits.values())),
+            "per_code": {code: recall_row(mine_all[code], mine_hits[code]) for code in sorted(mine_all)},
+        }
 
     label_keys = {key(lab) for lab in corpus.labels}
     wrong_keys = {key(w) for w in corpus.wrong}
@@ -257,6 +297,7 @@ def score(corpus: Corpus, run: Run) -> dict:
     return {
         "overall": recall_row(len(scored), len(hits)),
         "per_code": per_code,
+        "per_set": per_set,
         "missed": missed,
         "regressions": [lab for lab in missed if lab.get("found") is True],
         "negative_findings": in_negatives,
@@ -295,12 +336,22 @@ def print_section(title: str, lines: list) -> None:
         print(line)
 
 
-def print_text(result: dict) -> None:
-    """Human-readable report."""
+def print_table(per_code: dict, overall: dict) -> None:
+    """One recall table: a row per rule code, then the overall row."""
     print(f"{'code':8} {'labelled':>8} {'found':>6} {'missed':>6} {'recall':>7}")
-    rows = list(result["per_code"].items()) + [("overall", result["overall"])]
-    for code, row in rows:
+    for code, row in list(per_code.items()) + [("overall", overall)]:
         print(f"{code:8} {row['labelled']:>8} {row['found']:>6} {row['missed']:>6} {percent(row['recall']):>7}")
+
+
+def print_text(result: dict) -> None:
+    """Human-readable report: both label sets apart, then everything together."""
+    for label_set, part in result["per_set"].items():
+        if part["overall"]["labelled"]:
+            print(f"[{label_set}]")
+            print_table(part["per_code"], part["overall"])
+            print()
+    print("[all]")
+    print_table(result["per_code"], result["overall"])
     if result["skipped_labels"]:
         print(f"({result['skipped_labels']} labels not scored: their repository folder is missing or the tool failed)")
     print_section("Missed labels", [label_line(lab) for lab in result["missed"]])
@@ -319,6 +370,82 @@ def print_text(result: dict) -> None:
 def warn(message: str) -> None:
     """A warning on standard error."""
     print(f"warning: {message}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- audit
+
+
+def audit(corpus: Corpus, run: Run, repos_dir: Path, label_set: str | None) -> dict:
+    """Every line with Roots vocabulary in code (benchmarks/vocab.py) that has no finding within
+    AUDIT_WINDOW lines, sorted into what accounts for it: a label (then the label is a miss), a
+    ``[[not_finding]]`` record, a negative file, or nothing (a label or a record is missing)."""
+    from vocab import vocab_lines  # beside this file; standard library only
+
+    near = _line_index(run.findings)
+    labelled = _line_index(corpus.labels)
+    recorded = {(n["repo"], n["path"], line) for n in corpus.not_findings for line in n["lines"]}
+    negative_files = {(n["repo"], n["path"]) for n in corpus.negatives}
+    sets = {lab["repo"]: lab.get("set", "tuned") for lab in corpus.labels}
+    out = {"label": [], "not_finding": [], "negative": [], "unaccounted": [], "lines": 0}
+    for repo in sorted(run.present):
+        if label_set is not None and sets.get(repo, "tuned") != label_set:
+            continue
+        folder = repos_dir / folder_name(repo)
+        for file in sorted(folder.rglob("*.py")):
+            path = file.relative_to(folder).as_posix()
+            if is_excluded(path, corpus.excludes(repo)):
+                continue
+            source = file.read_bytes().decode("utf-8", "replace")
+            for item in vocab_lines(source):
+                out["lines"] += 1
+                if _close(near, repo, path, item.line):
+                    continue
+                entry = {"repo": repo, "path": path, "line": item.line, "words": list(item.words), "text": item.text}
+                if _close(labelled, repo, path, item.line):
+                    out["label"].append(entry)
+                elif (repo, path, item.line) in recorded:
+                    out["not_finding"].append(entry)
+                elif (repo, path) in negative_files:
+                    out["negative"].append(entry)
+                else:
+                    out["unaccounted"].append(entry)
+    return out
+
+
+def _line_index(entries: list) -> dict:
+    index: dict = {}
+    for entry in entries:
+        index.setdefault((entry["repo"], entry["path"]), set()).add(entry["line"])
+    return index
+
+
+def _close(index: dict, repo: str, path: str, line: int) -> bool:
+    lines = index.get((repo, path), ())
+    return any(abs(line - other) <= AUDIT_WINDOW for other in lines)
+
+
+def print_audit(result: dict) -> None:
+    print(f"vocabulary lines: {result['lines']}")
+    print(f"  with a finding within {AUDIT_WINDOW} lines: {result['lines'] - sum(len(result[k]) for k in AUDIT_KINDS)}")
+    for kind in AUDIT_KINDS:
+        print(f"  {AUDIT_TITLES[kind]}: {len(result[kind])}")
+    for kind in ("label", "unaccounted"):
+        print_section(
+            AUDIT_TITLES[kind],
+            [
+                f"  {e['repo']} {e['path']}:{e['line']} {', '.join(e['words'])} | {e['text'][:100]}"
+                for e in result[kind]
+            ],
+        )
+
+
+AUDIT_KINDS = ("label", "not_finding", "negative", "unaccounted")
+AUDIT_TITLES = {
+    "label": "no finding, but labelled (a miss)",
+    "not_finding": "no finding, recorded as not a finding",
+    "negative": "no finding, in a negative file",
+    "unaccounted": "no finding and nothing accounts for it (label or record it)",
+}
 
 
 # --------------------------------------------------------------------------- export
@@ -391,9 +518,20 @@ def export(corpus: Corpus, mirrors: Path, target: Path) -> None:
 
 
 def file_options(parser: argparse.ArgumentParser) -> None:
-    """The --labels / --negatives options shared by both commands."""
+    """The --labels / --negatives / --first-look options shared by every command."""
     parser.add_argument("--labels", type=Path, default=DEFAULT_LABELS, help="labels TOML (default: %(default)s)")
     parser.add_argument("--negatives", type=Path, default=None, help=f"negatives TOML (default: {DEFAULT_NEGATIVES})")
+    parser.add_argument(
+        "--first-look", type=Path, default=DEFAULT_FIRST_LOOK, help="folder of first-look label files (%(default)s)"
+    )
+
+
+def run_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the commands that run the tool."""
+    parser.add_argument("--repos", type=Path, required=True, help="folder of <owner>+<name> repository folders")
+    parser.add_argument("--tool", default=None, help='tool command (default: "<this python> -m mcp_migrate")')
+    parser.add_argument("--verbose", action="store_true", help="show each tool run on standard error")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
 def parse_args(argv: list) -> argparse.Namespace:
@@ -406,11 +544,16 @@ def parse_args(argv: list) -> argparse.Namespace:
         args = parser.parse_args(argv[1:])
         args.command = "export"
         return args
+    if argv[:1] == ["audit"]:
+        parser = argparse.ArgumentParser(prog="corpus.py audit", description=audit.__doc__.split(".")[0])
+        run_options(parser)
+        parser.add_argument("--set", choices=SETS, default=None, help="only the repositories of one label set")
+        file_options(parser)
+        args = parser.parse_args(argv[1:])
+        args.command = "audit"
+        return args
     parser = argparse.ArgumentParser(prog="corpus.py", description=__doc__.splitlines()[0])
-    parser.add_argument("--repos", type=Path, required=True, help="folder of <owner>+<name> repository folders")
-    parser.add_argument("--tool", default=None, help='tool command (default: "<this python> -m mcp_migrate")')
-    parser.add_argument("--verbose", action="store_true", help="show each tool run on standard error")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    run_options(parser)
     file_options(parser)
     args = parser.parse_args(argv)
     args.command = "run"
@@ -421,7 +564,9 @@ def main(argv: list | None = None) -> int:
     """Entry point: 0 after a benchmark or export, 2 on bad input."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        corpus = load_corpus(args.labels, args.negatives or DEFAULT_NEGATIVES, args.negatives is not None)
+        corpus = load_corpus(
+            args.labels, args.negatives or DEFAULT_NEGATIVES, args.negatives is not None, args.first_look
+        )
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -433,6 +578,10 @@ def main(argv: list | None = None) -> int:
         return 2
     command = shlex.split(args.tool) if args.tool else [sys.executable, "-m", "mcp_migrate"]
     run = collect_findings(corpus, args.repos, command, args.verbose)
+    if args.command == "audit":
+        found = audit(corpus, run, args.repos, args.set)
+        print(json.dumps(found, indent=2)) if args.json else print_audit(found)
+        return 0
     result = score(corpus, run)
     for problem in run.problems:
         warn(problem)
