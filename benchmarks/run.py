@@ -155,9 +155,13 @@ FILE_PROBE = textwrap.dedent(
     import gc, json, os, statistics, sys, time
     targets = json.loads(sys.argv[1])
     from mcp_migrate.core.engine import check_bytes, screened_rules
-    from mcp_migrate.core.settings import Settings
+    try:  # mcp_migrate.api chooses the rules since issue 18; older versions: Settings.default()
+        from mcp_migrate.api import default_settings
+        settings = default_settings()
+    except ImportError:
+        from mcp_migrate.core.settings import Settings
+        settings = Settings.default()
     import libcst
-    settings = Settings.default()
     files, how = [], "os.walk"
     try:
         from mcp_migrate.project.config import resolve_config

@@ -1,6 +1,6 @@
 """mcp_migrate: find and migrate uses of MCP Roots (deprecated by SEP-2577, 2026-07-28).
 
-The public API is the pure core the CLI is built on:
+The public API (mcp_migrate.api) is the pure core the CLI is built on:
     check_source(source, path="<string>", settings=None) -> list[Finding]
     fix_source(source, path="<string>", settings=None, unsafe=False) -> fixed source
 Attributes load lazily so `mcp-migrate rules` / `explain` start without importing LibCST.
@@ -10,10 +10,11 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "Settings": "mcp_migrate.core.settings",
-    "check_bytes": "mcp_migrate.core.engine",
-    "check_source": "mcp_migrate.core.engine",
-    "fix_bytes": "mcp_migrate.core.fixer",
-    "fix_source": "mcp_migrate.core.fixer",
+    "check_bytes": "mcp_migrate.api",
+    "check_source": "mcp_migrate.api",
+    "default_settings": "mcp_migrate.api",
+    "fix_bytes": "mcp_migrate.api",
+    "fix_source": "mcp_migrate.api",
     "Finding": "mcp_migrate.core.findings",
     "FileError": "mcp_migrate.core.findings",
     "FileResult": "mcp_migrate.core.findings",

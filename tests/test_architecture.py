@@ -1,15 +1,26 @@
-"""The package's floors, checked from its imports: no import cycle between modules, rules and
-rewrites never import each other, the fixer imports neither, and the core imports nothing
-from the commands, project or output layers."""
+"""The package's floors, checked from its imports (lazy ones and `__init__` re-exports count):
+
+    commands -> output -> project -> api -> checks -> rewrites -> core
+
+A module imports only its own floor or a lower one; there is no import cycle anywhere; the engine
+knows the rule contract (core/rule.py) and no rule; `api.py` is the only module that joins the
+core to the rules; no rule imports another rule; and a rewrite loads neither a rule nor the
+engine."""
 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcp_migrate"
+
+#: Lowest first. `top` is the package itself and `__main__`; `schemas` holds data files only.
+FLOORS = ("schemas", "core", "rewrites", "checks", "api", "project", "output", "commands", "top")
 
 
 def _module_name(path: Path) -> str:
@@ -43,21 +54,25 @@ def _graph() -> dict:
 GRAPH = _graph()
 
 
-def _layer(module: str) -> str:
+def floor(module: str) -> str:
     parts = module.split(".")
-    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in LAYERS) else "top"
+    if len(parts) == 1 or parts[1] == "__main__":
+        return "top"
+    return parts[1]
 
 
-LAYERS = ("core", "checks", "migrate", "project", "output", "commands")
+def test_every_module_has_a_floor():
+    assert {floor(m) for m in GRAPH} <= set(FLOORS), sorted({floor(m) for m in GRAPH} - set(FLOORS))
 
 
 def test_the_graph_sees_the_package():
-    assert "mcp_migrate.core.engine" in GRAPH and "mcp_migrate.checks" in GRAPH["mcp_migrate.core.engine"]
+    assert "mcp_migrate.core.dispatch" in GRAPH["mcp_migrate.core.engine"]
+    assert "mcp_migrate.checks" in GRAPH["mcp_migrate.api"]
 
 
 def test_no_import_cycle_between_modules():
-    """Lazy imports count too: a cycle hidden in a function is still a knot in the design.
-    A package importing its own submodules (`__init__` re-exports) is not a cycle."""
+    """Lazy imports count too, and so does a package's `__init__` importing its own modules:
+    a cycle hidden in a function or a re-export is still a knot in the design."""
     state: dict = {}
     cycle: list = []
 
@@ -65,8 +80,6 @@ def test_no_import_cycle_between_modules():
         state[node] = "open"
         stack.append(node)
         for nxt in sorted(GRAPH[node]):
-            if nxt.startswith(node + "."):
-                continue
             if state.get(nxt) == "open":
                 cycle.extend(stack[stack.index(nxt) :] + [nxt])
                 return True
@@ -82,38 +95,59 @@ def test_no_import_cycle_between_modules():
     assert not cycle, " -> ".join(cycle)
 
 
-@pytest.mark.parametrize(
-    "importer, imported",
-    [
-        ("checks", "migrate"),  # rules reach rewrites through FileContext.rewrites
-        ("migrate", "checks"),
-        ("core", "project"),
-        ("core", "output"),
-        ("core", "commands"),
-        ("project", "commands"),
-        ("output", "commands"),
-    ],
-)
-def test_layer_does_not_import(importer, imported):
+def test_no_import_runs_up_a_floor():
+    """The root package itself is not a floor: every import of a submodule loads it, and it
+    holds only `__version__` and the names it lends lazily from `api`."""
     offenders = sorted(
-        f"{module} -> {target}"
+        f"{module} ({floor(module)}) -> {target} ({floor(target)})"
         for module, targets in GRAPH.items()
-        if _layer(module) == importer
         for target in targets
-        if _layer(target) == imported
+        if target != "mcp_migrate" and FLOORS.index(floor(target)) > FLOORS.index(floor(module))
     )
     assert not offenders, offenders
 
 
-def test_the_fixer_imports_neither_rules_nor_rewrites():
-    layers = {_layer(target) for target in GRAPH["mcp_migrate.core.fixer"]}
-    assert not layers & {"checks", "migrate"}, GRAPH["mcp_migrate.core.fixer"]
+def test_init_edges_are_counted():
+    """A package `__init__` that re-exports its modules is an edge like any other (the floors
+    test sees it): today only `checks` keeps a registry, and only of its own rule modules."""
+    edges = sorted(
+        (module, target)
+        for module, targets in GRAPH.items()
+        if (PACKAGE.parent / module.replace(".", "/") / "__init__.py").is_file()
+        for target in targets
+    )
+    assert all(target.startswith(module + ".") for module, target in edges), edges
+    assert {module for module, _ in edges} == {"mcp_migrate.checks"}, edges
+
+
+def test_only_the_api_joins_the_core_and_the_rules():
+    importers = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if floor(module) != "checks" and any(floor(t) == "checks" for t in targets)
+    )
+    assert importers == ["mcp_migrate.api"]
 
 
 def test_no_rule_imports_another_rule():
     rules = {m for m in GRAPH if m.startswith("mcp_migrate.checks.") and m.rsplit(".", 1)[1][:2] in ("rt", "ha")}
     offenders = sorted(f"{m} -> {t}" for m in rules for t in GRAPH[m] if t in rules)
     assert not offenders, offenders
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["mcp_migrate.rewrites.rt001.plan", "mcp_migrate.rewrites.rt002.providers", "mcp_migrate.core.fix.edits"],
+)
+def test_a_rewrite_loads_no_rule_and_not_the_engine(module):
+    """What `import` really loads, not what the files say: a lazy import at module level or a
+    package `__init__` pulling in its siblings would show here."""
+    code = (
+        f"import json, sys, {module}; print(json.dumps(sorted(m for m in sys.modules if m.startswith('mcp_migrate'))))"
+    )
+    loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert not [m for m in loaded if m.startswith("mcp_migrate.checks")], loaded
+    assert "mcp_migrate.core.engine" not in loaded and "mcp_migrate.api" not in loaded, loaded
 
 
 def test_no_two_functions_share_the_name_walk():

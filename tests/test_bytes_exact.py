@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_migrate.core.fixer import fix_bytes
-from mcp_migrate.core.preserve import exact_output
-from mcp_migrate.core.settings import Settings
+from mcp_migrate.api import default_settings, fix_bytes
+from mcp_migrate.core.fix.preserve import exact_output
 from mcp_migrate.output.diff import patch_lines, unified_diff
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -125,7 +124,7 @@ def test_a_line_inserted_after_a_lone_cr_does_not_merge_into_a_crlf():
         b"from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('a')\rmcp = FastMCP('b')\n\n\n"
         b"@mcp.tool()\nasync def count(ctx: Context) -> int:\n    return len((await ctx.session.list_roots()).roots)\n"
     )
-    server_config = dataclasses.replace(Settings.default(), strategy="server-config")
+    server_config = dataclasses.replace(default_settings(), strategy="server-config")
     out = fix_bytes(data, "x.py", server_config, unsafe=True).fixed_source
     assert b"\r\n" not in out
     assert b"mcp = FastMCP('a')\r\r# Directories this server works in" in out
@@ -139,7 +138,7 @@ def test_a_form_feed_in_the_first_indent_is_not_the_indent_unit_of_added_code():
         b"async def grep(needle: str, ctx: Context) -> list[str]:\n"
         b"\x0c    roots = (await ctx.session.list_roots()).roots\n    return [str(r.uri) for r in roots]\n"
     )
-    resource_uri = dataclasses.replace(Settings.default(), strategy="resource-uri")
+    resource_uri = dataclasses.replace(default_settings(), strategy="resource-uri")
     result = fix_bytes(data, "x.py", resource_uri, unsafe=True)
     assert not result.errors
     assert b"\n    if parsed.scheme != " in result.fixed_source and b"\x0c" not in result.fixed_source

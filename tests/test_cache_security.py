@@ -231,7 +231,8 @@ def test_fuzzed_tables_always_give_the_cold_result(project):
         bytes(b ^ 0x20 if i == flip else b for i, b in enumerate(original))
         for flip in rng.sample(range(len(original)), 100)
     ]
-    raw.append(original.replace(b"cache 3 ", b"cache 2 ", 1))
+    schema = cache_codec.SCHEMA
+    raw.append(original.replace(b"cache %d " % schema, b"cache %d " % (schema - 1), 1))
     signed = []
     decoded = json.loads(body)
     for variant in _mutations(decoded, rng):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from mcp_migrate.api import check_source
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import ENGINE_CODES
-from mcp_migrate.core.engine import check_source
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 ROW = re.compile(r"^\| ([A-Z]+\d+) \| ([a-z0-9-]+) \| .* \| (none|safe|unsafe)\b.*\|$")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from mcp_migrate.core.engine import _plain_value
+from mcp_migrate.core.dispatch import _plain_value
 from mcp_migrate.core.syntax import literal
 
 SPELLINGS = [

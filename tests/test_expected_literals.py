@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from mcp_migrate.core.fixer import fix_bytes
+from mcp_migrate.api import fix_bytes
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "RT006" / "expected_literal.py"
 

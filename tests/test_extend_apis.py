@@ -5,15 +5,14 @@ import dataclasses
 
 from click.testing import CliRunner
 
+from mcp_migrate.api import check_source, default_settings
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core.engine import check_source
-from mcp_migrate.core.settings import Settings
 
 WRAPPER = (("RT001", ("myapp.mcp.get_client_roots",)),)
 
 
 def _settings():
-    return dataclasses.replace(Settings.default(), extend_apis=WRAPPER)
+    return dataclasses.replace(default_settings(), extend_apis=WRAPPER)
 
 
 def test_wrapper_calls_are_reported_through_every_import_spelling():

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from sources import FIXABLE, FIXED
 
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core import fixer
+from mcp_migrate.core.fix import loop as fixer
 from mcp_migrate.project.writer import snapshot, write_atomic
 
 REPORT_ONLY = """\

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from mcp_migrate.core.fixer import MAX_PASSES, fix_bytes, fix_once
-from mcp_migrate.core.settings import Settings
+from mcp_migrate.api import default_settings
+from mcp_migrate.core.fix.loop import MAX_PASSES, fix_bytes, fix_once
 
 OVERLAPPING = b"""\
 from mcp import ClientSession
@@ -25,7 +25,7 @@ async def notify(session: ClientSession) -> None:
 
 @pytest.mark.parametrize("unsafe", [False, True])
 def test_one_call_equals_pass_by_pass(unsafe):
-    settings = Settings.default()
+    settings = default_settings()
     whole = fix_bytes(OVERLAPPING, "x.py", settings, unsafe=unsafe).fixed_source
     current, passes = OVERLAPPING, 0
     while True:
@@ -53,10 +53,10 @@ async def count(ctx: Context) -> int:
 
 
 def test_parameter_and_env_var_names_come_from_settings():
-    tool = dataclasses.replace(Settings.default(), strategy="tool-parameter", parameter="workspaces")
+    tool = dataclasses.replace(default_settings(), strategy="tool-parameter", parameter="workspaces")
     out = fix_bytes(SERVER, "s.py", tool, unsafe=True).fixed_source.decode()
     assert "\n    workspaces: Annotated[list[str]" in out and "return len(workspaces)" in out
-    env = dataclasses.replace(Settings.default(), strategy="server-config", env_var="FINDER_DIRS")
+    env = dataclasses.replace(default_settings(), strategy="server-config", env_var="FINDER_DIRS")
     out = fix_bytes(SERVER, "s.py", env, unsafe=True).fixed_source.decode()
     assert 'FINDER_DIRS = [d for d in os.environ.get("FINDER_DIRS", "").split(os.pathsep) if d]' in out
     assert "return len(FINDER_DIRS)" in out
@@ -64,7 +64,7 @@ def test_parameter_and_env_var_names_come_from_settings():
 
 def test_resource_uri_rejects_other_schemes_and_hosts(tmp_path):
     pytest.importorskip("mcp.server.mcpserver")
-    settings = dataclasses.replace(Settings.default(), strategy="resource-uri")
+    settings = dataclasses.replace(default_settings(), strategy="resource-uri")
     path = tmp_path / "migrated_uris.py"
     path.write_bytes(fix_bytes(SERVER, "s.py", settings, unsafe=True).fixed_source)
     spec = importlib.util.spec_from_file_location("migrated_uris", path)

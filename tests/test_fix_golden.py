@@ -6,7 +6,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from mcp_migrate.core.fixer import fix_bytes
+from mcp_migrate.api import fix_bytes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 INPUTS = sorted(FIXTURES.glob("*/fix_*.py"))

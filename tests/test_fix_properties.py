@@ -8,7 +8,7 @@ import libcst as cst
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_migrate.core.fixer import fix_bytes
+from mcp_migrate.api import fix_bytes
 
 HEADER = """\
 import json

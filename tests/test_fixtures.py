@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_migrate.core.engine import check_source
+from mcp_migrate.api import check_source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 RULE_DIR = re.compile(r"^RT00\d$")

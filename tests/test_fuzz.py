@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mcp_migrate
+from mcp_migrate.api import default_settings
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.engine import screened_rules
 from mcp_migrate.core.settings import STRATEGIES, Settings
@@ -271,7 +272,7 @@ def patched(tmp_path: Path, data: bytes, out: bytes) -> bytes:
 
 
 def settings_for(strategy) -> Settings:
-    return dataclasses.replace(Settings.default(), strategy=strategy)
+    return dataclasses.replace(default_settings(), strategy=strategy)
 
 
 def examples(count: int) -> int:
@@ -293,7 +294,7 @@ def test_check_never_raises_and_reports_invalid_input(data):
     findings = mcp_migrate.check_source(data, "fuzz.py")
     codes = {f.code for f in findings}
     assert "E900" not in codes, [f for f in findings if f.code == "E900"]
-    if "E999" not in codes and not compiles(data) and screened_rules(data, Settings.default()):
+    if "E999" not in codes and not compiles(data) and screened_rules(data, default_settings()):
         assert parses(data), "invalid input not reported"
 
 

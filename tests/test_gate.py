@@ -4,10 +4,9 @@ gate's work is counted, not timed."""
 
 from pathlib import Path
 
+from mcp_migrate.api import check_bytes, default_settings
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core import engine
-from mcp_migrate.core.engine import check_bytes
-from mcp_migrate.core.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(p for p in FIXTURES.rglob("*.py"))
@@ -23,7 +22,7 @@ def _findings(settings):
 
 
 def test_gate_and_screens_lose_no_finding(monkeypatch):
-    settings = Settings.default()
+    settings = default_settings()
     shortcut = _findings(settings)
     monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
     for rule in all_rules():
@@ -34,8 +33,8 @@ def test_gate_and_screens_lose_no_finding(monkeypatch):
 
 def test_gate_tokens_are_few_and_skip_ordinary_code(monkeypatch):
     """Most files of a tree are decided by these few substring searches, and never parsed."""
-    settings = Settings.default()
-    tokens = engine._gate_tokens(settings.select, settings.extend_apis)
+    settings = default_settings()
+    tokens = engine._gate_tokens(settings)
     assert len(tokens) <= 10, tokens
     parsed = []
     real_parse = engine.cst.parse_module

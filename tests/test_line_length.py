@@ -4,7 +4,7 @@ that order; pyproject's [tool.ruff] before [tool.black]; 88 when nothing says.""
 
 import pytest
 
-from mcp_migrate.core.fixer import _configured_length, line_length
+from mcp_migrate.core.fix.layout import _configured_length, line_length
 
 
 @pytest.fixture(autouse=True)

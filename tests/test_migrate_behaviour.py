@@ -33,8 +33,11 @@ from mcp import Client  # noqa: E402
 from mcp.shared.exceptions import MCPError, NoBackChannelError  # noqa: E402
 from mcp.types import ListRootsResult, Root  # noqa: E402
 
-from mcp_migrate.core.engine import check_bytes
-from mcp_migrate.core.fixer import fix_bytes  # noqa: E402
+from mcp_migrate.api import (
+    check_bytes,
+    default_settings,
+    fix_bytes,  # noqa: E402
+)
 from mcp_migrate.core.settings import (
     STRATEGIES,
     Settings,  # noqa: E402
@@ -127,7 +130,7 @@ def _make_tree(base: Path, layout: str) -> list:
 
 
 def _settings(strategy: str) -> Settings:
-    return dataclasses.replace(Settings.default(), strategy=strategy)
+    return dataclasses.replace(default_settings(), strategy=strategy)
 
 
 @functools.cache

@@ -9,8 +9,7 @@ import pytest
 from pyflakes import api as pyflakes_api
 from pyflakes import messages as pyflakes_messages
 
-from mcp_migrate.core.engine import check_bytes
-from mcp_migrate.core.fixer import fix_bytes
+from mcp_migrate.api import check_bytes, default_settings, fix_bytes
 from mcp_migrate.core.settings import STRATEGIES, Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
@@ -34,7 +33,7 @@ ROOTS_CODES = {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"}
 
 
 def settings_for(strategy: str) -> Settings:
-    return dataclasses.replace(Settings.default(), strategy=strategy)
+    return dataclasses.replace(default_settings(), strategy=strategy)
 
 
 class _Collect:
@@ -128,23 +127,23 @@ def test_default_strategy_per_site():
     """tool-parameter inside a tool function, server-config elsewhere."""
     tool = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
     assert (
-        fix_bytes(tool, "t.py", Settings.default(), unsafe=True).fixed_source
+        fix_bytes(tool, "t.py", default_settings(), unsafe=True).fixed_source
         == (FIXTURES / "mcp1_fastmcp_loop.py.tool-parameter.fixed").read_bytes()
     )
     handler = (FIXTURES / "lowlevel_call_tool.py").read_bytes()
     assert (
-        fix_bytes(handler, "h.py", Settings.default(), unsafe=True).fixed_source
+        fix_bytes(handler, "h.py", default_settings(), unsafe=True).fixed_source
         == (FIXTURES / "lowlevel_call_tool.py.server-config.fixed").read_bytes()
     )
 
 
 def test_rewrites_are_unsafe_only():
     data = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
-    assert fix_bytes(data, "t.py", Settings.default(), unsafe=False).fixed_source is None
+    assert fix_bytes(data, "t.py", default_settings(), unsafe=False).fixed_source is None
 
 
 def test_check_names_the_strategies():
     data = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
-    (finding,) = [f for f in check_bytes(data, "t.py", Settings.default()).findings if f.code == "RT001"]
+    (finding,) = [f for f in check_bytes(data, "t.py", default_settings()).findings if f.code == "RT001"]
     assert finding.fix == "unsafe"
     assert "(rewrites: tool-parameter, resource-uri, server-config)" in finding.message

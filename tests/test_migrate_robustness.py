@@ -8,16 +8,16 @@ import dataclasses
 from pathlib import Path
 
 import mcp_migrate
+from mcp_migrate.api import default_settings
 from mcp_migrate.core.engine import INTERNAL_ERROR_CODE, check_bytes
-from mcp_migrate.core.settings import Settings
-from mcp_migrate.migrate import consumers
+from mcp_migrate.rewrites.rt001 import consumers
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
 
 
 def test_existing_parameter_is_refused_with_reason_not_a_crash():
     path = FIXTURES / "existing_parameter.py"
-    settings = dataclasses.replace(Settings.default(), strategy="tool-parameter")
+    settings = dataclasses.replace(default_settings(), strategy="tool-parameter")
     result = check_bytes(path.read_bytes(), str(path), settings)
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
@@ -28,7 +28,7 @@ def test_existing_parameter_is_refused_with_reason_not_a_crash():
 def test_every_signature_shape_is_planned_without_error():
     path = FIXTURES / "signature_shapes.py"
     for strategy in ("tool-parameter", "resource-uri", "server-config"):
-        settings = dataclasses.replace(Settings.default(), strategy=strategy)
+        settings = dataclasses.replace(default_settings(), strategy=strategy)
         result = check_bytes(path.read_bytes(), str(path), settings)
         assert result.errors == []
         assert {f.fix for f in result.findings if f.code == "RT001"} == {"unsafe"}
@@ -40,7 +40,7 @@ def test_planner_failure_keeps_the_finding(monkeypatch):
 
     monkeypatch.setattr(consumers.ConsumerRewriter, "run", broken)
     data = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
-    result = check_bytes(data, "t.py", Settings.default())
+    result = check_bytes(data, "t.py", default_settings())
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
@@ -84,10 +84,10 @@ def test_newer_syntax_is_verified_by_the_parser_that_accepted_it():
     the fix must not be refused as "does not parse" because this Python cannot compile it."""
     import libcst as cst
 
-    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.api import fix_bytes
 
     path = FIXTURES / "py312" / "type_alias.py"
-    settings = dataclasses.replace(Settings.default(), strategy="tool-parameter")
+    settings = dataclasses.replace(default_settings(), strategy="tool-parameter")
     result = fix_bytes(path.read_bytes(), str(path), settings, unsafe=True)
     assert result.errors == []
     assert result.fixed_source == path.with_name(path.name + ".tool-parameter.fixed").read_bytes()

@@ -10,9 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 import mcp_migrate
+from mcp_migrate.api import check_bytes, check_source, default_settings
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core.engine import check_bytes, check_source
-from mcp_migrate.core.settings import Settings
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 MIGRATE = REPO / "fixtures" / "migrate"
@@ -101,7 +100,7 @@ def test_rt901_reports_each_marker_with_its_reason():
 
 
 def test_rt901_is_selectable_and_ignorable_like_any_rule():
-    default = Settings.default()
+    default = default_settings()
     ignored = dataclasses.replace(default, select=default.select - {"RT901"})
     assert check_bytes(MARKED.encode(), "m.py", ignored).findings == []
     only = dataclasses.replace(default, select=frozenset({"RT901"}))
@@ -127,16 +126,16 @@ def test_rt901_can_be_suppressed_and_ignore_comments_are_not_markers():
 def test_the_gate_lets_a_marker_file_through():
     """A migrated file may keep nothing the rules' gates look for but the marker itself."""
     only_marker = b"def f():\n    # mcp-migrate: RT001 review: check the directories\n    return []\n"
-    assert [f.code for f in check_bytes(only_marker, "f.py", Settings.default()).findings] == ["RT901"]
+    assert [f.code for f in check_bytes(only_marker, "f.py", default_settings()).findings] == ["RT901"]
 
 
 def test_fix_output_markers_are_findings_until_removed():
     data = (MIGRATE / "opaque_use.py").read_bytes()
-    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.api import fix_bytes
 
-    result = fix_bytes(data, "opaque_use.py", Settings.default(), unsafe=True)
+    result = fix_bytes(data, "opaque_use.py", default_settings(), unsafe=True)
     assert [f.code for f in result.findings] == ["RT901"]
     cleaned = b"\n".join(
         line for line in result.fixed_source.split(b"\n") if b"# mcp-migrate: RT001 review" not in line
     )
-    assert check_bytes(cleaned, "opaque_use.py", Settings.default()).findings == []
+    assert check_bytes(cleaned, "opaque_use.py", default_settings()).findings == []

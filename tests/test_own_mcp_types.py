@@ -1,7 +1,7 @@
 """A project's own MCP implementation: a module inside its `mcp` package is MCP code even when
 it imports only pydantic (issue 10 §2 item 4)."""
 
-from mcp_migrate.core.engine import check_source
+from mcp_migrate.api import check_source
 
 MODEL = (
     "from typing import Optional\n\nfrom pydantic import BaseModel\n\n\n"

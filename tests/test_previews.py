@@ -15,13 +15,14 @@ import pytest
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import RemoveImportsVisitor
 
+from mcp_migrate import api
+from mcp_migrate.api import default_settings
 from mcp_migrate.commands.runner import check_data
-from mcp_migrate.core import fixer
-from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.fix import apply, imports, loop, orphans
 from mcp_migrate.project.discovery import SourceFile
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-SETTINGS = Settings.default()
+SETTINGS = default_settings()
 
 
 def _visitor_name_uses(module: cst.Module) -> dict:
@@ -63,12 +64,15 @@ def _visitor_name_uses(module: cst.Module) -> dict:
 
 def _use_reference_fixer(monkeypatch) -> None:
     """Replace every shortcut of the fixer by the whole-module way."""
-    monkeypatch.setattr(fixer, "name_uses", _visitor_name_uses)
+    for module in (loop, imports, orphans):  # every module that counts names
+        monkeypatch.setattr(module, "name_uses", _visitor_name_uses)
     monkeypatch.setattr(
-        fixer, "_edit_transformer", lambda module, edits, width: fixer._ApplyEdits(edits, width, module.default_indent)
+        loop, "edit_transformer", lambda module, edits, width: apply._ApplyEdits(edits, width, module.default_indent)
     )
     monkeypatch.setattr(
-        fixer, "_remove_imports", lambda context, module, words: RemoveImportsVisitor(context).transform_module(module)
+        imports,
+        "_remove_imports",
+        lambda context, module, words: RemoveImportsVisitor(context).transform_module(module),
     )
 
 
@@ -78,7 +82,7 @@ def _fixable_analyses() -> list:
     out = []
     for path in sorted(FIXTURES.glob("**/*.py")):
         data = path.read_bytes()
-        analysis = fixer.analyze(data, path.name, SETTINGS)
+        analysis = api.analyze(data, path.name, SETTINGS)
         if any(f.fix != "none" for f in analysis.result.findings) and not analysis.result.errors:
             out.append((path, data, analysis))
     return out
@@ -88,9 +92,9 @@ def test_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
     """Both ways from the same analysis (what is compared is the preview, not the parse)."""
     cases = _fixable_analyses()
     assert len(cases) > 30
-    fast = [fixer.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
+    fast = [loop.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
     _use_reference_fixer(monkeypatch)
-    slow = [fixer.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
+    slow = [loop.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
     for (path, _, _), mine, reference in zip(cases, fast, slow):
         assert mine == reference, path
     assert sum(1 for previews in slow if previews) > 20
@@ -104,7 +108,7 @@ def test_a_check_worker_keeps_the_previews_of_a_separate_analysis():
         path = FIXTURES / name
         data = path.read_bytes()
         result = check_data((SourceFile(str(path), name), turned, data))
-        assert result.fix_previews and result.fix_previews == fixer.rule_previews(data, name, SETTINGS)
+        assert result.fix_previews and result.fix_previews == api.rule_previews(data, name, SETTINGS)
 
 
 def test_name_count_equals_the_visitor_count_on_every_fixture():
@@ -113,7 +117,7 @@ def test_name_count_equals_the_visitor_count_on_every_fixture():
             module = cst.parse_module(path.read_bytes())
         except cst.ParserSyntaxError:
             continue
-        assert dict(fixer.name_uses(module)) == {k: v for k, v in _visitor_name_uses(module).items()}, path
+        assert dict(imports.name_uses(module)) == {k: v for k, v in _visitor_name_uses(module).items()}, path
 
 
 # Import removal limited to the statements that can matter ------------------------------------
@@ -144,5 +148,5 @@ def test_limited_import_removal_equals_the_whole_module_one(rest, words):
         return ctx
 
     whole = RemoveImportsVisitor(context()).transform_module(module)
-    limited = fixer._remove_imports(context(), module, words)
+    limited = imports._remove_imports(context(), module, words)
     assert limited.code == whole.code

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate import check_source, fix_source
+from mcp_migrate.api import default_settings, fix_bytes, rule_previews
 from mcp_migrate.core import codes, syntax
-from mcp_migrate.core.fixer import fix_bytes, rule_previews
 from mcp_migrate.core.nesting import MAX_DEPTH, measure
 from mcp_migrate.core.settings import Settings
 
@@ -124,12 +124,12 @@ def test_a_dead_pool_worker_costs_one_file(tmp_path):
         sys.path.insert(0, sys.argv[2])
         from test_robustness import _crash_on_marker
         from mcp_migrate.commands import runner
-        from mcp_migrate.core.settings import Settings
+        from mcp_migrate.api import default_settings
         from mcp_migrate.project.discovery import SourceFile
 
         runner.POOL_THRESHOLD = 4
         paths = sorted(Path(sys.argv[1]).glob("*.py"))
-        items = [(SourceFile(str(p), p.name), Settings.default()) for p in paths]
+        items = [(SourceFile(str(p), p.name), default_settings()) for p in paths]
         for result in runner.run_items(items, jobs=2, func=_crash_on_marker):
             print(result.path, *[f"{f.code}:{f.message}" for f in result.findings], sep="|")
         """
@@ -148,7 +148,7 @@ def test_a_crashed_fix_file_is_a_fix_outcome(tmp_path):
     from mcp_migrate.commands.runner import FixOutcome, _crashed, fix_file
     from mcp_migrate.project.discovery import SourceFile
 
-    outcome = _crashed(fix_file, (SourceFile(str(tmp_path / "a.py"), "a.py"), Settings.default(), False), -11)
+    outcome = _crashed(fix_file, (SourceFile(str(tmp_path / "a.py"), "a.py"), default_settings(), False), -11)
     assert isinstance(outcome, FixOutcome)
     assert codes_of(outcome.result.findings) == ["E998"]
 
@@ -173,7 +173,7 @@ def test_fix_handles_deep_ordinary_code(name):
     compile(fixed, "fixed.py", "exec")
     result = fix_bytes(source.encode(), "x.py")
     assert result.errors == [] and result.applied == [("RT004", 5)]
-    assert rule_previews(source.encode(), "x.py", Settings.default())
+    assert rule_previews(source.encode(), "x.py", default_settings())
 
 
 # --- item 3: the public API never raises -----------------------------------------------------
@@ -196,7 +196,7 @@ def test_a_replacement_after_a_keyword_without_space_is_parenthesised():
 
 def test_an_internal_error_in_fix_is_part_of_the_result(monkeypatch):
     """fix_source returns its input unchanged; fix_bytes says why, with the findings."""
-    from mcp_migrate.core import fixer
+    from mcp_migrate.core.fix import loop as fixer
 
     def boom(*args, **kwargs):
         raise ValueError("boom")
@@ -234,7 +234,7 @@ def test_implicit_concatenation_is_evaluated_once(monkeypatch):
 
 
 def test_a_file_over_max_file_size_is_reported_not_parsed():
-    settings = Settings(select=Settings.default().select, max_file_size=100)
+    settings = Settings(select=default_settings().select, max_file_size=100)
     (finding,) = check_source(HEAD, settings=settings)
     assert (finding.code, finding.name) == ("E997", "file-too-large")
     assert finding.message == f"not analysed: {len(HEAD.encode())} bytes is over max-file-size (100 bytes)"
@@ -247,7 +247,7 @@ def test_max_file_size_is_a_config_key(tmp_path):
 
     config = parse_section({"max-file-size": 1000}, None)
     assert selection_for(config, None, None).settings_for(str(tmp_path / "a.py")).max_file_size == 1000
-    assert Settings.default().max_file_size == codes.DEFAULT_MAX_FILE_SIZE == 4 * 1024 * 1024
+    assert default_settings().max_file_size == codes.DEFAULT_MAX_FILE_SIZE == 4 * 1024 * 1024
     for bad in (-1, "4MB", True):
         with pytest.raises(ConfigError, match="max-file-size"):
             parse_section({"max-file-size": bad}, None)

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from sources import FIXABLE, FIXED
 
 import mcp_migrate
+from mcp_migrate.api import check_source
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.engine import check_source
 from mcp_migrate.output import report
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent

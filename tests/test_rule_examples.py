@@ -2,8 +2,8 @@
 
 import pytest
 
+from mcp_migrate.api import check_source
 from mcp_migrate.checks import all_rules
-from mcp_migrate.core.engine import check_source
 
 CASES = [
     pytest.param(rule, example, kind, id=f"{rule.CODE}-{kind}-{i}")

@@ -137,7 +137,7 @@ def test_a_bad_security_severity_is_a_catalog_error():
 def test_sarif_fixes_come_from_the_run_not_from_the_reporter(tmp_path, monkeypatch):
     """Reporters only report (issue 9): the runner computes the fixes, sarif_log renders them."""
     from mcp_migrate.commands import runner
-    from mcp_migrate.core import fixer
+    from mcp_migrate.core.fix import loop as fixer
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "server.py").write_text(SERVER)

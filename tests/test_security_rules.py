@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from mcp_migrate.api import check_source, default_settings, fix_bytes, fix_source
 from mcp_migrate.checks import all_rules
-from mcp_migrate.checks.base import Rule
 from mcp_migrate.core import engine
-from mcp_migrate.core.engine import check_source
-from mcp_migrate.core.fixer import fix_bytes, fix_source
-from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.rule import Rule
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SECURITY = ("RT101", "RT102", "RT103", "HA001", "HA002")
@@ -366,7 +364,7 @@ def _security_sources() -> list:
 
 def test_screens_lose_no_finding(monkeypatch):
     sources = _security_sources()
-    settings = Settings.default()
+    settings = default_settings()
     screened = [[(f.line, f.column, f.code) for f in check_source(s, settings=settings)] for s in sources]
     monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
     monkeypatch.setattr(Rule, "screen", classmethod(lambda cls, data: True))

@@ -6,7 +6,7 @@ Passes:
   takes a few seconds: the Roots rules' screens let no stdlib file through);
 * a deterministic sample parsed and walked by the Roots rules with the screen switched off, so
   their visit code really runs over ordinary code;
-* opt-in (`MCP_MIGRATE_STDLIB_ALL=1`): every file with `Settings.default()` (all rules,
+* opt-in (`MCP_MIGRATE_STDLIB_ALL=1`): every file with `default_settings()` (all rules,
   including the security and approval rules), asserting only that nothing crashes. It takes
   minutes, because those rules' screens admit a few hundred stdlib files, and some of them
   (RT102, RT103) legitimately report stdlib code such as `'file://' + path`.
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from mcp_migrate.api import check_bytes, default_settings
 from mcp_migrate.checks import all_rules
-from mcp_migrate.core.engine import check_bytes
 from mcp_migrate.core.settings import Settings
 
 ROOTS_RULES = frozenset({"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"})
@@ -90,7 +90,7 @@ def _check(findings, errors, syntax) -> None:
 
 
 def _roots_settings() -> Settings:
-    default = Settings.default()
+    default = default_settings()
     assert ROOTS_RULES <= default.select
     return Settings(select=ROOTS_RULES)
 
@@ -115,7 +115,7 @@ def test_stdlib_sample_unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_stdlib_all_rules_do_not_crash() -> None:
-    settings = Settings.default()
+    settings = default_settings()
     crashes = []
     for path in FILES:
         try:

@@ -28,8 +28,8 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import call_qualified, last_identifier, words
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import keyword, literal, positional
 
 HINTS = {

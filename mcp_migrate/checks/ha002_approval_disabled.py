@@ -21,8 +21,8 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import call_qualified
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import keyword, literal
 
 MSG_AGENTS = (

@@ -6,7 +6,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
 from mcp_migrate.checks.shapes import (
     ROOTS_LIST,
@@ -21,8 +20,11 @@ from mcp_migrate.checks.shapes import (
 )
 from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers
 from mcp_migrate.core.context import FileContext
-from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.coordination import note_still_asks
+from mcp_migrate.core.dispatch import run_rules
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
+from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
 MSG_CALL = (
@@ -248,7 +250,7 @@ class RootsRequest(Rule):
     def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
         """Report a roots request with the migration strategies that apply at this site; where
         none may (roots that carry data, a `try` fallback), why, and what a human must decide."""
-        outcome = self.context.rewrites.plan_request_rewrite(self.context, node, kind)
+        outcome = plan_request_rewrite(self.context, node, kind)
         if outcome.decide:  # not directories: "take the directories as ..." would mislead
             message = message.replace(MIGRATE, outcome.decide)
         if outcome.marker_only:
@@ -289,7 +291,7 @@ class RootsRequest(Rule):
     def _bridge(self, node: cst.CSTNode, what: str) -> None:
         """An era-portable request, kept on purpose: clients in the same fix run keep their roots."""
         self.report(node, MSG_BRIDGE.format(what=what), severity="info")
-        self.context.rewrites.note_still_asks(self.context)
+        note_still_asks(self.context)
 
     def _inside_input_required(self) -> bool:
         for anc in reversed(self.ancestors[:-1]):
@@ -347,15 +349,8 @@ class RootsRequest(Rule):
 
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
     """The functions of another module of the project whose body asks for roots: that module
-    run through this rule alone (the engine's dispatcher, imported late: it imports the rules)."""
-    from mcp_migrate.core.engine import _Dispatcher
-
-    module = cst.parse_module(data)
-    resolver = Resolver()
-    resolver.prepass(module)
-    context = FileContext(path, module, resolver, caller.settings, data=data)
-    rule = RootsRequest(context)
-    _Dispatcher(context, [rule], []).run(module)
+    run through this rule alone (core.dispatch, the engine's own walk)."""
+    _, (rule,) = run_rules(path, data, cst.parse_module(data), caller.settings, [RootsRequest])
     return rule.helpers.doers
 
 

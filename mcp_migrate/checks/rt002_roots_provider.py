@@ -6,7 +6,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
 from mcp_migrate.checks.shapes import (
     ROOTS_LIST,
@@ -21,9 +20,11 @@ from mcp_migrate.checks.shapes import (
     roots_type_definition,
     string_context,
 )
-from mcp_migrate.core.fixes import remove_statement
+from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.resolve import SDK_PACKAGES
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import code_of, is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.rewrites.rt002.providers import remove_provider_arg, remove_provider_statement
 
 MSG = (
     "{what} supplies roots to servers; Roots is deprecated by SEP-2577: give the server its "
@@ -165,7 +166,7 @@ class RootsProvider(Rule):
         if arg is None or is_false_or_none(arg.value):
             return
         if sdk_callee:
-            fix = self.context.rewrites.remove_provider_arg(self.context, node, arg)
+            fix = remove_provider_arg(self.context, node, arg)
             self.report(arg, MSG.format(what="`list_roots_callback=`"), fix=fix)
         elif self.resolver.imports_mcp:
             self.report(arg, MSG.format(what="`list_roots_callback=`"))
@@ -181,7 +182,7 @@ class RootsProvider(Rule):
                     self.report(
                         arg,
                         MSG.format(what="the positional roots callback of `ClientSession`"),
-                        fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
+                        fix=remove_provider_arg(self.context, node, arg),
                     )
         elif symbol == "create_roots_callback":
             self.report(node, MSG.format(what="`create_roots_callback(...)`"))
@@ -205,7 +206,7 @@ class RootsProvider(Rule):
                 self.report(
                     arg,
                     MSG.format(what="`roots=`"),
-                    fix=self.context.rewrites.remove_provider_arg(self.context, node, arg),
+                    fix=remove_provider_arg(self.context, node, arg),
                 )
 
     def _set_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
@@ -222,7 +223,7 @@ class RootsProvider(Rule):
             self.report(
                 node,
                 MSG.format(what="`set_roots(...)`"),
-                fix=self.context.rewrites.remove_provider_statement(self.context, node),
+                fix=remove_provider_statement(self.context, node),
             )
 
     def visit_DictElement(self, node: cst.DictElement) -> None:

@@ -7,11 +7,13 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import last_identifier
 from mcp_migrate.checks.shapes import CAPABILITY_KEYS, capability_mapping
-from mcp_migrate.core.fixes import Fix, Replace, remove_arg, remove_element
+from mcp_migrate.core.coordination import server_still_asks
+from mcp_migrate.core.fix.builders import remove_arg, remove_element
+from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.resolve import is_mcp_module
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
 MSG_DECLARE = (
@@ -106,7 +108,7 @@ class RootsCapabilityDeclared(Rule):
         if self._in_check():
             self.report(arg, MSG_PROBE)
         else:
-            fixable = fixable and not self.context.rewrites.server_still_asks(self.context)
+            fixable = fixable and not server_still_asks(self.context)
             self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
 
     def _mcp_code(self) -> bool:
@@ -166,7 +168,7 @@ class RootsCapabilityDeclared(Rule):
         both branches become `{}`: the whole conditional is `{}` (its test is a plain name), not
         `{} if roots else {}`. None while a server in the same run still asks for roots (its
         tests declare the capability on purpose)."""
-        if self.context.rewrites.server_still_asks(self.context):
+        if server_still_asks(self.context):
             return None
         if not isinstance(holder, cst.IfExp):
             return remove_element(mapping, element, unsafe=True)

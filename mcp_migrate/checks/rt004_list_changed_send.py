@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.receivers import CLIENT_RECEIVERS, SESSION_SHAPE
 from mcp_migrate.checks.shapes import (
     LIST_CHANGED,
@@ -21,7 +21,10 @@ from mcp_migrate.checks.shapes import (
     string_context,
 )
 from mcp_migrate.checks.wrappers import SameFileHelpers
-from mcp_migrate.core.fixes import remove_statement
+from mcp_migrate.core.coordination import server_still_asks
+from mcp_migrate.core.fix.builders import remove_statement
+from mcp_migrate.core.fix.edits import AddComment
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import literal, method_name, positional
 
 MSG = (
@@ -86,7 +89,7 @@ class ListChangedSend(Rule):
         self.helpers = SameFileHelpers()
 
     def report(self, node, message, *, severity=None, fix=None) -> None:
-        if fix is not None and self.context.rewrites.server_still_asks(self.context):
+        if fix is not None and server_still_asks(self.context):
             fix = None  # a server in this fix run still asks for roots: legacy clients still notify it
         super().report(node, message, severity=severity, fix=fix)
         self.helpers.found(self.ancestors, node)
@@ -122,7 +125,7 @@ class ListChangedSend(Rule):
                     and _untyped(receiver, self.resolver)
                 )
             ):
-                self.report(node, MSG, fix=remove_statement(self.ancestors))
+                self.report(node, MSG, fix=_remove_send(self.ancestors))
             return
         if name in ("send_notification", "send_raw_notification"):
             args = positional(node)
@@ -130,7 +133,7 @@ class ListChangedSend(Rule):
                 self.context.claim(args[0].value)
                 for inner in _calls_inside(args[0].value):
                     self.context.claim(inner)
-                self.report(node, MSG, fix=remove_statement(self.ancestors))
+                self.report(node, MSG, fix=_remove_send(self.ancestors))
                 return
         if self.resolver.mcp_name(node.func) == "RootsListChangedNotification":
             self.report(node, MSG)
@@ -178,3 +181,56 @@ def _calls_inside(expr):
         yield expr
         args = positional(expr)
         expr = args[0].value if args else None
+
+
+def _remove_send(ancestors: list):
+    """The removal of a send, with a review marker on a neighbouring log line that still says
+    the notification was sent."""
+    fix = remove_statement(ancestors)
+    if fix is None:
+        return None
+    return dataclasses.replace(fix, edits=fix.edits + _stale_log_markers(ancestors, fix.edits[0].node))
+
+
+#: A log line that reports the removed notification: "Sent roots/list_changed", "roots list changed".
+_NOTIFICATION_TEXT = re.compile(r"roots?[\W_]{0,2}list[\W_]{0,2}changed|roots?[\W_]{1,2}changed", re.IGNORECASE)
+_STALE_LOG = (
+    "# mcp-migrate: RT004 review: this line reports a roots/list_changed notification that is no"
+    " longer sent; reword or remove it"
+)
+
+
+def _stale_log_markers(ancestors: list, small: cst.CSTNode) -> tuple:
+    """A marker on the statement just before or after a removed `send_roots_list_changed()`
+    when it is a call whose message still says the notification was sent (left alone it lies;
+    whether to drop it is the author's call)."""
+    text = _code(small)
+    if "send" not in text or ("roots_list_changed" not in text and "RootsListChanged" not in text):
+        return ()
+    line = next((a for a in ancestors if isinstance(a, cst.SimpleStatementLine) and small in a.body), None)
+    block = ancestors[ancestors.index(line) - 1] if line is not None and ancestors.index(line) > 0 else None
+    if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return ()
+    body = list(block.body)
+    at = body.index(line)
+    neighbours = [body[i] for i in (at - 1, at + 1) if 0 <= i < len(body)]
+    return tuple(AddComment(n, _STALE_LOG) for n in neighbours if _logs_notification(n))
+
+
+def _logs_notification(stmt: cst.CSTNode) -> bool:
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+        return False
+    value = stmt.body[0].value
+    value = value.expression if isinstance(value, cst.Await) else value
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+    return name in _LOG_CALLS and bool(_NOTIFICATION_TEXT.search(_code(value)))
+
+
+_LOG_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "log", "critical"})
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)

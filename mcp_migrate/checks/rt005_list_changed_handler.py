@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.shapes import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
@@ -17,7 +16,9 @@ from mcp_migrate.checks.shapes import (
     string_context,
 )
 from mcp_migrate.checks.wrappers import callee_key, definition_key
-from mcp_migrate.core.fixes import remove_arg, remove_statement
+from mcp_migrate.core.coordination import server_still_asks
+from mcp_migrate.core.fix.builders import remove_arg, remove_statement
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
 
 MSG = (
@@ -88,7 +89,7 @@ class ListChangedHandler(Rule):
     def report(self, node, message, *, severity=None, fix=None) -> None:
         """No removal while a server in this fix run still asks for roots: on a legacy
         connection the handler is how it learns that the roots it asks for changed."""
-        if fix is not None and self.context.rewrites.server_still_asks(self.context):
+        if fix is not None and server_still_asks(self.context):
             fix = None
         super().report(node, message, severity=severity, fix=fix)
 

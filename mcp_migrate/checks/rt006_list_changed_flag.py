@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import last_identifier, words
 from mcp_migrate.checks.shapes import capability_mapping
-from mcp_migrate.core.fixes import remove_arg, remove_element
+from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.resolve import is_mcp_module
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import keyword, literal
 
 MSG = (

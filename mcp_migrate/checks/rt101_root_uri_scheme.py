@@ -23,9 +23,9 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import mcp_context
 from mcp_migrate.core.resolve import sdk_symbol
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import keyword, literal, positional, shorten
 
 MSG_SCHEME = (

@@ -44,7 +44,6 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import (
     MCP_IMPORT,
     Spelling,
@@ -57,8 +56,9 @@ from mcp_migrate.checks.security import (
     method,
     words,
 )
-from mcp_migrate.core.fixes import Fix, Replace
+from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.resolve import is_mcp_module
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 MSG_TO_PATH = (

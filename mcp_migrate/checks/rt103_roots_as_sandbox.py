@@ -30,7 +30,6 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Invalid, Rule, Valid
 from mcp_migrate.checks.security import (
     MCP_IMPORT,
     Flow,
@@ -45,7 +44,8 @@ from mcp_migrate.checks.security import (
     method,
     words,
 )
-from mcp_migrate.core.fixes import Fix, Replace
+from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"

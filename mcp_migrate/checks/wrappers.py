@@ -11,39 +11,51 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.base import Rule
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.rule import Rule
 
 #: "`myapp.get_roots` wraps roots-request (a server asks the client for its roots (roots/list)) ..."
 MSG = "`{name}` wraps {rule} ({summary_lower}); configured in extend-apis"
 
 
-def wrapper_rule_for(settings, data: bytes) -> Optional[type]:
-    """A rule class reporting calls to the configured wrappers, or None when the file cannot
-    mention any of them (the last component of a qualified name must occur in the bytes)."""
-    targets = {
+def wrapper_targets(settings, data: bytes) -> dict:
+    """Qualified wrapper name -> rule code, for the configured wrappers `data` can mention
+    (the last component of a qualified name must occur in the bytes)."""
+    return {
         qname: code
         for code, names in settings.extend_apis
         if code in settings.select
         for qname in names
         if qname.rpartition(".")[2].encode() in data
     }
-    if not targets:
-        return None
 
-    class WrapperCalls(Rule):
-        CODE = "extend-apis"
 
-        def visit_Call(self, node: cst.Call) -> None:
-            qname = self.resolver.qualified(node.func)
-            code = targets.get(qname) if qname else None
-            if code is not None:
-                info = load_catalog()[code]
-                summary = info.summary[:1].lower() + info.summary[1:]
-                message = MSG.format(name=qname, rule=info.name, summary_lower=summary.rstrip("."))
-                self.context.report(code, node, message)
+class WrapperCalls(Rule):
+    """Calls that resolve to a configured wrapper, reported as the rule the wrapper stands for.
+    Selected by mcp_migrate.api whenever extend-apis names a wrapper of a selected rule."""
 
-    return WrapperCalls
+    CODE = "extend-apis"
+
+    @classmethod
+    def gate_tokens(cls, settings) -> tuple:
+        return tuple(qname.rpartition(".")[2].encode() for _, names in settings.extend_apis for qname in names)
+
+    @classmethod
+    def runs_on(cls, data: bytes, settings) -> bool:
+        return bool(wrapper_targets(settings, data))
+
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        self.targets = wrapper_targets(context.settings, context.data)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qname = self.resolver.qualified(node.func)
+        code = self.targets.get(qname) if qname else None
+        if code is not None:
+            info = load_catalog()[code]
+            summary = info.summary[:1].lower() + info.summary[1:]
+            message = MSG.format(name=qname, rule=info.name, summary_lower=summary.rstrip("."))
+            self.context.report(code, node, message)
 
 
 class SameFileHelpers:

@@ -115,8 +115,8 @@ def _print_fix_enumeration(console, outcomes) -> None:
 def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
+    from mcp_migrate.api import fix_bytes
     from mcp_migrate.commands.runner import RunResult, run_policy, stdin_target, unsafe_fixes
-    from mcp_migrate.core.fixer import fix_bytes
     from mcp_migrate.output import report
 
     target = stdin_target(filename, options)
@@ -156,7 +156,7 @@ def _write(outcome, roots):
 def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     """The file keeps its original content, so its original findings are what remains.
     A policy skip (symlink leaving the tree) is a warning; a failed write is an error."""
-    from mcp_migrate.core.engine import check_bytes
+    from mcp_migrate.api import check_bytes
 
     result = outcome.result
     settings = outcome.settings

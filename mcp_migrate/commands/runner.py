@@ -15,6 +15,7 @@ from typing import Callable, NamedTuple, Optional
 
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
+from mcp_migrate.core.coordination import RunPlan
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
 from mcp_migrate.project.discovery import check_paths_exist, discover
@@ -173,13 +174,13 @@ def check_file(item) -> FileResult:
 
 def check_data(item) -> FileResult:
     """Worker: check bytes already read (the cache read them to look them up). Never raises."""
-    from mcp_migrate.core import engine  # imported here: a run served from the cache never needs LibCST
+    from mcp_migrate import api  # imported here: a run served from the cache never needs LibCST
 
     source, settings, data = item
     try:
         if not settings.fix_previews:
-            return engine.check_bytes(data, source.display, settings)
-        return _check_with_previews(engine.analyze(data, source.display, settings), data, source.display)
+            return api.check_bytes(data, source.display, settings)
+        return _check_with_previews(api.analyze(data, source.display, settings), data, source.display)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         message = " ".join(f"{type(exc).__name__}: {exc}".split())
@@ -192,7 +193,7 @@ def _check_with_previews(analysis, data: bytes, display: str) -> FileResult:
     second parse or walk)."""
     result = analysis.result
     if not result.errors and any(f.fix != "none" for f in result.findings):
-        from mcp_migrate.core.fixer import analysis_previews
+        from mcp_migrate.core.fix.loop import analysis_previews
 
         result.fix_previews = analysis_previews(analysis, data, display)
     return result
@@ -431,7 +432,7 @@ class FixOutcome:
 
 def fix_file(item) -> FixOutcome:
     """Worker: read one file and compute its fix. Never writes; never raises."""
-    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.api import fix_bytes
     from mcp_migrate.project.writer import snapshot
 
     source, settings, unsafe = item
@@ -485,20 +486,20 @@ def run_fix(
         seen.add(key)
         items.append((source, settings, unsafe))
     if unsafe:
-        items = _with_migrated_tools(items, options.jobs)
+        items = _with_run_plan(items, options.jobs)
     outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
     return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options))
 
 
-def _with_migrated_tools(items: list, jobs: int) -> list:
-    """Tools anywhere in the run that the RT001 rewrite gives a directories parameter, told
-    to every file's settings, so a client in the same repository starts passing it (one fix
-    run leaves a client and its server consistent). Costs a check of the candidate files."""
+def _with_run_plan(items: list, jobs: int) -> list:
+    """What every file's rewrites tell the others (core.coordination.RunPlan: the tools that
+    gain a directories parameter, whether a server still asks), told to every file's settings,
+    so one fix run leaves a client and its server consistent. Costs a check of the files."""
     checks = run_items([(source, settings) for source, settings, _ in items], jobs)
-    tools = tuple(sorted({tool for result in checks for tool in result.migrated_tools}))
-    if not tools:
+    joined = RunPlan.joined(result.notes for result in checks)
+    if joined == RunPlan():
         return items
-    return [(source, dataclasses.replace(settings, migrated_tools=tools), unsafe) for source, settings, unsafe in items]
+    return [(source, dataclasses.replace(settings, run=joined), unsafe) for source, settings, unsafe in items]
 
 
 @dataclass(frozen=True)
@@ -528,9 +529,9 @@ def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> 
     policy = run_policy(target.config, options)
     if target.settings is None:
         return RunResult(skipped=1, **policy)
-    from mcp_migrate.core import engine
+    from mcp_migrate.api import check_bytes
 
-    result = engine.check_bytes(data, target.display, target.settings)
+    result = check_bytes(data, target.display, target.settings)
     files = {target.display: FileRef(None, target.settings, data)}
     return RunResult(results=[result], files_checked=1, files=files, **policy)
 
@@ -573,7 +574,7 @@ def _from_preview(ref: Optional[FileRef], new: Optional[bytes]) -> Optional[FixP
 
 
 def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Optional[FixProposal]:
-    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.api import fix_bytes
 
     if ref is None:
         return None

@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from mcp_migrate.core.coordination import FileNotes
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.settings import Settings
 
@@ -40,8 +41,8 @@ class FileContext:
     reports: list = field(default_factory=list)
     #: ids of nodes already covered by a report, so an enclosing report is not repeated inside.
     claimed: set = field(default_factory=set)
-    #: (tool name, parameter) for every tool a rewrite gives a parameter (see Settings).
-    migrated_tools: list = field(default_factory=list)
+    #: What this file's rewrites tell the rest of the run (core.coordination).
+    notes: FileNotes = field(default_factory=FileNotes)
     #: Per-file answers a rewrite computes once and asks again (e.g. the registered tools).
     memo: dict = field(default_factory=dict)
 
@@ -53,11 +54,3 @@ class FileContext:
 
     def is_claimed(self, node: cst.CSTNode) -> bool:
         return id(node) in self.claimed
-
-    @property
-    def rewrites(self):
-        """The migration rewrites (`mcp_migrate.migrate`), imported on first use: rules reach
-        them through the context, so rules and rewrites never import each other."""
-        from mcp_migrate import migrate
-
-        return migrate

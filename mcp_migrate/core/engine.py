@@ -15,7 +15,6 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks import all_rules
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import (
     FILE_CODES,
@@ -26,136 +25,36 @@ from mcp_migrate.core.codes import (
     SYNTAX_ERROR_CODE,
     UNUSED_SUPPRESSION_CODE,
 )
-from mcp_migrate.core.context import FileContext, Report
+from mcp_migrate.core.context import Report
 from mcp_migrate.core.deep import call_deep
+from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges
-from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
-from mcp_migrate.core.syntax import literal
-from mcp_migrate.core.walk import walk
-
-
-class _Dispatcher:
-    """Calls every active rule's visit_/leave_ method for each node; isolates rule crashes."""
-
-    def __init__(self, context: FileContext, rules: list, errors: list):
-        self.context = context
-        self.resolver = context.resolver
-        self.errors = errors
-        self.dead: set = set()
-        self.visits: dict = {}
-        self.leaves: dict = {}
-        #: (rule, visit_string, wanted values) for rules that look at string literals.
-        self.strings: list = []
-        for rule in rules:
-            if rule.WIRE_STRINGS:
-                self.strings.append((rule, rule.visit_string, rule.WIRE_STRINGS))
-            for attr in dir(type(rule)):
-                if attr == "visit_string":
-                    continue
-                if attr.startswith("visit_"):
-                    self.visits.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
-                elif attr.startswith("leave_"):
-                    self.leaves.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
-
-    def _call(self, handlers, node, *args) -> None:
-        for rule, method in handlers:
-            if rule.CODE in self.dead:
-                continue
-            try:
-                method(node, *args)
-            except Exception as exc:  # a broken rule stops for this file, never the run
-                self.dead.add(rule.CODE)
-                self.errors.append(
-                    FileError(
-                        self.context.path,
-                        rule.CODE,
-                        f"rule {rule.CODE} raised {type(exc).__name__}: {exc}"
-                        " (its findings after this point in the file may be missing)",
-                    )
-                )
-
-    def run(self, module: cst.Module) -> None:
-        walk(module, self.on_visit, self.on_leave)
-
-    def on_visit(self, node: cst.CSTNode) -> None:
-        self.context.ancestors.append(node)
-        self.resolver.on_visit(node)
-        kind = type(node)
-        handlers = self.visits.get(kind.__name__)
-        if handlers:
-            self._call(handlers, node)
-        if self.strings and (kind is cst.SimpleString or kind is cst.ConcatenatedString):
-            self._visit_string(node)
-
-    def _visit_string(self, node: cst.BaseString) -> None:
-        """One evaluation of the literal for every rule that wants string values. The tail of
-        an implicit concatenation (a ConcatenatedString inside another) is not a literal
-        anyone wrote: the outermost one is evaluated once, its pieces one by one, so the cost
-        stays linear in the number of pieces."""
-        if type(node) is cst.ConcatenatedString and type(self.context.ancestors[-2]) is cst.ConcatenatedString:
-            return
-        value = _plain_value(node) if type(node) is cst.SimpleString else None
-        if value is None:
-            value = literal(node)
-        if value is None:
-            return
-        wanted = [(rule, method) for rule, method, values in self.strings if value in values]
-        if wanted:
-            self._call(wanted, node, value)
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        handlers = self.leaves.get(type(original_node).__name__)
-        if handlers:
-            self._call(handlers, original_node)
-        self.resolver.on_leave(original_node)
-        self.context.ancestors.pop()
-
-
-def _plain_value(node: cst.SimpleString) -> Optional[str]:
-    """A str literal's value without evaluating it, when its text has no escapes: the body
-    between the quotes is the value. None when evaluation is needed (escapes, bytes)."""
-    raw = node.value
-    if "\\" in raw or "\r" in raw:
-        return None
-    body = raw.lstrip("rRuUfF")
-    if body[:1] not in ("'", '"') or len(raw) - len(body) > 1 or body[:1] != body[-1:]:
-        return None
-    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
-    return body[len(quote) : -len(quote)] if len(body) >= 2 * len(quote) else None
 
 
 @lru_cache(maxsize=64)
-def _gate_tokens(select: frozenset, extend_apis: tuple) -> tuple:
+def _gate_tokens(settings: Settings) -> tuple:
     """One short list of byte strings, at least one of which any file that can hold a finding
-    of the selected rules contains (the union of their gates, plus wrapper names)."""
-    tokens = {t for rule in all_rules() if rule.CODE in select for t in rule.gate()}
-    tokens.update(qname.rpartition(".")[2].encode() for _, names in extend_apis for qname in names)
-    if REVIEW_PENDING_CODE in select:  # review markers are comments: no rule's gate sees them
+    of the selected rules contains (the union of their gates)."""
+    tokens = {t for rule in settings.rules for t in rule.gate_tokens(settings)}
+    if REVIEW_PENDING_CODE in settings.select:  # review markers are comments: no rule's gate sees them
         tokens.add(REVIEW_TOKEN)
     return tuple(sorted(tokens, key=len))
 
 
 def gate_open(data: bytes, settings: Settings) -> bool:
-    return any(token in data for token in _gate_tokens(settings.select, settings.extend_apis))
+    return any(token in data for token in _gate_tokens(settings))
 
 
 def screened_rules(data: bytes, settings: Settings) -> list:
-    """The selected rule classes whose screen tokens occur in `data` (cheap byte scans)."""
+    """The selected rule classes (Settings.rules) that may report on `data`: its scope and its
+    cheap byte screen both hold (core.rule.Rule.runs_on)."""
     if not gate_open(data, settings):
         return []
-    classes = [r for r in all_rules() if r.CODE in settings.select]
-    active = [r for r in classes if r.applies(data) and r.screen(data)]
-    if settings.extend_apis:
-        from mcp_migrate.checks.wrappers import wrapper_rule_for
-
-        wrapper = wrapper_rule_for(settings, data)
-        if wrapper is not None:
-            active.append(wrapper)
-    return active
+    return [rule for rule in settings.rules if rule.runs_on(data, settings)]
 
 
 def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
@@ -280,14 +179,10 @@ def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, 
 def _analyze_module(module, data, path, settings, rules, audit, result) -> Analysis:
     reports = []
     if rules:
-        resolver = Resolver()
-        resolver.prepass(module)
-        context = FileContext(path, module, resolver, settings, data=data)
-        dispatcher = _Dispatcher(context, [cls(context) for cls in rules], result.errors)
-        dispatcher.run(module)
+        context, _ = run_rules(path, data, module, settings, rules, result.errors)
         # What a rule reported before it broke stands: an internal error never hides a finding.
         reports = list(context.reports)
-        result.migrated_tools = list(context.migrated_tools)
+        result.notes = context.notes
     if not reports and not audit:
         return Analysis(module, [], result)
     # The source text without a codegen pass: the decoded bytes themselves (utf-8-sig drops a
@@ -429,18 +324,10 @@ def _dedupe(pairs: Iterable) -> list:
     return out
 
 
-def check_bytes(data: bytes, path: str, settings: Optional[Settings] = None) -> FileResult:
-    """Check one file's raw bytes. Never raises for bad input: it becomes an E999 finding."""
-    settings = settings or Settings.default()
+def check_bytes(data: bytes, path: str, settings: Settings) -> FileResult:
+    """Check one file's raw bytes with `settings` (its `rules` chosen by mcp_migrate.api).
+    Never raises for bad input: it becomes an E999 finding."""
     return analyze(data, path, settings).result
-
-
-def check_source(source, path: str = "<string>", *, settings: Optional[Settings] = None) -> list:
-    """Findings for one source text (str or bytes), sorted by position; an internal error (a
-    rule that raised) is a finding too (INTERNAL_ERROR_CODE), so it can never pass as clean."""
-    data = source.encode("utf-8") if isinstance(source, str) else source
-    result = check_bytes(data, path, settings)
-    return result.findings + [internal_error_finding(e) for e in result.errors]
 
 
 def internal_error_finding(error: FileError) -> Finding:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from mcp_migrate.core.coordination import FileNotes
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -66,8 +68,8 @@ class FileResult:
     applied: list = field(default_factory=list)
     #: Findings silenced by an inline suppression, as (Finding, kind, reason).
     suppressed: list = field(default_factory=list)
-    #: (tool name, parameter) of tools whose RT001 rewrite adds a parameter.
-    migrated_tools: list = field(default_factory=list)
+    #: What this file's rewrites tell the rest of a fix run (core.coordination.FileNotes).
+    notes: FileNotes = field(default_factory=FileNotes)
     #: With Settings.fix_previews: (code, unsafe?) -> the file's bytes after that rule's fixes
     #: of that kind, one pass over the checked tree (core.fixer.analysis_previews).
     fix_previews: dict = field(default_factory=dict)

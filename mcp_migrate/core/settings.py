@@ -1,13 +1,14 @@
 """What one file is checked with: the selected rules, a team's wrapper APIs, the migration
-strategy and the names rewrites introduce. Built by `project.selection`, read by the engine."""
+strategy and the names rewrites introduce. Built by `mcp_migrate.api` (which alone knows the
+rule classes), read by the engine."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional
 
-from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
+from mcp_migrate.core.coordination import RunPlan
 
 #: Migration strategies for RT001-RT003 rewrites, in the order the CLI lists them.
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
@@ -18,6 +19,9 @@ class Settings:
     """What to check: the selected rule codes and a team's own wrapper APIs."""
 
     select: frozenset = frozenset()
+    #: The rule classes that run (core.rule.Rule subclasses): the selection's rules, chosen by
+    #: mcp_migrate.api; the engine runs exactly these and knows no others.
+    rules: tuple = ()
     #: rule code -> qualified names of a team's wrappers that count as that rule's API.
     extend_apis: tuple = ()
     #: Migration strategy (one of STRATEGIES), or None for the per-site default; and the
@@ -25,15 +29,11 @@ class Settings:
     strategy: Optional[str] = None
     parameter: str = "directories"
     env_var: str = "MCP_ROOTS"
-    #: (tool name, parameter name) of tools anywhere in the run that a rewrite gives a
-    #: directories parameter, so a client in the same repository can start passing it.
-    migrated_tools: tuple = ()
+    #: What the run's other files' rewrites told this one (core.coordination): the tools that
+    #: gain a directories parameter, and whether a server in the run still asks for roots.
+    run: RunPlan = RunPlan()
     #: Also compute each fixable rule's change (FileResult.fix_previews) from the check's own
     #: parse, for reporters that show fixes (full text, SARIF) without running the fixer.
     fix_previews: bool = False
     #: Files larger than this many bytes are reported (E997), not parsed; 0: no limit.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
-
-    @classmethod
-    def default(cls) -> Settings:
-        return cls(select=frozenset(load_catalog()))

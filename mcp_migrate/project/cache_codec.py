@@ -15,11 +15,12 @@ import json
 from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
+from mcp_migrate.core.coordination import MigratedTool
 from mcp_migrate.core.findings import FileResult, Finding
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
-SCHEMA = 3
+SCHEMA = 4
 MAGIC = b"mcp-migrate-cache"
 FIX_KINDS = ("none", "safe", "unsafe")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
@@ -71,7 +72,10 @@ def _result(result: FileResult) -> dict:
     return {
         "findings": [f.to_json() for f in result.findings],
         "suppressed": [[f.to_json(), kind, reason] for f, kind, reason in result.suppressed],
-        "migrated_tools": [list(entry) for entry in result.migrated_tools],
+        "notes": {
+            "tools": [[t.tool, t.parameter, t.optional] for t in result.notes.tools],
+            "still_asks": result.notes.still_asks,
+        },
         "fix_previews": [
             [code, unsafe, base64.b64encode(data).decode("ascii")]
             for (code, unsafe), data in result.fix_previews.items()
@@ -105,11 +109,11 @@ def _file_result(path: str, raw: dict) -> FileResult:
         if kind not in SUPPRESSION_KINDS:
             raise Malformed("suppression kind")
         result.suppressed.append((_finding(path, finding), kind, _of(reason, str)))
-    for item in _of(raw.get("migrated_tools"), list):
-        entry = tuple(_of(value, str) for value in _of(item, list))
-        if not 2 <= len(entry) <= 3:
-            raise Malformed("migrated tool")
-        result.migrated_tools.append(entry)
+    notes = _of(raw.get("notes"), dict)
+    for item in _of(notes.get("tools"), list):
+        tool, parameter, optional = _triple(item)
+        result.notes.tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
+    result.notes.still_asks = _of(notes.get("still_asks"), bool)
     for item in _of(raw.get("fix_previews"), list):
         code, unsafe, data = _triple(item)
         result.fix_previews[(_of(code, str), _of(unsafe, bool))] = base64.b64decode(_of(data, str), validate=True)

@@ -91,7 +91,7 @@ class RuleSelector:
         self._cache: dict = {}
 
     def settings_for(self, path: str):
-        from mcp_migrate.core.settings import Settings
+        from mcp_migrate import api
 
         select = self.selected
         for patterns, codes in self.per_file_ignores:
@@ -100,7 +100,7 @@ class RuleSelector:
         settings = self._cache.get(select)
         if settings is None:
             apis = tuple((code, names) for code, names in self.extend_apis if code in select)
-            settings = self._cache[select] = Settings(select=select, extend_apis=apis, **self.migration)
+            settings = self._cache[select] = api.settings(select, extend_apis=apis, **self.migration)
         return settings
 
 

@@ -1,4 +1,5 @@
-"""The rule base class: one rule per class, its logic beside its examples (as in Fixit 2).
+"""The rule contract: one rule per class, its logic beside its examples (as in Fixit 2). The
+engine knows this contract and no rule; rules know this contract and not the engine.
 
 A rule declares `CODE` (its catalog entry holds name, severity, fix kind and docs), the byte
 tokens without which it can never fire (`SCREEN`), and `VALID` / `INVALID` examples that the
@@ -51,6 +52,17 @@ class Rule:
     @classmethod
     def gate(cls) -> tuple:
         return cls.SCREEN if cls.GATE is None else cls.GATE
+
+    @classmethod
+    def gate_tokens(cls, settings) -> tuple:
+        """The gate for one run's settings (a rule whose gate depends on configuration, such
+        as the extend-apis wrappers, overrides this)."""
+        return cls.gate()
+
+    @classmethod
+    def runs_on(cls, data: bytes, settings) -> bool:
+        """Whether the engine runs this rule on a file: its scope and its screen both hold."""
+        return cls.applies(data) and cls.screen(data)
 
     @classmethod
     def applies(cls, data: bytes) -> bool:

@@ -1,11 +1,5 @@
-"""A tool's new signature: the Context parameter dropped, the directories parameter added.
-
-Every shape a `def` can have is rebuilt from text (positional-only `/`, defaults, a bare `*`,
-`*args`, `**kwargs`, the Context anywhere), so no combination can produce an invalid tree.
-The new parameter never shifts an existing positional one: it is appended to the positional
-parameters when there is no `*` and either none of them has a default or it has one itself (an
-optional parameter, where roots were only a fallback); otherwise it becomes keyword-only. The result is wrapped the way black/ruff format wraps at the project's line length.
-"""
+"""A tool's new signature: one parameter added (and an unused Context dropped) in the layout
+the function already has."""
 
 from __future__ import annotations
 
@@ -14,7 +8,15 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.fixes import ReplaceSignature
+from mcp_migrate.core.fix.edits import ReplaceSignature
+
+
+def all_params(params: cst.Parameters) -> list:
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def annotation_head(ann: cst.BaseExpression) -> cst.BaseExpression:
+    return ann.value if isinstance(ann, cst.Subscript) else ann
 
 
 class SignatureRefused(Exception):

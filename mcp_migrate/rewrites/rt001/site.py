@@ -1,26 +1,18 @@
-"""RT001's rewrite: the server stops asking the client for roots.
-
-Strategies (the default: tool-parameter inside a tool function, server-config elsewhere):
-  tool-parameter  the tool gains `directories: Annotated[list[str], Field(description=...)]`
-  resource-uri    the tool gains `uris: ...` (file:// URIs), converted once by a helper
-  server-config   a module constant read once from an environment variable at start-up
-The consuming code is rewritten by ConsumerRewriter; what it does not understand gets a value
-of the same shape built from the directories and a `# mcp-migrate: RT001` review comment.
-"""
+"""One RT001 site rewritten: the request replaced by the directories, the code that consumed
+its result rewritten (consumers), capability guards unwrapped, and what only led to the
+request (dead locals, an unused Context parameter) dropped."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.fixer import line_length
-from mcp_migrate.core.fixes import AddComment, Fix, Insert, RemoveStatement, Replace, Unwrap
-from mcp_migrate.core.settings import STRATEGIES
+from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
+from mcp_migrate.core.fix.edits import AddComment, Fix, Insert, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.syntax import (
     code_of,
-    enclosing,
     is_reference,
     iter_nodes,
     keyword,
@@ -30,159 +22,33 @@ from mcp_migrate.core.syntax import (
     parse_stmt,
     positional,
 )
-from mcp_migrate.migrate.consumers import (
-    ConsumerRewriter,
-    NotUnderstood,
-    SideChannel,
-    always_exits,
-    bound_names,
-    is_store,
-    tolerates_none,
-    unreachable_after,
+from mcp_migrate.rewrites.names import bound_names, is_store
+from mcp_migrate.rewrites.rt001.consumers import ConsumerRewriter
+from mcp_migrate.rewrites.rt001.flow import always_exits, tolerates_none, unreachable_after
+from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnderstood, SideChannel, SideChannelSite
+from mcp_migrate.rewrites.rt001.signature import (
+    NewParam,
+    SignatureRefused,
+    all_params,
+    annotation_head,
+    depth_of,
+    rebuild,
 )
-from mcp_migrate.migrate.signature import NewParam, SignatureRefused, depth_of, rebuild
+from mcp_migrate.rewrites.rt001.strategies import (
+    PARAM_DESCRIPTION,
+    URI_DESCRIPTION,
+    URI_HELPER,
+    config_anchor,
+    constant_name,
+    is_docstring,
+    uri_prologue,
+)
+from mcp_migrate.rewrites.rt001.tools import is_tool_function, tool_name
 
-_SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
 _CONTEXT_CLASSES = frozenset({"Context", "ServerRequestContext", "RequestContext"})
-_URI_HELPER = "_file_uri_to_path"
-_PARAM_DESCRIPTION = "Absolute paths of the directories to work in."
-_URI_DESCRIPTION = "file:// URIs of the directories to work in."
 
 
-@dataclass
-class Outcome:
-    fix: Optional[Fix]
-    applicable: tuple
-    reason: str = ""
-    #: What a human must decide, where the site's roots are not directories at all (the rule
-    #: says this instead of "take the directories as ...").
-    decide: str = ""
-    #: The fix only leaves a `# mcp-migrate:` review marker: the site stays a finding.
-    marker_only: bool = False
-
-
-#: The start of every review marker the RT001 rewrite leaves.
-MARKER = "# mcp-migrate: RT001 review:"
-#: What to do with roots that carry data (a session id, a timezone) instead of directories.
-SIDE_CHANNEL_DECISION = (
-    "these roots carry data, not directories: decide how a client passes that value now"
-    " (a tool argument or server configuration), then drop the request"
-)
-_BY_HAND = "take the directories as a tool parameter, a resource URI, or server configuration by hand"
-
-
-def constant_name(env_var: str) -> str:
-    name = "".join(ch if ch.isalnum() else "_" for ch in env_var.upper())
-    return name if name and not name[0].isdigit() else f"_{name}"
-
-
-#: Told through `migrated_tools` to every file of a fix run: a server in this run still asks for
-#: roots (a site no rewrite touched), so a client's roots must stay (its tests talk to it).
-STILL_ASKS = ("*", "roots/list")
-
-
-def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
-    """Plan the rewrite of the roots request `call` seen at the current traversal point."""
-    outcome = _plan(context, call, kind)
-    if (outcome.fix is None or outcome.marker_only) and STILL_ASKS not in context.migrated_tools:
-        context.migrated_tools.append(STILL_ASKS)  # see client.note_still_asks
-    return outcome
-
-
-def _plan(context, call: cst.Call, kind: str) -> Outcome:
-    ancestors = context.ancestors
-    settings = context.settings
-    func = enclosing(ancestors[:-1], cst.FunctionDef)
-    if func is None:
-        return Outcome(None, (), "the request is not inside a function")
-    tool = is_tool_function(func, context)
-    applicable = STRATEGIES if tool else ("server-config",)
-    strategy = settings.strategy or ("tool-parameter" if tool else "server-config")
-    if strategy not in applicable:
-        return Outcome(None, applicable, f"{strategy} applies only to tool functions")
-    value = awaited_value(ancestors, call, context.resolver)
-    if value is None:
-        return _marked(func, call, _not_awaited_reason(ancestors, call), f"{_BY_HAND}, then rewrite this call")
-    builder = _SiteRewrite(context, func, value, kind, strategy)
-    try:
-        fix = builder.build()
-    except _SideChannelSite as exc:
-        return _marked(func, value, str(exc), SIDE_CHANNEL_DECISION, side_channel=True)
-    except _NoRewrite as exc:
-        return _marked(func, value, str(exc), "")
-    except _CannotApply as exc:
-        return Outcome(None, applicable, str(exc))
-    except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
-        return Outcome(None, (), f"internal error while planning the rewrite ({type(exc).__name__}: {exc})")
-    return Outcome(fix, applicable)
-
-
-class _CannotApply(Exception):
-    """The chosen strategy cannot rewrite this site (another one might)."""
-
-
-class _NoRewrite(_CannotApply):
-    """No strategy can rewrite this site without changing behaviour: report, and leave a
-    review marker that says what a human must decide."""
-
-
-class _SideChannelSite(_NoRewrite):
-    """The roots carry data, not directories: there is nothing to pass as directories."""
-
-
-def _marked(func: cst.FunctionDef, node: cst.CSTNode, reason: str, decide: str, *, side_channel=False) -> Outcome:
-    """A site no rewrite may touch: its fix is a `# mcp-migrate: RT001 review:` line above the
-    statement saying why and what to decide (none once that line is there, so the fix is
-    idempotent); the finding stays either way."""
-    statement = _statement_of(func, node)
-    todo = f"{reason}{':' if side_channel else ';'} {decide}" if decide else reason
-    rule_says = SIDE_CHANNEL_DECISION if side_channel else ""
-    if statement is None or _has_marker(statement):
-        return Outcome(None, (), reason, rule_says)
-    fix = Fix((AddComment(statement, f"{MARKER} {todo}"),), unsafe=True)
-    return Outcome(fix, (), reason, rule_says, marker_only=True)
-
-
-def _has_marker(statement: cst.CSTNode) -> bool:
-    lines = getattr(statement, "leading_lines", ())
-    return any(line.comment is not None and line.comment.value.startswith(MARKER) for line in lines)
-
-
-#: Wrappers whose awaited result is the wrapped awaitable's result (a timeout or a shield
-#: changes when, not what): the whole `await wrapper(request, ...)` is the roots value.
-_TRANSPARENT_WAITS = frozenset({"asyncio.wait_for", "asyncio.shield", "anyio.fail_after"})
-
-
-def awaited_value(ancestors: list, call: cst.Call, resolver) -> Optional[cst.BaseExpression]:
-    """The expression whose value is the roots result: `await request`, or the `await` of a
-    transparent wrapper (`await asyncio.wait_for(request, timeout=1)`); None when the request's
-    awaitable goes anywhere else (gather, create_task, a variable): replacing it with a list
-    would hand a list to code that awaits it."""
-    parent = ancestors[-2]
-    if isinstance(parent, cst.Await) and parent.expression is call:
-        return parent
-    if len(ancestors) >= 4 and isinstance(parent, cst.Arg) and parent.keyword is None:
-        wrapper, outer = ancestors[-3], ancestors[-4]
-        if (
-            isinstance(wrapper, cst.Call)
-            and wrapper.args
-            and wrapper.args[0] is parent
-            and resolver.qualified(wrapper.func) in _TRANSPARENT_WAITS
-            and isinstance(outer, cst.Await)
-            and outer.expression is wrapper
-        ):
-            return outer
-    return None
-
-
-def _not_awaited_reason(ancestors: list, call: cst.Call) -> str:
-    holder = ancestors[-3] if isinstance(ancestors[-2], cst.Arg) and len(ancestors) >= 3 else ancestors[-2]
-    if isinstance(holder, cst.Call):
-        return f"the request's awaitable is handed to `{code_of(holder.func)}(...)`, which would get a list"
-    return "the request is not awaited where it is made (its awaitable is kept for later)"
-
-
-class _SiteRewrite:
+class SiteRewrite:
     def __init__(self, context, func, value, kind, strategy):
         self.context = context
         self.settings = context.settings
@@ -221,7 +87,7 @@ class _SiteRewrite:
             if plan.needs_path:
                 self.imports.append(("pathlib", "Path"))
         except SideChannel as exc:
-            raise _SideChannelSite(str(exc)) from None
+            raise SideChannelSite(str(exc)) from None
         except NotUnderstood as exc:
             self._fallback(str(exc))
         if guard is not None:
@@ -251,15 +117,15 @@ class _SiteRewrite:
     def _check_names(self) -> None:
         if self.strategy == "server-config":
             if self.target in bound_names(self.func):
-                raise _CannotApply(f"the function binds `{self.target}` itself; set `env-var` to another name")
+                raise CannotApply(f"the function binds `{self.target}` itself; set `env-var` to another name")
             return
-        params = {p.name.value for p in _all_params(self.func.params)}
+        params = {p.name.value for p in all_params(self.func.params)}
         wanted = {self.target} | ({"uris"} if self.strategy == "resource-uri" else set())
         clash = wanted & bound_names(self.func)
         # A second request in a tool that already gained the parameter reuses it.
         if clash and not (clash <= params and self._already_migrated(params)) and not self._own_prologue():
             name = sorted(clash)[0]
-            raise _CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
+            raise CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
 
     def _check_no_fallback_handler(self) -> None:
         """A request inside `try:` with an `except` branch: that branch is what a 2026 client
@@ -270,7 +136,7 @@ class _SiteRewrite:
         while node is not None and node is not self.func:
             parent = parents.get(id(node))
             if isinstance(parent, (cst.Try, cst.TryStar)) and parent.body is node and parent.handlers:
-                raise _NoRewrite(
+                raise NoRewrite(
                     "the request sits in a `try:` whose `except` branch is the fallback a 2026 client got;"
                     " decide what that fallback means once the directories are passed in"
                 )
@@ -280,7 +146,7 @@ class _SiteRewrite:
         """resource-uri binds `directories` in its own prologue line on an earlier pass."""
         if self.strategy != "resource-uri" or not isinstance(self.func.body, cst.IndentedBlock):
             return False
-        prologues = {_prologue(self.target, optional) for optional in (False, True)}
+        prologues = {uri_prologue(self.target, optional) for optional in (False, True)}
         return any(code_of(stmt).strip() in prologues for stmt in self.func.body.body[:2])
 
     def _already_migrated(self, names: set) -> bool:
@@ -288,7 +154,7 @@ class _SiteRewrite:
         return wanted in names and self._param_marker_present()
 
     def _param_marker_present(self) -> bool:
-        for p in _all_params(self.func.params):
+        for p in all_params(self.func.params):
             if p.annotation is not None and "Field(description=" in code_of(p.annotation.annotation):
                 return True
         return False
@@ -340,7 +206,7 @@ class _SiteRewrite:
                 self.imports.append(("mcp.types", "ListRootsResult"))
         self.edits.append(Replace(self.value, parse_expr(shaped)))
         self.dropped.append(self.value)
-        line = _statement_of(self.func, self.value)
+        line = statement_of(self.func, self.value)
         self.edits.append(
             AddComment(
                 line,
@@ -362,10 +228,10 @@ class _SiteRewrite:
         const = parse_stmt(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
         const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
         self.imports.append(("os", None))
-        self.edits.append(Insert(_anchor(self.module, self.resolver), (const,)))
+        self.edits.append(Insert(config_anchor(self.module, self.resolver), (const,)))
 
     def _tool_parameter(self) -> None:
-        names = {p.name.value for p in _all_params(self.func.params)}
+        names = {p.name.value for p in all_params(self.func.params)}
         param_name = "uris" if self.strategy == "resource-uri" else self.target
         self.imports += [("typing", "Annotated"), ("pydantic", "Field")]
         fallback_for = self._fallback_for()
@@ -376,20 +242,20 @@ class _SiteRewrite:
             self._uri_prologue(optional)
         if param_name in names:
             return
-        description = _URI_DESCRIPTION if self.strategy == "resource-uri" else _PARAM_DESCRIPTION
+        description = URI_DESCRIPTION if self.strategy == "resource-uri" else PARAM_DESCRIPTION
         field = f'Field(description="{description}")'
         if optional:
             field = f'Field(description="{description[:-1]} (used when `{fallback_for}` is not given).")'
             self._new_param = NewParam(param_name, "list[str] | None", field, "None")
-            self.context.migrated_tools.append((tool_name(self.func), param_name, "optional"))
+            note_migrated_tool(self.context, MigratedTool(tool_name(self.func), param_name, optional=True))
             return
         self._new_param = NewParam(param_name, "list[str]", field)
-        self.context.migrated_tools.append((tool_name(self.func), param_name))
+        note_migrated_tool(self.context, MigratedTool(tool_name(self.func), param_name))
 
     def _fallback_for(self) -> Optional[str]:
         """The parameter (with a default) whose absence the roots stood in for: the request sits
         in `if p is None:` / `if not p:`."""
-        optional = {p.name.value for p in _all_params(self.func.params) if p.default is not None}
+        optional = {p.name.value for p in all_params(self.func.params) if p.default is not None}
         parents = parent_map(self.func)
         node = self.value
         while node is not None and node is not self.func:
@@ -412,14 +278,14 @@ class _SiteRewrite:
     def _uri_prologue(self, optional: bool) -> None:
         body = self.func.body
         if not isinstance(body, cst.IndentedBlock):
-            raise _CannotApply("a one-line function body")
+            raise CannotApply("a one-line function body")
         first = body.body[0]
-        anchor = body.body[1] if _is_docstring(first) and len(body.body) > 1 else first
-        prologue = parse_stmt(_prologue(self.target, optional) + "\n")
+        anchor = body.body[1] if is_docstring(first) and len(body.body) > 1 else first
+        prologue = parse_stmt(uri_prologue(self.target, optional) + "\n")
         self.edits.append(Insert(anchor, (prologue,), before=True))
-        if not module_binding(self.module, _URI_HELPER) is not None:
+        if not module_binding(self.module, URI_HELPER) is not None:
             helper = parse_stmt(
-                f"def {_URI_HELPER}(uri: str) -> str:\n"
+                f"def {URI_HELPER}(uri: str) -> str:\n"
                 f'    """The local path of a file:// URI (percent-decoded; Windows drives handled)."""\n'
                 f"    parsed = urlparse(uri)\n"
                 f'    if parsed.scheme != "file":\n'
@@ -430,7 +296,7 @@ class _SiteRewrite:
             )
             helper = helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
             self.imports += [("urllib.parse", "urlparse"), ("urllib.request", "url2pathname")]
-            self.edits.append(Insert(_anchor(self.module, self.resolver), (helper,)))
+            self.edits.append(Insert(config_anchor(self.module, self.resolver), (helper,)))
 
     # --- the ctx parameter -----------------------------------------------------------------------
     def _drop_unused_context(self) -> None:
@@ -446,7 +312,7 @@ class _SiteRewrite:
         try:
             edit = rebuild(self.func, drop, new_param, depth, self.module.default_indent, width)
         except SignatureRefused as exc:
-            raise _CannotApply(str(exc)) from None
+            raise CannotApply(str(exc)) from None
         self.edits.append(edit)
 
     def _drop_dead_locals(self) -> None:
@@ -498,10 +364,10 @@ class _SiteRewrite:
         return False
 
     def _context_param(self) -> Optional[cst.Param]:
-        for p in _all_params(self.func.params):
+        for p in all_params(self.func.params):
             if (
                 p.annotation is not None
-                and self.resolver.sdk_name(_annotation_head(p.annotation.annotation)) in _CONTEXT_CLASSES
+                and self.resolver.sdk_name(annotation_head(p.annotation.annotation)) in _CONTEXT_CLASSES
             ):
                 if is_tool_function(self.func, self.context):
                     return p
@@ -517,50 +383,6 @@ class _SiteRewrite:
                 if is_reference(node, parents.get(id(node))):
                     return True
         return False
-
-
-# ----- helpers ------------------------------------------------------------------------------------
-def is_tool_function(func: cst.FunctionDef, context) -> bool:
-    """Registered with `@<server>.tool(...)` / `@<server>.tool`, or `<server>.add_tool(func)`."""
-    resolver = context.resolver
-    for dec in func.decorators:
-        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
-        if isinstance(target, cst.Attribute) and target.attr.value == "tool":
-            kind = resolver.sdk_instance(target.value)
-            if kind in ("FastMCP", "MCPServer") or (kind is None and resolver.imports_sdk):
-                return True
-    return func.name.value in _registered_tools(context)
-
-
-def tool_name(func: cst.FunctionDef) -> str:
-    """The name clients call the tool by: `@mcp.tool(name="...")`, else the function's name."""
-    for dec in func.decorators:
-        call = dec.decorator
-        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "tool":
-            named = keyword(call, "name")
-            if named is not None and isinstance(named.value, cst.SimpleString):
-                return named.value.evaluated_value
-            args = positional(call)
-            if args and isinstance(args[0].value, cst.SimpleString):
-                return args[0].value.evaluated_value
-    return func.name.value
-
-
-def _registered_tools(context) -> set:
-    cached = context.memo.get("registered_tools")
-    if cached is None:
-        cached = set()
-        for node in iter_nodes(context.module):
-            if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and node.func.attr.value == "add_tool"
-            ):
-                args = positional(node)
-                if args and isinstance(args[0].value, cst.Name):
-                    cached.add(args[0].value.value)
-        context.memo["registered_tools"] = cached
-    return cached
 
 
 def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
@@ -582,11 +404,6 @@ def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
         owner = test.value
         return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")
     return False
-
-
-def _prologue(target: str, optional: bool) -> str:
-    """resource-uri's first line: the paths of the given URIs (none when `uris` is optional)."""
-    return f"{target} = [{_URI_HELPER}(uri) for uri in {'uris or []' if optional else 'uris'}]"
 
 
 def _absent(test: cst.BaseExpression) -> Optional[str]:
@@ -627,43 +444,9 @@ def _chain_root(value: cst.BaseExpression) -> Optional[str]:
     return value.value if isinstance(value, cst.Name) else None
 
 
-def _anchor(module: cst.Module, resolver) -> cst.BaseStatement:
-    """The statement after which module-level configuration goes: the server's assignment, else
-    the last import at the top of the module."""
-    last_import = None
-    for stmt in module.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
-                    if resolver.sdk_name(small.value.func) in _SERVER_CLASSES:
-                        return stmt
-                if isinstance(small, (cst.Import, cst.ImportFrom)):
-                    last_import = stmt
-    if last_import is None:
-        raise _CannotApply("no module-level place for the configuration")
-    return last_import
-
-
-def _statement_of(func: cst.FunctionDef, node: cst.CSTNode) -> cst.CSTNode:
+def statement_of(func: cst.FunctionDef, node: cst.CSTNode) -> cst.CSTNode:
     parents = parent_map(func)
     current = node
     while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
         current = parents.get(id(current))
     return current
-
-
-def _all_params(params: cst.Parameters) -> list:
-    return [*params.posonly_params, *params.params, *params.kwonly_params]
-
-
-def _annotation_head(ann: cst.BaseExpression) -> cst.BaseExpression:
-    return ann.value if isinstance(ann, cst.Subscript) else ann
-
-
-def _is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )

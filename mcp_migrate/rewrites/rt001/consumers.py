@@ -1,37 +1,30 @@
-"""Rewrite the code that consumes a roots result so it uses the new list of directories.
-
-Understood idioms (anything else makes the whole site fall back to a shaped value + marker):
-  * the result bound once (`result = await ...list_roots()`) or used inline (`(await ...).roots`);
-  * the roots list (`result.roots`, or FastMCP's list itself) iterated by `for` or a
-    comprehension, indexed (`[0]`), passed to `len()`, or tested for truth;
-  * a root's URI turned into a path: `url2pathname(urlparse(str(r.uri)).path)`,
-    `urlparse(r.uri).path`, `r.uri.path`, `str(r.uri).removeprefix("file://")`,
-    `str(r.uri).replace("file://", "")`, `str(r.uri)[7:]` / `[len("file://"):]`;
-  * a root's URI as text (`str(r.uri)`, `r.uri`) and its `name`.
-The new elements are paths (str), so the path idioms become the element itself.
-"""
+"""The code that consumed the roots result, rewritten to use the directories: list uses,
+element uses (`root.uri`, `root.name`), URI-to-path idioms; what is not understood says why."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.fixes import RemoveStatement, Replace, Unwrap
-from mcp_migrate.core.syntax import code_of, is_reference, iter_nodes, literal, parent_map, parse_expr, short
+from mcp_migrate.core.fix.edits import RemoveStatement, Replace
+from mcp_migrate.core.syntax import (
+    code_of,
+    is_reference,
+    iter_nodes,
+    literal,
+    parent_map,
+    parse_expr,
+    short,
+)
+from mcp_migrate.rewrites.names import is_store
+from mcp_migrate.rewrites.rt001.folding import ConstantFolder
+from mcp_migrate.rewrites.rt001.outcomes import NotUnderstood, SideChannel, UsePlan
 
 FILE_PREFIX = "file://"
+
+
 _TRUTH_PARENTS = (cst.If, cst.While, cst.IfExp, cst.BooleanOperation)
-
-
-class NotUnderstood(Exception):
-    """A use of the roots result that no rewrite covers; the message says which."""
-
-
-class SideChannel(NotUnderstood):
-    """The roots carry something other than directories: no rewrite at all, not even a
-    value of the same shape (it would carry made-up data)."""
 
 
 #: What a directory's file:// URI has for these attributes, and the literals a check compares
@@ -52,14 +45,6 @@ _URI_EXPECTED = {
     "host": frozenset({"", "localhost"}),
     "netloc": frozenset({"", "localhost"}),
 }
-
-
-@dataclass
-class UsePlan:
-    edits: list = field(default_factory=list)
-    #: Nodes whose subtrees disappear (for "is `ctx` still used?" questions).
-    dropped: list = field(default_factory=list)
-    needs_path: bool = False
 
 
 class ConsumerRewriter:
@@ -348,198 +333,6 @@ class ConsumerRewriter:
         return self.resolver.qualified(node.func) in qualified_names
 
 
-class ConstantFolder:
-    """Settles the tests the rewrite decided (a ListRootsResult is always true, a directory's
-    scheme is always "file"): `False or not directories` becomes `not directories`, `if True:`
-    its body, `x if False else y` just `y`. A constant left in the output is junk a reviewer
-    must clean up; where a test cannot be settled without guessing, nothing is rewritten."""
-
-    def __init__(self, func: cst.FunctionDef, parents: dict, plan: UsePlan):
-        self.func = func
-        self.parents = parents
-        self.plan = plan
-
-    def run(self) -> None:
-        for edit in list(self.plan.edits):
-            if any(e is edit for e in self.plan.edits) and _constant(edit) is not None:
-                self._fold(edit)
-
-    def _fold(self, edit: Replace) -> None:
-        node, value = edit.node, _constant(edit)
-        parent = self.parents.get(id(node))
-        if isinstance(parent, cst.BooleanOperation):
-            is_or = isinstance(parent.operator, cst.Or)
-            if value is not is_or:  # `False or x`, `True and x`: x decides
-                self._settle(parent, parent.right if parent.left is node else parent.left)
-            elif parent.left is node:  # `True or x`, `False and x`: x never ran
-                self._settle(parent, cst.Name(str(value)))
-            else:
-                raise NotUnderstood(f"`{short(parent)}` is decided, but only after running its left side")
-        elif isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
-            self._settle(parent, cst.Name(str(not value)))
-        elif isinstance(parent, cst.IfExp) and parent.test is node:
-            self._settle(parent, parent.body if value else parent.orelse)
-        elif isinstance(parent, cst.If) and parent.test is node:
-            self._settle_if(parent, value)
-        elif isinstance(parent, cst.CompIf) and value:  # `for r in rs if True`: the filter goes
-            comp_for = self.parents.get(id(parent))
-            self._settle(comp_for, comp_for.with_changes(ifs=[i for i in comp_for.ifs if i is not parent]))
-        elif isinstance(parent, cst.CompIf):
-            raise NotUnderstood(f"the filter `if {short(node)}` lets no root through")
-        elif isinstance(parent, cst.While) and parent.test is node:
-            raise NotUnderstood(f"a `while` loop tests `{short(node)}`")
-
-    def _settle(self, outer: cst.BaseExpression, part: cst.BaseExpression) -> None:
-        """`outer` becomes `part` (a piece of it, with the edits planned inside that piece)."""
-        inner = self._take_edits_inside(outer)
-        kept = {id(n) for n in iter_nodes(part)}
-        new = part.visit(_Substitute({key: e.new for key, e in inner.items() if key in kept}))
-        if getattr(outer, "lpar", None) and not new.lpar:  # `(a or b)` keeps the parentheses its place needed
-            new = new.with_changes(lpar=outer.lpar, rpar=outer.rpar)
-        self.plan.dropped.append(outer)
-        edit = Replace(outer, new)
-        self.plan.edits.append(edit)
-        if _constant(edit) is not None:
-            self._fold(edit)
-
-    def _settle_if(self, node: cst.If, value: bool) -> None:
-        """`if True:` is its body, `if False:` its `else` (or nothing); an `elif` is not guessed."""
-        self._take_edits_inside(node.test)
-        if isinstance(node.orelse, cst.If):
-            raise NotUnderstood(f"`if {short(node.test)}:` is decided, and it has an `elif`")
-        dropped = [node.test, node.orelse] if value else [node.test, node.body]
-        self.plan.dropped.extend(d for d in dropped if d is not None)
-        if value:
-            self.plan.edits.append(Unwrap(node, "body"))
-            if always_exits(node.body):
-                edits, gone = unreachable_after(self.func, node)
-                self.plan.edits.extend(edits)
-                self.plan.dropped.extend(gone)
-        elif node.orelse is not None:
-            self.plan.edits.append(Unwrap(node, "orelse"))
-        else:
-            self.plan.edits.append(RemoveStatement(node))
-
-    def _take_edits_inside(self, outer: cst.CSTNode) -> dict:
-        """Remove and return (id of node -> edit) the Replace edits planned inside `outer`."""
-        inside = {id(n) for n in iter_nodes(outer)}
-        taken = {id(e.node): e for e in self.plan.edits if isinstance(e, Replace) and id(e.node) in inside}
-        self.plan.edits[:] = [e for e in self.plan.edits if not (isinstance(e, Replace) and id(e.node) in taken)]
-        return taken
-
-
-class _Substitute(cst.CSTTransformer):
-    """Put planned replacements into a detached piece of the tree (by identity of the original)."""
-
-    def __init__(self, new_by_id: dict):
-        super().__init__()
-        self.new_by_id = new_by_id
-
-    def on_leave(self, original_node, updated_node):
-        return self.new_by_id.get(id(original_node), updated_node)
-
-
-def _constant(edit) -> Optional[bool]:
-    """True/False when `edit` replaces something by that constant."""
-    if isinstance(edit, Replace) and isinstance(edit.new, cst.Name) and edit.new.value in ("True", "False"):
-        return edit.new.value == "True"
-    return None
-
-
-def tolerates_none(func: cst.FunctionDef, edits: list, target: str) -> bool:
-    """Every read of `target` the edits plant is safe when it holds None instead of a list: a
-    truth test, or a use that only runs once a truth test said there are directories (`if
-    target:` body, the `else` of `if not target:`, after `if not target: return`, `target and
-    ...`, `... if target else ...`). Then an optional parameter defaulting to None keeps the old
-    no-roots behaviour."""
-    planted = {id(e.node): e.new for e in edits if isinstance(e, Replace)}
-    parents = parent_map(func)
-
-    def effective(expr: cst.BaseExpression) -> str:
-        return code_of(expr.visit(_Substitute(planted))).strip()
-
-    for edit in edits:
-        if not isinstance(edit, Replace) or not any(
-            isinstance(n, cst.Name) and n.value == target for n in iter_nodes(edit.new)
-        ):
-            continue
-        if effective(edit.new) in (target, f"not {target}") and _tested(edit.node, parents.get(id(edit.node))):
-            continue
-        if not _guarded(edit.node, parents, effective, target):
-            return False
-    return True
-
-
-def _tested(node: cst.CSTNode, parent) -> bool:
-    """Only the truth of `node` matters: None and [] give the same result."""
-    if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and parent.test is node:
-        return True
-    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
-        return True
-    return isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
-
-
-def _guarded(node: cst.CSTNode, parents: dict, effective, target: str) -> bool:
-    """`node` only runs after a test found `target` non-empty."""
-    while node is not None:
-        parent = parents.get(id(node))
-        if isinstance(parent, cst.If) and parent.body is node and effective(parent.test) == target:
-            return True
-        if isinstance(parent, cst.Else):
-            owner = parents.get(id(parent))
-            if isinstance(owner, cst.If) and effective(owner.test) == f"not {target}":
-                return True
-        if isinstance(parent, cst.IfExp) and parent.body is node and effective(parent.test) == target:
-            return True
-        if (
-            isinstance(parent, cst.BooleanOperation)
-            and isinstance(parent.operator, cst.And)
-            and parent.right is node
-            and effective(parent.left) == target
-        ):
-            return True
-        if isinstance(parent, cst.IndentedBlock) and _after_early_exit(parent, node, effective, target):
-            return True
-        node = parent
-    return False
-
-
-def _after_early_exit(block: cst.IndentedBlock, stmt: cst.CSTNode, effective, target: str) -> bool:
-    for earlier in block.body:
-        if earlier is stmt:
-            return False
-        if (
-            isinstance(earlier, cst.If)
-            and earlier.orelse is None
-            and effective(earlier.test) == f"not {target}"
-            and always_exits(earlier.body)
-        ):
-            return True
-    return False
-
-
-def always_exits(block: cst.BaseSuite) -> bool:
-    """The block's last statement returns or raises."""
-    last = block.body[-1] if block.body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1]
-    return isinstance(last, (cst.Return, cst.Raise))
-
-
-def unreachable_after(func: cst.FunctionDef, stmt: cst.BaseStatement) -> tuple:
-    """(RemoveStatement edits, dropped statements) for what follows `stmt` in its block: once
-    `stmt` always leaves the function, left in place it would read as live code."""
-    block = parent_map(func).get(id(stmt))
-    if not isinstance(block, cst.IndentedBlock):
-        return [], []
-    after = list(block.body)[[id(s) for s in block.body].index(id(stmt)) + 1 :]
-    edits = []
-    for later in after:
-        smalls = later.body if isinstance(later, cst.SimpleStatementLine) else [later]
-        edits.extend(RemoveStatement(small) for small in smalls)
-    return edits, after
-
-
 def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:
     return cst.Attribute(value=value, attr=cst.Name(attr))
 
@@ -586,39 +379,3 @@ def _truth_context(node, parent) -> bool:
     if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
         return True
     return isinstance(parent, cst.BooleanOperation)
-
-
-def bound_names(func: cst.FunctionDef) -> set:
-    """Every name the function binds: parameters, assignments, loop/with/except targets,
-    walrus, imports, nested definitions, global/nonlocal declarations."""
-    names = {p.name.value for p in [*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]}
-    for star in (func.params.star_arg, func.params.star_kwarg):
-        if isinstance(star, cst.Param):
-            names.add(star.name.value)
-    parents = parent_map(func.body)
-    for node in iter_nodes(func.body):
-        if isinstance(node, cst.Name) and is_store(node, parents.get(id(node))):
-            names.add(node.value)
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
-            names.update(n.name.value for n in node.names)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            names.add(node.name.value)
-        elif isinstance(node, cst.ImportAlias):
-            names.add((node.asname.name.value if node.asname else code_of(node.name)).split(".")[0])
-    return names
-
-
-def is_store(node: cst.Name, parent) -> bool:
-    if isinstance(parent, cst.AssignTarget) and parent.target is node:
-        return True
-    if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node:
-        return True
-    if isinstance(parent, (cst.For, cst.CompFor)) and parent.target is node:
-        return True
-    if isinstance(parent, cst.AsName) and parent.name is node:
-        return True
-    if isinstance(parent, cst.NamedExpr) and parent.target is node:
-        return True
-    if isinstance(parent, cst.Del):
-        return True
-    return False

@@ -1,0 +1,104 @@
+"""The public API, and the one place that joins the engine to the rules (as `fixit/api.py` does):
+the core runs whatever rule classes a Settings value carries, the rules know only the contract
+in `core/rule.py`, and this module picks the classes for a selection.
+
+    check_source(source, path="<string>", *, settings=None) -> list[Finding]
+    check_bytes(data, path, settings=None) -> FileResult
+    fix_source(source, path="<string>", *, settings=None, unsafe=False) -> the fixed source
+    fix_bytes(data, path, settings=None, *, unsafe=False) -> FileResult
+    settings(select=..., **fields) / default_settings(**fields) -> Settings with its rules
+
+Every function takes a Settings value built anywhere (`Settings(select=...)`, or one of the
+two builders here) and runs the rules its `select` and `extend_apis` name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import Optional
+
+from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.findings import FileResult
+from mcp_migrate.core.settings import Settings
+
+
+@lru_cache(maxsize=64)
+def rule_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
+    """The rule classes that run for a selection: the selected catalog rules, plus the
+    extend-apis wrapper rule when a selected rule has configured wrappers."""
+    from mcp_migrate.checks import all_rules
+    from mcp_migrate.checks.wrappers import WrapperCalls
+
+    chosen = tuple(rule for rule in all_rules() if rule.CODE in select)
+    if any(code in select for code, _ in extend_apis):
+        chosen += (WrapperCalls,)
+    return chosen
+
+
+def with_rules(value: Settings) -> Settings:
+    """`value` with the rule classes its selection names (the same object when it has them)."""
+    wanted = rule_classes(value.select, value.extend_apis)
+    return value if value.rules == wanted else dataclasses.replace(value, rules=wanted)
+
+
+def settings(select, **fields) -> Settings:
+    """Settings for the rule codes in `select` (and any other Settings field), rules included."""
+    return with_rules(Settings(select=frozenset(select), **fields))
+
+
+def default_settings(**fields) -> Settings:
+    """Every rule of the catalog, with any other Settings field given."""
+    return settings(frozenset(load_catalog()), **fields)
+
+
+def _complete(value: Optional[Settings]) -> Settings:
+    return default_settings() if value is None else with_rules(value)
+
+
+def analyze(data: bytes, path: str, settings: Optional[Settings] = None):
+    """The engine's analysis of one file (the parsed tree, reports and result)."""
+    from mcp_migrate.core.engine import analyze as engine_analyze
+
+    return engine_analyze(data, path, _complete(settings))
+
+
+def check_bytes(data: bytes, path: str, settings: Optional[Settings] = None) -> FileResult:
+    """Check one file's raw bytes. Never raises for bad input: it becomes an E999 finding."""
+    from mcp_migrate.core.engine import check_bytes as engine_check
+
+    return engine_check(data, path, _complete(settings))
+
+
+def check_source(source, path: str = "<string>", *, settings: Optional[Settings] = None) -> list:
+    """Findings for one source text (str or bytes), sorted by position; an internal error (a
+    rule that raised) is a finding too (INTERNAL_ERROR_CODE), so it can never pass as clean."""
+    from mcp_migrate.core.engine import internal_error_finding
+
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    result = check_bytes(data, path, settings)
+    return result.findings + [internal_error_finding(e) for e in result.errors]
+
+
+def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, unsafe: bool = False) -> FileResult:
+    """Fix one file's bytes (see core.fix.loop.fix_bytes). Never raises."""
+    from mcp_migrate.core.fix.loop import fix_bytes as engine_fix
+
+    return engine_fix(data, path, _complete(settings), unsafe=unsafe)
+
+
+def fix_source(source, path: str = "<string>", *, settings: Optional[Settings] = None, unsafe: bool = False):
+    """The fixed text (same type as given: str or bytes); unchanged input when nothing applies,
+    and when an internal error stops the fix (never an exception: `fix_bytes` gives the same
+    fix with its findings and errors)."""
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    result = fix_bytes(data, path, settings, unsafe=unsafe)
+    fixed = result.fixed_source if result.fixed_source is not None else data
+    return fixed.decode("utf-8") if isinstance(source, str) else fixed
+
+
+def rule_previews(data: bytes, path: str, settings: Optional[Settings] = None) -> dict:
+    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind."""
+    from mcp_migrate.core.fix.loop import analysis_previews
+
+    return analysis_previews(analyze(data, path, settings), data, path)

@@ -1,0 +1,86 @@
+"""Fix descriptions: what a rule wants changed, as edits on original nodes.
+
+Rules only describe edits; `core/fix/apply.py` applies every edit of a file in one transformer
+pass. A `Fix` is a rule's whole change at one finding: its edits, the imports they need, the
+functions they may orphan, and whether it is unsafe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+
+@dataclass(frozen=True)
+class RemoveStatement:
+    """Delete one small statement (`Expr`, `Assign`, ...); an emptied block gets `pass`."""
+
+    node: cst.BaseSmallStatement
+
+
+@dataclass(frozen=True)
+class RemoveArg:
+    call: cst.Call
+    arg: cst.Arg
+
+
+@dataclass(frozen=True)
+class RemoveElement:
+    container: cst.Dict
+    element: cst.BaseDictElement
+
+
+@dataclass(frozen=True)
+class Replace:
+    node: cst.CSTNode
+    new: cst.CSTNode
+
+
+@dataclass(frozen=True)
+class Insert:
+    """Insert statements after (or, with `before`, before) a statement of a module or block;
+    a statement whose text is already in that block is not inserted twice."""
+
+    anchor: cst.BaseStatement
+    statements: tuple
+    before: bool = False
+
+
+@dataclass(frozen=True)
+class Unwrap:
+    """Replace an `if` statement by the statements of one of its branches ("body" or "orelse"),
+    edits inside that branch included."""
+
+    node: cst.If
+    keep: str
+
+
+@dataclass(frozen=True)
+class ReplaceSignature:
+    """Give a function new parameters (and the whitespace after its `(`), keeping every edit
+    inside its body: replacing the whole `def` would drop those."""
+
+    func: cst.FunctionDef
+    params: cst.Parameters
+    whitespace_before_params: cst.BaseParenthesizableWhitespace
+
+
+@dataclass(frozen=True)
+class AddComment:
+    """Put a `# mcp-migrate: ...` comment line above a statement, where a human must decide."""
+
+    statement: cst.BaseStatement
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    edits: tuple
+    #: Function names whose (module-level) definitions become deletable once the edits are
+    #: applied and nothing in the file refers to them any more; deleting is an unsafe fix.
+    orphans: tuple = ()
+    unsafe: bool = False
+    #: Imports the edits need, as (module, name) for `from module import name` or
+    #: (module, None) for `import module`; added with LibCST's AddImportsVisitor.
+    imports: tuple = ()

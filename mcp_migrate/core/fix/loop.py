@@ -1,0 +1,163 @@
+"""The fix loop: analyse, apply the chosen fixes in one pass, check the output parses, repeat
+while new fixable findings appear (at most MAX_PASSES times); previews of one rule's fixes for
+reporters. Bytes in, bytes out; never raises."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.core.deep import call_deep
+from mcp_migrate.core.engine import analyze
+from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.core.fix.apply import edit_transformer, separated, touched
+from mcp_migrate.core.fix.imports import add_imports, name_uses, remove_orphaned_imports
+from mcp_migrate.core.fix.layout import line_length, without_form_feed_indent
+from mcp_migrate.core.fix.orphans import remove_orphan_functions
+from mcp_migrate.core.fix.preserve import exact_output
+from mcp_migrate.core.settings import Settings
+
+MAX_PASSES = 5
+
+
+def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
+    """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
+    analysis = analyze(data, path, settings)
+    wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
+    new, applied = _apply_pass(data, analysis, path, wanted, unsafe)
+    return new, applied, analysis
+
+
+def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_before: Optional[dict] = None):
+    """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
+    one already chosen: (new bytes or None, applied [(code, line)]). `used_before`: the
+    module's name_uses, when the caller already counted them."""
+    chosen, applied, orphans, imports = [], [], set(), []
+    taken: set = set()
+    for report, finding in analysis.pairs:
+        if report.fix is not None and wanted(finding):
+            nodes = touched(report.fix)
+            if nodes & taken:
+                continue  # overlaps a fix already chosen: the next pass sees the new code
+            taken |= nodes
+            chosen.extend(report.fix.edits)
+            imports.extend(report.fix.imports)
+            applied.append((finding.code, finding.line))
+            if unsafe:
+                orphans.update(report.fix.orphans)
+    if not chosen:
+        return None, []
+    module = without_form_feed_indent(analysis.module)
+    width = line_length(path)
+    try:
+        new_module = module.visit(edit_transformer(module, chosen, width))
+    except cst.CSTValidationError:  # `return"x" % p` -> `returnPath(p)...`: needs a separator
+        new_module = module.visit(edit_transformer(module, separated(chosen), width))
+    if orphans:
+        new_module = remove_orphan_functions(new_module, orphans)
+    new_module = remove_orphaned_imports(module, new_module, used_before)
+    if imports:
+        new_module = add_imports(new_module, imports)
+    return exact_output(data, module.bytes, new_module.bytes), applied
+
+
+def analysis_previews(analysis, data: bytes, path: str) -> dict:
+    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind: one transform
+    per (rule, fix kind) of the tree the check already parsed and walked (`analysis`, from
+    engine.analyze of `data`), the module's name uses counted once for all of them. A preview
+    is one pass, like the first pass of `fix`; what `fix` writes is still verified there.
+    Runs on the deep-stack thread; a preview that cannot be computed is left out (the finding
+    is still reported)."""
+    try:
+        return call_deep(_analysis_previews, analysis, data, path)
+    except Exception:  # noqa: BLE001 - previews only illustrate findings
+        return {}
+
+
+def _analysis_previews(analysis, data: bytes, path: str) -> dict:
+    previews: dict = {}
+    if analysis.module is None:
+        return previews
+    keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
+    used_before = name_uses(analysis.module) if keys else None
+    for code, unsafe in keys:
+        kind = "unsafe" if unsafe else "safe"
+        new, _ = _apply_pass(
+            data, analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe, used_before
+        )
+        if new is not None and new != data:
+            previews[(code, unsafe)] = new
+    return previews
+
+
+def verify_parses(data: bytes, path: str, *, compiles: bool = True) -> Optional[str]:
+    """Why `data` is unusable as fix output, or None. LibCST must parse it; CPython must compile
+    it when it compiled the input (`compiles`): syntax newer than this interpreter (a 3.12
+    `type` statement on 3.11) is checked by the parser that accepted the input, LibCST."""
+    try:
+        cst.parse_module(data)
+    except Exception as exc:  # noqa: BLE001 - any failure means the fix is unusable
+        return f"{type(exc).__name__}: {exc}"
+    if compiles:
+        return _cpython_problem(data, path)
+    return None
+
+
+def _cpython_problem(data: bytes, path: str) -> Optional[str]:
+    try:
+        compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except Exception as exc:  # noqa: BLE001 - any failure means the code does not compile
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def fix_bytes(data: bytes, path: str, settings: Settings, *, unsafe: bool = False) -> FileResult:
+    """Fix one file's bytes. `fixed_source` is None when nothing changed; `findings` are what
+    remains after fixing; a fix whose output does not parse is dropped with a FileError. Never
+    raises: an internal error leaves the file untouched and is one of the result's `errors`.
+    Runs on the deep-stack thread (core.deep): the transforms recurse as deep as the syntax."""
+    try:
+        return call_deep(_fix_bytes, data, path, settings, unsafe)
+    except Exception as exc:  # noqa: BLE001 - bytes in, a result out: never an exception
+        return _untouched(data, path, settings, "internal", f"fix raised {type(exc).__name__}: {exc}")
+
+
+def _untouched(data: bytes, path: str, settings: Settings, code: str, message: str) -> FileResult:
+    """The result of a fix that cannot be made: the input's own findings plus the error."""
+    try:
+        result = analyze(data, path, settings).result
+    except Exception:  # noqa: BLE001 - the error below is what matters
+        result = FileResult(path)
+    result.errors.append(FileError(path, code, " ".join(f"{message}; file left untouched".split())))
+    return result
+
+
+def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool) -> FileResult:
+    current, applied = data, []
+    compiles = None  # does this interpreter compile the input? asked once, when a fix applies
+    for _ in range(MAX_PASSES):
+        try:
+            new, done, analysis = fix_once(current, path, settings, unsafe)
+        except RecursionError:
+            return _untouched(data, path, settings, "internal", "too deeply nested to fix")
+        if new is None or new == current:
+            break
+        if compiles is None:
+            compiles = _cpython_problem(data, path) is None
+        problem = verify_parses(new, path, compiles=compiles)
+        if problem is not None:
+            codes = ",".join(sorted({code for code, _ in done}))
+            if not compiles:
+                problem += f"; Python {sys.version_info[0]}.{sys.version_info[1]} cannot compile the input either"
+            return _untouched(data, path, settings, codes or "internal", f"fix output does not parse ({problem})")
+        current = new
+        applied.extend(done)
+    else:
+        analysis = analyze(current, path, settings)
+    result = analysis.result
+    result.fixed_source = current if current != data else None
+    result.applied = applied
+    return result

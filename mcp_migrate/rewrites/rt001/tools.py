@@ -1,0 +1,54 @@
+"""Tool discovery: which functions are tools of an MCP server, and the names clients call them by."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_migrate.core.syntax import (
+    iter_nodes,
+    keyword,
+    positional,
+)
+
+
+def is_tool_function(func: cst.FunctionDef, context) -> bool:
+    """Registered with `@<server>.tool(...)` / `@<server>.tool`, or `<server>.add_tool(func)`."""
+    resolver = context.resolver
+    for dec in func.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if isinstance(target, cst.Attribute) and target.attr.value == "tool":
+            kind = resolver.sdk_instance(target.value)
+            if kind in ("FastMCP", "MCPServer") or (kind is None and resolver.imports_sdk):
+                return True
+    return func.name.value in _registered_tools(context)
+
+
+def tool_name(func: cst.FunctionDef) -> str:
+    """The name clients call the tool by: `@mcp.tool(name="...")`, else the function's name."""
+    for dec in func.decorators:
+        call = dec.decorator
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "tool":
+            named = keyword(call, "name")
+            if named is not None and isinstance(named.value, cst.SimpleString):
+                return named.value.evaluated_value
+            args = positional(call)
+            if args and isinstance(args[0].value, cst.SimpleString):
+                return args[0].value.evaluated_value
+    return func.name.value
+
+
+def _registered_tools(context) -> set:
+    cached = context.memo.get("registered_tools")
+    if cached is None:
+        cached = set()
+        for node in iter_nodes(context.module):
+            if (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == "add_tool"
+            ):
+                args = positional(node)
+                if args and isinstance(args[0].value, cst.Name):
+                    cached.add(args[0].value.value)
+        context.memo["registered_tools"] = cached
+    return cached

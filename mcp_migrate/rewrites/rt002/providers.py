@@ -1,0 +1,127 @@
+"""RT002's rewrite: a client's roots provider removed (the argument, the statement, a callback
+nothing else uses), keeping the directories it held."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.core.coordination import server_still_asks
+from mcp_migrate.core.fix.builders import whole_statement
+from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveStatement, Replace
+from mcp_migrate.core.syntax import (
+    enclosing,
+    is_reference,
+    iter_nodes,
+    module_binding,
+    parent_map,
+    positional,
+)
+from mcp_migrate.rewrites.names import is_store
+from mcp_migrate.rewrites.rt002.directories import directories_of
+from mcp_migrate.rewrites.rt002.handover import with_directories
+
+
+def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
+    """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots."""
+    if server_still_asks(context):
+        return None
+    args = positional(call)
+    if arg.keyword is None and arg is not args[-1]:
+        edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
+    else:
+        edits = [RemoveArg(call, arg)]
+    orphans = _callback_names(arg.value)
+    dead = _dead_callback(context, orphans)
+    helpers = _called_functions(context, dead) if dead is not None else ()
+    if dead is not None and (helpers or isinstance(arg.value, cst.Call)):
+        # Removed with the argument, and so are the helpers only it called (not left to the
+        # orphan clean-up, which runs after the pass): an edit another fix makes inside them
+        # then conflicts and is dropped, instead of leaving behind an import it added.
+        edits.append(RemoveStatement(dead))
+        only_here = [h for h in helpers if _only_used_inside(context, h, dead)]
+        edits.extend(RemoveStatement(module_binding(context.module, h)) for h in only_here)
+        orphans = tuple(h for h in helpers if h not in only_here)
+    local = _local_binding(context, arg.value)
+    if local is not None:  # `roots = [...]` only fed the argument: it goes too (no unused local)
+        edits.append(RemoveStatement(local))
+    dirs = directories_of(context, local.value if local is not None else arg.value)
+    return with_directories(context, edits, dirs, orphans)
+
+
+def _callback_names(value: cst.BaseExpression) -> tuple:
+    """The module function the removed argument named, or called to build the callback
+    (`_roots_callback(str(repo))`): deleted when nothing else in the file uses it."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        return (value.func.value,)
+    return (value.value,) if isinstance(value, cst.Name) else ()
+
+
+def _dead_callback(context, names: tuple) -> Optional[cst.FunctionDef]:
+    """The module-level callback (or callback factory) the argument named, when that argument
+    is the only use of its name in the file."""
+    if len(names) != 1:
+        return None
+    func = module_binding(context.module, names[0])
+    if not isinstance(func, cst.FunctionDef) or func.decorators:
+        return None
+    parents = context.memo.setdefault("parents", parent_map(context.module))
+    uses = [
+        n
+        for n in iter_nodes(context.module)
+        if isinstance(n, cst.Name) and n.value == names[0] and is_reference(n, parents.get(id(n)))
+    ]
+    return func if len(uses) == 1 else None
+
+
+def _only_used_inside(context, name: str, func: cst.FunctionDef) -> bool:
+    """Every reference to `name` in the file is inside `func`."""
+    inside = {id(n) for n in iter_nodes(func)}
+    parents = context.memo.setdefault("parents", parent_map(context.module))
+    uses = [
+        n
+        for n in iter_nodes(context.module)
+        if isinstance(n, cst.Name) and n.value == name and is_reference(n, parents.get(id(n)))
+    ]
+    return bool(uses) and all(id(n) in inside for n in uses)
+
+
+def _called_functions(context, func: cst.FunctionDef) -> tuple:
+    """Module-level functions `func` calls by name: orphans once `func` is gone."""
+    called = {n.func.value for n in iter_nodes(func.body) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)}
+    return tuple(sorted(n for n in called if isinstance(module_binding(context.module, n), cst.FunctionDef)))
+
+
+def _local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
+    """The one `name = ...` of a local whose only read is `value` (the removed argument)."""
+    func = enclosing(context.ancestors, cst.FunctionDef)
+    if func is None or not isinstance(value, cst.Name):
+        return None
+    parents = parent_map(func.body)
+    assigns, reads = [], 0
+    for node in iter_nodes(func.body):
+        if not (isinstance(node, cst.Name) and node.value == value.value):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.AssignTarget):
+            assigns.append(parents.get(id(parent)))
+        elif is_store(node, parent):
+            return None
+        elif is_reference(node, parent):
+            reads += 1
+    if len(assigns) != 1 or reads != 1 or not isinstance(assigns[0], cst.Assign) or len(assigns[0].targets) != 1:
+        return None
+    return assigns[0]
+
+
+def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
+    """`client.set_roots(...)` as a whole statement."""
+    if server_still_asks(context):
+        return None
+    statement = whole_statement(context.ancestors)
+    if statement is None:
+        return None
+    args = positional(call)
+    dirs = directories_of(context, args[0].value) if args else []
+    return with_directories(context, [RemoveStatement(statement)], dirs, ())
