@@ -30,6 +30,7 @@ import libcst as cst
 
 from mcp_migrate.checks.security import call_qualified, last_identifier, words
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
 from mcp_migrate.core.syntax import keyword, literal, positional
 
 HINTS = {
@@ -224,12 +225,12 @@ class AnnotationTrust(Rule):
     def _approval_site(self, node: cst.Call) -> None:
         q = call_qualified(self.resolver, node) or ""
         arg = keyword(node, "require_approval")
-        if arg is not None and q.startswith("agents."):
+        if arg is not None and in_package(q, OPENAI_AGENTS):
             self._approval_callable(arg.value, WHAT_AGENTS)
         arg = keyword(node, "require_confirmation")
         if arg is not None and q.startswith("google.adk."):
             self._approval_callable(arg.value, WHAT_ADK)
-        if q.startswith("pydantic_ai.") and q.endswith("ApprovalRequiredToolset"):
+        if in_package(q, PYDANTIC_AI) and q.endswith("ApprovalRequiredToolset"):
             arg = keyword(node, "approval_required_func")
             if arg is not None:
                 self._approval_callable(arg.value, WHAT_PYDANTIC)
@@ -237,7 +238,7 @@ class AnnotationTrust(Rule):
         if (
             isinstance(func, cst.Attribute)
             and func.attr.value == "approval_required"
-            and b"pydantic_ai" in self.context.data
+            and PYDANTIC_AI.encode() in self.context.data
         ):
             args = positional(node) or [a for a in node.args if a.keyword is not None]
             if args:

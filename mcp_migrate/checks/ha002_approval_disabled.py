@@ -23,6 +23,7 @@ import libcst as cst
 
 from mcp_migrate.checks.security import call_qualified
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
 from mcp_migrate.core.syntax import keyword, literal
 
 MSG_AGENTS = (
@@ -88,7 +89,7 @@ class ApprovalDisabled(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         q = call_qualified(self.resolver, node) or ""
-        if q.startswith("agents."):
+        if in_package(q, OPENAI_AGENTS):
             arg = keyword(node, "require_approval")
             value = _never(arg.value) if arg is not None else None
             if value:

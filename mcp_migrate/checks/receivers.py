@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.core.resolve import BASE_SESSION, MCP_HOST_PACKAGES, Resolver, sdk_symbol
+from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.sdk import BASE_SESSION, HOST_FRAMEWORKS, sdk_symbol
 
-#: SDK classes whose instances carry a server-side roots request.
-SERVER_RECEIVERS = frozenset({"ServerSession", "ClientPeer", "Context", "Connection"})
-#: SDK classes whose instances are clients (they provide roots / send list_changed).
-CLIENT_RECEIVERS = frozenset({"ClientSession", "Client", "ProxyClient", "ClientSessionGroup"})
 #: A `<something>.session` (or a name bound to one) whose side is unknown: matches either set.
 SESSION_SHAPE = sdk_symbol(BASE_SESSION)
 
@@ -36,4 +33,4 @@ def is_sdk_receiver(expr: cst.BaseExpression, resolver: Resolver, classes: froze
 
 
 def _host_kind(expr: cst.BaseExpression, resolver: Resolver):
-    return sdk_symbol(resolver.instance_type(expr), MCP_HOST_PACKAGES)
+    return sdk_symbol(resolver.instance_type(expr), HOST_FRAMEWORKS)

@@ -6,7 +6,7 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.receivers import SERVER_RECEIVERS, is_sdk_receiver
+from mcp_migrate.checks.receivers import is_sdk_receiver
 from mcp_migrate.checks.shapes import (
     ROOTS_LIST,
     constant_reference,
@@ -23,6 +23,7 @@ from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SERVER_RECEIVERS, in_package
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 
@@ -56,7 +57,6 @@ MSG_BRIDGE = (
     "deprecated by SEP-2577; consider a tool parameter, a resource URI, or server configuration"
 )
 
-_WRAPPERS = frozenset({"ServerRequest"})
 _SEND_METHODS = frozenset({"send_request"})
 #: Calls that run an awaitable: `asyncio.wait_for(session.list_roots(), 5)`.
 _AWAITERS = frozenset({"wait_for", "ensure_future", "create_task", "shield", "gather", "run"})
@@ -215,7 +215,7 @@ class RootsRequest(Rule):
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):
             return
         qualified = self.resolver.instance_type(receiver) or ""
-        if qualified.startswith("fastmcp.") and qualified.endswith("Context"):
+        if in_package(qualified, FASTMCP) and qualified.endswith("Context"):
             self._report_request(node, MSG_FASTMCP.format(call=_short(receiver) + ".list_roots()"), "list")
         else:
             self._report_request(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"), "result")
@@ -361,7 +361,7 @@ def _unwrap(expr: cst.BaseExpression, resolver):
     symbol = resolver.sdk_name(expr.func)
     if symbol == "ListRootsRequest":
         return expr
-    if symbol in _WRAPPERS:
+    if symbol in REQUEST_WRAPPERS:
         inner = _first_arg(expr, "root")  # ServerRequest(ListRootsRequest()) or (root=...)
         if isinstance(inner, cst.Call) and resolver.sdk_name(inner.func) == "ListRootsRequest":
             return inner

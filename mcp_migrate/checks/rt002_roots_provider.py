@@ -6,7 +6,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.receivers import CLIENT_RECEIVERS
 from mcp_migrate.checks.shapes import (
     ROOTS_LIST,
     annotation_symbols,
@@ -21,8 +20,15 @@ from mcp_migrate.checks.shapes import (
     string_context,
 )
 from mcp_migrate.core.fix.builders import remove_statement
-from mcp_migrate.core.resolve import SDK_PACKAGES
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import (
+    ASKING_TYPES,
+    CLIENT_RECEIVERS,
+    FASTMCP,
+    PROVIDER_TYPES,
+    ROOTS_KWARG_PACKAGES,
+    SDK_PACKAGES,
+)
 from mcp_migrate.core.syntax import code_of, is_false_or_none, keyword, literal, method_name, positional
 from mcp_migrate.rewrites.rt002.providers import remove_provider_arg, remove_provider_statement
 
@@ -46,12 +52,6 @@ MSG_ANSWER = (
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
 #: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
 CLIENT_SESSION_CALLBACK_INDEX = 5
-#: Constructors that take `roots=`: fastmcp clients, pydantic-ai MCP toolsets/servers.
-_ROOTS_KWARG_PACKAGES = frozenset({"fastmcp", "pydantic_ai"})
-#: Return types of code that asks for roots (a server-side resolver), not of a provider.
-_ASKING_TYPES = frozenset({"ListRoots", "ListRootsRequest"})
-#: SDK types of a roots provider a wrapper's parameter may take.
-_PROVIDER_TYPES = frozenset({"RootsList", "RootsHandler", "ListRootsFnT"})
 #: Mapping keys under which a roots callback is handed to a session or a callback table.
 _CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 
@@ -140,7 +140,9 @@ class RootsProvider(Rule):
         if b"roots" not in data:
             return False
         # A raw `{"roots": [{"uri": ...}]}` answer.
-        return b"fastmcp" in data or b"pydantic_ai" in data or (b"uri" in data and _ROOTS_KEY.search(data) is not None)
+        return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES) or (
+            b"uri" in data and _ROOTS_KEY.search(data) is not None
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
@@ -190,7 +192,7 @@ class RootsProvider(Rule):
     def _roots_keyword(self, node: cst.Call, qualified: str) -> None:
         """`roots=` on a fastmcp client or a pydantic-ai MCP toolset (their roots providers), or
         on any callee when the value is SDK `Root` objects (`roots=[Root(uri=...)]`)."""
-        if qualified.partition(".")[0] not in _ROOTS_KWARG_PACKAGES:
+        if qualified.partition(".")[0] not in ROOTS_KWARG_PACKAGES:
             arg = keyword(node, "roots")
             if (
                 arg is not None
@@ -216,7 +218,7 @@ class RootsProvider(Rule):
         if kind in CLIENT_RECEIVERS or (
             kind is None
             and isinstance(receiver, cst.Attribute)
-            and b"fastmcp" in self.context.data
+            and FASTMCP.encode() in self.context.data
             and self.resolver.imports_sdk
             and not _OWN_SET_ROOTS.search(self.context.data)
         ):
@@ -269,7 +271,7 @@ class RootsProvider(Rule):
         typed `-> ListRootsResult` with the callback's shape (`| ErrorData`, a RequestContext
         parameter). One that only reads or describes a ListRootsResult is not a provider."""
         returns = annotation_symbols(self.resolver, node.returns.annotation) if node.returns else set()
-        if returns & _ASKING_TYPES:
+        if returns & ASKING_TYPES:
             return None  # a server-side resolver that asks (`-> ListRoots | ListRootsResult`)
         if "ListRootsFnT" in returns:
             return "returns a `ListRootsFnT` callback"
@@ -287,7 +289,7 @@ class RootsProvider(Rule):
         RootsHandler`, `ListRootsFnT`): a wrapper's API through which its users supply roots."""
         if node.annotation is None:
             return
-        found = annotation_symbols(self.resolver, node.annotation.annotation) & _PROVIDER_TYPES
+        found = annotation_symbols(self.resolver, node.annotation.annotation) & PROVIDER_TYPES
         if found:
             self.report(node, MSG.format(what=f"a `{node.name.value}` parameter typed `{sorted(found)[0]}`"))
 

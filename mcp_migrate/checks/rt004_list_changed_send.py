@@ -7,7 +7,7 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.receivers import CLIENT_RECEIVERS, SESSION_SHAPE
+from mcp_migrate.checks.receivers import SESSION_SHAPE
 from mcp_migrate.checks.shapes import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
@@ -25,6 +25,7 @@ from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import CLIENT_RECEIVERS, NOTIFICATION_WRAPPERS
 from mcp_migrate.core.syntax import literal, method_name, positional
 
 MSG = (
@@ -41,7 +42,6 @@ MSG_TYPE = (
     "2026-07-28 revision (Roots is deprecated by SEP-2577): delete it once nothing sends it"
 )
 _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
-_WRAPPERS = frozenset({"ClientNotification"})
 
 
 class ListChangedSend(Rule):
@@ -146,7 +146,7 @@ class ListChangedSend(Rule):
         symbol = self.resolver.mcp_name(expr.func)
         if symbol == "RootsListChangedNotification":
             return True
-        if symbol in _WRAPPERS:
+        if symbol in NOTIFICATION_WRAPPERS:
             args = positional(expr)
             return bool(args) and self._is_notification(args[0].value)
         return False

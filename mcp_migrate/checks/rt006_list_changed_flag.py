@@ -7,8 +7,8 @@ import libcst as cst
 from mcp_migrate.checks.security import last_identifier, words
 from mcp_migrate.checks.shapes import capability_mapping
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
-from mcp_migrate.core.resolve import is_mcp_module
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import mcp_module
 from mcp_migrate.core.syntax import keyword, literal
 
 MSG = (
@@ -76,7 +76,7 @@ class ListChangedFlag(Rule):
         if not name.endswith("RootsCapability") or self.resolver.sdk_name(node.func) is not None:
             return False
         resolver = self.resolver
-        return resolver.imports_sdk or any(is_mcp_module(q) for q in resolver.module_imports())
+        return resolver.imports_sdk or any(mcp_module(q) for q in resolver.module_imports())
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         flag = literal(node.key)

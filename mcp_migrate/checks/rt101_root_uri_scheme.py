@@ -23,9 +23,17 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.security import mcp_context
-from mcp_migrate.core.resolve import sdk_symbol
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import (
+    FASTMCP,
+    FASTMCP_CLIENTS,
+    HOST_FRAMEWORKS,
+    PYDANTIC_AI,
+    URL_TYPES,
+    in_package,
+    mcp_file,
+    sdk_symbol,
+)
 from mcp_migrate.core.syntax import keyword, literal, positional, shorten
 
 MSG_SCHEME = (
@@ -44,8 +52,6 @@ MSG_SETTINGS = (
 _FASTMCP_LIB = " (fastmcp turns each string in `roots=` into a `pydantic.FileUrl`, which rejects it)"
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
-_URL_WRAPPERS = frozenset({"FileUrl", "AnyUrl", "AnyHttpUrl", "HttpUrl", "Url"})
-_AGENT_PACKAGES = frozenset({"mcp_agent", "fast_agent"})
 
 
 def _shorten(text: str) -> str:
@@ -70,7 +76,7 @@ def _leading_text(expr: cst.BaseExpression) -> Optional[tuple]:
 
 def _agent_settings(q: Optional[str]) -> bool:
     """mcp-agent / fast-agent `MCPRootSettings`."""
-    return bool(q) and q.partition(".")[0] in _AGENT_PACKAGES and q.endswith(".MCPRootSettings")
+    return bool(q) and q.partition(".")[0] in HOST_FRAMEWORKS and q.endswith(".MCPRootSettings")
 
 
 def classify(expr: cst.BaseExpression) -> Optional[tuple]:
@@ -78,7 +84,7 @@ def classify(expr: cst.BaseExpression) -> Optional[tuple]:
     it is a file URI or cannot be read."""
     if isinstance(expr, cst.Call) and expr.args and isinstance(expr.func, (cst.Name, cst.Attribute)):
         name = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else expr.func.value
-        if name in _URL_WRAPPERS:
+        if name in URL_TYPES:
             return classify(expr.args[0].value)
         return None
     lead = _leading_text(expr)
@@ -114,7 +120,7 @@ class RootUriScheme(Rule):
     @classmethod
     def applies(cls, data: bytes) -> bool:
         """MCP code, or a raw JSON-RPC payload (a roots list of uri entries, no SDK import)."""
-        if mcp_context(data):
+        if mcp_file(data):
             return True
         return (b'"roots"' in data or b"'roots'" in data) and (b'"uri"' in data or b"'uri'" in data)
 
@@ -179,13 +185,13 @@ class RootUriScheme(Rule):
                 self._check(el.value, MSG_SCHEME, _FASTMCP_LIB)
 
     def _takes_fastmcp_roots(self, node: cst.Call, q: Optional[str], symbol: Optional[str]) -> bool:
-        if q and q.startswith("fastmcp.") and symbol in ("Client", "ProxyClient"):
+        if in_package(q, FASTMCP) and symbol in FASTMCP_CLIENTS:
             return True
-        if q and q.startswith("pydantic_ai.") and "MCP" in q.rpartition(".")[2]:
+        if in_package(q, PYDANTIC_AI) and "MCP" in q.rpartition(".")[2]:
             return True
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "set_roots":
             owner = self.resolver.instance_type(node.func.value) or ""
-            return owner.startswith("fastmcp.") and owner.endswith("Client")
+            return in_package(owner, FASTMCP) and owner.endswith("Client")
         return False
 
     def _check(self, value: cst.BaseExpression, scheme_message: str, lib: str) -> None:

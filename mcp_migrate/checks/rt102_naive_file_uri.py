@@ -45,20 +45,18 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.security import (
-    MCP_IMPORT,
     Spelling,
     bare,
     call,
     call_qualified,
     ends_with,
     last_identifier,
-    mcp_context,
     method,
     words,
 )
 from mcp_migrate.core.fix.edits import Fix, Replace
-from mcp_migrate.core.resolve import is_mcp_module
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file, mcp_module
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 MSG_TO_PATH = (
@@ -155,7 +153,7 @@ class NaiveFileUri(Rule):
         """Roots and resources code: an MCP module that mentions roots or resources, or a module
         (relative imports only) that handles `file://` URIs and mentions roots. An MCP server
         that only bridges LSP document URIs is out of scope: its URIs are not roots."""
-        if mcp_context(data):
+        if mcp_file(data):
             return _ROOTS_OR_RESOURCES.search(data) is not None
         return b"oots" in data and _FILE_BYTES.search(data) is not None
 
@@ -189,44 +187,45 @@ class NaiveFileUri(Rule):
             "pathname2url percent-encodes",
         ),
         Valid(
-            MCP_IMPORT + 'def open_document(path):\n    return {"textDocument": {"uri": f"file://{path}"}}\n',
+            EXAMPLE_IMPORT + 'def open_document(path):\n    return {"textDocument": {"uri": f"file://{path}"}}\n',
             "an LSP document URI in an MCP server that never mentions roots or resources",
         ),
         Valid(
-            MCP_IMPORT + "from urllib.parse import urlparse\n\ndef check(root_uri):\n"
+            EXAMPLE_IMPORT + "from urllib.parse import urlparse\n\ndef check(root_uri):\n"
             '    parsed = urlparse(root_uri)\n    if parsed.scheme == "file":\n        raise ValueError(root_uri)\n'
             '    return "%2f" in parsed.path.lower()\n',
             "the scheme is known not to be `file`, and the path only feeds a membership test",
         ),
         Valid(
-            MCP_IMPORT + "def names(root):\n    return root.uri.path == '/srv'\n",
+            EXAMPLE_IMPORT + "def names(root):\n    return root.uri.path == '/srv'\n",
             "a root's `.uri.path` compared, not used as a path",
         ),
-        Valid(MCP_IMPORT + 'def resource_uri(name):\n    return f"file:///{name}"\n', "a virtual resource name"),
+        Valid(EXAMPLE_IMPORT + 'def resource_uri(name):\n    return f"file:///{name}"\n', "a virtual resource name"),
     ]
     INVALID = [
-        Invalid(MCP_IMPORT + 'def to_path(root_uri):\n    return root_uri.replace("file://", "")\n', "replace"),
+        Invalid(EXAMPLE_IMPORT + 'def to_path(root_uri):\n    return root_uri.replace("file://", "")\n', "replace"),
         Invalid(
-            MCP_IMPORT + 'def to_path(root):\n    return str(root.uri)[len("file://"):]\n',
+            EXAMPLE_IMPORT + 'def to_path(root):\n    return str(root.uri)[len("file://"):]\n',
             "slicing by the prefix length",
         ),
         Invalid(
-            MCP_IMPORT + "import mcp.types\n\ndef to_path(root_uri):\n    return root_uri[7:]\n",
+            EXAMPLE_IMPORT + "import mcp.types\n\ndef to_path(root_uri):\n    return root_uri[7:]\n",
             "slicing a root URI by 7",
         ),
         Invalid(
-            MCP_IMPORT
+            EXAMPLE_IMPORT
             + 'def to_root(location):\n    if location.startswith("file://"):\n        return location[7:]\n',
             "slicing by 7 after a file-scheme test",
         ),
-        Invalid(MCP_IMPORT + 'def to_root_uri(path):\n    return f"file://{path}"\n', "an f-string URI"),
+        Invalid(EXAMPLE_IMPORT + 'def to_root_uri(path):\n    return f"file://{path}"\n', "an f-string URI"),
         Invalid(
-            MCP_IMPORT + "from urllib.parse import urlparse\nfrom mcp.types import Root\n\n"
+            EXAMPLE_IMPORT + "from urllib.parse import urlparse\nfrom mcp.types import Root\n\n"
             "def to_path(root: Root):\n    return urlparse(str(root.uri)).path\n",
             "urlparse(...).path without url2pathname",
         ),
         Invalid(
-            MCP_IMPORT + "from pathlib import Path\n\ndef first(result):\n    return Path(result.roots[0].uri.path)\n",
+            EXAMPLE_IMPORT
+            + "from pathlib import Path\n\ndef first(result):\n    return Path(result.roots[0].uri.path)\n",
             "a root's `.uri.path` (pydantic keeps `%20` and `/C:/`) handed to Path()",
         ),
     ]
@@ -281,7 +280,7 @@ class NaiveFileUri(Rule):
         module-level import from an MCP SDK, fastmcp, mcp-agent, fast-agent or an `*.mcp` module."""
         if self._is_mcp is None:
             resolver = self.resolver
-            self._is_mcp = resolver.imports_sdk or any(is_mcp_module(name) for name in resolver.module_imports())
+            self._is_mcp = resolver.imports_sdk or any(mcp_module(name) for name in resolver.module_imports())
         return self._is_mcp
 
     def _scheme(self, expr) -> Optional[bool]:

@@ -31,7 +31,6 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.security import (
-    MCP_IMPORT,
     Flow,
     Spelling,
     bare,
@@ -40,12 +39,12 @@ from mcp_migrate.checks.security import (
     ends_with,
     is_literal,
     last_identifier,
-    mcp_context,
     method,
     words,
 )
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
@@ -87,7 +86,7 @@ class RootsAsSandbox(Rule):
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
-        return any(token in data for token in cls.CONTEXT) or mcp_context(data)
+        return any(token in data for token in cls.CONTEXT) or mcp_file(data)
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
@@ -115,23 +114,24 @@ class RootsAsSandbox(Rule):
     ]
     INVALID = [
         Invalid(
-            MCP_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n", "a string prefix against a root"
+            EXAMPLE_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n",
+            "a string prefix against a root",
         ),
         Invalid(
-            MCP_IMPORT + "def inside(p, roots):\n    return any(str(p).startswith(str(r)) for r in roots)\n",
+            EXAMPLE_IMPORT + "def inside(p, roots):\n    return any(str(p).startswith(str(r)) for r in roots)\n",
             "a loop over roots",
         ),
         Invalid(
-            MCP_IMPORT
+            EXAMPLE_IMPORT
             + "from pathlib import Path\n\ndef inside(p, workspace):\n    return Path(p).is_relative_to(workspace)\n",
             "is_relative_to on a path that was not resolved",
         ),
         Invalid(
-            MCP_IMPORT + "import os\n\ndef inside(p, root):\n    return os.path.commonpath([p, root]) == root\n",
+            EXAMPLE_IMPORT + "import os\n\ndef inside(p, root):\n    return os.path.commonpath([p, root]) == root\n",
             "commonpath on unresolved paths",
         ),
         Invalid(
-            MCP_IMPORT + "async def f(ctx, p):\n    result = await ctx.session.list_roots()\n"
+            EXAMPLE_IMPORT + "async def f(ctx, p):\n    result = await ctx.session.list_roots()\n"
             "    for r in result.roots:\n        if p.startswith(r.uri.path):\n            return True\n",
             "a list_roots() result",
         ),

@@ -442,20 +442,3 @@ def bare(expr: cst.BaseExpression) -> cst.BaseExpression:
     if getattr(expr, "lpar", None):
         return expr.with_changes(lpar=[], rpar=[])
     return expr
-
-
-#: Every MCP SDK and host library is imported through a module whose name holds `mcp`
-#: (`mcp`, `mcp_types`, `fastmcp`, `pydantic_ai.mcp`, `agents.mcp`, `google.adk.tools.mcp_tool`).
-
-#: Prefix for rule examples: the security rules' scope is MCP code.
-MCP_IMPORT = "from mcp.server.fastmcp import FastMCP\n"
-
-
-_MCP_IMPORT = re.compile(rb"(?m)^[ \t]*(?:from|import)[ \t]+[\w.]*(?:mcp|MCP|Mcp)")
-
-
-def mcp_context(data: bytes) -> bool:
-    """Is this file MCP code, i.e. does it import from a module whose name holds `mcp`? The
-    security rules look only there: their patterns (`x[7:]`, `path.startswith(root)`) are
-    everywhere in other code, and parsing it all would be most of a run's cost."""
-    return (b"mcp" in data or b"MCP" in data or b"Mcp" in data) and _MCP_IMPORT.search(data) is not None

@@ -8,6 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES, sdk_or_framework
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name
 
 ROOTS_LIST = "roots/list"
@@ -109,7 +110,7 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
 
 def _unknown_or_mcp(qualified: str) -> bool:
     """A type that says nothing against an MCP session: `Any`, `object`, or an MCP class."""
-    return qualified in ("typing.Any", "typing_extensions.Any", "object") or qualified.startswith(("mcp", "fastmcp"))
+    return qualified in ("typing.Any", "typing_extensions.Any", "object") or sdk_or_framework(qualified)
 
 
 def is_session_name(expr: cst.BaseExpression, resolver) -> bool:
@@ -218,10 +219,6 @@ def error_data(ancestors: list) -> bool:
         if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
             return False
     return False
-
-
-#: Protocol types a project defines when it re-implements the client side of Roots.
-ROOTS_TYPE_NAMES = frozenset({"ListRootsRequest", "ListRootsResult", "RootsListChangedNotification"})
 
 
 def roots_type_definition(node: cst.ClassDef, data: bytes) -> Optional[str]:

@@ -13,6 +13,7 @@ import libcst as cst
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.rule import Rule
+from mcp_migrate.core.sdk import SDK_PACKAGES
 
 #: "`myapp.get_roots` wraps roots-request (a server asks the client for its roots (roots/list)) ..."
 MSG = "`{name}` wraps {rule} ({summary_lower}); configured in extend-apis"
@@ -201,8 +202,6 @@ def _imported_target(func, resolver) -> Optional[tuple]:
     """(module, function key) a call's callee names through the file's imports: a function
     imported from a project module, or a method on an instance of an imported class. SDK and
     relative names are not followed."""
-    from mcp_migrate.core.resolve import SDK_PACKAGES
-
     qualified = resolver.qualified(func)
     if qualified and "." in qualified and not qualified.startswith("."):
         module, _, name = qualified.rpartition(".")

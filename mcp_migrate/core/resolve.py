@@ -15,16 +15,24 @@ from typing import NamedTuple, Optional, Union
 
 import libcst as cst
 
-#: Top-level packages that make up an MCP SDK.
-SDK_PACKAGES = frozenset({"mcp", "mcp_types", "fastmcp"})
-#: Agent frameworks built on an MCP SDK: code importing them is MCP code too.
-MCP_HOST_PACKAGES = frozenset({"mcp_agent", "fast_agent"})
-
-
-def is_mcp_module(qualified: str) -> bool:
-    """An MCP SDK or host package, or any module with an `mcp` component (`myapp.mcp.tools`)."""
-    parts = qualified.split(".")
-    return parts[0] in SDK_PACKAGES or parts[0] in MCP_HOST_PACKAGES or "mcp" in parts[1:]
+from mcp_migrate.core.sdk import (
+    BASE_SESSION,
+    CLIENT_CAPABILITIES,
+    CLIENT_OWNERS,
+    CLIENT_SESSION,
+    FASTMCP,
+    LOWLEVEL_SERVER,
+    REQUEST_CONTEXT,
+    SDK_PACKAGES,
+    SERVER_APPS,
+    SERVER_CONTEXTS,
+    SERVER_SESSION,
+    TOOL_SERVERS,
+    in_package,
+    mcp_module,
+    mcp_named_module,
+    sdk_symbol,
+)
 
 
 class Binding(NamedTuple):
@@ -55,16 +63,6 @@ class Binding(NamedTuple):
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 _ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
 
-#: Generic session type for `<something>.session` whose side (client or server) is unknown:
-#: `mcp.shared.session.BaseSession` is the SDK base class of both ClientSession and ServerSession.
-BASE_SESSION = "mcp.shared.session.BaseSession"
-#: SDK context classes whose `.session` is the server's session.
-_SERVER_CONTEXTS = frozenset({"Context", "ServerRequestContext"})
-#: SDK classes whose `.session` is a client session.
-_CLIENT_OWNERS = frozenset({"ClientRequestContext", "Client", "ProxyClient"})
-#: SDK server classes (and contexts) with a `get_context()` / `request_context`.
-_SERVER_APPS = frozenset({"FastMCP", "MCPServer", "Server"})
-
 
 def dotted(expr: cst.BaseExpression) -> Optional[str]:
     """`a.b.c` as text, for Name/Attribute chains only."""
@@ -78,19 +76,6 @@ def dotted(expr: cst.BaseExpression) -> Optional[str]:
 
 def module_name(node: Union[cst.Attribute, cst.Name]) -> str:
     return dotted(node) or ""
-
-
-def sdk_symbol(qname: Optional[str], packages=SDK_PACKAGES) -> Optional[str]:
-    """The last component of a qualified name that lives in an MCP SDK package, else None.
-
-    Matching by package root plus symbol name survives re-exports (`mcp.types.Root` is
-    `mcp_types.Root`; FastMCP re-exports the SDK's types)."""
-    if not qname:
-        return None
-    root, _, rest = qname.partition(".")
-    if root not in packages or not rest:
-        return None
-    return qname.rpartition(".")[2]
 
 
 class _Scope:
@@ -204,9 +189,9 @@ class Resolver:
     def _note_module(self, full: str) -> None:
         if full.partition(".")[0] in SDK_PACKAGES:
             self.imports_sdk = True
-        if full and is_mcp_module(full):
+        if full and mcp_module(full):
             self.imports_mcp = True
-        if full and any(part == "mcp" or part.startswith("mcp_") or part.endswith("_mcp") for part in full.split(".")):
+        if full and mcp_named_module(full):
             self.imports_mcp_named = True
 
     def _value_binding(self, value: cst.BaseExpression) -> Optional[Binding]:
@@ -397,11 +382,11 @@ class Resolver:
             package, _, symbol = q.rpartition(".")
             if symbol == "get_context" and sdk_symbol(q):
                 # fastmcp.server.dependencies.get_context() -> fastmcp's Context
-                return f"{q.partition('.')[0]}.Context" if q.startswith("fastmcp.") else f"{package}.Context"
+                return f"{FASTMCP}.Context" if in_package(q, FASTMCP) else f"{package}.Context"
             return q
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_context":
             owner = self.instance_type(call.func.value)  # mcp.get_context() on a FastMCP instance
-            if sdk_symbol(owner) in _SERVER_APPS:
+            if sdk_symbol(owner) in SERVER_APPS:
                 return f"{owner.rpartition('.')[0]}.Context"
         return None
 
@@ -410,26 +395,26 @@ class Resolver:
         attr = expr.attr.value
         if attr == "session":
             owner = sdk_symbol(self.instance_type(expr.value))
-            if owner in _SERVER_CONTEXTS:
-                return "mcp.server.session.ServerSession"
-            if owner in _CLIENT_OWNERS:
-                return "mcp.client.session.ClientSession"
+            if owner in SERVER_CONTEXTS:
+                return SERVER_SESSION
+            if owner in CLIENT_OWNERS:
+                return CLIENT_SESSION
             return BASE_SESSION if self.imports_sdk else None
         if attr == "request_context":
             owner = sdk_symbol(self.instance_type(expr.value))
-            if owner in _SERVER_APPS or owner in _SERVER_CONTEXTS:
-                return "mcp.shared.context.RequestContext"
+            if owner in SERVER_APPS or owner in SERVER_CONTEXTS:
+                return REQUEST_CONTEXT
         if attr in ("capabilities", "client_capabilities") and self.imports_sdk:
             # `caps = ctx.session.client_params.capabilities`. An initialize result's
             # `.capabilities` is a ServerCapabilities, which has no `roots` to confuse.
-            return "mcp.types.ClientCapabilities"
+            return CLIENT_CAPABILITIES
         if isinstance(expr.value, cst.Name) and expr.value.value == "self":
             for scope in reversed(self.scopes):
                 if scope.is_class:
                     return scope.attrs.get(attr)
         if attr in ("_mcp_server", "_lowlevel_server"):
-            if sdk_symbol(self.instance_type(expr.value)) in ("FastMCP", "MCPServer"):
-                return "mcp.server.lowlevel.Server"
+            if sdk_symbol(self.instance_type(expr.value)) in TOOL_SERVERS:
+                return LOWLEVEL_SERVER
         return None
 
     def sdk_instance(self, expr: cst.BaseExpression) -> Optional[str]:
@@ -447,7 +432,7 @@ class Resolver:
         q = self.qualified(expr)
         if not q:
             return None
-        if is_mcp_module(q) or (q.startswith(".") and self.imports_mcp):
+        if mcp_module(q) or (q.startswith(".") and self.imports_mcp):
             return q.rpartition(".")[2]
         return None
 

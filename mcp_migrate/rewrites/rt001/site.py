@@ -11,6 +11,7 @@ import libcst as cst
 from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
 from mcp_migrate.core.fix.edits import AddComment, Fix, Insert, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.fix.layout import line_length
+from mcp_migrate.core.sdk import CONTEXT_CLASSES, LIST_ROOTS_RESULT, ROOT, TYPES_MODULE
 from mcp_migrate.core.syntax import (
     code_of,
     is_reference,
@@ -44,8 +45,6 @@ from mcp_migrate.rewrites.rt001.strategies import (
     uri_prologue,
 )
 from mcp_migrate.rewrites.rt001.tools import is_tool_function, tool_name
-
-_CONTEXT_CLASSES = frozenset({"Context", "ServerRequestContext", "RequestContext"})
 
 
 class SiteRewrite:
@@ -201,9 +200,9 @@ class SiteRewrite:
         else:
             roots = f"[Root(uri=Path(d).resolve().as_uri(), name=Path(d).name) for d in {self.target}]"
             shaped = f"ListRootsResult(roots={roots})" if self.kind == "result" else roots
-            self.imports += [("pathlib", "Path"), ("mcp.types", "Root")]
+            self.imports += [("pathlib", "Path"), (TYPES_MODULE, ROOT)]
             if self.kind == "result":
-                self.imports.append(("mcp.types", "ListRootsResult"))
+                self.imports.append((TYPES_MODULE, LIST_ROOTS_RESULT))
         self.edits.append(Replace(self.value, parse_expr(shaped)))
         self.dropped.append(self.value)
         line = statement_of(self.func, self.value)
@@ -367,7 +366,7 @@ class SiteRewrite:
         for p in all_params(self.func.params):
             if (
                 p.annotation is not None
-                and self.resolver.sdk_name(annotation_head(p.annotation.annotation)) in _CONTEXT_CLASSES
+                and self.resolver.sdk_name(annotation_head(p.annotation.annotation)) in CONTEXT_CLASSES
             ):
                 if is_tool_function(self.func, self.context):
                     return p

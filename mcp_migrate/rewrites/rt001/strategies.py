@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.core.sdk import SERVER_CLASSES
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply
-
-_SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server", "LowLevelServer"})
-
 
 URI_HELPER = "_file_uri_to_path"
 
@@ -37,7 +35,7 @@ def config_anchor(module: cst.Module, resolver) -> cst.BaseStatement:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
-                    if resolver.sdk_name(small.value.func) in _SERVER_CLASSES:
+                    if resolver.sdk_name(small.value.func) in SERVER_CLASSES:
                         return stmt
                 if isinstance(small, (cst.Import, cst.ImportFrom)):
                     last_import = stmt

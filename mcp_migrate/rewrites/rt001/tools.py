@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.core.sdk import TOOL_SERVERS
 from mcp_migrate.core.syntax import (
     iter_nodes,
     keyword,
@@ -18,7 +19,7 @@ def is_tool_function(func: cst.FunctionDef, context) -> bool:
         target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
         if isinstance(target, cst.Attribute) and target.attr.value == "tool":
             kind = resolver.sdk_instance(target.value)
-            if kind in ("FastMCP", "MCPServer") or (kind is None and resolver.imports_sdk):
+            if kind in TOOL_SERVERS or (kind is None and resolver.imports_sdk):
                 return True
     return func.name.value in _registered_tools(context)
 

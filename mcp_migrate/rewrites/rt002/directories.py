@@ -10,6 +10,7 @@ from urllib.request import url2pathname
 
 import libcst as cst
 
+from mcp_migrate.core.sdk import FILE_URL_TYPES, ROOT_BUILDERS
 from mcp_migrate.core.syntax import (
     code_of,
     is_reference,
@@ -129,7 +130,6 @@ def _comprehended(context, comp: cst.ListComp, scope=None) -> list:
 
 
 #: URL types a root's `uri` is often wrapped in; the string inside is the URI.
-_URL_TYPES = frozenset({"FileUrl", "AnyUrl", "AnyHttpUrl", "Url"})
 
 
 def _one_root(context, value: cst.BaseExpression, scope=None) -> list:
@@ -170,10 +170,10 @@ FILE_SCHEME = "file://"
 
 
 def _is_root_or_url(context, func: cst.BaseExpression) -> bool:
-    if context.resolver.sdk_name(func) in ("Root", "FileUrl"):
+    if context.resolver.sdk_name(func) in ROOT_BUILDERS:
         return True
     qualified = context.resolver.qualified(func) or ""
-    return qualified.startswith("pydantic") and qualified.rpartition(".")[2] in _URL_TYPES
+    return qualified.startswith("pydantic") and qualified.rpartition(".")[2] in FILE_URL_TYPES
 
 
 def describe(dirs: list) -> str:

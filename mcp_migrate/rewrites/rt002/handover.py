@@ -10,6 +10,7 @@ import libcst as cst
 
 from mcp_migrate.core.fix.edits import AddComment, Fix, Replace
 from mcp_migrate.core.fix.layout import line_length
+from mcp_migrate.core.sdk import STDIO_PARAMETERS
 from mcp_migrate.core.syntax import (
     code_of,
     enclosing,
@@ -22,8 +23,6 @@ from mcp_migrate.core.syntax import (
 )
 from mcp_migrate.rewrites.names import bound_names
 from mcp_migrate.rewrites.rt002.directories import as_uri, describe, free_names, quote, unstr
-
-_STDIO = "StdioServerParameters"
 
 
 def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
@@ -48,7 +47,9 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
 
 def _stdio_env_edit(context, dirs: list):
     calls = [
-        n for n in iter_nodes(context.module) if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == _STDIO
+        n
+        for n in iter_nodes(context.module)
+        if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == STDIO_PARAMETERS
     ]
     if len(calls) != 1 or not _evaluable_at(context, dirs, calls[0]):
         return None
