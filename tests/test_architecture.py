@@ -158,3 +158,10 @@ def test_no_two_functions_share_the_name_walk():
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "walk"
     ]
     assert len(owners) <= 1, owners
+
+
+def test_each_strategy_setting_has_one_class():
+    from mcp_migrate.core.settings import STRATEGIES
+    from mcp_migrate.rewrites.rt001.strategies import STRATEGY_CLASSES
+
+    assert tuple(STRATEGY_CLASSES) == STRATEGIES

@@ -16,6 +16,7 @@ from mcp_migrate.core.syntax import (
 )
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, Outcome, SideChannelSite
 from mcp_migrate.rewrites.rt001.site import SiteRewrite, statement_of
+from mcp_migrate.rewrites.rt001.strategies import strategy_for
 from mcp_migrate.rewrites.rt001.tools import is_tool_function
 
 #: The start of every review marker the RT001 rewrite leaves.
@@ -54,7 +55,7 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
     value = awaited_value(ancestors, call, context.resolver)
     if value is None:
         return _marked(func, call, _not_awaited_reason(ancestors, call), f"{_BY_HAND}, then rewrite this call")
-    builder = SiteRewrite(context, func, value, kind, strategy)
+    builder = SiteRewrite(context, func, value, kind, strategy_for(strategy, settings))
     try:
         fix = builder.build()
     except SideChannelSite as exc:

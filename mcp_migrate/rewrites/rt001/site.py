@@ -8,24 +8,20 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
-from mcp_migrate.core.fix.edits import AddComment, Fix, Insert, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import CONTEXT_CLASSES, LIST_ROOTS_RESULT, ROOT, TYPES_MODULE
 from mcp_migrate.core.syntax import (
-    code_of,
     is_reference,
     iter_nodes,
     keyword,
-    module_binding,
     parent_map,
     parse_expr,
-    parse_stmt,
     positional,
 )
-from mcp_migrate.rewrites.names import bound_names, is_store
+from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.consumers import ConsumerRewriter
-from mcp_migrate.rewrites.rt001.flow import always_exits, tolerates_none, unreachable_after
+from mcp_migrate.rewrites.rt001.flow import always_exits, unreachable_after
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnderstood, SideChannel, SideChannelSite
 from mcp_migrate.rewrites.rt001.signature import (
     NewParam,
@@ -35,20 +31,17 @@ from mcp_migrate.rewrites.rt001.signature import (
     depth_of,
     rebuild,
 )
-from mcp_migrate.rewrites.rt001.strategies import (
-    PARAM_DESCRIPTION,
-    URI_DESCRIPTION,
-    URI_HELPER,
-    config_anchor,
-    constant_name,
-    is_docstring,
-    uri_prologue,
-)
-from mcp_migrate.rewrites.rt001.tools import is_tool_function, tool_name
+from mcp_migrate.rewrites.rt001.strategies import Strategy
+from mcp_migrate.rewrites.rt001.tools import is_tool_function
 
 
 class SiteRewrite:
-    def __init__(self, context, func, value, kind, strategy):
+    """The rewrite of one request inside one function, with one strategy (strategies.py says
+    where the directories come from; this class rewrites everything around the request).
+    `edits`, `imports` and `dropped` collect the fix; `new_param` is the parameter a strategy
+    gives the tool, if any."""
+
+    def __init__(self, context, func, value, kind, strategy: Strategy):
         self.context = context
         self.settings = context.settings
         self.resolver = context.resolver
@@ -60,15 +53,15 @@ class SiteRewrite:
         self.imports = []
         self.edits = []
         self.dropped = []
+        self.new_param: Optional[NewParam] = None
 
     @property
     def target(self) -> str:
-        if self.strategy == "server-config":
-            return constant_name(self.settings.env_var)
-        return self.settings.parameter
+        """The local name the rewritten code reads the directories from."""
+        return self.strategy.target
 
     def build(self) -> Fix:
-        self._check_names()
+        self.strategy.check_names(self)
         self._check_no_fallback_handler()
         guard = self._guard()
         if guard is not None and isinstance(guard.orelse, cst.Else):
@@ -104,28 +97,12 @@ class SiteRewrite:
                 if always_exits(guard.body):
                     self._drop_unreachable_after(guard)
         self._drop_negative_guards()
-        if self.strategy == "server-config":
-            self._server_config()
-        else:
-            self._tool_parameter()
+        self.strategy.provide(self)
         self._drop_dead_locals()
         self._drop_unused_context()
         return Fix(tuple(self.edits), unsafe=True, imports=tuple(self.imports))
 
     # --- preconditions -------------------------------------------------------------------------
-    def _check_names(self) -> None:
-        if self.strategy == "server-config":
-            if self.target in bound_names(self.func):
-                raise CannotApply(f"the function binds `{self.target}` itself; set `env-var` to another name")
-            return
-        params = {p.name.value for p in all_params(self.func.params)}
-        wanted = {self.target} | ({"uris"} if self.strategy == "resource-uri" else set())
-        clash = wanted & bound_names(self.func)
-        # A second request in a tool that already gained the parameter reuses it.
-        if clash and not (clash <= params and self._already_migrated(params)) and not self._own_prologue():
-            name = sorted(clash)[0]
-            raise CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
-
     def _check_no_fallback_handler(self) -> None:
         """A request inside `try:` with an `except` branch: that branch is what a 2026 client
         got (the request raises there); removing the request would leave it dead and change
@@ -140,23 +117,6 @@ class SiteRewrite:
                     " decide what that fallback means once the directories are passed in"
                 )
             node = parent
-
-    def _own_prologue(self) -> bool:
-        """resource-uri binds `directories` in its own prologue line on an earlier pass."""
-        if self.strategy != "resource-uri" or not isinstance(self.func.body, cst.IndentedBlock):
-            return False
-        prologues = {uri_prologue(self.target, optional) for optional in (False, True)}
-        return any(code_of(stmt).strip() in prologues for stmt in self.func.body.body[:2])
-
-    def _already_migrated(self, names: set) -> bool:
-        wanted = "uris" if self.strategy == "resource-uri" else self.target
-        return wanted in names and self._param_marker_present()
-
-    def _param_marker_present(self) -> bool:
-        for p in all_params(self.func.params):
-            if p.annotation is not None and "Field(description=" in code_of(p.annotation.annotation):
-                return True
-        return False
 
     def _guard(self) -> Optional[cst.If]:
         """An `if` whose test only probes the roots capability and whose body holds the request."""
@@ -213,95 +173,11 @@ class SiteRewrite:
             )
         )
 
-    # --- strategies ------------------------------------------------------------------------------
-    def _server_config(self) -> None:
-        name = self.target
-        if module_binding(self.module, name) is not None:
-            return
-        env = self.settings.env_var
-        comment = cst.EmptyLine(
-            comment=cst.Comment(
-                "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
-            )
-        )
-        const = parse_stmt(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
-        const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
-        self.imports.append(("os", None))
-        self.edits.append(Insert(config_anchor(self.module, self.resolver), (const,)))
-
-    def _tool_parameter(self) -> None:
-        names = {p.name.value for p in all_params(self.func.params)}
-        param_name = "uris" if self.strategy == "resource-uri" else self.target
-        self.imports += [("typing", "Annotated"), ("pydantic", "Field")]
-        fallback_for = self._fallback_for()
-        # Roots only stood in for a missing argument: callers that pass it need nothing new, and
-        # without directories (None) the tool takes its old no-roots branch.
-        optional = fallback_for is not None and tolerates_none(self.func, self.edits, self.target)
-        if self.strategy == "resource-uri" and self._reads_target():
-            self._uri_prologue(optional)
-        if param_name in names:
-            return
-        description = URI_DESCRIPTION if self.strategy == "resource-uri" else PARAM_DESCRIPTION
-        field = f'Field(description="{description}")'
-        if optional:
-            field = f'Field(description="{description[:-1]} (used when `{fallback_for}` is not given).")'
-            self._new_param = NewParam(param_name, "list[str] | None", field, "None")
-            note_migrated_tool(self.context, MigratedTool(tool_name(self.func), param_name, optional=True))
-            return
-        self._new_param = NewParam(param_name, "list[str]", field)
-        note_migrated_tool(self.context, MigratedTool(tool_name(self.func), param_name))
-
-    def _fallback_for(self) -> Optional[str]:
-        """The parameter (with a default) whose absence the roots stood in for: the request sits
-        in `if p is None:` / `if not p:`."""
-        optional = {p.name.value for p in all_params(self.func.params) if p.default is not None}
-        parents = parent_map(self.func)
-        node = self.value
-        while node is not None and node is not self.func:
-            parent = parents.get(id(node))
-            if isinstance(parent, cst.If) and parent.body is node and _absent(parent.test) in optional:
-                return _absent(parent.test)
-            node = parent
-        return None
-
-    def _reads_target(self) -> bool:
-        """Some rewritten code reads the directories (a settled test may leave none that does:
-        then the prologue would be an unused local)."""
-        return any(
-            isinstance(node, cst.Name) and node.value == self.target
-            for edit in self.edits
-            if isinstance(edit, Replace)
-            for node in iter_nodes(edit.new)
-        )
-
-    def _uri_prologue(self, optional: bool) -> None:
-        body = self.func.body
-        if not isinstance(body, cst.IndentedBlock):
-            raise CannotApply("a one-line function body")
-        first = body.body[0]
-        anchor = body.body[1] if is_docstring(first) and len(body.body) > 1 else first
-        prologue = parse_stmt(uri_prologue(self.target, optional) + "\n")
-        self.edits.append(Insert(anchor, (prologue,), before=True))
-        if not module_binding(self.module, URI_HELPER) is not None:
-            helper = parse_stmt(
-                f"def {URI_HELPER}(uri: str) -> str:\n"
-                f'    """The local path of a file:// URI (percent-decoded; Windows drives handled)."""\n'
-                f"    parsed = urlparse(uri)\n"
-                f'    if parsed.scheme != "file":\n'
-                f'        raise ValueError(f"expected a file:// URI, got {{uri!r}}")\n'
-                f'    if parsed.netloc not in ("", "localhost"):\n'
-                f'        raise ValueError(f"a file:// URI on another host cannot be used: {{uri!r}}")\n'
-                f"    return url2pathname(parsed.path)\n"
-            )
-            helper = helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
-            self.imports += [("urllib.parse", "urlparse"), ("urllib.request", "url2pathname")]
-            self.edits.append(Insert(config_anchor(self.module, self.resolver), (helper,)))
-
     # --- the ctx parameter -----------------------------------------------------------------------
     def _drop_unused_context(self) -> None:
         """The tool's new signature: without a Context nothing uses any more, with the new
         parameter (see signature.rebuild for where it goes)."""
-        new_param = getattr(self, "_new_param", None)
+        new_param = self.new_param
         ctx = self._context_param()
         drop = ctx if ctx is not None and not self._still_uses(ctx.name.value) else None
         if new_param is None and drop is None:
@@ -403,26 +279,6 @@ def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
         owner = test.value
         return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")
     return False
-
-
-def _absent(test: cst.BaseExpression) -> Optional[str]:
-    """`p` for the tests `p is None` and `not p`."""
-    if (
-        isinstance(test, cst.UnaryOperation)
-        and isinstance(test.operator, cst.Not)
-        and isinstance(test.expression, cst.Name)
-    ):
-        return test.expression.value
-    if (
-        isinstance(test, cst.Comparison)
-        and isinstance(test.left, cst.Name)
-        and len(test.comparisons) == 1
-        and isinstance(test.comparisons[0].operator, cst.Is)
-        and isinstance(test.comparisons[0].comparator, cst.Name)
-        and test.comparisons[0].comparator.value == "None"
-    ):
-        return test.left.value
-    return None
 
 
 def _is_context_getter(value: cst.BaseExpression) -> bool:

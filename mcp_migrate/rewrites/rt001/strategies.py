@@ -1,20 +1,197 @@
-"""The three migration strategies of RT001, one class each: where the directories come from
-(a tool parameter, file:// URIs given as a tool parameter, or server configuration)."""
+"""The three migration strategies of RT001, one class each: where the directories come from.
+
+  tool-parameter  the tool gains `directories: Annotated[list[str], Field(description=...)]`
+  resource-uri    the tool gains `uris: ...` (file:// URIs), converted once by a helper
+  server-config   a module constant read once from an environment variable at start-up
+
+The default is tool-parameter inside a tool function and server-config elsewhere. A strategy
+names the local the rewritten code reads (`target`), refuses names the function already uses,
+and provides the directories (`provide`) to a site rewrite (site.SiteRewrite).
+"""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from typing import ClassVar, Optional
+
 import libcst as cst
 
+from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
+from mcp_migrate.core.fix.edits import Insert, Replace
 from mcp_migrate.core.sdk import SERVER_CLASSES
+from mcp_migrate.core.syntax import code_of, iter_nodes, module_binding, parent_map, parse_stmt
+from mcp_migrate.rewrites.names import bound_names
+from mcp_migrate.rewrites.rt001.flow import tolerates_none
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply
+from mcp_migrate.rewrites.rt001.signature import NewParam, all_params
+from mcp_migrate.rewrites.rt001.tools import tool_name
 
 URI_HELPER = "_file_uri_to_path"
-
-
 PARAM_DESCRIPTION = "Absolute paths of the directories to work in."
-
-
 URI_DESCRIPTION = "file:// URIs of the directories to work in."
+
+
+class Strategy(ABC):
+    """Where one rewrite takes the directories from."""
+
+    NAME: ClassVar[str] = ""
+
+    def __init__(self, settings) -> None:
+        self.settings = settings
+
+    @property
+    @abstractmethod
+    def target(self) -> str:
+        """The local name the rewritten code reads the directories from."""
+
+    @abstractmethod
+    def check_names(self, site) -> None:
+        """Raise CannotApply when the function already uses a name this strategy introduces."""
+
+    @abstractmethod
+    def provide(self, site) -> None:
+        """Add what makes `target` hold the directories (a parameter, a constant)."""
+
+
+class ServerConfig(Strategy):
+    """A module constant read once from an environment variable at start-up."""
+
+    NAME = "server-config"
+
+    @property
+    def target(self) -> str:
+        return constant_name(self.settings.env_var)
+
+    def check_names(self, site) -> None:
+        if self.target in bound_names(site.func):
+            raise CannotApply(f"the function binds `{self.target}` itself; set `env-var` to another name")
+
+    def provide(self, site) -> None:
+        name = self.target
+        if module_binding(site.module, name) is not None:
+            return
+        env = self.settings.env_var
+        comment = cst.EmptyLine(
+            comment=cst.Comment(
+                "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
+            )
+        )
+        const = parse_stmt(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
+        const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
+        site.imports.append(("os", None))
+        site.edits.append(Insert(config_anchor(site.module, site.resolver), (const,)))
+
+
+class ToolParameter(Strategy):
+    """The tool gains a `directories` parameter (named by the `parameter` setting)."""
+
+    NAME = "tool-parameter"
+    DESCRIPTION = PARAM_DESCRIPTION
+
+    @property
+    def target(self) -> str:
+        return self.settings.parameter
+
+    @property
+    def parameter(self) -> str:
+        """The name of the parameter the tool gains."""
+        return self.target
+
+    def introduced(self) -> set:
+        return {self.target}
+
+    def check_names(self, site) -> None:
+        params = {p.name.value for p in all_params(site.func.params)}
+        clash = self.introduced() & bound_names(site.func)
+        # A second request in a tool that already gained the parameter reuses it.
+        if clash and not (clash <= params and self._already_migrated(site, params)) and not self.own_prologue(site):
+            name = sorted(clash)[0]
+            raise CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
+
+    def own_prologue(self, site) -> bool:
+        """Whether an earlier pass already bound `target` in a line of this strategy's own."""
+        return False
+
+    def _already_migrated(self, site, names: set) -> bool:
+        return self.parameter in names and _param_marker_present(site.func)
+
+    def provide(self, site) -> None:
+        names = {p.name.value for p in all_params(site.func.params)}
+        site.imports += [("typing", "Annotated"), ("pydantic", "Field")]
+        fallback_for = _fallback_for(site)
+        # Roots only stood in for a missing argument: callers that pass it need nothing new, and
+        # without directories (None) the tool takes its old no-roots branch.
+        optional = fallback_for is not None and tolerates_none(site.func, site.edits, self.target)
+        self.prepare(site, optional)
+        if self.parameter in names:
+            return
+        field = f'Field(description="{self.DESCRIPTION}")'
+        if optional:
+            field = f'Field(description="{self.DESCRIPTION[:-1]} (used when `{fallback_for}` is not given).")'
+            site.new_param = NewParam(self.parameter, "list[str] | None", field, "None")
+        else:
+            site.new_param = NewParam(self.parameter, "list[str]", field)
+        note_migrated_tool(site.context, MigratedTool(tool_name(site.func), self.parameter, optional=optional))
+
+    def prepare(self, site, optional: bool) -> None:
+        """Anything the tool body needs before the directories can be read (nothing here)."""
+
+
+class ResourceUri(ToolParameter):
+    """The tool gains `uris` (file:// URIs), turned into the directories by one helper."""
+
+    NAME = "resource-uri"
+    DESCRIPTION = URI_DESCRIPTION
+
+    @property
+    def parameter(self) -> str:
+        return "uris"
+
+    def introduced(self) -> set:
+        return {self.target, self.parameter}
+
+    def own_prologue(self, site) -> bool:
+        """resource-uri binds `directories` in its own prologue line on an earlier pass."""
+        if not isinstance(site.func.body, cst.IndentedBlock):
+            return False
+        prologues = {uri_prologue(self.target, optional) for optional in (False, True)}
+        return any(code_of(stmt).strip() in prologues for stmt in site.func.body.body[:2])
+
+    def prepare(self, site, optional: bool) -> None:
+        if _reads(site, self.target):
+            self._uri_prologue(site, optional)
+
+    def _uri_prologue(self, site, optional: bool) -> None:
+        body = site.func.body
+        if not isinstance(body, cst.IndentedBlock):
+            raise CannotApply("a one-line function body")
+        first = body.body[0]
+        anchor = body.body[1] if is_docstring(first) and len(body.body) > 1 else first
+        prologue = parse_stmt(uri_prologue(self.target, optional) + "\n")
+        site.edits.append(Insert(anchor, (prologue,), before=True))
+        if module_binding(site.module, URI_HELPER) is None:
+            helper = parse_stmt(
+                f"def {URI_HELPER}(uri: str) -> str:\n"
+                f'    """The local path of a file:// URI (percent-decoded; Windows drives handled)."""\n'
+                f"    parsed = urlparse(uri)\n"
+                f'    if parsed.scheme != "file":\n'
+                f'        raise ValueError(f"expected a file:// URI, got {{uri!r}}")\n'
+                f'    if parsed.netloc not in ("", "localhost"):\n'
+                f'        raise ValueError(f"a file:// URI on another host cannot be used: {{uri!r}}")\n'
+                f"    return url2pathname(parsed.path)\n"
+            )
+            helper = helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
+            site.imports += [("urllib.parse", "urlparse"), ("urllib.request", "url2pathname")]
+            site.edits.append(Insert(config_anchor(site.module, site.resolver), (helper,)))
+
+
+#: Every strategy by its setting's name, in the order the CLI lists them (core.settings.STRATEGIES).
+STRATEGY_CLASSES = {cls.NAME: cls for cls in (ToolParameter, ResourceUri, ServerConfig)}
+
+
+def strategy_for(name: str, settings) -> Strategy:
+    """The strategy called `name` (one of core.settings.STRATEGIES)."""
+    return STRATEGY_CLASSES[name](settings)
 
 
 def constant_name(env_var: str) -> str:
@@ -51,3 +228,56 @@ def is_docstring(stmt: cst.BaseStatement) -> bool:
         and isinstance(stmt.body[0], cst.Expr)
         and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
     )
+
+
+def _param_marker_present(func: cst.FunctionDef) -> bool:
+    """A parameter this rewrite added on an earlier pass (its `Field(description=...)`)."""
+    for p in all_params(func.params):
+        if p.annotation is not None and "Field(description=" in code_of(p.annotation.annotation):
+            return True
+    return False
+
+
+def _fallback_for(site) -> Optional[str]:
+    """The parameter (with a default) whose absence the roots stood in for: the request sits
+    in `if p is None:` / `if not p:`."""
+    optional = {p.name.value for p in all_params(site.func.params) if p.default is not None}
+    parents = parent_map(site.func)
+    node = site.value
+    while node is not None and node is not site.func:
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.If) and parent.body is node and _absent(parent.test) in optional:
+            return _absent(parent.test)
+        node = parent
+    return None
+
+
+def _reads(site, name: str) -> bool:
+    """Some rewritten code reads `name` (a settled test may leave none that does: then the
+    prologue would be an unused local)."""
+    return any(
+        isinstance(node, cst.Name) and node.value == name
+        for edit in site.edits
+        if isinstance(edit, Replace)
+        for node in iter_nodes(edit.new)
+    )
+
+
+def _absent(test: cst.BaseExpression) -> Optional[str]:
+    """`p` for the tests `p is None` and `not p`."""
+    if (
+        isinstance(test, cst.UnaryOperation)
+        and isinstance(test.operator, cst.Not)
+        and isinstance(test.expression, cst.Name)
+    ):
+        return test.expression.value
+    if (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Is)
+        and isinstance(test.comparisons[0].comparator, cst.Name)
+        and test.comparisons[0].comparator.value == "None"
+    ):
+        return test.left.value
+    return None
