@@ -28,7 +28,8 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.security import call_qualified, last_identifier, words
+from mcp_migrate.checks.calls import call_qualified
+from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
 from mcp_migrate.core.syntax import keyword, literal, positional

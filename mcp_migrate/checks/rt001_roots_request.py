@@ -6,23 +6,19 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.receivers import is_sdk_receiver
-from mcp_migrate.checks.shapes import (
+from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
+from mcp_migrate.checks.wire import (
     ROOTS_LIST,
-    constant_reference,
+    WireMethodRule,
     error_data,
-    inside_roots_type_definition,
-    is_session_name,
-    note_constant,
     relays,
     sends,
-    string_context,
 )
 from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SERVER_RECEIVERS, in_package
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
@@ -67,8 +63,9 @@ _OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
 _MENTIONS_MCP = re.compile(rb"mcp|MCP|Mcp")
 
 
-class RootsRequest(Rule):
+class RootsRequest(WireMethodRule):
     CODE = "RT001"
+    METHOD = ROOTS_LIST
     WIRE_STRINGS = frozenset({ROOTS_LIST})
     #: `_roots(`: a call of a project helper named for roots (`resolve_project_root_from_roots(`)
     #: in a file that names nothing else of Roots; helpers named otherwise are seen only in files
@@ -312,31 +309,14 @@ class RootsRequest(Rule):
         self._built[target.value] = (node, list(self.ancestors))
         return True
 
-    def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if self.context.is_claimed(node) or inside_roots_type_definition(self.ancestors, self.context.data):
-            return
-        where = string_context(self.ancestors)
-        if where == "constant":
-            # `ROOTS_LIST = "roots/list"` is neither a request nor a handler: its uses are.
-            note_constant(self.context, self.ancestors, value)
-        elif where == "request" and not error_data(self.ancestors):
-            if self._inside_input_required():
+    def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
+        if where == "request" and not error_data(ancestors):
+            if not constant and self._inside_input_required():
                 self._bridge(node, "inputRequests")
             else:
                 self.report(node, MSG_RAW)
         else:
-            self._method_given(node, where, self.ancestors)
-
-    def visit_Name(self, node: cst.Name) -> None:
-        """A roots/list constant (`ROOTS_LIST`, `Method.ROOTS_LIST`) used as a request."""
-        ref = constant_reference(self.context, self.ancestors, ROOTS_LIST)
-        if ref is None:
-            return
-        target, where, ancestors = ref
-        if where == "request" and not error_data(ancestors):
-            self.report(target, MSG_RAW)
-        else:
-            self._method_given(target, where, ancestors)
+            self._method_given(node, where, ancestors)
 
     def _method_given(self, node, where, ancestors: list) -> None:
         """The method given to a generic RPC verb (`rpc.call("roots/list")`), or matched in a

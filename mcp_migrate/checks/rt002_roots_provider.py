@@ -6,21 +6,20 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import (
-    ROOTS_LIST,
+from mcp_migrate.checks.roots_types import (
     annotation_symbols,
-    constant_reference,
-    error_data,
-    inside_roots_type_definition,
-    note_constant,
     param_symbols,
+    roots_type_definition,
+)
+from mcp_migrate.checks.wire import (
+    ROOTS_LIST,
+    WireMethodRule,
+    error_data,
     registers,
     relays,
-    roots_type_definition,
-    string_context,
 )
 from mcp_migrate.core.fix.builders import remove_statement
-from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import (
     ASKING_TYPES,
     CLIENT_RECEIVERS,
@@ -61,8 +60,10 @@ _CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 _ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
 
 
-class RootsProvider(Rule):
+class RootsProvider(WireMethodRule):
     CODE = "RT002"
+    METHOD = ROOTS_LIST
+    SKIPS_CLAIMED = False
     WIRE_STRINGS = frozenset({ROOTS_LIST})
     SCREEN = (
         b"list_roots",
@@ -306,20 +307,10 @@ class RootsProvider(Rule):
         if name is not None and name != "RootsListChangedNotification" and self.resolver.imports_mcp:
             self.report(node.name, MSG_TYPE.format(name=name))
 
-    def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if inside_roots_type_definition(self.ancestors, self.context.data):
-            return
-        where = string_context(self.ancestors)
-        if where == "constant":
-            note_constant(self.context, self.ancestors, value)
-        elif self._answers(where, self.ancestors):
+    def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
+        """A roots/list string or constant (`Method.ROOTS_LIST`) used where the method is answered."""
+        if self._answers(where, ancestors):
             self.report(node, MSG_ANSWER)
-
-    def visit_Name(self, node: cst.Name) -> None:
-        """A roots/list constant (`Method.ROOTS_LIST`) used where the method is answered."""
-        ref = constant_reference(self.context, self.ancestors, ROOTS_LIST)
-        if ref is not None and self._answers(ref[1], ref[2]):
-            self.report(ref[0], MSG_ANSWER)
 
     def _answers(self, where, ancestors: list) -> bool:
         """Matched in a dispatch (not one that relays the request on to another peer), or

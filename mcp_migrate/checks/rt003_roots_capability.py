@@ -7,8 +7,9 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.security import last_identifier
-from mcp_migrate.checks.shapes import CAPABILITY_KEYS, capability_mapping
+from mcp_migrate.checks.capabilities import capability_mapping
+from mcp_migrate.checks.wire import CAPABILITY_KEYS
+from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, Replace

@@ -8,23 +8,20 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.receivers import SESSION_SHAPE
-from mcp_migrate.checks.shapes import (
+from mcp_migrate.checks.roots_types import roots_type_definition
+from mcp_migrate.checks.wire import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
-    constant_reference,
+    WireMethodRule,
     error_data,
-    inside_roots_type_definition,
-    note_constant,
-    roots_type_definition,
     sends,
-    string_context,
 )
 from mcp_migrate.checks.wrappers import SameFileHelpers
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
-from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import CLIENT_RECEIVERS, NOTIFICATION_WRAPPERS
 from mcp_migrate.core.syntax import literal, method_name, positional
 
@@ -44,8 +41,9 @@ MSG_TYPE = (
 _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 
 
-class ListChangedSend(Rule):
+class ListChangedSend(WireMethodRule):
     CODE = "RT004"
+    METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
@@ -151,22 +149,10 @@ class ListChangedSend(Rule):
             return bool(args) and self._is_notification(args[0].value)
         return False
 
-    def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if self.context.is_claimed(node) or inside_roots_type_definition(self.ancestors, self.context.data):
-            return
-        where = string_context(self.ancestors)
-        if where == "constant":
-            note_constant(self.context, self.ancestors, value)
-        elif (where == "request" and not error_data(self.ancestors)) or sends(where):
+    def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
+        """list_changed sent, or put in a message by hand."""
+        if (where == "request" and not error_data(ancestors)) or sends(where):
             self.report(node, MSG)
-
-    def visit_Name(self, node: cst.Name) -> None:
-        """A list_changed constant (`Method.ROOTS_LIST_CHANGED`) sent or put in a message."""
-        ref = constant_reference(self.context, self.ancestors, LIST_CHANGED)
-        if ref is not None:
-            target, where, ancestors = ref
-            if (where == "request" and not error_data(ancestors)) or sends(where):
-                self.report(target, MSG)
 
 
 def _untyped(receiver, resolver) -> bool:

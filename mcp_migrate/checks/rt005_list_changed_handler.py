@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.shapes import (
+from mcp_migrate.checks.roots_types import param_symbols
+from mcp_migrate.checks.wire import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
-    constant_reference,
-    inside_roots_type_definition,
-    note_constant,
-    param_symbols,
+    WireMethodRule,
     registers,
-    string_context,
 )
 from mcp_migrate.checks.wrappers import callee_key, definition_key
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_statement
-from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
 
 MSG = (
@@ -35,8 +32,9 @@ MSG_DEF = (
 )
 
 
-class ListChangedHandler(Rule):
+class ListChangedHandler(WireMethodRule):
     CODE = "RT005"
+    METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
@@ -149,21 +147,10 @@ class ListChangedHandler(Rule):
         if self.resolver.sdk_name(node.cls) == "RootsListChangedNotification":
             self.report(node, MSG)
 
-    def visit_string(self, node: cst.BaseString, value: str) -> None:
-        if self.context.is_claimed(node) or inside_roots_type_definition(self.ancestors, self.context.data):
-            return
-        where = string_context(self.ancestors)
-        if where == "constant":
-            # NOTIFICATION_ROOTS_LIST_CHANGED = "..." is not a handler: its uses may be.
-            note_constant(self.context, self.ancestors, value)
-        elif where == "dispatch" or registers(where):
+    def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
+        """list_changed dispatched on or registered."""
+        if where == "dispatch" or registers(where):
             self.report(node, MSG)
-
-    def visit_Name(self, node: cst.Name) -> None:
-        """A list_changed constant (`Method.ROOTS_LIST_CHANGED`) dispatched on or registered."""
-        ref = constant_reference(self.context, self.ancestors, LIST_CHANGED)
-        if ref is not None and (ref[1] == "dispatch" or registers(ref[1])):
-            self.report(ref[0], MSG)
 
     # Handler definitions: the `def` that runs on the notification is reported too -----------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.security import last_identifier, words
-from mcp_migrate.checks.shapes import capability_mapping
+from mcp_migrate.checks.capabilities import capability_mapping
+from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import mcp_module

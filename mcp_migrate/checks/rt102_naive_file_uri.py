@@ -44,17 +44,11 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.security import (
-    Spelling,
-    bare,
-    call,
-    call_qualified,
-    ends_with,
-    last_identifier,
-    method,
-    words,
-)
+from mcp_migrate.checks.calls import call_qualified, ends_with
+from mcp_migrate.checks.spelling import Spelling
+from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file, mcp_module
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten

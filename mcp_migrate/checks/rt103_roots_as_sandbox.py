@@ -30,19 +30,12 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.security import (
-    Flow,
-    Spelling,
-    bare,
-    call,
-    call_qualified,
-    ends_with,
-    is_literal,
-    last_identifier,
-    method,
-    words,
-)
+from mcp_migrate.checks.calls import call_qualified, ends_with, is_literal
+from mcp_migrate.checks.root_flow import Flow
+from mcp_migrate.checks.spelling import Spelling
+from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten

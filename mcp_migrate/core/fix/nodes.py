@@ -15,3 +15,27 @@ class Substitute(cst.CSTTransformer):
 
     def on_leave(self, original_node, updated_node):
         return self.new_by_id.get(id(original_node), updated_node)
+
+
+def attribute_chain(qualified: str) -> cst.BaseExpression:
+    """`a.b.c` as an expression, built directly (no parser in the rules' path)."""
+    first, *rest = qualified.split(".")
+    expr: cst.BaseExpression = cst.Name(first)
+    for part in rest:
+        expr = cst.Attribute(value=expr, attr=cst.Name(part))
+    return expr
+
+
+def call(func: cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(func=func, args=[cst.Arg(a) for a in args])
+
+
+def method(receiver: cst.BaseExpression, name: str, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(name)), args=[cst.Arg(a) for a in args])
+
+
+def bare(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The expression without its own surrounding parentheses (a fix adds its own)."""
+    if getattr(expr, "lpar", None):
+        return expr.with_changes(lpar=[], rpar=[])
+    return expr

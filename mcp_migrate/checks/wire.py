@@ -1,20 +1,28 @@
-"""The Roots vocabulary the rules share: wire-method strings, capability keys, and where a
-wire-method string sits (a request built by hand, a dispatch, a constant...)."""
+"""The Roots wire vocabulary the rules share: the method strings and their constants, capability
+keys, and where a method string sits (a request built by hand, a dispatch, a registration, a
+constant...); `WireMethodRule`, the string and constant handling of the rules about one method."""
 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import ClassVar, NamedTuple, Optional
 
 import libcst as cst
 
-from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES, sdk_or_framework
+from mcp_migrate.checks.roots_types import inside_roots_type_definition
+from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name
 
 ROOTS_LIST = "roots/list"
+
+
 LIST_CHANGED = "notifications/roots/list_changed"
+
+
 #: The spellings of the list_changed method real code uses (camelCase in some clients).
 LIST_CHANGED_SPELLINGS = frozenset({LIST_CHANGED, "notifications/roots/listChanged"})
+
+
 #: Bytes without which a file cannot send or handle list_changed (RT004 and RT005 screens).
 LIST_CHANGED_TOKENS = (
     b"roots_list_changed",
@@ -24,11 +32,13 @@ LIST_CHANGED_TOKENS = (
     b"ROOTS_LIST_CHANGED",
     b"ROOTS_CHANGED",
 )
+
+
 CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
+
+
 #: Mapping keys and keyword names under which a client-capabilities mapping lives.
 CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capabilities", CLIENT_CAPABILITIES_META_KEY})
-#: Variable and attribute names that hold a capabilities mapping.
-_CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
 
 
 def string_context(ancestors: list) -> Optional[str]:
@@ -74,66 +84,18 @@ def string_context(ancestors: list) -> Optional[str]:
     return None
 
 
-def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
-    """Is the Dict at ancestors[dict_index] a client-capabilities mapping?"""
-    parent = ancestors[dict_index - 1] if dict_index >= 1 else None
-    if isinstance(parent, cst.DictElement) and parent.value is ancestors[dict_index]:
-        key = literal(parent.key)
-        if key in CAPABILITY_KEYS:
-            return True
-        return resolver.sdk_name(parent.key) == "CLIENT_CAPABILITIES_META_KEY"
-    if isinstance(parent, cst.Arg) and parent.keyword is not None:
-        if parent.keyword.value in CAPABILITY_KEYS:
-            return True
-        call = ancestors[dict_index - 2]
-        return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities"
-    if isinstance(parent, cst.Arg) and dict_index >= 2:
-        call = ancestors[dict_index - 2]
-        return (
-            isinstance(call, cst.Call)
-            and resolver.sdk_name(call.func) == "ClientCapabilities"
-            or (
-                isinstance(call, cst.Call)
-                and isinstance(call.func, cst.Attribute)
-                and resolver.sdk_name(call.func.value) == "ClientCapabilities"
-            )
-        )
-    if isinstance(parent, (cst.Assign, cst.AnnAssign)):
-        targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
-        for t in targets:
-            target = t.target
-            name = target.value if isinstance(target, cst.Name) else getattr(getattr(target, "attr", None), "value", "")
-            if name and _CAPS_NAME.search(name):
-                return True
-    return False
-
-
-def _unknown_or_mcp(qualified: str) -> bool:
-    """A type that says nothing against an MCP session: `Any`, `object`, or an MCP class."""
-    return qualified in ("typing.Any", "typing_extensions.Any", "object") or sdk_or_framework(qualified)
-
-
-def is_session_name(expr: cst.BaseExpression, resolver) -> bool:
-    """A receiver named like a session (`session`, `self._server_session`, `client_session`)
-    whose value the resolver knows nothing about (not an import, not a typed non-SDK object)."""
-    if isinstance(expr, cst.Name):
-        name = expr.value
-        binding = resolver.lookup(name)
-        if binding is not None and (binding.is_import or not _unknown_or_mcp(binding.name)):
-            return False
-    elif isinstance(expr, cst.Attribute):
-        name = expr.attr.value
-    else:
-        return False
-    return name == "session" or name.endswith("_session")
-
-
 #: Upper-case constant names that spell a roots method: `ROOTS_LIST`, `METHOD_LIST_ROOTS`,
 #: `NOTIFICATION_ROOTS_LIST_CHANGED`, `ROOTS_CHANGED`.
 _LIST_CHANGED_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*ROOTS_(?:LIST_)?CHANGED(?:_[A-Z0-9]+)*$")
+
+
 _ROOTS_LIST_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*(?:ROOTS_LIST|LIST_ROOTS)(?:_(?:METHOD|REQUEST))?$")
+
+
 #: Calls that register something to run when a method arrives (the answering side).
 _REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^notification$|^route$")
+
+
 #: Generic RPC verbs: the method they are given is sent to the peer (the asking side).
 _RPC_VERBS = frozenset({"request", "call", "call_method", "rpc", "invoke", "send_request", "send", "notify"})
 
@@ -162,10 +124,19 @@ def constant_use(ancestors: list, known: dict) -> Optional[tuple]:
     return (method, ancestors) if method else None
 
 
-def constant_reference(context, ancestors: list, method: str) -> Optional[tuple]:
-    """For a Name visited at ancestors[-1]: (reference node, where it sits, its ancestors) when
-    it names a `method` constant (`ROOTS_LIST`, `Method.ROOTS_LIST`), else None. Cheap first
-    test: most names hold no "OOTS" and are no known constant."""
+class ConstantUse(NamedTuple):
+    """A roots-method constant used somewhere: the reference node, where it sits (as for a
+    string: `string_context`), and the ancestors ending at it."""
+
+    node: cst.CSTNode
+    where: Optional[str]
+    ancestors: list
+
+
+def constant_reference(context, ancestors: list, method: str) -> Optional[ConstantUse]:
+    """For a Name visited at ancestors[-1]: its use when it names a `method` constant
+    (`ROOTS_LIST`, `Method.ROOTS_LIST`), else None. Cheap first test: most names hold no
+    "OOTS" and are no known constant."""
     known = context.memo.get("roots_constants", {})
     name = ancestors[-1].value
     if "OOTS" not in name and name not in known:
@@ -173,7 +144,7 @@ def constant_reference(context, ancestors: list, method: str) -> Optional[tuple]
     use = constant_use(ancestors, known)
     if use is None or use[0] != method:
         return None
-    return use[1][-1], string_context(use[1]), use[1]
+    return ConstantUse(use[1][-1], string_context(use[1]), use[1])
 
 
 def note_constant(context, ancestors: list, value: str) -> None:
@@ -221,58 +192,6 @@ def error_data(ancestors: list) -> bool:
     return False
 
 
-def roots_type_definition(node: cst.ClassDef, data: bytes) -> Optional[str]:
-    """The Roots protocol type a class defines (its own ListRootsRequest, ListRootsResult,
-    RootsListChangedNotification, a `Root` beside its own ListRootsResult, a ListRootsFn
-    callback Protocol), else None."""
-    name = node.name.value
-    if name in ROOTS_TYPE_NAMES or name.startswith("ListRootsFn"):
-        return name
-    if name == "Root" and b"class ListRootsResult" in data:
-        return name
-    return None
-
-
-def inside_roots_type_definition(ancestors: list, data: bytes) -> bool:
-    """A wire string inside a re-implemented Roots type (`method: Literal["roots/list"]`) is
-    part of that one construct, reported at the class."""
-    return any(isinstance(a, cst.ClassDef) and roots_type_definition(a, data) for a in ancestors[:-1])
-
-
-def annotation_symbols(resolver, annotation) -> set:
-    """The MCP symbols an annotation names (`ListRootsResult | ErrorData` -> both)."""
-    found = set()
-    stack = [annotation]
-    while stack:
-        expr = stack.pop()
-        if isinstance(expr, (cst.Name, cst.Attribute)):
-            symbol = resolver.mcp_name(expr)
-            if symbol:
-                found.add(symbol)
-            continue
-        if isinstance(expr, cst.Subscript):
-            stack.append(expr.value)
-            stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
-        elif isinstance(expr, cst.BinaryOperation):
-            stack.extend((expr.left, expr.right))
-        elif isinstance(expr, cst.SimpleString):
-            try:
-                stack.append(cst.parse_expression(expr.evaluated_value))
-            except Exception:
-                pass
-    return found
-
-
-def param_symbols(resolver, params: cst.Parameters) -> set:
-    """The MCP symbols a function's parameter annotations name."""
-    every = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
-    found = set()
-    for param in every:
-        if param.annotation is not None:
-            found |= annotation_symbols(resolver, param.annotation.annotation)
-    return found
-
-
 #: Calls that pass a request on to another peer (a proxy's or relay's forwarding).
 _FORWARDS = re.compile(r"^(send_request|send_raw_request|request|forward\w*|relay\w*|proxy\w*)$")
 
@@ -298,3 +217,34 @@ def _enclosing_branch(ancestors: list):
         if isinstance(anc, cst.BaseSuite):
             return None
     return None
+
+
+class WireMethodRule(Rule):
+    """A rule about one wire method (`METHOD`), written as a string or through a constant: the
+    string and constant handling RT001, RT002, RT004 and RT005 share. A string inside a
+    re-implemented Roots type is that type's (reported at its class); `NAME = "roots/list"` is
+    remembered so its uses are classified like the string; every other use goes to
+    `method_used` with where it sits."""
+
+    METHOD: ClassVar[str] = ""
+    #: Skip strings another report of this file already covers.
+    SKIPS_CLAIMED: ClassVar[bool] = True
+
+    def visit_string(self, node: cst.BaseString, value: str) -> None:
+        if self.SKIPS_CLAIMED and self.context.is_claimed(node):
+            return
+        if inside_roots_type_definition(self.ancestors, self.context.data):
+            return
+        where = string_context(self.ancestors)
+        if where == "constant":
+            note_constant(self.context, self.ancestors, value)
+        else:
+            self.method_used(node, where, self.ancestors, constant=False)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        use = constant_reference(self.context, self.ancestors, self.METHOD)
+        if use is not None:
+            self.method_used(use.node, use.where, use.ancestors, constant=True)
+
+    def method_used(self, node: cst.CSTNode, where: Optional[str], ancestors: list, *, constant: bool) -> None:
+        """`METHOD` used at `node` (`where`: string_context's answer); `constant`: through a name."""

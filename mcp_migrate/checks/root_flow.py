@@ -1,6 +1,5 @@
-"""Helpers the security rules (RT101-RT103, HA001-HA002) share: identifier words, a small
-per-scope data-flow tracker ("this name came from roots", "this path was resolved"), and how to
-spell a standard-library name that a fix needs without clashing with the file's own names.
+"""A small per-scope data-flow tracker the security rules share: "this name came from roots",
+"this path was resolved".
 
 The data-flow heuristic is deliberately simple and documented in each rule's docstring:
 
@@ -19,86 +18,12 @@ The data-flow heuristic is deliberately simple and documented in each rule's doc
 
 from __future__ import annotations
 
-import re
-from typing import Optional
-
 import libcst as cst
 
+from mcp_migrate.checks.calls import call_qualified
+from mcp_migrate.checks.words import resolved_name, rootish_name
 from mcp_migrate.core.syntax import literal
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
-
-#: A name with one of these words holds directories that bound access.
-_ROOT_WORDS = frozenset(
-    {"root", "roots", "workspace", "workspaces", "sandbox", "sandboxes", "allowlist", "whitelist", "jail", "chroot"}
-)
-#: Qualifiers that make a directory word an access boundary (`allowed_dirs`, `base_path`).
-_BOUND_WORDS = frozenset({"allow", "allowed", "permitted", "trusted", "safe", "base", "jail", "sandbox"})
-_DIR_WORDS = frozenset(
-    {
-        "dir",
-        "dirs",
-        "directory",
-        "directories",
-        "path",
-        "paths",
-        "folder",
-        "folders",
-        "prefix",
-        "prefixes",
-        "root",
-        "roots",
-    }
-)
-#: Words that say a "root" name holds something other than a directory (`root_key`, `root_logger`).
-_NOT_DIR_WORDS = frozenset(
-    {
-        "key",
-        "keys",
-        "node",
-        "nodes",
-        "tag",
-        "tags",
-        "name",
-        "names",
-        "id",
-        "ids",
-        "logger",
-        "log",
-        "element",
-        "elem",
-        "widget",
-        "window",
-        "cause",
-        "model",
-        "hash",
-        "domain",
-        "domains",
-        "span",
-        "token",
-        "cert",
-        "ca",
-        "user",
-        "password",
-        "pw",
-        "module",
-        "class",
-        "type",
-        "dn",
-        "url",
-        "urls",
-        "host",
-        "hosts",
-        "origin",
-        "origins",
-        "email",
-        "emails",
-        "header",
-        "headers",
-    }
-)
-#: `root_path` is ASGI's URL prefix (`scope["root_path"]`), not a directory.
-_NOT_ROOT_NAMES = frozenset({"root_path", "rootPath"})
 #: Methods that keep a root a root: `r.rstrip("/")`, `r.resolve()`, `dirs.split(":")`.
 _ROOT_METHODS = frozenset(
     {
@@ -121,9 +46,11 @@ _ROOT_METHODS = frozenset(
         "abspath",
     }
 )
+
+
 #: Loops whose variables are not roots even when named so (`for root, dirs, files in os.walk(p)`).
 _WALKS = frozenset({"os.walk", "os.fwalk"})
-_RESOLVED_WORDS = frozenset({"resolved", "real", "realpath", "canonical", "canon"})
+
 
 #: Calls that carry a path through unchanged in meaning (`str(r)`, `Path(r)`, `os.path.abspath(r)`).
 _WRAPPERS = frozenset(
@@ -158,68 +85,15 @@ _WRAPPERS = frozenset(
         "sorted",
     }
 )
+
+
 _REALPATH = frozenset({"os.path.realpath", "posixpath.realpath", "ntpath.realpath"})
+
+
 _PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath"})
+
+
 _ENV_GETTERS = frozenset({"os.getenv", "os.environ.get"})
-_BUILTINS = frozenset({"str", "tuple", "list", "set", "frozenset", "sorted"})
-
-
-def words(name: str) -> list:
-    """`allowedDirs` / `ALLOWED_DIRS` / `allowed_dirs` -> ["allowed", "dirs"]."""
-    out = []
-    for part in name.split("_"):
-        out.extend(w.lower() for w in _WORD.findall(part))
-    return out
-
-
-def rootish_name(name: str) -> bool:
-    ws = words(name)
-    if not ws or _NOT_DIR_WORDS.intersection(ws) or name in _NOT_ROOT_NAMES:
-        return False
-    if _ROOT_WORDS.intersection(ws):
-        return True
-    # a qualifier right before a directory word: allowed_dirs, basePath, TRUSTED_PATHS
-    return any(a in _BOUND_WORDS and b in _DIR_WORDS for a, b in zip(ws, ws[1:]))
-
-
-def resolved_name(name: str) -> bool:
-    return bool(_RESOLVED_WORDS.intersection(words(name)))
-
-
-def ends_with(block, kinds: tuple) -> bool:
-    """Does the block's last statement have one of these kinds (`Return`, `Raise`, ...)?"""
-    body = getattr(block, "body", ())
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine) and last.body:
-        last = last.body[-1]
-    return isinstance(last, kinds)
-
-
-def last_identifier(expr: cst.BaseExpression) -> Optional[str]:
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        return expr.attr.value
-    return None
-
-
-def is_literal(expr: cst.BaseExpression) -> bool:
-    """A string literal, or a tuple/list of them (`("http://", "https://")`)."""
-    if literal(expr) is not None or isinstance(expr, cst.SimpleString):
-        return True
-    if isinstance(expr, (cst.Tuple, cst.List)):
-        return bool(expr.elements) and all(is_literal(e.value) for e in expr.elements)
-    return False
-
-
-def call_qualified(resolver, call: cst.Call) -> Optional[str]:
-    """The qualified name of a call's function: through imports, or a builtin by its bare name."""
-    q = resolver.qualified(call.func)
-    if q:
-        return q
-    if isinstance(call.func, cst.Name) and call.func.value in _BUILTINS and resolver.lookup(call.func.value) is None:
-        return call.func.value
-    return None
 
 
 class Flow:
@@ -384,61 +258,3 @@ class Flow:
         if isinstance(expr, cst.Call) and call_qualified(self.resolver, expr) == "os.path.join" and expr.args:
             return literal(expr.args[-1].value) == ""
         return False
-
-
-# ----- spelling the names a fix needs ---------------------------------------------------------
-class Spelling:
-    """How a fix may refer to `module.name` in this file: the bare name with an added
-    `from module import name`, or the dotted path with `import module`, whichever does not clash
-    with a name the file already uses for something else. None when both clash."""
-
-    def __init__(self, context) -> None:
-        self.context = context
-        self._identifiers: dict = {}
-
-    def uses(self, name: str) -> bool:
-        """Does the file's text hold `name` as a whole word? A superset of the identifiers the
-        file binds or reads (comments and strings count too), answered from the bytes instead
-        of a second walk of the module: at worst a fix takes the dotted spelling."""
-        found = self._identifiers.get(name)
-        if found is None:
-            pattern = re.compile(rb"(?<![\w.])" + re.escape(name.encode()) + rb"(?!\w)")
-            found = self._identifiers[name] = pattern.search(self.context.data) is not None
-        return found
-
-    def spell(self, module: str, name: str):
-        """(expression, import) for `module.name`, or None."""
-        resolver = self.context.resolver
-        if resolver.qualified(cst.Name(name)) == f"{module}.{name}":
-            return cst.Name(name), (module, name)
-        if not self.uses(name):
-            return cst.Name(name), (module, name)
-        top = module.partition(".")[0]
-        dotted = _dotted(f"{module}.{name}")
-        if resolver.qualified(dotted) == f"{module}.{name}" or not self.uses(top):
-            return dotted, (module, None)
-        return None
-
-
-def _dotted(qualified: str) -> cst.BaseExpression:
-    """`a.b.c` as an expression, built directly (no parser in the rules' path)."""
-    first, *rest = qualified.split(".")
-    expr: cst.BaseExpression = cst.Name(first)
-    for part in rest:
-        expr = cst.Attribute(value=expr, attr=cst.Name(part))
-    return expr
-
-
-def call(func: cst.BaseExpression, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(func=func, args=[cst.Arg(a) for a in args])
-
-
-def method(receiver: cst.BaseExpression, name: str, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(name)), args=[cst.Arg(a) for a in args])
-
-
-def bare(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """The expression without its own surrounding parentheses (a fix adds its own)."""
-    if getattr(expr, "lpar", None):
-        return expr.with_changes(lpar=[], rpar=[])
-    return expr

@@ -1,0 +1,48 @@
+"""Capability mappings: whether a dict or call holds a client's capabilities (where a `roots`
+member is a capability declaration)."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from mcp_migrate.checks.wire import CAPABILITY_KEYS
+from mcp_migrate.core.syntax import literal
+
+#: Variable and attribute names that hold a capabilities mapping.
+_CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
+
+
+def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
+    """Is the Dict at ancestors[dict_index] a client-capabilities mapping?"""
+    parent = ancestors[dict_index - 1] if dict_index >= 1 else None
+    if isinstance(parent, cst.DictElement) and parent.value is ancestors[dict_index]:
+        key = literal(parent.key)
+        if key in CAPABILITY_KEYS:
+            return True
+        return resolver.sdk_name(parent.key) == "CLIENT_CAPABILITIES_META_KEY"
+    if isinstance(parent, cst.Arg) and parent.keyword is not None:
+        if parent.keyword.value in CAPABILITY_KEYS:
+            return True
+        call = ancestors[dict_index - 2]
+        return isinstance(call, cst.Call) and resolver.sdk_name(call.func) == "ClientCapabilities"
+    if isinstance(parent, cst.Arg) and dict_index >= 2:
+        call = ancestors[dict_index - 2]
+        return (
+            isinstance(call, cst.Call)
+            and resolver.sdk_name(call.func) == "ClientCapabilities"
+            or (
+                isinstance(call, cst.Call)
+                and isinstance(call.func, cst.Attribute)
+                and resolver.sdk_name(call.func.value) == "ClientCapabilities"
+            )
+        )
+    if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+        targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
+        for t in targets:
+            target = t.target
+            name = target.value if isinstance(target, cst.Name) else getattr(getattr(target, "attr", None), "value", "")
+            if name and _CAPS_NAME.search(name):
+                return True
+    return False
