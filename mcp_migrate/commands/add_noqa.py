@@ -16,7 +16,7 @@ import io
 import re
 import tokenize
 from collections import defaultdict
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from mcp_migrate.core.codes import UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.suppress import NOQA
@@ -69,7 +69,16 @@ def _with_codes(content: str, comment_col: Optional[int], codes: list) -> str:
 _BARE_NOQA = re.compile(r"#\s*noqa\b(?!\s*:)", re.IGNORECASE)
 
 
-def add_noqa(data: bytes, findings) -> tuple:
+class NoqaEdit(NamedTuple):
+    """What `add_noqa` did to one file: the new bytes (None: unchanged), how many codes it
+    added, and the findings it found no place for."""
+
+    data: Optional[bytes]
+    added: int
+    unplaced: list
+
+
+def add_noqa(data: bytes, findings) -> NoqaEdit:
     """(new bytes or None, directives added, findings that could not be placed)."""
     wanted = [f for f in findings if f.code not in SKIPPED_CODES]
     if not wanted:
@@ -93,7 +102,7 @@ def add_noqa(data: bytes, findings) -> tuple:
         elif f.code not in per_line[line]:
             per_line[line].append(f.code)
     if not per_line:
-        return None, 0, unplaced
+        return NoqaEdit(None, 0, unplaced)
     comments = _comments(text)
     lines = body.splitlines(keepends=True)
     added = 0
@@ -107,4 +116,4 @@ def add_noqa(data: bytes, findings) -> tuple:
             lines[number - 1] = new.encode(encoding) + ending
             added += len(codes)
     out = bom + b"".join(lines)
-    return (out if out != data else None), added, unplaced
+    return NoqaEdit(out if out != data else None, added, unplaced)

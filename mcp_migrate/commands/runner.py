@@ -84,8 +84,8 @@ class RunResult:
 
     @property
     def suppressed(self) -> list:
-        """(Finding, kind, reason) silenced by inline comments, sorted by position."""
-        return sorted((s for r in self.results for s in r.suppressed), key=lambda s: s[0].sort_key())
+        """Findings silenced by inline comments (core.findings.Suppressed), sorted by position."""
+        return sorted((s for r in self.results for s in r.suppressed), key=lambda s: s.finding.sort_key())
 
 
 class FileRef(NamedTuple):

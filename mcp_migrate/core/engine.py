@@ -28,7 +28,7 @@ from mcp_migrate.core.codes import (
 from mcp_migrate.core.context import Report
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.findings import FileError, FileResult, Finding
+from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges
 from mcp_migrate.core.settings import Settings
@@ -229,7 +229,7 @@ def _position(reports, module, text, path, suppressions, result) -> list:
         if match is None:
             kept.append((rep, finding))
         else:
-            result.suppressed.append((finding, match.kind, match.reason))
+            result.suppressed.append(Suppressed(finding, match.kind, match.reason))
     return kept
 
 
@@ -277,7 +277,7 @@ def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path
         if match is None:
             kept.append(finding)
         else:
-            result.suppressed.append((finding, match.kind, match.reason))
+            result.suppressed.append(Suppressed(finding, match.kind, match.reason))
     return kept
 
 

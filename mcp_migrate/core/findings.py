@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from mcp_migrate.core.coordination import FileNotes
 
@@ -55,6 +55,14 @@ class FileError:
         return {"path": self.path, "code": self.code, "message": self.message}
 
 
+class Suppressed(NamedTuple):
+    """A finding an inline comment silenced: which kind of comment, and the reason it gives."""
+
+    finding: Finding
+    kind: str  # "noqa" | "ignore" | "lint-fixme"
+    reason: str
+
+
 @dataclass
 class FileResult:
     """Everything one file produced; picklable so it can cross a process boundary."""
@@ -66,7 +74,7 @@ class FileResult:
     fixed_source: Optional[bytes] = None
     #: Set by fix mode: (code, line) of every fix applied.
     applied: list = field(default_factory=list)
-    #: Findings silenced by an inline suppression, as (Finding, kind, reason).
+    #: Findings silenced by an inline suppression (Suppressed records).
     suppressed: list = field(default_factory=list)
     #: What this file's rewrites tell the rest of a fix run (core.coordination.FileNotes).
     notes: FileNotes = field(default_factory=FileNotes)

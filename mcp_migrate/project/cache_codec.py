@@ -16,7 +16,7 @@ from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.coordination import MigratedTool
-from mcp_migrate.core.findings import FileResult, Finding
+from mcp_migrate.core.findings import FileResult, Finding, Suppressed
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
@@ -108,7 +108,7 @@ def _file_result(path: str, raw: dict) -> FileResult:
         finding, kind, reason = _triple(item)
         if kind not in SUPPRESSION_KINDS:
             raise Malformed("suppression kind")
-        result.suppressed.append((_finding(path, finding), kind, _of(reason, str)))
+        result.suppressed.append(Suppressed(_finding(path, finding), kind, _of(reason, str)))
     notes = _of(raw.get("notes"), dict)
     for item in _of(notes.get("tools"), list):
         tool, parameter, optional = _triple(item)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import libcst as cst
 
@@ -23,12 +23,21 @@ from mcp_migrate.core.settings import Settings
 MAX_PASSES = 5
 
 
-def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool):
-    """One pass: (new bytes or None, applied [(code, line)], analysis of `data`)."""
+class FixPass(NamedTuple):
+    """One pass of the fix loop: the new bytes (None: no fix applied), the fixes applied as
+    (code, line), and the analysis of the bytes the pass started from."""
+
+    new: Optional[bytes]
+    applied: list
+    analysis: object
+
+
+def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool) -> FixPass:
+    """One pass over `data`: apply every chosen fix that does not overlap another."""
     analysis = analyze(data, path, settings)
     wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
     new, applied = _apply_pass(data, analysis, path, wanted, unsafe)
-    return new, applied, analysis
+    return FixPass(new, applied, analysis)
 
 
 def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_before: Optional[dict] = None):
