@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+
+class FileCode(NamedTuple):
+    """One of the engine's own file-level codes: its code, kebab-case name and summary."""
+
+    code: str
+    name: str
+    summary: str
+
+
 #: A file that cannot be decoded or parsed (as in ruff and flake8).
 SYNTAX_ERROR_CODE = "E999"
 #: A file or folder that cannot be read (as in ruff).
@@ -20,11 +31,13 @@ UNFILTERED_CODES = (SYNTAX_ERROR_CODE, IO_ERROR_CODE, PARSER_LIMIT_CODE, FILE_TO
 #: The engine's own file-level codes, outside the rule catalog (like ruff's E902/E999): code,
 #: name, summary. Reporters that list rules (SARIF) list these too.
 FILE_CODES = (
-    (SYNTAX_ERROR_CODE, "syntax-error", "The file cannot be decoded or parsed"),
-    (IO_ERROR_CODE, "io-error", "The file or folder cannot be read"),
-    (PARSER_LIMIT_CODE, "parser-limit", "The parser cannot handle the file (nesting too deep, or syntax it lacks)"),
-    (FILE_TOO_LARGE_CODE, "file-too-large", "The file is larger than `max-file-size`"),
-    (INTERNAL_ERROR_CODE, "internal-error", "An internal error stopped the analysis or fix of the file"),
+    FileCode(SYNTAX_ERROR_CODE, "syntax-error", "The file cannot be decoded or parsed"),
+    FileCode(IO_ERROR_CODE, "io-error", "The file or folder cannot be read"),
+    FileCode(
+        PARSER_LIMIT_CODE, "parser-limit", "The parser cannot handle the file (nesting too deep, or syntax it lacks)"
+    ),
+    FileCode(FILE_TOO_LARGE_CODE, "file-too-large", "The file is larger than `max-file-size`"),
+    FileCode(INTERNAL_ERROR_CODE, "internal-error", "An internal error stopped the analysis or fix of the file"),
 )
 #: `max-file-size` when the config does not say: 4 MiB, three times the largest real module
 #: we know of (a generated 1.26 MB test module with 1,889 findings, analysed in 13 s).
