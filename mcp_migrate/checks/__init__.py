@@ -16,7 +16,7 @@ def all_rules() -> tuple:
     from mcp_migrate.checks.rt005_list_changed_handler import ListChangedHandler
     from mcp_migrate.checks.rt006_list_changed_flag import ListChangedFlag
     from mcp_migrate.checks.rt101_root_uri_scheme import RootUriScheme
-    from mcp_migrate.checks.rt102_naive_file_uri import NaiveFileUri
+    from mcp_migrate.checks.rt102.rule import NaiveFileUri
     from mcp_migrate.checks.rt103_roots_as_sandbox import RootsAsSandbox
 
     return (

@@ -1,6 +1,6 @@
 """RT103 roots-as-sandbox: access control that trusts a string prefix or an unresolved path.
 
-What counts as "comes from roots" (the data-flow heuristic, see `checks.security.Flow`):
+What counts as "comes from roots" (the data-flow heuristic, see `checks.root_flow.Flow`):
 a name or attribute whose words say it holds access-bounding directories (`root`, `roots`,
 `workspace`, `sandbox`, `allowlist`, `allowed_dirs`, `ALLOWED_ROOTS`, `base_dir`, ...; not
 `root_key`, `root_logger`, `allowed_hosts` or ASGI's `root_path`), a `.roots` attribute or

@@ -39,97 +39,42 @@ tests that compare the URI with the path they built (a symlinked temp folder) ke
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified, ends_with
+from mcp_migrate.checks.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
+from mcp_migrate.checks.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
+from mcp_migrate.checks.rt102.vocabulary import (
+    EXITS,
+    FILE_BYTES,
+    FS_MODULES,
+    MSG_PATH_ONLY,
+    MSG_TO_PATH,
+    MSG_TO_URI,
+    PATH_WORDS,
+    ROOTS_OR_RESOURCES,
+    SLICE_BYTES,
+    SURGERY,
+    UNQUOTE,
+    URI_BYTES,
+    URL2PATHNAME,
+    URL_BUILDERS,
+    URLPARSE,
+    a_root,
+    file_literal,
+    int_value,
+    is_builtin_open,
+    not_a_path_uri,
+    virtual_name,
+)
 from mcp_migrate.checks.spelling import Spelling
 from mcp_migrate.checks.words import last_identifier, words
-from mcp_migrate.core.fix.edits import Fix, Replace
-from mcp_migrate.core.fix.nodes import bare, call, method
+from mcp_migrate.core.fix.nodes import bare
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file, mcp_module
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
-
-MSG_TO_PATH = (
-    "`{expr}` turns a `file://` URI into a path by string surgery: percent-escapes (`%20`) stay, a Windows "
-    "drive becomes `/C:/x` and `file://host/` URIs become relative paths; use "
-    "`url2pathname(urlparse(uri).path)` (urllib.request, urllib.parse)"
-)
-MSG_PATH_ONLY = (
-    "`{expr}` is not a local path: a `file://` URI's path keeps the `/C:/x` form of Windows drives{escapes}; "
-    "hand it to `url2pathname` (`url2pathname(urlparse(uri).path)`)"
-)
-MSG_TO_URI = (
-    "`{expr}` builds a `file://` URI by concatenation: nothing is percent-encoded and a relative path "
-    "slips through; use `Path(path).absolute().as_uri()`"
-)
-
-_SLICE_BYTES = re.compile(rb"[78]\s*:\s*\]")
-_FILE_BYTES = re.compile(rb"(?i)['\"]file:/")
-_URI_BYTES = re.compile(rb"(?i)uri")
-_SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsplit", "partition", "rpartition"})
-_URLPARSE = frozenset({"urllib.parse.urlparse", "urllib.parse.urlsplit"})
-_URL2PATHNAME = frozenset({"urllib.request.url2pathname", "nturl2path.url2pathname"})
-_UNQUOTE = frozenset({"urllib.parse.unquote"})
-_URL_BUILDERS = frozenset({"urllib.parse.urlunparse", "urllib.parse.urlunsplit", "urllib.parse.urljoin"})
-#: An MCP module is in scope when it mentions roots or resources (not an LSP bridge's document URIs).
-_ROOTS_OR_RESOURCES = re.compile(rb"(?i)root|resource")
-#: Calls that touch the file system with a path argument.
-_FS_MODULES = ("pathlib.", "os.", "shutil.", "glob.", "io.open", "git.")
-#: Words of a name that holds a file-system path (`repo_path`, `cwd`, `workspace_dir`).
-_PATH_WORDS = frozenset({"path", "dir", "directory", "folder", "cwd", "repo", "root", "workspace", "file"})
-#: Words of a name that holds a resource name rather than a path (`file:///{name}`).
-_NAME_WORDS = frozenset({"name", "id", "key", "slug", "title", "label", "topic", "resource", "uid", "uuid"})
-#: String methods that only test (`path.startswith("/")`) or change case before a test.
-_TESTS = frozenset({"startswith", "endswith", "count", "find", "index", "isalpha", "isdigit"})
-_CASE_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
-_EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
-_TEST_OPERATORS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
-
-
-def _file_literal(expr) -> Optional[str]:
-    """A literal that starts a file URI: `file:/`, `file://`, `file:///` (any case). A bare
-    `"file:"` is left out: it is also setuptools' `file:` directive and similar."""
-    value = literal(expr)
-    return value if value is not None and value.lower().startswith("file:/") else None
-
-
-class _Frame:
-    """What the walk has learnt so far about one function (or the module body): every decision
-    RT102 takes is taken from these, collected during the engine's single walk."""
-
-    __slots__ = ("parsed", "guards", "built", "converted", "unquoted", "netloc", "drive", "pending")
-
-    def __init__(self) -> None:
-        #: name -> the expression a `urlparse(...)` result bound to it parsed.
-        self.parsed: dict = {}
-        #: (subject code, If node or None, the test says "file", the If body exits, a failed test denies).
-        self.guards: list = []
-        #: names bound to a `file://` URI assembled by concatenation.
-        self.built: set = set()
-        #: names handed to `url2pathname(...)` / `unquote(...)`.
-        self.converted: set = set()
-        self.unquoted: set = set()
-        #: code of the parse results whose `.netloc` is read (the host is handled).
-        self.netloc: set = set()
-        #: a drive letter is tested (`path[1].isalpha()`).
-        self.drive = False
-        #: `.path` findings whose fate depends on the rest of the function (see `_settle`).
-        self.pending: list = []
-
-
-class _Pending:
-    """A `.path` (or `unquote(.path)`) finding held until its function is left: the name it is
-    bound to may still reach `url2pathname`, or the function may turn out to be a complete
-    hand-written converter."""
-
-    __slots__ = ("node", "owner", "path_attr", "target", "unquoted")
-
-    def __init__(self, node, owner, path_attr, target, unquoted) -> None:
-        self.node, self.owner, self.path_attr, self.target, self.unquoted = node, owner, path_attr, target, unquoted
 
 
 class NaiveFileUri(Rule):
@@ -148,19 +93,19 @@ class NaiveFileUri(Rule):
         (relative imports only) that handles `file://` URIs and mentions roots. An MCP server
         that only bridges LSP document URIs is out of scope: its URIs are not roots."""
         if mcp_file(data):
-            return _ROOTS_OR_RESOURCES.search(data) is not None
-        return b"oots" in data and _FILE_BYTES.search(data) is not None
+            return ROOTS_OR_RESOURCES.search(data) is not None
+        return b"oots" in data and FILE_BYTES.search(data) is not None
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
-        if (b"file:" in data or b"FILE:" in data or b"File:" in data) and _FILE_BYTES.search(data):
+        if (b"file:" in data or b"FILE:" in data or b"File:" in data) and FILE_BYTES.search(data):
             return True
         if b".uri.path" in data:
             return True
-        uri_words = _URI_BYTES.search(data) is not None
+        uri_words = URI_BYTES.search(data) is not None
         if not (uri_words or b"scheme" in data):
             return False
-        return b"urlparse" in data or b"urlsplit" in data or _SLICE_BYTES.search(data) is not None
+        return b"urlparse" in data or b"urlsplit" in data or SLICE_BYTES.search(data) is not None
 
     VALID = [
         Valid(
@@ -227,7 +172,7 @@ class NaiveFileUri(Rule):
     def __init__(self, context) -> None:
         super().__init__(context)
         self.spelling = Spelling(context)
-        self.frames: list = [_Frame()]
+        self.frames: list = [Frame()]
         #: names bound to a `file:` literal anywhere (`FILE_PREFIX = "file://"`).
         self.constants: set = set()
         #: `x[len(NAME):]` slices, decided when the whole module's constants are known.
@@ -236,7 +181,7 @@ class NaiveFileUri(Rule):
 
     # ----- scopes and bindings ----------------------------------------------------------------
     def visit_FunctionDef(self, node) -> None:
-        self.frames.append(_Frame())
+        self.frames.append(Frame())
 
     def leave_FunctionDef(self, node) -> None:
         self._settle(self.frames.pop())
@@ -254,9 +199,9 @@ class NaiveFileUri(Rule):
         for name in names:
             frame.parsed.pop(name, None)
             frame.built.discard(name)
-            if isinstance(value, cst.Call) and value.args and self.resolver.qualified(value.func) in _URLPARSE:
+            if isinstance(value, cst.Call) and value.args and self.resolver.qualified(value.func) in URLPARSE:
                 frame.parsed[name] = value.args[0].value
-            elif _file_literal(value) is not None:
+            elif file_literal(value) is not None:
                 self.constants.add(name)
             elif self._concatenated_uri(value):
                 frame.built.add(name)
@@ -266,7 +211,7 @@ class NaiveFileUri(Rule):
         if isinstance(value, cst.FormattedString):
             first = value.parts[0] if value.parts else None
             return isinstance(first, cst.FormattedStringText) and first.value.lower().startswith("file://")
-        return isinstance(value, cst.BinaryOperation) and _file_literal(value.left) is not None
+        return isinstance(value, cst.BinaryOperation) and file_literal(value.left) is not None
 
     # ----- what holds a file URI --------------------------------------------------------------
     def _mcp_file(self) -> bool:
@@ -286,7 +231,7 @@ class NaiveFileUri(Rule):
         for subject, test_if, says_file, exits, denies in self.frames[-1].guards:
             if subject != code:
                 continue
-            here = _branch(self.ancestors, ids, test_if)
+            here = branch_of(self.ancestors, ids, test_if)
             if here == "test" or test_if is None:
                 known = True if test_if is None else says_file
             elif here == "body":
@@ -336,8 +281,8 @@ class NaiveFileUri(Rule):
         """Record a scheme test of `subject`: where it sits (the `if` whose test it is) and what
         the code after the `if` may assume. A failed `startswith("file:///")` does not deny
         the scheme (`file://host/...`): `denies` is False for prefixes longer than the scheme."""
-        test_if, negated = _enclosing_test(self.ancestors)
-        exits = test_if is not None and ends_with(test_if.body, _EXITS)  # after the if: the test failed
+        test_if, negated = enclosing_test(self.ancestors)
+        exits = test_if is not None and ends_with(test_if.body, EXITS)  # after the if: the test failed
         frame = self.frames[-1]
         frame.guards.append((code_of(bare(subject)), test_if, says_file != negated, exits, denies))
 
@@ -353,7 +298,7 @@ class NaiveFileUri(Rule):
                 base = side.value
                 says_file = isinstance(op, cst.Equal)
                 self._guard(base, says_file)
-                if isinstance(base, cst.Call) and base.args and self.resolver.qualified(base.func) in _URLPARSE:
+                if isinstance(base, cst.Call) and base.args and self.resolver.qualified(base.func) in URLPARSE:
                     self._guard(base.args[0].value, says_file)
                 elif isinstance(base, cst.Name) and base.value in self.frames[-1].parsed:
                     self._guard(self.frames[-1].parsed[base.value], says_file)
@@ -375,13 +320,13 @@ class NaiveFileUri(Rule):
             return
         name = value.func.attr.value
         args = positional(value)
-        if name not in ("split", "rsplit", "partition", "rpartition") or not args or not _file_literal(args[0].value):
+        if name not in ("split", "rsplit", "partition", "rpartition") or not args or not file_literal(args[0].value):
             return
         self.context.claim(value)
         if self._not_file(value.func.value):
             return
         wanted = (1, -1) if name in ("split", "rsplit") else (2, -1)
-        fixable = _int(index.value) in wanted and len(value.args) == 1
+        fixable = int_value(index.value) in wanted and len(value.args) == 1
         self._report_to_path(node, value.func.value if fixable else None)
 
     def _prefix_slice(self, node: cst.Subscript, lower) -> None:
@@ -391,12 +336,12 @@ class NaiveFileUri(Rule):
             arg = lower.args[0].value if lower.args else None
             if self._not_file(value):
                 return
-            if _file_literal(arg) is not None:
+            if file_literal(arg) is not None:
                 self._report_to_path(node, value)
             elif isinstance(arg, cst.Name):
                 self.prefix_slices.append((node, value, arg.value))
             return
-        if _int(lower) in (7, 8) and not self._not_file(value) and self._holds_file_uri(value):
+        if int_value(lower) in (7, 8) and not self._not_file(value) and self._holds_file_uri(value):
             self._report_to_path(node, value)
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -404,11 +349,11 @@ class NaiveFileUri(Rule):
         if self.context.is_claimed(node):
             return
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _SURGERY:
+        if isinstance(func, cst.Attribute) and func.attr.value in SURGERY:
             self._surgery(node, func)
         elif isinstance(func, cst.Attribute) and func.attr.value == "format":
             self._format(node, func)
-        elif self.resolver.qualified(func) in _UNQUOTE and len(node.args) == 1:
+        elif self.resolver.qualified(func) in UNQUOTE and len(node.args) == 1:
             inner = node.args[0].value
             owner = self._parsed_path_source(inner)
             if owner is not None:
@@ -423,12 +368,12 @@ class NaiveFileUri(Rule):
         args = positional(node)
         first = args[0].value if args else None
         if isinstance(first, cst.Name):
-            if q in _URL2PATHNAME:
+            if q in URL2PATHNAME:
                 self.frames[-1].converted.add(first.value)
-            elif q in _UNQUOTE:
+            elif q in UNQUOTE:
                 self.frames[-1].unquoted.add(first.value)
         if isinstance(func, cst.Attribute):
-            prefix = _file_literal(first) if first is not None else None
+            prefix = file_literal(first) if first is not None else None
             if func.attr.value == "startswith" and prefix is not None:
                 self._guard(func.value, True, denies=prefix.lower() in ("file:/", "file://"))
             elif func.attr.value == "isalpha":
@@ -437,7 +382,7 @@ class NaiveFileUri(Rule):
     def _surgery(self, node: cst.Call, func: cst.Attribute) -> None:
         """`u.replace("file://", "")`, `.removeprefix`, `.lstrip`, `.split(...)` on a URI."""
         args = positional(node)
-        if not args or _file_literal(args[0].value) is None or self._not_file(func.value):
+        if not args or file_literal(args[0].value) is None or self._not_file(func.value):
             return
         name = func.attr.value
         fixable = (name == "replace" and len(node.args) == 2 and literal(node.args[1].value) == "") or (
@@ -454,10 +399,10 @@ class NaiveFileUri(Rule):
         if self._root_uri_path(node):
             return
         owner = self._parsed_path_source(node)
-        if owner is None or self._converted_here(node) or _only_tested(self.ancestors):
+        if owner is None or self._converted_here(node) or only_tested(self.ancestors):
             return
         for anc in self.ancestors[:-1]:
-            if isinstance(anc, cst.Call) and self.resolver.qualified(anc.func) in _URL_BUILDERS:
+            if isinstance(anc, cst.Call) and self.resolver.qualified(anc.func) in URL_BUILDERS:
                 return  # the path goes back into a URL, not to the file system
         self._hold(node, owner, node, unquoted=False)
 
@@ -469,7 +414,7 @@ class NaiveFileUri(Rule):
         return (
             isinstance(stack[-2], cst.Arg)
             and isinstance(stack[-3], cst.Call)
-            and self.resolver.qualified(stack[-3].func) in _URL2PATHNAME
+            and self.resolver.qualified(stack[-3].func) in URL2PATHNAME
         )
 
     def _root_uri_path(self, node: cst.Attribute) -> bool:
@@ -477,9 +422,9 @@ class NaiveFileUri(Rule):
         where it reaches the file system (see `_filesystem_sink`). True when the node is a
         root's `.uri.path` (reported or not), so the urlparse logic skips it."""
         uri = node.value
-        if not (isinstance(uri, cst.Attribute) and uri.attr.value == "uri" and _a_root(uri.value)):
+        if not (isinstance(uri, cst.Attribute) and uri.attr.value == "uri" and a_root(uri.value)):
             return False
-        if not _only_tested(self.ancestors) and self._filesystem_sink() and not self._converted_here(node):
+        if not only_tested(self.ancestors) and self._filesystem_sink() and not self._converted_here(node):
             self._report_path_only(node, uri, node)
         return True
 
@@ -493,7 +438,7 @@ class NaiveFileUri(Rule):
             if arg.keyword is not None and arg.keyword.value in ("cwd", "path"):
                 return True
             q = call_qualified(self.resolver, call_node) or ""
-            if q.startswith(_FS_MODULES) or _is_builtin_open(self.resolver, call_node):
+            if q.startswith(FS_MODULES) or is_builtin_open(self.resolver, call_node):
                 return True
             if q not in ("str", "os.fspath"):
                 return False
@@ -501,7 +446,7 @@ class NaiveFileUri(Rule):
         parent = stack[i - 1] if i >= 1 else None
         if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is stack[i]:
             targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
-            return any(isinstance(t.target, cst.Name) and _PATH_WORDS & set(words(t.target.value)) for t in targets)
+            return any(isinstance(t.target, cst.Name) and PATH_WORDS & set(words(t.target.value)) for t in targets)
         return False
 
     def _parsed_path_source(self, node) -> Optional[cst.BaseExpression]:
@@ -509,7 +454,7 @@ class NaiveFileUri(Rule):
         if not isinstance(node, cst.Attribute) or node.attr.value != "path":
             return None
         owner = node.value
-        if isinstance(owner, cst.Call) and owner.args and self.resolver.qualified(owner.func) in _URLPARSE:
+        if isinstance(owner, cst.Call) and owner.args and self.resolver.qualified(owner.func) in URLPARSE:
             source = owner.args[0].value
         elif isinstance(owner, cst.Name) and owner.value in self.frames[-1].parsed:
             source = self.frames[-1].parsed[owner.value]
@@ -523,10 +468,10 @@ class NaiveFileUri(Rule):
 
     def _hold(self, node, owner, path_attr, unquoted: bool) -> None:
         """Keep a `.path` finding until the function is left (`_settle`)."""
-        target = _bound_name(self.ancestors)
-        self.frames[-1].pending.append(_Pending(node, owner, path_attr, target, unquoted))
+        target = bound_name(self.ancestors)
+        self.frames[-1].pending.append(Pending(node, owner, path_attr, target, unquoted))
 
-    def _settle(self, frame: _Frame) -> None:
+    def _settle(self, frame: Frame) -> None:
         """Decide the held `.path` findings of a function now that all of it has been seen:
         a path bound to a name that later reaches `url2pathname` is converted; a function that
         unquotes, keeps the host (`.netloc`) and strips the drive slash is a complete
@@ -541,52 +486,11 @@ class NaiveFileUri(Rule):
             fixable = held.unquoted or held.target not in frame.unquoted
             self._report_path_only(held.node, held.owner, held.path_attr, fixable=fixable)
 
-    def _report_to_path(self, node: cst.CSTNode, uri: Optional[cst.BaseExpression]) -> None:
-        fix = None
-        if uri is not None:
-            parse = self.spelling.spell("urllib.parse", "urlparse")
-            topath = self.spelling.spell("urllib.request", "url2pathname")
-            if parse and topath:
-                new = call(topath[0], cst.Attribute(value=call(parse[0], bare(uri)), attr=cst.Name("path")))
-                old = self._unquoted_by(node) or node  # url2pathname decodes: never twice
-                fix = Fix(
-                    (Replace(old, new.with_changes(lpar=old.lpar, rpar=old.rpar)),),
-                    imports=(parse[1], topath[1]),
-                    unsafe=True,
-                )
-        self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node))), fix=fix)
-
-    def _unquoted_by(self, node: cst.CSTNode) -> Optional[cst.Call]:
-        """The `unquote(node)` call around the node being visited (`unquote(u[8:])`)."""
-        stack = self.ancestors
-        if len(stack) < 3 or stack[-1] is not node:
-            return None
-        arg, holder = stack[-2], stack[-3]
-        if (
-            isinstance(arg, cst.Arg)
-            and isinstance(holder, cst.Call)
-            and len(holder.args) == 1
-            and self.resolver.qualified(holder.func) in _UNQUOTE
-        ):
-            return holder
-        return None
-
-    def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute, fixable: bool = True) -> None:
-        topath = self.spelling.spell("urllib.request", "url2pathname") if fixable else None
-        fix = None
-        if topath:
-            new = call(topath[0], cst.Attribute(value=owner, attr=cst.Name("path")))
-            fix = Fix(
-                (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), unsafe=True
-            )
-        escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
-        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node)), escapes=escapes), fix=fix)
-
     # ----- path -> URI ----------------------------------------------------------------------
     def _format(self, node: cst.Call, func: cst.Attribute) -> None:
         """`"file://{}".format(p)`."""
-        text = _file_literal(func.value)
-        if text is None or not text.startswith("file://") or _not_a_path_uri(text):
+        text = file_literal(func.value)
+        if text is None or not text.startswith("file://") or not_a_path_uri(text):
             return
         args = positional(node)
         ok = text == "file://{}" and len(args) == 1 and len(node.args) == 1
@@ -600,9 +504,9 @@ class NaiveFileUri(Rule):
             return  # no substitution: a constant URI
         text = "".join(p.value for p in parts if isinstance(p, cst.FormattedStringText))
         expressions = [p for p in parts if isinstance(p, cst.FormattedStringExpression)]
-        if _not_a_path_uri(text) or self._encoded(expressions[0].expression):
+        if not_a_path_uri(text) or self._encoded(expressions[0].expression):
             return
-        if parts[0].value == "file:///" and len(parts) == 2 and _virtual_name(expressions[0].expression):
+        if parts[0].value == "file:///" and len(parts) == 2 and virtual_name(expressions[0].expression):
             return
         path = None
         single = expressions[0]
@@ -617,11 +521,11 @@ class NaiveFileUri(Rule):
         self._report_to_uri(node, path)
 
     def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        text = _file_literal(node.left)
-        if text is None or not text.lower().startswith("file://") or _not_a_path_uri(text):
+        text = file_literal(node.left)
+        if text is None or not text.lower().startswith("file://") or not_a_path_uri(text):
             return
         if isinstance(node.operator, cst.Add):
-            if self._encoded(node.right) or (text == "file:///" and _virtual_name(node.right)):
+            if self._encoded(node.right) or (text == "file:///" and virtual_name(node.right)):
                 return
             stack = self.ancestors
             whole = not (len(stack) >= 2 and isinstance(stack[-2], cst.BinaryOperation) and stack[-2].left is node)
@@ -633,17 +537,6 @@ class NaiveFileUri(Rule):
                 return
             self._report_to_uri(node, node.right if text == "file://%s" and single else None)
 
-    def _resolved_path(self, expr) -> bool:
-        """`Path(x).resolve()` / `pathlib.Path(x).absolute()`: an absolute Path, `.as_uri()` works."""
-        return (
-            isinstance(expr, cst.Call)
-            and not expr.args
-            and isinstance(expr.func, cst.Attribute)
-            and expr.func.attr.value in ("resolve", "absolute")
-            and isinstance(expr.func.value, cst.Call)
-            and self.resolver.qualified(expr.func.value.func) == "pathlib.Path"
-        )
-
     def _encoded(self, expr) -> bool:
         """`pathname2url(p)`, `quote(p)`, `urlquote_from_bytes(p)`: the path is percent-encoded."""
         if not isinstance(expr, cst.Call):
@@ -651,121 +544,15 @@ class NaiveFileUri(Rule):
         name = (self.resolver.qualified(expr.func) or last_identifier(expr.func) or "").rpartition(".")[2]
         return name == "pathname2url" or "quote" in name
 
+    def _report_to_path(self, node: cst.CSTNode, uri: Optional[cst.BaseExpression]) -> None:
+        fix = to_path_fix(self.spelling, self.resolver, self.ancestors, node, uri) if uri is not None else None
+        self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node))), fix=fix)
+
+    def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute, fixable: bool = True) -> None:
+        fix = path_only_fix(self.spelling, node, owner) if fixable else None
+        escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
+        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node)), escapes=escapes), fix=fix)
+
     def _report_to_uri(self, node: cst.CSTNode, path: Optional[cst.BaseExpression]) -> None:
-        fix = None
-        if path is not None:
-            if self._resolved_path(path):  # `Path(p).resolve()` already: no round trip through str
-                new = method(bare(path), "as_uri")
-                fix = Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), unsafe=True)
-            spelled = self.spelling.spell("pathlib", "Path") if fix is None else None
-            if spelled:
-                new = method(method(call(spelled[0], bare(path)), "absolute"), "as_uri")
-                fix = Fix(
-                    (Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),),
-                    imports=(spelled[1],),
-                    unsafe=True,
-                )
+        fix = to_uri_fix(self.spelling, self.resolver, node, path) if path is not None else None
         self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node))), fix=fix)
-
-
-def _int(expr) -> Optional[int]:
-    if isinstance(expr, cst.Integer):
-        return int(expr.value)
-    if (
-        isinstance(expr, cst.UnaryOperation)
-        and isinstance(expr.operator, cst.Minus)
-        and isinstance(expr.expression, cst.Integer)
-    ):
-        return -int(expr.expression.value)
-    return None
-
-
-def _not_a_path_uri(text: str) -> bool:
-    """Literal text with `..` or an encoded separator (`%2f`, `%5c`): deliberately malformed
-    data (a traversal fuzz input in a test), not a path made into a URI."""
-    lowered = text.lower()
-    return ".." in lowered or "%2f" in lowered or "%5c" in lowered
-
-
-def _virtual_name(expr) -> bool:
-    """`f"file:///{name}"`: a resource namespace keyed by a name, not a file-system path."""
-    name = last_identifier(expr)
-    ws = set(words(name)) if name else set()
-    return bool(ws) and ws <= _NAME_WORDS
-
-
-def _a_root(expr) -> bool:
-    """`root`, `r` over `.roots`, `result.roots[0]`, `self.root`: the owner of a root's `.uri`."""
-    if isinstance(expr, cst.Subscript):
-        expr = expr.value
-    name = last_identifier(expr)
-    return bool(name) and bool({"root", "roots"} & set(words(name)))
-
-
-def _bound_name(stack: list) -> Optional[str]:
-    """The name the expression at the top of `stack` is bound to (`x = <...expr...>`), if any."""
-    for anc in reversed(stack[:-1]):
-        if isinstance(anc, cst.Assign):
-            names = [t.target.value for t in anc.targets if isinstance(t.target, cst.Name)]
-            return names[0] if len(names) == 1 else None
-        if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
-            return None
-    return None
-
-
-def _only_tested(stack: list) -> bool:
-    """The value at the top of `stack` only feeds a test: a membership, equality or identity
-    comparison, a regex, `not`, `bool()`/`len()`, a `startswith`/`endswith`, or the test of an
-    `if`/`while` itself (through `.lower()`-style string methods)."""
-    i = len(stack) - 1
-    while i >= 2 and isinstance(stack[i - 1], cst.Attribute) and isinstance(stack[i - 2], cst.Call):
-        attr = stack[i - 1].attr.value
-        if attr in _TESTS:
-            return True
-        if attr not in _CASE_METHODS:
-            return False
-        i -= 2
-    node, parent = stack[i], stack[i - 1] if i >= 1 else None
-    if isinstance(parent, cst.ComparisonTarget) or isinstance(parent, cst.Comparison):
-        comparison = parent if isinstance(parent, cst.Comparison) else stack[i - 2]
-        return all(isinstance(t.operator, _TEST_OPERATORS) for t in comparison.comparisons)
-    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
-        return True
-    if isinstance(parent, (cst.If, cst.While, cst.IfExp)) and parent.test is node:
-        return True
-    if isinstance(parent, cst.Arg) and i >= 2 and isinstance(stack[i - 2], cst.Call):
-        func = stack[i - 2].func
-        name = last_identifier(func) or ""
-        owner = func.value if isinstance(func, cst.Attribute) else None
-        return name in ("bool", "len") or (isinstance(owner, cst.Name) and owner.value == "re")
-    return False
-
-
-def _enclosing_test(stack: list) -> tuple:
-    """(the `if` whose test holds the node at the top of `stack`, negated by a `not`) or
-    (None, False) when the node is not an `if` test (a return value, an `and` chain's use)."""
-    negated = False
-    for i in range(len(stack) - 2, -1, -1):
-        anc, child = stack[i], stack[i + 1]
-        if isinstance(anc, cst.UnaryOperation) and isinstance(anc.operator, cst.Not):
-            negated = not negated
-        elif isinstance(anc, cst.If):
-            return (anc, negated) if child is anc.test else (None, False)
-        elif not isinstance(anc, (cst.Comparison, cst.ComparisonTarget, cst.Attribute, cst.Call, cst.Arg)):
-            return None, False
-    return None, False
-
-
-def _branch(stack: list, ids: dict, test_if) -> Optional[str]:
-    """Where the node at the top of `stack` sits relative to `test_if`: "test", "body",
-    "orelse", or None (after it, or unrelated)."""
-    if test_if is None or id(test_if) not in ids:
-        return None
-    child = stack[ids[id(test_if)] + 1]
-    if child is test_if.test:
-        return "test"
-    return "body" if child is test_if.body else "orelse"
-
-
-def _is_builtin_open(resolver, node: cst.Call) -> bool:
-    return isinstance(node.func, cst.Name) and node.func.value == "open" and resolver.lookup("open") is None

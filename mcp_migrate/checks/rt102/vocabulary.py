@@ -1,0 +1,128 @@
+"""RT102's vocabulary: its messages, the standard-library names it knows, the byte screens, and
+small predicates on literals and expressions."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from mcp_migrate.checks.words import last_identifier, words
+from mcp_migrate.core.syntax import literal
+
+MSG_TO_PATH = (
+    "`{expr}` turns a `file://` URI into a path by string surgery: percent-escapes (`%20`) stay, a Windows "
+    "drive becomes `/C:/x` and `file://host/` URIs become relative paths; use "
+    "`url2pathname(urlparse(uri).path)` (urllib.request, urllib.parse)"
+)
+
+
+MSG_PATH_ONLY = (
+    "`{expr}` is not a local path: a `file://` URI's path keeps the `/C:/x` form of Windows drives{escapes}; "
+    "hand it to `url2pathname` (`url2pathname(urlparse(uri).path)`)"
+)
+
+
+MSG_TO_URI = (
+    "`{expr}` builds a `file://` URI by concatenation: nothing is percent-encoded and a relative path "
+    "slips through; use `Path(path).absolute().as_uri()`"
+)
+
+
+SLICE_BYTES = re.compile(rb"[78]\s*:\s*\]")
+
+
+FILE_BYTES = re.compile(rb"(?i)['\"]file:/")
+
+
+URI_BYTES = re.compile(rb"(?i)uri")
+
+
+SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsplit", "partition", "rpartition"})
+
+
+URLPARSE = frozenset({"urllib.parse.urlparse", "urllib.parse.urlsplit"})
+
+
+URL2PATHNAME = frozenset({"urllib.request.url2pathname", "nturl2path.url2pathname"})
+
+
+UNQUOTE = frozenset({"urllib.parse.unquote"})
+
+
+URL_BUILDERS = frozenset({"urllib.parse.urlunparse", "urllib.parse.urlunsplit", "urllib.parse.urljoin"})
+
+
+#: An MCP module is in scope when it mentions roots or resources (not an LSP bridge's document URIs).
+ROOTS_OR_RESOURCES = re.compile(rb"(?i)root|resource")
+
+
+#: Calls that touch the file system with a path argument.
+FS_MODULES = ("pathlib.", "os.", "shutil.", "glob.", "io.open", "git.")
+
+
+#: Words of a name that holds a file-system path (`repo_path`, `cwd`, `workspace_dir`).
+PATH_WORDS = frozenset({"path", "dir", "directory", "folder", "cwd", "repo", "root", "workspace", "file"})
+
+
+#: Words of a name that holds a resource name rather than a path (`file:///{name}`).
+NAME_WORDS = frozenset({"name", "id", "key", "slug", "title", "label", "topic", "resource", "uid", "uuid"})
+
+
+#: String methods that only test (`path.startswith("/")`) or change case before a test.
+TESTS = frozenset({"startswith", "endswith", "count", "find", "index", "isalpha", "isdigit"})
+
+
+CASE_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
+
+
+EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+
+
+TEST_OPERATORS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+
+
+def file_literal(expr) -> Optional[str]:
+    """A literal that starts a file URI: `file:/`, `file://`, `file:///` (any case). A bare
+    `"file:"` is left out: it is also setuptools' `file:` directive and similar."""
+    value = literal(expr)
+    return value if value is not None and value.lower().startswith("file:/") else None
+
+
+def int_value(expr) -> Optional[int]:
+    if isinstance(expr, cst.Integer):
+        return int(expr.value)
+    if (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    ):
+        return -int(expr.expression.value)
+    return None
+
+
+def not_a_path_uri(text: str) -> bool:
+    """Literal text with `..` or an encoded separator (`%2f`, `%5c`): deliberately malformed
+    data (a traversal fuzz input in a test), not a path made into a URI."""
+    lowered = text.lower()
+    return ".." in lowered or "%2f" in lowered or "%5c" in lowered
+
+
+def virtual_name(expr) -> bool:
+    """`f"file:///{name}"`: a resource namespace keyed by a name, not a file-system path."""
+    name = last_identifier(expr)
+    ws = set(words(name)) if name else set()
+    return bool(ws) and ws <= NAME_WORDS
+
+
+def a_root(expr) -> bool:
+    """`root`, `r` over `.roots`, `result.roots[0]`, `self.root`: the owner of a root's `.uri`."""
+    if isinstance(expr, cst.Subscript):
+        expr = expr.value
+    name = last_identifier(expr)
+    return bool(name) and bool({"root", "roots"} & set(words(name)))
+
+
+def is_builtin_open(resolver, node: cst.Call) -> bool:
+    return isinstance(node.func, cst.Name) and node.func.value == "open" and resolver.lookup("open") is None
