@@ -1,9 +1,15 @@
 """The fixture corpus: every `fixtures/<folder>/<name>.py` with a sibling `<name>.expected`
-holds the exact findings of a full check (all codes), one `LINE:COL CODE` per line.
+holds the exact findings of a full check (all codes), one `LINE:COL CODE message` per line, so
+a changed position, code or message fails.
 
 Other files in those folders (fix goldens such as `.py.fixed`, inputs without `.expected`)
 belong to other tests and are skipped here. Negative fixtures are named `neg_*.py` and
-expect nothing."""
+expect nothing.
+
+After a deliberate change, regenerate (and read the diff before committing):
+
+    python tests/test_fixtures.py --write fixtures/RT001/some_case.py [...]
+"""
 
 from __future__ import annotations
 
@@ -17,7 +23,7 @@ from mcp_migrate.api import check_source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 RULE_DIR = re.compile(r"^RT00\d$")
-LINE = re.compile(r"^\d+:\d+ [A-Z]+\d+$")
+LINE = re.compile(r"^\d+:\d+ [A-Z]+\d+ \S.*$")
 
 
 def _cases() -> list:
@@ -33,9 +39,14 @@ def _expected(path: Path) -> list:
 
 
 def _key(entry: str) -> tuple:
-    pos, code = entry.split(" ")
+    pos, code = entry.split(" ")[:2]
     line, col = pos.split(":")
     return int(line), int(col), code
+
+
+def expected_lines(path: Path) -> list:
+    """What `path`'s `.expected` must hold: its findings, one `LINE:COL CODE message` each."""
+    return [f"{f.line}:{f.column} {f.code} {f.message}" for f in check_source(path.read_bytes(), str(path))]
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
@@ -47,9 +58,7 @@ def test_fixture(path: Path) -> None:
         assert expected == [], f"negative fixture {path.name} must expect no findings"
     else:
         assert expected, f"positive fixture {path.name} expects no findings; name it neg_*.py"
-    findings = check_source(path.read_bytes(), str(path))
-    got = [f"{f.line}:{f.column} {f.code}" for f in findings]
-    assert got == expected
+    assert expected_lines(path) == expected
 
 
 def test_every_rule_folder_has_positive_and_negative() -> None:
@@ -82,3 +91,15 @@ def test_fixture_counts(capsys) -> None:
             print(
                 f"fixtures/{folder}: {counts[folder]} ({counts[folder] - negatives[folder]} positive, {negatives[folder]} negative)"
             )
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] != ["--write"] or len(sys.argv) < 3:
+        sys.exit("usage: python tests/test_fixtures.py --write FIXTURE.py [...]")
+    for name in sys.argv[2:]:
+        fixture = Path(name).resolve()
+        lines = expected_lines(fixture)
+        fixture.with_suffix(".expected").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        print(f"{fixture.with_suffix('.expected')}: {len(lines)} findings")

@@ -140,3 +140,16 @@ def test_fix_hook_keeps_failing_while_only_unsafe_fixes_remain(hooks, tmp_path):
         assert "1 fixable with `mcp-migrate fix --unsafe-fixes`" in proc.stdout
         assert "files were modified by this hook" not in proc.stdout
         assert (work / "server.py").read_text() == SERVER
+
+
+def test_the_project_runs_its_own_checks_before_each_commit():
+    """The project's .pre-commit-config.yaml: ruff format, ruff check (pinned to the ruff the
+    test extras install) and the fast test tier CONTRIBUTING.md documents."""
+    import yaml  # pre-commit's own dependency, installed with the test extras
+
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = {hook["id"]: (repo["repo"], repo.get("rev"), hook) for repo in config["repos"] for hook in repo["hooks"]}
+    assert hooks["ruff-format"][:2] == hooks["ruff"][:2] == ("https://github.com/astral-sh/ruff-pre-commit", "v0.17.6")
+    assert '-m "not slow and not network"' in hooks["fast-tests"][2]["entry"]
+    contributing = (REPO / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert 'pytest -m "not slow and not network"' in contributing

@@ -63,6 +63,7 @@ class ListChangedSend(WireMethodRule):
         Invalid(
             "from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    await s.send_roots_list_changed()\n",
             "typed session sends the notification",
+            fixed="from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    pass\n",
         ),
         Invalid(
             "import mcp.types as types\n\nasync def f(s):\n    await s.send_notification(types.ClientNotification(types.RootsListChangedNotification()))\n",

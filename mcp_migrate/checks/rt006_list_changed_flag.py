@@ -30,9 +30,13 @@ class ListChangedFlag(Rule):
         Valid('caps = {"tools": {"listChanged": True}}\n', "tools, not roots"),
     ]
     INVALID = [
-        Invalid("from mcp.types import RootsCapability\nRootsCapability(listChanged=True)\n", "v1 spelling"),
+        Invalid(
+            "from mcp.types import RootsCapability\nRootsCapability(listChanged=True)\n",
+            "v1 spelling",
+            fixed="from mcp.types import RootsCapability\nRootsCapability()\n",
+        ),
         Invalid("from mcp_types import RootsCapability\nRootsCapability(list_changed=True)\n", "v2 spelling"),
-        Invalid('caps = {"roots": {"listChanged": True}}\n', "raw capability mapping"),
+        Invalid('caps = {"roots": {"listChanged": True}}\n', "raw capability mapping", fixed='caps = {"roots": {}}\n'),
     ]
 
     def visit_Call(self, node: cst.Call) -> None:

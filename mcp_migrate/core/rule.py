@@ -27,8 +27,12 @@ class Valid(Example):
     """Source on which the rule must stay silent."""
 
 
+@dataclass(frozen=True)
 class Invalid(Example):
-    """Source on which the rule must fire (at least once)."""
+    """Source on which the rule must fire (at least once); `fixed`, when given, is the source
+    after `fix --unsafe-fixes` (checked by the suite, as Fixit's `expected_replacement`)."""
+
+    fixed: Optional[str] = None
 
 
 class Rule:

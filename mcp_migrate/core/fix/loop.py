@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional
 import libcst as cst
 
 from mcp_migrate.core.deep import call_deep
-from mcp_migrate.core.engine import analyze
+from mcp_migrate.core.engine import Analysis, analyze
 from mcp_migrate.core.findings import FileError, FileResult
 from mcp_migrate.core.fix.apply import edit_transformer, separated, touched
 from mcp_migrate.core.fix.imports import add_imports, name_uses, remove_orphaned_imports
@@ -29,7 +29,7 @@ class FixPass(NamedTuple):
 
     new: Optional[bytes]
     applied: list
-    analysis: object
+    analysis: Analysis
 
 
 def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool) -> FixPass:
