@@ -1,4 +1,6 @@
-"""Resource limits that could be bypassed (issue 23 §3): brackets inside f-string fields.
+"""Resource limits that could be bypassed (issue 23 §3): brackets inside f-string fields, a file
+over `max-file-size` read before its size was known, a literal dense enough to cost gigabytes
+under the byte limit.
 
 The attacks run the CLI in a child process under a memory limit (RLIMIT_AS, 1 GiB: the deep
 parser thread reserves half of it) and a timeout: before these fixes each one ran out of that
@@ -6,12 +8,15 @@ memory (the parser aborts the process) or took minutes; the tests check what is 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 import pytest
 
+from mcp_migrate.core import engine
 from mcp_migrate.core.nesting import measure
+from mcp_migrate.project import regular
 
 resource = pytest.importorskip("resource")
 
@@ -91,3 +96,83 @@ def test_a_4kb_fstring_nested_2000_deep_is_refused_within_a_memory_limit(tmp_pat
         "deep.py:1:1: E998 not analysed: too deeply nested for the parser: 2001 nested brackets (the limit is 200)",
         "Checked 2 files: 2 findings (E998: 1, RT004: 1); 1 fixable with `mcp-migrate fix`",
     ]
+
+
+# --- max-file-size before reading ------------------------------------------------------------
+def test_a_file_over_max_file_size_is_refused_by_its_stat(tmp_path, monkeypatch):
+    """The size is known before the file is opened; nothing is read."""
+    path = tmp_path / "big.py"
+    path.write_bytes(b"x = 1\n" * 100)
+    opened = []
+    real_open = os.open
+    monkeypatch.setattr(os, "open", lambda *args, **kwargs: opened.append(args[0]) or real_open(*args, **kwargs))
+    with pytest.raises(regular.TooLarge) as raised:
+        regular.read_regular(str(path), max_size=599)
+    assert (raised.value.size, raised.value.limit, opened) == (600, 599, [])
+    assert regular.read_regular(str(path), max_size=600)[0] == b"x = 1\n" * 100
+
+
+def test_a_file_growing_while_read_is_never_read_past_the_limit(tmp_path, monkeypatch):
+    """A file whose stat was under the limit but that grew before it was read: at most the
+    limit and one byte are read, and it is refused."""
+    path = tmp_path / "grows.py"
+    path.write_bytes(b"#" * 100)
+    real_fstat = os.fstat
+
+    def fstat_then_grow(fd):
+        st = real_fstat(fd)
+        with open(path, "ab") as handle:
+            handle.write(b"#" * 10_000)
+        return st
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "fstat", fstat_then_grow)
+        with pytest.raises(regular.TooLarge) as raised:
+            regular.read_regular(str(path), max_size=200)
+    assert raised.value.size > 200
+
+
+@pytest.mark.skipif(not hasattr(os, "truncate"), reason="needs sparse files")
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_a_6gb_file_is_reported_without_reading_it(tmp_path, command):
+    """A 6 GB file (sparse: no disk used) exhausted memory; with the full format its source
+    line was read again for the report."""
+    with open(tmp_path / "huge.py", "wb") as handle:
+        handle.write(HEAD.encode())
+        handle.truncate(6 << 30)
+    (tmp_path / "client.py").write_text(HEAD)
+    args = [command, "--output-format", "full", "-j", "1", "."]
+    result = run_limited(tmp_path, *args if command == "fix" else [*args, "--no-cache"])
+    assert result.returncode == 1, result.stderr[-500:]
+    assert "huge.py:1:1: E997 not analysed: 6144 MiB is over max-file-size (4 MiB)\n" in result.stdout
+    assert "| ^ E997" not in result.stdout  # its source is not shown: that would read it
+
+
+def test_a_dense_literal_under_the_byte_limit_is_refused_by_its_tokens(tmp_path):
+    """A 3 MB list literal (two million tokens) cost 4.3 GB and two minutes under the 4 MiB
+    byte limit; the limit bounds the parser's work in tokens too (one per 4 bytes)."""
+    (tmp_path / "table.py").write_text(HEAD + "x = [" + "0, " * 1_000_000 + "]\n")
+    (tmp_path / "client.py").write_text(HEAD)
+    result = run_limited(tmp_path, "check", "--no-cache", "--output-format", "concise", "-j", "1", ".")
+    assert result.returncode == 1, result.stderr[-500:]
+    assert concise_lines(result) == [
+        RT004,
+        "table.py:1:1: E997 not analysed: 2,000,026 tokens is over the 1,048,576 that max-file-size (4 MiB)"
+        " allows (one per 4 bytes)",
+        "Checked 2 files: 2 findings (E997: 1, RT004: 1); 1 fixable with `mcp-migrate fix`",
+    ]
+
+
+def test_the_token_count_over_counts_and_ordinary_modules_fit():
+    """Names and numbers are one token each, every other byte but whitespace one: the count is
+    what a tokenizer would see, strings and comments counted as code. The standard library's
+    largest modules are far under one token per 4 bytes."""
+    assert engine.count_tokens(b"") == 0
+    assert engine.count_tokens(b"abc = f(x1, 2.5)  # ok\n") == 12
+    assert engine.count_tokens("naïve = 'é'\n".encode()) == 5
+    import decimal
+    import inspect
+
+    for module in (decimal, inspect):
+        source = open(module.__file__, "rb").read()
+        assert engine.count_tokens(source) * engine.BYTES_PER_TOKEN < len(source)

@@ -18,7 +18,7 @@ from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
 from mcp_migrate.project.discovery import check_paths_exist, discover
-from mcp_migrate.project.regular import read_regular
+from mcp_migrate.project.regular import TooLarge, read_regular
 from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.
@@ -95,9 +95,10 @@ class FileRef(NamedTuple):
     data: Optional[bytes] = None
 
     def read(self) -> bytes:
+        """The bytes (an OSError, TooLarge too: a file over max-file-size is never read)."""
         if self.data is not None:
             return self.data
-        return read_regular(self.path)[0]
+        return read_regular(self.path, max_size=getattr(self.settings, "max_file_size", 0))[0]
 
 
 @dataclass(frozen=True)
@@ -163,12 +164,21 @@ def check_file(item) -> FileResult:
     """Worker: read one file and check it. Never raises; problems become E902 / FileErrors."""
     source, settings = item
     try:
-        data = read_regular(source.path)[0]
+        data = read_regular(source.path, max_size=settings.max_file_size)[0]
+    except TooLarge as exc:
+        return FileResult(source.display, findings=[_too_large(source.display, exc)])
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
         return result
     return check_data((source, settings, data))
+
+
+def _too_large(display: str, exc: TooLarge) -> Finding:
+    """E997 for a file its stat showed over max-file-size (it was not read)."""
+    from mcp_migrate.core.engine import too_large
+
+    return too_large(display, exc.size, exc.limit)
 
 
 def check_data(item) -> FileResult:
@@ -407,7 +417,8 @@ def _cached_result(cache, source, settings, stats: dict, index: int):
         if cached is not None:
             return cached, None
     try:
-        data = read_regular(source.path)[0]  # never a FIFO or a device (E902 from check_file)
+        # never a FIFO, a device or a file over max-file-size (E902 / E997 from check_file)
+        data = read_regular(source.path, max_size=settings.max_file_size)[0]
     except OSError:
         return None, None
     return cache.get(source.display, data, settings, st), data
@@ -436,7 +447,11 @@ def fix_file(item) -> FixOutcome:
 
     source, settings, unsafe = item
     try:
-        snap = snapshot(source.path)
+        snap = snapshot(source.path, settings.max_file_size)
+    except TooLarge as exc:
+        return FixOutcome(
+            source, FileResult(source.display, findings=[_too_large(source.display, exc)]), settings=settings
+        )
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))

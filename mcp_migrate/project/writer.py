@@ -47,11 +47,12 @@ class Snapshot:
     size: int
 
 
-def snapshot(path: Path) -> Snapshot:
-    """Read a regular file (anything else is an OSError: a FIFO would block the run)."""
+def snapshot(path: Path, max_size: int = 0) -> Snapshot:
+    """Read a regular file (anything else is an OSError: a FIFO would block the run); one over
+    `max_size` bytes (max-file-size) is regular.TooLarge, found before reading it."""
     from mcp_migrate.project.regular import read_regular
 
-    data, st = read_regular(str(path))
+    data, st = read_regular(str(path), max_size=max_size)
     return Snapshot(data, st.st_mtime_ns, st.st_size)
 
 
