@@ -1,6 +1,6 @@
 """Resource limits that could be bypassed (issue 23 §3): brackets inside f-string fields, a file
 over `max-file-size` read before its size was known, a literal dense enough to cost gigabytes
-under the byte limit.
+under the byte limit, a folder tree deeper than Python's recursion limit.
 
 The attacks run the CLI in a child process under a memory limit (RLIMIT_AS, 1 GiB: the deep
 parser thread reserves half of it) and a timeout: before these fixes each one ran out of that
@@ -13,7 +13,9 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 
+from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.project import regular
@@ -176,3 +178,46 @@ def test_the_token_count_over_counts_and_ordinary_modules_fit():
     for module in (decimal, inspect):
         source = open(module.__file__, "rb").read()
         assert engine.count_tokens(source) * engine.BYTES_PER_TOKEN < len(source)
+
+
+# --- a tree deeper than the recursion limit --------------------------------------------------
+def test_a_folder_tree_1000_deep_is_walked(tmp_path, monkeypatch):
+    """The walk recursed per folder: 1,000 levels ended the run ("input nested too deeply")."""
+    folder = str(tmp_path)
+    for _ in range(1000):
+        folder = os.path.join(folder, "d")
+        os.mkdir(folder)
+        with open(os.path.join(folder, ".gitignore"), "w") as handle:
+            handle.write("ignored.py\n")
+    with open(os.path.join(folder, "client.py"), "w") as handle:
+        handle.write(HEAD)
+    with open(os.path.join(folder, "ignored.py"), "w") as handle:
+        handle.write(HEAD)
+    monkeypatch.chdir(tmp_path)
+    try:
+        for args in (["check", "--no-cache"], ["check"], ["fix", "--diff"]):
+            result = CliRunner().invoke(cli, [*args, "--output-format", "concise", "-j", "1", "."])
+            assert result.exit_code == 1, result.output
+            if args[0] == "check":
+                assert result.stdout.splitlines()[0] == "d/" * 1000 + RT004
+            else:
+                assert result.stdout.count("-    await session.send_roots_list_changed()\n") == 1
+    finally:
+        _remove_deep_tree(str(tmp_path / "d"))
+
+
+def _remove_deep_tree(top: str) -> None:
+    """shutil.rmtree and os.walk recurse per level too (before Python 3.12), and pytest's
+    clean-up of old temporary folders would fail on this one: remove it bottom-up by hand."""
+    folders, stack = [], [top]
+    while stack:
+        folder = stack.pop()
+        folders.append(folder)
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+    for folder in reversed(folders):
+        os.rmdir(folder)
