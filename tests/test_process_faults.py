@@ -1,8 +1,13 @@
-"""Concurrency and process faults (issue 23 §4): a file changed or deleted while `fix` writes it."""
+"""Concurrency and process faults (issue 23 §4): a file changed or deleted while `fix` writes it,
+a pool worker killed mid-run."""
 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -11,6 +16,7 @@ from sources import FIXABLE, FIXED
 
 from mcp_migrate.commands.cli import cli
 
+TESTS = Path(__file__).resolve().parent
 CHANGED = "a.py: error: write changed on disk during the run (after it was read): not overwritten"
 EDITED = FIXABLE + "# saved by an editor while fix was writing\n"
 
@@ -87,3 +93,63 @@ def test_an_unchanged_file_is_still_fixed(project):
     result = CliRunner().invoke(cli, ["fix", "--output-format", "concise", "a.py"])
     assert (project / "a.py").read_text() == FIXED
     assert result.exit_code == 0, result.output
+
+
+# --- a killed pool worker --------------------------------------------------------------------
+def _kill_on_marker(item):
+    """A worker that dies as a parser crash kills it: always on crash.py, the first time only
+    on once.py (the kernel's OOM killer picks a worker that is not to blame)."""
+    from mcp_migrate.commands.runner import check_file
+
+    path = item[0].path
+    if path.endswith("crash.py"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    if path.endswith("once.py") and not os.path.exists(path + ".killed"):
+        open(path + ".killed", "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return check_file(item)
+
+
+def test_a_killed_worker_costs_a_fresh_pool_not_a_process_per_file(tmp_path):
+    """Every file left unfinished by a dead worker used to run in a process of its own, one
+    after the other (15 s became 9 1/2 minutes); and a file in a worker killed once for
+    another reason (once.py) was reported as crashing. Now the unfinished files run again in
+    a fresh pool, and only the file that kills a worker twice runs alone."""
+    head = "from mcp import ClientSession\n\n\nasync def run(session: ClientSession) -> None:\n"
+    source = head + "    await session.send_roots_list_changed()\n"
+    for index in range(40):
+        (tmp_path / f"client_{index:02}.py").write_text(source)
+    (tmp_path / "crash.py").write_text(source)
+    (tmp_path / "once.py").write_text(source)
+    code = textwrap.dedent(
+        """
+        import os, sys
+        from pathlib import Path
+        sys.path.insert(0, sys.argv[2])
+        from test_process_faults import _kill_on_marker
+        from mcp_migrate.commands import runner
+        from mcp_migrate.core.settings import Settings
+        from mcp_migrate.project.discovery import SourceFile
+
+        isolated = []
+        real = runner._run_isolated
+        runner._run_isolated = lambda func, item, advance: isolated.append(item[0].display) or real(func, item, advance)
+        runner.POOL_THRESHOLD = 4
+        paths = sorted(Path(sys.argv[1]).glob("*.py"))
+        items = [(SourceFile(str(p), p.name), Settings.default()) for p in paths]
+        for result in runner.run_items(items, jobs=2, func=_kill_on_marker):
+            print(result.path, *[f"{f.code}:{f.message}" for f in result.findings], sep="|")
+        print("isolated", *isolated, sep="|")
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path), str(TESTS)], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, (run.returncode, run.stderr[-500:])
+    rows = dict(line.split("|", 1) for line in run.stdout.splitlines())
+    assert rows.pop("isolated") == "crash.py"
+    assert rows.pop("crash.py") == (
+        "E998:not analysed: the process analysing this file crashed (signal SIGKILL); the parser cannot handle it"
+    )
+    assert len(rows) == 41
+    assert all(found.startswith("RT004:") and "|" not in found for found in rows.values()), rows
