@@ -1,5 +1,5 @@
 """Concurrency and process faults (issue 23 §4): a file changed or deleted while `fix` writes it,
-a pool worker killed mid-run."""
+a pool worker killed mid-run, a fix interrupted by a signal while it writes."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,43 @@ def test_a_killed_worker_costs_a_fresh_pool_not_a_process_per_file(tmp_path):
     )
     assert len(rows) == 41
     assert all(found.startswith("RT004:") and "|" not in found for found in rows.values()), rows
+
+
+# --- a signal while fix writes -----------------------------------------------------------------
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
+def test_a_signal_while_fix_writes_leaves_no_temporary_file(tmp_path, signum, status):
+    """SIGTERM (and SIGHUP) killed the process mid-write, leaving `.a.py.XXXXXXXX.mcp-migrate`
+    until the next write in that folder ten minutes later; Ctrl-C already cleaned up."""
+    (tmp_path / "a.py").write_text(FIXABLE)
+    marker = tmp_path / "writing"
+    code = textwrap.dedent(
+        """
+        import os, sys, time
+        def slow_fsync(fd, marker=sys.argv[1]):
+            open(marker, "w").close()
+            time.sleep(60)
+        os.fsync = slow_fsync
+        from mcp_migrate.commands.cli import main
+        main(["fix", "--output-format", "concise", "a.py"])
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, str(marker)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert marker.exists(), child.communicate(timeout=5)
+        assert len([p for p in tmp_path.iterdir() if p.name.endswith(".mcp-migrate")]) == 1
+        child.send_signal(signum)
+        _out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    name = signal.Signals(signum).name
+    expected = "mcp-migrate: interrupted" if signum == signal.SIGINT else f"mcp-migrate: terminated ({name})"
+    assert (child.returncode, err.decode().splitlines()) == (status, [expected])
+    assert temporaries(tmp_path) == []
+    assert (tmp_path / "a.py").read_text() == FIXABLE

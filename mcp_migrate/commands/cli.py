@@ -1,7 +1,7 @@
 """The `mcp-migrate` command line: a click group whose commands share option decorators.
 
 Exit codes: 0 no findings, 1 findings, 2 usage/config error, missing path, or a FileError,
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C), 128 + N ended by signal N (SIGTERM: 143, SIGHUP: 129).
 Bad input never shows a traceback: `guarded` turns it into `mcp-migrate: error: ...` and 2.
 Commands only parse options here; check.py, fix.py and config.py beside this module do the work.
 """
@@ -29,26 +29,73 @@ def fail(message: str) -> click.exceptions.Exit:
     return click.exceptions.Exit(EXIT_ERROR)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread as Ctrl-C is: the pool stops at once and a
+    write in progress removes its temporary file (the default action killed the process
+    mid-write and left it behind)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
+def _catch_termination() -> list:
+    """Turn SIGTERM and SIGHUP into Terminated while a command runs, where nothing else has
+    claimed them (an embedding program keeps its own); the handlers to restore afterwards."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    replaced = []
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _terminate)
+            replaced.append(signum)
+    return replaced
+
+
+def _restore_signals(replaced: list) -> None:
+    import signal
+
+    for signum in replaced:
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def guarded(func):
     """Map known bad input (config, selection, missing paths) and any unexpected exception
-    to one line on stderr and exit 2; an interrupt (Ctrl-C) to one line and exit 130."""
+    to one line on stderr and exit 2; an interrupt (Ctrl-C) to one line and exit 130, SIGTERM
+    and SIGHUP to one line and 128 + the signal's number."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         from mcp_migrate.project.config import ConfigError
         from mcp_migrate.project.discovery import PathNotFoundError
 
+        replaced = _catch_termination()
         try:
             return func(*args, **kwargs)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except (ConfigError, PathNotFoundError) as exc:
             raise fail(str(exc)) from None
+        except Terminated as exc:
+            import signal
+
+            click.echo(f"{PROG}: terminated ({signal.Signals(exc.signum).name})", err=True)
+            raise click.exceptions.Exit(128 + exc.signum) from None
         except KeyboardInterrupt:  # Ctrl-C: no traceback, and not 1 (findings)
             click.echo(f"{PROG}: interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except Exception as exc:  # one line, never a traceback
             raise fail(describe(exc)) from None
+        finally:
+            _restore_signals(replaced)
 
     return wrapper
 

@@ -366,10 +366,15 @@ def _stop_now(pool) -> None:
 
 def _ignore_interrupts() -> None:
     """Pool workers leave Ctrl-C to the main process, which stops the run (exit 130); a
-    worker that took the signal itself would print a traceback and break the pool."""
+    worker that took the signal itself would print a traceback and break the pool. SIGTERM
+    and SIGHUP end a worker quietly (the main process's handlers, inherited by a fork, would
+    raise in it), which is how the main process stops them."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 #: In a pool worker: the run's shared array, where the worker marks the file it works on.

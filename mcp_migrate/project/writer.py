@@ -4,12 +4,13 @@ symlinks followed only to targets inside the paths being fixed.
 Like an editor, `fix` refuses a read-only file and a file it could not give back to its owner
 (another user's file in a folder we can write: the replacement would belong to us). The
 temporary file of a write is named `.NAME.<8 random characters>.mcp-migrate` beside NAME; it never outlives
-a failed write, and the ones a killed run left behind are removed by the next write in that
-folder once they are stale.
+a failed or interrupted write (SIGINT, SIGTERM, SIGHUP, any exit path), and the ones a killed
+(SIGKILL) run left behind are removed by the next write in that folder once they are stale.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import stat
@@ -29,6 +30,9 @@ _OUR_TEMP = re.compile(r"(\..+\.[a-z0-9_]{8}\.mcp-migrate|.+\.tmp-mcp-migrate)\Z
 STALE_SECONDS = 600
 #: Folders already swept for stale temporary files in this process.
 _swept: set = set()
+#: The temporary files this process is writing now: removed at exit (atexit) whatever cut a
+#: write short, so only a SIGKILL can leave one behind (and the next write sweeps that).
+_live: set = set()
 
 
 class WriteRefused(OSError):
@@ -139,6 +143,7 @@ def replace_file(
     the temporary file never survives a failure."""
     _sweep_once(path.parent)
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    _live.add(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -155,6 +160,22 @@ def replace_file(
         if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
+    finally:
+        _live.discard(tmp)
+
+
+def sweep_own_temps() -> None:
+    """Remove the temporary files this process is still writing: an exit path or a signal
+    (SIGTERM, SIGHUP: the CLI turns them into an exception) cut their write short."""
+    for tmp in list(_live):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        _live.discard(tmp)
+
+
+atexit.register(sweep_own_temps)
 
 
 def _keep_owner(tmp: str, like: os.stat_result) -> None:
