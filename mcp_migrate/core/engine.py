@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -21,6 +21,7 @@ from mcp_migrate.core.codes import (
     FILE_CODES,
     FILE_TOO_LARGE_CODE,
     INTERNAL_ERROR_CODE,
+    IO_ERROR_CODE,
     PARSER_LIMIT_CODE,
     REVIEW_PENDING_CODE,
     SYNTAX_ERROR_CODE,
@@ -225,6 +226,10 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     The parse and everything after it run on the deep-stack thread (core.deep), after the
     size and nesting limits: no file can crash the process or exhaust its recursion limit."""
     result = FileResult(path)
+    refused = encoding_refusal(data)
+    if refused is not None:  # before the gate: such a cookie hides from the gate what the parser sees
+        result.findings.append(file_finding(path, IO_ERROR_CODE, refused))
+        return Analysis(None, [], result)
     if not gate_open(data, settings):
         return Analysis(None, [], result)
     rules = screened_rules(data, settings)
@@ -275,6 +280,46 @@ def too_large(path: str, size: int, limit: int) -> Finding:
 
 def _over_size(size: int, limit: int) -> str:
     return f"not analysed: {_size(size)} is over max-file-size ({_size(limit)})"
+
+
+#: Bytes an ASCII-compatible encoding decodes to the same characters: every ASCII byte, and
+#: the sequences that unicode_escape (`\\n`), UTF-7 (`+AGE-`) or IMAP's UTF-7 (`&AGE-`) decode
+#: otherwise.
+_ASCII_SAMPLE = bytes(range(128)) + b" \\n \\x41 \\u0041 +AGE- &AGE-"
+
+
+def encoding_refusal(data: bytes) -> Optional[str]:
+    """Why a file whose coding cookie names an encoding that is not ASCII-compatible is not
+    read (an E902 message), else None. Python source must be ASCII-compatible, and the bytes
+    every gate, screen and position works on are taken as such: under `unicode_escape` the
+    parser saw a file of one line (and fix rewrote it so), under UTF-7 it saw calls no gate
+    could (`+AGw-ist_roots`), UTF-16 and EBCDIC are other bytes altogether."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first >= 0 else -1
+    if b"coding" not in (data if second < 0 else data[:second]):  # a cookie is on line 1 or 2
+        return None
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # an unknown encoding, a BOM that disagrees: the parser reports it (E999)
+        return None
+    if _ascii_compatible(encoding):
+        return None
+    return f"cannot read file: its coding cookie names {encoding}, which is not ASCII-compatible (as Python source must be); not analysed"
+
+
+@cache
+def _ascii_compatible(encoding: str) -> bool:
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unicode_escape warns about `\\]`
+            return _ASCII_SAMPLE.decode(encoding) == _ASCII_SAMPLE.decode("ascii")
+    except (LookupError, UnicodeDecodeError, TypeError, ValueError):  # a bytes-to-bytes codec, ...
+        return False
 
 
 def beyond_limits(data: bytes, settings: Settings):
