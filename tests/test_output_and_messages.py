@@ -1,5 +1,4 @@
-"""Wrong results and unclear messages (issue 23 §5), one section per item; the RT001 rewrite's
-names are tested with the rewrite."""
+"""Wrong results and unclear messages (issue 23 §5), one section per item."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from sources import FIXABLE, FIXED
 
 import mcp_migrate
 from mcp_migrate.commands.cli import cli
@@ -41,6 +41,43 @@ def run_cli(cwd, *args, env=None, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-c", code, *args], cwd=cwd, capture_output=True, env=environ, timeout=120, **kwargs
     )
+
+
+# --- an output encoding that cannot show a file name -----------------------------------------
+def test_fix_finishes_on_a_stream_that_cannot_show_a_file_name(project):
+    """PYTHONIOENCODING=ascii and `café.py`: fix stopped at its first file name (2 of 4 files
+    written, UnicodeEncodeError, exit 2). Names show as `\\xe9` now, and every file is fixed."""
+    for name in ("café.py", "naïve.py", "plain.py"):
+        (project / name).write_text(FIXABLE)
+    result = run_cli(project, "fix", "--show-fixes", ".", env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode("ascii").splitlines() == [
+        "caf\\xe9.py:6: fixed RT004",
+        "caf\\xe9.py:7: fixed RT004",
+        "na\\xefve.py:6: fixed RT004",
+        "na\\xefve.py:7: fixed RT004",
+        "plain.py:6: fixed RT004",
+        "plain.py:7: fixed RT004",
+        "Fixed 6 findings.",
+        "  caf\\xe9.py:",
+        "    2 \\xd7 RT004 (roots-list-changed-send)",
+        "  na\\xefve.py:",
+        "    2 \\xd7 RT004 (roots-list-changed-send)",
+        "  plain.py:",
+        "    2 \\xd7 RT004 (roots-list-changed-send)",
+        "Checked 3 files: no findings",
+    ]
+    assert [(project / name).read_text() for name in ("café.py", "naïve.py", "plain.py")] == [FIXED] * 3
+
+
+@pytest.mark.parametrize("output_format", ["full", "concise"])
+def test_check_reports_on_a_stream_that_cannot_show_the_source(project, output_format):
+    (project / "café.py").write_text(CLIENT.replace("changed()", "changed()  # é"))
+    result = run_cli(project, "check", "--output-format", output_format, ".", env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.decode("ascii").splitlines()
+    assert lines[0] == f"caf\\xe9.py:5:11: {RT004}"
+    assert ("5 |     await session.send_roots_list_changed()  # \\xe9" in lines) == (output_format == "full")
 
 
 # --- coding cookies that are not ASCII-compatible --------------------------------------------
@@ -76,3 +113,35 @@ def test_a_cookie_that_is_not_ascii_compatible_is_refused(project, encoding):
 )
 def test_ascii_compatible_cookies_are_read(cookie):
     assert [f.code for f in mcp_migrate.check_source(cookie + CLIENT.encode(), "a.py")] == ["RT004"]
+
+
+# --- control characters from source text and file names ---------------------------------------
+EVIL_NAME = "e\x1b[31mvil.py"
+EVIL_LINE = "    await session.send_roots_list_changed()  # \x1b]0;owned\x07\x1b[2J \u202egnp.exe\n"
+
+
+@pytest.mark.parametrize("output_format", ["full", "concise"])
+@pytest.mark.parametrize("color", [False, True])
+def test_control_characters_are_shown_not_sent(project, output_format, color):
+    """An ESC sequence in a comment or a file name reached the terminal raw (it could clear the
+    screen, retitle the window or hide a finding); shown now as ruff shows them."""
+    (project / EVIL_NAME).write_text(CLIENT.replace("    await session.send_roots_list_changed()\n", EVIL_LINE))
+    env = {"NO_COLOR": None, "FORCE_COLOR": "1"} if color else {}
+    result = invoke("check", "--output-format", output_format, ".", env=env)
+    assert result.exit_code == 1, result.output
+    for raw in ("\x1b]", "\x1b[2J", "\x1b[31mvil", "\x07", "\u202e"):
+        assert raw not in result.output
+    plain = result.output if not color else None
+    if plain is not None:
+        lines = plain.splitlines()
+        assert lines[0] == f"e\u241b[31mvil.py:5:11: {RT004}"
+        shown = "5 |     await session.send_roots_list_changed()  # \u241b]0;owned\u2407\u241b[2J \\u202egnp.exe"
+        assert (shown in lines) == (output_format == "full")
+
+
+def test_a_newline_in_a_file_name_cannot_fake_a_line(project):
+    (project / "a.py\nb.py:1:1: RT001 fake.py").write_text(CLIENT)
+    result = invoke("check", "--output-format", "concise", ".")
+    assert result.stdout.splitlines()[0] == f"a.py\u240ab.py:1:1: RT001 fake.py:5:11: {RT004}"
+    result = invoke("fix", ".")
+    assert result.stdout.splitlines()[0] == "a.py\u240ab.py:1:1: RT001 fake.py:5: fixed RT004"

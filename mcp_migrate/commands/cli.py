@@ -67,6 +67,21 @@ def _restore_signals(replaced: list) -> None:
         signal.signal(signum, signal.SIG_DFL)
 
 
+def _tolerant_output() -> None:
+    """Standard output and error write what their encoding cannot show as `\\xe9`: with
+    PYTHONIOENCODING=ascii a file name like `café.py` made `fix` stop halfway (UnicodeEncodeError
+    after writing some files). Every writer (click, rich, sys.std*.write) goes through them."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # closed, or a stream that refuses
+                pass
+
+
 def guarded(func):
     """Map known bad input (config, selection, missing paths) and any unexpected exception
     to one line on stderr and exit 2; an interrupt (Ctrl-C) to one line and exit 130, SIGTERM
@@ -78,6 +93,7 @@ def guarded(func):
         from mcp_migrate.project.discovery import PathNotFoundError
 
         replaced = _catch_termination()
+        _tolerant_output()
         try:
             return func(*args, **kwargs)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
@@ -365,10 +381,10 @@ def check(
 def _show_files(paths, options) -> int:
     """`--show-files`: the files a run would check, one per line, sorted (as ruff)."""
     from mcp_migrate.commands.runner import plan
-    from mcp_migrate.output.printable import printable
+    from mcp_migrate.output.printable import one_line
 
     for source, _settings in sorted(plan(paths, options).items, key=lambda item: item[0].display):
-        click.echo(printable(source.display))
+        click.echo(one_line(source.display))
     return 0
 
 
