@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -145,3 +146,44 @@ def test_a_newline_in_a_file_name_cannot_fake_a_line(project):
     assert result.stdout.splitlines()[0] == f"a.py\u240ab.py:1:1: RT001 fake.py:5:11: {RT004}"
     result = invoke("fix", ".")
     assert result.stdout.splitlines()[0] == "a.py\u240ab.py:1:1: RT001 fake.py:5: fixed RT004"
+
+
+# --- closed standard input --------------------------------------------------------------------
+@pytest.mark.parametrize("args", [["check", "-"], ["fix", "--stdin-filename", "a.py", "-"]])
+def test_closed_standard_input_is_one_line(project, args):
+    result = run_cli(project, *args, preexec_fn=lambda: os.close(0))
+    assert (result.returncode, result.stderr.decode()) == (
+        2,
+        "mcp-migrate: error: cannot read standard input: it is closed\n",
+    )
+
+
+# --- a baseline count of 1e400 ----------------------------------------------------------------
+@pytest.mark.parametrize("count, shown", [("1e400", "inf"), ("true", "True"), ("0", "0"), ("2.5", "2.5")])
+def test_a_baseline_count_that_is_not_a_whole_number_is_one_line(project, count, shown):
+    (project / "a.py").write_text(CLIENT)
+    assert invoke("check", "--write-baseline", "base.json", "a.py").exit_code == 0
+    doc = json.loads((project / "base.json").read_text())
+    text = json.dumps(doc).replace('"count": 1', f'"count": {count}')
+    (project / "base.json").write_text(text)
+    result = invoke("check", "--baseline", "base.json", "a.py")
+    assert result.exit_code == 2
+    assert result.output == (
+        f"mcp-migrate: error: base.json: malformed baseline entry: count must be a whole number of at least 1, got {shown}\n"
+    )
+
+
+# --- --exit-zero with --diff ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args", [["fix", "--diff"], ["check", "--diff"], ["fix", "--diff", "--stdin-filename", "a.py"]]
+)
+def test_exit_zero_is_honoured_with_diff(project, args):
+    (project / "a.py").write_text(CLIENT)
+    stdin = args[-1] == "a.py"
+    target = ["-"] if stdin else ["a.py"]
+    without = invoke(*args, *target, input=CLIENT if stdin else None)
+    with_zero = invoke(*args, "--exit-zero", *target, input=CLIENT if stdin else None)
+    assert (without.exit_code, with_zero.exit_code) == (1, 0)
+    assert with_zero.stdout == without.stdout
+    assert "-    await session.send_roots_list_changed()\n" in with_zero.stdout
+    assert (project / "a.py").read_text() == CLIENT

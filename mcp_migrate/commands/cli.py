@@ -274,9 +274,16 @@ def stdin_mode(paths, stdin_filename) -> bool:
 
 
 def read_stdin() -> bytes:
+    """Standard input's bytes; closed or unreadable, one line and exit 2 (not AttributeError)."""
     import sys
 
-    return sys.stdin.buffer.read()
+    stream = getattr(sys.stdin, "buffer", None)  # None when the process was started with it closed
+    if stream is None:
+        raise fail("cannot read standard input: it is closed")
+    try:
+        return stream.read()
+    except (OSError, ValueError) as exc:  # EBADF, EIO; ValueError: closed inside this process
+        raise fail(f"cannot read standard input: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -51,9 +51,10 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     roots = [Path(p) for p in paths]
     refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
     if flags.show_diff:
-        return _print_diffs(
+        code = _print_diffs(
             fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet, fix_run.unreadable
         )
+        return _diff_exit(code, flags)
     console = report.make_console(color=flags.color)
     fixed_count = 0
     for outcome in fix_run.outcomes:
@@ -139,8 +140,13 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
     if flags.show_diff and not result.errors:
         unseen = any(f.code in UNFILTERED_CODES for f in result.findings)  # E999: reported above, as check does
-        return EXIT_FINDINGS if fixed != data or unseen else EXIT_CLEAN
+        return _diff_exit(EXIT_FINDINGS if fixed != data or unseen else EXIT_CLEAN, flags)
     return _exit(run, len(result.applied), flags)
+
+
+def _diff_exit(code: int, flags: FixOptions) -> int:
+    """`--diff`'s exit: 1 when it would change something, unless `--exit-zero` (errors stay 2)."""
+    return EXIT_CLEAN if code == EXIT_FINDINGS and flags.exit_zero else code
 
 
 def _write(outcome, roots):
