@@ -187,3 +187,41 @@ def test_exit_zero_is_honoured_with_diff(project, args):
     assert with_zero.stdout == without.stdout
     assert "-    await session.send_roots_list_changed()\n" in with_zero.stdout
     assert (project / "a.py").read_text() == CLIENT
+
+
+# --- an unreadable .gitignore -----------------------------------------------------------------
+def test_an_unreadable_gitignore_is_said_in_one_line(project, monkeypatch):
+    """It was ignored silently, so the files it names were checked without a word."""
+    from mcp_migrate.project import gitignore
+
+    (project / ".gitignore").write_text("generated.py\n")
+    (project / "generated.py").write_text(CLIENT)
+    real = gitignore.read_regular
+
+    def denied(path, *args, **kwargs):
+        if path.endswith(".gitignore"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(gitignore, "read_regular", denied)
+    warning = "mcp-migrate: warning: cannot read .gitignore: Permission denied; its patterns are not applied"
+    for args in (["check"], ["fix", "--diff"], ["fix"]):
+        result = CliRunner().invoke(cli, [*args, "--output-format", "concise", "."], env={"NO_COLOR": "1"})
+        assert result.stderr.splitlines()[0] == warning, result.output
+        assert result.stderr.count("warning") == 1
+
+
+def test_a_gitignore_that_is_a_folder_is_said_in_one_line(project):
+    (project / ".gitignore").mkdir()
+    (project / "a.py").write_text(CLIENT)
+    result = CliRunner().invoke(cli, ["check", "--output-format", "concise", "."], env={"NO_COLOR": "1"})
+    assert result.stderr == (
+        "mcp-migrate: warning: cannot read .gitignore: not a regular file (a folder); its patterns are not applied\n"
+    )
+    assert result.stdout.splitlines()[0] == f"a.py:5:11: {RT004}"
+
+
+def test_a_missing_gitignore_says_nothing(project):
+    (project / "a.py").write_text(CLIENT)
+    result = CliRunner().invoke(cli, ["check", "--output-format", "concise", "."], env={"NO_COLOR": "1"})
+    assert result.stderr == ""

@@ -62,7 +62,7 @@ def run_check_command(
         (("--output-file", output.output_file), ("--write-baseline", write_baseline), ("--report", output.report)),
     )
     for warning in run.warnings:
-        sys.stderr.write(f"mcp-migrate: warning: {warning}\n")
+        sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
     if write_baseline:
         return _write_baseline(run, write_baseline, output)
     if add_noqa:

@@ -11,7 +11,7 @@ from typing import Optional
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UNFILTERED_CODES
 from mcp_migrate.core.findings import FileError
-from mcp_migrate.output.printable import one_line
+from mcp_migrate.output.printable import one_line, printable
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
     fix_run = run_fix(paths, options, flags.unsafe, progress=bar)
+    for warning in fix_run.warnings:
+        sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
     roots = [Path(p) for p in paths]
     refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
     if flags.show_diff:

@@ -109,6 +109,8 @@ class Plan:
     unreadable: list
     config: object
     skipped: int = 0
+    #: One-line warnings from discovery (an ignore file that cannot be read).
+    warnings: tuple = ()
 
 
 def io_error(display: str, message: str) -> Finding:
@@ -146,7 +148,7 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     items = [(f, selector.settings_for(f.path)) for f in found.files]
     if options.previews:
         items = _with_previews(items)
-    return Plan(items, found.unreadable, config, found.skipped)
+    return Plan(items, found.unreadable, config, found.skipped, tuple(found.warnings))
 
 
 def _with_previews(items: list) -> list:
@@ -428,7 +430,7 @@ def unreadable_results(p: Plan) -> list:
 def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
     """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
     p = plan(paths, options)
-    warnings: list = []
+    warnings: list = list(p.warnings)
     if options.cache:
         results = _run_cached(p, options, progress, paths, warnings) + unreadable_results(p)
     else:
@@ -554,6 +556,8 @@ class FixRun:
     skipped: int = 0
     #: run_policy(): unsafe_fixes, fail_on, docs_url.
     policy: dict = field(default_factory=dict)
+    #: One-line warnings about the run itself (an ignore file that cannot be read).
+    warnings: list = field(default_factory=list)
 
 
 def run_fix(
@@ -574,7 +578,9 @@ def run_fix(
     if unsafe:
         items = _with_migrated_tools(items, options.jobs)
     outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
-    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options))
+    return FixRun(
+        outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options), list(p.warnings)
+    )
 
 
 def _with_migrated_tools(items: list, jobs: int) -> list:

@@ -43,6 +43,8 @@ class Discovery:
     unreadable: list = field(default_factory=list)
     #: Explicitly named files skipped by force-exclude.
     skipped: int = 0
+    #: One-line warnings: ignore files that exist but cannot be read.
+    warnings: list = field(default_factory=list)
 
 
 def exclude_patterns(config) -> PatternSet:
@@ -125,7 +127,7 @@ def discover(paths: Sequence[str], config, force_exclude: bool = False) -> Disco
         if force_exclude and force_excluded(given, config):
             out.skipped += 1
         elif os.path.isdir(given):
-            _walk(os.path.abspath(given), display_path(given), excluded, IgnoreStack.for_root(given), out)
+            _walk(os.path.abspath(given), display_path(given), excluded, IgnoreStack.for_root(given, out.warnings), out)
         else:
             out.files.append(SourceFile(os.path.abspath(given), display_path(given)))
     seen, unique = set(), []
@@ -135,4 +137,5 @@ def discover(paths: Sequence[str], config, force_exclude: bool = False) -> Disco
             seen.add(key)
             unique.append(item)
     out.files = unique
+    out.warnings = list(dict.fromkeys(out.warnings))  # a folder under two PATHs says it once
     return out
