@@ -274,11 +274,10 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
     try:
         state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state,)) as pool:
-            processes = getattr(pool, "_processes", None)
             futures = {
                 pool.submit(_run_batch, func, [(index, items[index]) for index in batch]): batch for batch in batches
             }
-            processes = processes if processes is not None else getattr(pool, "_processes", None) or {}
+            processes = getattr(pool, "_processes", None)  # the pool's own dict of its workers
             try:
                 # Progress moves as batches finish, whichever finishes first; results keep their order.
                 for future in as_completed(futures):
