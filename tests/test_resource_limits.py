@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -221,3 +222,26 @@ def _remove_deep_tree(top: str) -> None:
                     os.unlink(entry.path)
     for folder in reversed(folders):
         os.rmdir(folder)
+
+
+# --- a module the RT001 rule follows an imported helper into --------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ["deep", "huge"])
+def test_an_imported_helper_module_is_parsed_within_the_same_limits(tmp_path, attack):
+    """RT001 reads and parses the project module a call's helper comes from: that parse had no
+    guard, so checking one clean 11-line file cost 3.3 GB and 25 s when the helper module held a
+    2,000-level f-string, and a 6 GB helper module was read whole."""
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "RT001"
+    (tmp_path / "caller.py").write_text((fixtures / "imported_helper_call.py").read_text())
+    helper = (fixtures / "roots_binding.py").read_text()
+    if attack == "deep":
+        (tmp_path / "roots_binding.py").write_text(helper + 'y = f"{x:' + "{" * 2000 + "1" + "}" * 2000 + '}"\n')
+    else:
+        with open(tmp_path / "roots_binding.py", "wb") as handle:
+            handle.write(helper.encode())
+            handle.truncate(6 << 30)
+    result = run_limited(tmp_path, "check", "--no-cache", "--output-format", "concise", "caller.py")
+    assert (result.returncode, concise_lines(result)) == (0, ["Checked 1 file: no findings"]), result.stderr[-500:]
+    (tmp_path / "roots_binding.py").write_text(helper)  # within the limits, the helper is followed
+    result = run_limited(tmp_path, "check", "--no-cache", "--output-format", "concise", "caller.py")
+    assert result.returncode == 1 and concise_lines(result)[0].startswith("caller.py:11:24: RT001 runs ")

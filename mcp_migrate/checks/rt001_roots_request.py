@@ -171,7 +171,12 @@ class RootsRequest(Rule):
     def __init__(self, context) -> None:
         super().__init__(context)
         self.helpers = SameFileHelpers()
-        self.imported = ImportedHelpers(context.path, self.SCREEN, lambda path, data: _helper_keys(path, data, context))
+        self.imported = ImportedHelpers(
+            context.path,
+            self.SCREEN,
+            lambda path, data: _helper_keys(path, data, context),
+            context.settings.max_file_size,
+        )
         #: name -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
         #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
         self._built: dict = {}
@@ -348,8 +353,10 @@ class RootsRequest(Rule):
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
     """The functions of another module of the project whose body asks for roots: that module
     run through this rule alone (the engine's dispatcher, imported late: it imports the rules)."""
-    from mcp_migrate.core.engine import _Dispatcher
+    from mcp_migrate.core.engine import _Dispatcher, beyond_limits, encoding_refusal
 
+    if beyond_limits(data, caller.settings) is not None or encoding_refusal(data) is not None:
+        return set()  # too large or deep to parse (the guard of every parse): it asks nothing we see
     module = cst.parse_module(data)
     resolver = Resolver()
     resolver.prepass(module)
