@@ -116,7 +116,7 @@ def test_write_refuses_a_file_changed_since_read(tmp_path):
     snap = snapshot(path)
     path.write_text(FIXABLE + "# edited meanwhile\n")
     problem = write_atomic(path, FIXED.encode(), snap)
-    assert problem == "changed on disk since it was read: not overwritten"
+    assert problem == "changed on disk during the run (after it was read): not overwritten"
     assert path.read_text().endswith("# edited meanwhile\n")
 
 

@@ -345,3 +345,65 @@ def test_cli_diff_through_patch_equals_fix(tmp_path_factory, monkeypatch, data):
     subprocess.run([PATCH, "-p1", "--quiet", "--batch"], input=diff.stdout_bytes, cwd=root / "copy", check=True)
     runner.invoke(cli, ["fix", "--unsafe-fixes", "-j", "1", "pkg"], catch_exceptions=False)
     assert (root / "copy/pkg/a.py").read_bytes() == (root / "pkg/a.py").read_bytes()
+
+
+# ----- f-string nesting (issue 23 §3) -------------------------------------------------------
+#: Literal text around an f-string's fields: doubled braces and `\N{...}` open nothing.
+FSTRING_TEXT = ["", "a", "{{", "}}", "{{x}}", " ", "é"]
+FSTRING_ESCAPES = ["\\N{EM DASH}", "\\\\", "\\t"]
+LEAVES = ["1", "x", "x.y", "-x", "'s'", '"t"', "'''u'''"]
+
+
+@st.composite
+def nested_expressions(draw, budget: int = 6):
+    """(expression text, its bracket depth as the parser nests it): brackets, calls, dicts and
+    f-strings of every quote and prefix, whose fields hold code (nested strings reuse the outer
+    quote, PEP 701), format specs with fields of their own, and literal text with braces that
+    open nothing."""
+    if budget == 0 or draw(st.integers(0, 4)) == 0:
+        return draw(st.sampled_from(LEAVES)), 0
+    kind = draw(st.sampled_from(["paren", "list", "call", "dict", "fstring", "fstring", "spec"]))
+    inner, depth = draw(nested_expressions(budget - 1))
+    if kind == "paren":
+        return f"({inner})", depth + 1
+    if kind == "list":
+        return f"[{inner}, 1]", depth + 1
+    if kind == "call":
+        return f"g({inner})", depth + 1
+    if kind == "dict":
+        return f"{{1: {inner}}}", depth + 1
+    prefix = draw(st.sampled_from(["f", "F", "rf", "fR"]))
+    quote = draw(st.sampled_from(['"', "'", '"""', "'''"]))
+    texts = FSTRING_TEXT + ([] if "r" in prefix.lower() else FSTRING_ESCAPES)
+    conversion = draw(st.sampled_from(["", "!r", "=", ":>8", "!s:^4"]))
+    if kind == "spec":  # the spec's own field nests one deeper than the field it formats
+        field, depth = f"{{x:>{{ {inner} }}}}", depth + 2
+    else:
+        field, depth = f"{{ {inner} {conversion}}}", depth + 1
+    body = draw(st.sampled_from(texts)) + field + draw(st.sampled_from(texts))
+    if draw(st.booleans()):
+        body += "{x}" + draw(st.sampled_from(texts))
+    return f"{prefix}{quote}{body}{quote}", depth
+
+
+@settings(FUZZ, max_examples=examples(400))
+@given(nested_expressions())
+def test_the_nesting_guard_measures_fstring_fields_as_the_parser_nests_them(generated):
+    """The guard counts the brackets of f-string fields exactly (they used to be invisible: one
+    string token), on code LibCST parses; a file nested beyond the limit is E998, not parsed."""
+    from mcp_migrate.core.nesting import MAX_DEPTH, _scan
+
+    expression, depth = generated
+    source = f"y = {expression}\n"
+    assert parses(source.encode()), source
+    assert _scan(source.encode()).depth == depth, source
+    head = "from mcp import ClientSession\nx = ClientSession.list_roots\n"
+    codes = [f.code for f in mcp_migrate.check_source(head + source)]
+    assert "E900" not in codes and "E998" not in codes, (source, codes)
+    # The same expression, 200 levels deeper in fields: refused before the parser sees it.
+    deep = "f'{ " * (MAX_DEPTH - depth + 1) + expression + " }'" * (MAX_DEPTH - depth + 1)
+    (finding,) = mcp_migrate.check_source(f"{head}y = {deep}\n")
+    assert (finding.code, finding.message) == (
+        "E998",
+        f"not analysed: too deeply nested for the parser: {MAX_DEPTH + 1} nested brackets (the limit is {MAX_DEPTH})",
+    )

@@ -5,7 +5,7 @@ own code in the shapes of corpus projects that provide roots. For every strategy
   * the original pair runs in-process under `mode="legacy"`: the client answers `roots/list`
     with the directories it shares (the current directory, or a repository it was given);
   * both files are migrated the way one `fix --unsafe-fixes` run does it: the server first, then
-    the client told which tools gained a parameter (`Settings.migrated_tools`), so its
+    the client told which tools gained a parameter (`Settings.run`), so its
     `call_tool(...)` passes the directories it used to give as roots (tool-parameter,
     resource-uri) or, for server-config, the launcher puts them in `MCP_ROOTS` (set here);
   * the migrated pair runs on the 2026-07-28 protocol (`mode="auto"`, no back-channel), with no

@@ -18,6 +18,7 @@ from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.dispatch import run_rules
+from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SERVER_RECEIVERS, in_package
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
@@ -170,7 +171,12 @@ class RootsRequest(WireMethodRule):
     def __init__(self, context) -> None:
         super().__init__(context)
         self.helpers = SameFileHelpers()
-        self.imported = ImportedHelpers(context.path, self.SCREEN, lambda path, data: _helper_keys(path, data, context))
+        self.imported = ImportedHelpers(
+            context.path,
+            self.SCREEN,
+            lambda path, data: _helper_keys(path, data, context),
+            context.settings.max_file_size,
+        )
         #: name -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
         #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
         self._built: dict = {}
@@ -329,7 +335,10 @@ class RootsRequest(WireMethodRule):
 
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
     """The functions of another module of the project whose body asks for roots: that module
-    run through this rule alone (core.dispatch, the engine's own walk)."""
+    run through this rule alone (core.dispatch, the engine's own walk), within the limits of
+    every parse."""
+    if beyond_limits(data, caller.settings) is not None or encoding_refusal(data) is not None:
+        return set()  # too large or deep to parse (the guard of every parse): it asks nothing we see
     _, (rule,) = run_rules(path, data, cst.parse_module(data), caller.settings, [RootsRequest])
     return rule.helpers.doers
 

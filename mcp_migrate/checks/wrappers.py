@@ -152,10 +152,12 @@ class ImportedHelpers:
     _cache: dict = {}
     _analysing = False
 
-    def __init__(self, path: str, tokens: tuple, analyse) -> None:
+    def __init__(self, path: str, tokens: tuple, analyse, max_size: int = 0) -> None:
         self.path = path
         self.tokens = tokens
         self.analyse = analyse  # (path, data) -> set of function keys
+        #: max-file-size: a larger module is not read (a 6 GB one would exhaust memory).
+        self.max_size = max_size
 
     def helper(self, call: cst.Call, resolver) -> Optional[str]:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
@@ -181,10 +183,13 @@ class ImportedHelpers:
         keys = ImportedHelpers._cache.get(cache_key)
         if keys is None:
             keys = set()
+            limit = self.max_size
             try:
                 with open(source, "rb") as handle:
-                    data = handle.read()
+                    data = b"" if limit and stat.st_size > limit else handle.read(limit + 1 if limit else -1)
             except OSError:
+                data = b""
+            if limit and len(data) > limit:
                 data = b""
             if any(token in data for token in self.tokens):
                 ImportedHelpers._analysing = True

@@ -62,7 +62,7 @@ def run_check_command(
         (("--output-file", output.output_file), ("--write-baseline", write_baseline), ("--report", output.report)),
     )
     for warning in run.warnings:
-        sys.stderr.write(f"mcp-migrate: warning: {warning}\n")
+        sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
     if write_baseline:
         return _write_baseline(run, write_baseline, output)
     if add_noqa:
@@ -126,6 +126,7 @@ def _add_noqa(run, paths, output: OutputOptions) -> int:
     from mcp_migrate.core.findings import FileError, FileResult
     from mcp_migrate.core.fix.loop import verify_parses
     from mcp_migrate.output import report
+    from mcp_migrate.project.regular import TooLarge
     from mcp_migrate.project.writer import snapshot, write_atomic, write_target
 
     roots = [Path(p) for p in paths]
@@ -136,7 +137,9 @@ def _add_noqa(run, paths, output: OutputOptions) -> int:
         if not result.findings or ref is None or ref.path is None:
             continue
         try:
-            snap = snapshot(Path(ref.path))
+            snap = snapshot(Path(ref.path), ref.settings.max_file_size)
+        except TooLarge:
+            continue  # E997: not analysed, so nothing to suppress
         except OSError as exc:
             errors.append(FileError(result.path, "write", f"cannot read: {exc.strerror or exc}"))
             continue

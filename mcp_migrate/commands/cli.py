@@ -1,7 +1,7 @@
 """The `mcp-migrate` command line: a click group whose commands share option decorators.
 
 Exit codes: 0 no findings, 1 findings, 2 usage/config error, missing path, or a FileError,
-130 interrupted (Ctrl-C).
+130 interrupted (Ctrl-C), 128 + N ended by signal N (SIGTERM: 143, SIGHUP: 129).
 Bad input never shows a traceback: `guarded` turns it into `mcp-migrate: error: ...` and 2.
 Commands only parse options here; check.py, fix.py and config.py beside this module do the work.
 """
@@ -29,26 +29,89 @@ def fail(message: str) -> click.exceptions.Exit:
     return click.exceptions.Exit(EXIT_ERROR)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread as Ctrl-C is: the pool stops at once and a
+    write in progress removes its temporary file (the default action killed the process
+    mid-write and left it behind)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
+def _catch_termination() -> list:
+    """Turn SIGTERM and SIGHUP into Terminated while a command runs, where nothing else has
+    claimed them (an embedding program keeps its own); the handlers to restore afterwards."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return []
+    replaced = []
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _terminate)
+            replaced.append(signum)
+    return replaced
+
+
+def _restore_signals(replaced: list) -> None:
+    import signal
+
+    for signum in replaced:
+        signal.signal(signum, signal.SIG_DFL)
+
+
+def _tolerant_output() -> None:
+    """Standard output and error write what their encoding cannot show as `\\xe9`: with
+    PYTHONIOENCODING=ascii a file name like `café.py` made `fix` stop halfway (UnicodeEncodeError
+    after writing some files). Every writer (click, rich, sys.std*.write) goes through them."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # closed, or a stream that refuses
+                pass
+
+
 def guarded(func):
     """Map known bad input (config, selection, missing paths) and any unexpected exception
-    to one line on stderr and exit 2; an interrupt (Ctrl-C) to one line and exit 130."""
+    to one line on stderr and exit 2; an interrupt (Ctrl-C) to one line and exit 130, SIGTERM
+    and SIGHUP to one line and 128 + the signal's number."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         from mcp_migrate.project.config import ConfigError
         from mcp_migrate.project.discovery import PathNotFoundError
 
+        replaced = _catch_termination()
+        _tolerant_output()
         try:
             return func(*args, **kwargs)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except (ConfigError, PathNotFoundError) as exc:
             raise fail(str(exc)) from None
+        except Terminated as exc:
+            import signal
+
+            click.echo(f"{PROG}: terminated ({signal.Signals(exc.signum).name})", err=True)
+            raise click.exceptions.Exit(128 + exc.signum) from None
         except KeyboardInterrupt:  # Ctrl-C: no traceback, and not 1 (findings)
             click.echo(f"{PROG}: interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except Exception as exc:  # one line, never a traceback
             raise fail(describe(exc)) from None
+        finally:
+            _restore_signals(replaced)
 
     return wrapper
 
@@ -211,9 +274,16 @@ def stdin_mode(paths, stdin_filename) -> bool:
 
 
 def read_stdin() -> bytes:
+    """Standard input's bytes; closed or unreadable, one line and exit 2 (not AttributeError)."""
     import sys
 
-    return sys.stdin.buffer.read()
+    stream = getattr(sys.stdin, "buffer", None)  # None when the process was started with it closed
+    if stream is None:
+        raise fail("cannot read standard input: it is closed")
+    try:
+        return stream.read()
+    except (OSError, ValueError) as exc:  # EBADF, EIO; ValueError: closed inside this process
+        raise fail(f"cannot read standard input: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -318,10 +388,10 @@ def check(
 def _show_files(paths, options) -> int:
     """`--show-files`: the files a run would check, one per line, sorted (as ruff)."""
     from mcp_migrate.commands.runner import plan
-    from mcp_migrate.output.printable import printable
+    from mcp_migrate.output.printable import one_line
 
     for source, _settings in sorted(plan(paths, options).items, key=lambda item: item[0].display):
-        click.echo(printable(source.display))
+        click.echo(one_line(source.display))
     return 0
 
 

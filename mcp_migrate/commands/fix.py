@@ -11,7 +11,7 @@ from typing import Optional
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UNFILTERED_CODES
 from mcp_migrate.core.findings import FileError
-from mcp_migrate.output.printable import printable
+from mcp_migrate.output.printable import one_line, printable
 
 
 @dataclass(frozen=True)
@@ -48,12 +48,15 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
     fix_run = run_fix(paths, options, flags.unsafe, progress=bar)
+    for warning in fix_run.warnings:
+        sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
     roots = [Path(p) for p in paths]
     refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
     if flags.show_diff:
-        return _print_diffs(
+        code = _print_diffs(
             fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet, fix_run.unreadable
         )
+        return _diff_exit(code, flags)
     console = report.make_console(color=flags.color)
     fixed_count = 0
     for outcome in fix_run.outcomes:
@@ -70,7 +73,7 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         from rich.markup import escape
 
         for code, line in result.applied:
-            console.print(f"[bold]{escape(result.path)}[/]:{line}: fixed [green]{escape(code)}[/]")
+            console.print(f"[bold]{escape(one_line(result.path))}[/]:{line}: fixed [green]{escape(code)}[/]")
     run = RunResult(
         results=[o.result for o in fix_run.outcomes] + fix_run.unreadable,
         files_checked=fix_run.files_checked,
@@ -106,7 +109,7 @@ def _print_fix_enumeration(console, outcomes) -> None:
         result = outcome.result
         if result.fixed_source is None or not result.applied:
             continue
-        console.print(f"  [bold]{escape(result.path)}[/]:")
+        console.print(f"  [bold]{escape(one_line(result.path))}[/]:")
         for code, count in sorted(Counter(code for code, _ in result.applied).items()):
             name = catalog[code].name if code in catalog else ""
             console.print(f"    {count} × {escape(code)} ({escape(name)})")
@@ -139,8 +142,13 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
     if flags.show_diff and not result.errors:
         unseen = any(f.code in UNFILTERED_CODES for f in result.findings)  # E999: reported above, as check does
-        return EXIT_FINDINGS if fixed != data or unseen else EXIT_CLEAN
+        return _diff_exit(EXIT_FINDINGS if fixed != data or unseen else EXIT_CLEAN, flags)
     return _exit(run, len(result.applied), flags)
+
+
+def _diff_exit(code: int, flags: FixOptions) -> int:
+    """`--diff`'s exit: 1 when it would change something, unless `--exit-zero` (errors stay 2)."""
+    return EXIT_CLEAN if code == EXIT_FINDINGS and flags.exit_zero else code
 
 
 def _write(outcome, roots):
@@ -165,7 +173,7 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     result.applied = []
     result.fixed_source = None
     if skipped:
-        sys.stderr.write(printable(f"{result.path}: warning: {problem}") + "\n")
+        sys.stderr.write(one_line(f"{result.path}: warning: {problem}") + "\n")
     else:
         result.errors.append(FileError(result.path, "write", problem))
 
@@ -185,7 +193,7 @@ def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False, un
         result = outcome.result
         errors = errors or bool(result.errors)
         for err in result.errors:
-            sys.stderr.write(printable(f"{err.path}: error: {err.code} {err.message}") + "\n")
+            sys.stderr.write(one_line(f"{err.path}: error: {err.code} {err.message}") + "\n")
         if result.fixed_source is None:
             continue
         text = unified_diff(outcome.snapshot.data, result.fixed_source, result.path)
@@ -204,7 +212,7 @@ def _report_unseen(results) -> int:
     """Print `path:line:col: E999 message` for each file fix could not look at; how many."""
     unseen = [f for r in results for f in r.findings if f.code in UNFILTERED_CODES]
     for f in sorted(unseen, key=lambda f: f.sort_key()):
-        sys.stderr.write(printable(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}") + "\n")
+        sys.stderr.write(one_line(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}") + "\n")
     return len(unseen)
 
 

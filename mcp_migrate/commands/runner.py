@@ -19,7 +19,7 @@ from mcp_migrate.core.coordination import RunPlan
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import resolve_config
 from mcp_migrate.project.discovery import check_paths_exist, discover
-from mcp_migrate.project.regular import read_regular
+from mcp_migrate.project.regular import TooLarge, read_regular
 from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.
@@ -96,9 +96,10 @@ class FileRef(NamedTuple):
     data: Optional[bytes] = None
 
     def read(self) -> bytes:
+        """The bytes (an OSError, TooLarge too: a file over max-file-size is never read)."""
         if self.data is not None:
             return self.data
-        return read_regular(self.path)[0]
+        return read_regular(self.path, max_size=getattr(self.settings, "max_file_size", 0))[0]
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,8 @@ class Plan:
     unreadable: list
     config: object
     skipped: int = 0
+    #: One-line warnings from discovery (an ignore file that cannot be read).
+    warnings: tuple = ()
 
 
 def io_error(display: str, message: str) -> Finding:
@@ -146,7 +149,7 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     items = [(f, selector.settings_for(f.path)) for f in found.files]
     if options.previews:
         items = _with_previews(items)
-    return Plan(items, found.unreadable, config, found.skipped)
+    return Plan(items, found.unreadable, config, found.skipped, tuple(found.warnings))
 
 
 def _with_previews(items: list) -> list:
@@ -164,12 +167,21 @@ def check_file(item) -> FileResult:
     """Worker: read one file and check it. Never raises; problems become E902 / FileErrors."""
     source, settings = item
     try:
-        data = read_regular(source.path)[0]
+        data = read_regular(source.path, max_size=settings.max_file_size)[0]
+    except TooLarge as exc:
+        return FileResult(source.display, findings=[_too_large(source.display, exc)])
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
         return result
     return check_data((source, settings, data))
+
+
+def _too_large(display: str, exc: TooLarge) -> Finding:
+    """E997 for a file its stat showed over max-file-size (it was not read)."""
+    from mcp_migrate.core.engine import too_large
+
+    return too_large(display, exc.size, exc.limit)
 
 
 def check_data(item) -> FileResult:
@@ -206,43 +218,92 @@ def worker_count(n_files: int, jobs: int) -> int:
     return max(1, min(cpus, jobs or cpus))
 
 
+#: Pools a run may start before the files still unfinished run one process each: a file
+#: that kills its worker twice is isolated, so each pool after the first isolates one at least.
+MAX_POOLS = 6
+
+
 def _run_pool(func, items: list, workers: int, advance: Callable) -> Optional[list]:
     """Results in order, or None when a pool cannot run here (then the caller runs in-process).
-    A worker that dies (a native crash, the kernel's OOM killer) loses no file: the batches it
-    left unfinished run again, each file in a process of its own (`_run_isolated`), never in
-    this process, where the same crash would end the run."""
+    A worker that dies (a native crash, the kernel's OOM killer) loses no file and costs little:
+    the files left unfinished run again in a fresh pool, and only a file that was in a dying
+    worker twice runs in a process of its own (`_run_isolated`), never in this process, where
+    the same crash would end the run. (Re-running every unfinished file one process each, as
+    before, made one crash cost 40 times the run.)"""
+    results: list = [None] * len(items)
+    kills = [0] * len(items)  # how often a file was in a worker as it died
+    pending = list(range(len(items)))
+    for pools in range(MAX_POOLS):
+        try:
+            killers = _pool_round(func, items, pending, workers, advance, results)
+        except _NoPool:
+            if pools == 0 and not any(result is not None for result in results):
+                return None
+            break
+        for index in killers:
+            kills[index] += 1
+        for index in pending:
+            if results[index] is None and kills[index] >= 2:
+                results[index] = _run_isolated(func, items[index], advance)
+        pending = [index for index in pending if results[index] is None]
+        if not pending:
+            break
+    for index in pending:
+        if results[index] is None:
+            results[index] = _run_isolated(func, items[index], advance)
+    return results
+
+
+class _NoPool(Exception):
+    """A process pool cannot run here (a platform without one, no processes left)."""
+
+
+def _pool_round(func, items: list, pending: list, workers: int, advance: Callable, results: list) -> list:
+    """Run the `pending` items in one pool, filling `results`; the indices of the files that
+    were in a worker as it died (empty when none died). Each worker marks the file it works
+    on in a shared array with its pid, so a dead worker names its file: the pool ends the other
+    workers with SIGTERM, and their files are not suspects (when the dead worker cannot be told
+    apart, every file in progress is)."""
+    import multiprocessing
+    import signal
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
-    chunk = max(1, min(64, len(items) // (workers * 4)))
-    batches = [items[i : i + chunk] for i in range(0, len(items), chunk)]
-    results: list = [None] * len(batches)
+    chunk = max(1, min(64, len(pending) // (workers * 4)))
+    batches = [pending[i : i + chunk] for i in range(0, len(pending), chunk)]
+    broken, processes = False, None
     try:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
-            pending = {pool.submit(_run_batch, func, batch): index for index, batch in enumerate(batches)}
+        state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state,)) as pool:
+            futures = {
+                pool.submit(_run_batch, func, [(index, items[index]) for index in batch]): batch for batch in batches
+            }
+            processes = getattr(pool, "_processes", None)  # the pool's own dict of its workers
             try:
                 # Progress moves as batches finish, whichever finishes first; results keep their order.
-                for future in as_completed(pending):
+                for future in as_completed(futures):
                     try:
-                        results[pending[future]] = future.result()
+                        batch_results = future.result()
                     except BrokenProcessPool:
-                        continue  # this batch is run again below, file by file
-                    for _ in results[pending[future]]:
+                        broken = True
+                        continue  # these files run again in the next pool
+                    for index, result in zip(futures[future], batch_results):
+                        results[index] = result
                         advance()
             except KeyboardInterrupt:
                 _stop_now(pool)
                 raise
     except BrokenProcessPool:
-        pass
-    except (OSError, RuntimeError, ImportError):
+        broken = True
+    except (OSError, RuntimeError, ImportError) as exc:
         # RuntimeError covers a platform without process pools; workers themselves never
         # raise (check_file/fix_file turn every problem into a result).
-        if not any(batch is not None for batch in results):
-            return None
-    for index, batch in enumerate(batches):
-        if results[index] is None:
-            results[index] = [_run_isolated(func, item, advance) for item in batch]
-    return [result for batch in results for result in batch]
+        raise _NoPool() from exc
+    if not broken:
+        return []
+    running = [index for index in pending if results[index] is None and state[index] > 0]
+    dead = {pid for pid, process in dict(processes or {}).items() if process.exitcode not in (0, None, -signal.SIGTERM)}
+    return [index for index in running if state[index] in dead] or running
 
 
 def _run_isolated(func, item, advance: Callable):
@@ -307,15 +368,37 @@ def _stop_now(pool) -> None:
 
 def _ignore_interrupts() -> None:
     """Pool workers leave Ctrl-C to the main process, which stops the run (exit 130); a
-    worker that took the signal itself would print a traceback and break the pool."""
+    worker that took the signal itself would print a traceback and break the pool. SIGTERM
+    and SIGHUP end a worker quietly (the main process's handlers, inherited by a fork, would
+    raise in it), which is how the main process stops them."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+#: In a pool worker: the run's shared array, where the worker marks the file it works on.
+_state = None
+
+
+def _start_worker(state) -> None:
+    global _state
+    _state = state
+    _ignore_interrupts()
 
 
 def _run_batch(func, batch: list) -> list:
-    """Worker side of the pool: one batch of files, so small files do not each cost a round trip."""
-    return [func(item) for item in batch]
+    """Worker side of the pool: one batch of (index, item), so small files do not each cost a
+    round trip; each file is marked with this worker's pid while it runs, -1 once done."""
+    pid = os.getpid()
+    results = []
+    for index, item in batch:
+        _state[index] = pid
+        results.append(func(item))
+        _state[index] = -1
+    return results
 
 
 def _no_progress(total: int):
@@ -347,7 +430,7 @@ def unreadable_results(p: Plan) -> list:
 def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
     """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
     p = plan(paths, options)
-    warnings: list = []
+    warnings: list = list(p.warnings)
     if options.cache:
         results = _run_cached(p, options, progress, paths, warnings) + unreadable_results(p)
     else:
@@ -408,7 +491,8 @@ def _cached_result(cache, source, settings, stats: dict, index: int):
         if cached is not None:
             return cached, None
     try:
-        data = read_regular(source.path)[0]  # never a FIFO or a device (E902 from check_file)
+        # never a FIFO, a device or a file over max-file-size (E902 / E997 from check_file)
+        data = read_regular(source.path, max_size=settings.max_file_size)[0]
     except OSError:
         return None, None
     return cache.get(source.display, data, settings, st), data
@@ -437,7 +521,11 @@ def fix_file(item) -> FixOutcome:
 
     source, settings, unsafe = item
     try:
-        snap = snapshot(source.path)
+        snap = snapshot(source.path, settings.max_file_size)
+    except TooLarge as exc:
+        return FixOutcome(
+            source, FileResult(source.display, findings=[_too_large(source.display, exc)]), settings=settings
+        )
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
@@ -468,6 +556,8 @@ class FixRun:
     skipped: int = 0
     #: run_policy(): unsafe_fixes, fail_on, docs_url.
     policy: dict = field(default_factory=dict)
+    #: One-line warnings about the run itself (an ignore file that cannot be read).
+    warnings: list = field(default_factory=list)
 
 
 def run_fix(
@@ -488,7 +578,9 @@ def run_fix(
     if unsafe:
         items = _with_run_plan(items, options.jobs)
     outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
-    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options))
+    return FixRun(
+        outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options), list(p.warnings)
+    )
 
 
 def _with_run_plan(items: list, jobs: int) -> list:

@@ -21,8 +21,8 @@ IO_ERROR_CODE = "E902"
 #: CPython's own 200 brackets, or a chain of thousands of operators), its process crashed on
 #: it, or valid syntax its grammar lacks. The file is not analysed; the run goes on.
 PARSER_LIMIT_CODE = "E998"
-#: A file over `max-file-size` bytes: not analysed (parsing is linear but heavy: about
-#: 0.3 GB of memory and 10 s per MB of source).
+#: A file over `max-file-size` bytes, or over one token per 4 of them (core.engine.beyond_limits):
+#: not analysed (parsing is linear but heavy: about 0.3 GB of memory and 10 s per MB of source).
 FILE_TOO_LARGE_CODE = "E997"
 #: An internal error as the public API reports it (check_source's findings): not a rule finding.
 INTERNAL_ERROR_CODE = "E900"
@@ -36,7 +36,9 @@ FILE_CODES = (
     FileCode(
         PARSER_LIMIT_CODE, "parser-limit", "The parser cannot handle the file (nesting too deep, or syntax it lacks)"
     ),
-    FileCode(FILE_TOO_LARGE_CODE, "file-too-large", "The file is larger than `max-file-size`"),
+    FileCode(
+        FILE_TOO_LARGE_CODE, "file-too-large", "The file exceeds `max-file-size` (bytes, or tokens at one per 4 bytes)"
+    ),
     FileCode(INTERNAL_ERROR_CODE, "internal-error", "An internal error stopped the analysis or fix of the file"),
 )
 #: `max-file-size` when the config does not say: 4 MiB, three times the largest real module

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -20,6 +20,7 @@ from mcp_migrate.core.codes import (
     FILE_CODES,
     FILE_TOO_LARGE_CODE,
     INTERNAL_ERROR_CODE,
+    IO_ERROR_CODE,
     PARSER_LIMIT_CODE,
     REVIEW_PENDING_CODE,
     SYNTAX_ERROR_CODE,
@@ -124,6 +125,10 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     The parse and everything after it run on the deep-stack thread (core.deep), after the
     size and nesting limits: no file can crash the process or exhaust its recursion limit."""
     result = FileResult(path)
+    refused = encoding_refusal(data)
+    if refused is not None:  # before the gate: such a cookie hides from the gate what the parser sees
+        result.findings.append(file_finding(path, IO_ERROR_CODE, refused))
+        return Analysis(None, [], result)
     if not gate_open(data, settings):
         return Analysis(None, [], result)
     rules = screened_rules(data, settings)
@@ -145,11 +150,91 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         return Analysis(None, [], result)
 
 
+#: `max-file-size` bounds the parser's work in tokens too, at one token per this many bytes:
+#: LibCST costs 1-2 KB of memory and 10-20 us per token, so a 3 MB list literal (`0, ` a
+#: million times: two million tokens) cost 4 GB and two minutes under the 4 MiB byte limit.
+#: Ordinary modules are far sparser (CPython's standard library: 4.8 bytes per token; its
+#: densest large modules 4.4) and stay under the budget at every size the byte limit allows.
+BYTES_PER_TOKEN = 4
+#: Each byte's class for counting tokens: `a` a name or number byte (ASCII word or non-ASCII),
+#: a space for whitespace, `,` for anything else (one token each).
+_TOKEN_CLASSES = bytes(
+    ord("a") if chr(b).isalnum() or b == 0x5F or b >= 0x80 else ord(" ") if chr(b) in " \t\n\r\f\v" else ord(",")
+    for b in range(256)
+)
+
+
+def count_tokens(data: bytes) -> int:
+    """An over-count of the parser's tokens: every run of name or number bytes, and every other
+    byte that is not whitespace (strings and comments counted as code). Byte counts over one
+    translated copy: no regex, no per-token object, so a 4 MB file costs a few milliseconds."""
+    classes = data.translate(_TOKEN_CLASSES)
+    return classes.count(b",") + classes.count(b" a") + classes.count(b",a") + classes.startswith(b"a")
+
+
+def too_large(path: str, size: int, limit: int) -> Finding:
+    """E997 for a file of `size` bytes over max-file-size `limit` (found by stat, or read)."""
+    return file_finding(path, FILE_TOO_LARGE_CODE, _over_size(size, limit))
+
+
+def _over_size(size: int, limit: int) -> str:
+    return f"not analysed: {_size(size)} is over max-file-size ({_size(limit)})"
+
+
+#: Bytes an ASCII-compatible encoding decodes to the same characters: every ASCII byte, and
+#: the sequences that unicode_escape (`\\n`), UTF-7 (`+AGE-`) or IMAP's UTF-7 (`&AGE-`) decode
+#: otherwise.
+_ASCII_SAMPLE = bytes(range(128)) + b" \\n \\x41 \\u0041 +AGE- &AGE-"
+
+
+def encoding_refusal(data: bytes) -> Optional[str]:
+    """Why a file whose coding cookie names an encoding that is not ASCII-compatible is not
+    read (an E902 message), else None. Python source must be ASCII-compatible, and the bytes
+    every gate, screen and position works on are taken as such: under `unicode_escape` the
+    parser saw a file of one line (and fix rewrote it so), under UTF-7 it saw calls no gate
+    could (`+AGw-ist_roots`), UTF-16 and EBCDIC are other bytes altogether."""
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first >= 0 else -1
+    if b"coding" not in (data if second < 0 else data[:second]):  # a cookie is on line 1 or 2
+        return None
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # an unknown encoding, a BOM that disagrees: the parser reports it (E999)
+        return None
+    if _ascii_compatible(encoding):
+        return None
+    return f"cannot read file: its coding cookie names {encoding}, which is not ASCII-compatible (as Python source must be); not analysed"
+
+
+@cache
+def _ascii_compatible(encoding: str) -> bool:
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unicode_escape warns about `\\]`
+            return _ASCII_SAMPLE.decode(encoding) == _ASCII_SAMPLE.decode("ascii")
+    except (LookupError, UnicodeDecodeError, TypeError, ValueError):  # a bytes-to-bytes codec, ...
+        return False
+
+
 def beyond_limits(data: bytes, settings: Settings):
-    """(code, message) when the file is too large or too deeply nested to parse, else None."""
+    """(code, message) when the file is too large (in bytes, or in tokens: BYTES_PER_TOKEN)
+    or too deeply nested to parse, else None."""
     limit = settings.max_file_size
     if limit and len(data) > limit:
-        return FILE_TOO_LARGE_CODE, f"not analysed: {_size(len(data))} is over max-file-size ({_size(limit)})"
+        return FILE_TOO_LARGE_CODE, _over_size(len(data), limit)
+    budget = limit // BYTES_PER_TOKEN
+    if limit and len(data) > budget:  # every token is a byte at least: smaller files fit
+        tokens = count_tokens(data)
+        if tokens > budget:
+            return FILE_TOO_LARGE_CODE, (
+                f"not analysed: {tokens:,} tokens is over the {budget:,} that max-file-size ({_size(limit)})"
+                f" allows (one per {BYTES_PER_TOKEN} bytes)"
+            )
     problem = measure(data).problem()
     if problem is not None:
         return PARSER_LIMIT_CODE, f"not analysed: too deeply nested for the parser: {problem}"

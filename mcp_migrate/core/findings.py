@@ -79,5 +79,5 @@ class FileResult:
     #: What this file's rewrites tell the rest of a fix run (core.coordination.FileNotes).
     notes: FileNotes = field(default_factory=FileNotes)
     #: With Settings.fix_previews: (code, unsafe?) -> the file's bytes after that rule's fixes
-    #: of that kind, one pass over the checked tree (core.fixer.analysis_previews).
+    #: of that kind, one pass over the checked tree (core.fix.loop.analysis_previews).
     fix_previews: dict = field(default_factory=dict)

@@ -8,6 +8,11 @@ first, with one pass of a small tokenizer, and reports a file beyond these limit
 core.codes.PARSER_LIMIT_CODE) instead of parsing it; every other parse runs on a thread with a
 large stack (core.deep).
 
+Brackets inside an f-string's (or t-string's) replacement fields count like any others: the
+scanner follows the fields as the parser does (PEP 701: a field holds code, nested strings
+included, whatever their quotes, and a `{` in a format spec opens another field), so a
+4 KB `f"{((((...))))}"` is measured, not skipped as one string.
+
 The measure errs on the high side (a `-` is counted as an operator wherever it stands) but
 only by a little, and the limits sit far above what real code does: across 18,637 files (the
 20 corpus repositories, every fixture, CPython's standard library and its site-packages) the
@@ -115,6 +120,46 @@ def _string_end(data: bytes, start: int, quote: bytes) -> int:
     return match.end() if match else len(data)
 
 
+#: The text of an f-string (its body, or a field's format spec) up to what matters: an escape
+#: (`\\N{...}` holds braces that open nothing), a doubled brace, a brace, the closing quote, a
+#: line end (a single-quoted string ends there, unterminated). Keyed by (quote, raw).
+_FSTRING_TEXT: dict = {}
+_OPEN, _CLOSE, _END = 0, 1, 2
+
+
+def _fstring_text(data: bytes, pos: int, quote: bytes, raw: bool, spec: bool) -> tuple:
+    """(position after the event, event) for the literal text of an f-string from `pos`:
+    _OPEN after a `{` that opens a field, _CLOSE after the `}` that ends the field whose
+    format spec this is, _END after the closing quote (or at an unterminated string's end).
+    In a format spec every brace counts (LibCST reads `{{` there as a field holding a set)."""
+    pattern = _FSTRING_TEXT.get((quote, raw))
+    if pattern is None:
+        escapes = rb"\\(?:\r\n|[^{])" if raw else rb"\\N\{[^}\r\n]*\}|\\(?:\r\n|[^{])"
+        end = re.escape(quote) + (rb"|[\r\n]" if len(quote) == 1 else b"")
+        pattern = re.compile(escapes + rb"|(\{\{|\}\})|(\{)|(\})|(" + end + rb")", re.S)
+        _FSTRING_TEXT[(quote, raw)] = pattern
+    while True:
+        match = pattern.search(data, pos)
+        if match is None:
+            return len(data), _END
+        pos = match.end()
+        kind = match.lastindex
+        if kind == 1:  # `{{` / `}}`: a literal brace in the body, braces in a spec
+            if not spec:
+                continue
+            return match.start() + 1, (_OPEN if data[match.start()] == 0x7B else _CLOSE)
+        if kind == 2:
+            return pos, _OPEN
+        if kind == 3:
+            if spec:
+                return pos, _CLOSE
+            continue  # a lone `}` in the body: an error the parser reports
+        if kind == 4:
+            if match.group(4) in (b"\r", b"\n"):
+                return match.start(), _END
+            return pos, _END
+
+
 #: The operators whose chains the parser recurses on (`and`, `or` and comparisons it loops
 #: over; an `if ... else` chain nests once per `else`): only these are counted.
 _COUNTED = frozenset(_LEVEL) - {b"if", b"or", b"and", b"in", b"is", b"<", b">", b"==", b"!=", b"<=", b">="}
@@ -147,8 +192,31 @@ def _scan(data: bytes) -> Nesting:  # noqa: C901 - one tokenizer loop, kept in o
     operand = False  # the previous token ends an operand (so `-` is binary, `(` a trailer)
     line_start = True
     elifs: dict = {}
+    # The f-string replacement fields open around this point, innermost last: (its bracket
+    # depth, the string's quote, raw?, opened from a format spec?, which string).
+    fields: list = []
+    strings = 0
     search = _TOKEN.search
     pos = 0
+
+    def text(pos: int, quote: bytes, raw: bool, spec: bool, string: int) -> int:
+        """Scan an f-string's literal text from `pos` up to a field it opens (pushed; the
+        tokenizer goes on inside it) or its end; a `}` ending a spec resumes the outer text."""
+        nonlocal max_depth
+        while True:
+            pos, event = _fstring_text(data, pos, quote, raw, spec)
+            if event == _OPEN:
+                runs.append([0] * (_LEVELS + 1))
+                max_depth = max(max_depth, len(runs) - 1)
+                fields.append((len(runs) - 1, quote, raw, spec, string))
+                return pos
+            if event == _END:  # drop this string's fields a malformed spec left open
+                while fields and fields[-1][4] == string:
+                    del runs[fields.pop()[0] :]
+                return pos
+            del runs[fields[-1][0] :]
+            spec = fields.pop()[3]
+
     while True:
         match = search(data, pos)
         if match is None:
@@ -156,7 +224,15 @@ def _scan(data: bytes) -> Nesting:  # noqa: C901 - one tokenizer loop, kept in o
         kind = match.lastindex
         pos = match.end()
         if kind == 3 or kind == 2:
-            pos = _string_end(data, pos, match.group(3))
+            prefix = match.group(2).lower()
+            end = _string_end(data, pos, match.group(3))
+            if (b"f" in prefix or b"t" in prefix) and data.find(b"{", pos, end) >= 0:
+                strings += 1
+                pos = text(pos, match.group(3), b"r" in prefix, False, strings)
+                in_field = bool(fields) and fields[-1][4] == strings
+                operand, line_start = not in_field, False
+                continue
+            pos = end
             operand, line_start = True, False
             continue
         if kind == 1 or kind == 6:
@@ -176,6 +252,15 @@ def _scan(data: bytes) -> Nesting:  # noqa: C901 - one tokenizer loop, kept in o
             operand, line_start = False, False
             continue
         if kind == 5:
+            if fields and fields[-1][0] == depth:
+                if match.group(5) == b"}":  # the field ends: back to the string's text
+                    _, quote, raw, spec, string = fields.pop()
+                    runs.pop()
+                    pos = text(pos, quote, raw, spec, string)
+                    operand = not (fields and fields[-1][4] == string)
+                # a `)` or `]` closing the field is an error the parser reports: ignored
+                line_start = False
+                continue
             if depth:
                 runs.pop()
             operand, line_start = True, False
@@ -184,6 +269,13 @@ def _scan(data: bytes) -> Nesting:  # noqa: C901 - one tokenizer loop, kept in o
             levels = runs[depth]
             if levels[_LEVELS] and match.group(8) == b":":
                 levels[_LEVELS] -= 1  # `lambda ...:` goes on
+            elif fields and fields[-1][0] == depth and match.group(8)[:1] == b":":
+                # a field's format spec (`:=` too): text, in which a `{` opens a field
+                _, quote, raw, _, string = fields[-1]
+                pos = text(match.start() + 1, quote, raw, True, string)
+                operand = not (fields and fields[-1][4] == string)
+                line_start = False
+                continue
             else:
                 runs[depth] = [0] * (_LEVELS + 1)
             operand, line_start = False, False

@@ -35,5 +35,5 @@ class Settings:
     #: Also compute each fixable rule's change (FileResult.fix_previews) from the check's own
     #: parse, for reporters that show fixes (full text, SARIF) without running the fixer.
     fix_previews: bool = False
-    #: Files larger than this many bytes are reported (E997), not parsed; 0: no limit.
+    #: Files larger than this many bytes (or tokens x 4) are reported (E997), not parsed; 0: no limit.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE

@@ -91,9 +91,12 @@ def baseline_lines(run) -> list:
 def print_errors(run, *, color: bool = True) -> None:
     from rich.markup import escape
 
+    from mcp_migrate.output.printable import one_line
+
     err = make_console(stderr=True, color=color)
     for e in run.errors:
-        err.print(f"[bold]{escape(e.path)}[/]: [red]error[/]: [bold red]{escape(e.code)}[/] {escape(e.message)}")
+        path, message = escape(one_line(e.path)), escape(one_line(e.message))
+        err.print(f"[bold]{path}[/]: [red]error[/]: [bold red]{escape(e.code)}[/] {message}")
 
 
 def print_text(
@@ -134,23 +137,28 @@ def _styled(console) -> bool:
 def _finding_lines(run, full: bool, markup: bool = True):
     """(text, style) lines of the findings: `path:line:col: CODE message` per finding, and
     with `full` its source lines, caret and proposed fix (output.full). As rich markup, or
-    (`markup=False`) the plain text that markup renders to."""
+    (`markup=False`) the plain text that markup renders to. Control characters from file
+    names, messages and source lines are shown, never sent (output.printable)."""
     from rich.markup import escape
+
+    from mcp_migrate.output.printable import one_line, printable
 
     lines_of: dict = {}
     for f in run.findings:
+        path, message = one_line(f.path), one_line(f.message)
         if markup:
             style = "red" if f.severity in ("breaks", "error") else "yellow"
             yield (
-                f"[bold]{escape(f.path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(f.message)}",
+                f"[bold]{escape(path)}[/]:{f.line}:{f.column}: [bold {style}]{escape(f.code)}[/] {escape(message)}",
                 "",
             )
         else:
-            yield f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}", ""
+            yield f"{path}:{f.line}:{f.column}: {f.code} {message}", ""
         if full:
             from mcp_migrate.output.full import finding_context
 
             for line, style_name in finding_context(run, f, lines_of):
+                line = printable(line)
                 yield (escape(line) if markup else line), style_name
 
 

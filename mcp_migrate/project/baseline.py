@@ -106,7 +106,12 @@ def load_baseline(path: str) -> Counter:
     counts: Counter = Counter()
     try:
         for entry in doc["findings"]:
-            counts[(entry["code"], entry["path"], entry["hash"])] += int(entry["count"])
+            count = entry["count"]
+            if type(count) is not int or count < 1:  # 1e400 is a float (infinity), True a bool
+                raise BaselineError(
+                    f"{path}: malformed baseline entry: count must be a whole number of at least 1, got {count!r}"
+                )
+            counts[(entry["code"], entry["path"], entry["hash"])] += count
     except (KeyError, TypeError, ValueError):
         raise BaselineError(f"{path}: malformed baseline entry") from None
     return counts

@@ -43,6 +43,8 @@ class Discovery:
     unreadable: list = field(default_factory=list)
     #: Explicitly named files skipped by force-exclude.
     skipped: int = 0
+    #: One-line warnings: ignore files that exist but cannot be read.
+    warnings: list = field(default_factory=list)
 
 
 def exclude_patterns(config) -> PatternSet:
@@ -62,29 +64,37 @@ def _join(parent_display: str, name: str) -> str:
 
 
 def _walk(root: str, shown: str, excluded: PatternSet, ignores: IgnoreStack, out: Discovery) -> None:
-    try:
-        with os.scandir(root) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError as exc:
-        out.unreadable.append((shown, f"cannot list folder: {exc.strerror or exc}"))
-        return
-    for entry in entries:
-        path = entry.path
+    """Every file under `root`, depth first in name order, with a stack of folders still to
+    list instead of recursion: a tree 1,000 folders deep (deeper than Python's recursion
+    limit) is walked like any other."""
+    stack = [(root, shown, ignores)]
+    while stack:
+        folder, shown, ignores = stack.pop()
         try:
-            is_dir = entry.is_dir(follow_symlinks=False)
-            is_file = not is_dir and entry.name.endswith(".py") and entry.is_file()
-        except OSError:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            out.unreadable.append((shown, f"cannot list folder: {exc.strerror or exc}"))
             continue
-        if not (is_dir or is_file):
-            continue
-        if excluded.matches(path, is_dir) or ignores.ignored(path, is_dir):
-            continue
-        if is_dir:
-            if os.path.exists(os.path.join(path, "pyvenv.cfg")):
+        folders = []
+        for entry in entries:
+            path = entry.path
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = not is_dir and entry.name.endswith(".py") and entry.is_file()
+            except OSError:
                 continue
-            _walk(path, _join(shown, entry.name), excluded, ignores.child(path), out)
-        else:
-            out.files.append(SourceFile(path, _join(shown, entry.name)))  # root is absolute
+            if not (is_dir or is_file):
+                continue
+            if excluded.matches(path, is_dir) or ignores.ignored(path, is_dir):
+                continue
+            if is_dir:
+                if os.path.exists(os.path.join(path, "pyvenv.cfg")):
+                    continue
+                folders.append((path, _join(shown, entry.name), ignores.child(path)))
+            else:
+                out.files.append(SourceFile(path, _join(shown, entry.name)))  # root is absolute
+        stack.extend(reversed(folders))
 
 
 def looks_like_python(path: str) -> bool:
@@ -117,7 +127,7 @@ def discover(paths: Sequence[str], config, force_exclude: bool = False) -> Disco
         if force_exclude and force_excluded(given, config):
             out.skipped += 1
         elif os.path.isdir(given):
-            _walk(os.path.abspath(given), display_path(given), excluded, IgnoreStack.for_root(given), out)
+            _walk(os.path.abspath(given), display_path(given), excluded, IgnoreStack.for_root(given, out.warnings), out)
         else:
             out.files.append(SourceFile(os.path.abspath(given), display_path(given)))
     seen, unique = set(), []
@@ -127,4 +137,5 @@ def discover(paths: Sequence[str], config, force_exclude: bool = False) -> Disco
             seen.add(key)
             unique.append(item)
     out.files = unique
+    out.warnings = list(dict.fromkeys(out.warnings))  # a folder under two PATHs says it once
     return out

@@ -188,13 +188,26 @@ def _lines(path: str) -> list:
     return read_regular(path)[0].decode("utf-8", errors="replace").splitlines(keepends=True) or [""]
 
 
-def read_gitignore(folder: str) -> Optional[PatternSet]:
-    """The `.gitignore` of `folder` as a PatternSet, or None when absent/unreadable/empty."""
+def read_gitignore(folder: str, warnings: Optional[list] = None) -> Optional[PatternSet]:
+    """The `.gitignore` of `folder` as a PatternSet, or None when absent/unreadable/empty. One
+    that exists but cannot be read (permissions, not a regular file) is said in `warnings`."""
+    path = os.path.join(folder, ".gitignore")
     try:
-        patterns = parse_patterns(_lines(os.path.join(folder, ".gitignore")))
-    except OSError:
+        patterns = parse_patterns(_lines(path))
+    except OSError as exc:
+        _unreadable(path, exc, warnings)
         return None
     return PatternSet(folder, patterns) if patterns else None
+
+
+def _unreadable(path: str, exc: OSError, warnings: Optional[list]) -> None:
+    """One line for a git ignore file that exists and cannot be read: the files it would
+    ignore are checked, which the user should know (it was silent)."""
+    if warnings is None or isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        return
+    from mcp_migrate.project.paths import display_path
+
+    warnings.append(f"cannot read {display_path(path)}: {exc.strerror or exc}; its patterns are not applied")
 
 
 def git_dir(git_root: str) -> Optional[str]:
@@ -216,14 +229,16 @@ def git_dir(git_root: str) -> Optional[str]:
         return os.path.normpath(folder)
 
 
-def read_info_exclude(git_root: str) -> Optional[PatternSet]:
+def read_info_exclude(git_root: str, warnings: Optional[list] = None) -> Optional[PatternSet]:
     """`.git/info/exclude` as a PatternSet based at the repository root, or None."""
     folder = git_dir(git_root)
     if folder is None:
         return None
+    path = os.path.join(folder, "info", "exclude")
     try:
-        patterns = parse_patterns(_lines(os.path.join(folder, "info", "exclude")))
-    except OSError:
+        patterns = parse_patterns(_lines(path))
+    except OSError as exc:
+        _unreadable(path, exc, warnings)
         return None
     return PatternSet(git_root, patterns) if patterns else None
 
@@ -248,13 +263,16 @@ class IgnoreStack:
     """The `.gitignore` files in force for one folder, shallowest first. Immutable: `child()`
     returns a new stack, so sibling subtrees never see each other's files."""
 
-    def __init__(self, levels: tuple = ()):
+    def __init__(self, levels: tuple = (), warnings: Optional[list] = None):
         self.levels = levels
+        #: Where ignore files that exist but cannot be read are said (shared by every child).
+        self.warnings = warnings
 
     @classmethod
-    def for_root(cls, root: str) -> IgnoreStack:
+    def for_root(cls, root: str, warnings: Optional[list] = None) -> IgnoreStack:
         """Stack for walking `root`: `.gitignore` files from the git root down to `root`.
-        Outside a repository only `root` itself (and, later, its subfolders) count."""
+        Outside a repository only `root` itself (and, later, its subfolders) count. Ignore
+        files that cannot be read are said in `warnings`."""
         root = os.path.abspath(root)
         git_root = find_git_root(root)
         top = git_root or root
@@ -264,7 +282,7 @@ class IgnoreStack:
             if parent == folders[-1]:
                 break
             folders.append(parent)
-        stack = cls()
+        stack = cls(warnings=warnings)
         if git_root is not None:
             stack = stack.with_info_exclude(git_root)
         for folder in reversed(folders):
@@ -274,12 +292,12 @@ class IgnoreStack:
     def with_info_exclude(self, git_root: str) -> IgnoreStack:
         """The repository's `.git/info/exclude` under every `.gitignore` (git gives it the lowest
         priority): private ignores a user keeps out of the tracked files."""
-        found = read_info_exclude(git_root)
-        return IgnoreStack((found,) + self.levels) if found else self
+        found = read_info_exclude(git_root, self.warnings)
+        return IgnoreStack((found,) + self.levels, self.warnings) if found else self
 
     def child(self, folder: str) -> IgnoreStack:
-        found = read_gitignore(folder)
-        return IgnoreStack(self.levels + (found,)) if found else self
+        found = read_gitignore(folder, self.warnings)
+        return IgnoreStack(self.levels + (found,), self.warnings) if found else self
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         for level in reversed(self.levels):

@@ -1,8 +1,10 @@
 """Reading only regular files: a FIFO blocks its reader forever and /dev/zero never ends, so
-every file the tool reads (sources, config, baseline, .gitignore) goes through here."""
+every file the tool reads (sources, config, baseline, .gitignore) goes through here. Source
+files are read with their `max-file-size`: a 6 GB file is refused by its size, never read."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -25,13 +27,38 @@ def _require_regular(st: os.stat_result) -> None:
     raise OSError(0, f"not a regular file ({kind})")
 
 
-def read_regular(path: str, limit: int = -1) -> tuple:
+class TooLarge(OSError):
+    """A file over `max-file-size`, found by its size before it was read (E997 material):
+    `size` is what stat said (or, for a file that grew while being read, what it grew to)."""
+
+    def __init__(self, size: int, limit: int):
+        super().__init__(errno.EFBIG, f"{size} bytes is over max-file-size ({limit} bytes)")
+        self.size = size
+        self.limit = limit
+
+
+def read_regular(path: str, limit: int = -1, max_size: int = 0) -> tuple:
     """(bytes, stat) of the regular file at `path` (at most `limit` bytes when >= 0), or an
     OSError. Stat first so a special file is never even opened; open non-blocking and stat
-    the open file again, so a file swapped for a FIFO in between cannot block the run."""
-    _require_regular(os.stat(path))
+    the open file again, so a file swapped for a FIFO in between cannot block the run.
+    With `max_size` (max-file-size), a larger file is TooLarge by its stat, before any byte is
+    read, and never more than `max_size` + 1 bytes are read (a file growing meanwhile)."""
+    st = os.stat(path)
+    _require_regular(st)
+    _require_size(st.st_size, max_size)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(fd, "rb") as handle:
         st = os.fstat(fd)
         _require_regular(st)
-        return handle.read(limit), st
+        if not max_size:
+            return handle.read(limit), st
+        _require_size(st.st_size, max_size)
+        data = handle.read(max_size + 1 if limit < 0 else min(limit, max_size + 1))
+        if len(data) > max_size:
+            raise TooLarge(max(os.fstat(fd).st_size, len(data)), max_size)
+        return data, st
+
+
+def _require_size(size: int, max_size: int) -> None:
+    if max_size and size > max_size:
+        raise TooLarge(size, max_size)

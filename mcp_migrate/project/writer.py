@@ -4,12 +4,13 @@ symlinks followed only to targets inside the paths being fixed.
 Like an editor, `fix` refuses a read-only file and a file it could not give back to its owner
 (another user's file in a folder we can write: the replacement would belong to us). The
 temporary file of a write is named `.NAME.<8 random characters>.mcp-migrate` beside NAME; it never outlives
-a failed write, and the ones a killed run left behind are removed by the next write in that
-folder once they are stale.
+a failed or interrupted write (SIGINT, SIGTERM, SIGHUP, any exit path), and the ones a killed
+(SIGKILL) run left behind are removed by the next write in that folder once they are stale.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import stat
@@ -18,7 +19,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 #: The suffix of our temporary files (tempfile.mkstemp adds 8 random characters before it).
 TEMP_SUFFIX = ".mcp-migrate"
@@ -29,6 +30,9 @@ _OUR_TEMP = re.compile(r"(\..+\.[a-z0-9_]{8}\.mcp-migrate|.+\.tmp-mcp-migrate)\Z
 STALE_SECONDS = 600
 #: Folders already swept for stale temporary files in this process.
 _swept: set = set()
+#: The temporary files this process is writing now: removed at exit (atexit) whatever cut a
+#: write short, so only a SIGKILL can leave one behind (and the next write sweeps that).
+_live: set = set()
 
 
 class WriteRefused(OSError):
@@ -40,19 +44,23 @@ class WriteRefused(OSError):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a file looked like when it was read."""
+    """What a file looked like when it was read: its bytes and the stat fields an editor's
+    save changes (a save by rename gives a new inode, one in place a new mtime or size)."""
 
     data: bytes
     mtime_ns: int
     size: int
+    ino: int = 0
+    dev: int = 0
 
 
-def snapshot(path: Path) -> Snapshot:
-    """Read a regular file (anything else is an OSError: a FIFO would block the run)."""
+def snapshot(path: Path, max_size: int = 0) -> Snapshot:
+    """Read a regular file (anything else is an OSError: a FIFO would block the run); one over
+    `max_size` bytes (max-file-size) is regular.TooLarge, found before reading it."""
     from mcp_migrate.project.regular import read_regular
 
-    data, st = read_regular(str(path))
-    return Snapshot(data, st.st_mtime_ns, st.st_size)
+    data, st = read_regular(str(path), max_size=max_size)
+    return Snapshot(data, st.st_mtime_ns, st.st_size, st.st_ino, st.st_dev)
 
 
 def write_target(path: Path, roots: Iterable[Path]) -> tuple:
@@ -80,17 +88,44 @@ def refusal(st: os.stat_result, path: Path) -> Optional[str]:
     return None
 
 
-def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
-    """Replace `path` with `new` unless it changed since `before` or an editor would refuse to
-    (see `refusal`); None on success, else why not."""
+CHANGED = "changed on disk during the run (after it was read): not overwritten"
+DELETED = "deleted during the run (after it was read): not written back"
+
+
+def changed_since(path: Path, before: Snapshot) -> Optional[str]:
+    """Why `path` is no longer what `before` read (CHANGED, DELETED), or None: its size, mtime,
+    inode and device, then its bytes (read no further than one past the old size)."""
+    from mcp_migrate.project.regular import read_regular
+
     try:
         st = os.stat(path)
-        if st.st_mtime_ns != before.mtime_ns or st.st_size != before.size or path.read_bytes() != before.data:
-            return "changed on disk since it was read: not overwritten"
+    except FileNotFoundError:
+        return DELETED
+    if (st.st_size, st.st_mtime_ns) != (before.size, before.mtime_ns):
+        return CHANGED
+    if before.ino and (st.st_ino, st.st_dev) != (before.ino, before.dev):
+        return CHANGED
+    try:
+        data = read_regular(str(path), len(before.data) + 1)[0]
+    except OSError:  # swapped for a FIFO, made unreadable: not the file that was read
+        return CHANGED
+    return CHANGED if data != before.data else None
+
+
+def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
+    """Replace `path` with `new` unless it changed since `before` or an editor would refuse to
+    (see `refusal`); None on success, else why not. The file is compared with `before` once
+    more at the last moment, after the new bytes are on disk and just before the rename: an
+    editor's save (or a deletion) made while the replacement was written is kept, not lost."""
+    try:
+        changed = changed_since(path, before)
+        if changed is not None:
+            return changed
+        st = os.stat(path)
         problem = refusal(st, path)
         if problem is not None:
             return problem
-        replace_file(path, new, like=st)
+        replace_file(path, new, like=st, unchanged=lambda: changed_since(path, before))
     except OSError as exc:
         if isinstance(exc, WriteRefused):
             return exc.strerror
@@ -98,13 +133,17 @@ def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
     return None
 
 
-def replace_file(path: Path, data: bytes, like: Optional[os.stat_result] = None) -> None:
+def replace_file(
+    path: Path, data: bytes, like: Optional[os.stat_result] = None, unchanged: Optional[Callable] = None
+) -> None:
     """Write `data` to a temporary file beside `path`, flush it to disk, give it `like`'s
     permission bits and owner (else the mode a new file gets), then rename it over `path`, so a
-    reader never sees half a file. Raises OSError (WriteRefused when the owner cannot be kept);
+    reader never sees half a file. `unchanged()`, called just before the rename, may veto it
+    with a reason (WriteRefused). Raises OSError (WriteRefused when the owner cannot be kept);
     the temporary file never survives a failure."""
     _sweep_once(path.parent)
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    _live.add(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -113,11 +152,30 @@ def replace_file(path: Path, data: bytes, like: Optional[os.stat_result] = None)
         os.chmod(tmp, stat.S_IMODE(like.st_mode) if like is not None else _new_file_mode())
         if like is not None:
             _keep_owner(tmp, like)
+        veto = unchanged() if unchanged is not None else None
+        if veto is not None:
+            raise WriteRefused(veto)
         os.replace(tmp, path)
     except BaseException:
         if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
+    finally:
+        _live.discard(tmp)
+
+
+def sweep_own_temps() -> None:
+    """Remove the temporary files this process is still writing: an exit path or a signal
+    (SIGTERM, SIGHUP: the CLI turns them into an exception) cut their write short."""
+    for tmp in list(_live):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        _live.discard(tmp)
+
+
+atexit.register(sweep_own_temps)
 
 
 def _keep_owner(tmp: str, like: os.stat_result) -> None:
