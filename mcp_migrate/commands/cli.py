@@ -111,8 +111,12 @@ select_options = _compose(
     _codes_option("--ignore", "Rules to skip, comma-separated; prefixes allowed."),
 )
 config_option = click.option(
-    "--config", "config_file", metavar="FILE", help="Use this pyproject.toml / TOML file instead of searching."
+    "--config",
+    "config_file",
+    metavar="FILE",
+    help="Use this pyproject.toml / TOML file for every file, instead of each file's closest config.",
 )
+isolated_option = click.option("--isolated", is_flag=True, help="Ignore all config files (defaults and flags only).")
 color_option = click.option("--no-color", is_flag=True, help="Plain output (NO_COLOR is honoured too).")
 jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True, help="Worker processes; 0 = auto."
@@ -170,15 +174,26 @@ def output_format_option(help_text: str, choices=FORMATS, default: str = "full")
 
 #: The options every file-processing command takes.
 check_options = _compose(
-    paths_argument, select_options, config_option, jobs_option, strategy_option, force_exclude_option
+    paths_argument, select_options, config_option, isolated_option, jobs_option, strategy_option, force_exclude_option
 )
 
 
 def make_options(
-    select, ignore, config_file, jobs, strategy=None, force_exclude=None, extend_select=None, unsafe=None, fail_on=None
+    select,
+    ignore,
+    config_file,
+    jobs,
+    strategy=None,
+    force_exclude=None,
+    extend_select=None,
+    unsafe=None,
+    fail_on=None,
+    isolated=False,
 ):
     from mcp_migrate.commands.runner import CheckOptions
 
+    if config_file and isolated:
+        raise fail(f"--config {config_file} cannot be used with --isolated, which reads no config file")
     return CheckOptions(
         select=select,
         ignore=ignore,
@@ -189,6 +204,7 @@ def make_options(
         extend_select=extend_select,
         unsafe=unsafe,
         fail_on=fail_on,
+        isolated=isolated,
     )
 
 
@@ -250,7 +266,7 @@ FORMAT_HELP = (
 @color_option
 @guarded
 def check(
-    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, output_format, output_file,
+    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, output_format, output_file,
     apply_fixes, unsafe, show_diff, show_fixes, show_files, fail_on, report_file, exit_zero, quiet, statistics,
     baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color,
 ):  # fmt: skip
@@ -262,7 +278,9 @@ def check(
     from mcp_migrate.output import report
 
     output_format = concise(output_format)
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on)
+    options = make_options(
+        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
+    )
     options.cache = not no_cache
     if show_files:
         raise click.exceptions.Exit(_show_files(list(paths) or ["."], options))
@@ -352,7 +370,7 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @color_option
 @guarded
 def fix(
-    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, show_diff, unsafe,
+    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
     output_format, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet, stdin_filename,
     no_color,
 ):  # fmt: skip
@@ -364,7 +382,9 @@ def fix(
     output_format = concise(output_format)
     if output_format not in ("full", "concise"):
         raise fail("fix reports remaining findings with --output-format full or concise")
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on)
+    options = make_options(
+        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
+    )
     code = _fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,
         quiet=quiet, exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
@@ -379,13 +399,13 @@ def fix(
 @output_format_option("text or json.", choices=("text", "json"), default="text")
 @guarded
 def config_command(
-    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, unsafe, output_format
+    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, unsafe, output_format
 ):
     """Print the effective configuration for PATHs and where each value came from
     (default, pyproject, flag)."""
     from mcp_migrate.commands.config import print_config
 
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select)
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, isolated=isolated)
     print_config(list(paths) or ["."], options, unsafe, output_format)
 
 

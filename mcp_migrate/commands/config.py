@@ -30,7 +30,7 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
 
-    config = resolve_config(paths, options.config)
+    config = resolve_config(paths, options.config, options.isolated)
     file_origin = "pyproject" if config.path and os.path.basename(config.path) == "pyproject.toml" else "config"
     defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
 

@@ -51,9 +51,7 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     roots = [Path(p) for p in paths]
     refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
     if flags.show_diff:
-        return _print_diffs(
-            fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet, fix_run.unreadable
-        )
+        return _print_diffs(fix_run, flags.quiet)
     console = report.make_console(color=flags.color)
     fixed_count = 0
     for outcome in fix_run.outcomes:
@@ -74,7 +72,10 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     run = RunResult(
         results=[o.result for o in fix_run.outcomes] + fix_run.unreadable,
         files_checked=fix_run.files_checked,
-        files={o.result.path: FileRef(o.source.path, o.settings) for o in fix_run.outcomes},
+        files={
+            o.result.path: FileRef(o.source.path, o.settings, None, fix_run.policies.get(o.result.path))
+            for o in fix_run.outcomes
+        },
         **fix_run.policy,
     )
     if fixed_count and not flags.quiet:
@@ -170,17 +171,18 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
         result.errors.append(FileError(result.path, "write", problem))
 
 
-def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False, unreadable=()) -> int:
+def _print_diffs(fix_run, quiet: bool = False) -> int:
     """The diffs on stdout; on stderr, errors and the files that could not be read or parsed
     (E999/E902: no diff does not mean nothing to fix there), which make the exit 1 as in check."""
     from mcp_migrate.output.diff import unified_diff
 
+    outcomes = fix_run.outcomes
     out = sys.stdout.buffer
     changed = False
     errors = False
-    unseen = _report_unseen([o.result for o in outcomes] + list(unreadable))
+    unseen = _report_unseen([o.result for o in outcomes] + list(fix_run.unreadable))
     fixes = sum(len(o.result.applied) for o in outcomes if o.result.fixed_source is not None)
-    waiting = 0 if unsafe_enabled else sum(1 for o in outcomes for f in o.result.findings if f.fix == "unsafe")
+    waiting = _waiting_unsafe(fix_run)
     for outcome in sorted(outcomes, key=lambda o: o.result.path):
         result = outcome.result
         errors = errors or bool(result.errors)
@@ -198,6 +200,17 @@ def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False, un
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if changed or unseen else EXIT_CLEAN
+
+
+def _waiting_unsafe(fix_run) -> int:
+    """Unsafe fixes left in files where `fix` does not apply them (their config and the flag)."""
+    default = fix_run.policy.get("unsafe_fixes", False)
+    count = 0
+    for outcome in fix_run.outcomes:
+        policy = fix_run.policies.get(outcome.result.path)
+        if not (policy.unsafe_fixes if policy is not None else default):
+            count += sum(1 for f in outcome.result.findings if f.fix == "unsafe")
+    return count
 
 
 def _report_unseen(results) -> int:

@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple, Optional
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
-from mcp_migrate.project.config import resolve_config
+from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import check_paths_exist, discover
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.selection import selection_for
@@ -44,6 +44,16 @@ class CheckOptions:
     extend_select: Optional[Sequence[str]] = None
     unsafe: Optional[bool] = None
     fail_on: Optional[str] = None
+    #: `--isolated`: read no config file; every file gets the defaults (and the flags).
+    isolated: bool = False
+
+
+class FilePolicy(NamedTuple):
+    """What a file's own config (and the flags) decide beyond its Settings: the lowest severity
+    that fails the run for its findings, and whether `fix` applies its unsafe fixes."""
+
+    fail_on: str = DEFAULT_FAIL_ON
+    unsafe_fixes: bool = False
 
 
 @dataclass
@@ -70,8 +80,22 @@ class RunResult:
 
     @property
     def failing(self) -> list:
-        """The findings that make the run exit 1 (severity at or above `fail_on`)."""
-        return [f for f in self.findings if fails(f.severity, self.fail_on)]
+        """The findings that make the run exit 1 (severity at or above their file's `fail-on`)."""
+        return [f for f in self.findings if fails(f.severity, self.fail_on_for(f.path))]
+
+    def _policy(self, path: str) -> Optional[FilePolicy]:
+        ref = self.files.get(path)
+        return getattr(ref, "policy", None)
+
+    def fail_on_for(self, path: str) -> str:
+        """The `fail-on` of the file's own config (or the flag); the run's for other results."""
+        policy = self._policy(path)
+        return policy.fail_on if policy is not None else self.fail_on
+
+    def unsafe_fixes_for(self, path: str) -> bool:
+        """Whether `mcp-migrate fix` applies unsafe fixes to this file (its config, or the flag)."""
+        policy = self._policy(path)
+        return policy.unsafe_fixes if policy is not None else self.unsafe_fixes
 
     @property
     def findings(self) -> list:
@@ -88,11 +112,13 @@ class RunResult:
 
 
 class FileRef(NamedTuple):
-    """Where a checked file's bytes come from (`data` for standard input) and its Settings."""
+    """Where a checked file's bytes come from (`data` for standard input), its Settings and
+    its FilePolicy (None: the run's)."""
 
     path: Optional[str]
     settings: object
     data: Optional[bytes] = None
+    policy: Optional[FilePolicy] = None
 
     def read(self) -> bytes:
         if self.data is not None:
@@ -102,12 +128,17 @@ class FileRef(NamedTuple):
 
 @dataclass(frozen=True)
 class Plan:
-    """The files of a run with their Settings: [(SourceFile, Settings)], plus unreadable dirs."""
+    """The files of a run with their Settings: [(SourceFile, Settings)], plus unreadable dirs.
+    `config` is the run's own (the first path's, or `--config`); `policies` maps each file's
+    display path to the FilePolicy of its own config."""
 
     items: list
     unreadable: list
     config: object
     skipped: int = 0
+    policies: dict = field(default_factory=dict)
+    #: Every config file the run's files resolved to (display path -> number of files).
+    config_files: dict = field(default_factory=dict)
 
 
 def io_error(display: str, message: str) -> Finding:
@@ -127,25 +158,48 @@ def run_policy(config, options: CheckOptions) -> dict:
     }
 
 
+def file_policy(config, options: CheckOptions) -> FilePolicy:
+    """The FilePolicy of a file whose own config is `config`."""
+    return FilePolicy(
+        fail_on=options.fail_on or config.fail_on or DEFAULT_FAIL_ON,
+        unsafe_fixes=unsafe_fixes(config, options.unsafe),
+    )
+
+
 def force_exclude(config, options: CheckOptions) -> bool:
     return bool(options.force_exclude if options.force_exclude is not None else config.force_exclude)
 
 
 def _configure(paths: Sequence[str], options: CheckOptions):
-    """The run's config and rule selector: one place for files found on disk and stdin alike."""
-    config = resolve_config(paths, options.config)
+    """The config and rule selector of standard input's file (the closest config above
+    `--stdin-filename`, as for a file on disk)."""
+    config = ConfigResolver.for_run(paths, options.config, options.isolated).base
     return config, selector_for(config, options)
 
 
 def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
-    """Resolve config and selection, then discover. Raises ConfigError / PathNotFoundError."""
+    """Resolve config and selection, then discover. Each file gets the Settings of its own
+    closest config (ConfigResolver); `--config` and `--isolated` give all files one. Raises
+    ConfigError / PathNotFoundError."""
+    from mcp_migrate.project.paths import display_path
+
     check_paths_exist(paths)
-    config, selector = _configure(paths, options)
-    found = discover(paths, config, force_exclude(config, options))
-    items = [(f, selector.settings_for(f.path)) for f in found.files]
+    resolver = ConfigResolver.for_run(paths, options.config, options.isolated)
+    found = discover(paths, resolver, lambda config: force_exclude(config, options))
+    selectors: dict = {}
+    items, policies, config_files = [], {}, {}
+    for f in found.files:
+        config = resolver.for_path(f.path)
+        known = selectors.get(id(config))
+        if known is None:
+            known = selectors[id(config)] = (config, selector_for(config, options), file_policy(config, options))
+        items.append((f, known[1].settings_for(f.path)))
+        policies[f.display] = known[2]
+        shown = display_path(config.path) if config.path else "(defaults)"
+        config_files[shown] = config_files.get(shown, 0) + 1
     if options.previews:
         items = _with_previews(items)
-    return Plan(items, found.unreadable, config, found.skipped)
+    return Plan(items, found.unreadable, resolver.base, found.skipped, policies, config_files)
 
 
 def _with_previews(items: list) -> list:
@@ -351,7 +405,10 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
         results = _run_cached(p, options, progress, paths, warnings) + unreadable_results(p)
     else:
         results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
-    files = {source.display: FileRef(source.path, settings) for source, settings in p.items}
+    files = {
+        source.display: FileRef(source.path, settings, None, p.policies.get(source.display))
+        for source, settings in p.items
+    }
     return RunResult(
         results=results,
         files_checked=len(p.items),
@@ -467,15 +524,17 @@ class FixRun:
     skipped: int = 0
     #: run_policy(): unsafe_fixes, fail_on, docs_url.
     policy: dict = field(default_factory=dict)
+    #: display path -> FilePolicy of the file's own config.
+    policies: dict = field(default_factory=dict)
 
 
 def run_fix(
     paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool], progress: Optional[Callable] = None
 ) -> FixRun:
-    """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes the config's
-    `unsafe-fixes`."""
+    """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes each file's
+    config's `unsafe-fixes`."""
     p = plan(paths, options)
-    unsafe = unsafe_fixes(p.config, unsafe if unsafe is not None else options.unsafe)
+    flag = unsafe if unsafe is not None else options.unsafe
     # A file reached twice (through a symlink and directly) is fixed once, at its real path.
     seen, items = set(), []
     for source, settings in p.items:
@@ -483,11 +542,18 @@ def run_fix(
         if key in seen:
             continue
         seen.add(key)
-        items.append((source, settings, unsafe))
-    if unsafe:
+        policy = p.policies.get(source.display)
+        items.append((source, settings, flag if flag is not None else bool(policy and policy.unsafe_fixes)))
+    if any(item[2] for item in items):
         items = _with_migrated_tools(items, options.jobs)
     outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
-    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options))
+    policy = run_policy(p.config, options)
+    if flag is not None:
+        policy["unsafe_fixes"] = flag
+        policies = {display: pol._replace(unsafe_fixes=flag) for display, pol in p.policies.items()}
+    else:
+        policies = p.policies
+    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, policy, policies)
 
 
 def _with_migrated_tools(items: list, jobs: int) -> list:

@@ -55,22 +55,23 @@ def summary_line(run) -> str:
         head += f"{_plural(len(findings), 'finding')} ({detail})"
     else:
         head += "no findings"
-    head += fix_hint(findings, getattr(run, "unsafe_fixes", False))
+    head += fix_hint(findings, getattr(run, "unsafe_fixes_for", None) or getattr(run, "unsafe_fixes", False))
     if run.errors:
         head += f"; {_plural(len(run.errors), 'error')}"
     return head
 
 
-def fix_hint(findings, unsafe_enabled: bool) -> str:
+def fix_hint(findings, unsafe_enabled) -> str:
     """`; N fixable with ...` that tells the truth: with `unsafe-fixes = true` (config or flag)
-    plain `mcp-migrate fix` applies unsafe fixes too; "more" only follows a first count."""
-    safe = sum(1 for f in findings if f.fix == "safe")
-    unsafe = sum(1 for f in findings if f.fix == "unsafe")
-    if unsafe_enabled:
-        return f"; {safe + unsafe} fixable with `mcp-migrate fix`" if safe + unsafe else ""
-    hint = f"; {safe} fixable with `mcp-migrate fix`" if safe else ""
+    plain `mcp-migrate fix` applies unsafe fixes too; "more" only follows a first count.
+    `unsafe_enabled`: a bool for the run, or a function of a finding's path (each file's own
+    config decides, per file configuration)."""
+    enabled = unsafe_enabled if callable(unsafe_enabled) else (lambda _path: unsafe_enabled)
+    plain = sum(1 for f in findings if f.fix == "safe" or (f.fix == "unsafe" and enabled(f.path)))
+    unsafe = sum(1 for f in findings if f.fix == "unsafe" and not enabled(f.path))
+    hint = f"; {plain} fixable with `mcp-migrate fix`" if plain else ""
     if unsafe:
-        hint += f"; {unsafe} {'more' if safe else 'fixable'} with `mcp-migrate fix --unsafe-fixes`"
+        hint += f"; {unsafe} {'more' if plain else 'fixable'} with `mcp-migrate fix --unsafe-fixes`"
     return hint
 
 
