@@ -17,12 +17,14 @@ from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import ConfigResolver
-from mcp_migrate.project.discovery import check_paths_exist, discover
+from mcp_migrate.project.discovery import discover
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.
 POOL_THRESHOLD = 64
+#: The E902 message of a path named on the command line that does not exist (ruff's words).
+MISSING_PATH = "No such file or directory"
 
 
 @dataclass
@@ -179,13 +181,14 @@ def _configure(paths: Sequence[str], options: CheckOptions):
 
 def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     """Resolve config and selection, then discover. Each file gets the Settings of its own
-    closest config (ConfigResolver); `--config` and `--isolated` give all files one. Raises
-    ConfigError / PathNotFoundError."""
+    closest config (ConfigResolver); `--config` and `--isolated` give all files one. A path
+    that does not exist is an E902 result and the run goes on, as in ruff. Raises ConfigError."""
     from mcp_migrate.project.paths import display_path
 
-    check_paths_exist(paths)
+    present = [path for path in paths if os.path.lexists(path)]
+    missing = [(display_path(path), MISSING_PATH) for path in paths if not os.path.lexists(path)]
     resolver = ConfigResolver.for_run(paths, options.config, options.isolated)
-    found = discover(paths, resolver, lambda config: force_exclude(config, options))
+    found = discover(present, resolver, lambda config: force_exclude(config, options))
     selectors: dict = {}
     items, policies, config_files = [], {}, {}
     for f in found.files:
@@ -199,7 +202,7 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
         config_files[shown] = config_files.get(shown, 0) + 1
     if options.previews:
         items = _with_previews(items)
-    return Plan(items, found.unreadable, resolver.base, found.skipped, policies, config_files)
+    return Plan(items, missing + found.unreadable, resolver.base, found.skipped, policies, config_files)
 
 
 def _with_previews(items: list) -> list:
@@ -398,7 +401,7 @@ def unreadable_results(p: Plan) -> list:
 
 
 def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
-    """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
+    """Check `paths`; prints nothing. Raises ConfigError for bad input."""
     p = plan(paths, options)
     warnings: list = []
     if options.cache:
