@@ -159,7 +159,11 @@ report_option = click.option(
 show_fixes_option = click.option("--show-fixes", is_flag=True, help="After fixing, list what was fixed per file.")
 
 
-def output_format_option(help_text: str, choices=FORMATS, default: str = "full"):
+#: The environment variable that sets check's and fix's `--output-format` (ruff's RUFF_OUTPUT_FORMAT).
+OUTPUT_FORMAT_ENV = "MCP_MIGRATE_OUTPUT_FORMAT"
+
+
+def output_format_option(help_text: str, choices=FORMATS, default: str = "full", envvar=None):
     """`--output-format` (ruff's name) with `--format` kept as an alias."""
     return click.option(
         "--output-format",
@@ -168,8 +172,15 @@ def output_format_option(help_text: str, choices=FORMATS, default: str = "full")
         type=click.Choice(list(choices)),
         default=default,
         show_default=True,
+        envvar=envvar,
+        show_envvar=envvar is not None,
         help=help_text,
     )
+
+
+output_file_option = click.option(
+    "--output-file", "-o", metavar="FILE", help="Write the report to FILE; the terminal gets the summary."
+)
 
 
 #: The options every file-processing command takes.
@@ -240,14 +251,15 @@ def cli():
 
 FORMAT_HELP = (
     "full: each finding with its source, a caret under it and the proposed fix (the default, as in"
-    " ruff); concise: one line per finding (`text` is its older name); json, sarif, github."
+    " ruff); concise: one line per finding (`text` is its older name); grouped: by file; json,"
+    " json-lines, junit, sarif, github, gitlab (Code Quality)."
 )
 
 
 @cli.command()
 @check_options
-@output_format_option(FORMAT_HELP)
-@click.option("--output-file", "-o", metavar="FILE", help="Write the report to FILE; the terminal gets the summary.")
+@output_format_option(FORMAT_HELP, envvar=OUTPUT_FORMAT_ENV)
+@output_file_option
 @click.option("--fix", "apply_fixes", is_flag=True, help="Apply fixes, as `mcp-migrate fix` does.")
 @unsafe_option
 @click.option("--diff", "show_diff", is_flag=True, help="Print the diff fixes would make; write nothing.")
@@ -299,18 +311,16 @@ def check(
     if len(modes) > 1:
         raise fail(f"{modes[0]} and {modes[1]} cannot be combined")
     if apply_fixes or show_diff:
-        if output_format not in ("full", "concise"):
-            raise fail(f"{'--fix' if apply_fixes else '--diff'} reports remaining findings as full or concise text")
         code = _fix(
             paths, stdin_filename, options, from_stdin, unsafe=unsafe, show_diff=show_diff, quiet=quiet,
             exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
-            report=report_file,
+            report=report_file, output_file=output_file,
         )  # fmt: skip
         raise click.exceptions.Exit(code)
     if add_noqa and from_stdin:
         raise fail("--add-noqa edits files: it cannot read standard input")
-    if statistics and output_format not in ("full", "concise", "json"):
-        raise fail("--statistics works with --output-format full, concise or json")
+    if statistics and output_format not in ("full", "concise", "grouped", "json"):
+        raise fail("--statistics works with --output-format full, concise, grouped or json")
     output = OutputOptions(
         output_format=output_format,
         output_file=output_file,
@@ -359,7 +369,8 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @check_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff per changed file; write nothing.")
 @unsafe_option
-@output_format_option("How remaining findings are shown: full (the default, as in ruff) or concise.")
+@output_format_option("How remaining findings are shown: " + FORMAT_HELP, envvar=OUTPUT_FORMAT_ENV)
+@output_file_option
 @show_fixes_option
 @severity_option
 @report_option
@@ -371,8 +382,8 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @guarded
 def fix(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
-    output_format, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet, stdin_filename,
-    no_color,
+    output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet,
+    stdin_filename, no_color,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
@@ -380,15 +391,13 @@ def fix(
     (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr.
     With --report FILE.md, write the migration report for the pull request."""
     output_format = concise(output_format)
-    if output_format not in ("full", "concise"):
-        raise fail("fix reports remaining findings with --output-format full or concise")
     options = make_options(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
     )
     code = _fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,
         quiet=quiet, exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
-        report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix,
+        report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix, output_file=output_file,
     )  # fmt: skip
     raise click.exceptions.Exit(code)
 

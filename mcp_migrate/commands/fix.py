@@ -24,11 +24,22 @@ class FixOptions:
     exit_non_zero_on_fix: bool = False
     #: Exit 0 although findings remain (CI that opens a pull request); errors still exit 2.
     exit_zero: bool = False
-    #: How remaining findings are shown (`full` or `concise`), `--show-fixes` (an enumeration
-    #: of what was fixed), `--report FILE.md` (the Markdown migration report).
+    #: How remaining findings are shown (any `--output-format`; a machine format gets stdout to
+    #: itself: no "fixed" lines there), `--output-file` (where they are written instead),
+    #: `--show-fixes` (an enumeration of what was fixed), `--report FILE.md` (the Markdown
+    #: migration report).
     output_format: str = "full"
     show_fixes: bool = False
     report: Optional[str] = None
+    output_file: Optional[str] = None
+
+    @property
+    def chatty(self) -> bool:
+        """Whether "fixed" lines and the count go to stdout: not when quiet, nor when stdout
+        carries a machine-readable document."""
+        from mcp_migrate.output.report import TEXT_FORMATS
+
+        return not self.quiet and (self.output_format in TEXT_FORMATS or self.output_file is not None)
 
 
 def _exit(run, fixed: int, flags: FixOptions) -> int:
@@ -49,7 +60,9 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
     fix_run = run_fix(paths, options, flags.unsafe, progress=bar)
     roots = [Path(p) for p in paths]
-    refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
+    refuse_overwriting_inputs(
+        [o.source.path for o in fix_run.outcomes], [("--report", flags.report), ("--output-file", flags.output_file)]
+    )
     if flags.show_diff:
         return _print_diffs(fix_run, flags.quiet)
     console = report.make_console(color=flags.color)
@@ -63,7 +76,7 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
             _report_unwritten(outcome, problem, left_alone)
             continue
         fixed_count += len(result.applied)
-        if flags.quiet:
+        if not flags.chatty:
             continue
         from rich.markup import escape
 
@@ -78,7 +91,7 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         },
         **fix_run.policy,
     )
-    if fixed_count and not flags.quiet:
+    if fixed_count and flags.chatty:
         console.print(f"Fixed {fixed_count} finding{'s' if fixed_count != 1 else ''}.")
         if flags.show_fixes:
             _print_fix_enumeration(console, fix_run.outcomes)
@@ -86,11 +99,12 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         from mcp_migrate.output import migration
 
         migration.write(flags.report, migration.fix_report(fix_run.outcomes, fix_run.files_checked, run.errors))
-    full = flags.output_format == "full"
-    if full:
+    if flags.output_format in ("full", "sarif"):
         propose_fixes(run)
     if fix_run.files_checked or run.results or not fix_run.skipped:  # all named files excluded: say nothing
-        report.print_text(run, color=flags.color, quiet=flags.quiet, full=full)
+        report.write_report(
+            run, flags.output_format, output_file=flags.output_file, color=flags.color, quiet=flags.quiet
+        )
     return _exit(run, fixed_count, flags)
 
 
@@ -137,7 +151,12 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
         out.write(fixed)
     out.flush()
     run = RunResult(results=[result], files_checked=1, **run_policy(target.config, options))
-    report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
+    if flags.output_file is not None:
+        report.write_report(run, flags.output_format, output_file=flags.output_file, color=False, quiet=True)
+    elif flags.output_format in report.TEXT_FORMATS:
+        report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
+    else:  # stdout carries the fixed source: the document goes to stderr
+        sys.stderr.write(report.render_document(run, flags.output_format))
     if flags.show_diff and not result.errors:
         unseen = any(f.code in UNFILTERED_CODES for f in result.findings)  # E999: reported above, as check does
         return EXIT_FINDINGS if fixed != data or unseen else EXIT_CLEAN
