@@ -117,7 +117,27 @@ config_option = click.option(
     help="Use this pyproject.toml / TOML file for every file, instead of each file's closest config.",
 )
 isolated_option = click.option("--isolated", is_flag=True, help="Ignore all config files (defaults and flags only).")
-color_option = click.option("--no-color", is_flag=True, help="Plain output (NO_COLOR is honoured too).")
+color_option = _compose(
+    click.option(
+        "--color",
+        "color_when",
+        type=click.Choice(["auto", "always", "never"]),
+        default=None,
+        help="Colour: auto (the default: on a terminal, unless NO_COLOR is set), always (even piped), never.",
+    ),
+    click.option("--no-color", is_flag=True, help="Plain output, as --color never (NO_COLOR is honoured too)."),
+)
+
+
+def color_choice(color_when, no_color) -> object:
+    """`report.use_color`'s answer for `--color` / `--no-color` (which is `--color never`)."""
+    from mcp_migrate.output import report
+
+    if no_color and color_when not in (None, "never"):
+        raise fail(f"--no-color and --color {color_when} cannot be combined")
+    return report.use_color(no_color, color_when)
+
+
 jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True, help="Worker processes; 0 = auto."
 )
@@ -280,20 +300,20 @@ FORMAT_HELP = (
 def check(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, output_format, output_file,
     apply_fixes, unsafe, show_diff, show_fixes, show_files, fail_on, report_file, exit_zero, quiet, statistics,
-    baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color,
+    baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color, color_when,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage.
 
     With --fix (or --diff), fix as `mcp-migrate fix` does; --unsafe-fixes alone counts unsafe
     fixes as fixable in the summary, as in ruff."""
     from mcp_migrate.commands.check import OutputOptions, run_check_command
-    from mcp_migrate.output import report
 
     output_format = concise(output_format)
     options = make_options(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
     )
     options.cache = not no_cache
+    color = color_choice(color_when, no_color)
     if show_files:
         raise click.exceptions.Exit(_show_files(list(paths) or ["."], options))
     from_stdin = stdin_mode(paths, stdin_filename)
@@ -313,7 +333,7 @@ def check(
     if apply_fixes or show_diff:
         code = _fix(
             paths, stdin_filename, options, from_stdin, unsafe=unsafe, show_diff=show_diff, quiet=quiet,
-            exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
+            exit_zero=exit_zero, color=color, output_format=output_format, show_fixes=show_fixes,
             report=report_file, output_file=output_file,
         )  # fmt: skip
         raise click.exceptions.Exit(code)
@@ -324,7 +344,7 @@ def check(
     output = OutputOptions(
         output_format=output_format,
         output_file=output_file,
-        color=report.use_color(no_color),
+        color=color,
         quiet=quiet,
         statistics=statistics,
         exit_zero=exit_zero,
@@ -356,9 +376,7 @@ def _show_files(paths, options) -> int:
 def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
     """`check --fix` / `check --diff` and the `fix` command: one implementation."""
     from mcp_migrate.commands.fix import FixOptions, run_fix_command, run_fix_stdin
-    from mcp_migrate.output import report
 
-    flags["color"] = report.use_color(flags.pop("no_color"))
     fix_flags = FixOptions(**flags)
     if from_stdin:
         return run_fix_stdin(stdin_filename, options, fix_flags, read_stdin())
@@ -383,7 +401,7 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 def fix(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
     output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet,
-    stdin_filename, no_color,
+    stdin_filename, no_color, color_when,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
@@ -396,8 +414,8 @@ def fix(
     )
     code = _fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,
-        quiet=quiet, exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
-        report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix, output_file=output_file,
+        quiet=quiet, exit_zero=exit_zero, color=color_choice(color_when, no_color), output_format=output_format,
+        show_fixes=show_fixes, report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix, output_file=output_file,
     )  # fmt: skip
     raise click.exceptions.Exit(code)
 
@@ -422,7 +440,7 @@ def config_command(
 @output_format_option("text or json.", choices=("text", "json"), default="text")
 @color_option
 @guarded
-def rules(output_format, no_color):
+def rules(output_format, no_color, color_when):
     """List every rule: code, name, fix kind, severity, summary."""
     from mcp_migrate.core.catalog import load_catalog
     from mcp_migrate.output import report
@@ -432,14 +450,14 @@ def rules(output_format, no_color):
 
         click.echo(json.dumps(report.rules_document(load_catalog()), indent=2))
         return
-    report.print_rules(load_catalog(), color=report.use_color(no_color))
+    report.print_rules(load_catalog(), color=color_choice(color_when, no_color))
 
 
 @cli.command()
 @click.argument("rule", metavar="CODE|NAME")
 @color_option
 @guarded
-def explain(rule, no_color):
+def explain(rule, no_color, color_when):
     """Show the documentation of a rule, named by its code (RT001) or its name (roots-request).
 
     Rendered as Markdown on a terminal; the page's Markdown as written when piped."""
@@ -451,7 +469,7 @@ def explain(rule, no_color):
     if info is None:
         known = [*load_catalog(), *(i.name for i in load_catalog().values())]
         raise fail(f"unknown rule code or name: {rule}{did_you_mean(rule.strip(), known)}")
-    report.print_explain(info, color=report.use_color(no_color))
+    report.print_explain(info, color=color_choice(color_when, no_color))
 
 
 def main(argv=None) -> None:

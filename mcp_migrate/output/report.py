@@ -23,23 +23,37 @@ TEXT_FORMATS = ("full", "concise", "text", "grouped")
 ERRORS_ON_STDERR = ("json-lines", "gitlab")
 
 
-def use_color(no_color: bool = False) -> bool:
-    """False for --no-color or a non-empty NO_COLOR (no-color.org); rich handles pipes."""
-    return not (no_color or os.environ.get("NO_COLOR"))
+#: `use_color`'s answer for `--color always`: colour even when piped (truthy, like True).
+ALWAYS = "always"
 
 
-def make_console(*, stderr: bool = False, color: bool = True, file=None):
+def use_color(no_color: bool = False, when: Optional[str] = None):
+    """`--color auto|always|never` as ruff has it. False for `never` (`--no-color`) or, in `auto`,
+    a non-empty NO_COLOR (no-color.org); `ALWAYS` for `always` (which NO_COLOR does not turn
+    off); True otherwise, and rich then colours only a terminal."""
+    if no_color or when == "never":
+        return False
+    if when == ALWAYS:
+        return ALWAYS
+    return not os.environ.get("NO_COLOR")
+
+
+def make_console(*, stderr: bool = False, color=True, file=None):
     from rich.console import Console
 
     from mcp_migrate.output.printable import PrintableStream
 
     target = file if file is not None else sys.stderr if stderr else sys.stdout
+    forced = color == ALWAYS and file is None
+    # `always`: escape codes even into a pipe, and NO_COLOR (which rich reads itself) loses to the flag.
+    system = "standard" if forced else "auto" if color and file is None else None
     return Console(
         file=PrintableStream(target),
         highlight=False,
         soft_wrap=True,
         emoji=False,
-        color_system="auto" if color and file is None else None,
+        color_system=system,
+        no_color=False if forced else None,
     )
 
 
