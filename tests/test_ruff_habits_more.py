@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sources import FIXABLE
+from sources import FIXABLE, FIXED
 
 import mcp_migrate
 from mcp_migrate.commands.cli import cli
@@ -59,3 +59,52 @@ def test_color_on_every_command_that_prints(project):
     assert both.stderr == "mcp-migrate: error: --no-color and --color always cannot be combined\n"
     bad = run("check", "--color", "sometimes", "a.py")
     assert bad.exit_code == 2 and "'sometimes' is not one of 'auto', 'always', 'never'" in bad.stderr
+
+
+# check --fix --exit-non-zero-on-fix, --fix-only ---------------------------------------------
+def test_check_fix_exit_non_zero_on_fix(project):
+    (project / "a.py").write_text(FIXABLE)
+    first = run("check", "--fix", "--exit-non-zero-on-fix", "--no-color", "a.py")
+    assert first.exit_code == 1, first.output  # nothing remains, but it changed a file
+    assert (project / "a.py").read_text() == FIXED
+    assert first.stdout == (
+        "a.py:6: fixed RT004\na.py:7: fixed RT004\nFixed 2 findings.\nChecked 1 file: no findings\n"
+    )
+    again = run("check", "--fix", "--exit-non-zero-on-fix", "a.py")
+    assert again.exit_code == 0
+    plain = run("check", "--exit-non-zero-on-fix", "a.py")  # accepted without --fix, as ruff: no effect
+    assert plain.exit_code == 0
+
+
+@pytest.mark.parametrize("command", [("check", "--fix-only"), ("fix", "--fix-only"), ("check", "--fix", "--fix-only")])
+def test_fix_only_fixes_and_neither_reports_nor_fails_on_what_remains(project, command):
+    (project / "a.py").write_text(FIXABLE)
+    (project / "server.py").write_text(SERVER)
+    result = run(*command, "--no-color", ".")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "a.py:6: fixed RT004\n"
+        "a.py:7: fixed RT004\n"
+        "Fixed 2 findings (1 additional fix available with `--unsafe-fixes`).\n"
+    )
+    assert result.stderr == ""
+    assert (project / "a.py").read_text() == FIXED and (project / "server.py").read_text() == SERVER
+    nothing = run(*command, "--no-color", ".")
+    assert (nothing.exit_code, nothing.stdout) == (0, "No findings fixed (1 fix available with `--unsafe-fixes`).\n")
+    clean = run(*command, "--no-color", "a.py")
+    assert (clean.exit_code, clean.stdout) == (0, "")
+
+
+def test_fix_only_with_exit_non_zero_on_fix_and_other_outputs(project):
+    (project / "a.py").write_text(FIXABLE)
+    assert run("check", "--fix-only", "--exit-non-zero-on-fix", "a.py").exit_code == 1
+    (project / "a.py").write_text(FIXABLE)
+    quiet_json = run("check", "--fix-only", "--output-format", "json", "a.py")
+    assert (quiet_json.exit_code, quiet_json.stdout) == (0, "")  # as ruff: nothing to report
+    assert (project / "a.py").read_text() == FIXED
+    (project / "b.py").write_text(FIXABLE)
+    diff = run("check", "--fix-only", "--diff", "b.py")  # --diff wins: show, write nothing, exit 1
+    assert diff.exit_code == 1 and diff.stdout.startswith("--- a/b.py\n")
+    assert (project / "b.py").read_text() == FIXABLE
+    piped = run("check", "--fix-only", "--stdin-filename", "s.py", "-", input=SERVER + FIXABLE.split("\n\n\n")[1])
+    assert piped.exit_code == 0 and piped.stderr == ""

@@ -177,6 +177,14 @@ report_option = click.option(
     "--report", "report_file", metavar="FILE.md", help="Also write a Markdown migration report to FILE.md."
 )
 show_fixes_option = click.option("--show-fixes", is_flag=True, help="After fixing, list what was fixed per file.")
+exit_non_zero_on_fix_option = click.option(
+    "--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when anything was fixed (pre-commit style)."
+)
+fix_only_option = click.option(
+    "--fix-only",
+    is_flag=True,
+    help="Apply fixes, but do not report what remains nor exit 1 for it (implies --fix).",
+)
 
 
 #: The environment variable that sets check's and fix's `--output-format` (ruff's RUFF_OUTPUT_FORMAT).
@@ -281,6 +289,8 @@ FORMAT_HELP = (
 @output_format_option(FORMAT_HELP, envvar=OUTPUT_FORMAT_ENV)
 @output_file_option
 @click.option("--fix", "apply_fixes", is_flag=True, help="Apply fixes, as `mcp-migrate fix` does.")
+@fix_only_option
+@exit_non_zero_on_fix_option
 @unsafe_option
 @click.option("--diff", "show_diff", is_flag=True, help="Print the diff fixes would make; write nothing.")
 @show_fixes_option
@@ -300,7 +310,8 @@ FORMAT_HELP = (
 def check(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, output_format, output_file,
     apply_fixes, unsafe, show_diff, show_fixes, show_files, fail_on, report_file, exit_zero, quiet, statistics,
-    baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color, color_when,
+    baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color, color_when, fix_only,
+    exit_non_zero_on_fix,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage.
 
@@ -317,6 +328,7 @@ def check(
     if show_files:
         raise click.exceptions.Exit(_show_files(list(paths) or ["."], options))
     from_stdin = stdin_mode(paths, stdin_filename)
+    apply_fixes = apply_fixes or fix_only
     modes = [
         name
         for name, on in (
@@ -334,7 +346,7 @@ def check(
         code = _fix(
             paths, stdin_filename, options, from_stdin, unsafe=unsafe, show_diff=show_diff, quiet=quiet,
             exit_zero=exit_zero, color=color, output_format=output_format, show_fixes=show_fixes,
-            report=report_file, output_file=output_file,
+            report=report_file, output_file=output_file, fix_only=fix_only, exit_non_zero_on_fix=exit_non_zero_on_fix,
         )  # fmt: skip
         raise click.exceptions.Exit(code)
     if add_noqa and from_stdin:
@@ -392,7 +404,8 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @show_fixes_option
 @severity_option
 @report_option
-@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when anything was fixed (pre-commit style).")
+@exit_non_zero_on_fix_option
+@fix_only_option
 @exit_zero_option
 @quiet_option
 @stdin_option
@@ -401,7 +414,7 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 def fix(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
     output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet,
-    stdin_filename, no_color, color_when,
+    stdin_filename, no_color, color_when, fix_only,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
@@ -416,6 +429,7 @@ def fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,
         quiet=quiet, exit_zero=exit_zero, color=color_choice(color_when, no_color), output_format=output_format,
         show_fixes=show_fixes, report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix, output_file=output_file,
+        fix_only=fix_only,
     )  # fmt: skip
     raise click.exceptions.Exit(code)
 

@@ -32,6 +32,8 @@ class FixOptions:
     show_fixes: bool = False
     report: Optional[str] = None
     output_file: Optional[str] = None
+    #: `--fix-only`: apply fixes, then neither report what remains nor exit 1 for it (ruff's).
+    fix_only: bool = False
 
     @property
     def chatty(self) -> bool:
@@ -47,9 +49,24 @@ def _exit(run, fixed: int, flags: FixOptions) -> int:
         return EXIT_ERROR
     if fixed and flags.exit_non_zero_on_fix:
         return EXIT_FINDINGS
-    if run.failing and not flags.exit_zero:
+    if run.failing and not (flags.exit_zero or flags.fix_only):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def fix_only_summary(fixed: int, waiting: int) -> Optional[str]:
+    """ruff's `--fix-only` line: what was fixed and how many unsafe fixes wait; None when there
+    is nothing to say."""
+    extra = (
+        f"{waiting} {'additional ' if fixed else ''}fix{'es' if waiting != 1 else ''} available with `--unsafe-fixes`"
+    )
+    if fixed:
+        head = f"Fixed {fixed} finding{'s' if fixed != 1 else ''}"
+    elif waiting:
+        head = "No findings fixed"
+    else:
+        return None
+    return f"{head} ({extra})." if waiting else f"{head}."
 
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
@@ -91,14 +108,21 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         },
         **fix_run.policy,
     )
-    if fixed_count and flags.chatty:
+    if flags.fix_only:
+        line = fix_only_summary(fixed_count, _waiting_unsafe(fix_run))
+        if line is not None and flags.chatty:
+            console.print(line)
+    elif fixed_count and flags.chatty:
         console.print(f"Fixed {fixed_count} finding{'s' if fixed_count != 1 else ''}.")
-        if flags.show_fixes:
-            _print_fix_enumeration(console, fix_run.outcomes)
+    if fixed_count and flags.chatty and flags.show_fixes:
+        _print_fix_enumeration(console, fix_run.outcomes)
     if flags.report:
         from mcp_migrate.output import migration
 
         migration.write(flags.report, migration.fix_report(fix_run.outcomes, fix_run.files_checked, run.errors))
+    if flags.fix_only:  # what remains is not reported; errors are
+        report.print_errors(run, color=flags.color)
+        return _exit(run, fixed_count, flags)
     if flags.output_format in ("full", "sarif"):
         propose_fixes(run)
     if fix_run.files_checked or run.results or not fix_run.skipped:  # all named files excluded: say nothing
@@ -151,7 +175,9 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
         out.write(fixed)
     out.flush()
     run = RunResult(results=[result], files_checked=1, **run_policy(target.config, options))
-    if flags.output_file is not None:
+    if flags.fix_only:
+        report.print_errors(run, color=False)
+    elif flags.output_file is not None:
         report.write_report(run, flags.output_format, output_file=flags.output_file, color=False, quiet=True)
     elif flags.output_format in report.TEXT_FORMATS:
         report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
