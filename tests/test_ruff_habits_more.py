@@ -108,3 +108,65 @@ def test_fix_only_with_exit_non_zero_on_fix_and_other_outputs(project):
     assert (project / "b.py").read_text() == FIXABLE
     piped = run("check", "--fix-only", "--stdin-filename", "s.py", "-", input=SERVER + FIXABLE.split("\n\n\n")[1])
     assert piped.exit_code == 0 and piped.stderr == ""
+
+
+# -v ----------------------------------------------------------------------------------------------
+SECONDS = r"\d+\.\d{3} s"
+
+
+def verbose_lines(stderr: str) -> list:
+    lines = stderr.splitlines()
+    assert all(line.startswith("mcp-migrate: verbose: ") for line in lines), stderr
+    return [line[len("mcp-migrate: verbose: ") :] for line in lines]
+
+
+def test_verbose_says_which_configs_apply_and_times_each_phase(project):
+    import re
+
+    (project / "pyproject.toml").write_text("[tool.mcp-migrate]\nignore = ['RT002']\n")
+    (project / "sub").mkdir()
+    (project / "sub" / ".mcp-migrate.toml").write_text("")
+    (project / "a.py").write_text(FIXABLE)
+    (project / "sub" / "server.py").write_text(SERVER)
+    quiet = run("check", "--no-color", "--no-cache", ".")
+    cold = run("check", "-v", "--no-color", ".")
+    assert cold.stdout == quiet.stdout, "-v only adds to stderr"
+    patterns = [
+        rf"discover: 2 files in {SECONDS}",
+        "config: pyproject.toml",
+        r"config per file: pyproject.toml \(1 file\), sub/.mcp-migrate.toml \(1 file\)",
+        rf"check: 2 files \(0 from the cache, 2 analysed; 1 process\) in {SECONDS}",
+        rf"fix previews: {SECONDS}",
+        rf"report: full in {SECONDS}",
+        rf"total: {SECONDS}",
+    ]
+    lines = verbose_lines(cold.stderr)
+    assert len(lines) == len(patterns) and all(re.fullmatch(p, line) for p, line in zip(patterns, lines)), lines
+    warm = verbose_lines(run("check", "--verbose", ".").stderr)
+    assert re.fullmatch(rf"check: 2 files \(2 from the cache, 0 analysed; 1 process\) in {SECONDS}", warm[3])
+    as_json = verbose_lines(run("check", "--verbose", "--output-format", "json", ".").stderr)
+    assert re.fullmatch(rf"report: json in {SECONDS}", as_json[4])  # json shows no fix: no previews phase
+    isolated = verbose_lines(run("check", "-v", "--isolated", "--no-cache", ".").stderr)
+    assert isolated[1] == "config: none found, defaults (--isolated)"
+    assert re.fullmatch(rf"check: 2 files \(1 process\) in {SECONDS}", isolated[2])
+
+
+def test_verbose_fix_times_fixing_and_writing(project):
+    import re
+
+    (project / "a.py").write_text(FIXABLE)
+    result = run("fix", "-v", "--no-color", "a.py")
+    assert result.exit_code == 0
+    lines = verbose_lines(result.stderr)
+    patterns = [
+        rf"discover: 1 file in {SECONDS}",
+        "config: none found, defaults",
+        rf"fix: 1 file \(fixes computed, nothing written\) in {SECONDS}",
+        rf"write: 1 file changed in {SECONDS}",
+        rf"fix previews: {SECONDS}",
+        rf"report: full in {SECONDS}",
+        rf"total: {SECONDS}",
+    ]
+    assert len(lines) == len(patterns) and all(re.fullmatch(p, line) for p, line in zip(patterns, lines)), lines
+    both = run("check", "-v", "-q", "a.py")
+    assert (both.exit_code, both.stderr) == (2, "mcp-migrate: error: --verbose and --quiet cannot be combined\n")

@@ -161,6 +161,20 @@ exit_zero_option = click.option(
     "--exit-zero", is_flag=True, help="Exit 0 even when findings remain (internal errors still exit 2)."
 )
 quiet_option = click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no progress.")
+verbose_option = click.option(
+    "--verbose", "-v", is_flag=True, help="Say on stderr which configs apply and how long each phase took."
+)
+
+
+def timings(verbose: bool, quiet: bool):
+    """The run's commands.timing.Timings (`-v`); `-q` and `-v` cannot both hold, as in ruff."""
+    if verbose and quiet:
+        raise fail("--verbose and --quiet cannot be combined")
+    from mcp_migrate.commands.timing import Timings
+
+    return Timings(verbose)
+
+
 unsafe_option = click.option(
     "--unsafe-fixes/--no-unsafe-fixes", "unsafe", default=None, help="Also apply fixes marked unsafe."
 )
@@ -299,6 +313,7 @@ FORMAT_HELP = (
 @report_option
 @exit_zero_option
 @quiet_option
+@verbose_option
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
 @click.option("--baseline", metavar="FILE", help="Report and fail only on findings FILE does not record.")
 @click.option("--write-baseline", metavar="FILE", help="Record the current findings in FILE and exit 0.")
@@ -311,7 +326,7 @@ def check(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, output_format, output_file,
     apply_fixes, unsafe, show_diff, show_fixes, show_files, fail_on, report_file, exit_zero, quiet, statistics,
     baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color, color_when, fix_only,
-    exit_non_zero_on_fix,
+    exit_non_zero_on_fix, verbose,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage.
 
@@ -324,6 +339,7 @@ def check(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
     )
     options.cache = not no_cache
+    options.timings = timings(verbose, quiet)
     color = color_choice(color_when, no_color)
     if show_files:
         raise click.exceptions.Exit(_show_files(list(paths) or ["."], options))
@@ -348,6 +364,7 @@ def check(
             exit_zero=exit_zero, color=color, output_format=output_format, show_fixes=show_fixes,
             report=report_file, output_file=output_file, fix_only=fix_only, exit_non_zero_on_fix=exit_non_zero_on_fix,
         )  # fmt: skip
+        options.timer.total()
         raise click.exceptions.Exit(code)
     if add_noqa and from_stdin:
         raise fail("--add-noqa edits files: it cannot read standard input")
@@ -372,6 +389,7 @@ def check(
         write_baseline=write_baseline,
         add_noqa=add_noqa,
     )
+    options.timer.total()
     raise click.exceptions.Exit(code)
 
 
@@ -408,13 +426,14 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @fix_only_option
 @exit_zero_option
 @quiet_option
+@verbose_option
 @stdin_option
 @color_option
 @guarded
 def fix(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
     output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet,
-    stdin_filename, no_color, color_when, fix_only,
+    stdin_filename, no_color, color_when, fix_only, verbose,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
@@ -425,12 +444,14 @@ def fix(
     options = make_options(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
     )
+    options.timings = timings(verbose, quiet)
     code = _fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,
         quiet=quiet, exit_zero=exit_zero, color=color_choice(color_when, no_color), output_format=output_format,
         show_fixes=show_fixes, report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix, output_file=output_file,
         fix_only=fix_only,
     )  # fmt: skip
+    options.timer.total()
     raise click.exceptions.Exit(code)
 
 

@@ -84,21 +84,25 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         return _print_diffs(fix_run, flags.quiet)
     console = report.make_console(color=flags.color)
     fixed_count = 0
-    for outcome in fix_run.outcomes:
-        result = outcome.result
-        if result.fixed_source is None:
-            continue
-        problem, left_alone = _write(outcome, roots)
-        if problem is not None:
-            _report_unwritten(outcome, problem, left_alone)
-            continue
-        fixed_count += len(result.applied)
-        if not flags.chatty:
-            continue
-        from rich.markup import escape
+    timer = options.timer
+    written = 0
+    with timer.phase("write", lambda: f"{written} file{'s' if written != 1 else ''} changed"):
+        for outcome in fix_run.outcomes:
+            result = outcome.result
+            if result.fixed_source is None:
+                continue
+            problem, left_alone = _write(outcome, roots)
+            if problem is not None:
+                _report_unwritten(outcome, problem, left_alone)
+                continue
+            fixed_count += len(result.applied)
+            written += 1
+            if not flags.chatty:
+                continue
+            from rich.markup import escape
 
-        for code, line in result.applied:
-            console.print(f"[bold]{escape(result.path)}[/]:{line}: fixed [green]{escape(code)}[/]")
+            for code, line in result.applied:
+                console.print(f"[bold]{escape(result.path)}[/]:{line}: fixed [green]{escape(code)}[/]")
     run = RunResult(
         results=[o.result for o in fix_run.outcomes] + fix_run.unreadable,
         files_checked=fix_run.files_checked,
@@ -124,11 +128,13 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         report.print_errors(run, color=flags.color)
         return _exit(run, fixed_count, flags)
     if flags.output_format in ("full", "sarif"):
-        propose_fixes(run)
+        with timer.phase("fix previews"):
+            propose_fixes(run)
     if fix_run.files_checked or run.results or not fix_run.skipped:  # all named files excluded: say nothing
-        report.write_report(
-            run, flags.output_format, output_file=flags.output_file, color=flags.color, quiet=flags.quiet
-        )
+        with timer.phase("report", lambda: flags.output_format):
+            report.write_report(
+                run, flags.output_format, output_file=flags.output_file, color=flags.color, quiet=flags.quiet
+            )
     return _exit(run, fixed_count, flags)
 
 

@@ -48,6 +48,14 @@ class CheckOptions:
     fail_on: Optional[str] = None
     #: `--isolated`: read no config file; every file gets the defaults (and the flags).
     isolated: bool = False
+    #: `-v`: phase timings on stderr (commands.timing.Timings); the default prints nothing.
+    timings: object = None
+
+    @property
+    def timer(self):
+        from mcp_migrate.commands.timing import QUIET
+
+        return self.timings or QUIET
 
 
 class FilePolicy(NamedTuple):
@@ -187,8 +195,10 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
 
     present = [path for path in paths if os.path.lexists(path)]
     missing = [(display_path(path), MISSING_PATH) for path in paths if not os.path.lexists(path)]
-    resolver = ConfigResolver.for_run(paths, options.config, options.isolated)
-    found = discover(present, resolver, lambda config: force_exclude(config, options))
+    timer = options.timer
+    with timer.phase("discover", lambda: f"{len(found.files)} file{'s' if len(found.files) != 1 else ''}"):
+        resolver = ConfigResolver.for_run(paths, options.config, options.isolated)
+        found = discover(present, resolver, lambda config: force_exclude(config, options))
     selectors: dict = {}
     items, policies, config_files = [], {}, {}
     for f in found.files:
@@ -202,6 +212,13 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
         config_files[shown] = config_files.get(shown, 0) + 1
     if options.previews:
         items = _with_previews(items)
+    if timer.enabled:
+        base = display_path(resolver.base.path) if resolver.base.path else "(defaults)"
+        how = " (--isolated)" if options.isolated else " (--config)" if options.config else ""
+        timer.note(f"config: {base}{how}" if resolver.base.path else f"config: none found, defaults{how}")
+        if set(config_files) - {base}:
+            used = ", ".join(f"{shown} ({n} file{'s' if n != 1 else ''})" for shown, n in sorted(config_files.items()))
+            timer.note(f"config per file: {used}")
     return Plan(items, missing + found.unreadable, resolver.base, found.skipped, policies, config_files)
 
 
@@ -404,10 +421,20 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
     """Check `paths`; prints nothing. Raises ConfigError for bad input."""
     p = plan(paths, options)
     warnings: list = []
-    if options.cache:
-        results = _run_cached(p, options, progress, paths, warnings) + unreadable_results(p)
-    else:
-        results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
+    counts: dict = {}
+
+    def detail() -> str:
+        n = len(p.items)
+        workers = worker_count(n, options.jobs)
+        how = [f"{counts['cached']} from the cache, {n - counts['cached']} analysed"] if "cached" in counts else []
+        how.append(f"{workers} process{'es' if workers != 1 else ''}")
+        return f"{n} file{'s' if n != 1 else ''} ({'; '.join(how)})"
+
+    with options.timer.phase("check", detail):
+        if options.cache:
+            results = _run_cached(p, options, progress, paths, warnings, counts) + unreadable_results(p)
+        else:
+            results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
     files = {
         source.display: FileRef(source.path, settings, None, p.policies.get(source.display))
         for source, settings in p.items
@@ -422,7 +449,9 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
     )
 
 
-def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable], paths, warnings: list) -> list:
+def _run_cached(
+    p: Plan, options: CheckOptions, progress: Optional[Callable], paths, warnings: list, counts: Optional[dict] = None
+) -> list:
     """Check the plan's files, reusing cached results for unchanged bytes; the rest run as
     usual (in the pool for big trees) and are stored. Results keep the plan's order; why the
     cache could not be used goes to `warnings`."""
@@ -444,6 +473,8 @@ def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable], pa
             else:
                 misses.append((index, (source, settings, data)))
         work = [item for _, item in misses]
+        if counts is not None:
+            counts["cached"] = len(p.items) - len(misses)
         fresh = run_items(work, options.jobs, func=_check_item, progress=lambda total: contextlib.nullcontext(advance))
     for (index, item), result in zip(misses, fresh):
         results[index] = result
@@ -547,9 +578,11 @@ def run_fix(
         seen.add(key)
         policy = p.policies.get(source.display)
         items.append((source, settings, flag if flag is not None else bool(policy and policy.unsafe_fixes)))
-    if any(item[2] for item in items):
-        items = _with_migrated_tools(items, options.jobs)
-    outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
+    n = len(items)
+    with options.timer.phase("fix", lambda: f"{n} file{'s' if n != 1 else ''} (fixes computed, nothing written)"):
+        if any(item[2] for item in items):
+            items = _with_migrated_tools(items, options.jobs)
+        outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
     policy = run_policy(p.config, options)
     if flag is not None:
         policy["unsafe_fixes"] = flag
