@@ -199,3 +199,26 @@ def test_a_config_file_in_each_form_is_found_closest_first(tmp_path, monkeypatch
     assert resolver.for_path("x/a.py").ignore == ("RT002",)
     assert resolver.for_path("a.py").ignore == ("RT004",)
     assert resolver.for_path("x/y/z/a.py") is resolver.for_path("x/y/a.py")  # loaded once
+
+
+def test_a_sub_project_that_keeps_unsafe_fixes_off_keeps_its_server_asking(tmp_path, monkeypatch):
+    """Per-file `unsafe-fixes`: the server's sub-project leaves RT001 alone, so the client's
+    sub-project (unsafe fixes on) keeps its roots in the same run: its server still asks."""
+    client = (EXAMPLE / "client.py").read_text()
+    write(
+        tmp_path,
+        {
+            "srv/pyproject.toml": "[tool.mcp-migrate]\nunsafe-fixes = false\n",
+            "srv/server.py": SERVER,
+            "cli/pyproject.toml": "[tool.mcp-migrate]\nunsafe-fixes = true\n",
+            "cli/client.py": client,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    result = run("fix", "--no-color", "srv/server.py", "cli/client.py")
+    assert "fixed" not in result.stdout, result.stdout
+    assert (tmp_path / "srv/server.py").read_text() == SERVER
+    assert (tmp_path / "cli/client.py").read_text() == client
+    (tmp_path / "srv/pyproject.toml").write_text("[tool.mcp-migrate]\nunsafe-fixes = true\n")
+    both = run("fix", "--no-color", "srv/server.py", "cli/client.py")
+    assert "srv/server.py:14: fixed RT001" in both.stdout and "cli/client.py:17: fixed RT004" in both.stdout

@@ -124,8 +124,8 @@ def _add_noqa(run, paths, output: OutputOptions) -> int:
     """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
     result still parses, write through the same atomic writer as `fix`."""
     from mcp_migrate.commands.add_noqa import add_noqa
+    from mcp_migrate.commands.analysis import check as check_bytes  # bare `# noqa` honoured
     from mcp_migrate.commands.runner import RunResult
-    from mcp_migrate.core.engine import check_bytes
     from mcp_migrate.core.findings import FileError, FileResult
     from mcp_migrate.core.fixer import verify_parses
     from mcp_migrate.output import report

@@ -56,6 +56,10 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
         ),
         ("extend-apis", {code: list(names) for code, names in config.extend_apis}, origin("extend-apis")),
         ("unsafe-fixes", bool(unsafe if unsafe is not None else config.unsafe_fixes), origin("unsafe-fixes", unsafe)),
+        ("fixable", list(config.fixable if config.fixable is not None else ["ALL"]), origin("fixable")),
+        ("unfixable", list(config.unfixable), origin("unfixable")),
+        ("extend-safe-fixes", list(config.extend_safe_fixes), origin("extend-safe-fixes")),
+        ("extend-unsafe-fixes", list(config.extend_unsafe_fixes), origin("extend-unsafe-fixes")),
         (
             "force-exclude",
             bool(options.force_exclude if options.force_exclude is not None else config.force_exclude),

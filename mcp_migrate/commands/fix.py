@@ -160,8 +160,8 @@ def _print_fix_enumeration(console, outcomes) -> None:
 def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
-    from mcp_migrate.commands.runner import RunResult, run_policy, stdin_target, unsafe_fixes
-    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.commands import analysis
+    from mcp_migrate.commands.runner import FileRef, RunResult, file_policy, run_policy, stdin_target, unsafe_fixes
     from mcp_migrate.output import report
 
     target = stdin_target(filename, options)
@@ -171,7 +171,9 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
             out.write(data)
         out.flush()
         return EXIT_CLEAN
-    result = fix_bytes(data, target.display, target.settings, unsafe=unsafe_fixes(target.config, flags.unsafe))
+    own = file_policy(target.config, options)
+    unsafe = unsafe_fixes(target.config, flags.unsafe)
+    result = analysis.fix(data, target.display, target.settings, unsafe, own.fixes)
     fixed = result.fixed_source if result.fixed_source is not None else data
     if flags.show_diff:
         from mcp_migrate.output.diff import unified_diff
@@ -180,7 +182,12 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     else:
         out.write(fixed)
     out.flush()
-    run = RunResult(results=[result], files_checked=1, **run_policy(target.config, options))
+    run = RunResult(
+        results=[result],
+        files_checked=1,
+        files={target.display: FileRef(None, target.settings, data, own)},
+        **run_policy(target.config, options),
+    )
     if flags.fix_only:
         report.print_errors(run, color=False)
     elif flags.output_file is not None:
@@ -208,11 +215,14 @@ def _write(outcome, roots):
 def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     """The file keeps its original content, so its original findings are what remains.
     A policy skip (symlink leaving the tree) is a warning; a failed write is an error."""
-    from mcp_migrate.core.engine import check_bytes
+    from mcp_migrate.commands import analysis
+    from mcp_migrate.commands.applicability import adjust
 
     result = outcome.result
     settings = outcome.settings
-    original = check_bytes(outcome.snapshot.data, result.path, settings)
+    original = analysis.check(outcome.snapshot.data, result.path, settings)
+    if outcome.policy is not None:
+        adjust(original, outcome.policy)
     result.findings = original.findings
     result.applied = []
     result.fixed_source = None

@@ -60,10 +60,12 @@ class CheckOptions:
 
 class FilePolicy(NamedTuple):
     """What a file's own config (and the flags) decide beyond its Settings: the lowest severity
-    that fails the run for its findings, and whether `fix` applies its unsafe fixes."""
+    that fails the run for its findings, whether `fix` applies its unsafe fixes, and which
+    fixes it may apply as what (commands.applicability.FixPolicy)."""
 
     fail_on: str = DEFAULT_FAIL_ON
     unsafe_fixes: bool = False
+    fixes: object = None
 
 
 @dataclass
@@ -170,10 +172,30 @@ def run_policy(config, options: CheckOptions) -> dict:
 
 def file_policy(config, options: CheckOptions) -> FilePolicy:
     """The FilePolicy of a file whose own config is `config`."""
+    from mcp_migrate.commands.applicability import fix_policy
+
     return FilePolicy(
         fail_on=options.fail_on or config.fail_on or DEFAULT_FAIL_ON,
         unsafe_fixes=unsafe_fixes(config, options.unsafe),
+        fixes=fix_policy(config),
     )
+
+
+def _fixes_of(policy: Optional[FilePolicy]):
+    from mcp_migrate.commands.applicability import NO_POLICY
+
+    return policy.fixes if policy is not None and policy.fixes is not None else NO_POLICY
+
+
+def _adjusted(results: list, policies: dict) -> list:
+    """Each result with its file's fix applicability (after the cache: it keeps the engine's)."""
+    from mcp_migrate.commands.applicability import adjust
+
+    for result in results:
+        policy = _fixes_of(policies.get(result.path))
+        if policy.active:
+            adjust(result, policy)
+    return results
 
 
 def force_exclude(config, options: CheckOptions) -> bool:
@@ -247,29 +269,16 @@ def check_file(item) -> FileResult:
 
 def check_data(item) -> FileResult:
     """Worker: check bytes already read (the cache read them to look them up). Never raises."""
-    from mcp_migrate.core import engine  # imported here: a run served from the cache never needs LibCST
+    from mcp_migrate.commands import analysis  # imported here: a run served from the cache never needs LibCST
 
     source, settings, data = item
     try:
-        if not settings.fix_previews:
-            return engine.check_bytes(data, source.display, settings)
-        return _check_with_previews(engine.analyze(data, source.display, settings), data, source.display)
+        return analysis.check(data, source.display, settings)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         message = " ".join(f"{type(exc).__name__}: {exc}".split())
         result.errors.append(FileError(source.display, "internal", message))
         return result
-
-
-def _check_with_previews(analysis, data: bytes, display: str) -> FileResult:
-    """The check's result plus its fix previews, built from the tree the check parsed (no
-    second parse or walk)."""
-    result = analysis.result
-    if not result.errors and any(f.fix != "none" for f in result.findings):
-        from mcp_migrate.core.fixer import analysis_previews
-
-        result.fix_previews = analysis_previews(analysis, data, display)
-    return result
 
 
 def worker_count(n_files: int, jobs: int) -> int:
@@ -435,6 +444,7 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
             results = _run_cached(p, options, progress, paths, warnings, counts) + unreadable_results(p)
         else:
             results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
+    _adjusted(results, p.policies)
     files = {
         source.display: FileRef(source.path, settings, None, p.policies.get(source.display))
         for source, settings in p.items
@@ -518,27 +528,29 @@ class FixOutcome:
     result: FileResult
     snapshot: object = None
     settings: object = None
+    #: The file's FixPolicy (commands.applicability), for re-checking an unwritten file.
+    policy: object = None
 
 
 def fix_file(item) -> FixOutcome:
     """Worker: read one file and compute its fix. Never writes; never raises."""
-    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.commands import analysis
     from mcp_migrate.project.writer import snapshot
 
-    source, settings, unsafe = item
+    source, settings, unsafe, policy = item
     try:
         snap = snapshot(source.path)
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
-        return FixOutcome(source, result, settings=settings)
+        return FixOutcome(source, result, settings=settings, policy=policy)
     try:
-        result = fix_bytes(snap.data, source.display, settings, unsafe=unsafe)
+        result = analysis.fix(snap.data, source.display, settings, unsafe, policy)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         result.errors.append(FileError(source.display, "internal", " ".join(f"{type(exc).__name__}: {exc}".split())))
-        return FixOutcome(source, result, settings=settings)
-    return FixOutcome(source, result, snap if result.fixed_source is not None else None, settings)
+        return FixOutcome(source, result, settings=settings, policy=policy)
+    return FixOutcome(source, result, snap if result.fixed_source is not None else None, settings, policy)
 
 
 def unsafe_fixes(config, unsafe: Optional[bool]) -> bool:
@@ -577,10 +589,11 @@ def run_fix(
             continue
         seen.add(key)
         policy = p.policies.get(source.display)
-        items.append((source, settings, flag if flag is not None else bool(policy and policy.unsafe_fixes)))
+        unsafe_here = flag if flag is not None else bool(policy and policy.unsafe_fixes)
+        items.append((source, settings, unsafe_here, _fixes_of(policy)))
     n = len(items)
     with options.timer.phase("fix", lambda: f"{n} file{'s' if n != 1 else ''} (fixes computed, nothing written)"):
-        if any(item[2] for item in items):
+        if any(unsafe_here or _applies_rt001(unsafe_here, fixes) for _, _, unsafe_here, fixes in items):
             items = _with_migrated_tools(items, options.jobs)
         outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
     policy = run_policy(p.config, options)
@@ -592,15 +605,35 @@ def run_fix(
     return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, policy, policies)
 
 
+def _applies_rt001(unsafe: bool, fixes) -> bool:
+    """Whether a file's fix run applies RT001's rewrite (an unsafe fix, unless the policy
+    withholds it or makes it safe)."""
+    kind = fixes.kind("RT001", "unsafe")
+    return kind == "safe" or (kind == "unsafe" and unsafe)
+
+
 def _with_migrated_tools(items: list, jobs: int) -> list:
     """Tools anywhere in the run that the RT001 rewrite gives a directories parameter, told
     to every file's settings, so a client in the same repository starts passing it (one fix
-    run leaves a client and its server consistent). Costs a check of the candidate files."""
-    checks = run_items([(source, settings) for source, settings, _ in items], jobs)
-    tools = tuple(sorted({tool for result in checks for tool in result.migrated_tools}))
+    run leaves a client and its server consistent). A server file whose rewrite this run does
+    not apply (its config keeps unsafe fixes off, or RT001 unfixable) tells the others that it
+    still asks for roots instead. Costs a check of the candidate files."""
+    from mcp_migrate.migrate.server import STILL_ASKS
+
+    checks = run_items([(source, settings) for source, settings, _, _ in items], jobs)
+    found: set = set()
+    for (_source, _settings, unsafe, fixes), result in zip(items, checks):
+        if _applies_rt001(unsafe, fixes):
+            found.update(tuple(tool) for tool in result.migrated_tools)
+        elif result.migrated_tools or any(f.code == "RT001" for f in result.findings):
+            found.add(STILL_ASKS)
+    tools = tuple(sorted(found))
     if not tools:
         return items
-    return [(source, dataclasses.replace(settings, migrated_tools=tools), unsafe) for source, settings, unsafe in items]
+    return [
+        (source, dataclasses.replace(settings, migrated_tools=tools), unsafe, fixes)
+        for source, settings, unsafe, fixes in items
+    ]
 
 
 @dataclass(frozen=True)
@@ -630,10 +663,12 @@ def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> 
     policy = run_policy(target.config, options)
     if target.settings is None:
         return RunResult(skipped=1, **policy)
-    from mcp_migrate.core import engine
+    from mcp_migrate.commands import analysis
 
-    result = engine.check_bytes(data, target.display, target.settings)
-    files = {target.display: FileRef(None, target.settings, data)}
+    result = analysis.check(data, target.display, target.settings)
+    own = file_policy(target.config, options)
+    _adjusted([result], {target.display: own})
+    files = {target.display: FileRef(None, target.settings, data, own)}
     return RunResult(results=[result], files_checked=1, files=files, **policy)
 
 
@@ -657,7 +692,10 @@ def propose_fixes(run: RunResult) -> RunResult:
         if key not in run.fixes:
             ref = run.files.get(finding.path)
             known = previews.get(finding.path)
-            if known is not None:
+            if _fixes_of(getattr(ref, "policy", None)).adjusted(finding.code):
+                # The config made this rule's fixes all one kind: its preview is all of them.
+                run.fixes[key] = _propose(ref, finding.path, finding.code, True)
+            elif known is not None:
                 run.fixes[key] = _from_preview(ref, known.get(key[1:]))
             else:
                 run.fixes[key] = _propose(ref, *key)
@@ -675,7 +713,7 @@ def _from_preview(ref: Optional[FileRef], new: Optional[bytes]) -> Optional[FixP
 
 
 def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Optional[FixProposal]:
-    from mcp_migrate.core.fixer import fix_bytes
+    from mcp_migrate.commands import analysis
 
     if ref is None:
         return None
@@ -688,7 +726,7 @@ def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Opti
         select=frozenset({code}),
         extend_apis=tuple(api for api in ref.settings.extend_apis if api[0] == code),
     )
-    result = fix_bytes(data, path, settings, unsafe=unsafe)
+    result = analysis.fix(data, path, settings, unsafe)
     if result.fixed_source is None or result.errors:
         return None
     return FixProposal(data, result.fixed_source)

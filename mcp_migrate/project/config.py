@@ -55,6 +55,12 @@ class Config:
     docs_url: Optional[str] = None
     #: Files over this many bytes are reported (E997), not parsed; 0: no limit; None: the default.
     max_file_size: Optional[int] = None
+    #: Fix applicability, as ruff's keys: the rules whose fixes may be applied (None: all), those
+    #: whose fixes may not, those whose unsafe fixes count as safe, and whose safe ones as unsafe.
+    fixable: Optional[tuple] = None
+    unfixable: tuple = ()
+    extend_safe_fixes: tuple = ()
+    extend_unsafe_fixes: tuple = ()
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
@@ -232,7 +238,15 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
         v.fail(f"[tool.{SECTION}] must be a table")
     fields: dict = {}
     for key, value in section.items():
-        if key in ("select", "ignore", "extend-select"):
+        if key in (
+            "select",
+            "ignore",
+            "extend-select",
+            "fixable",
+            "unfixable",
+            "extend-safe-fixes",
+            "extend-unsafe-fixes",
+        ):
             fields[key.replace("-", "_")] = v.codes(key, value)
         elif key in ("exclude", "extend-exclude"):
             fields[key.replace("-", "_")] = v.globs(key, v.str_list(key, value))
@@ -295,6 +309,11 @@ KEYS = (
     "fail-on",
     "docs-url",
     "max-file-size",
+    "cache-dir",
+    "fixable",
+    "unfixable",
+    "extend-safe-fixes",
+    "extend-unsafe-fixes",
 )
 
 
