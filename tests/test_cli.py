@@ -68,10 +68,42 @@ def test_finding_exit_1(project):
     assert lines[1:] == ["", "Checked 2 files: 1 finding (RT004: 1); 1 fixable with `mcp-migrate fix`"]
 
 
-def test_missing_path_exit_2(project):
-    result = run("check", "nope")
-    assert result.exit_code == 2
-    assert result.stderr == "mcp-migrate: error: path not found: nope\n"
+def test_a_missing_path_is_e902_and_the_run_goes_on(project):
+    """As ruff: `nope:1:1: E902 ...`, the other paths are still checked, exit 1."""
+    make(project, {"pkg/a.py": RT004_SOURCE})
+    result = run("check", "--output-format", "concise", "nope", "pkg/a.py", "gone/b.py")
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines() == [
+        "gone/b.py:1:1: E902 No such file or directory",
+        "nope:1:1: E902 No such file or directory",
+        "pkg/a.py:4:11: RT004 " + result.stdout.splitlines()[2].split(" RT004 ", 1)[1],
+        "",
+        "Checked 1 file: 3 findings (E902: 2, RT004: 1); 1 fixable with `mcp-migrate fix`",
+    ]
+    assert result.stderr == ""
+    alone = run("check", "--output-format", "json", "nope")
+    assert alone.exit_code == 1
+    doc = json.loads(alone.stdout)
+    assert doc["files_checked"] == 0
+    assert doc["findings"] == [
+        {
+            "code": "E902",
+            "name": "io-error",
+            "path": "nope",
+            "line": 1,
+            "column": 1,
+            "end_line": 1,
+            "end_column": 1,
+            "message": "No such file or directory",
+            "severity": "error",
+            "fix": "none",
+        }
+    ]
+    fixed = run("fix", "nope", "pkg/a.py")
+    assert fixed.exit_code == 1
+    assert "nope:1:1: E902 No such file or directory" in fixed.stdout
+    assert "pkg/a.py:4: fixed RT004" in fixed.stdout
+    assert run("check", "--show-files", "nope", "pkg/a.py").stdout == "pkg/a.py\n"  # as ruff: skipped
 
 
 def test_no_python_files_is_clean_with_a_warning(project):

@@ -142,6 +142,70 @@ def test_fix_hook_keeps_failing_while_only_unsafe_fixes_remain(hooks, tmp_path):
         assert (work / "server.py").read_text() == SERVER
 
 
+README = (REPO / "README.md").read_text()
+PLACEHOLDER_URL = "https://github.com/OWNER/mcp-migrate"
+
+
+def readme_precommit_config(repo_url: str) -> str:
+    """The README's `.pre-commit-config.yaml` snippet, with the placeholder address replaced."""
+    blocks = [b.split("\n```", 1)[0] for b in README.split("```yaml\n")[1:]]
+    (snippet,) = [b for b in blocks if b.startswith("repos:")]
+    return snippet.replace(PLACEHOLDER_URL, repo_url) + "\n"
+
+
+def test_readme_snippet_pins_a_commit_and_autoupdate_writes_one(tmp_path):
+    """The snippet names no tag (none exists, and pre-commit stops at a rev it cannot find): its
+    rev is a 40-hex commit SHA placeholder, and the README's autoupdate command, run against a
+    clone, replaces it with the clone's head SHA. Needs git only, not the package registry."""
+    import re
+
+    import yaml
+
+    config_text = readme_precommit_config(PLACEHOLDER_URL)
+    (repo,) = yaml.safe_load(config_text)["repos"]
+    assert re.fullmatch(r"[0-9a-f]{40}", repo["rev"]), repo["rev"]
+    assert [h["id"] for h in repo["hooks"]] == ["mcp-migrate", "mcp-migrate-fix"]
+    assert "pre-commit autoupdate --bleeding-edge --freeze --repo https://github.com/OWNER/mcp-migrate" in README
+    snapshot = make_clone(tmp_path / "hook-repo")
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    work = make_repo(tmp_path / "work", {".pre-commit-config.yaml": readme_precommit_config(str(snapshot))})
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "home"), NO_COLOR="1")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "autoupdate", "--bleeding-edge", "--freeze", "--repo", str(snapshot)],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (updated,) = yaml.safe_load((work / ".pre-commit-config.yaml").read_text())["repos"]
+    assert updated["rev"] == head.stdout.strip()
+
+
+@pytest.mark.network
+def test_readme_snippet_runs_with_a_commit_sha_as_rev(hooks, tmp_path):
+    """`pre-commit run` (not try-repo) with the README's config, the clone as the repository and
+    its head SHA as rev: what a user gets by pasting the snippet and the SHA."""
+    snapshot, env = hooks
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    config = readme_precommit_config(str(snapshot)).replace(
+        "0123456789abcdef0123456789abcdef01234567", head.stdout.strip()
+    )
+    work = make_repo(tmp_path / "work", {".pre-commit-config.yaml": config, "server.py": SERVER})
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "mcp-migrate", "--all-files", "--color", "never"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "server.py:14:20: RT001 " in proc.stdout
+
+
 def test_the_project_runs_its_own_checks_before_each_commit():
     """The project's .pre-commit-config.yaml: ruff format, ruff check (pinned to the ruff the
     test extras install) and the fast test tier CONTRIBUTING.md documents."""

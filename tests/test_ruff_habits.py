@@ -264,12 +264,14 @@ def test_e999_message_and_position_agree(project):
     assert not re.search(r"\d+:\d+", finding.message)
 
 
-def test_add_noqa_merges_a_bare_noqa_and_leaves_nothing_stale(project):
+def test_add_noqa_leaves_a_bare_noqa_alone_it_already_suppresses(project):
+    """A bare `# noqa` suppresses every finding on its line, as in ruff (issue 22 §6), so
+    `--add-noqa` has nothing to add there (ruff's --add-noqa neither), and nothing is stale."""
     source = SERVER.replace("await ctx.session.list_roots()", "await ctx.session.list_roots()  # noqa")
     (project / "server.py").write_text(source)
-    assert run("check", "--add-noqa", "server.py").exit_code == 0
-    line = next(x for x in (project / "server.py").read_text().splitlines() if "list_roots" in x)
-    assert line.endswith("list_roots()  # noqa: RT001") and line.count("noqa") == 1
+    result = run("check", "--add-noqa", "server.py")
+    assert result.exit_code == 0 and result.stdout == "Added 0 noqa directives to 0 files.\n"
+    assert (project / "server.py").read_text() == source
     again = run("check", "--output-format", "concise", "--severity", "info", "server.py")
     assert again.exit_code == 0 and "RT900" not in again.stdout
 

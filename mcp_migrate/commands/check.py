@@ -75,21 +75,24 @@ def run_check_command(
         from mcp_migrate.output import migration
 
         migration.write(output.report, migration.check_report(run))
+    timer = options.timer
     if output.output_format in ("full", "sarif"):
-        runner.propose_fixes(run)
+        with timer.phase("fix previews"):
+            runner.propose_fixes(run)
     if output.output_format in report.TEXT_FORMATS and run.files_checked == 0 and not run.results:
         if run.skipped:  # everything named was excluded (pre-commit, editors): say nothing
             return EXIT_CLEAN
         if not output.quiet:
             sys.stderr.write("mcp-migrate: warning: no Python files found\n")
-    report.write_report(
-        run,
-        output.output_format,
-        output_file=output.output_file,
-        color=output.color,
-        quiet=output.quiet,
-        with_statistics=output.statistics,
-    )
+    with timer.phase("report", lambda: output.output_format):
+        report.write_report(
+            run,
+            output.output_format,
+            output_file=output.output_file,
+            color=output.color,
+            quiet=output.quiet,
+            with_statistics=output.statistics,
+        )
     return exit_code(run, output.exit_zero)
 
 
@@ -120,8 +123,8 @@ def _write_baseline(run, path: str, output: OutputOptions) -> int:
 def _add_noqa(run, paths, output: OutputOptions) -> int:
     """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
     result still parses, write through the same atomic writer as `fix`."""
-    from mcp_migrate.api import check_bytes
     from mcp_migrate.commands.add_noqa import add_noqa
+    from mcp_migrate.commands.analysis import check as check_bytes  # honours a bare noqa comment
     from mcp_migrate.commands.runner import RunResult
     from mcp_migrate.core.findings import FileError, FileResult
     from mcp_migrate.core.fix.loop import verify_parses

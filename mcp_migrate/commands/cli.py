@@ -174,9 +174,33 @@ select_options = _compose(
     _codes_option("--ignore", "Rules to skip, comma-separated; prefixes allowed."),
 )
 config_option = click.option(
-    "--config", "config_file", metavar="FILE", help="Use this pyproject.toml / TOML file instead of searching."
+    "--config",
+    "config_file",
+    metavar="FILE",
+    help="Use this pyproject.toml / TOML file for every file, instead of each file's closest config.",
 )
-color_option = click.option("--no-color", is_flag=True, help="Plain output (NO_COLOR is honoured too).")
+isolated_option = click.option("--isolated", is_flag=True, help="Ignore all config files (defaults and flags only).")
+color_option = _compose(
+    click.option(
+        "--color",
+        "color_when",
+        type=click.Choice(["auto", "always", "never"]),
+        default=None,
+        help="Colour: auto (the default: on a terminal, unless NO_COLOR is set), always (even piped), never.",
+    ),
+    click.option("--no-color", is_flag=True, help="Plain output, as --color never (NO_COLOR is honoured too)."),
+)
+
+
+def color_choice(color_when, no_color) -> object:
+    """`report.use_color`'s answer for `--color` / `--no-color` (which is `--color never`)."""
+    from mcp_migrate.output import report
+
+    if no_color and color_when not in (None, "never"):
+        raise fail(f"--no-color and --color {color_when} cannot be combined")
+    return report.use_color(no_color, color_when)
+
+
 jobs_option = click.option(
     "--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True, help="Worker processes; 0 = auto."
 )
@@ -200,6 +224,20 @@ exit_zero_option = click.option(
     "--exit-zero", is_flag=True, help="Exit 0 even when findings remain (internal errors still exit 2)."
 )
 quiet_option = click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no progress.")
+verbose_option = click.option(
+    "--verbose", "-v", is_flag=True, help="Say on stderr which configs apply and how long each phase took."
+)
+
+
+def timings(verbose: bool, quiet: bool):
+    """The run's commands.timing.Timings (`-v`); `-q` and `-v` cannot both hold, as in ruff."""
+    if verbose and quiet:
+        raise fail("--verbose and --quiet cannot be combined")
+    from mcp_migrate.commands.timing import Timings
+
+    return Timings(verbose)
+
+
 unsafe_option = click.option(
     "--unsafe-fixes/--no-unsafe-fixes", "unsafe", default=None, help="Also apply fixes marked unsafe."
 )
@@ -216,9 +254,21 @@ report_option = click.option(
     "--report", "report_file", metavar="FILE.md", help="Also write a Markdown migration report to FILE.md."
 )
 show_fixes_option = click.option("--show-fixes", is_flag=True, help="After fixing, list what was fixed per file.")
+exit_non_zero_on_fix_option = click.option(
+    "--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when anything was fixed (pre-commit style)."
+)
+fix_only_option = click.option(
+    "--fix-only",
+    is_flag=True,
+    help="Apply fixes, but do not report what remains nor exit 1 for it (implies --fix).",
+)
 
 
-def output_format_option(help_text: str, choices=FORMATS, default: str = "full"):
+#: The environment variable that sets check's and fix's `--output-format` (ruff's RUFF_OUTPUT_FORMAT).
+OUTPUT_FORMAT_ENV = "MCP_MIGRATE_OUTPUT_FORMAT"
+
+
+def output_format_option(help_text: str, choices=FORMATS, default: str = "full", envvar=None):
     """`--output-format` (ruff's name) with `--format` kept as an alias."""
     return click.option(
         "--output-format",
@@ -227,21 +277,39 @@ def output_format_option(help_text: str, choices=FORMATS, default: str = "full")
         type=click.Choice(list(choices)),
         default=default,
         show_default=True,
+        envvar=envvar,
+        show_envvar=envvar is not None,
         help=help_text,
     )
 
 
+output_file_option = click.option(
+    "--output-file", "-o", metavar="FILE", help="Write the report to FILE; the terminal gets the summary."
+)
+
+
 #: The options every file-processing command takes.
 check_options = _compose(
-    paths_argument, select_options, config_option, jobs_option, strategy_option, force_exclude_option
+    paths_argument, select_options, config_option, isolated_option, jobs_option, strategy_option, force_exclude_option
 )
 
 
 def make_options(
-    select, ignore, config_file, jobs, strategy=None, force_exclude=None, extend_select=None, unsafe=None, fail_on=None
+    select,
+    ignore,
+    config_file,
+    jobs,
+    strategy=None,
+    force_exclude=None,
+    extend_select=None,
+    unsafe=None,
+    fail_on=None,
+    isolated=False,
 ):
     from mcp_migrate.commands.runner import CheckOptions
 
+    if config_file and isolated:
+        raise fail(f"--config {config_file} cannot be used with --isolated, which reads no config file")
     return CheckOptions(
         select=select,
         ignore=ignore,
@@ -252,6 +320,7 @@ def make_options(
         extend_select=extend_select,
         unsafe=unsafe,
         fail_on=fail_on,
+        isolated=isolated,
     )
 
 
@@ -294,15 +363,18 @@ def cli():
 
 FORMAT_HELP = (
     "full: each finding with its source, a caret under it and the proposed fix (the default, as in"
-    " ruff); concise: one line per finding (`text` is its older name); json, sarif, github."
+    " ruff); concise: one line per finding (`text` is its older name); grouped: by file; json,"
+    " json-lines, junit, sarif, github, gitlab (Code Quality)."
 )
 
 
 @cli.command()
 @check_options
-@output_format_option(FORMAT_HELP)
-@click.option("--output-file", "-o", metavar="FILE", help="Write the report to FILE; the terminal gets the summary.")
+@output_format_option(FORMAT_HELP, envvar=OUTPUT_FORMAT_ENV)
+@output_file_option
 @click.option("--fix", "apply_fixes", is_flag=True, help="Apply fixes, as `mcp-migrate fix` does.")
+@fix_only_option
+@exit_non_zero_on_fix_option
 @unsafe_option
 @click.option("--diff", "show_diff", is_flag=True, help="Print the diff fixes would make; write nothing.")
 @show_fixes_option
@@ -311,6 +383,7 @@ FORMAT_HELP = (
 @report_option
 @exit_zero_option
 @quiet_option
+@verbose_option
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing them.")
 @click.option("--baseline", metavar="FILE", help="Report and fail only on findings FILE does not record.")
 @click.option("--write-baseline", metavar="FILE", help="Record the current findings in FILE and exit 0.")
@@ -320,23 +393,28 @@ FORMAT_HELP = (
 @color_option
 @guarded
 def check(
-    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, output_format, output_file,
+    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, output_format, output_file,
     apply_fixes, unsafe, show_diff, show_fixes, show_files, fail_on, report_file, exit_zero, quiet, statistics,
-    baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color,
+    baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color, color_when, fix_only,
+    exit_non_zero_on_fix, verbose,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage.
 
     With --fix (or --diff), fix as `mcp-migrate fix` does; --unsafe-fixes alone counts unsafe
     fixes as fixable in the summary, as in ruff."""
     from mcp_migrate.commands.check import OutputOptions, run_check_command
-    from mcp_migrate.output import report
 
     output_format = concise(output_format)
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on)
+    options = make_options(
+        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
+    )
     options.cache = not no_cache
+    options.timings = timings(verbose, quiet)
+    color = color_choice(color_when, no_color)
     if show_files:
         raise click.exceptions.Exit(_show_files(list(paths) or ["."], options))
     from_stdin = stdin_mode(paths, stdin_filename)
+    apply_fixes = apply_fixes or fix_only
     modes = [
         name
         for name, on in (
@@ -351,22 +429,21 @@ def check(
     if len(modes) > 1:
         raise fail(f"{modes[0]} and {modes[1]} cannot be combined")
     if apply_fixes or show_diff:
-        if output_format not in ("full", "concise"):
-            raise fail(f"{'--fix' if apply_fixes else '--diff'} reports remaining findings as full or concise text")
         code = _fix(
             paths, stdin_filename, options, from_stdin, unsafe=unsafe, show_diff=show_diff, quiet=quiet,
-            exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
-            report=report_file,
+            exit_zero=exit_zero, color=color, output_format=output_format, show_fixes=show_fixes,
+            report=report_file, output_file=output_file, fix_only=fix_only, exit_non_zero_on_fix=exit_non_zero_on_fix,
         )  # fmt: skip
+        options.timer.total()
         raise click.exceptions.Exit(code)
     if add_noqa and from_stdin:
         raise fail("--add-noqa edits files: it cannot read standard input")
-    if statistics and output_format not in ("full", "concise", "json"):
-        raise fail("--statistics works with --output-format full, concise or json")
+    if statistics and output_format not in ("full", "concise", "grouped", "json"):
+        raise fail("--statistics works with --output-format full, concise, grouped or json")
     output = OutputOptions(
         output_format=output_format,
         output_file=output_file,
-        color=report.use_color(no_color),
+        color=color,
         quiet=quiet,
         statistics=statistics,
         exit_zero=exit_zero,
@@ -382,6 +459,7 @@ def check(
         write_baseline=write_baseline,
         add_noqa=add_noqa,
     )
+    options.timer.total()
     raise click.exceptions.Exit(code)
 
 
@@ -398,9 +476,7 @@ def _show_files(paths, options) -> int:
 def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
     """`check --fix` / `check --diff` and the `fix` command: one implementation."""
     from mcp_migrate.commands.fix import FixOptions, run_fix_command, run_fix_stdin
-    from mcp_migrate.output import report
 
-    flags["color"] = report.use_color(flags.pop("no_color"))
     fix_flags = FixOptions(**flags)
     if from_stdin:
         return run_fix_stdin(stdin_filename, options, fix_flags, read_stdin())
@@ -411,20 +487,23 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @check_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff per changed file; write nothing.")
 @unsafe_option
-@output_format_option("How remaining findings are shown: full (the default, as in ruff) or concise.")
+@output_format_option("How remaining findings are shown: " + FORMAT_HELP, envvar=OUTPUT_FORMAT_ENV)
+@output_file_option
 @show_fixes_option
 @severity_option
 @report_option
-@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when anything was fixed (pre-commit style).")
+@exit_non_zero_on_fix_option
+@fix_only_option
 @exit_zero_option
 @quiet_option
+@verbose_option
 @stdin_option
 @color_option
 @guarded
 def fix(
-    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, show_diff, unsafe,
-    output_format, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet, stdin_filename,
-    no_color,
+    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
+    output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet,
+    stdin_filename, no_color, color_when, fix_only, verbose,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
@@ -432,14 +511,17 @@ def fix(
     (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr.
     With --report FILE.md, write the migration report for the pull request."""
     output_format = concise(output_format)
-    if output_format not in ("full", "concise"):
-        raise fail("fix reports remaining findings with --output-format full or concise")
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on)
+    options = make_options(
+        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
+    )
+    options.timings = timings(verbose, quiet)
     code = _fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,
-        quiet=quiet, exit_zero=exit_zero, no_color=no_color, output_format=output_format, show_fixes=show_fixes,
-        report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix,
+        quiet=quiet, exit_zero=exit_zero, color=color_choice(color_when, no_color), output_format=output_format,
+        show_fixes=show_fixes, report=report_file, exit_non_zero_on_fix=exit_non_zero_on_fix, output_file=output_file,
+        fix_only=fix_only,
     )  # fmt: skip
+    options.timer.total()
     raise click.exceptions.Exit(code)
 
 
@@ -449,13 +531,13 @@ def fix(
 @output_format_option("text or json.", choices=("text", "json"), default="text")
 @guarded
 def config_command(
-    paths, select, extend_select, ignore, config_file, jobs, strategy, force_exclude, unsafe, output_format
+    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, unsafe, output_format
 ):
     """Print the effective configuration for PATHs and where each value came from
     (default, pyproject, flag)."""
     from mcp_migrate.commands.config import print_config
 
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select)
+    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, isolated=isolated)
     print_config(list(paths) or ["."], options, unsafe, output_format)
 
 
@@ -463,7 +545,7 @@ def config_command(
 @output_format_option("text or json.", choices=("text", "json"), default="text")
 @color_option
 @guarded
-def rules(output_format, no_color):
+def rules(output_format, no_color, color_when):
     """List every rule: code, name, fix kind, severity, summary."""
     from mcp_migrate.core.catalog import load_catalog
     from mcp_migrate.output import report
@@ -473,14 +555,14 @@ def rules(output_format, no_color):
 
         click.echo(json.dumps(report.rules_document(load_catalog()), indent=2))
         return
-    report.print_rules(load_catalog(), color=report.use_color(no_color))
+    report.print_rules(load_catalog(), color=color_choice(color_when, no_color))
 
 
 @cli.command()
 @click.argument("rule", metavar="CODE|NAME")
 @color_option
 @guarded
-def explain(rule, no_color):
+def explain(rule, no_color, color_when):
     """Show the documentation of a rule, named by its code (RT001) or its name (roots-request).
 
     Rendered as Markdown on a terminal; the page's Markdown as written when piped."""
@@ -492,7 +574,7 @@ def explain(rule, no_color):
     if info is None:
         known = [*load_catalog(), *(i.name for i in load_catalog().values())]
         raise fail(f"unknown rule code or name: {rule}{did_you_mean(rule.strip(), known)}")
-    report.print_explain(info, color=report.use_color(no_color))
+    report.print_explain(info, color=color_choice(color_when, no_color))
 
 
 def main(argv=None) -> None:

@@ -30,7 +30,7 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
 
-    config = resolve_config(paths, options.config)
+    config = resolve_config(paths, options.config, options.isolated)
     file_origin = "pyproject" if config.path and os.path.basename(config.path) == "pyproject.toml" else "config"
     defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
 
@@ -56,6 +56,10 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
         ),
         ("extend-apis", {code: list(names) for code, names in config.extend_apis}, origin("extend-apis")),
         ("unsafe-fixes", bool(unsafe if unsafe is not None else config.unsafe_fixes), origin("unsafe-fixes", unsafe)),
+        ("fixable", list(config.fixable if config.fixable is not None else ["ALL"]), origin("fixable")),
+        ("unfixable", list(config.unfixable), origin("unfixable")),
+        ("extend-safe-fixes", list(config.extend_safe_fixes), origin("extend-safe-fixes")),
+        ("extend-unsafe-fixes", list(config.extend_unsafe_fixes), origin("extend-unsafe-fixes")),
         (
             "force-exclude",
             bool(options.force_exclude if options.force_exclude is not None else config.force_exclude),

@@ -24,11 +24,24 @@ class FixOptions:
     exit_non_zero_on_fix: bool = False
     #: Exit 0 although findings remain (CI that opens a pull request); errors still exit 2.
     exit_zero: bool = False
-    #: How remaining findings are shown (`full` or `concise`), `--show-fixes` (an enumeration
-    #: of what was fixed), `--report FILE.md` (the Markdown migration report).
+    #: How remaining findings are shown (any `--output-format`; a machine format gets stdout to
+    #: itself: no "fixed" lines there), `--output-file` (where they are written instead),
+    #: `--show-fixes` (an enumeration of what was fixed), `--report FILE.md` (the Markdown
+    #: migration report).
     output_format: str = "full"
     show_fixes: bool = False
     report: Optional[str] = None
+    output_file: Optional[str] = None
+    #: `--fix-only`: apply fixes, then neither report what remains nor exit 1 for it (ruff's).
+    fix_only: bool = False
+
+    @property
+    def chatty(self) -> bool:
+        """Whether "fixed" lines and the count go to stdout: not when quiet, nor when stdout
+        carries a machine-readable document."""
+        from mcp_migrate.output.report import TEXT_FORMATS
+
+        return not self.quiet and (self.output_format in TEXT_FORMATS or self.output_file is not None)
 
 
 def _exit(run, fixed: int, flags: FixOptions) -> int:
@@ -36,9 +49,24 @@ def _exit(run, fixed: int, flags: FixOptions) -> int:
         return EXIT_ERROR
     if fixed and flags.exit_non_zero_on_fix:
         return EXIT_FINDINGS
-    if run.failing and not flags.exit_zero:
+    if run.failing and not (flags.exit_zero or flags.fix_only):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def fix_only_summary(fixed: int, waiting: int) -> Optional[str]:
+    """ruff's `--fix-only` line: what was fixed and how many unsafe fixes wait; None when there
+    is nothing to say."""
+    extra = (
+        f"{waiting} {'additional ' if fixed else ''}fix{'es' if waiting != 1 else ''} available with `--unsafe-fixes`"
+    )
+    if fixed:
+        head = f"Fixed {fixed} finding{'s' if fixed != 1 else ''}"
+    elif waiting:
+        head = "No findings fixed"
+    else:
+        return None
+    return f"{head} ({extra})." if waiting else f"{head}."
 
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
@@ -51,48 +79,64 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     for warning in fix_run.warnings:
         sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
     roots = [Path(p) for p in paths]
-    refuse_overwriting_inputs([o.source.path for o in fix_run.outcomes], [("--report", flags.report)])
+    refuse_overwriting_inputs(
+        [o.source.path for o in fix_run.outcomes], [("--report", flags.report), ("--output-file", flags.output_file)]
+    )
     if flags.show_diff:
-        code = _print_diffs(
-            fix_run.outcomes, fix_run.policy.get("unsafe_fixes", False), flags.quiet, fix_run.unreadable
-        )
-        return _diff_exit(code, flags)
+        return _diff_exit(_print_diffs(fix_run, flags.quiet), flags)
     console = report.make_console(color=flags.color)
     fixed_count = 0
-    for outcome in fix_run.outcomes:
-        result = outcome.result
-        if result.fixed_source is None:
-            continue
-        problem, left_alone = _write(outcome, roots)
-        if problem is not None:
-            _report_unwritten(outcome, problem, left_alone)
-            continue
-        fixed_count += len(result.applied)
-        if flags.quiet:
-            continue
-        from rich.markup import escape
+    timer = options.timer
+    written = 0
+    with timer.phase("write", lambda: f"{written} file{'s' if written != 1 else ''} changed"):
+        for outcome in fix_run.outcomes:
+            result = outcome.result
+            if result.fixed_source is None:
+                continue
+            problem, left_alone = _write(outcome, roots)
+            if problem is not None:
+                _report_unwritten(outcome, problem, left_alone)
+                continue
+            fixed_count += len(result.applied)
+            written += 1
+            if not flags.chatty:
+                continue
+            from rich.markup import escape
 
-        for code, line in result.applied:
-            console.print(f"[bold]{escape(one_line(result.path))}[/]:{line}: fixed [green]{escape(code)}[/]")
+            for code, line in result.applied:
+                console.print(f"[bold]{escape(one_line(result.path))}[/]:{line}: fixed [green]{escape(code)}[/]")
     run = RunResult(
         results=[o.result for o in fix_run.outcomes] + fix_run.unreadable,
         files_checked=fix_run.files_checked,
-        files={o.result.path: FileRef(o.source.path, o.settings) for o in fix_run.outcomes},
+        files={
+            o.result.path: FileRef(o.source.path, o.settings, None, fix_run.policies.get(o.result.path))
+            for o in fix_run.outcomes
+        },
         **fix_run.policy,
     )
-    if fixed_count and not flags.quiet:
+    if flags.fix_only:
+        line = fix_only_summary(fixed_count, _waiting_unsafe(fix_run))
+        if line is not None and flags.chatty:
+            console.print(line)
+    elif fixed_count and flags.chatty:
         console.print(f"Fixed {fixed_count} finding{'s' if fixed_count != 1 else ''}.")
-        if flags.show_fixes:
-            _print_fix_enumeration(console, fix_run.outcomes)
+    if fixed_count and flags.chatty and flags.show_fixes:
+        _print_fix_enumeration(console, fix_run.outcomes)
     if flags.report:
         from mcp_migrate.output import migration
 
         migration.write(flags.report, migration.fix_report(fix_run.outcomes, fix_run.files_checked, run.errors))
-    full = flags.output_format == "full"
-    if full:
-        propose_fixes(run)
+    if flags.fix_only:  # what remains is not reported; errors are
+        report.print_errors(run, color=flags.color)
+        return _exit(run, fixed_count, flags)
+    if flags.output_format in ("full", "sarif"):
+        with timer.phase("fix previews"):
+            propose_fixes(run)
     if fix_run.files_checked or run.results or not fix_run.skipped:  # all named files excluded: say nothing
-        report.print_text(run, color=flags.color, quiet=flags.quiet, full=full)
+        with timer.phase("report", lambda: flags.output_format):
+            report.write_report(
+                run, flags.output_format, output_file=flags.output_file, color=flags.color, quiet=flags.quiet
+            )
     return _exit(run, fixed_count, flags)
 
 
@@ -118,8 +162,8 @@ def _print_fix_enumeration(console, outcomes) -> None:
 def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
-    from mcp_migrate.api import fix_bytes
-    from mcp_migrate.commands.runner import RunResult, run_policy, stdin_target, unsafe_fixes
+    from mcp_migrate.commands import analysis
+    from mcp_migrate.commands.runner import FileRef, RunResult, file_policy, run_policy, stdin_target, unsafe_fixes
     from mcp_migrate.output import report
 
     target = stdin_target(filename, options)
@@ -129,7 +173,9 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
             out.write(data)
         out.flush()
         return EXIT_CLEAN
-    result = fix_bytes(data, target.display, target.settings, unsafe=unsafe_fixes(target.config, flags.unsafe))
+    own = file_policy(target.config, options)
+    unsafe = unsafe_fixes(target.config, flags.unsafe)
+    result = analysis.fix(data, target.display, target.settings, unsafe, own.fixes)
     fixed = result.fixed_source if result.fixed_source is not None else data
     if flags.show_diff:
         from mcp_migrate.output.diff import unified_diff
@@ -138,8 +184,20 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     else:
         out.write(fixed)
     out.flush()
-    run = RunResult(results=[result], files_checked=1, **run_policy(target.config, options))
-    report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
+    run = RunResult(
+        results=[result],
+        files_checked=1,
+        files={target.display: FileRef(None, target.settings, data, own)},
+        **run_policy(target.config, options),
+    )
+    if flags.fix_only:
+        report.print_errors(run, color=False)
+    elif flags.output_file is not None:
+        report.write_report(run, flags.output_format, output_file=flags.output_file, color=False, quiet=True)
+    elif flags.output_format in report.TEXT_FORMATS:
+        report.print_text(run, color=False, quiet=flags.quiet, file=sys.stderr, summary=False)
+    else:  # stdout carries the fixed source: the document goes to stderr
+        sys.stderr.write(report.render_document(run, flags.output_format))
     if flags.show_diff and not result.errors:
         unseen = any(f.code in UNFILTERED_CODES for f in result.findings)  # E999: reported above, as check does
         return _diff_exit(EXIT_FINDINGS if fixed != data or unseen else EXIT_CLEAN, flags)
@@ -164,11 +222,14 @@ def _write(outcome, roots):
 def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     """The file keeps its original content, so its original findings are what remains.
     A policy skip (symlink leaving the tree) is a warning; a failed write is an error."""
-    from mcp_migrate.api import check_bytes
+    from mcp_migrate.commands import analysis
+    from mcp_migrate.commands.applicability import adjust
 
     result = outcome.result
     settings = outcome.settings
-    original = check_bytes(outcome.snapshot.data, result.path, settings)
+    original = analysis.check(outcome.snapshot.data, result.path, settings)
+    if outcome.policy is not None:
+        adjust(original, outcome.policy)
     result.findings = original.findings
     result.applied = []
     result.fixed_source = None
@@ -178,17 +239,18 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
         result.errors.append(FileError(result.path, "write", problem))
 
 
-def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False, unreadable=()) -> int:
+def _print_diffs(fix_run, quiet: bool = False) -> int:
     """The diffs on stdout; on stderr, errors and the files that could not be read or parsed
     (E999/E902: no diff does not mean nothing to fix there), which make the exit 1 as in check."""
     from mcp_migrate.output.diff import unified_diff
 
+    outcomes = fix_run.outcomes
     out = sys.stdout.buffer
     changed = False
     errors = False
-    unseen = _report_unseen([o.result for o in outcomes] + list(unreadable))
+    unseen = _report_unseen([o.result for o in outcomes] + list(fix_run.unreadable))
     fixes = sum(len(o.result.applied) for o in outcomes if o.result.fixed_source is not None)
-    waiting = 0 if unsafe_enabled else sum(1 for o in outcomes for f in o.result.findings if f.fix == "unsafe")
+    waiting = _waiting_unsafe(fix_run)
     for outcome in sorted(outcomes, key=lambda o: o.result.path):
         result = outcome.result
         errors = errors or bool(result.errors)
@@ -206,6 +268,17 @@ def _print_diffs(outcomes, unsafe_enabled: bool = False, quiet: bool = False, un
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if changed or unseen else EXIT_CLEAN
+
+
+def _waiting_unsafe(fix_run) -> int:
+    """Unsafe fixes left in files where `fix` does not apply them (their config and the flag)."""
+    default = fix_run.policy.get("unsafe_fixes", False)
+    count = 0
+    for outcome in fix_run.outcomes:
+        policy = fix_run.policies.get(outcome.result.path)
+        if not (policy.unsafe_fixes if policy is not None else default):
+            count += sum(1 for f in outcome.result.findings if f.fix == "unsafe")
+    return count
 
 
 def _report_unseen(results) -> int:

@@ -15,15 +15,17 @@ from typing import Callable, NamedTuple, Optional
 
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
-from mcp_migrate.core.coordination import RunPlan
+from mcp_migrate.core.coordination import FileNotes, RunPlan
 from mcp_migrate.core.findings import FileError, FileResult, Finding
-from mcp_migrate.project.config import resolve_config
-from mcp_migrate.project.discovery import check_paths_exist, discover
+from mcp_migrate.project.config import ConfigResolver
+from mcp_migrate.project.discovery import discover
 from mcp_migrate.project.regular import TooLarge, read_regular
 from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.
 POOL_THRESHOLD = 64
+#: The E902 message of a path named on the command line that does not exist (ruff's words).
+MISSING_PATH = "No such file or directory"
 
 
 @dataclass
@@ -45,6 +47,26 @@ class CheckOptions:
     extend_select: Optional[Sequence[str]] = None
     unsafe: Optional[bool] = None
     fail_on: Optional[str] = None
+    #: `--isolated`: read no config file; every file gets the defaults (and the flags).
+    isolated: bool = False
+    #: `-v`: phase timings on stderr (commands.timing.Timings); the default prints nothing.
+    timings: object = None
+
+    @property
+    def timer(self):
+        from mcp_migrate.commands.timing import QUIET
+
+        return self.timings or QUIET
+
+
+class FilePolicy(NamedTuple):
+    """What a file's own config (and the flags) decide beyond its Settings: the lowest severity
+    that fails the run for its findings, whether `fix` applies its unsafe fixes, and which
+    fixes it may apply as what (commands.applicability.FixPolicy)."""
+
+    fail_on: str = DEFAULT_FAIL_ON
+    unsafe_fixes: bool = False
+    fixes: object = None
 
 
 @dataclass
@@ -71,8 +93,22 @@ class RunResult:
 
     @property
     def failing(self) -> list:
-        """The findings that make the run exit 1 (severity at or above `fail_on`)."""
-        return [f for f in self.findings if fails(f.severity, self.fail_on)]
+        """The findings that make the run exit 1 (severity at or above their file's `fail-on`)."""
+        return [f for f in self.findings if fails(f.severity, self.fail_on_for(f.path))]
+
+    def _policy(self, path: str) -> Optional[FilePolicy]:
+        ref = self.files.get(path)
+        return getattr(ref, "policy", None)
+
+    def fail_on_for(self, path: str) -> str:
+        """The `fail-on` of the file's own config (or the flag); the run's for other results."""
+        policy = self._policy(path)
+        return policy.fail_on if policy is not None else self.fail_on
+
+    def unsafe_fixes_for(self, path: str) -> bool:
+        """Whether `mcp-migrate fix` applies unsafe fixes to this file (its config, or the flag)."""
+        policy = self._policy(path)
+        return policy.unsafe_fixes if policy is not None else self.unsafe_fixes
 
     @property
     def findings(self) -> list:
@@ -89,14 +125,15 @@ class RunResult:
 
 
 class FileRef(NamedTuple):
-    """Where a checked file's bytes come from (`data` for standard input) and its Settings."""
+    """Where a checked file's bytes come from (`data` for standard input), its Settings and
+    its FilePolicy (None: the run's)."""
 
     path: Optional[str]
     settings: object
     data: Optional[bytes] = None
+    policy: Optional[FilePolicy] = None
 
     def read(self) -> bytes:
-        """The bytes (an OSError, TooLarge too: a file over max-file-size is never read)."""
         if self.data is not None:
             return self.data
         return read_regular(self.path, max_size=getattr(self.settings, "max_file_size", 0))[0]
@@ -104,12 +141,17 @@ class FileRef(NamedTuple):
 
 @dataclass(frozen=True)
 class Plan:
-    """The files of a run with their Settings: [(SourceFile, Settings)], plus unreadable dirs."""
+    """The files of a run with their Settings: [(SourceFile, Settings)], plus unreadable dirs.
+    `config` is the run's own (the first path's, or `--config`); `policies` maps each file's
+    display path to the FilePolicy of its own config."""
 
     items: list
     unreadable: list
     config: object
     skipped: int = 0
+    policies: dict = field(default_factory=dict)
+    #: Every config file the run's files resolved to (display path -> number of files).
+    config_files: dict = field(default_factory=dict)
     #: One-line warnings from discovery (an ignore file that cannot be read).
     warnings: tuple = ()
 
@@ -131,25 +173,80 @@ def run_policy(config, options: CheckOptions) -> dict:
     }
 
 
+def file_policy(config, options: CheckOptions) -> FilePolicy:
+    """The FilePolicy of a file whose own config is `config`."""
+    from mcp_migrate.commands.applicability import fix_policy
+
+    return FilePolicy(
+        fail_on=options.fail_on or config.fail_on or DEFAULT_FAIL_ON,
+        unsafe_fixes=unsafe_fixes(config, options.unsafe),
+        fixes=fix_policy(config),
+    )
+
+
+def _fixes_of(policy: Optional[FilePolicy]):
+    from mcp_migrate.commands.applicability import NO_POLICY
+
+    return policy.fixes if policy is not None and policy.fixes is not None else NO_POLICY
+
+
+def _adjusted(results: list, policies: dict) -> list:
+    """Each result with its file's fix applicability (after the cache: it keeps the engine's)."""
+    from mcp_migrate.commands.applicability import adjust
+
+    for result in results:
+        policy = _fixes_of(policies.get(result.path))
+        if policy.active:
+            adjust(result, policy)
+    return results
+
+
 def force_exclude(config, options: CheckOptions) -> bool:
     return bool(options.force_exclude if options.force_exclude is not None else config.force_exclude)
 
 
 def _configure(paths: Sequence[str], options: CheckOptions):
-    """The run's config and rule selector: one place for files found on disk and stdin alike."""
-    config = resolve_config(paths, options.config)
+    """The config and rule selector of standard input's file (the closest config above
+    `--stdin-filename`, as for a file on disk)."""
+    config = ConfigResolver.for_run(paths, options.config, options.isolated).base
     return config, selector_for(config, options)
 
 
 def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
-    """Resolve config and selection, then discover. Raises ConfigError / PathNotFoundError."""
-    check_paths_exist(paths)
-    config, selector = _configure(paths, options)
-    found = discover(paths, config, force_exclude(config, options))
-    items = [(f, selector.settings_for(f.path)) for f in found.files]
+    """Resolve config and selection, then discover. Each file gets the Settings of its own
+    closest config (ConfigResolver); `--config` and `--isolated` give all files one. A path
+    that does not exist is an E902 result and the run goes on, as in ruff. Raises ConfigError."""
+    from mcp_migrate.project.paths import display_path
+
+    present = [path for path in paths if os.path.lexists(path)]
+    missing = [(display_path(path), MISSING_PATH) for path in paths if not os.path.lexists(path)]
+    timer = options.timer
+    with timer.phase("discover", lambda: f"{len(found.files)} file{'s' if len(found.files) != 1 else ''}"):
+        resolver = ConfigResolver.for_run(paths, options.config, options.isolated)
+        found = discover(present, resolver, lambda config: force_exclude(config, options))
+    selectors: dict = {}
+    items, policies, config_files = [], {}, {}
+    for f in found.files:
+        config = resolver.for_path(f.path)
+        known = selectors.get(id(config))
+        if known is None:
+            known = selectors[id(config)] = (config, selector_for(config, options), file_policy(config, options))
+        items.append((f, known[1].settings_for(f.path)))
+        policies[f.display] = known[2]
+        shown = display_path(config.path) if config.path else "(defaults)"
+        config_files[shown] = config_files.get(shown, 0) + 1
     if options.previews:
         items = _with_previews(items)
-    return Plan(items, found.unreadable, config, found.skipped, tuple(found.warnings))
+    if timer.enabled:
+        base = display_path(resolver.base.path) if resolver.base.path else "(defaults)"
+        how = " (--isolated)" if options.isolated else " (--config)" if options.config else ""
+        timer.note(f"config: {base}{how}" if resolver.base.path else f"config: none found, defaults{how}")
+        if set(config_files) - {base}:
+            used = ", ".join(f"{shown} ({n} file{'s' if n != 1 else ''})" for shown, n in sorted(config_files.items()))
+            timer.note(f"config per file: {used}")
+    return Plan(
+        items, missing + found.unreadable, resolver.base, found.skipped, policies, config_files, tuple(found.warnings)
+    )
 
 
 def _with_previews(items: list) -> list:
@@ -186,29 +283,16 @@ def _too_large(display: str, exc: TooLarge) -> Finding:
 
 def check_data(item) -> FileResult:
     """Worker: check bytes already read (the cache read them to look them up). Never raises."""
-    from mcp_migrate import api  # imported here: a run served from the cache never needs LibCST
+    from mcp_migrate.commands import analysis  # imported here: a run served from the cache never needs LibCST
 
     source, settings, data = item
     try:
-        if not settings.fix_previews:
-            return api.check_bytes(data, source.display, settings)
-        return _check_with_previews(api.analyze(data, source.display, settings), data, source.display)
+        return analysis.check(data, source.display, settings)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         message = " ".join(f"{type(exc).__name__}: {exc}".split())
         result.errors.append(FileError(source.display, "internal", message))
         return result
-
-
-def _check_with_previews(analysis, data: bytes, display: str) -> FileResult:
-    """The check's result plus its fix previews, built from the tree the check parsed (no
-    second parse or walk)."""
-    result = analysis.result
-    if not result.errors and any(f.fix != "none" for f in result.findings):
-        from mcp_migrate.core.fix.loop import analysis_previews
-
-        result.fix_previews = analysis_previews(analysis, data, display)
-    return result
 
 
 def worker_count(n_files: int, jobs: int) -> int:
@@ -428,14 +512,28 @@ def unreadable_results(p: Plan) -> list:
 
 
 def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
-    """Check `paths`; prints nothing. Raises ConfigError / PathNotFoundError for bad input."""
+    """Check `paths`; prints nothing. Raises ConfigError for bad input."""
     p = plan(paths, options)
     warnings: list = list(p.warnings)
-    if options.cache:
-        results = _run_cached(p, options, progress, paths, warnings) + unreadable_results(p)
-    else:
-        results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
-    files = {source.display: FileRef(source.path, settings) for source, settings in p.items}
+    counts: dict = {}
+
+    def detail() -> str:
+        n = len(p.items)
+        workers = worker_count(n, options.jobs)
+        how = [f"{counts['cached']} from the cache, {n - counts['cached']} analysed"] if "cached" in counts else []
+        how.append(f"{workers} process{'es' if workers != 1 else ''}")
+        return f"{n} file{'s' if n != 1 else ''} ({'; '.join(how)})"
+
+    with options.timer.phase("check", detail):
+        if options.cache:
+            results = _run_cached(p, options, progress, paths, warnings, counts) + unreadable_results(p)
+        else:
+            results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
+    _adjusted(results, p.policies)
+    files = {
+        source.display: FileRef(source.path, settings, None, p.policies.get(source.display))
+        for source, settings in p.items
+    }
     return RunResult(
         results=results,
         files_checked=len(p.items),
@@ -446,7 +544,9 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
     )
 
 
-def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable], paths, warnings: list) -> list:
+def _run_cached(
+    p: Plan, options: CheckOptions, progress: Optional[Callable], paths, warnings: list, counts: Optional[dict] = None
+) -> list:
     """Check the plan's files, reusing cached results for unchanged bytes; the rest run as
     usual (in the pool for big trees) and are stored. Results keep the plan's order; why the
     cache could not be used goes to `warnings`."""
@@ -468,6 +568,8 @@ def _run_cached(p: Plan, options: CheckOptions, progress: Optional[Callable], pa
             else:
                 misses.append((index, (source, settings, data)))
         work = [item for _, item in misses]
+        if counts is not None:
+            counts["cached"] = len(p.items) - len(misses)
         fresh = run_items(work, options.jobs, func=_check_item, progress=lambda total: contextlib.nullcontext(advance))
     for (index, item), result in zip(misses, fresh):
         results[index] = result
@@ -512,14 +614,16 @@ class FixOutcome:
     result: FileResult
     snapshot: object = None
     settings: object = None
+    #: The file's FixPolicy (commands.applicability), for re-checking an unwritten file.
+    policy: object = None
 
 
 def fix_file(item) -> FixOutcome:
     """Worker: read one file and compute its fix. Never writes; never raises."""
-    from mcp_migrate.api import fix_bytes
+    from mcp_migrate.commands import analysis
     from mcp_migrate.project.writer import snapshot
 
-    source, settings, unsafe = item
+    source, settings, unsafe, policy = item
     try:
         snap = snapshot(source.path, settings.max_file_size)
     except TooLarge as exc:
@@ -529,14 +633,14 @@ def fix_file(item) -> FixOutcome:
     except OSError as exc:
         result = FileResult(source.display)
         result.findings.append(io_error(source.display, f"cannot read file: {exc.strerror or exc}"))
-        return FixOutcome(source, result, settings=settings)
+        return FixOutcome(source, result, settings=settings, policy=policy)
     try:
-        result = fix_bytes(snap.data, source.display, settings, unsafe=unsafe)
+        result = analysis.fix(snap.data, source.display, settings, unsafe, policy)
     except Exception as exc:  # an engine bug must not lose the other files
         result = FileResult(source.display)
         result.errors.append(FileError(source.display, "internal", " ".join(f"{type(exc).__name__}: {exc}".split())))
-        return FixOutcome(source, result, settings=settings)
-    return FixOutcome(source, result, snap if result.fixed_source is not None else None, settings)
+        return FixOutcome(source, result, settings=settings, policy=policy)
+    return FixOutcome(source, result, snap if result.fixed_source is not None else None, settings, policy)
 
 
 def unsafe_fixes(config, unsafe: Optional[bool]) -> bool:
@@ -556,6 +660,8 @@ class FixRun:
     skipped: int = 0
     #: run_policy(): unsafe_fixes, fail_on, docs_url.
     policy: dict = field(default_factory=dict)
+    #: display path -> FilePolicy of the file's own config.
+    policies: dict = field(default_factory=dict)
     #: One-line warnings about the run itself (an ignore file that cannot be read).
     warnings: list = field(default_factory=list)
 
@@ -563,10 +669,10 @@ class FixRun:
 def run_fix(
     paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool], progress: Optional[Callable] = None
 ) -> FixRun:
-    """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes the config's
-    `unsafe-fixes`."""
+    """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes each file's
+    config's `unsafe-fixes`."""
     p = plan(paths, options)
-    unsafe = unsafe_fixes(p.config, unsafe if unsafe is not None else options.unsafe)
+    flag = unsafe if unsafe is not None else options.unsafe
     # A file reached twice (through a symlink and directly) is fixed once, at its real path.
     seen, items = set(), []
     for source, settings in p.items:
@@ -574,24 +680,49 @@ def run_fix(
         if key in seen:
             continue
         seen.add(key)
-        items.append((source, settings, unsafe))
-    if unsafe:
-        items = _with_run_plan(items, options.jobs)
-    outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
-    return FixRun(
-        outcomes, len(p.items), unreadable_results(p), p.skipped, run_policy(p.config, options), list(p.warnings)
-    )
+        policy = p.policies.get(source.display)
+        unsafe_here = flag if flag is not None else bool(policy and policy.unsafe_fixes)
+        items.append((source, settings, unsafe_here, _fixes_of(policy)))
+    n = len(items)
+    with options.timer.phase("fix", lambda: f"{n} file{'s' if n != 1 else ''} (fixes computed, nothing written)"):
+        if any(unsafe_here or _applies_rt001(unsafe_here, fixes) for _, _, unsafe_here, fixes in items):
+            items = _with_run_plan(items, options.jobs)
+        outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
+    policy = run_policy(p.config, options)
+    if flag is not None:
+        policy["unsafe_fixes"] = flag
+        policies = {display: pol._replace(unsafe_fixes=flag) for display, pol in p.policies.items()}
+    else:
+        policies = p.policies
+    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, policy, policies, list(p.warnings))
+
+
+def _applies_rt001(unsafe: bool, fixes) -> bool:
+    """Whether a file's fix run applies RT001's rewrite (an unsafe fix, unless the policy
+    withholds it or makes it safe)."""
+    kind = fixes.kind("RT001", "unsafe")
+    return kind == "safe" or (kind == "unsafe" and unsafe)
 
 
 def _with_run_plan(items: list, jobs: int) -> list:
     """What every file's rewrites tell the others (core.coordination.RunPlan: the tools that
     gain a directories parameter, whether a server still asks), told to every file's settings,
-    so one fix run leaves a client and its server consistent. Costs a check of the files."""
-    checks = run_items([(source, settings) for source, settings, _ in items], jobs)
-    joined = RunPlan.joined(result.notes for result in checks)
+    so one fix run leaves a client and its server consistent. A server file whose RT001 rewrite
+    this run does not apply (its config keeps unsafe fixes off, or RT001 unfixable) still asks
+    for roots. Costs a check of the files."""
+    checks = run_items([(source, settings) for source, settings, _, _ in items], jobs)
+    notes = []
+    for (_source, _settings, unsafe, fixes), result in zip(items, checks):
+        if _applies_rt001(unsafe, fixes):
+            notes.append(result.notes)
+        elif result.notes.tools or result.notes.still_asks or any(f.code == "RT001" for f in result.findings):
+            notes.append(FileNotes(still_asks=True))
+    joined = RunPlan.joined(notes)
     if joined == RunPlan():
         return items
-    return [(source, dataclasses.replace(settings, run=joined), unsafe) for source, settings, unsafe in items]
+    return [
+        (source, dataclasses.replace(settings, run=joined), unsafe, fixes) for source, settings, unsafe, fixes in items
+    ]
 
 
 @dataclass(frozen=True)
@@ -621,10 +752,12 @@ def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> 
     policy = run_policy(target.config, options)
     if target.settings is None:
         return RunResult(skipped=1, **policy)
-    from mcp_migrate.api import check_bytes
+    from mcp_migrate.commands import analysis
 
-    result = check_bytes(data, target.display, target.settings)
-    files = {target.display: FileRef(None, target.settings, data)}
+    result = analysis.check(data, target.display, target.settings)
+    own = file_policy(target.config, options)
+    _adjusted([result], {target.display: own})
+    files = {target.display: FileRef(None, target.settings, data, own)}
     return RunResult(results=[result], files_checked=1, files=files, **policy)
 
 
@@ -648,7 +781,10 @@ def propose_fixes(run: RunResult) -> RunResult:
         if key not in run.fixes:
             ref = run.files.get(finding.path)
             known = previews.get(finding.path)
-            if known is not None:
+            if _fixes_of(getattr(ref, "policy", None)).adjusted(finding.code):
+                # The config made this rule's fixes all one kind: its preview is all of them.
+                run.fixes[key] = _propose(ref, finding.path, finding.code, True)
+            elif known is not None:
                 run.fixes[key] = _from_preview(ref, known.get(key[1:]))
             else:
                 run.fixes[key] = _propose(ref, *key)
@@ -666,7 +802,7 @@ def _from_preview(ref: Optional[FileRef], new: Optional[bytes]) -> Optional[FixP
 
 
 def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Optional[FixProposal]:
-    from mcp_migrate.api import fix_bytes
+    from mcp_migrate.commands import analysis
 
     if ref is None:
         return None
@@ -679,7 +815,7 @@ def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Opti
         select=frozenset({code}),
         extend_apis=tuple(api for api in ref.settings.extend_apis if api[0] == code),
     )
-    result = fix_bytes(data, path, settings, unsafe=unsafe)
+    result = analysis.fix(data, path, settings, unsafe)
     if result.fixed_source is None or result.errors:
         return None
     return FixProposal(data, result.fixed_source)

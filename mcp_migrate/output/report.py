@@ -15,29 +15,45 @@ from collections import Counter
 from typing import Optional
 
 #: `full` (the default, as in ruff: each finding with its source and proposed fix), `concise`
-#: (one line per finding; `text` is its older name), and the machine formats.
-FORMATS = ("full", "concise", "text", "json", "sarif", "github")
+#: (one line per finding; `text` is its older name), `grouped` (by file), and the machine formats.
+FORMATS = ("full", "concise", "text", "grouped", "json", "json-lines", "junit", "sarif", "github", "gitlab")
 #: Formats that print findings as text lines.
-TEXT_FORMATS = ("full", "concise", "text")
+TEXT_FORMATS = ("full", "concise", "text", "grouped")
+#: Machine formats whose document has no place for internal errors: those go to stderr.
+ERRORS_ON_STDERR = ("json-lines", "gitlab")
 
 
-def use_color(no_color: bool = False) -> bool:
-    """False for --no-color or a non-empty NO_COLOR (no-color.org); rich handles pipes."""
-    return not (no_color or os.environ.get("NO_COLOR"))
+#: `use_color`'s answer for `--color always`: colour even when piped (truthy, like True).
+ALWAYS = "always"
 
 
-def make_console(*, stderr: bool = False, color: bool = True, file=None):
+def use_color(no_color: bool = False, when: Optional[str] = None):
+    """`--color auto|always|never` as ruff has it. False for `never` (`--no-color`) or, in `auto`,
+    a non-empty NO_COLOR (no-color.org); `ALWAYS` for `always` (which NO_COLOR does not turn
+    off); True otherwise, and rich then colours only a terminal."""
+    if no_color or when == "never":
+        return False
+    if when == ALWAYS:
+        return ALWAYS
+    return not os.environ.get("NO_COLOR")
+
+
+def make_console(*, stderr: bool = False, color=True, file=None):
     from rich.console import Console
 
     from mcp_migrate.output.printable import PrintableStream
 
     target = file if file is not None else sys.stderr if stderr else sys.stdout
+    forced = color == ALWAYS and file is None
+    # `always`: escape codes even into a pipe, and NO_COLOR (which rich reads itself) loses to the flag.
+    system = "standard" if forced else "auto" if color and file is None else None
     return Console(
         file=PrintableStream(target),
         highlight=False,
         soft_wrap=True,
         emoji=False,
-        color_system="auto" if color and file is None else None,
+        color_system=system,
+        no_color=False if forced else None,
     )
 
 
@@ -55,22 +71,23 @@ def summary_line(run) -> str:
         head += f"{_plural(len(findings), 'finding')} ({detail})"
     else:
         head += "no findings"
-    head += fix_hint(findings, getattr(run, "unsafe_fixes", False))
+    head += fix_hint(findings, getattr(run, "unsafe_fixes_for", None) or getattr(run, "unsafe_fixes", False))
     if run.errors:
         head += f"; {_plural(len(run.errors), 'error')}"
     return head
 
 
-def fix_hint(findings, unsafe_enabled: bool) -> str:
+def fix_hint(findings, unsafe_enabled) -> str:
     """`; N fixable with ...` that tells the truth: with `unsafe-fixes = true` (config or flag)
-    plain `mcp-migrate fix` applies unsafe fixes too; "more" only follows a first count."""
-    safe = sum(1 for f in findings if f.fix == "safe")
-    unsafe = sum(1 for f in findings if f.fix == "unsafe")
-    if unsafe_enabled:
-        return f"; {safe + unsafe} fixable with `mcp-migrate fix`" if safe + unsafe else ""
-    hint = f"; {safe} fixable with `mcp-migrate fix`" if safe else ""
+    plain `mcp-migrate fix` applies unsafe fixes too; "more" only follows a first count.
+    `unsafe_enabled`: a bool for the run, or a function of a finding's path (each file's own
+    config decides, per file configuration)."""
+    enabled = unsafe_enabled if callable(unsafe_enabled) else (lambda _path: unsafe_enabled)
+    plain = sum(1 for f in findings if f.fix == "safe" or (f.fix == "unsafe" and enabled(f.path)))
+    unsafe = sum(1 for f in findings if f.fix == "unsafe" and not enabled(f.path))
+    hint = f"; {plain} fixable with `mcp-migrate fix`" if plain else ""
     if unsafe:
-        hint += f"; {unsafe} {'more' if safe else 'fixable'} with `mcp-migrate fix --unsafe-fixes`"
+        hint += f"; {unsafe} {'more' if plain else 'fixable'} with `mcp-migrate fix --unsafe-fixes`"
     return hint
 
 
@@ -100,28 +117,42 @@ def print_errors(run, *, color: bool = True) -> None:
 
 
 def print_text(
-    run, *, color: bool = True, quiet: bool = False, file=None, summary: bool = True, full: bool = False
+    run,
+    *,
+    color: bool = True,
+    quiet: bool = False,
+    file=None,
+    summary: bool = True,
+    full: bool = False,
+    grouped: bool = False,
 ) -> None:
     """`path:line:col: CODE message` per finding (with `full`, followed by its source lines, a
-    caret under the span and the proposed fix), then (unless quiet) baseline notes and the summary."""
+    caret under the span and the proposed fix; with `grouped`, under a line naming the file),
+    then (unless quiet) baseline notes and the summary."""
     from rich.markup import escape
 
     out = make_console(color=color, file=file)
     print_errors(run, color=color)
+    if grouped:
+        from mcp_migrate.output.grouped import grouped_lines
+
+        lines = functools.partial(grouped_lines, run)
+    else:
+        lines = functools.partial(_finding_lines, run, full)
     if _styled(out):
-        for markup, style_name in _finding_lines(run, full):
+        for markup, style_name in lines():
             out.print(markup, style=style_name or None, highlight=False)
     else:
         # Nothing to colour: one print of every line (rich renders each line the same way
         # alone or joined: tabs expanded, control codes dropped), not one per line: rich's
         # per-call work dominated a report of thousands of findings.
-        body = "\n".join(text for text, _ in _finding_lines(run, full, markup=False))
+        body = "\n".join(text for text, _ in lines(markup=False))
         if body:
             out.print(body, markup=False, highlight=False)
     if quiet:
         return
     notes = baseline_lines(run)
-    if run.findings and (summary or notes) and not full:  # full ends each finding with a blank line
+    if run.findings and (summary or notes) and not (full or grouped):  # both end with a blank line
         out.print()
     for line in notes:
         out.print(escape(line))
@@ -206,13 +237,23 @@ def json_document(run, *, with_statistics: bool = False) -> dict:
 
 
 def render_document(run, output_format: str, *, with_statistics: bool = False) -> str:
-    """A machine-readable format (json, sarif, github) as one string."""
+    """A machine-readable format (json, json-lines, junit, sarif, github, gitlab) as one string."""
     import json
 
     from mcp_migrate.output.printable import printable_data
 
     if output_format == "json":
         return json.dumps(printable_data(json_document(run, with_statistics=with_statistics)), indent=2) + "\n"
+    if output_format == "json-lines":  # ruff's json-lines: each finding of the json document, one per line
+        return "".join(json.dumps(printable_data(f.to_json()), separators=(",", ":")) + "\n" for f in run.findings)
+    if output_format == "junit":
+        from mcp_migrate.output.junit import junit_xml
+
+        return junit_xml(run)
+    if output_format == "gitlab":
+        from mcp_migrate.output.gitlab import code_quality
+
+        return json.dumps(printable_data(code_quality(run)), indent=2) + "\n"
     if output_format == "sarif":
         from mcp_migrate.output.sarif import sarif_log
 
@@ -236,7 +277,11 @@ def write_report(
     """Print (or write to `output_file`) the report in `output_format`. With an output file the
     terminal still gets the summary (unless quiet); a text report in a file is never coloured."""
     if output_format in TEXT_FORMATS:
-        show = print_statistics if with_statistics else functools.partial(print_text, full=output_format == "full")
+        show = (
+            print_statistics
+            if with_statistics
+            else functools.partial(print_text, full=output_format == "full", grouped=output_format == "grouped")
+        )
         if output_file is None:
             show(run, color=color, quiet=quiet)
         else:
@@ -247,6 +292,8 @@ def write_report(
         if output_file is None:
             sys.stdout.write(text)
             sys.stdout.flush()
+            if output_format in ERRORS_ON_STDERR:
+                print_errors(run, color=color)
         else:
             with open(output_file, "w", encoding="utf-8") as fh:
                 fh.write(text)

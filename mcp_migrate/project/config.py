@@ -55,6 +55,12 @@ class Config:
     docs_url: Optional[str] = None
     #: Files over this many bytes are reported (E997), not parsed; 0: no limit; None: the default.
     max_file_size: Optional[int] = None
+    #: Fix applicability, as ruff's keys: the rules whose fixes may be applied (None: all), those
+    #: whose fixes may not, those whose unsafe fixes count as safe, and whose safe ones as unsafe.
+    fixable: Optional[tuple] = None
+    unfixable: tuple = ()
+    extend_safe_fixes: tuple = ()
+    extend_unsafe_fixes: tuple = ()
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
@@ -97,18 +103,37 @@ def _section(data: dict):
     return tool.get(SECTION) if isinstance(tool, dict) else None
 
 
+#: The config files looked for in each folder, in this order (as ruff looks for `.ruff.toml`,
+#: `ruff.toml`, then `pyproject.toml`): the first two are the table itself and count even when
+#: empty; a pyproject.toml counts only with a `[tool.mcp-migrate]` table.
+CONFIG_FILES = (".mcp-migrate.toml", "mcp-migrate.toml", "pyproject.toml")
+
+
+def config_in(folder: str) -> Optional[str]:
+    """The config file of `folder` itself (see CONFIG_FILES), or None."""
+    for name in CONFIG_FILES:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate):
+            if name != "pyproject.toml" or _section(_load_toml(candidate)) is not None:
+                return candidate
+    return None
+
+
+def _start_folder(start: str) -> str:
+    folder = os.path.abspath(start)
+    return folder if os.path.isdir(folder) else os.path.dirname(folder)
+
+
 def find_config(start: str) -> Optional[str]:
-    """The nearest pyproject.toml at or above `start` (a folder or a file) that has a
-    `[tool.mcp-migrate]` table; one without the table does not stop the search (as ruff)."""
+    """The nearest config file at or above `start` (a folder or a file): `.mcp-migrate.toml`,
+    `mcp-migrate.toml`, or a pyproject.toml with a `[tool.mcp-migrate]` table; a pyproject.toml
+    without the table does not stop the search (as ruff)."""
     from mcp_migrate.project.gitignore import walk_up
 
-    folder = os.path.abspath(start)
-    if not os.path.isdir(folder):
-        folder = os.path.dirname(folder)
-    for each in walk_up(folder):
-        candidate = os.path.join(each, "pyproject.toml")
-        if os.path.isfile(candidate) and _section(_load_toml(candidate)) is not None:
-            return candidate
+    for each in walk_up(_start_folder(start)):
+        found = config_in(each)
+        if found is not None:
+            return found
     return None
 
 
@@ -213,7 +238,15 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
         v.fail(f"[tool.{SECTION}] must be a table")
     fields: dict = {}
     for key, value in section.items():
-        if key in ("select", "ignore", "extend-select"):
+        if key in (
+            "select",
+            "ignore",
+            "extend-select",
+            "fixable",
+            "unfixable",
+            "extend-safe-fixes",
+            "extend-unsafe-fixes",
+        ):
             fields[key.replace("-", "_")] = v.codes(key, value)
         elif key in ("exclude", "extend-exclude"):
             fields[key.replace("-", "_")] = v.globs(key, v.str_list(key, value))
@@ -276,6 +309,11 @@ KEYS = (
     "fail-on",
     "docs-url",
     "max-file-size",
+    "cache-dir",
+    "fixable",
+    "unfixable",
+    "extend-safe-fixes",
+    "extend-unsafe-fixes",
 )
 
 
@@ -313,10 +351,73 @@ def load_config(path: str) -> Config:
     return parse_section(section, path)
 
 
-def resolve_config(paths, explicit: Optional[str] = None) -> Config:
-    """The Config for a run: `--config FILE`, else the nearest pyproject.toml with the
-    section above the first path, else defaults rooted at the CWD."""
+def resolve_config(paths, explicit: Optional[str] = None, isolated: bool = False) -> Config:
+    """The run's Config: `--config FILE`, else (unless `isolated`, which reads no config file)
+    the nearest config file above the first path, else defaults rooted at the CWD. Values of
+    the run as a whole (cache-dir, docs-url) come from it; each file's own settings come from
+    `ConfigResolver`."""
+    if explicit and isolated:
+        raise ConfigError(f"--config {explicit} cannot be used with --isolated, which reads no config file")
     if explicit:
         return load_config(explicit)
+    if isolated:
+        return Config(root=os.getcwd())
     found = find_config(paths[0] if paths else ".")
     return load_config(found) if found else Config(root=os.getcwd())
+
+
+class ConfigResolver:
+    """Each file's Config, as ruff resolves it: the closest config file at or above the file's
+    folder, with its globs relative to that file's folder, so a monorepo's sub-projects each keep
+    their own settings in one run. `--config` (or `--isolated`) gives every file the run's
+    Config; so does a file with no config file above it. Folders and files are looked up once."""
+
+    def __init__(self, base: Config, fixed: bool = False) -> None:
+        self.base = base
+        self.fixed = fixed
+        self._folders: dict = {}
+        self._loaded: dict = {base.path: base} if base.path else {}
+
+    @classmethod
+    def for_run(cls, paths, explicit: Optional[str] = None, isolated: bool = False) -> ConfigResolver:
+        return cls(resolve_config(paths, explicit, isolated), fixed=bool(explicit or isolated))
+
+    def for_folder(self, folder: str) -> Config:
+        if self.fixed:
+            return self.base
+        from mcp_migrate.project.gitignore import walk_up
+
+        seen = []
+        config = self.base
+        for each in walk_up(folder):
+            known = self._folders.get(each)
+            if known is not None:
+                config = known
+                break
+            seen.append(each)
+            found = config_in(each)
+            if found is not None:
+                config = self._load(found)
+                break
+        for each in seen:
+            self._folders[each] = config
+        return config
+
+    def for_path(self, path: str) -> Config:
+        """The Config of a file (its folder's) or of a folder (its own)."""
+        return self.for_folder(_start_folder(path))
+
+    def _load(self, path: str) -> Config:
+        config = self._loaded.get(path)
+        if config is None:
+            config = self._loaded[path] = load_config(path)
+        return config
+
+    @property
+    def configs(self) -> list:
+        """Every Config this run has used so far, the run's own first."""
+        out = [self.base]
+        for config in self._folders.values():
+            if all(config is not other for other in out):
+                out.append(config)
+        return out

@@ -63,13 +63,37 @@ def _join(parent_display: str, name: str) -> str:
     return name if parent_display in ("", ".") else f"{parent_display.rstrip('/')}/{name}"
 
 
-def _walk(root: str, shown: str, excluded: PatternSet, ignores: IgnoreStack, out: Discovery) -> None:
+class _Exclusions:
+    """The exclude patterns of each folder's Config (per file configuration: a sub-project's own
+    `exclude` applies inside it), each Config's patterns compiled once."""
+
+    def __init__(self, configs) -> None:
+        self.configs = configs
+        self._patterns: dict = {}
+
+    def config(self, folder: str):
+        return self.configs.for_folder(folder) if hasattr(self.configs, "for_folder") else self.configs
+
+    def patterns(self, config) -> PatternSet:
+        found = self._patterns.get(id(config))
+        if found is None or found[0] is not config:
+            found = self._patterns[id(config)] = (config, exclude_patterns(config))
+        return found[1]
+
+    def for_folder(self, folder: str) -> PatternSet:
+        return self.patterns(self.config(folder))
+
+
+def _walk(root: str, shown: str, exclusions: _Exclusions, ignores: IgnoreStack, out: Discovery) -> None:
     """Every file under `root`, depth first in name order, with a stack of folders still to
     list instead of recursion: a tree 1,000 folders deep (deeper than Python's recursion
-    limit) is walked like any other."""
+    limit) is walked like any other. The entries of a folder are judged by that folder's
+    Config, as ruff does: a sub-project's config applies below its own folder, while the folder
+    itself was judged by its parent's."""
     stack = [(root, shown, ignores)]
     while stack:
         folder, shown, ignores = stack.pop()
+        excluded = exclusions.for_folder(folder)
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -118,16 +142,24 @@ def force_excluded(path: str, config) -> bool:
     return patterns.matches_with_parents(full) or not looks_like_python(full)
 
 
-def discover(paths: Sequence[str], config, force_exclude: bool = False) -> Discovery:
-    """All files to check under `paths` (raises PathNotFoundError before any work)."""
+def discover(paths: Sequence[str], config, force_exclude=False) -> Discovery:
+    """All files to check under `paths` (raises PathNotFoundError before any work). `config` is
+    one Config for every file, or a ConfigResolver (each folder's own); `force_exclude` a bool,
+    or a function of a Config (the named path's) that says whether force-exclude is on."""
     check_paths_exist(paths)
-    excluded = exclude_patterns(config)
+    exclusions = _Exclusions(config)
     out = Discovery()
     for given in paths:
-        if force_exclude and force_excluded(given, config):
+        # A named path is judged by its own closest config, as ruff does.
+        full = os.path.abspath(given)
+        own = exclusions.config(full if os.path.isdir(full) else os.path.dirname(full))
+        forced = force_exclude(own) if callable(force_exclude) else force_exclude
+        if forced and force_excluded(given, own):
             out.skipped += 1
         elif os.path.isdir(given):
-            _walk(os.path.abspath(given), display_path(given), excluded, IgnoreStack.for_root(given, out.warnings), out)
+            _walk(
+                os.path.abspath(given), display_path(given), exclusions, IgnoreStack.for_root(given, out.warnings), out
+            )
         else:
             out.files.append(SourceFile(os.path.abspath(given), display_path(given)))
     seen, unique = set(), []

@@ -48,6 +48,28 @@ def expand(specs: Iterable[str]) -> frozenset:
     return frozenset(out)
 
 
+def specificity(spec: str) -> int:
+    """How narrowly a code or prefix names rules, for settling entries that disagree: `ALL`
+    least, then longer prefixes, a full code most (ruff's selector specificity)."""
+    key = spec.strip().upper()
+    return 0 if key == "ALL" else len(key)
+
+
+def fix_safety(extend_safe: Sequence = (), extend_unsafe: Sequence = ()) -> tuple:
+    """(codes whose fixes are all safe, codes whose fixes are all unsafe) for the config keys
+    `extend-safe-fixes` and `extend-unsafe-fixes`, as ruff settles them: for a rule both name,
+    the more specific entry wins, and `extend-unsafe-fixes` at equal specificity."""
+    chosen: dict = {}
+    for specs, kind in ((extend_safe, "safe"), (extend_unsafe, "unsafe")):
+        for spec in specs:
+            weight = specificity(spec)
+            for code in expand([spec]):
+                if code not in chosen or weight >= chosen[code][0]:
+                    chosen[code] = (weight, kind)
+    safe = frozenset(code for code, (_, kind) in chosen.items() if kind == "safe")
+    return safe, frozenset(chosen) - safe
+
+
 def check_exact(code: str) -> str:
     """A single full rule code (for `extend-apis` keys and `explain`)."""
     key = code.strip().upper()

@@ -1,0 +1,60 @@
+"""One file checked or fixed the way the CLI promises, around the pure core: bare `# noqa`
+honoured (commands.blanket) and the config's fix applicability (commands.applicability). The
+runner's workers, the fix previews, standard input and `--add-noqa` all come through here."""
+
+from __future__ import annotations
+
+from mcp_migrate.commands import blanket
+from mcp_migrate.commands.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
+
+
+def check(data: bytes, display: str, settings):
+    """The engine's check of one file (with its fix previews when `settings.fix_previews`),
+    bare `# noqa` honoured. Fix kinds are the engine's: callers apply the config's FixPolicy
+    (`applicability.adjust`) after the results cache."""
+    from mcp_migrate import api
+
+    if settings.fix_previews:
+
+        def run(current: bytes):
+            return _with_previews(api.analyze(current, display, settings), current, display)
+
+    else:
+
+        def run(current: bytes):
+            return api.check_bytes(current, display, settings)
+
+    return blanket.check(data, display, settings, run)
+
+
+def _with_previews(analysis, data: bytes, display: str):
+    """The check's result plus its fix previews, built from the tree the check parsed (no
+    second parse or walk)."""
+    result = analysis.result
+    if not result.errors and any(f.fix != "none" for f in result.findings):
+        from mcp_migrate.core.fix.loop import analysis_previews
+
+        result.fix_previews = analysis_previews(analysis, data, display)
+    return result
+
+
+def fix(data: bytes, display: str, settings, unsafe: bool, policy: FixPolicy = NO_POLICY):
+    """The fix of one file: what `fix_bytes` does, minus the fixes a bare `# noqa` covers and
+    those the policy withholds (or plus those it promotes); findings with the policy's kinds."""
+    from mcp_migrate.api import check_bytes, fix_bytes
+
+    plain = settings if not settings.fix_previews else _without_previews(settings)
+
+    def run_fix(current: bytes):
+        return staged_fix(current, display, plain, unsafe, policy, fix_bytes, check_bytes)
+
+    def run_check(current: bytes):
+        return check_bytes(current, display, plain)
+
+    return adjust(blanket.fix(data, display, plain, run_fix, run_check), policy)
+
+
+def _without_previews(settings):
+    import dataclasses
+
+    return dataclasses.replace(settings, fix_previews=False)
