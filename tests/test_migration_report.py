@@ -15,9 +15,10 @@ from mcp_migrate.commands.cli import cli
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 MIGRATE = REPO / "fixtures" / "migrate"
-#: A fixture migration: a tool whose roots request is rewritten, a tool whose roots result is
-#: used as a whole (rewritten with a review marker), and a client whose roots become arguments.
-FILES = ("mcp1_fastmcp_loop.py", "opaque_use.py", "client_fastmcp_roots.py")
+#: A fixture migration: a tool whose roots request is rewritten, a client whose computed roots
+#: go with a review marker, and a client whose roots become arguments. (A server whose request
+#: only gets a marker would keep both clients' roots: issue 20 §1.)
+FILES = ("mcp1_fastmcp_loop.py", "client_computed_callback.py", "client_fastmcp_roots.py")
 
 
 def run(*args):
@@ -42,22 +43,22 @@ def test_fix_report_describes_the_migration(migration):
         "",
         "- Files checked: 3",
         "- Files with something to report: 3",
-        "- Rewritten: 4",
+        "- Rewritten: 5",
         "- Review markers left: 2",
         "- Remaining for manual work: 0",
     ]
-    assert "## `opaque_use.py`" in text and "## `mcp1_fastmcp_loop.py`" in text
+    assert "## `client_computed_callback.py`" in text and "## `mcp1_fastmcp_loop.py`" in text
     assert (
         '| RT002 | 4 | `client = Client("server.py", roots=["file:///home/user/project"])`'
         ' | `client = Client("server.py")` |'
     ) in text
     assert "| RT001 | 13 | `result = await ctx.session.list_roots()` | `async def find_files(" in text
-    opaque = text.split("## `opaque_use.py`", 1)[1]
-    assert "### Review markers" in opaque
+    computed = text.split("## `client_computed_callback.py`", 1)[1]
+    assert "### Review markers" in computed
     assert (
-        "- line 21: RT001: the roots result is used as a whole (`scan(result)`); check that the value now"
-        " rebuilt from `directories` is used the same way"
-    ) in opaque
+        "- line 10: RT002: pass these directories to the server as tool arguments or in its configuration"
+        " (env/args): str(Path.cwd())"
+    ) in computed
 
 
 def test_fix_report_lists_what_remains_for_manual_work(migration):
@@ -130,12 +131,12 @@ def test_the_gate_lets_a_marker_file_through():
 
 
 def test_fix_output_markers_are_findings_until_removed():
-    data = (MIGRATE / "opaque_use.py").read_bytes()
+    data = (MIGRATE / "client_computed_callback.py").read_bytes()
     from mcp_migrate.api import fix_bytes
 
-    result = fix_bytes(data, "opaque_use.py", default_settings(), unsafe=True)
+    result = fix_bytes(data, "client_computed_callback.py", default_settings(), unsafe=True)
     assert [f.code for f in result.findings] == ["RT901"]
     cleaned = b"\n".join(
-        line for line in result.fixed_source.split(b"\n") if b"# mcp-migrate: RT001 review" not in line
+        line for line in result.fixed_source.split(b"\n") if b"# mcp-migrate: RT002 review" not in line
     )
-    assert check_bytes(cleaned, "opaque_use.py", default_settings()).findings == []
+    assert check_bytes(cleaned, "client_computed_callback.py", default_settings()).findings == []

@@ -10,7 +10,6 @@ import libcst as cst
 from mcp_migrate.checks.capabilities import capability_mapping
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
-from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.rule import Invalid, Rule, Valid
@@ -29,6 +28,7 @@ MSG_PROBE = (
 
 class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
+    KEPT_WHILE_SERVER_ASKS = True
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
     GATE = (b"oots",)
@@ -109,7 +109,6 @@ class RootsCapabilityDeclared(Rule):
         if self._in_check():
             self.report(arg, MSG_PROBE)
         else:
-            fixable = fixable and not server_still_asks(self.context)
             self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
 
     def _mcp_code(self) -> bool:
@@ -168,9 +167,7 @@ class RootsCapabilityDeclared(Rule):
         """The mapping without its roots key. As a branch of `{"roots": {}} if roots else {}`
         both branches become `{}`: the whole conditional is `{}` (its test is a plain name), not
         `{} if roots else {}`. None while a server in the same run still asks for roots (its
-        tests declare the capability on purpose)."""
-        if server_still_asks(self.context):
-            return None
+        tests declare the capability on purpose: core.coordination)."""
         if not isinstance(holder, cst.IfExp):
             return remove_element(mapping, element, unsafe=True)
         other = holder.orelse if holder.body is mapping else holder.body

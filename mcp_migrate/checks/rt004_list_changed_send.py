@@ -18,7 +18,6 @@ from mcp_migrate.checks.wire import (
     sends,
 )
 from mcp_migrate.checks.wrappers import SameFileHelpers
-from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
 from mcp_migrate.core.rule import Invalid, Valid
@@ -43,6 +42,7 @@ _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 
 class ListChangedSend(WireMethodRule):
     CODE = "RT004"
+    KEPT_WHILE_SERVER_ASKS = True
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
@@ -88,8 +88,6 @@ class ListChangedSend(WireMethodRule):
         self.helpers = SameFileHelpers()
 
     def report(self, node, message, *, severity=None, fix=None) -> None:
-        if fix is not None and server_still_asks(self.context):
-            fix = None  # a server in this fix run still asks for roots: legacy clients still notify it
         super().report(node, message, severity=severity, fix=fix)
         self.helpers.found(self.ancestors, node)
 

@@ -13,7 +13,6 @@ from mcp_migrate.checks.wire import (
     registers,
 )
 from mcp_migrate.checks.wrappers import callee_key, definition_key
-from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_statement
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
@@ -34,6 +33,7 @@ MSG_DEF = (
 
 class ListChangedHandler(WireMethodRule):
     CODE = "RT005"
+    KEPT_WHILE_SERVER_ASKS = True
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
@@ -83,13 +83,6 @@ class ListChangedHandler(WireMethodRule):
             "the def registered as the list_changed handler",
         ),
     ]
-
-    def report(self, node, message, *, severity=None, fix=None) -> None:
-        """No removal while a server in this fix run still asks for roots: on a legacy
-        connection the handler is how it learns that the roots it asks for changed."""
-        if fix is not None and server_still_asks(self.context):
-            fix = None
-        super().report(node, message, severity=severity, fix=fix)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -20,6 +20,7 @@ _FLAGS = ("listChanged", "list_changed")
 
 class ListChangedFlag(Rule):
     CODE = "RT006"
+    KEPT_WHILE_SERVER_ASKS = True
     SCREEN = (b"listChanged", b"list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
     GATE = (b"oots",)

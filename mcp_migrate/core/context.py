@@ -24,6 +24,9 @@ class Report:
     #: The walk's ancestor chain when the report was made: where to look for the node's
     #: statement when positions are computed (core.positions).
     ancestors: tuple = ()
+    #: The fix kind the engine settled on when it differs from the Fix's own (a withheld or
+    #: coordinated fix: core.engine._decide_fixes); None: the Fix says.
+    kind: Optional[str] = None
 
 
 @dataclass

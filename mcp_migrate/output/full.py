@@ -94,7 +94,9 @@ def fix_block(proposal, finding, memo: Optional[dict] = None) -> list:
     mine = own_hunks(changes, finding.line, finding.end_line)
     if not mine:
         return []
-    if finding.fix == "unsafe":
+    if finding.fix == "display":
+        out = [("= suggestion (never applied by `mcp-migrate fix`; apply it by hand if it is right here):", "yellow")]
+    elif finding.fix == "unsafe":
         out = [("= unsafe fix (review it; applied by `mcp-migrate fix --unsafe-fixes`):", "yellow")]
     else:
         out = [("= fix (applied by `mcp-migrate fix`):", "green")]
@@ -119,7 +121,7 @@ def finding_context(run, finding, lines_of: dict) -> list:
             lines_of[finding.path] = []
     out = source_block(lines_of[finding.path], finding)
     if finding.fix != "none":
-        proposal = run.fixes.get((finding.path, finding.code, finding.fix == "unsafe"))
+        proposal = run.fixes.get((finding.path, finding.code, finding.fix != "safe"))
         out.extend(fix_block(proposal, finding, lines_of.setdefault(_HUNKS, {})))
     if out:
         out.append(("", ""))

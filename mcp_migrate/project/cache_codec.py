@@ -22,7 +22,7 @@ from mcp_migrate.project.cache_key import sign, verify
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
 SCHEMA = 4
 MAGIC = b"mcp-migrate-cache"
-FIX_KINDS = ("none", "safe", "unsafe")
+FIX_KINDS = ("none", "safe", "unsafe", "display")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
 _FINDING_STRS = ("path", "code", "name", "message")

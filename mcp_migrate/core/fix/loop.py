@@ -36,11 +36,11 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool) -> FixPas
     """One pass over `data`: apply every chosen fix that does not overlap another."""
     analysis = analyze(data, path, settings)
     wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
-    new, applied = _apply_pass(data, analysis, path, wanted, unsafe)
+    new, applied = _apply_pass(data, analysis, path, wanted)
     return FixPass(new, applied, analysis)
 
 
-def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_before: Optional[dict] = None):
+def _apply_pass(data: bytes, analysis, path: str, wanted, used_before: Optional[dict] = None):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
     one already chosen: (new bytes or None, applied [(code, line)]). `used_before`: the
     module's name_uses, when the caller already counted them."""
@@ -55,7 +55,7 @@ def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_bef
             chosen.extend(report.fix.edits)
             imports.extend(report.fix.imports)
             applied.append((finding.code, finding.line))
-            if unsafe:
+            if finding.fix != "safe":  # a safe fix never deletes a function (engine._decide_fixes)
                 orphans.update(report.fix.orphans)
     if not chosen:
         return None, []
@@ -74,7 +74,8 @@ def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_bef
 
 
 def analysis_previews(analysis, data: bytes, path: str) -> dict:
-    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind: one transform
+    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind (unsafe? is true
+    for the fixes plain `fix` does not apply: unsafe and display-only ones): one transform
     per (rule, fix kind) of the tree the check already parsed and walked (`analysis`, from
     engine.analyze of `data`), the module's name uses counted once for all of them. A preview
     is one pass, like the first pass of `fix`; what `fix` writes is still verified there.
@@ -90,13 +91,11 @@ def _analysis_previews(analysis, data: bytes, path: str) -> dict:
     previews: dict = {}
     if analysis.module is None:
         return previews
-    keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
+    keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
     used_before = name_uses(analysis.module) if keys else None
     for code, unsafe in keys:
-        kind = "unsafe" if unsafe else "safe"
-        new, _ = _apply_pass(
-            data, analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe, used_before
-        )
+        kinds = ("unsafe", "display") if unsafe else ("safe",)
+        new, _ = _apply_pass(data, analysis, path, lambda f, c=code, k=kinds: f.code == c and f.fix in k, used_before)
         if new is not None and new != data:
             previews[(code, unsafe)] = new
     return previews

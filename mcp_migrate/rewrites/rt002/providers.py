@@ -7,7 +7,6 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import whole_statement
 from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveStatement, Replace
 from mcp_migrate.core.syntax import (
@@ -25,8 +24,6 @@ from mcp_migrate.rewrites.rt002.handover import with_directories
 
 def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
     """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots."""
-    if server_still_asks(context):
-        return None
     args = positional(call)
     if arg.keyword is None and arg is not args[-1]:
         edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
@@ -117,8 +114,6 @@ def _local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
 
 def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
     """`client.set_roots(...)` as a whole statement."""
-    if server_still_asks(context):
-        return None
     statement = whole_statement(context.ancestors)
     if statement is None:
         return None
