@@ -157,3 +157,21 @@ def test_a_fix_only_unsafe_frees_is_reported_as_unsafe(monkeypatch):
     freed = sorted(code for (_path, _line, code), (kind, message) in kinds.items() if message.endswith(note))
     assert freed == ["RT002", "RT003", "RT004", "RT005", "RT006"]
     assert all(kinds[key][0] == "unsafe" for key in kinds if kinds[key][1].endswith(note))
+
+
+def test_security_rewrites_are_display_only(tmp_path, monkeypatch):
+    """RT102 and RT103 rewrites are suggestions (issue 20 §4): `check` shows them, `fix` never
+    applies them (not even with `--unsafe-fixes`), the summary does not count them, and the
+    migration report says where to read them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.py").write_text("import mcp\n\n\ndef path_of(root):\n    return root.uri.replace('file://', '')\n")
+    doc = json.loads(run("check", "--output-format", "json", "--exit-zero", "s.py"))
+    assert [(f["code"], f["fix"]) for f in doc["findings"]] == [("RT102", "display")]
+    shown = run("check", "--output-format", "full", "--exit-zero", "s.py")
+    assert "= suggestion (never applied by `mcp-migrate fix`" in shown and "+     return url2pathname(" in shown
+    assert "fixable" not in shown.splitlines()[-1]
+    before = (tmp_path / "s.py").read_bytes()
+    run("fix", "--unsafe-fixes", "--exit-zero", "s.py")
+    assert (tmp_path / "s.py").read_bytes() == before
+    run("check", "--exit-zero", "--report", "r.md", "s.py")
+    assert "(suggested rewrite, never applied by `fix`" in (tmp_path / "r.md").read_text()

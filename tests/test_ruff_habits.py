@@ -252,7 +252,7 @@ def test_rules_json_lists_the_catalog(project):
     doc = json.loads(result.stdout)
     assert [row["code"] for row in doc] == list(load_catalog())
     rt103 = next(row for row in doc if row["code"] == "RT103")
-    assert rt103["security_severity"] == "7.5" and rt103["fix"] == "unsafe"
+    assert rt103["security_severity"] == "7.5" and rt103["fix"] == "display"
     assert set(doc[0]) >= {"code", "name", "severity", "fix", "summary"}
 
 

@@ -116,11 +116,20 @@ def render(sections: list, *, files_checked: int, fixed: bool, errors: list = ()
             lines += [f"- line {f.line}: {_marker_reason(f.message)}" for f in sec.markers]
         if sec.remaining:
             lines += ["", "### Remaining for manual work", ""]
-            lines += [f"- line {f.line}: {f.code} {f.name} ({f.severity}): {f.message}" for f in sec.remaining]
+            lines += [
+                f"- line {f.line}: {f.code} {f.name} ({f.severity}): {f.message}{_shown(f)}" for f in sec.remaining
+            ]
     if errors:
         lines += ["", "## Errors", ""]
         lines += [f"- {_code(e.path)}: {e.code} {e.message}" for e in errors]
     return "\n".join(lines) + "\n"
+
+
+def _shown(finding) -> str:
+    """Where a display-only fix (RT102, RT103: never applied by `fix`) can be read."""
+    if finding.fix != "display":
+        return ""
+    return " (suggested rewrite, never applied by `fix`: `mcp-migrate check --output-format full` shows it)"
 
 
 def _marker_reason(message: str) -> str:

@@ -31,7 +31,8 @@ Flagged, path to URI: `f"file://{p}"`, `"file://" + p`, `"file://%s" % p`, `"fil
 `"file://" + pathname2url(p)` and `quote(...)`-encoded paths are left alone, and so is a `.path`
 handed back to `urlunsplit`/`urlunparse`/`urljoin` (it builds a URL, not a path).
 
-The unsafe fix rewrites the expression to `url2pathname(urlparse(X).path)` or
+The display-only fix (a suggestion `fix` never applies: no rewrite here is equivalent on every
+input) rewrites the expression to `url2pathname(urlparse(X).path)` or
 `Path(X).absolute().as_uri()` (both str, like the original) and adds the imports. `absolute()`,
 not `resolve()`: the f-string kept symlinks and never touched the file system, and a project's
 tests that compare the URI with the path they built (a symlinked temp folder) keep passing.

@@ -32,10 +32,14 @@ class FixPass(NamedTuple):
     analysis: Analysis
 
 
-def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool) -> FixPass:
-    """One pass over `data`: apply every chosen fix that does not overlap another."""
+def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool, suggestions: bool = False) -> FixPass:
+    """One pass over `data`: apply every chosen fix that does not overlap another. `fix` never
+    applies the display-only ones; `suggestions` does (what the file would be with the
+    suggestions taken: tests of the suggestions, and the fix benchmark's review)."""
     analysis = analyze(data, path, settings)
-    wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
+    kinds: tuple = ("safe", "unsafe") if unsafe else ("safe",)
+    kinds += ("display",) if suggestions else ()
+    wanted = lambda finding: finding.fix in kinds  # noqa: E731 - the pass's one predicate
     new, applied = _apply_pass(data, analysis, path, wanted)
     return FixPass(new, applied, analysis)
 
@@ -122,13 +126,15 @@ def _cpython_problem(data: bytes, path: str) -> Optional[str]:
     return None
 
 
-def fix_bytes(data: bytes, path: str, settings: Settings, *, unsafe: bool = False) -> FileResult:
+def fix_bytes(
+    data: bytes, path: str, settings: Settings, *, unsafe: bool = False, suggestions: bool = False
+) -> FileResult:
     """Fix one file's bytes. `fixed_source` is None when nothing changed; `findings` are what
     remains after fixing; a fix whose output does not parse is dropped with a FileError. Never
     raises: an internal error leaves the file untouched and is one of the result's `errors`.
     Runs on the deep-stack thread (core.deep): the transforms recurse as deep as the syntax."""
     try:
-        return call_deep(_fix_bytes, data, path, settings, unsafe)
+        return call_deep(_fix_bytes, data, path, settings, unsafe, suggestions)
     except Exception as exc:  # noqa: BLE001 - bytes in, a result out: never an exception
         return _untouched(data, path, settings, "internal", f"fix raised {type(exc).__name__}: {exc}")
 
@@ -143,12 +149,12 @@ def _untouched(data: bytes, path: str, settings: Settings, code: str, message: s
     return result
 
 
-def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool) -> FileResult:
+def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool, suggestions: bool = False) -> FileResult:
     current, applied = data, []
     compiles = None  # does this interpreter compile the input? asked once, when a fix applies
     for _ in range(MAX_PASSES):
         try:
-            new, done, analysis = fix_once(current, path, settings, unsafe)
+            new, done, analysis = fix_once(current, path, settings, unsafe, suggestions)
         except RecursionError:
             return _untouched(data, path, settings, "internal", "too deeply nested to fix")
         if new is None or new == current:
