@@ -7,7 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_mapping
+from mcp_migrate.checks.capabilities import capability_mapping, expected_value
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
@@ -109,6 +109,7 @@ class RootsCapabilityDeclared(Rule):
         if self._in_check():
             self.report(arg, MSG_PROBE)
         else:
+            fixable = fixable and not expected_value(self.ancestors)  # what a test asserts on
             self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
 
     def _mcp_code(self) -> bool:
@@ -168,6 +169,8 @@ class RootsCapabilityDeclared(Rule):
         both branches become `{}`: the whole conditional is `{}` (its test is a plain name), not
         `{} if roots else {}`. None while a server in the same run still asks for roots (its
         tests declare the capability on purpose: core.coordination)."""
+        if expected_value(self.ancestors):
+            return None  # what a test asserts on (issue 20 §4)
         if not isinstance(holder, cst.IfExp):
             return remove_element(mapping, element, unsafe=True)
         other = holder.orelse if holder.body is mapping else holder.body

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_mapping
-from mcp_migrate.checks.words import last_identifier, words
+from mcp_migrate.checks.capabilities import capability_mapping, expected_value
+from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import mcp_module
@@ -58,23 +58,7 @@ class ListChangedFlag(Rule):
         """The safe removal, except where the literal is what a test expects: compared with
         `==`/`!=`, asserted, bound to an `expected` name, or anywhere in a `test_*` function
         (issue 12 #8: the edit broke the test that asserted the literal)."""
-        return None if self._expected_value() else build()
-
-    def _expected_value(self) -> bool:
-        for anc in reversed(self.ancestors):
-            if isinstance(anc, cst.Comparison) and any(
-                isinstance(t.operator, (cst.Equal, cst.NotEqual)) for t in anc.comparisons
-            ):
-                return True
-            if isinstance(anc, cst.Assert):
-                return True
-            if isinstance(anc, (cst.Assign, cst.AnnAssign)):
-                targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
-                if any("expected" in words(last_identifier(t) or "") for t in targets):
-                    return True
-            if isinstance(anc, cst.FunctionDef) and anc.name.value.startswith("test"):
-                return True
-        return False
+        return None if expected_value(self.ancestors) else build()
 
     def _own_roots_capability(self, node: cst.Call) -> bool:
         name = last_identifier(node.func) or ""
