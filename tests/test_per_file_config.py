@@ -27,9 +27,13 @@ PROVIDER = """\
 from mcp import ClientSession
 
 
-async def main(read, write, callback) -> None:
-    async with ClientSession(read, write, list_roots_callback=callback) as session:
+async def main(read, write) -> None:
+    async with ClientSession(read, write, list_roots_callback=provide) as session:
         await session.initialize()
+
+
+async def provide(context):
+    return None
 """
 
 

@@ -3,12 +3,12 @@ nothing else uses), keeping the directories it held."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import libcst as cst
 
 from mcp_migrate.core.fix.builders import whole_statement
-from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveStatement, Replace
+from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveArg, RemoveStatement, Replace
 from mcp_migrate.core.syntax import (
     enclosing,
     is_reference,
@@ -21,9 +21,20 @@ from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt002.directories import directories_of
 from mcp_migrate.rewrites.rt002.handover import with_directories
 
+#: The marker left where a provider is the project's own parameter, passed through.
+PASS_THROUGH = (
+    "# mcp-migrate: RT002 review: `{name}` is a parameter of `{func}`, passed through here: its callers"
+    " still hand roots to it; remove or deprecate the parameter with them, then this argument"
+)
+
 
 def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
-    """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots."""
+    """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots. A
+    callback that is the enclosing function's own parameter (`list_roots_callback=
+    list_roots_callback`) is the project's public plumbing: removing only the pass-through would
+    leave the parameter silently dead (issue 20 §3), so a marker says what to decide."""
+    if isinstance(arg.value, cst.Name) and _parameter_of_enclosing(context, arg.value):
+        return _pass_through_marker(context, arg.value)
     args = positional(call)
     if arg.keyword is None and arg is not args[-1]:
         edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
@@ -45,6 +56,28 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
         edits.append(RemoveStatement(local))
     dirs = directories_of(context, local.value if local is not None else arg.value)
     return with_directories(context, edits, dirs, orphans)
+
+
+def _parameter_of_enclosing(context, value: cst.Name) -> bool:
+    func: Any = enclosing(context.ancestors, cst.FunctionDef)
+    if func is None:
+        return False
+    params = func.params
+    return value.value in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def _pass_through_marker(context, value: cst.Name) -> Optional[Fix]:
+    """The marker-only fix for a provider that is a parameter of the enclosing function (None
+    once the marker is there)."""
+    func: Any = enclosing(context.ancestors, cst.FunctionDef)
+    statement: Any = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+    if statement is None:
+        return None
+    text = PASS_THROUGH.format(name=value.value, func=func.name.value)
+    head = text[: len("# mcp-migrate: RT002 review:")]
+    if any(line.comment is not None and line.comment.value.startswith(head) for line in statement.leading_lines):
+        return None
+    return Fix((AddComment(statement, text),), unsafe=True)
 
 
 def _callback_names(value: cst.BaseExpression) -> tuple:
