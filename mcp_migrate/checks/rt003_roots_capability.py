@@ -11,10 +11,11 @@ from mcp_migrate.checks.capabilities import capability_mapping, expected_value
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
-from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.fix.edits import Fix, RemoveStatement, Replace
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import mcp_folder, mcp_module
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
+from mcp_migrate.rewrites.names import sole_local_binding
 
 MSG_DECLARE = (
     "declares the roots capability; Roots is deprecated by SEP-2577: stop declaring it once the "
@@ -110,7 +111,16 @@ class RootsCapabilityDeclared(Rule):
             self.report(arg, MSG_PROBE)
         else:
             fixable = fixable and not expected_value(self.ancestors)  # what a test asserts on
-            self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
+            self.report(arg, MSG_DECLARE, fix=self._without_arg(node, arg) if fixable else None)
+
+    def _without_arg(self, call: cst.Call, arg: cst.Arg) -> Fix:
+        """`roots=` removed, and `roots = RootsCapability(...)` with it when that local only fed
+        this argument (left behind it is a dead variable: issue 20 §4)."""
+        fix = remove_arg(call, arg, unsafe=True)
+        local = sole_local_binding(self.context, arg.value)
+        if local is None or not isinstance(local.value, cst.Call):
+            return fix
+        return Fix((*fix.edits, RemoveStatement(local)), orphans=fix.orphans, unsafe=True)
 
     def _mcp_code(self) -> bool:
         """The SDK, a module of the project's own MCP implementation (`myapp.mcp.types`), or a

@@ -17,7 +17,7 @@ from mcp_migrate.core.syntax import (
     parent_map,
     positional,
 )
-from mcp_migrate.rewrites.names import is_store
+from mcp_migrate.rewrites.names import sole_local_binding
 from mcp_migrate.rewrites.rt002.directories import directories_of
 from mcp_migrate.rewrites.rt002.handover import with_directories
 
@@ -51,7 +51,7 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
         only_here = [h for h in helpers if _only_used_inside(context, h, dead)]
         edits.extend(RemoveStatement(module_binding(context.module, h)) for h in only_here)
         orphans = tuple(h for h in helpers if h not in only_here)
-    local = _local_binding(context, arg.value)
+    local = sole_local_binding(context, arg.value)
     if local is not None:  # `roots = [...]` only fed the argument: it goes too (no unused local)
         edits.append(RemoveStatement(local))
     dirs = directories_of(context, local.value if local is not None else arg.value)
@@ -121,28 +121,6 @@ def _called_functions(context, func: cst.FunctionDef) -> tuple:
     """Module-level functions `func` calls by name: orphans once `func` is gone."""
     called = {n.func.value for n in iter_nodes(func.body) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)}
     return tuple(sorted(n for n in called if isinstance(module_binding(context.module, n), cst.FunctionDef)))
-
-
-def _local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
-    """The one `name = ...` of a local whose only read is `value` (the removed argument)."""
-    func = enclosing(context.ancestors, cst.FunctionDef)
-    if func is None or not isinstance(value, cst.Name):
-        return None
-    parents = parent_map(func.body)
-    assigns, reads = [], 0
-    for node in iter_nodes(func.body):
-        if not (isinstance(node, cst.Name) and node.value == value.value):
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, cst.AssignTarget):
-            assigns.append(parents.get(id(parent)))
-        elif is_store(node, parent):
-            return None
-        elif is_reference(node, parent):
-            reads += 1
-    if len(assigns) != 1 or reads != 1 or not isinstance(assigns[0], cst.Assign) or len(assigns[0].targets) != 1:
-        return None
-    return assigns[0]
 
 
 def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
