@@ -267,3 +267,15 @@ def test_input_this_python_cannot_compile_is_still_fixed(extra):
     result = fix_bytes((HEAD + extra).encode(), "x.py")
     assert result.errors == []
     assert result.fixed_source is not None and extra.encode() in result.fixed_source
+
+
+#: The fuzz test's case (a fixture with a form feed and an `if True:` block spliced in): LibCST
+#: refuses its indentation, Python's parser accepts it, Python's compiler does not.
+DOES_NOT_COMPILE = b'\x0cif True:\n    """An app\'s own root registry, in a module that also serves MCP (like mcp-context-forge)."""\n    from dataclasses import dataclass, field\n\n    from mcp.server.fastmcp import Context, FastMCP\n\n    mcp = FastMCP("gateway")\n\n\n    @dataclass\n    class RootService:\n        roots: list[str] = field(default_factory=list)\n\n        async def list_roots(self) -> list[str]:\n            return list(self.roots)\n\n\n    def list_roots() -> list[str]:\n        return ["/srv/data"]\n\n\n    service = RootService(["/srv/a"])\n\n\n    @mcp.tool()\n    async def configured_roots(ctx: Context) -> list[str]:\n        await ctx.info("listing configured roots")\n        mine = await service.list_roots()\nif True:\n    \x0c        return mine + list_roots()\n\n\n        class Admin:\n            def __init__(self, svc: RootService) -> None:\n                self.svc = svc\n\n            async def show(self) -> list[str]:\n                return await self.svc.list_roots()\n'
+
+
+def test_code_that_parses_but_does_not_compile_is_a_syntax_error_not_a_parser_limit():
+    """`return` outside a function passes Python's parser and fails its compiler: the file is
+    invalid (E999 with Python's message), not valid code LibCST lacks (E998)."""
+    findings = check_source(DOES_NOT_COMPILE, "f.py")
+    assert [(f.code, f.line, f.message) for f in findings] == [("E999", 30, "cannot parse: 'return' outside function")]

@@ -97,11 +97,11 @@ _PARSER_POSITION = re.compile(r"^(?:parser error:\s*)?error at \d+:\d+:\s*")
 
 def _python_syntax_error(data: bytes):
     """(line, 1-based column, message) of Python's own SyntaxError for `data`, or None when
-    Python accepts the file (syntax newer than LibCST's grammar) or gives no position."""
-    import ast
-
+    Python accepts the file (syntax newer than LibCST's grammar) or gives no position. The
+    whole compiler is asked, not only its parser: `return` outside a function parses but is a
+    SyntaxError all the same (nothing runs: compile() only builds the code object)."""
     try:
-        ast.parse(data)
+        compile(data, "<checked>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         if exc.lineno:
             return exc.lineno, max(exc.offset or 1, 1), exc.msg
