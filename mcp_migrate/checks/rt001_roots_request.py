@@ -227,7 +227,7 @@ class RootsRequest(WireMethodRule):
         """`await session.list_roots()` (or `asyncio.wait_for(session.list_roots(), t)`) on a
         receiver named like a session whose type we cannot see, in MCP code that defines no
         list_roots method of its own: the SDK's ServerSession is the one such method."""
-        mcp_code = self.resolver.imports_mcp or self.resolver.imports_mcp_named
+        mcp_code = self.context.evidence.mcp
         if not (mcp_code and (is_session_name(receiver, self.resolver) or self._guarded(receiver))):
             return False
         if _OWN_LIST_ROOTS.search(self.context.data):

@@ -171,7 +171,7 @@ class RootsProvider(WireMethodRule):
         if sdk_callee:
             fix = remove_provider_arg(self.context, node, arg)
             self.report(arg, MSG.format(what="`list_roots_callback=`"), fix=fix)
-        elif self.resolver.imports_mcp:
+        elif self.context.evidence.mcp:
             self.report(arg, MSG.format(what="`list_roots_callback=`"))
 
     def _sdk_session_callback(self, node: cst.Call, qualified: str) -> None:
@@ -233,7 +233,7 @@ class RootsProvider(WireMethodRule):
         """`{"list_roots_callback": cb}` kwargs splatted into a session later, or a callback
         table entry `{"list_roots": self.list_roots_callback}` (MCP code only)."""
         key = literal(node.key)
-        if key not in _CALLBACK_KEYS or is_false_or_none(node.value) or not self.resolver.imports_mcp:
+        if key not in _CALLBACK_KEYS or is_false_or_none(node.value) or not self.context.evidence.mcp:
             return
         if key == "list_roots_callback" or "callback" in (code_of(node.value)):
             self.report(node, MSG.format(what=f"the `{key}` callback entry"))
@@ -304,7 +304,7 @@ class RootsProvider(WireMethodRule):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
         name = roots_type_definition(node, self.context.data)
-        if name is not None and name != "RootsListChangedNotification" and self.resolver.imports_mcp:
+        if name is not None and name != "RootsListChangedNotification" and self.context.evidence.mcp:
             self.report(node.name, MSG_TYPE.format(name=name))
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:

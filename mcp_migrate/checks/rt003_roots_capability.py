@@ -14,7 +14,6 @@ from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.sdk import mcp_folder, mcp_module
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
 MSG_DECLARE = (
@@ -115,10 +114,7 @@ class RootsCapabilityDeclared(Rule):
     def _mcp_code(self) -> bool:
         """The SDK, a module of the project's own MCP implementation (`myapp.mcp.types`), or a
         module that is part of one (its file lives in a package folder named `mcp`)."""
-        resolver = self.resolver
-        if resolver.imports_sdk or any(mcp_module(name) for name in resolver.module_imports()):
-            return True
-        return mcp_folder(self.context.path)
+        return self.context.evidence.mcp
 
     def _own_capabilities(self, node: cst.Call) -> bool:
         """In MCP code, a project's own capability model (`ClientCapabilities(roots=...)` of its

@@ -102,7 +102,7 @@ class ListChangedSend(WireMethodRule):
         """A project's own RootsListChangedNotification model, in MCP code."""
         if (
             roots_type_definition(node, self.context.data) == "RootsListChangedNotification"
-            and self.resolver.imports_mcp
+            and self.context.evidence.mcp
         ):
             self.report(node.name, MSG_TYPE.format(name=node.name.value))
 

@@ -8,7 +8,6 @@ from mcp_migrate.checks.capabilities import capability_mapping
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.sdk import mcp_module
 from mcp_migrate.core.syntax import keyword, literal
 
 MSG = (
@@ -79,8 +78,7 @@ class ListChangedFlag(Rule):
         name = last_identifier(node.func) or ""
         if not name.endswith("RootsCapability") or self.resolver.sdk_name(node.func) is not None:
             return False
-        resolver = self.resolver
-        return resolver.imports_sdk or any(mcp_module(q) for q in resolver.module_imports())
+        return self.context.evidence.mcp
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         flag = literal(node.key)

@@ -6,12 +6,12 @@ imports, to `myapp.mcp.get_client_roots` an RT001 finding."""
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
 
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.modules import module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
 
@@ -167,7 +167,7 @@ class ImportedHelpers:
         if target is None:
             return None
         module, key = target
-        source = _module_file(os.path.dirname(os.path.abspath(self.path)), module)
+        source = module_file(os.path.dirname(os.path.abspath(self.path)), module)
         if source is None:
             return None
         keys = self._keys(source)
@@ -218,22 +218,4 @@ def _imported_target(func, resolver) -> Optional[tuple]:
             module, _, cls = owner.rpartition(".")
             if module.partition(".")[0] not in SDK_PACKAGES:
                 return module, (cls, func.attr.value)
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _module_file(directory: str, module: str) -> Optional[str]:
-    """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
-    or `<dir>/a/b/__init__.py` for that directory and its parents (cached: a file calls many
-    imported names, most of them from the same few modules or from no project file at all)."""
-    relative = module.replace(".", os.sep)
-    for _ in range(8):
-        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
-            full = os.path.join(directory, candidate)
-            if os.path.isfile(full):
-                return full
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
     return None

@@ -9,6 +9,7 @@ import libcst as cst
 
 from mcp_migrate.core.coordination import FileNotes
 from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
 
 
@@ -45,6 +46,17 @@ class FileContext:
     notes: FileNotes = field(default_factory=FileNotes)
     #: Per-file answers a rewrite computes once and asks again (e.g. the registered tools).
     memo: dict = field(default_factory=dict)
+    _evidence: Optional[Evidence] = None
+
+    @property
+    def evidence(self) -> Evidence:
+        """Is this file MCP code, and which side (core.sdk.file_evidence), asked once."""
+        if self._evidence is None:
+            imports = self.resolver.module_imports() + self.resolver.imported_modules
+            self._evidence = file_evidence(
+                imports, self.data, self.path, project=lambda name: project_module_is_mcp(self.path, name)
+            )
+        return self._evidence
 
     def report(self, code, node, message, *, severity=None, fix=None) -> None:
         self.reports.append(Report(code, node, message, severity, fix, tuple(self.ancestors)))

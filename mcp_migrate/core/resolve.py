@@ -27,6 +27,7 @@ from mcp_migrate.core.sdk import (
     SERVER_APPS,
     SERVER_CONTEXTS,
     SERVER_SESSION,
+    SPEC_ROOTS_TYPES,
     TOOL_SERVERS,
     in_package,
     mcp_module,
@@ -103,6 +104,9 @@ class Resolver:
         #: The file imports a module named for MCP (`mcp_server.paths`, `app.tools_mcp`): a
         #: project's own MCP package, weaker evidence than `imports_mcp`.
         self.imports_mcp_named = False
+        #: Every module an import statement names (`a.b` of `import a.b`, `.roots` of
+        #: `from .roots import x`), at any depth: evidence of what the file is (core.sdk).
+        self.imported_modules: list = []
         #: Names of functions/methods defined anywhere in this file (a user's own API).
         self.defined_functions: set = set()
         self._prepassing = False
@@ -170,6 +174,7 @@ class Resolver:
         # ImportFrom
         if node.relative:
             base = "." * len(node.relative) + (module_name(node.module) if node.module else "")
+            self.imported_modules.append(base)
         else:
             base = module_name(node.module) if node.module else ""
             self._note_module(base)
@@ -187,6 +192,8 @@ class Resolver:
             scope.names[local] = Binding.imported(f"{base}.{alias.name.value}")
 
     def _note_module(self, full: str) -> None:
+        if full:
+            self.imported_modules.append(full)
         if full.partition(".")[0] in SDK_PACKAGES:
             self.imports_sdk = True
         if full and mcp_module(full):
@@ -432,8 +439,11 @@ class Resolver:
         q = self.qualified(expr)
         if not q:
             return None
+        symbol = q.rpartition(".")[2]
+        if symbol in SPEC_ROOTS_TYPES:  # the spec's Roots types, whatever module they come from
+            return symbol
         if mcp_module(q) or (q.startswith(".") and self.imports_mcp):
-            return q.rpartition(".")[2]
+            return symbol
         return None
 
     def annotation_type(self, ann: cst.BaseExpression) -> Optional[str]:

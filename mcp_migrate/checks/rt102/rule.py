@@ -73,7 +73,7 @@ from mcp_migrate.checks.spelling import Spelling
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.nodes import bare
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file, mcp_module
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 
@@ -218,8 +218,7 @@ class NaiveFileUri(Rule):
         """Word-based inference (`uri` means a root's or resource's URI) only in MCP code: a
         module-level import from an MCP SDK, fastmcp, mcp-agent, fast-agent or an `*.mcp` module."""
         if self._is_mcp is None:
-            resolver = self.resolver
-            self._is_mcp = resolver.imports_sdk or any(mcp_module(name) for name in resolver.module_imports())
+            self._is_mcp = self.context.evidence.mcp
         return self._is_mcp
 
     def _scheme(self, expr) -> Optional[bool]:
