@@ -192,7 +192,9 @@ class RootsRequest(WireMethodRule):
             super().report(call, MSG_SEND)
             self.helpers.found(ancestors, call)
         for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=name))
+            super().report(
+                site, MSG_HELPER.format(name=name), severity="info"
+            )  # a related location: the helper is the site
 
     def visit_Call(self, node: cst.Call) -> None:
         self.helpers.called(node, self.ancestors, self.resolver)
@@ -212,7 +214,7 @@ class RootsRequest(WireMethodRule):
             self._construction(node)
             helper = self.imported.helper(node, self.resolver)
             if helper is not None:
-                super().report(node, MSG_IMPORTED.format(name=helper))
+                super().report(node, MSG_IMPORTED.format(name=helper), severity="info")
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):

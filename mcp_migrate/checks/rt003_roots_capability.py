@@ -7,7 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_mapping
+from mcp_migrate.checks.capabilities import capability_mapping, roots_capability_shape
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.coordination import server_still_asks
@@ -84,8 +84,18 @@ class RootsCapabilityDeclared(Rule):
             self.report(node, MSG_DECLARE)
         elif symbol is None and self._own_capabilities(node):
             self._capabilities_call(node, fixable=False)
-        elif symbol is None and self._getattr_probe(node):
+        elif symbol is None and (self._getattr_probe(node) or self._get_probe(node)):
             self.report(node, MSG_PROBE)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        """`"roots" in client_caps` / `"roots" not in caps`: a probe of a capabilities mapping
+        (by its name), in MCP code."""
+        if literal(node.left) != "roots" or len(node.comparisons) != 1:
+            return
+        test = node.comparisons[0]
+        if isinstance(test.operator, (cst.In, cst.NotIn)) and _capabilities_named(test.comparator):
+            if self.context.evidence.mcp:
+                self.report(node, MSG_PROBE)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own MCP types: `class ClientRootsCapability(BaseModel)` defines the roots
@@ -141,6 +151,15 @@ class RootsCapabilityDeclared(Rule):
             return False
         return _capabilities_named(node.args[0].value) and self._mcp_code()
 
+    def _get_probe(self, node: cst.Call) -> bool:
+        """`caps.get("roots")` on a mapping named like capabilities, in MCP code."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args):
+            return False
+        if literal(node.args[0].value) != "roots" or not _capabilities_named(func.value):
+            return False
+        return self.context.evidence.mcp
+
     def _in_check(self) -> bool:
         for anc in reversed(self.ancestors[:-1]):
             if isinstance(anc, cst.Call) and isinstance(anc.func, cst.Attribute) and "capabilit" in anc.func.attr.value:
@@ -157,7 +176,7 @@ class RootsCapabilityDeclared(Rule):
         index = len(stack) - 2
         if index >= 1 and isinstance(stack[index - 1], cst.IfExp):
             index -= 1  # the IfExp stands where the mapping would
-        if capability_mapping(self.resolver, stack, index):
+        if capability_mapping(self.resolver, stack, index) or roots_capability_shape(node.value):
             self.report(node, MSG_DECLARE, fix=self._without_key(stack[-2], node, stack[index]))
 
     def _without_key(self, mapping: cst.Dict, element: cst.DictElement, holder) -> Optional[Fix]:

@@ -96,7 +96,9 @@ class ListChangedSend(WireMethodRule):
     def leave_Module(self, node: cst.Module) -> None:
         """Calls of same-file helpers that send list_changed (known once the file is seen)."""
         for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=name))
+            super().report(
+                site, MSG_HELPER.format(name=name), severity="info"
+            )  # a related location: the helper is the site
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own RootsListChangedNotification model, in MCP code."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_mapping
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.rule import Invalid, Rule, Valid
@@ -90,8 +89,9 @@ class ListChangedFlag(Rule):
             return
         holder = stack[-3]
         if isinstance(holder, cst.DictElement) and literal(holder.key) == "roots":
-            if capability_mapping(self.resolver, stack, len(stack) - 4):
-                self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
+            # `"roots": {"listChanged": ...}` is a roots capability by its shape alone, wherever
+            # the mapping sits (checks.capabilities.roots_capability_shape).
+            self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
         elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
             call = stack[-4]
             if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":

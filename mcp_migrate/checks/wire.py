@@ -57,7 +57,7 @@ def string_context(ancestors: list) -> Optional[str]:
         return None
     parent = ancestors[i]
     if isinstance(parent, cst.DictElement):
-        if parent.value is node and literal(parent.key) == "method":
+        if parent.value is node and method_key(parent.key):
             return "request"
         if parent.key is node:
             return "dispatch"
@@ -160,6 +160,20 @@ def note_constant(context, ancestors: list, value: str) -> None:
             known[target.target.value] = value
 
 
+#: An upper-case constant that names the `method` key (`KEY_METHOD`, `METHOD_KEY`, `JSONRPC_METHOD`).
+_METHOD_KEY_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*METHOD(?:_[A-Z0-9]+)*$")
+
+
+def method_key(key: Optional[cst.BaseExpression]) -> bool:
+    """A JSON-RPC message's `method` key: the literal, or a constant named for it."""
+    if key is None:
+        return False
+    if literal(key) == "method":
+        return True
+    name = key.attr.value if isinstance(key, cst.Attribute) else key.value if isinstance(key, cst.Name) else ""
+    return bool(name) and _METHOD_KEY_CONSTANT.match(name) is not None and "KEY" in name
+
+
 def registers(where: Optional[str]) -> bool:
     """`router.notification(M)`, `emitter.on(M)`, `bus.register(M)`, `add_request_handler(M)`:
     the method is handled here (sends are not registrations)."""
@@ -175,7 +189,7 @@ def sends(where: Optional[str]) -> bool:
     """`send_request(M)`, `session.request(M)`, `rpc.call(M)`: the method goes to the peer."""
     if not where or not where.startswith("call:"):
         return False
-    name = where[len("call:") :]
+    name = where[len("call:") :].lstrip("_")  # `_rpc(M)`, `_send(M)`: a module's own sender
     return name.startswith("send") or name in _RPC_VERBS
 
 

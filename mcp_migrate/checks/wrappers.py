@@ -14,6 +14,7 @@ from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.modules import module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
+from mcp_migrate.core.syntax import all_params
 
 #: "`myapp.get_roots` wraps roots-request (a server asks the client for its roots (roots/list)) ..."
 MSG = "`{name}` wraps {rule} ({summary_lower}); configured in extend-apis"
@@ -125,6 +126,40 @@ def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> O
         owner = function_key(ancestors)
         if owner is not None and owner[0] is not None:
             return (owner[0], func.attr.value)
+        return None
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and not methods_only:
+        cls = instance_class(func.value.value, ancestors)
+        if cls is not None:
+            return (cls, func.attr.value)
+    return None
+
+
+def instance_class(name: str, ancestors: list) -> Optional[str]:
+    """The same-file class `name` holds an instance of, in the functions around the node
+    (innermost first): a parameter annotated with it (`manager: RootsManager`), or one plain
+    assignment from its constructor (`cfg = RootsConfig(...)`, a closure reading it too)."""
+    module = ancestors[0] if ancestors and isinstance(ancestors[0], cst.Module) else None
+    if module is None:
+        return None
+    classes = {stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef)}
+    if not classes:
+        return None
+    for func in reversed([a for a in ancestors if isinstance(a, cst.FunctionDef)]):
+        for param in all_params(func.params):
+            if param.name.value == name and param.annotation is not None:
+                ann = param.annotation.annotation
+                return ann.value if isinstance(ann, cst.Name) and ann.value in classes else None
+        for stmt in getattr(func.body, "body", ()):
+            for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and small.targets[0].target.value == name
+                    and isinstance(small.value, cst.Call)
+                    and isinstance(small.value.func, cst.Name)
+                ):
+                    return small.value.func.value if small.value.func.value in classes else None
     return None
 
 

@@ -132,7 +132,10 @@ class Resolver:
                     if isinstance(small, cst.Import):
                         for alias in small.names:
                             self._note_module(module_name(alias.name))
-                    elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                    elif isinstance(small, cst.ImportFrom) and small.relative:
+                        base = "." * len(small.relative) + (module_name(small.module) if small.module else "")
+                        self.imported_modules.append(base)
+                    elif isinstance(small, cst.ImportFrom) and small.module is not None:
                         self._note_module(module_name(small.module))
             else:
                 for block in _statement_blocks(stmt):
@@ -438,7 +441,7 @@ class Resolver:
         import. A project re-implementing the protocol has its own ListRootsRequest."""
         q = self.qualified(expr)
         if not q:
-            return None
+            return None  # a local object's attribute (`types.ListRootsRequest` of a parameter) is not resolved
         symbol = q.rpartition(".")[2]
         if symbol in SPEC_ROOTS_TYPES:  # the spec's Roots types, whatever module they come from
             return symbol

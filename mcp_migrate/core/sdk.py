@@ -164,6 +164,11 @@ _SERVER_SYMBOLS = SERVER_APPS | SERVER_CONTEXTS | {"ServerSession", "LowLevelSer
 _CLIENT_SYMBOLS = CLIENT_RECEIVERS | {"ListRootsFnT", "ClientCapabilities"}
 
 
+#: The evidence that a file speaks the Roots protocol itself, not only that it is MCP code: an
+#: SDK import, spec-named Roots types, the wire, or a project module it imports that has them.
+ROOTS_REASONS = frozenset({"sdk-import", "roots-types", "wire", "project-roots"})
+
+
 class Evidence(NamedTuple):
     """Why a file is MCP code (empty: it is not), and which side it is on: "server", "client",
     "both" or "unknown"."""
@@ -173,7 +178,16 @@ class Evidence(NamedTuple):
 
     @property
     def mcp(self) -> bool:
+        """MCP code: any evidence at all."""
         return bool(self.reasons)
+
+    @property
+    def roots(self) -> bool:
+        """Roots code: evidence that the file (or a project module it imports) speaks the Roots
+        protocol. What a name alone suggests (a `set_roots_provider`, a `RootsProvider`
+        parameter) counts only here: a host's own allow-list `add_root` in an `mcp_cli` package
+        is not Roots."""
+        return bool(self.reasons & ROOTS_REASONS)
 
 
 NO_EVIDENCE = Evidence(frozenset(), "unknown")
@@ -199,8 +213,8 @@ def byte_evidence(data: bytes, path: str = "") -> set:
 
 def file_evidence(imports, data: bytes, path: str, project=None) -> Evidence:
     """Is the file MCP code, and which side: from its imports (qualified names, resolved), its
-    bytes and its place; `project(qualified)` answers whether an imported project module is MCP
-    code by its own bytes (one module away, no further)."""
+    bytes and its place; `project(qualified)` answers whether an imported project module
+    speaks the Roots protocol by its own bytes (one module away, no further)."""
     imports = list(imports)
     reasons = byte_evidence(data, path)
     if any(name.partition(".")[0] in SDK_PACKAGES for name in imports if not name.startswith(".")):
@@ -209,8 +223,8 @@ def file_evidence(imports, data: bytes, path: str, project=None) -> Evidence:
         reasons.add("mcp-import")
     if any(name.rpartition(".")[2] in SPEC_ROOTS_TYPES for name in imports):
         reasons.add("roots-types")
-    if not reasons and project is not None and any(project(name) for name in imports):
-        reasons.add("project")
+    if not reasons & ROOTS_REASONS and project is not None and any(project(name) for name in imports):
+        reasons.add("project-roots")
     return Evidence(frozenset(reasons), _side(imports))
 
 
@@ -230,8 +244,8 @@ _MODULE_EVIDENCE_LIMIT = 4 * 1024 * 1024
 
 
 def project_module_is_mcp(path: str, qualified: str) -> bool:
-    """Whether the project module the file at `path` imports `qualified` from is MCP code by
-    its own bytes and place (one module away, no further)."""
+    """Whether the project module the file at `path` imports `qualified` from speaks the Roots
+    protocol by its own bytes (spec-named Roots types or the wire; one module away, no further)."""
     from mcp_migrate.core.modules import imported_module_file
 
     found = imported_module_file(path, qualified)
@@ -245,4 +259,10 @@ def _module_evidence(file: str) -> bool:
             data = handle.read(_MODULE_EVIDENCE_LIMIT + 1)
     except OSError:
         return False
-    return len(data) <= _MODULE_EVIDENCE_LIMIT and bool(byte_evidence(data, file))
+    return len(data) <= _MODULE_EVIDENCE_LIMIT and bool(byte_evidence(data, file) & {"roots-types", "wire"})
+
+
+#: A callable that takes or gives one of these is a roots provider's signature.
+PROVIDER_SIGNATURE_TYPES = frozenset({"ListRootsRequest", LIST_ROOTS_RESULT})
+#: Types whose values are roots (what a roots setter takes).
+ROOTS_VALUE_TYPES = frozenset({ROOT, LIST_ROOTS_RESULT})

@@ -19,11 +19,11 @@ import libcst as cst
 from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
 from mcp_migrate.core.fix.edits import Insert, Replace
 from mcp_migrate.core.sdk import SERVER_CLASSES
-from mcp_migrate.core.syntax import code_of, iter_nodes, module_binding, parent_map, parse_stmt
+from mcp_migrate.core.syntax import all_params, code_of, iter_nodes, module_binding, parent_map, parse_stmt
 from mcp_migrate.rewrites.names import bound_names
 from mcp_migrate.rewrites.rt001.flow import tolerates_none
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply
-from mcp_migrate.rewrites.rt001.signature import NewParam, all_params
+from mcp_migrate.rewrites.rt001.signature import NewParam
 from mcp_migrate.rewrites.rt001.tools import tool_name
 
 URI_HELPER = "_file_uri_to_path"
