@@ -60,7 +60,9 @@ def string_context(ancestors: list) -> Optional[str]:
         if parent.value is node and method_key(parent.key):
             return "request"
         if parent.key is node:
-            return "dispatch"
+            # A table mapping the method to text documents it (`{"roots/list": "asks ..."}`);
+            # a dispatch table maps it to what handles it.
+            return None if _text(parent.value) else "dispatch"
         return None
     if isinstance(parent, cst.Arg):
         call = ancestors[i - 1] if i >= 1 else None
@@ -196,14 +198,30 @@ def sends(where: Optional[str]) -> bool:
 def error_data(ancestors: list) -> bool:
     """Is the literal inside the `data` of a JSON-RPC error (`{"error": {..., "data": {...}}}`
     or `McpError(ErrorData(..., data=...))`)? Such a dict describes a request, it is not one."""
-    for anc in reversed(ancestors[:-1]):
+    for i in range(len(ancestors) - 2, -1, -1):
+        anc = ancestors[i]
         if isinstance(anc, cst.DictElement) and literal(anc.key) in ("data", "error"):
             return True
         if isinstance(anc, cst.Arg) and anc.keyword is not None and anc.keyword.value == "data":
             return True
+        if isinstance(anc, cst.Arg) and i >= 1 and _error_call(ancestors[i - 1]):
+            return True  # `ErrorData(-32601, "unsupported", {"method": ...})`: positional data
         if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
             return False
     return False
+
+
+def _text(expr: cst.BaseExpression) -> bool:
+    """A string (literal, implicit concatenation or f-string): documentation, not a handler."""
+    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
+def _error_call(node: cst.CSTNode) -> bool:
+    """A call that builds an error (`ErrorData(...)`, `McpError(...)`, `JSONRPCError(...)`)."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", "")
+    return isinstance(name, str) and "Error" in name
 
 
 #: Calls that pass a request on to another peer (a proxy's or relay's forwarding).
