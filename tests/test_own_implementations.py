@@ -58,3 +58,26 @@ def test_the_rename_reaches_the_code(tmp_path):
         path.write_text(text, encoding="utf-8")
         assert "acme_mcp" not in text
     assert not [p for p in target.rglob("*") if "mcp" in p.name.lower()]
+
+
+def test_a_helper_reexported_by_a_package_and_imported_relatively_is_one_call_away(tmp_path):
+    """`app/roots/__init__.py` re-exports `get_roots` from `app/roots/ops.py`, whose body asks;
+    `app/tools.py` imports it relatively from the package: its call is RT001 (at info, the
+    helper is the site); a caller of that caller is not."""
+    app = tmp_path / "src" / "app"
+    (app / "roots").mkdir(parents=True)
+    (app / "__init__.py").write_text("")
+    (app / "roots" / "__init__.py").write_text("from .ops import get_roots\n\n__all__ = ['get_roots']\n")
+    (app / "roots" / "ops.py").write_text(
+        "from mcp.server.fastmcp import Context\n\n\nasync def get_roots(ctx: Context):\n"
+        "    return await ctx.session.list_roots()\n"
+    )
+    tools = app / "tools.py"
+    tools.write_text(
+        "from mcp.server.fastmcp import Context\n\nfrom .roots import get_roots\n\n\n"
+        "async def tool(ctx: Context):\n    return await get_roots(ctx)\n\n\n"
+        "async def outer(ctx: Context):\n    return await tool(ctx)\n"
+    )
+    findings = check_source(tools.read_bytes(), str(tools))
+    assert [(f.line, f.column, f.code, f.severity) for f in findings] == [(7, 18, "RT001", "info")]
+    assert "`app.roots.get_roots`" in findings[0].message

@@ -6,12 +6,13 @@ imports, to `myapp.mcp.get_client_roots` an RT001 finding."""
 from __future__ import annotations
 
 import os
+import re
 from typing import Optional
 
 import libcst as cst
 
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.modules import module_file
+from mcp_migrate.core.modules import absolute, imported_module_file, module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
 from mcp_migrate.core.syntax import all_params
@@ -202,11 +203,17 @@ class ImportedHelpers:
         if target is None:
             return None
         module, key = target
-        source = module_file(os.path.dirname(os.path.abspath(self.path)), module)
+        source = _source_of(self.path, module)
         if source is None:
             return None
-        keys = self._keys(source)
-        return f"{module}.{'.'.join(k for k in key if k)}" if key in keys else None
+        if key not in self._keys(source):
+            # A package re-exporting the name (`from .helpers import get_dirs` in __init__.py):
+            # the module that defines it, one hop (a re-export is not a call).
+            source = _reexported_from(source, key[0] or key[1])
+            if source is None or key not in self._keys(source):
+                return None
+        shown = absolute(module, self.path) or module if module.startswith(".") else module
+        return f"{shown}.{'.'.join(k for k in key if k)}"
 
     def _keys(self, source: str) -> set:
         try:
@@ -238,18 +245,39 @@ class ImportedHelpers:
         return keys
 
 
+def _source_of(path: str, module: str) -> Optional[str]:
+    """The file of `module` (absolute, or relative to the importing file at `path`)."""
+    if module.startswith("."):
+        return imported_module_file(path, module + ".x")
+    return module_file(os.path.dirname(os.path.abspath(path)), module)
+
+
+def _reexported_from(source: str, name: str) -> Optional[str]:
+    """The file a module imports `name` from (`from .helpers import name`), if any."""
+    try:
+        with open(source, "rb") as handle:
+            text = handle.read(1024 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return None
+    match = re.search(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\s+[^\n]*\b" + re.escape(name) + r"\b", text)
+    if match is None:
+        return None
+    module = match.group(1)
+    return imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
+
+
 def _imported_target(func, resolver) -> Optional[tuple]:
     """(module, function key) a call's callee names through the file's imports: a function
-    imported from a project module, or a method on an instance of an imported class. SDK and
-    relative names are not followed."""
+    imported from a project module (absolutely or relatively), or a method on an instance of an
+    imported class. SDK names are not followed."""
     qualified = resolver.qualified(func)
-    if qualified and "." in qualified and not qualified.startswith("."):
+    if qualified and "." in qualified.lstrip("."):
         module, _, name = qualified.rpartition(".")
-        if module.partition(".")[0] not in SDK_PACKAGES:
+        if module.lstrip(".").partition(".")[0] not in SDK_PACKAGES or module.startswith("."):
             return module, (None, name)
     if isinstance(func, cst.Attribute):
         owner = resolver.instance_type(func.value)
-        if owner and "." in owner and not owner.startswith("."):
+        if owner and "." in owner.lstrip("."):
             module, _, cls = owner.rpartition(".")
             if module.partition(".")[0] not in SDK_PACKAGES:
                 return module, (cls, func.attr.value)
