@@ -20,7 +20,7 @@ from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SERVER_RECEIVERS, in_package
+from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 
@@ -44,6 +44,10 @@ MSG_RELAY = (
 MSG_HELPER = (
     "runs `{name}`, a helper defined in this file that asks the client for roots (deprecated by "
     "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
+)
+MSG_FRAMEWORK = (
+    "runs `{name}`, an MCP framework's own function that asks the client for roots (deprecated "
+    "by SEP-2577): take the directories as a tool parameter, a resource URI, or server configuration"
 )
 MSG_IMPORTED = (
     "runs `{name}`, a helper of this project that asks the client for roots (deprecated by "
@@ -203,6 +207,8 @@ class RootsRequest(WireMethodRule):
         name = method_name(node)
         if name == "list_roots" and isinstance(node.func, cst.Attribute):
             self._list_roots(node, node.func.value)
+        elif name == "list_roots" and isinstance(self.parent(1), cst.Await) and self._framework_function(node.func):
+            super().report(node, MSG_FRAMEWORK.format(name=self.resolver.qualified(node.func)), severity="info")
         elif name in _SEND_METHODS:
             self._send_request(node)
         elif name == "send_raw_request":
@@ -224,6 +230,14 @@ class RootsRequest(WireMethodRule):
             self._report_request(node, MSG_FASTMCP.format(call=_short(receiver) + ".list_roots()"), "list")
         else:
             self._report_request(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"), "result")
+
+    def _framework_function(self, func: cst.BaseExpression) -> bool:
+        """`await list_roots()` imported from a project's or a framework's own MCP module (not the
+        SDK's: it has no such function): the framework's API for tools to ask for roots (a
+        request is awaited; a status function of the same name is not)."""
+        qualified = self.resolver.qualified(func) or ""
+        module = qualified.rpartition(".")[0]
+        return bool(module) and mcp_module(module) and module.partition(".")[0] not in SDK_PACKAGES
 
     def _awaited_session(self, receiver: cst.BaseExpression) -> bool:
         """`await session.list_roots()` (or `asyncio.wait_for(session.list_roots(), t)`) on a

@@ -401,10 +401,16 @@ class RootsProvider(WireMethodRule):
 
     def visit_Dict(self, node: cst.Dict) -> None:
         """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form."""
+        if self.context.is_claimed(node):
+            return
         for element in node.elements:
             if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and _uri_dicts(element.value):
                 self.report(node, MSG.format(what='a raw `{"roots": [{"uri": ...}]}` answer'))
                 return
+        result = _envelope_answer(node)
+        if result is not None:
+            self.context.claim(result)  # one construct, one finding: not the inner answer again
+            self.report(node, MSG.format(what='a JSON-RPC `{"result": {"roots": [...]}}` answer'))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
@@ -464,6 +470,20 @@ def _list_items(value: cst.BaseExpression) -> list:
     if isinstance(value, cst.List):
         return [e.value for e in value.elements if isinstance(e, cst.Element)]
     return []
+
+
+def _envelope_answer(node: cst.Dict):
+    """The result mapping of `{"jsonrpc": "2.0", "id": ..., "result": {"roots": [...]}}`, a
+    roots/list answer by its envelope whatever the list holds (an empty one too); else None."""
+    keys = {literal(e.key): e.value for e in node.elements if isinstance(e, cst.DictElement)}
+    result = keys.get("result")
+    if "jsonrpc" not in keys or not isinstance(result, cst.Dict):
+        return None
+    holds_roots = any(
+        isinstance(e, cst.DictElement) and literal(e.key) == "roots" and isinstance(e.value, (cst.List, cst.ListComp))
+        for e in result.elements
+    )
+    return result if holds_roots else None
 
 
 def _uri_dicts(value: cst.BaseExpression) -> bool:
