@@ -22,9 +22,12 @@ from mcp_migrate.checks.roots_types import (
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
     WireMethodRule,
+    envelope_answer,
     error_data,
+    list_items,
     registers,
     relays,
+    uri_dicts,
 )
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.rule import Invalid, Valid
@@ -404,10 +407,10 @@ class RootsProvider(WireMethodRule):
         if self.context.is_claimed(node):
             return
         for element in node.elements:
-            if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and _uri_dicts(element.value):
+            if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and uri_dicts(element.value):
                 self.report(node, MSG.format(what='a raw `{"roots": [{"uri": ...}]}` answer'))
                 return
-        result = _envelope_answer(node)
+        result = envelope_answer(node)
         if result is not None:
             self.context.claim(result)  # one construct, one finding: not the inner answer again
             self.report(node, MSG.format(what='a JSON-RPC `{"result": {"roots": [...]}}` answer'))
@@ -463,40 +466,7 @@ def _statements(block) -> list:
     return _statements(inner)
 
 
-def _list_items(value: cst.BaseExpression) -> list:
-    """The items of a list display (or the element of a list comprehension); [] otherwise."""
-    if isinstance(value, cst.ListComp):
-        return [value.elt]
-    if isinstance(value, cst.List):
-        return [e.value for e in value.elements if isinstance(e, cst.Element)]
-    return []
-
-
-def _envelope_answer(node: cst.Dict):
-    """The result mapping of `{"jsonrpc": "2.0", "id": ..., "result": {"roots": [...]}}`, a
-    roots/list answer by its envelope whatever the list holds (an empty one too); else None."""
-    keys = {literal(e.key): e.value for e in node.elements if isinstance(e, cst.DictElement)}
-    result = keys.get("result")
-    if "jsonrpc" not in keys or not isinstance(result, cst.Dict):
-        return None
-    holds_roots = any(
-        isinstance(e, cst.DictElement) and literal(e.key) == "roots" and isinstance(e.value, (cst.List, cst.ListComp))
-        for e in result.elements
-    )
-    return result if holds_roots else None
-
-
-def _uri_dicts(value: cst.BaseExpression) -> bool:
-    """A list (or list comprehension) of dict literals that carry a "uri" key."""
-    items = _list_items(value)
-    return bool(items) and all(
-        isinstance(item, cst.Dict)
-        and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
-        for item in items
-    )
-
-
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:
     """A list (or comprehension) of MCP `Root(...)` objects."""
-    items = _list_items(value)
+    items = list_items(value)
     return bool(items) and all(isinstance(i, cst.Call) and resolver.mcp_name(i.func) == "Root" for i in items)

@@ -280,3 +280,37 @@ class WireMethodRule(Rule):
 
     def method_used(self, node: cst.CSTNode, where: Optional[str], ancestors: list, *, constant: bool) -> None:
         """`METHOD` used at `node` (`where`: string_context's answer); `constant`: through a name."""
+
+
+# ----- answers in wire form ---------------------------------------------------------------------
+def list_items(value: cst.BaseExpression) -> list:
+    """The items of a list display (or the element of a list comprehension); [] otherwise."""
+    if isinstance(value, cst.ListComp):
+        return [value.elt]
+    if isinstance(value, cst.List):
+        return [e.value for e in value.elements if isinstance(e, cst.Element)]
+    return []
+
+
+def envelope_answer(node: cst.Dict):
+    """The result mapping of `{"jsonrpc": "2.0", "id": ..., "result": {"roots": [...]}}`, a
+    roots/list answer by its envelope whatever the list holds (an empty one too); else None."""
+    keys = {literal(e.key): e.value for e in node.elements if isinstance(e, cst.DictElement)}
+    result = keys.get("result")
+    if "jsonrpc" not in keys or not isinstance(result, cst.Dict):
+        return None
+    holds_roots = any(
+        isinstance(e, cst.DictElement) and literal(e.key) == "roots" and isinstance(e.value, (cst.List, cst.ListComp))
+        for e in result.elements
+    )
+    return result if holds_roots else None
+
+
+def uri_dicts(value: cst.BaseExpression) -> bool:
+    """A list (or list comprehension) of dict literals that carry a "uri" key."""
+    items = list_items(value)
+    return bool(items) and all(
+        isinstance(item, cst.Dict)
+        and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
+        for item in items
+    )
