@@ -233,7 +233,7 @@ def test_fix_stdin_with_a_machine_format_puts_the_document_on_stderr(project):
 
 def test_statistics_work_with_grouped_too(project):
     result = run("check", "--no-cache", "--statistics", "--output-format", "grouped", ".")
-    assert result.stdout.splitlines()[:2] == ["2  RT004  roots-list-changed-send  [*]", "1  RT001  roots-request  [*]"]
+    assert result.stdout.splitlines()[:2] == ["2  RT004  [*] roots-list-changed-send", "1  RT001  [-] roots-request"]
     bad = run("check", "--statistics", "--output-format", "gitlab", ".")
     assert bad.exit_code == 2
     assert bad.stderr == "mcp-migrate: error: --statistics works with --output-format full, concise, grouped or json\n"

@@ -172,7 +172,7 @@ def test_fix_handles_deep_ordinary_code(name):
     assert "send_roots_list_changed" not in fixed
     compile(fixed, "fixed.py", "exec")
     result = fix_bytes(source.encode(), "x.py")
-    assert result.errors == [] and result.applied == [("RT004", 5)]
+    assert result.errors == [] and result.applied == [("RT004", 5, "fix")]
     assert rule_previews(source.encode(), "x.py", default_settings())
 
 

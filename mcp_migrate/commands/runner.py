@@ -90,6 +90,9 @@ class RunResult:
     fixes: dict = field(default_factory=dict)
     #: One-line warnings about the run itself (an unusable results cache), printed on stderr.
     warnings: list = field(default_factory=list)
+    #: A `fix` run: results carry what was applied (FileResult.applied), which the JSON
+    #: document reports as fixed and marked for review.
+    fix_run: bool = False
 
     @property
     def failing(self) -> list:

@@ -37,8 +37,12 @@ class FileSection:
 
 
 def rewrites(applied: list, old: Optional[bytes], new: Optional[bytes]) -> list:
-    """A Rewrite per applied (code, line): the finding's line before, and the first line of the
-    change that touches it (or the nearest change) after."""
+    """A Rewrite per applied fix that rewrote code (a review marker is not one: its finding
+    stays and its RT901 lists it under the review markers): the finding's line before, and the
+    first line of the change that touches it (or the nearest change) after."""
+    from mcp_migrate.core.findings import MARKED
+
+    applied = [(a[0], a[1]) for a in applied if len(a) < 3 or a[2] != MARKED]
     if old is None or new is None:
         return [Rewrite(code, line, "", "") for code, line in applied]
     before, after = decode_lines(old), decode_lines(new)

@@ -201,17 +201,40 @@ def statistics(run) -> list:
     return sorted(rows, key=lambda row: (-row["count"], row["code"]))
 
 
+def statistics_marks(run) -> dict:
+    """code -> ruff's mark: `[*]` some finding has a fix `mcp-migrate fix` applies (a safe one,
+    or an unsafe one where the file's config turns unsafe fixes on), `[-]` only unsafe fixes
+    (behind `--unsafe-fixes`), `[ ]` no fix."""
+    enabled = getattr(run, "unsafe_fixes_for", None) or (lambda _path: getattr(run, "unsafe_fixes", False))
+    marks: dict = {}
+    for f in run.findings:
+        if f.fix == "safe" or (f.fix == "unsafe" and enabled(f.path)):
+            mark = "[*]"
+        elif f.fix == "unsafe":
+            mark = "[-]"
+        else:
+            mark = "[ ]"
+        known = marks.get(f.code, "[ ]")
+        marks[f.code] = "[*]" if "[*]" in (known, mark) else "[-]" if "[-]" in (known, mark) else "[ ]"
+    return marks
+
+
 def print_statistics(run, *, color: bool = True, quiet: bool = False, file=None) -> None:
-    """`count  CODE  name  [*]` per rule (`[*]`: some have a fix), then the summary."""
+    """`count  CODE  [*] name` per rule, as ruff prints them (`[*]` fixable by `mcp-migrate fix`,
+    `[-]` by `--unsafe-fixes` only, `[ ]` not at all; no marks when no rule has a fix), then
+    the summary."""
     from rich.markup import escape
 
     out = make_console(color=color, file=file)
     print_errors(run, color=color)
     rows = statistics(run)
+    marks = statistics_marks(run)
+    any_fix = any(mark != "[ ]" for mark in marks.values())
     width = max((len(str(row["count"])) for row in rows), default=1)
+    code_width = max((len(row["code"]) for row in rows), default=1)
     for row in rows:
-        mark = "  [*]" if row["fixable"] else ""
-        out.print(escape(f"{row['count']:>{width}}  {row['code']}  {row['name']}{mark}"))
+        mark = f"{marks[row['code']]} " if any_fix else ""
+        out.print(escape(f"{row['count']:>{width}}  {row['code']:<{code_width}}  {mark}{row['name']}"))
     if not quiet:
         out.print(summary_line(run))
 
@@ -231,9 +254,25 @@ def json_document(run, *, with_statistics: bool = False) -> dict:
     }
     if run.baseline is not None:
         doc["baseline"] = run.baseline.to_json()
+    if getattr(run, "fix_run", False):
+        doc.update(applied_document(run.results))
     if with_statistics:
         doc["statistics"] = statistics(run)
     return doc
+
+
+def applied_document(results) -> dict:
+    """A fix run's `fixed` and `marked_for_review` lists: each fix written, by file and line.
+    A review marker is never a fix: its finding is still in `findings`."""
+    from mcp_migrate.core.findings import MARKED
+
+    written = sorted((r for r in results if r.fixed_source is not None), key=lambda r: r.path)
+    entries = {"fixed": [], "marked_for_review": []}
+    for result in written:
+        for applied in sorted(result.applied, key=lambda a: (a.line, a.code)):
+            key = "marked_for_review" if applied.kind == MARKED else "fixed"
+            entries[key].append({"path": result.path, "code": applied.code, "line": applied.line})
+    return entries
 
 
 def render_document(run, output_format: str, *, with_statistics: bool = False) -> str:

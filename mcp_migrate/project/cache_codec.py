@@ -20,7 +20,7 @@ from mcp_migrate.core.findings import FileResult, Finding, Suppressed
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
-SCHEMA = 4
+SCHEMA = 5
 MAGIC = b"mcp-migrate-cache"
 FIX_KINDS = ("none", "safe", "unsafe")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
@@ -81,6 +81,10 @@ def _result(result: FileResult) -> dict:
             for (code, unsafe), data in result.fix_previews.items()
             if data is not None
         ],
+        "finding_fixes": [
+            [code, line, column, unsafe, hunks] for (code, line, column, unsafe), hunks in result.finding_fixes.items()
+        ],
+        "previewed": result.previewed,
     }
 
 
@@ -117,7 +121,23 @@ def _file_result(path: str, raw: dict) -> FileResult:
     for item in _of(raw.get("fix_previews"), list):
         code, unsafe, data = _triple(item)
         result.fix_previews[(_of(code, str), _of(unsafe, bool))] = base64.b64decode(_of(data, str), validate=True)
+    for item in _of(raw.get("finding_fixes"), list):
+        if not isinstance(item, list) or len(item) != 5:
+            raise Malformed("finding fix")
+        code, line, column, unsafe, hunks = item
+        key = (_of(code, str), _int(line), _int(column), _of(unsafe, bool))
+        result.finding_fixes[key] = [_hunk(hunk) for hunk in _of(hunks, list)]
+    result.previewed = _of(raw.get("previewed"), bool)
     return result
+
+
+def _hunk(raw) -> list:
+    """[first, last, removed lines, added lines] of one diff hunk."""
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise Malformed("hunk")
+    first, last, removed, added = raw
+    lines = [_of(text, str) for text in _of(removed, list)], [_of(text, str) for text in _of(added, list)]
+    return [_int(first), _int(last), *lines]
 
 
 def _finding(path: str, raw) -> Finding:
