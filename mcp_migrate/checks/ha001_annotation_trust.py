@@ -29,6 +29,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
@@ -159,7 +160,7 @@ class AnnotationTrust(Rule):
     #: Every hint read names the hint: the exact camelCase and snake_case spellings.
     SCREEN = tuple(name.encode() for name in HINTS)
     #: Every hint name holds `Hint` (camelCase) or `_hint` (snake_case).
-    GATE = (b"Hint", b"_hint")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(

@@ -22,6 +22,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
 from mcp_migrate.core.syntax import keyword, literal
@@ -58,7 +59,7 @@ class ApprovalDisabled(Rule):
     CODE = "HA002"
     SCREEN = (b"require_approval", b"require_confirmation")
     #: Only through an MCP server or toolset class (`agents.mcp`, `google.adk.tools.mcp_tool`).
-    GATE = (b"mcp", b"MCP", b"Mcp")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(

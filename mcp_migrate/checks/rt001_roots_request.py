@@ -6,6 +6,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
@@ -73,7 +74,7 @@ class RootsRequest(WireMethodRule):
     #: holding one of the other tokens.
     SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
     #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
-    GATE = (b"oots", b"OOTS")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def screen(cls, data: bytes) -> bool:

@@ -6,6 +6,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.roots_types import (
     annotation_symbols,
     param_symbols,
@@ -77,7 +78,7 @@ class RootsProvider(WireMethodRule):
     )
     #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
     #: callback (imported from mcp).
-    GATE = (b"oots", b"OOTS", b"mcp")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(

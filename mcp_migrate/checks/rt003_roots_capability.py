@@ -8,6 +8,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.capabilities import capability_mapping
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.coordination import server_still_asks
@@ -31,7 +32,7 @@ class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
-    GATE = (b"oots",)
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
     #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
     KEYS = (b'"roots"', b"'roots'", b".roots")
     #: A project's own capability model: `*Capabilities(roots=...)`, a `roots:` field of a

@@ -7,6 +7,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.receivers import SESSION_SHAPE
 from mcp_migrate.checks.roots_types import roots_type_definition
 from mcp_migrate.checks.wire import (
@@ -47,7 +48,7 @@ class ListChangedSend(WireMethodRule):
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
-    GATE = (b"oots", b"OOTS")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(

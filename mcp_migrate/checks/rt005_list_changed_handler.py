@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.roots_types import param_symbols
 from mcp_migrate.checks.wire import (
     LIST_CHANGED,
@@ -38,7 +39,7 @@ class ListChangedHandler(WireMethodRule):
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
-    GATE = (b"oots", b"OOTS")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),

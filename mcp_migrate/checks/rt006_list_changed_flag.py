@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.checks.capabilities import capability_mapping
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.rule import Invalid, Rule, Valid
@@ -22,7 +23,7 @@ class ListChangedFlag(Rule):
     CODE = "RT006"
     SCREEN = (b"listChanged", b"list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),

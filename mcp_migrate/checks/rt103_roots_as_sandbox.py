@@ -31,6 +31,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified, ends_with, is_literal
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.root_flow import Flow
 from mcp_migrate.checks.spelling import Spelling
 from mcp_migrate.checks.words import last_identifier, words
@@ -75,7 +76,7 @@ class RootsAsSandbox(Rule):
     #: code naming an allow-list of directories: a bare `path.startswith(root)` in a tree walker
     #: of a library that has nothing to do with MCP is out of this rule's scope (and its cost).
     CONTEXT = (b"allowed_dir", b"allowed_root", b"allowed_path", b"ALLOWED_DIR", b"ALLOWED_ROOT", b"ALLOWED_PATH")
-    GATE = (b"mcp", b"MCP", b"Mcp", b"llowed_", b"LLOWED_")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def applies(cls, data: bytes) -> bool:

@@ -11,6 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import wrapper_tokens
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
@@ -39,7 +40,7 @@ class WrapperCalls(Rule):
 
     @classmethod
     def gate_tokens(cls, settings) -> tuple:
-        return tuple(qname.rpartition(".")[2].encode() for _, names in settings.extend_apis for qname in names)
+        return wrapper_tokens(settings.extend_apis)
 
     @classmethod
     def runs_on(cls, data: bytes, settings) -> bool:

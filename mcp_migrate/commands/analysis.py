@@ -4,14 +4,19 @@ runner's workers, the fix previews, standard input and `--add-noqa` all come thr
 
 from __future__ import annotations
 
+from mcp_migrate.api import may_report
 from mcp_migrate.commands import blanket
 from mcp_migrate.commands.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
+from mcp_migrate.core.findings import FileResult
 
 
 def check(data: bytes, display: str, settings):
     """The engine's check of one file (with its fix previews when `settings.fix_previews`),
     bare `# noqa` honoured. Fix kinds are the engine's: callers apply the config's FixPolicy
-    (`applicability.adjust`) after the results cache."""
+    (`applicability.adjust`) after the results cache. A file no selected rule can report on
+    (checks.gates) gets the engine's empty result without loading the rules or LibCST."""
+    if not may_report(data, settings):
+        return FileResult(display, previewed=bool(settings.fix_previews))
     from mcp_migrate import api
 
     if settings.fix_previews:
@@ -64,6 +69,8 @@ def _as_hunks(data: bytes, previews: dict) -> dict:
 def fix(data: bytes, display: str, settings, unsafe: bool, policy: FixPolicy = NO_POLICY):
     """The fix of one file: what `fix_bytes` does, minus the fixes a bare `# noqa` covers and
     those the policy withholds (or plus those it promotes); findings with the policy's kinds."""
+    if not may_report(data, settings):
+        return FileResult(display)
     from mcp_migrate.api import check_bytes, fix_bytes
 
     plain = settings if not settings.fix_previews else _without_previews(settings)

@@ -103,7 +103,7 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     )
     if flags.show_diff:
         return _diff_exit(_print_diffs(fix_run, flags.quiet), flags)
-    console = report.make_console(color=flags.color)
+    console = _LazyConsole(flags.color)  # rich is imported only when there is something to print
     fixed_count = marked_count = 0
     timer = options.timer
     written = 0
@@ -166,6 +166,21 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
                 run, flags.output_format, output_file=flags.output_file, color=flags.color, quiet=flags.quiet
             )
     return _exit(run, changed, flags)
+
+
+class _LazyConsole:
+    """The rich console, made on the first print: a run that fixes nothing prints nothing here."""
+
+    def __init__(self, color) -> None:
+        self._color = color
+        self._console = None
+
+    def print(self, *args, **kwargs) -> None:
+        if self._console is None:
+            from mcp_migrate.output.report import make_console
+
+            self._console = make_console(color=self._color)
+        self._console.print(*args, **kwargs)
 
 
 def _print_fix_enumeration(console, outcomes) -> None:

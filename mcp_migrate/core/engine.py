@@ -23,6 +23,7 @@ from mcp_migrate.core.codes import (
     IO_ERROR_CODE,
     PARSER_LIMIT_CODE,
     REVIEW_PENDING_CODE,
+    REVIEW_TOKEN,
     SYNTAX_ERROR_CODE,
     UNUSED_SUPPRESSION_CODE,
 )
@@ -325,10 +326,6 @@ def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
     if not any(marker in data for marker in MARKERS):
         return False
     return any(prefix in data for prefix in _code_prefixes())
-
-
-#: The bytes every review marker (RT901) holds.
-REVIEW_TOKEN = b"mcp-migrate:"
 
 
 def _may_hold_markers(data: bytes, settings: Settings) -> bool:

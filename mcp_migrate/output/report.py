@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from collections import Counter
 from typing import Optional
@@ -106,6 +107,8 @@ def baseline_lines(run) -> list:
 
 
 def print_errors(run, *, color: bool = True) -> None:
+    if not run.errors:
+        return
     from rich.markup import escape
 
     from mcp_migrate.output.printable import one_line
@@ -129,9 +132,6 @@ def print_text(
     """`path:line:col: CODE message` per finding (with `full`, followed by its source lines, a
     caret under the span and the proposed fix; with `grouped`, under a line naming the file),
     then (unless quiet) baseline notes and the summary."""
-    from rich.markup import escape
-
-    out = make_console(color=color, file=file)
     print_errors(run, color=color)
     if grouped:
         from mcp_migrate.output.grouped import grouped_lines
@@ -139,6 +139,12 @@ def print_text(
         lines = functools.partial(grouped_lines, run)
     else:
         lines = functools.partial(_finding_lines, run, full)
+    plain = _plain_target(color, file)
+    if plain is not None and _print_plain(plain, run, lines, quiet, summary, full or grouped):
+        return
+    from rich.markup import escape
+
+    out = make_console(color=color, file=file)
     if _styled(out):
         for markup, style_name in lines():
             out.print(markup, style=style_name or None, highlight=False)
@@ -160,6 +166,52 @@ def print_text(
         out.print(summary_line(run))
 
 
+#: Environment variables with which rich takes any stream for a terminal (and styles it).
+_TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+#: What rich would not pass through as it is: a tab (expanded by cell width) and the control
+#: characters it strips.
+_RICH_CHANGES = re.compile("[\t\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _plain_target(color, file):
+    """The stream that gets unstyled text, written without rich (importing rich costs a
+    one-file run a tenth of its time), or None where rich would style it: a terminal,
+    `--color always`, FORCE_COLOR and the like."""
+    if color == ALWAYS or any(os.environ.get(name) is not None for name in _TERMINAL_ENV):
+        return None
+    target = file if file is not None else sys.stdout
+    try:
+        return None if target.isatty() else target
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _print_plain(target, run, lines, quiet: bool, summary: bool, blocks: bool) -> bool:
+    """What the unstyled rich path prints, written directly: the lines of the findings, the
+    baseline notes and the summary. False (nothing written) when some text holds what rich
+    would change (tabs, control characters), so rich prints it as before."""
+    from mcp_migrate.output.printable import PrintableStream
+
+    out = [text for text, _ in lines(markup=False)]
+    body = "\n".join(out)
+    tail: list = []
+    if not quiet:
+        notes = baseline_lines(run)
+        if run.findings and (summary or notes) and not blocks:
+            tail.append("")
+        tail += notes
+        if summary:
+            tail.append(summary_line(run))
+    if _RICH_CHANGES.search(body) or any(_RICH_CHANGES.search(line) for line in tail):
+        return False
+    text = (body + "\n" if body else "") + "".join(line + "\n" for line in tail)
+    if text:
+        stream = PrintableStream(target)
+        stream.write(text)
+        stream.flush()
+    return True
+
+
 def _styled(console) -> bool:
     """Would `console` write styles (colour on, or a terminal)? Otherwise text is plain."""
     return console.color_system is not None or console.is_terminal
@@ -170,9 +222,10 @@ def _finding_lines(run, full: bool, markup: bool = True):
     with `full` its source lines, caret and proposed fix (output.full). As rich markup, or
     (`markup=False`) the plain text that markup renders to. Control characters from file
     names, messages and source lines are shown, never sent (output.printable)."""
-    from rich.markup import escape
-
     from mcp_migrate.output.printable import one_line, printable
+
+    if markup:
+        from rich.markup import escape
 
     lines_of: dict = {}
     for f in run.findings:

@@ -298,6 +298,33 @@ def _make_own_folder(folder: str) -> None:
         raise OSError(0, "the fingerprint folder is not a folder of ours")
 
 
+def removal_refused(folder: str, key: Optional[bytes]) -> Optional[str]:
+    """Why `mcp-migrate clean` may not remove `folder` (one line), or None when it may: only a
+    real folder (not a symlink) whose owner mark this user's key signed is mcp-migrate's own
+    cache; a folder committed with a repository, or any other folder, is left alone."""
+    if os.path.islink(folder):
+        return f"{folder} is a symlink: not removed"
+    if not os.path.isdir(folder):
+        return f"{folder} is not a folder: not removed"
+    if key is None or not _owned(folder, key):
+        return f"{folder} carries no owner mark of mcp-migrate for this user (not a cache it made): not removed"
+    return None
+
+
+def remove_cache(folder: str, key: Optional[bytes]) -> Optional[str]:
+    """Remove the cache `folder` (see `removal_refused`); why not, or None once it is gone."""
+    import shutil
+
+    refused = removal_refused(folder, key)
+    if refused is not None:
+        return refused
+    try:
+        shutil.rmtree(folder)
+    except OSError as exc:
+        return f"{folder}: {exc.strerror or exc}"
+    return None
+
+
 def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> Optional[ResultCache]:
     """This run's cache (possibly unusable, with a warning), or None when caching is off."""
     if not enabled:

@@ -44,6 +44,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified, ends_with
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
 from mcp_migrate.checks.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
 from mcp_migrate.checks.rt102.vocabulary import (
@@ -85,7 +86,7 @@ class NaiveFileUri(Rule):
     #: 7/8, parsed with urlparse/urlsplit or read, can be a finding (see `screen`).
     SCREEN = (b"file:", b"FILE:", b"File:")
     #: MCP code, or a file that handles `file://` and mentions roots (see `applies`).
-    GATE = (b"mcp", b"MCP", b"Mcp", b"oots")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
