@@ -95,6 +95,7 @@ def test_a_missing_path_is_e902_and_the_run_goes_on(project):
             "end_line": 1,
             "end_column": 1,
             "message": "No such file or directory",
+            "help": "",
             "severity": "error",
             "fix": "none",
         }

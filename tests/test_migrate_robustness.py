@@ -22,7 +22,7 @@ def test_existing_parameter_is_refused_with_reason_not_a_crash():
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
-    assert "already uses the name `directories`" in finding.message
+    assert "already uses the name `directories`" in finding.help
 
 
 def test_every_signature_shape_is_planned_without_error():
@@ -44,7 +44,7 @@ def test_planner_failure_keeps_the_finding(monkeypatch):
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
-    assert "internal error while planning the rewrite (RuntimeError: boom)" in finding.message
+    assert "internal error while planning the rewrite (RuntimeError: boom)" in finding.help
 
 
 def test_rule_crash_is_visible_through_the_api(monkeypatch):

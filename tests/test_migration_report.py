@@ -66,7 +66,7 @@ def test_fix_report_lists_what_remains_for_manual_work(migration):
     text = (migration / "MIGRATION.md").read_text()
     assert "- Rewritten: 0" in text
     assert "### Remaining for manual work" in text
-    assert "- line 13: RT001 roots-request (breaks): `ctx.session.list_roots()` asks the client" in text
+    assert "- line 13: RT001 roots-request (breaks): `ctx.session.list_roots()` asks for roots" in text
 
 
 def test_check_report_says_where_the_migration_stands(migration):
@@ -96,7 +96,8 @@ def test_rt901_reports_each_marker_with_its_reason():
         (4, 1, "RT901", "warning"),
         (6, 1, "RT901", "warning"),
     ]
-    assert findings[0].message.startswith("review pending (RT001): the roots were filtered;")
+    assert findings[0].message == "review pending (RT001): the roots were filtered"
+    assert findings[0].help.startswith("the roots were filtered; remove the marker")
 
 
 def test_rt901_is_selectable_and_ignorable_like_any_rule():

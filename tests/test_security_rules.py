@@ -338,7 +338,8 @@ def test_ha001_missing_annotation_message():
     """
     findings = check_source(textwrap.dedent(source))
     assert [f.code for f in findings] == ["HA001"]
-    assert "missing annotation is treated as safe" in findings[0].message
+    assert findings[0].message.endswith("; missing counts as safe")
+    assert "missing ones default to readOnlyHint=false" in findings[0].help
 
 
 def test_ha002_is_a_warning_and_suppressible_per_line():

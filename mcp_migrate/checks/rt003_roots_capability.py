@@ -14,17 +14,19 @@ from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import mcp_folder, mcp_module
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
-MSG_DECLARE = (
-    "declares the roots capability; Roots is deprecated by SEP-2577: stop declaring it once the "
-    "client no longer provides roots (directories travel as tool arguments or server configuration)"
+MSG_DECLARE = Message(
+    "declares the roots capability, deprecated by SEP-2577",
+    "stop declaring it once the client no longer provides roots (directories travel as tool arguments"
+    " or server configuration)",
 )
-MSG_PROBE = (
-    "probes the client's roots capability; Roots is deprecated by SEP-2577: take the directories as a "
-    "tool parameter or from server configuration instead of asking the client"
+MSG_PROBE = Message(
+    "probes the client's roots capability, deprecated by SEP-2577",
+    "take the directories as a tool parameter or from server configuration instead of asking the client",
 )
 
 

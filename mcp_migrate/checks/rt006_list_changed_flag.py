@@ -8,13 +8,14 @@ from mcp_migrate.checks.capabilities import capability_mapping
 from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import mcp_module
 from mcp_migrate.core.syntax import keyword, literal
 
-MSG = (
-    "`{flag}` on the roots capability promises `notifications/roots/list_changed`, which the "
-    "2026-07-28 revision removed (Roots is deprecated by SEP-2577): remove the flag"
+MSG = Message(
+    "`{flag}` on the roots capability promises a notification removed in 2026-07-28",
+    "`notifications/roots/list_changed` is gone (Roots is deprecated by SEP-2577): remove the flag",
 )
 _FLAGS = ("listChanged", "list_changed")
 

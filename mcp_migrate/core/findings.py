@@ -22,6 +22,8 @@ class Finding:
     message: str
     severity: str
     fix: str = "none"
+    #: What to do about it (core.messages); the message says only what is wrong.
+    help: str = ""
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -36,6 +38,7 @@ class Finding:
             "end_line": self.end_line,
             "end_column": self.end_column,
             "message": self.message,
+            "help": self.help,
             "severity": self.severity,
             "fix": self.fix,
         }

@@ -1,5 +1,5 @@
 """`--output-format full`: under each finding's line, its source lines, a caret under the span,
-and for a fixable finding the proposed change as a small diff (unsafe ones marked unsafe), the
+its help (what to do), and for a fixable finding the proposed change as a small diff (unsafe ones marked unsafe), the
 way ruff's default format shows them. This is what a reviewer of an unsafe migration reads.
 
 The fixes come from the run: each finding's own fix where the check computed it
@@ -170,6 +170,10 @@ def finding_context(run, finding, lines_of: dict) -> list:
         except OSError:
             lines_of[finding.path] = []
     out = source_block(lines_of[finding.path], finding)
+    if getattr(finding, "help", ""):  # what to do, as ruff shows it under the snippet
+        from mcp_migrate.output.printable import one_line
+
+        out.append((f"help: {one_line(finding.help)}", "cyan"))
     if finding.fix != "none":
         unsafe = finding.fix == "unsafe"
         counts, own = _file_fixes(run, finding.path, lines_of)

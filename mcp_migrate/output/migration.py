@@ -117,7 +117,7 @@ def render(sections: list, *, files_checked: int, fixed: bool, errors: list = ()
             ]
         if sec.markers:
             lines += ["", "### Review markers", ""]
-            lines += [f"- line {f.line}: {_marker_reason(f.message)}" for f in sec.markers]
+            lines += [f"- line {f.line}: {_marker_reason(f)}" for f in sec.markers]
         if sec.remaining:
             lines += ["", "### Remaining for manual work", ""]
             lines += [f"- line {f.line}: {f.code} {f.name} ({f.severity}): {f.message}" for f in sec.remaining]
@@ -127,12 +127,13 @@ def render(sections: list, *, files_checked: int, fixed: bool, errors: list = ()
     return "\n".join(lines) + "\n"
 
 
-def _marker_reason(message: str) -> str:
-    """`RT001: why` from an RT901 message (`review pending (RT001): why; remove the marker ...`)."""
-    _head, _, rest = message.partition("(")
-    code, _, reason = rest.partition("): ")
-    reason = reason.rsplit("; remove the marker", 1)[0]
-    return f"{code}: {reason}" if code and reason else message
+def _marker_reason(finding) -> str:
+    """`RT001: why` from an RT901 finding (message `review pending (RT001): ...`, help `why;
+    remove the marker ...`)."""
+    _head, _, rest = finding.message.partition("(")
+    code = rest.partition(")")[0]
+    reason = finding.help.rsplit("; remove the marker", 1)[0]
+    return f"{code}: {reason}" if code and reason else finding.message
 
 
 def write(path: str, text: str) -> None:

@@ -25,7 +25,7 @@ MAGIC = b"mcp-migrate-cache"
 FIX_KINDS = ("none", "safe", "unsafe")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
-_FINDING_STRS = ("path", "code", "name", "message")
+_FINDING_STRS = ("path", "code", "name", "message", "help")
 
 
 class Malformed(ValueError):

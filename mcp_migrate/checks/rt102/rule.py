@@ -547,13 +547,13 @@ class NaiveFileUri(Rule):
 
     def _report_to_path(self, node: cst.CSTNode, uri: Optional[cst.BaseExpression]) -> None:
         fix = to_path_fix(self.spelling, self.resolver, self.ancestors, node, uri) if uri is not None else None
-        self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node))), fix=fix)
+        self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node), 36)), fix=fix)
 
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute, fixable: bool = True) -> None:
         fix = path_only_fix(self.spelling, node, owner) if fixable else None
         escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
-        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node)), escapes=escapes), fix=fix)
+        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node), 36), escapes=escapes), fix=fix)
 
     def _report_to_uri(self, node: cst.CSTNode, path: Optional[cst.BaseExpression]) -> None:
         fix = to_uri_fix(self.spelling, self.resolver, node, path) if path is not None else None
-        self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node))), fix=fix)
+        self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node), 36)), fix=fix)
