@@ -153,7 +153,9 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     if flags.report:
         from mcp_migrate.output import migration
 
-        migration.write(flags.report, migration.fix_report(fix_run.outcomes, fix_run.files_checked, run.errors))
+        files = [_report_input(outcome) for outcome in fix_run.outcomes]
+        text = migration.fix_report(files, fix_run.files_checked, run.errors, fix_run.policy.get("docs_url"))
+        migration.write(flags.report, text)
     if flags.fix_only:  # what remains is not reported; errors are
         report.print_errors(run, color=flags.color)
         return _exit(run, changed, flags)
@@ -181,6 +183,32 @@ class _LazyConsole:
 
             self._console = make_console(color=self._color)
         self._console.print(*args, **kwargs)
+
+
+def _report_input(outcome):
+    """The migration report's view of one file: for a file written, its findings before the fix
+    (a check of the bytes read, with the run's settings and the file's fix policy) and what its
+    rewrites recorded there (core.coordination.FileNotes); otherwise what remains."""
+    from mcp_migrate.output.migration import FileInput
+
+    result = outcome.result
+    if result.fixed_source is None or outcome.snapshot is None:
+        return FileInput(result.path, result.findings, result.findings)
+    from mcp_migrate.commands import analysis
+    from mcp_migrate.commands.applicability import adjust
+
+    before = analysis.check(outcome.snapshot.data, result.path, outcome.settings)
+    if outcome.policy is not None:
+        adjust(before, outcome.policy)
+    return FileInput(
+        result.path,
+        before.findings,
+        result.findings,
+        list(result.applied),
+        outcome.snapshot.data,
+        result.fixed_source,
+        before.notes,
+    )
 
 
 def _print_fix_enumeration(console, outcomes) -> None:

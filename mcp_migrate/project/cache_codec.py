@@ -15,7 +15,7 @@ import json
 from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
-from mcp_migrate.core.coordination import MigratedTool
+from mcp_migrate.core.coordination import ClientCall, MigratedTool
 from mcp_migrate.core.findings import FileResult, Finding, Suppressed
 from mcp_migrate.project.cache_key import sign, verify
 
@@ -75,6 +75,8 @@ def _result(result: FileResult) -> dict:
         "notes": {
             "tools": [[t.tool, t.parameter, t.optional] for t in result.notes.tools],
             "still_asks": result.notes.still_asks,
+            "env_vars": list(result.notes.env_vars),
+            "client_calls": [[c.target, c.passes, c.kind] for c in result.notes.client_calls],
         },
         "fix_previews": [
             [code, unsafe, base64.b64encode(data).decode("ascii")]
@@ -118,6 +120,10 @@ def _file_result(path: str, raw: dict) -> FileResult:
         tool, parameter, optional = _triple(item)
         result.notes.tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
     result.notes.still_asks = _of(notes.get("still_asks"), bool)
+    result.notes.env_vars = [_of(name, str) for name in _of(notes.get("env_vars"), list)]
+    for item in _of(notes.get("client_calls"), list):
+        target, passes, kind = _triple(item)
+        result.notes.client_calls.append(ClientCall(_of(target, str), _of(passes, str), _of(kind, str)))
     for item in _of(raw.get("fix_previews"), list):
         code, unsafe, data = _triple(item)
         result.fix_previews[(_of(code, str), _of(unsafe, bool))] = base64.b64decode(_of(data, str), validate=True)
