@@ -62,12 +62,12 @@ def test_a_file_without_a_finding_loads_no_libcst_no_rule_no_rich(tmp_path):
         assert seen == {"libcst": False, "codemod": False, "rich": False, "rules": []}, args
 
 
-def test_a_file_with_a_finding_loads_rich_only_on_a_terminal_and_codemod_only_for_previews(tmp_path):
+def test_a_file_with_a_finding_loads_neither_rich_off_a_terminal_nor_the_codemod(tmp_path):
     (tmp_path / "server.py").write_text(ONE_FINDING)
     concise = loaded(tmp_path, "check", "--no-cache", "--output-format", "concise", "server.py")
     assert concise["libcst"] and concise["rules"] and not concise["rich"] and not concise["codemod"]
     full = loaded(tmp_path, "check", "--no-cache", "server.py")
-    assert full["libcst"] and not full["rich"]  # the preview removes an orphaned import: codemod is needed
+    assert full["libcst"] and not full["rich"] and not full["codemod"]  # its preview removes an import plainly
 
 
 # The runner's gate is the engine's ---------------------------------------------------------
@@ -249,3 +249,58 @@ def test_plain_output_is_what_rich_printed(tmp_path, monkeypatch, mode):
     plain = printed()
     monkeypatch.setattr(report, "_plain_target", lambda color, file: None)
     assert plain == printed()
+
+
+# Orphaned imports removed without LibCST's codemod, exactly as it removes them ---------------
+def _all_fixes() -> list:
+    from mcp_migrate.core.fix.loop import analysis_previews
+    from mcp_migrate.core.settings import STRATEGIES
+
+    out = []
+    for path in sorted(FIXTURES.glob("**/*.py")):
+        data = path.read_bytes()
+        for strategy in (None, *STRATEGIES):
+            chosen = api.default_settings(strategy=strategy)
+            fixed = api.fix_bytes(data, path.name, chosen, unsafe=True)
+            out.append((path.name, strategy, fixed.fixed_source, [e.message for e in fixed.errors]))
+        out.append((path.name, "previews", analysis_previews(api.analyze(data, path.name), data, path.name)))
+    return out
+
+
+def test_the_plain_import_removal_equals_the_codemods_on_every_fixture(monkeypatch):
+    from mcp_migrate.core.fix import imports
+
+    taken = []
+    real = imports._plain_removal
+
+    def counted(module, orphaned, words):
+        done = real(module, orphaned, words)
+        taken.append(done is not None)
+        return done
+
+    monkeypatch.setattr(imports, "_plain_removal", counted)
+    plain = _all_fixes()
+    assert sum(taken) > 50 and not all(taken)  # most removals take the plain way; some need the codemod
+    monkeypatch.setattr(imports, "_plain_removal", lambda module, orphaned, words: None)
+    assert plain == _all_fixes()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from a import (\n    X,  # keep me\n    Y,\n)\nfrom b import Z as W, V\nimport c.d, e\n\nprint(Y, V, e)\nuse(X, W, c)\n",
+        "from a import (  # head\n    X,  # first\n    Y,  # second\n)\nimport c as cc\n\nprint(Y)\nuse(X, cc)\n",
+        "import os, sys\nfrom a import X\n\nuse(os, X)\n",
+    ],
+)
+def test_the_plain_import_removal_keeps_commas_and_comments_as_the_codemod(monkeypatch, source):
+    import libcst as cst
+
+    from mcp_migrate.core.fix import imports
+
+    before = cst.parse_module(source)
+    after = cst.parse_module("".join(line for line in source.splitlines(True) if not line.startswith("use(")))
+    plain = imports.remove_orphaned_imports(before, after).code
+    monkeypatch.setattr(imports, "_plain_removal", lambda module, orphaned, words: None)
+    assert plain == imports.remove_orphaned_imports(before, after).code
+    assert plain != after.code
