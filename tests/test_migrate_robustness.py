@@ -22,7 +22,7 @@ def test_existing_parameter_is_refused_with_reason_not_a_crash():
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
-    assert "already uses the name `directories`" in finding.message
+    assert "already uses the name `directories`" in finding.help
 
 
 def test_every_signature_shape_is_planned_without_error():
@@ -44,7 +44,7 @@ def test_planner_failure_keeps_the_finding(monkeypatch):
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
-    assert "internal error while planning the rewrite (RuntimeError: boom)" in finding.message
+    assert "internal error while planning the rewrite (RuntimeError: boom)" in finding.help
 
 
 def test_rule_crash_is_visible_through_the_api(monkeypatch):
@@ -120,7 +120,7 @@ def test_a_configured_parameter_that_would_shadow_a_builtin_is_refused_with_the_
     settings = dataclasses.replace(default_settings(), parameter="len", strategy="tool-parameter")
     (finding,) = check_bytes(source.encode(), "c.py", settings).findings
     assert finding.fix == "none"
-    assert "the function reads `len` from outside it (a module global or a builtin)" in finding.message
+    assert "the function reads `len` from outside it (a module global or a builtin)" in finding.help
     assert fix_source(source, "c.py", settings=settings, unsafe=True) == source
 
 
@@ -132,4 +132,4 @@ def test_server_config_refuses_a_module_constant_of_the_same_name():
     )
     settings = dataclasses.replace(default_settings(), strategy="server-config")
     (finding,) = check_bytes(source.encode(), "h.py", settings).findings
-    assert finding.fix == "none" and "the module already binds `MCP_ROOTS` to something else" in finding.message
+    assert finding.fix == "none" and "the module already binds `MCP_ROOTS` to something else" in finding.help

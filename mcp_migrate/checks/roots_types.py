@@ -88,7 +88,7 @@ def provider_types(resolver, annotation) -> set:
             head = expr.value.attr.value if isinstance(expr.value, cst.Attribute) else getattr(expr.value, "value", "")
             inner = annotation_symbols(resolver, expr)
             if head == "Callable" and inner & PROVIDER_SIGNATURE_TYPES:
-                found.add("Callable[..., ListRootsResult]")
+                found.add("Callable")  # a callable that takes a ListRootsRequest or gives a ListRootsResult
                 continue
             stack.append(expr.value)
             stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))

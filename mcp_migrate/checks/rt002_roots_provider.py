@@ -6,6 +6,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.roots_api import (
     SETTER_NAME,
     callables_named,
@@ -30,6 +31,7 @@ from mcp_migrate.checks.wire import (
     uri_dicts,
 )
 from mcp_migrate.core.fix.builders import remove_statement
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import (
     ASKING_TYPES,
@@ -40,33 +42,40 @@ from mcp_migrate.core.sdk import (
     ROOTS_VALUE_TYPES,
     SDK_PACKAGES,
 )
-from mcp_migrate.core.syntax import all_params, code_of, is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.core.syntax import (
+    all_params,
+    code_of,
+    is_false_or_none,
+    keyword,
+    literal,
+    method_name,
+    positional,
+    shorten,
+)
 from mcp_migrate.rewrites.rt002.providers import remove_provider_arg, remove_provider_statement
 
-MSG = (
-    "{what} supplies roots to servers; Roots is deprecated by SEP-2577: give the server its "
-    "directories as tool arguments or through its configuration (stdio `env`/`args`), then delete this"
+_GIVE = "give the server its directories as tool arguments or through its configuration"
+MSG = Message(
+    "{what} supplies roots, deprecated by SEP-2577",
+    _GIVE + " (stdio `env`/`args`), then delete this",
 )
-MSG_PROVIDER = (
-    "`{name}` supplies roots ({why}); Roots is deprecated by SEP-2577: give the server its "
-    "directories as tool arguments or through its configuration, then delete this provider"
+MSG_PROVIDER = Message(
+    "`{name}` supplies roots, deprecated by SEP-2577",
+    "it {why}; " + _GIVE + ", then delete this provider",
 )
-MSG_TYPE = (
-    "`{name}` re-implements a Roots protocol type (the client side of Roots, deprecated by "
-    "SEP-2577): delete it once nothing answers `roots/list`"
+MSG_TYPE = Message(
+    "`{name}` re-implements a Roots protocol type, deprecated by SEP-2577",
+    "it is the client side of Roots: delete it once nothing answers `roots/list`",
 )
-MSG_SETTER = (
-    "`{name}` hands roots to this project's client (a roots setter); Roots is deprecated by "
-    "SEP-2577: give servers their directories as tool arguments or configuration, then delete it"
+MSG_SETTER = Message(
+    "`{name}` hands roots to this project's client, deprecated by SEP-2577",
+    "it is a roots setter; give servers their directories as tool arguments or configuration, then delete it",
 )
-MSG_SETTER_CALL = (
-    "supplies roots through `{name}`, this project's roots setter (Roots is deprecated by "
-    "SEP-2577): pass the directories as tool arguments or configuration instead"
+MSG_SETTER_CALL = Message(
+    "supplies roots through `{name}`, this project's roots setter",
+    "Roots is deprecated by SEP-2577: pass the directories as tool arguments or configuration instead",
 )
-MSG_ANSWER = (
-    "answers `roots/list` by hand; Roots is deprecated by SEP-2577: give the server its directories "
-    "as tool arguments or through its configuration, then delete this branch"
-)
+MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
 #: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
@@ -106,7 +115,7 @@ class RootsProvider(WireMethodRule):
     )
     #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
     #: callback (imported from mcp).
-    GATE = (b"oots", b"OOTS", b"mcp")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(
@@ -297,7 +306,7 @@ class RootsProvider(WireMethodRule):
         if key not in _CALLBACK_KEYS or is_false_or_none(node.value) or not self.context.evidence.mcp:
             return
         if key == "list_roots_callback" or "callback" in (code_of(node.value)):
-            self.report(node, MSG.format(what=f"the `{key}` callback entry"))
+            self.report(node, MSG.format(what=f"the `{shorten(key, 30)}` callback entry"))
 
     def _names_list_roots_request(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Tuple):
@@ -321,7 +330,7 @@ class RootsProvider(WireMethodRule):
             return
         why = self._provider_signature(node)
         if why is not None:
-            self.report(node.name, MSG_PROVIDER.format(name=node.name.value, why=why))
+            self.report(node.name, MSG_PROVIDER.format(name=shorten(node.name.value, 40), why=why))
             self._reported_defs.add(id(node))
 
     def _is_setter(self, node: cst.FunctionDef) -> bool:
@@ -354,7 +363,9 @@ class RootsProvider(WireMethodRule):
         for name in sorted(self._wired):
             func = self._defined.get(name)
             if func is not None and id(func) not in self._reported_defs:
-                self.report(func.name, MSG_PROVIDER.format(name=name, why="it is wired as `list_roots_callback=`"))
+                self.report(
+                    func.name, MSG_PROVIDER.format(name=shorten(name, 40), why="is wired as `list_roots_callback=`")
+                )
 
     def _message_handler_method(self, node: cst.FunctionDef) -> None:
         owner = self.parent(2)  # FunctionDef <- IndentedBlock <- ClassDef
@@ -400,7 +411,8 @@ class RootsProvider(WireMethodRule):
         if not found and node.default is not None and self._client_roots_code():
             found = provider_types(self.resolver, node.annotation.annotation)
         if found:
-            self.report(node, MSG.format(what=f"a `{node.name.value}` parameter typed `{sorted(found)[0]}`"))
+            name, kind = shorten(node.name.value, 16), shorten(sorted(found)[0], 16)
+            self.report(node, MSG.format(what=f"a `{name}` parameter typed `{kind}`"))
 
     def visit_Dict(self, node: cst.Dict) -> None:
         """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form."""
@@ -419,7 +431,7 @@ class RootsProvider(WireMethodRule):
         """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
         name = roots_type_definition(node, self.context.data)
         if name is not None and name != "RootsListChangedNotification" and self.context.evidence.mcp:
-            self.report(node.name, MSG_TYPE.format(name=name))
+            self.report(node.name, MSG_TYPE.format(name=shorten(name, 20)))
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
         """A roots/list string or constant (`Method.ROOTS_LIST`) used where the method is answered."""

@@ -8,21 +8,24 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.capabilities import capability_mapping, roots_capability_shape
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
-MSG_DECLARE = (
-    "declares the roots capability; Roots is deprecated by SEP-2577: stop declaring it once the "
-    "client no longer provides roots (directories travel as tool arguments or server configuration)"
+MSG_DECLARE = Message(
+    "declares the roots capability, deprecated by SEP-2577",
+    "stop declaring it once the client no longer provides roots (directories travel as tool arguments"
+    " or server configuration)",
 )
-MSG_PROBE = (
-    "probes the client's roots capability; Roots is deprecated by SEP-2577: take the directories as a "
-    "tool parameter or from server configuration instead of asking the client"
+MSG_PROBE = Message(
+    "probes the client's roots capability, deprecated by SEP-2577",
+    "take the directories as a tool parameter or from server configuration instead of asking the client",
 )
 
 
@@ -30,7 +33,7 @@ class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
-    GATE = (b"oots",)
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
     #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
     KEYS = (b'"roots"', b"'roots'", b".roots")
     #: A project's own capability model: `*Capabilities(roots=...)`, a `roots:` field of a

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import keyword, literal
 
-MSG = (
-    "`{flag}` on the roots capability promises `notifications/roots/list_changed`, which the "
-    "2026-07-28 revision removed (Roots is deprecated by SEP-2577): remove the flag"
+MSG = Message(
+    "`{flag}` on the roots capability promises a notification removed in 2026-07-28",
+    "`notifications/roots/list_changed` is gone (Roots is deprecated by SEP-2577): remove the flag",
 )
 _FLAGS = ("listChanged", "list_changed")
 
@@ -20,7 +22,7 @@ class ListChangedFlag(Rule):
     CODE = "RT006"
     SCREEN = (b"listChanged", b"list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),

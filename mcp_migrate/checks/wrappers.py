@@ -11,14 +11,19 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import wrapper_tokens
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, imported_module_file, module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
-from mcp_migrate.core.syntax import all_params
+from mcp_migrate.core.syntax import all_params, shorten
 
-#: "`myapp.get_roots` wraps roots-request (a server asks the client for its roots (roots/list)) ..."
-MSG = "`{name}` wraps {rule} ({summary_lower}); configured in extend-apis"
+#: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
+MSG = Message(
+    "`{name}` wraps {rule}, configured in extend-apis",
+    "{summary}; migrate the wrapper and its callers as `mcp-migrate explain {code}` says",
+)
 
 
 def wrapper_targets(settings, data: bytes) -> dict:
@@ -41,7 +46,7 @@ class WrapperCalls(Rule):
 
     @classmethod
     def gate_tokens(cls, settings) -> tuple:
-        return tuple(qname.rpartition(".")[2].encode() for _, names in settings.extend_apis for qname in names)
+        return wrapper_tokens(settings.extend_apis)
 
     @classmethod
     def runs_on(cls, data: bytes, settings) -> bool:
@@ -56,8 +61,7 @@ class WrapperCalls(Rule):
         code = self.targets.get(qname) if qname else None
         if code is not None:
             info = load_catalog()[code]
-            summary = info.summary[:1].lower() + info.summary[1:]
-            message = MSG.format(name=qname, rule=info.name, summary_lower=summary.rstrip("."))
+            message = MSG.format(name=shorten(qname, 40), rule=info.name, summary=info.summary.rstrip("."), code=code)
             self.context.report(code, node, message)
 
 

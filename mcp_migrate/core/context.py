@@ -8,6 +8,7 @@ from typing import Any, Optional
 import libcst as cst
 
 from mcp_migrate.core.coordination import FileNotes
+from mcp_migrate.core.messages import split
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
@@ -25,6 +26,8 @@ class Report:
     #: The walk's ancestor chain when the report was made: where to look for the node's
     #: statement when positions are computed (core.positions).
     ancestors: tuple = ()
+    #: What to do about it (core.messages): shown under the snippet, carried apart in JSON.
+    help: str = ""
 
 
 @dataclass
@@ -58,8 +61,10 @@ class FileContext:
             )
         return self._evidence
 
-    def report(self, code, node, message, *, severity=None, fix=None) -> None:
-        self.reports.append(Report(code, node, message, severity, fix, tuple(self.ancestors)))
+    def report(self, code, node, message, *, severity=None, fix=None, help=None) -> None:
+        """`message`: a core.messages.Message (message and help), or the message alone."""
+        text, advice = split(message, help)
+        self.reports.append(Report(code, node, text, severity, fix, tuple(self.ancestors), advice))
 
     def claim(self, node: cst.CSTNode) -> None:
         self.claimed.add(id(node))

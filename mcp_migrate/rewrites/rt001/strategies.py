@@ -16,7 +16,7 @@ from typing import ClassVar, Optional
 
 import libcst as cst
 
-from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
+from mcp_migrate.core.coordination import MigratedTool, note_env_var, note_migrated_tool
 from mcp_migrate.core.fix.edits import Insert, Replace
 from mcp_migrate.core.sdk import SERVER_CLASSES
 from mcp_migrate.core.syntax import all_params, code_of, iter_nodes, module_binding, parent_map, parse_stmt
@@ -76,6 +76,7 @@ class ServerConfig(Strategy):
         if module_binding(site.module, name) is not None:
             return
         env = self.settings.env_var
+        note_env_var(site.context, env)
         comment = cst.EmptyLine(
             comment=cst.Comment(
                 "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
