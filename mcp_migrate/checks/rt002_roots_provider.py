@@ -86,6 +86,12 @@ _CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 _PROVIDER_KEYWORDS = frozenset({"roots_provider", "roots_callback", "roots_handler"})
 
 
+#: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
+_OWN_API = re.compile(
+    rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w|"
+    rb"Roots(?:Provider|Handler|Callback|Fn)|\bRoot(?:Provider|Handler|Callback)\b|roots_(?:provider|callback|handler)\s*="
+)
+
 #: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
 #: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
 _ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
@@ -105,13 +111,6 @@ class RootsProvider(WireMethodRule):
         b"roots_callback",
         b"ROOTS_LIST",
         b"LIST_ROOTS",
-        # a project's own provider API: setters, provider types, wiring keywords
-        b"_roots",
-        b"add_root",
-        b"RootsProvider",
-        b"RootsManager",
-        b"roots_provider",
-        b"roots_manager",
     )
     #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
     #: callback (imported from mcp).
@@ -185,8 +184,12 @@ class RootsProvider(WireMethodRule):
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
         if any(token in data for token in cls.SCREEN):
             return True
+        if _OWN_API.search(data):  # a project's own provider API (checks/roots_api.py)
+            return True
         if b"roots" not in data:
             return False
+        if b"jsonrpc" in data and _ROOTS_KEY.search(data) is not None:  # an answer in its envelope
+            return True
         # A raw `{"roots": [{"uri": ...}]}` answer.
         return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES) or (
             b"uri" in data and _ROOTS_KEY.search(data) is not None
