@@ -236,8 +236,10 @@ def test_an_imported_helper_module_is_parsed_within_the_same_limits(tmp_path, at
         with open(tmp_path / "roots_binding.py", "wb") as handle:
             handle.write(helper.encode())
             handle.truncate(6 << 30)
-    result = run_limited(tmp_path, "check", "--no-cache", "--output-format", "concise", "caller.py")
+    # A call one step away from the request is an info finding: --fail-on info makes it fail the run.
+    args = ("check", "--no-cache", "--fail-on", "info", "--output-format", "concise", "caller.py")
+    result = run_limited(tmp_path, *args)
     assert (result.returncode, concise_lines(result)) == (0, ["Checked 1 file: no findings"]), result.stderr[-500:]
     (tmp_path / "roots_binding.py").write_text(helper)  # within the limits, the helper is followed
-    result = run_limited(tmp_path, "check", "--no-cache", "--output-format", "concise", "caller.py")
+    result = run_limited(tmp_path, *args)
     assert result.returncode == 1 and concise_lines(result)[0].startswith("caller.py:11:24: RT001 runs ")
