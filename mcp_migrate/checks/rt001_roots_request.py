@@ -11,6 +11,7 @@ from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
     WireMethodRule,
+    builds,
     error_data,
     relays,
     sends,
@@ -340,7 +341,7 @@ class RootsRequest(WireMethodRule):
     def _method_given(self, node, where, ancestors: list) -> None:
         """The method given to a generic RPC verb (`rpc.call("roots/list")`), or matched in a
         branch that relays the request to the other peer."""
-        if sends(where):
+        if sends(where) or (builds(where) and not error_data(ancestors)):
             self.report(node, MSG_RAW)
         elif where == "dispatch" and relays(ancestors):
             self.report(node, MSG_RELAY)

@@ -15,6 +15,7 @@ from mcp_migrate.checks.wire import (
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
     WireMethodRule,
+    builds,
     error_data,
     sends,
 )
@@ -154,7 +155,7 @@ class ListChangedSend(WireMethodRule):
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
         """list_changed sent, or put in a message by hand."""
-        if (where == "request" and not error_data(ancestors)) or sends(where):
+        if (where == "request" and not error_data(ancestors)) or sends(where) or builds(where):
             self.report(node, MSG)
 
 

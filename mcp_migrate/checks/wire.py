@@ -70,6 +70,8 @@ def string_context(ancestors: list) -> Optional[str]:
             return "call:" + (method_name(call) or "")
         if isinstance(call, cst.Call) and parent.keyword is not None and parent.keyword.value == "method":
             return "call:" + (method_name(call) or "")
+        if isinstance(call, cst.Call) and parent.keyword is None and builds("call:" + (method_name(call) or "")):
+            return "call:" + (method_name(call) or "")  # `make_request(1, "roots/list")`: any position
         return None
     if isinstance(parent, cst.ComparisonTarget) or isinstance(parent, cst.Comparison):
         return "dispatch"
@@ -193,6 +195,20 @@ def sends(where: Optional[str]) -> bool:
         return False
     name = where[len("call:") :].lstrip("_")  # `_rpc(M)`, `_send(M)`: a module's own sender
     return name.startswith("send") or name in _RPC_VERBS
+
+
+#: A message factory's name: `make_notification`, `build_request`, `new_message`. Not a message
+#: type (`ListRootsRequest(method=...)`): the call that sends it is the finding.
+_FACTORY = re.compile(r"^(?:make|build|create|new)_?\w*(?:notification|request|message)", re.I)
+
+
+def builds(where: Optional[str]) -> bool:
+    """`make_notification(method=M)`, `build_request(1, M)`: a message built with the method,
+    to be written to a stream (a factory's name says so; a sender's is `sends`)."""
+    if not where or not where.startswith("call:"):
+        return False
+    name = where[len("call:") :].lstrip("_")
+    return bool(name) and not name.startswith("send") and _FACTORY.search(name) is not None
 
 
 def error_data(ancestors: list) -> bool:
