@@ -200,7 +200,9 @@ class RootsAsSandbox(Rule):
         if len(args) != 1 or len(node.args) != 1:
             return
         other = args[0].value
-        if not self._directory_check(subject, other):
+        # The argument is the container: `root.relative_to(home)` asks whether a root lies in a
+        # directory the program chose, which is not a check against the roots.
+        if not self.flow.rootish(other) or not self._directory_check(subject, other):
             return
         flow = self.flow
         fixable = True
