@@ -69,7 +69,12 @@ def test_fix_stdin_prints_the_fixed_source(project):
     # A server in the same run still asks: the client's list_changed send stays (issue 20 §1),
     # and its finding says that only `--unsafe-fixes`, which migrates that server, removes it.
     assert "RT001" in left.stderr and left.stdout == REMAINS
-    assert "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in a.py" in left.stderr
+    shown = run("check", "--output-format", "json", "--stdin-filename", "a.py", "-", stdin=REMAINS.encode())
+    helps = [f["help"] for f in json.loads(shown.stdout)["findings"] if f["code"] == "RT004"]
+    assert helps and all(
+        h.startswith("fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in a.py")
+        for h in helps
+    )
     clean = run("fix", "--stdin-filename", "a.py", "-", stdin=FIXED.encode())
     assert (clean.exit_code, clean.stdout) == (0, FIXED)
     diff = run("fix", "--diff", "--stdin-filename", "a.py", "-", stdin=FIXABLE.encode())

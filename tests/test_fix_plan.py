@@ -136,27 +136,27 @@ def test_check_calls_fixable_exactly_what_fix_changes(name, unsafe, tmp_path, mo
 def _kinds(tree: str, monkeypatch) -> dict:
     monkeypatch.chdir(FIXTURES / tree)
     doc = json.loads(run("check", "--no-cache", "--exit-zero", "--output-format", "json", "."))
-    return {(f["path"], f["line"], f["code"]): (f["fix"], f["message"]) for f in doc["findings"]}
+    return {(f["path"], f["line"], f["code"]): (f["fix"], f["help"]) for f in doc["findings"]}
 
 
 def test_a_withheld_fix_is_not_fixable_and_says_why(monkeypatch):
     """A server that still asks whatever the flags: the client side's fixes are reported as not
-    fixable, each message saying which server keeps them (issue 20 §1)."""
+    fixable, each help saying which server keeps them (issue 20 §1)."""
     kinds = _kinds("plan/held", monkeypatch)
-    reason = "(not fixed while a server in this run still asks for roots, in server.py: its legacy clients need this)"
+    reason = "not fixed while a server in this run still asks for roots, in server.py: its legacy clients need this; "
     held = {key[2]: value for key, value in kinds.items() if key[0] != "server.py"}
     assert set(held) == {"RT002", "RT003", "RT004", "RT005", "RT006"}
-    assert all(kind == "none" and message.endswith(reason) for kind, message in held.values())
+    assert all(kind == "none" and help_text.startswith(reason) for kind, help_text in held.values())
 
 
 def test_a_fix_only_unsafe_frees_is_reported_as_unsafe(monkeypatch):
     """A server the unsafe rewrite migrates: the client's safe removals wait for `--unsafe-fixes`
     (plain `fix` leaves the server asking), and say so."""
     kinds = _kinds("plan/freed", monkeypatch)
-    note = "(fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in server.py that still asks for roots)"
-    freed = sorted(code for (_path, _line, code), (kind, message) in kinds.items() if message.endswith(note))
+    note = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in server.py that still asks for roots; "
+    freed = sorted(code for (_path, _line, code), (kind, help_text) in kinds.items() if help_text.startswith(note))
     assert freed == ["RT002", "RT003", "RT004", "RT005", "RT006"]
-    assert all(kinds[key][0] == "unsafe" for key in kinds if kinds[key][1].endswith(note))
+    assert all(kinds[key][0] == "unsafe" for key in kinds if kinds[key][1].startswith(note))
 
 
 def test_security_rewrites_are_display_only(tmp_path, monkeypatch):

@@ -28,12 +28,8 @@ from mcp import ClientSession
 
 
 async def main(read, write) -> None:
-    async with ClientSession(read, write, list_roots_callback=provide) as session:
+    async with ClientSession(read, write, list_roots_callback=lambda context: None) as session:
         await session.initialize()
-
-
-async def provide(context):
-    return None
 """
 
 

@@ -36,10 +36,12 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified, returns_constant
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
-from mcp_migrate.core.syntax import keyword, literal, positional
+from mcp_migrate.core.syntax import keyword, literal, positional, shorten
 
 HINTS = {
     "readOnlyHint": "readOnlyHint",
@@ -58,18 +60,20 @@ ALLOW_LIST = (
     "keep the user's approval and exempt tools only through a host-side allow-list keyed by trusted server "
     'and tool name (e.g. `require_approval={{"never": {{"tool_names": TRUSTED_READONLY}}}}`)'
 )
-MSG = (
-    "`{hint}` decides {what}: tool annotations are hints set by the server, untrusted unless the server is, "
-    "and must not decide whether the user approves a call; " + ALLOW_LIST
+MSG = Message(
+    "untrusted hint `{hint}` decides {what}",
+    "tool annotations are hints set by the server, untrusted unless the server is, and must not decide"
+    " whether the user approves a call; " + ALLOW_LIST,
 )
-MSG_MISSING = (
-    "`{hint}` decides {what}, and a missing annotation is treated as safe (the defaults are readOnlyHint=false, "
-    "destructiveHint=true, openWorldHint=true): annotations are untrusted server hints; " + ALLOW_LIST
+MSG_MISSING = Message(
+    "`{hint}` decides {what}; missing counts as safe",
+    "annotations are untrusted server hints, and missing ones default to readOnlyHint=false,"
+    " destructiveHint=true, openWorldHint=true; " + ALLOW_LIST,
 )
 
-WHAT_AGENTS = "the openai-agents `require_approval=` callable"
-WHAT_ADK = "the google-adk `require_confirmation=` callable"
-WHAT_PYDANTIC = "the pydantic-ai `approval_required(...)` callable"
+WHAT_AGENTS = "openai-agents' `require_approval=`"
+WHAT_ADK = "google-adk's `require_confirmation=`"
+WHAT_PYDANTIC = "pydantic-ai's `approval_required(...)`"
 WHAT_BRANCH = "whether a tool runs or the user is asked"
 
 _APPROVAL_WORDS = frozenset({"approval", "approve", "approved", "approvals", "confirm", "confirmation", "consent"})
@@ -163,7 +167,7 @@ class AnnotationTrust(Rule):
     #: Every hint read names the hint: the exact camelCase and snake_case spellings.
     SCREEN = tuple(name.encode() for name in HINTS)
     #: Every hint name holds `Hint` (camelCase) or `_hint` (snake_case).
-    GATE = (b"Hint", b"_hint")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(
@@ -358,7 +362,7 @@ class AnnotationTrust(Rule):
             reported.add(unit)
             missing = read.missing or (unit[0] == "function" and _skips_missing(read.function))
             message = MSG_MISSING if missing else MSG
-            self.report(read.node, message.format(hint=read.hint, what=what))
+            self.report(read.node, message.format(hint=shorten(read.hint, 16), what=what))
 
     def _decision(self, read: _Read):
         for lam in read.lambdas:
@@ -368,7 +372,7 @@ class AnnotationTrust(Rule):
             if name in self.approval_names:
                 return ("function", read.function_id), self.approval_names[name]
         if read.functions and decision_function(read.functions[-1]):
-            return ("function", read.function_id), f"`{read.functions[-1]}()`, an approval decision"
+            return ("function", read.function_id), f"`{shorten(read.functions[-1], 24)}()`, which approves calls"
         if read.owner is not None and _branches_act(*_branches(read.owner)):
             return ("test", id(read.owner)), WHAT_BRANCH
         for function_id, names, calls in self.acting_tests:
@@ -377,7 +381,7 @@ class AnnotationTrust(Rule):
             if read.returned and read.functions and read.functions[-1] in calls | names:
                 return ("function", read.function_id), WHAT_BRANCH
             if read.label and function_id != read.function_id and read.label in names:
-                return ("label", id(read.node)), f"{WHAT_BRANCH}, through the `{read.label}` label"
+                return ("label", id(read.node)), f"whether a tool runs (via `{shorten(read.label, 16)}`)"
         return self._one_call_away(read)
 
     def _one_call_away(self, read: _Read):
@@ -388,9 +392,9 @@ class AnnotationTrust(Rule):
             if function_id == read.function_id:
                 continue
             if accessor is not None and accessor in refs:
-                return ("function", read.function_id), f"`{name}()`, an approval decision, through `{accessor}`"
+                return ("function", read.function_id), f"`{shorten(name, 24)}()` via `{shorten(accessor, 16)}`"
             if read.label and read.label in refs:
-                return ("label", id(read.node)), f"`{name}()`, an approval decision, through the `{read.label}` label"
+                return ("label", id(read.node)), f"`{shorten(name, 24)}()` via label `{shorten(read.label, 16)}`"
         return None
 
 

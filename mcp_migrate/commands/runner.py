@@ -90,6 +90,9 @@ class RunResult:
     fixes: dict = field(default_factory=dict)
     #: One-line warnings about the run itself (an unusable results cache), printed on stderr.
     warnings: list = field(default_factory=list)
+    #: A `fix` run: results carry what was applied (FileResult.applied), which the JSON
+    #: document reports as fixed and marked for review.
+    fix_run: bool = False
 
     @property
     def failing(self) -> list:
@@ -426,6 +429,7 @@ def _crashed(func, item, exitcode: Optional[int]):
 
     from mcp_migrate.core.codes import PARSER_LIMIT_CODE
     from mcp_migrate.core.engine import file_finding
+    from mcp_migrate.core.messages import Message
 
     source, settings = item[0], item[1]
     if exitcode is not None and exitcode < 0:
@@ -436,7 +440,7 @@ def _crashed(func, item, exitcode: Optional[int]):
     else:
         how = f"exit status {exitcode}"
     result = FileResult(source.display)
-    message = f"not analysed: the process analysing this file crashed ({how}); the parser cannot handle it"
+    message = Message(f"not analysed: the process analysing this file crashed ({how})", "the parser cannot handle it")
     result.findings.append(file_finding(source.display, PARSER_LIMIT_CODE, message))
     return FixOutcome(source, result, settings=settings) if func is fix_file else result
 
@@ -737,7 +741,7 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
 def coordinate_check(run: RunResult) -> RunResult:
     """A check's findings with the fix kinds the run's `fix` commands give them
     (core.coordination): a client-side fix that plain `fix` withholds while a server still asks
-    is `unsafe` when `fix --unsafe-fixes` frees it, else `none`, its message saying why; so what
+    is `unsafe` when `fix --unsafe-fixes` frees it, else `none`, its help saying why; so what
     `check` calls fixable is what each command changes."""
     entries = []
     for result in run.results:
@@ -755,14 +759,16 @@ def coordinate_check(run: RunResult) -> RunResult:
         ref = run.files.get(result.path)
         if ref is None:
             continue
-        kept = {rule.CODE for rule in ref.settings.rules if rule.KEPT_WHILE_SERVER_ASKS}
+        from mcp_migrate.api import with_rules  # the rule classes: the parent may not have loaded them
+
+        kept = {rule.CODE for rule in with_rules(ref.settings).rules if rule.KEPT_WHILE_SERVER_ASKS}
         plan = for_file(run_plan, run.unsafe_fixes_for(result.path))
 
         def one(finding, kept=kept, plan=plan):
             if finding.code not in kept or finding.fix == "none":
                 return finding
             kind, note = coordinated(finding.fix, plan)
-            return dataclasses.replace(finding, fix=kind, message=with_note(finding.message, note))
+            return dataclasses.replace(finding, fix=kind, help=with_note(finding.help, note))
 
         result.findings = [one(f) for f in result.findings]
     return run

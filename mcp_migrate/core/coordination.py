@@ -33,14 +33,43 @@ class MigratedTool:
     optional: bool = False
 
 
+@dataclass(frozen=True, order=True)
+class ClientCall:
+    """A client call a rewrite makes pass the directories: `kind` "tool" (a `call_tool` of
+    `target` now passes the parameter `passes`) or "env" (the stdio server `target` is started
+    with the environment variable `passes`)."""
+
+    target: str
+    passes: str
+    kind: str = "tool"
+
+
+@dataclass(frozen=True, order=True)
+class KeptPlumbing:
+    """A project's public plumbing for roots (a `list_roots_callback=` parameter passed through
+    to the SDK) that a rewrite marked for review instead of leaving it silently dead: `kind`
+    "parameter" of `owner` (a function's qualified name). The migration report lists it among
+    the interface changes (issue 20 §3)."""
+
+    kind: str
+    name: str
+    owner: str
+
+
 @dataclass
 class FileNotes:
-    """What one file's analysis tells the run."""
+    """What one file's analysis tells the run (and the migration report's interface changes)."""
 
     tools: list = field(default_factory=list)
     #: A server in this file keeps asking for roots (a request no rewrite touched, or an
     #: era-portable bridge kept on purpose).
     still_asks: bool = False
+    #: Environment variables this file's rewrites make the server read (server-config).
+    env_vars: list = field(default_factory=list)
+    #: ClientCalls this file's rewrites make pass the directories.
+    client_calls: list = field(default_factory=list)
+    #: KeptPlumbing this file's rewrites marked for review (callers still hand roots to it).
+    kept: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -134,7 +163,7 @@ def for_file(plan: RunPlan, unsafe: bool) -> RunPlan:
     return plan
 
 
-#: Said after a message whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
+#: Said before the help of a finding whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
 WITHHELD = "not fixed while a server in this run still asks for roots, in {where}: its legacy clients need this"
 FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in {where} that still asks for roots"
 
@@ -142,7 +171,7 @@ FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the
 def coordinated(kind: str, plan: RunPlan) -> tuple:
     """(kind, note) of a client-side fix of kind `kind` under `plan`: unchanged while no server
     in the run still asks; else `unsafe` when `fix --unsafe-fixes` frees it, `none` otherwise,
-    with the reason to add to the message (None when unchanged). The fix itself is never applied
+    with the reason to add to the help (None when unchanged). The fix itself is never applied
     under such a plan."""
     if kind == "none" or not plan.server_still_asks:
         return kind, None
@@ -159,8 +188,12 @@ def _where(asking: tuple) -> str:
     return asking[0] + (f" and {more} more file{'s' if more != 1 else ''}" if more else "")
 
 
-def with_note(message: str, note: Optional[str]) -> str:
-    return message if not note else f"{message} ({note})"
+def with_note(help_text: str, note: Optional[str]) -> str:
+    """A finding's help with the run's reason (issue 20 §1: the reason goes in the help; the
+    message stays short)."""
+    if not note:
+        return help_text
+    return f"{note}; {help_text}" if help_text else note
 
 
 def note_still_asks(context) -> None:
@@ -171,3 +204,21 @@ def note_still_asks(context) -> None:
 def note_migrated_tool(context, tool: MigratedTool) -> None:
     """Record that this file's rewrite gives `tool` a parameter."""
     context.notes.tools.append(tool)
+
+
+def note_env_var(context, name: str) -> None:
+    """Record that this file's rewrite makes the server read the environment variable `name`."""
+    if name not in context.notes.env_vars:
+        context.notes.env_vars.append(name)
+
+
+def note_client_call(context, call: ClientCall) -> None:
+    """Record that this file's rewrite makes a client call pass the directories."""
+    if call not in context.notes.client_calls:
+        context.notes.client_calls.append(call)
+
+
+def note_kept_plumbing(context, item: KeptPlumbing) -> None:
+    """Record that this file's rewrite marked `item` for review instead of removing its use."""
+    if item not in context.notes.kept:
+        context.notes.kept.append(item)

@@ -71,3 +71,15 @@ def sole_local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assig
     if len(assigns) != 1 or reads != 1 or not isinstance(assigns[0], cst.Assign) or len(assigns[0].targets) != 1:
         return None
     return assigns[0]
+
+
+def free_reads(func: cst.FunctionDef) -> set:
+    """Names the function reads without binding them itself (module globals, builtins,
+    enclosing functions' names): a new parameter of such a name would capture those reads."""
+    bound = bound_names(func)
+    parents = parent_map(func.body)
+    read = set()
+    for node in iter_nodes(func.body):
+        if isinstance(node, cst.Name) and node.value not in bound and is_reference(node, parents.get(id(node))):
+            read.add(node.value)
+    return read

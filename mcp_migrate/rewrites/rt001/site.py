@@ -12,6 +12,7 @@ from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveStatement, Unwrap
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import CONTEXT_CLASSES
 from mcp_migrate.core.syntax import (
+    all_params,
     is_reference,
     iter_nodes,
     keyword,
@@ -25,7 +26,6 @@ from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnder
 from mcp_migrate.rewrites.rt001.signature import (
     NewParam,
     SignatureRefused,
-    all_params,
     annotation_head,
     depth_of,
     rebuild,

@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from mcp_migrate.core.coordination import KeptPlumbing, note_kept_plumbing
 from mcp_migrate.core.fix.builders import whole_statement
 from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveArg, RemoveStatement, Replace
 from mcp_migrate.core.syntax import (
@@ -74,6 +75,9 @@ def _pass_through_marker(context, value: cst.Name) -> Optional[Fix]:
     if statement is None:
         return None
     text = PASS_THROUGH.format(name=value.value, func=func.name.value)
+    owner: Any = enclosing(context.ancestors, cst.ClassDef)
+    qualname = f"{owner.name.value}.{func.name.value}" if owner is not None else func.name.value
+    note_kept_plumbing(context, KeptPlumbing("parameter", value.value, qualname))
     head = text[: len("# mcp-migrate: RT002 review:")]
     if any(line.comment is not None and line.comment.value.startswith(head) for line in statement.leading_lines):
         return None
