@@ -288,3 +288,38 @@ def test_a_setting_nothing_reads_any_more_is_left_without_effect():
         LeftWithoutEffect("parameter", "extra", "serve", 6),
     ]
     assert left_without_effect(old, old) == [] and left_without_effect(b"x = (", new) == []
+
+
+def test_the_report_lists_a_removed_callback_whose_roots_came_from_the_projects_plumbing(tmp_path, monkeypatch):
+    """Issue 20 §3: a `_handle_list_roots` method fed by a constructor's `roots` parameter, a
+    closure over a `roots:` setting: removing the callback leaves what fed it without effect, so
+    besides the marker the report's interface changes list it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "host.py").write_text(
+        "from mcp import ClientSession\nfrom mcp.types import ListRootsResult, Root\n\n\nclass Host:\n"
+        "    def __init__(self, read, write, roots: list[str]):\n        self.roots = roots\n"
+        "        self.session = ClientSession(read, write, list_roots_callback=self._handle_list_roots)\n\n"
+        "    async def _handle_list_roots(self, context) -> ListRootsResult:\n"
+        '        return ListRootsResult(roots=[Root(uri=f"file://{r}") for r in self.roots])\n'
+    )
+    (tmp_path / "served.py").write_text(
+        "from pydantic import BaseModel\nfrom mcp import ClientSession\nfrom mcp.types import ListRootsResult, Root\n\n\n"
+        "class Settings(BaseModel):\n    roots: list[str] = []\n\n\nasync def serve(read, write, settings: Settings):\n"
+        "    async def provide(context) -> ListRootsResult:\n"
+        '        return ListRootsResult(roots=[Root(uri=f"file://{r}") for r in settings.roots])\n\n'
+        "    async with ClientSession(read, write, list_roots_callback=provide) as s:\n        await s.initialize()\n"
+    )
+    run("fix", "-q", "--unsafe-fixes", "--report", "R.md", ".")
+    text = (tmp_path / "R.md").read_text()
+    assert (
+        "# mcp-migrate: RT002 review: the roots came from `self._handle_list_roots`"
+        in (tmp_path / "host.py").read_text()
+    )
+    kept = text.split("### Public plumbing marked for review\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert kept == [
+        "- `host.py`: the roots `self._handle_list_roots` computed in `Host.__init__` reach no server now; what fed"
+        " it (a parameter, a setting) does nothing: carry those directories to the server or deprecate it (a review"
+        " marker says where)",
+        "- `served.py`: the roots `provide` computed in `serve` reach no server now; what fed it (a parameter, a"
+        " setting) does nothing: carry those directories to the server or deprecate it (a review marker says where)",
+    ]

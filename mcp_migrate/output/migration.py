@@ -238,7 +238,7 @@ def _interface(files: list, fixed: bool) -> list:
         if "RT002" in done:
             calls += [(call, file.path) for call in sorted(file.notes.client_calls)]
         dead += [(item, file.path) for item in left_without_effect(file.old, file.new)]
-        if any(a.code == "RT002" and a.kind == MARKED for a in file.applied):
+        if any(a.code == "RT002" for a in file.applied):
             kept += [(item, file.path) for item in sorted(file.notes.kept)]
     lines = ["", "## Interface changes", ""]
     if not fixed:
@@ -280,10 +280,18 @@ def _interface(files: list, fixed: bool) -> list:
     lines += [] if dead else ["None."]
     lines += ["", "### Public plumbing marked for review", ""]
     for item, path in kept:
-        lines.append(
-            f"- {_code(path)}: parameter {_code(item.name)} of {_code(item.owner)} still hands roots to the SDK;"
-            " its callers pass them: remove or deprecate it with them (a review marker says where)"
-        )
+        if item.kind == "parameter":
+            lines.append(
+                f"- {_code(path)}: parameter {_code(item.name)} of {_code(item.owner)} still hands roots to the SDK;"
+                " its callers pass them: remove or deprecate it with them (a review marker says where)"
+            )
+        else:
+            where = f" in {_code(item.owner)}" if item.owner else ""
+            lines.append(
+                f"- {_code(path)}: the roots {_code(item.name)} computed{where} reach no server now; what fed it"
+                " (a parameter, a setting) does nothing: carry those directories to the server or deprecate it"
+                " (a review marker says where)"
+            )
     lines += [] if kept else ["None."]
     return lines
 
