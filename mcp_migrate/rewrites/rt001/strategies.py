@@ -18,6 +18,7 @@ import libcst as cst
 
 from mcp_migrate.core.coordination import MigratedTool, note_env_var, note_migrated_tool
 from mcp_migrate.core.fix.edits import Insert, Replace
+from mcp_migrate.core.fix.layout import union_types_run
 from mcp_migrate.core.sdk import SERVER_CLASSES
 from mcp_migrate.core.syntax import all_params, code_of, iter_nodes, module_binding, parent_map, parse_stmt
 from mcp_migrate.rewrites.names import bound_names, free_reads
@@ -163,7 +164,11 @@ class ToolParameter(Strategy):
         field = f'Field(description="{self.DESCRIPTION}")'
         if optional:
             field = f'Field(description="{self.DESCRIPTION[:-1]} (used when `{fallback_for}` is not given).")'
-            site.new_param = NewParam(self.parameter, "list[str] | None", field, "None")
+            if union_types_run(site.context.path, site.context.module):
+                site.new_param = NewParam(self.parameter, "list[str] | None", field, "None")
+            else:  # a project that declares Python 3.9: `X | None` raises TypeError at import
+                site.imports.append(("typing", "Optional"))
+                site.new_param = NewParam(self.parameter, "Optional[list[str]]", field, "None")
         else:
             site.new_param = NewParam(self.parameter, "list[str]", field)
         note_migrated_tool(site.context, MigratedTool(tool_name(site.func), self.parameter, optional=optional))

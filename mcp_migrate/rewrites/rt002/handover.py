@@ -54,7 +54,9 @@ def _note_computed(context, dirs: list) -> None:
     report lists it among the interface changes, beside the marker (issue 20 §3)."""
     func = enclosing(context.ancestors, cst.FunctionDef)
     owner = enclosing(context.ancestors, cst.ClassDef)
-    where = "" if func is None else (f"{owner.name.value}.{func.name.value}" if owner is not None else func.name.value)
+    where = ""
+    if isinstance(func, cst.FunctionDef):
+        where = f"{owner.name.value}.{func.name.value}" if isinstance(owner, cst.ClassDef) else func.name.value
     for lit, text in dirs:
         if lit is None:
             note_kept_plumbing(context, KeptPlumbing("callback", text, where))
