@@ -62,3 +62,43 @@ def test_python_floor_reads_requires_python_then_ruff(tmp_path):
     (tmp_path / "b" / "ruff.toml").write_text('target-version = "py311"\n')
     assert python_floor(str(tmp_path / "a" / "x.py")) == (3, 9)
     assert python_floor(str(tmp_path / "b" / "x.py")) == (3, 11)
+
+
+GUARDED = """\
+import os
+
+from mcp.types import Root
+
+if os.name == "nt":
+    from urllib.request import url2pathname
+
+
+def open_root(root: Root):
+    return open(str(root.uri).replace("file://", ""))
+"""
+
+
+def test_a_name_imported_under_a_platform_guard_is_not_used_as_if_always_bound():
+    """`url2pathname` imported only under `if os.name == "nt":` is unbound on POSIX: the
+    suggestion must not call it bare without an import of its own (a NameError pyflakes
+    cannot see)."""
+    from mcp_migrate.api import check_source, fix_source
+
+    fixed = fix_source(GUARDED, "g.py", unsafe=True, suggestions=True)
+    body = fixed.split("def open_root", 1)[1]
+    top = fixed.split("if os.name", 1)[0]
+    assert "url2pathname(" not in body or "from urllib.request import url2pathname\n" in top
+    assert [f.code for f in check_source(GUARDED, "g.py")] == ["RT102"]  # still reported
+
+
+def test_an_import_under_an_if_without_else_does_not_stand_for_the_one_a_fix_needs():
+    import libcst as cst
+
+    from mcp_migrate.core.fix.imports import add_imports, unconditional_import_names
+
+    module = cst.parse_module(GUARDED)
+    assert "url2pathname" not in unconditional_import_names(module)
+    both = cst.parse_module("import sys\nif sys.platform == 'win32':\n    import a as b\nelse:\n    import c as b\n")
+    assert "b" in unconditional_import_names(both)
+    added = add_imports(module, [("urllib.request", "url2pathname")]).code
+    assert added.split("if os.name", 1)[0].count("from urllib.request import url2pathname\n") == 1

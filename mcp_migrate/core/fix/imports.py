@@ -330,9 +330,21 @@ def add_imports(module: cst.Module, imports: list) -> cst.Module:
     return AddImportsVisitor(context).transform_module(module)
 
 
+def unconditional_import_names(module: cst.Module) -> set:
+    """Names the module's imports bind on every platform and version (see
+    `_module_import_bindings`): what a fix may use without importing it again."""
+    return _import_bindings(module)
+
+
 def _module_import_bindings(module: cst.Module) -> set:
-    """Names bound by imports outside functions and classes (inside try/if included)."""
-    names = set()
+    """Names bound by imports outside functions and classes: inside try/except included (one
+    branch or the other binds), inside an `if` only when every branch binds the name (an import
+    under `if os.name == "nt":` is unbound elsewhere, issue 20 §4)."""
+    return _import_bindings(module)
+
+
+def _import_bindings(node: cst.CSTNode) -> set:
+    names: set = set()
 
     class Collect(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
@@ -341,10 +353,15 @@ def _module_import_bindings(module: cst.Module) -> set:
         def visit_ClassDef(self, node) -> bool:
             return False
 
+        def visit_If(self, node: cst.If) -> bool:
+            if node.orelse is not None:
+                names.update(_import_bindings(node.body) & _import_bindings(node.orelse))
+            return False
+
         def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
             names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
 
-    module.visit(Collect())
+    node.visit(Collect())
     return names
 
 
