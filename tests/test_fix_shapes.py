@@ -102,3 +102,24 @@ def test_an_import_under_an_if_without_else_does_not_stand_for_the_one_a_fix_nee
     assert "b" in unconditional_import_names(both)
     added = add_imports(module, [("urllib.request", "url2pathname")]).code
     assert added.split("if os.name", 1)[0].count("from urllib.request import url2pathname\n") == 1
+
+
+def test_a_long_field_description_is_split_at_the_projects_line_length(tmp_path, monkeypatch):
+    """Issue 20 §3: no new ruff E501 in a project that configures ruff. The optional
+    parameter's `Field(description="... (used when `repo_path` is not given).")` was 112
+    characters in a project of line length 100."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    shutil.copy(FALLBACK, tmp_path / "tools.py")
+    run("fix", "-q", "--unsafe-fixes", "--exit-zero", "tools.py")
+    fixed = (tmp_path / "tools.py").read_text()
+    assert max(len(line) for line in fixed.splitlines()) <= 100
+    assert (
+        "        Field(\n"
+        '            description="Absolute paths of the directories to work in"\n'
+        '            " (used when `repo_path` is not given).",\n'
+        "        ),\n"
+    ) in fixed
+    compile(fixed, "tools.py", "exec")
+    again = run("fix", "--diff", "--unsafe-fixes", "--exit-zero", "tools.py")
+    assert again.stdout == ""

@@ -11,6 +11,7 @@ and provides the directories (`provide`) to a site rewrite (site.SiteRewrite).
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from typing import ClassVar, Optional
 
@@ -278,8 +279,8 @@ def is_docstring(stmt: cst.BaseStatement) -> bool:
 def _param_marker_present(func: cst.FunctionDef) -> bool:
     """A parameter this rewrite added on an earlier pass (its `Field(description=...)`)."""
     for p in all_params(func.params):
-        if p.annotation is not None and "Field(description=" in code_of(p.annotation.annotation):
-            return True
+        if p.annotation is not None and re.search(r"Field\(\s*description=", code_of(p.annotation.annotation)):
+            return True  # one line, or split at the project's line length
     return False
 
 
