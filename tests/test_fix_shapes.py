@@ -123,3 +123,16 @@ def test_a_long_field_description_is_split_at_the_projects_line_length(tmp_path,
     compile(fixed, "tools.py", "exec")
     again = run("fix", "--diff", "--unsafe-fixes", "--exit-zero", "tools.py")
     assert again.stdout == ""
+
+
+def test_the_server_config_comment_fits_the_projects_line_length(tmp_path, monkeypatch):
+    """Issue 20 §4: a generated comment over the project's line length (a new E501)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 79\n")
+    shutil.copy(REPO / "fixtures" / "migrate" / "lowlevel_call_tool.py", tmp_path / "server.py")
+    run("fix", "-q", "--unsafe-fixes", "--exit-zero", "server.py")
+    fixed = (tmp_path / "server.py").read_text()
+    assert (
+        "# Directories this server works in, from its configuration (replaces MCP Roots,\n# SEP-2577).\nMCP_ROOTS = ["
+    ) in fixed
+    assert run("fix", "--diff", "--unsafe-fixes", "--exit-zero", "server.py").stdout == ""

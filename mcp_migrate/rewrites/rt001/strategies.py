@@ -12,6 +12,7 @@ and provides the directories (`provide`) to a site rewrite (site.SiteRewrite).
 from __future__ import annotations
 
 import re
+import textwrap
 from abc import ABC, abstractmethod
 from typing import ClassVar, Optional
 
@@ -19,7 +20,7 @@ import libcst as cst
 
 from mcp_migrate.core.coordination import MigratedTool, note_env_var, note_migrated_tool
 from mcp_migrate.core.fix.edits import Insert, Replace
-from mcp_migrate.core.fix.layout import union_types_run
+from mcp_migrate.core.fix.layout import line_length, union_types_run
 from mcp_migrate.core.sdk import SERVER_CLASSES
 from mcp_migrate.core.syntax import all_params, code_of, iter_nodes, module_binding, parent_map, parse_stmt
 from mcp_migrate.rewrites.names import bound_names, free_reads
@@ -79,13 +80,11 @@ class ServerConfig(Strategy):
             return
         env = self.settings.env_var
         note_env_var(site.context, env)
-        comment = cst.EmptyLine(
-            comment=cst.Comment(
-                "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
-            )
-        )
+        text = "Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
+        width = line_length(site.context.path)  # a module-level comment: no new E501 (issue 20 §4)
+        comments = [cst.EmptyLine(comment=cst.Comment(f"# {line}")) for line in textwrap.wrap(text, width - 2)]
         const = parse_stmt(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
-        const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
+        const = const.with_changes(leading_lines=[cst.EmptyLine(), *comments])
         site.imports.append(("os", None))
         site.edits.append(Insert(config_anchor(site.module, site.resolver), (const,)))
 
