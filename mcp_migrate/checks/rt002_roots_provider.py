@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
@@ -15,17 +16,22 @@ from mcp_migrate.checks.wire import (
     ROOTS_LIST,
     WireMethodRule,
     error_data,
+    method_in_code,
     registers,
     relays,
 )
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.rule import Invalid, Valid
+from mcp_migrate.core.screen import none_or_false
+from mcp_migrate.core.screen import positional as screen_positional
+from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import (
     ASKING_TYPES,
     CLIENT_RECEIVERS,
     FASTMCP,
     PROVIDER_TYPES,
     ROOTS_KWARG_PACKAGES,
+    ROOTS_TYPE_NAMES,
     SDK_PACKAGES,
 )
 from mcp_migrate.core.syntax import code_of, is_false_or_none, keyword, literal, method_name, positional
@@ -144,6 +150,46 @@ class RootsProvider(WireMethodRule):
         return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES) or (
             b"uri" in data and _ROOTS_KEY.search(data) is not None
         )
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """Each way the visits below find a provider, at the level of names and keywords: a
+        roots callback given by keyword, positionally to ClientSession or by
+        `create_roots_callback`; `roots=` on a client or with Root objects; `set_roots(...)`; a
+        callback table entry; a raw `{"roots": [{"uri": ...}]}` answer; the SDK's provider and
+        request types named (signatures, isinstance, match, MessageHandler); a re-implemented
+        Roots type; `roots/list` answered."""
+        for _, value in syntax.keyword_calls("list_roots_callback"):
+            if not none_or_false(value):
+                return True
+        for call in syntax.calls_to("ClientSession"):
+            args = screen_positional(call)
+            if len(args) > CLIENT_SESSION_CALLBACK_INDEX and not none_or_false(args[CLIENT_SESSION_CALLBACK_INDEX]):
+                return True
+        if syntax.calls_to("create_roots_callback") or syntax.method_calls("set_roots"):
+            return True
+        for call, value in syntax.keyword_calls("roots"):
+            if none_or_false(value):
+                continue
+            symbols = syntax.symbols(call.func)
+            if any(s.endswith("Client") or s.startswith("MCP") for s in symbols) or _root_objects_tree(value, syntax):
+                return True
+        if syntax.mentions("ListRootsRequest") or syntax.mentions_any(PROVIDER_TYPES):
+            return True
+        if "on_list_roots" in syntax.identifiers or syntax.calls_to("ListRootsResult"):
+            return True
+        if syntax.mentions("ListRootsResult") and (syntax.mentions("ErrorData") or syntax.mentions("RequestContext")):
+            return True
+        if any(_roots_type_name(node, syntax) for node in syntax.of(ast.ClassDef)):
+            return True
+        for node in syntax.of(ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                name = screen_string(key) if key is not None else None
+                if name in _CALLBACK_KEYS and not none_or_false(value):
+                    return True
+                if name == "roots" and _uri_dicts_tree(value):
+                    return True
+        return method_in_code(syntax, cls.WIRE_STRINGS, ROOTS_LIST)
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
@@ -369,6 +415,37 @@ def _uri_dicts(value: cst.BaseExpression) -> bool:
         and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
         for item in items
     )
+
+
+def _roots_type_name(node: ast.ClassDef, syntax) -> bool:
+    """`roots_type_definition` on the standard library's ClassDef (RT004 owns the notification)."""
+    name = node.name
+    if name in ROOTS_TYPE_NAMES or name.startswith("ListRootsFn"):
+        return name != "RootsListChangedNotification"
+    return name == "Root" and b"class ListRootsResult" in syntax.data
+
+
+def _list_items_tree(value) -> list:
+    if value.__class__ is ast.ListComp:
+        return [value.elt]
+    if value.__class__ is ast.List:
+        return [e for e in value.elts if e.__class__ is not ast.Starred]
+    return []
+
+
+def _uri_dicts_tree(value) -> bool:
+    """`_uri_dicts` on the standard library's nodes."""
+    items = _list_items_tree(value)
+    return bool(items) and all(
+        item.__class__ is ast.Dict and any(k is not None and screen_string(k) == "uri" for k in item.keys)
+        for item in items
+    )
+
+
+def _root_objects_tree(value, syntax) -> bool:
+    """`_root_objects` on the standard library's nodes."""
+    items = _list_items_tree(value)
+    return bool(items) and all(i.__class__ is ast.Call and syntax.names_symbol(i.func, "Root") for i in items)
 
 
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:

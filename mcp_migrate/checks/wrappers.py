@@ -5,7 +5,9 @@ imports, to `myapp.mcp.get_client_roots` an RT001 finding."""
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 from functools import lru_cache
 from typing import Optional
 
@@ -219,6 +221,64 @@ def _imported_target(func, resolver) -> Optional[tuple]:
             if module.partition(".")[0] not in SDK_PACKAGES:
                 return module, (cls, func.attr.value)
     return None
+
+
+def imported_module_files(syntax) -> list:
+    """The syntax screen's twin of `ImportedHelpers.helper`: the project files a call in this
+    file may run a helper of (one call away), found as `helper` finds them. A call's callee
+    names a module through an import (`from app.binding import f`: `app.binding`), an
+    attribute chain on an imported name (`app.binding.f(...)`), or an instance of an imported
+    class; every prefix of every such qualified name is a candidate. SDK and relative names are
+    not followed; neither is a file without a path (standard input)."""
+    path = syntax.path
+    if not path or path.startswith("<"):
+        return []
+    bound = {}
+    for node in syntax.of(ast.Import):
+        for alias in node.names:
+            bound[alias.asname or alias.name.partition(".")[0]] = (
+                alias.name if alias.asname else alias.name.partition(".")[0]
+            )
+    for node in syntax.of(ast.ImportFrom):
+        if node.level == 0 and node.module:
+            for alias in node.names:
+                if alias.name != "*":
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    if not bound:
+        return []
+    qualified = set(bound.values())
+    for chain in _dotted_chains(syntax):
+        head, _, rest = chain.partition(".")
+        if head in bound and rest:
+            qualified.add(f"{bound[head]}.{rest}")
+    modules = set()
+    for name in qualified:
+        parts = name.split(".")
+        if parts[0] in SDK_PACKAGES:
+            continue
+        modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    directory = os.path.dirname(os.path.abspath(path))
+    return sorted({found for module in modules if (found := _module_file(directory, module)) is not None})
+
+
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def _dotted_chains(syntax) -> set:
+    """`a.b.c` for every attribute chain on a name in the code, and every string that spells one
+    (a string annotation `"app.models.Session"` is read by the resolver)."""
+    chains = set()
+    for node in syntax.of(ast.Attribute):
+        parts = [node.attr]
+        value = node.value
+        while value.__class__ is ast.Attribute:
+            parts.append(value.attr)
+            value = value.value
+        if value.__class__ is ast.Name:
+            parts.append(value.id)
+            chains.add(".".join(reversed(parts)))
+    chains.update(text for text in syntax.strings if "." in text and len(text) < 200 and _DOTTED.match(text))
+    return chains
 
 
 @lru_cache(maxsize=4096)
