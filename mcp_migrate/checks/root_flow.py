@@ -285,7 +285,22 @@ class TreeFlow:
         self._bindings: dict = {}  # scope id -> [(names, value)]
         self._scope_of: dict = {}  # id(node) -> scope id, for the nodes asked about
         self._tagged: dict = {}
-        self._walk(syntax.tree)
+        self._walked = False
+        self._bound = None
+
+    def _bound_anywhere(self) -> set:
+        """Every name some binding of the file tags (in whatever scope)."""
+        if self._bound is None:
+            found: set = set()
+            for node in self.syntax.of(ast.Assign):
+                for target in node.targets:
+                    found |= _bound_names(target)
+            for node in self.syntax.of(ast.AnnAssign, ast.NamedExpr):
+                found |= _bound_names(node.target)
+            for node in self.syntax.of(ast.For, ast.AsyncFor, ast.comprehension):
+                found |= _bound_names(node.target)
+            self._bound = found
+        return self._bound
 
     def _walk(self, tree) -> None:
         stack = [(tree, 0)]
@@ -363,7 +378,14 @@ class TreeFlow:
 
     def rootish(self, node) -> bool:
         static, names = self._atoms(node)
-        return static or bool(names & self._tags(self._scope_of.get(id(node), 0)))
+        if static:
+            return True
+        if not names & self._bound_anywhere():
+            return False  # no binding can have tagged a name in it
+        if not self._walked:  # the scopes are worked out once, for the first name that needs them
+            self._walked = True
+            self._walk(self.syntax.tree)
+        return bool(names & self._tags(self._scope_of.get(id(node), 0)))
 
     def resolved(self, node) -> bool:
         """`Flow.resolved` where it needs no binding nor import to say yes: a name or attribute

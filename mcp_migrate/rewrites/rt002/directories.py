@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Optional
 from urllib.parse import urlparse
-from urllib.request import url2pathname
 
 import libcst as cst
 
@@ -218,6 +217,8 @@ def quote(text: str) -> str:
 
 def _uri_to_path(text: str) -> str:
     if text.startswith("file:"):
+        from urllib.request import url2pathname  # 50 ms of imports (http, ssl): only when a root URI is read
+
         return url2pathname(urlparse(text).path)
     return text
 
