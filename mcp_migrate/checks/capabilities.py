@@ -50,12 +50,12 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
     return False
 
 
-def capability_dicts(syntax, through_conditionals: bool = False) -> list:
+def capability_dicts(syntax) -> list:
     """The syntax screen's twin of `capability_mapping`: every dict display that stands where
     that test can say yes (the value of a capabilities key or keyword, an argument of
     `ClientCapabilities(...)` or of one of its methods, the value bound to a caps-named
-    target); with `through_conditionals`, also a dict that is a branch of a conditional
-    expression standing there (RT003's `{"roots": {}} if roots else {}`)."""
+    target), also as a branch of a conditional expression or an operand of `or`/`and` standing
+    there (RT003's `{"roots": {}} if roots else {}`, `capabilities or {...}`)."""
     slots = []
     for node in syntax.of(ast.Dict):
         for key, value in zip(node.keys, node.values):
@@ -80,9 +80,24 @@ def capability_dicts(syntax, through_conditionals: bool = False) -> list:
                 slots.append(node.value)
                 break
     found = []
-    for value in slots:
+    while slots:
+        value = slots.pop()
         if value.__class__ is ast.Dict:
             found.append(value)
-        elif through_conditionals and value.__class__ is ast.IfExp:
-            found.extend(v for v in (value.body, value.orelse, value.test) if v.__class__ is ast.Dict)
+        elif value.__class__ is ast.IfExp:  # `{...} if roots else {}`
+            slots.extend((value.body, value.orelse))
+        elif value.__class__ is ast.BoolOp:  # `capabilities or {...}`
+            slots.extend(value.values)
     return found
+
+
+def roots_members(syntax) -> list:
+    """The values of every `"roots"` key of a dict display, in a capabilities mapping or not
+    (`_create_session(handler, {"roots": {"listChanged": True}})`, `return {"roots": {...}}`): a
+    roots capability written where no mapping says so yet is a shape the screens let through."""
+    return [
+        value
+        for node in syntax.of(ast.Dict)
+        for key, value in zip(node.keys, node.values)
+        if key is not None and string(key) == "roots"
+    ]

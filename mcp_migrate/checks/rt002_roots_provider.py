@@ -189,7 +189,15 @@ class RootsProvider(WireMethodRule):
                     return True
                 if name == "roots" and _uri_dicts_tree(value):
                     return True
-        return method_in_code(syntax, cls.WIRE_STRINGS, ROOTS_LIST)
+        if method_in_code(syntax, cls.WIRE_STRINGS, ROOTS_LIST):
+            return True
+        # Shapes the rule does not report yet, let through so that learning them needs no
+        # screen change: a project's own provider API (`set_roots_provider`, `add_root`, a
+        # `RootsProvider` type, `def list_roots`), its own `Root` type.
+        names = {node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)}
+        if "list_roots" in names or "Root" in names:
+            return True
+        return syntax.identifiers_matching(_OWN_PROVIDER_API)
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
@@ -415,6 +423,13 @@ def _uri_dicts(value: cst.BaseExpression) -> bool:
         and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
         for item in items
     )
+
+
+#: Identifiers of a project's own roots-provider API (`set_roots_provider`, `RootsProvider`,
+#: `register_roots_callback`, `add_root`).
+_OWN_PROVIDER_API = re.compile(
+    r"(?i)(?:^|_)roots?_?(?:provider|callback|handler|fn)s?(?:$|_)|^(?:set|add|register|update)_?roots?(?:$|_)"
+)
 
 
 def _roots_type_name(node: ast.ClassDef, syntax) -> bool:

@@ -8,7 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_dicts, capability_mapping
+from mcp_migrate.checks.capabilities import capability_dicts, capability_mapping, roots_members
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.coordination import server_still_asks
@@ -81,10 +81,14 @@ class RootsCapabilityDeclared(Rule):
                 return True
             if node.name.endswith("Capabilities") and _roots_field(node):
                 return True
-        for mapping in capability_dicts(syntax, through_conditionals=True):
+        for mapping in capability_dicts(syntax):
             for key, value in zip(mapping.keys, mapping.values):
                 if key is not None and screen_string(key) == "roots" and not _boolean_tree(value):
                     return True
+        if any(value.__class__ is ast.Dict for value in roots_members(syntax)):
+            return True  # a capability object under "roots" wherever it is written
+        if _roots_probe_tree(syntax):
+            return True
         if "roots" in syntax.attributes:
             typed = syntax.mentions("ClientCapabilities")
             for node in syntax.of(ast.Attribute):
@@ -263,6 +267,29 @@ def _capabilities_named_tree(node) -> bool:
     """`_capabilities_named` on the standard library's nodes."""
     name = screen_last_identifier(node)
     return bool(name) and _CAPABILITIES_NAME.search(name) is not None
+
+
+def _roots_probe_tree(syntax) -> bool:
+    """`capabilities.get("roots")`, `"roots" in client_caps`: a probe of a capabilities mapping
+    by key (a shape the rule does not report yet, let through)."""
+    for call in syntax.method_calls("get"):
+        if call.args and screen_string(call.args[0]) == "roots" and _capabilities_source(call.func.value):
+            return True
+    for node in syntax.of(ast.Compare):
+        if screen_string(node.left) == "roots" and any(op.__class__ in (ast.In, ast.NotIn) for op in node.ops):
+            if any(_capabilities_source(c) for c in node.comparators):
+                return True
+    return False
+
+
+def _capabilities_source(node) -> bool:
+    """A caps-named value, or a `.get(...)` of a capabilities key (`session.get("client_capabilities")`)."""
+    if _capabilities_named_tree(node):
+        return True
+    if node.__class__ is ast.Call and node.func.__class__ is ast.Attribute and node.func.attr == "get" and node.args:
+        key = screen_string(node.args[0]) or ""
+        return key in CAPABILITY_KEYS or _CAPABILITIES_NAME.search(key) is not None
+    return False
 
 
 def _boolean_tree(node) -> bool:

@@ -6,7 +6,7 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_dicts, capability_mapping
+from mcp_migrate.checks.capabilities import capability_mapping, roots_members
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.rule import Invalid, Rule, Valid
@@ -45,33 +45,20 @@ class ListChangedFlag(Rule):
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
-        """A flag (not False) given to RootsCapability or a `*RootsCapability` of a project's
-        own, or a flag key in the `"roots"` (or `roots=`) member of a capabilities mapping."""
+        """A flag given to RootsCapability or a `*RootsCapability` of a project's own, or a flag
+        key in a dict under a `"roots"` key or `roots=` (in a capabilities mapping or, a shape
+        let through for the rule to learn, anywhere). False flags count too."""
         for flag in _FLAGS:
-            for call, value in syntax.keyword_calls(flag):
-                if _false_tree(value):
-                    continue
+            for call, _ in syntax.keyword_calls(flag):
                 name = screen_last_identifier(call.func) or ""
                 if name.endswith("RootsCapability") or syntax.names_symbol(call.func, "RootsCapability"):
                     return True
-        members = [
-            value
-            for mapping in capability_dicts(syntax)
-            for key, value in zip(mapping.keys, mapping.values)
-            if key is not None and screen_string(key) == "roots"
-        ]
-        members.extend(
-            value
-            for call in syntax.calls_to("ClientCapabilities")
-            for kw in call.keywords
-            if kw.arg == "roots"
-            for value in (kw.value,)
-        )
+        members = roots_members(syntax) + [value for _, value in syntax.keyword_calls("roots")]
         for member in members:
-            if member.__class__ is ast.Dict:
-                for key, value in zip(member.keys, member.values):
-                    if key is not None and screen_string(key) in _FLAGS and not _false_tree(value):
-                        return True
+            if member.__class__ is ast.Dict and any(
+                key is not None and screen_string(key) in _FLAGS for key in member.keys
+            ):
+                return True
         return False
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -133,10 +120,6 @@ class ListChangedFlag(Rule):
             call = stack[-4]
             if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":
                 self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
-
-
-def _false_tree(node) -> bool:
-    return node.__class__ is ast.Constant and node.value is False
 
 
 def _is_false(expr) -> bool:

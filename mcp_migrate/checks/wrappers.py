@@ -233,6 +233,8 @@ def imported_module_files(syntax) -> list:
     path = syntax.path
     if not path or path.startswith("<"):
         return []
+    directory = os.path.dirname(os.path.abspath(path))
+    relative = _relative_module_files(syntax, directory)
     bound = {}
     for node in syntax.of(ast.Import):
         for alias in node.names:
@@ -245,7 +247,7 @@ def imported_module_files(syntax) -> list:
                 if alias.name != "*":
                     bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     if not bound:
-        return []
+        return relative
     qualified = set(bound.values())
     for chain in _dotted_chains(syntax):
         head, _, rest = chain.partition(".")
@@ -257,8 +259,25 @@ def imported_module_files(syntax) -> list:
         if parts[0] in SDK_PACKAGES:
             continue
         modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    directory = os.path.dirname(os.path.abspath(path))
-    return sorted({found for module in modules if (found := _module_file(directory, module)) is not None})
+    found = {file for module in modules if (file := _module_file(directory, module)) is not None}
+    return sorted(found.union(relative))
+
+
+def _relative_module_files(syntax, directory: str) -> list:
+    """The files relative imports name (`from . import scope`, `from .binding import f`): not
+    followed by `ImportedHelpers` yet, let through so that following them needs no screen change."""
+    found = []
+    for node in syntax.of(ast.ImportFrom):
+        if not node.level:
+            continue
+        base = directory
+        for _ in range(node.level - 1):
+            base = os.path.dirname(base)
+        module = os.path.join(base, *node.module.split(".")) if node.module else base
+        candidates = [module + ".py", os.path.join(module, "__init__.py")]
+        candidates += [os.path.join(module, alias.name + ".py") for alias in node.names if alias.name != "*"]
+        found.extend(c for c in candidates if os.path.isfile(c))
+    return found
 
 
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
