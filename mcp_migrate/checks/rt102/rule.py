@@ -70,6 +70,7 @@ from mcp_migrate.checks.rt102.vocabulary import (
     int_value,
     is_builtin_open,
     not_a_path_uri,
+    scheme_test_tree,
     surgery_tree,
     uri_named_tree,
     virtual_name,
@@ -184,7 +185,7 @@ class NaiveFileUri(Rule):
         files = [text for text in syntax.strings if text[:6].lower() == "file:/"]
         if files and surgery_tree(syntax):
             return True
-        guarded = bool(files) or "file" in syntax.strings
+        guarded = bool(files) or ("file" in syntax.strings and scheme_test_tree(syntax))
         mcp = syntax.imports_mcp
         for node in syntax.of(ast.Subscript):
             sl = node.slice

@@ -196,3 +196,16 @@ def a_root_tree(node) -> bool:
         node = node.value
     name = screen_last_identifier(node)
     return bool(name) and bool({"root", "roots"} & set(words(name)))
+
+
+def scheme_test_tree(syntax) -> bool:
+    """`x.scheme == "file"` / `!=` somewhere (`visit_Comparison`'s guard)."""
+    for node in syntax.of(ast.Compare):
+        if len(node.ops) != 1 or node.ops[0].__class__ not in (ast.Eq, ast.NotEq):
+            continue
+        sides = (node.left, node.comparators[0])
+        if any(screen_string(side) == "file" for side in sides) and any(
+            side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
+        ):
+            return True
+    return False

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
+from functools import cache
 from typing import Optional
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from mcp_migrate.core.syntax import code_of, iter_nodes
 from mcp_migrate.core.walk import children
@@ -73,28 +72,38 @@ def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: 
     if used_before is None:
         used_before = name_uses(before)
     used_after = name_uses(after)
-    context = CodemodContext()
-    words: set = set()
-    for bound, mod, obj, asname in _imported_names(after):
-        if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0:
-            RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
-            words.add(bound)
-    if not words:
+    orphans = [
+        (bound, mod, obj, asname)
+        for bound, mod, obj, asname in _imported_names(after)
+        if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0
+    ]
+    if not orphans:
         return after
+    # LibCST's codemod machinery (its matchers alone: about 0.3 s of imports) only when an
+    # import has to go.
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
+    context = CodemodContext()
+    for _, mod, obj, asname in orphans:
+        RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
+    words = {bound for bound, _, _, _ in orphans}
     return _separate_sections(_no_new_leading_blank(after, _remove_imports(context, after, words)))
 
 
-def _remove_imports(context: CodemodContext, module: cst.Module, words: set) -> cst.Module:
+def _remove_imports(context, module: cst.Module, words: set) -> cst.Module:
     """RemoveImportsVisitor's result for the imports scheduled in `context`, computed on the
     top-level statements that can matter, then put back in place. Its scope analysis costs
     seconds per 100 KB of module; whether an import is in use depends only on the statements
     that hold an import or mention a name it binds (`words`: as a Name, or inside a string,
     which may be an annotation or an `__all__` entry; `import a.b` binds `a`, and every use of
     `a.b` mentions `a`), so the others are left out of the analysis."""
+    from libcst.codemod.visitors import RemoveImportsVisitor
+
     relevant = [index for index, stmt in enumerate(module.body) if _may_touch_imports(stmt, words)]
     if len(relevant) == len(module.body):
         return RemoveImportsVisitor(context).transform_module(module)
-    visitor = _TopLevelRemoveImports(context)
+    visitor = _top_level_remove_imports()(context)
     visitor.transform_module(module.with_changes(body=[module.body[index] for index in relevant]))
     body = list(module.body)
     for position, index in reversed(list(enumerate(relevant))):
@@ -122,22 +131,27 @@ def _may_touch_imports(stmt: cst.CSTNode, words: set) -> bool:
     return False
 
 
-class _TopLevelRemoveImports(RemoveImportsVisitor):
+@cache
+def _top_level_remove_imports() -> type:
     """RemoveImportsVisitor that also records what each top-level statement became
     (`results`, by position), so the caller can put the statements back into the module
-    they were taken from."""
+    they were taken from (a class made on first use: its base is costly to import)."""
+    from libcst.codemod.visitors import RemoveImportsVisitor
 
-    def visit_Module(self, node: cst.Module) -> None:
-        super().visit_Module(node)
-        self._top = {id(stmt): position for position, stmt in enumerate(node.body)}
-        self.results: dict = {}
+    class _TopLevelRemoveImports(RemoveImportsVisitor):
+        def visit_Module(self, node: cst.Module) -> None:
+            super().visit_Module(node)
+            self._top = {id(stmt): position for position, stmt in enumerate(node.body)}
+            self.results: dict = {}
 
-    def on_leave(self, original_node, updated_node):
-        result = super().on_leave(original_node, updated_node)
-        position = self._top.get(id(original_node))
-        if position is not None:
-            self.results[position] = result
-        return result
+        def on_leave(self, original_node, updated_node):
+            result = super().on_leave(original_node, updated_node)
+            position = self._top.get(id(original_node))
+            if position is not None:
+                self.results[position] = result
+            return result
+
+    return _TopLevelRemoveImports
 
 
 def _separate_sections(module: cst.Module) -> cst.Module:
@@ -187,6 +201,9 @@ def add_imports(module: cst.Module, imports: list) -> cst.Module:
             module = placed
     if not leftover:
         return _separate_sections(module)
+    from libcst.codemod import CodemodContext
+    from libcst.codemod.visitors import AddImportsVisitor
+
     context = CodemodContext()
     for mod, name in leftover:
         AddImportsVisitor.add_needed_import(context, mod, name)
