@@ -36,10 +36,20 @@ def rule_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
     return chosen
 
 
+#: Settings -> the same Settings with their rule classes: a run's files share a few values.
+_COMPLETED: dict = {}
+
+
 def with_rules(value: Settings) -> Settings:
     """`value` with the rule classes its selection names (the same object when it has them)."""
+    done = _COMPLETED.get(value)
+    if done is not None:
+        return done
     wanted = rule_classes(value.select, value.extend_apis)
-    return value if value.rules == wanted else dataclasses.replace(value, rules=wanted)
+    done = value if value.rules == wanted else dataclasses.replace(value, rules=wanted)
+    if len(_COMPLETED) < 256:
+        _COMPLETED[value] = done
+    return done
 
 
 def settings(select, **fields) -> Settings:
@@ -54,6 +64,14 @@ def default_settings(**fields) -> Settings:
 
 def _complete(value: Optional[Settings]) -> Settings:
     return default_settings() if value is None else with_rules(value)
+
+
+def may_report(data: bytes, settings: Settings) -> bool:
+    """False only where no rule `settings` selects can report on `data` (their gates, read
+    without importing a rule or LibCST: checks.gates); the engine's result is then empty."""
+    from mcp_migrate.checks.gates import may_report as gate_open
+
+    return gate_open(data, settings)
 
 
 def analyze(data: bytes, path: str, settings: Optional[Settings] = None):

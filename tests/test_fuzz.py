@@ -403,7 +403,8 @@ def test_the_nesting_guard_measures_fstring_fields_as_the_parser_nests_them(gene
     # The same expression, 200 levels deeper in fields: refused before the parser sees it.
     deep = "f'{ " * (MAX_DEPTH - depth + 1) + expression + " }'" * (MAX_DEPTH - depth + 1)
     (finding,) = mcp_migrate.check_source(f"{head}y = {deep}\n")
-    assert (finding.code, finding.message) == (
+    assert (finding.code, finding.message, finding.help) == (
         "E998",
-        f"not analysed: too deeply nested for the parser: {MAX_DEPTH + 1} nested brackets (the limit is {MAX_DEPTH})",
+        "not analysed: too deeply nested for the parser",
+        f"{MAX_DEPTH + 1} nested brackets (the limit is {MAX_DEPTH})",
     )

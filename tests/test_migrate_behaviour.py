@@ -236,7 +236,7 @@ def test_name_clash_is_refused(strategy):
     assert result.fixed_source is None
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
-    assert "already uses the name `directories`" in finding.message
+    assert "already uses the name `directories`" in finding.help
 
 
 def test_cases_cover_every_server_and_tool():

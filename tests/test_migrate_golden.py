@@ -107,9 +107,9 @@ def test_side_channel_message_says_what_to_decide():
     findings = [f for f in check_bytes(path.read_bytes(), str(path), settings_for("tool-parameter")).findings]
     assert [f.line for f in findings if f.code == "RT001"] == [12, 21, 27]
     for finding in findings:
-        assert "these roots carry data, not directories: decide how a client passes that value now" in finding.message
-        assert "take the directories" not in finding.message
-        assert finding.message.endswith("the fix leaves a review marker)")
+        assert "these roots carry data, not directories: decide how a client passes that value now" in finding.help
+        assert "take the directories" not in finding.help
+        assert finding.help.endswith("the fix leaves a review marker)")
 
 
 def test_not_applicable_strategy_is_reported_with_reason():
@@ -119,7 +119,7 @@ def test_not_applicable_strategy_is_reported_with_reason():
     assert len(rt001) == 1 and rt001[0].fix == "none"
     assert (
         "rewrites: server-config; not with this strategy: tool-parameter applies only to tool functions"
-        in rt001[0].message
+        in rt001[0].help
     )
 
 
@@ -146,4 +146,4 @@ def test_check_names_the_strategies():
     data = (FIXTURES / "mcp1_fastmcp_loop.py").read_bytes()
     (finding,) = [f for f in check_bytes(data, "t.py", default_settings()).findings if f.code == "RT001"]
     assert finding.fix == "unsafe"
-    assert "(rewrites: tool-parameter, resource-uri, server-config)" in finding.message
+    assert "(rewrites: tool-parameter, resource-uri, server-config)" in finding.help

@@ -8,7 +8,7 @@ import dataclasses
 from pathlib import Path
 
 import mcp_migrate
-from mcp_migrate.api import default_settings
+from mcp_migrate.api import default_settings, fix_source
 from mcp_migrate.core.engine import INTERNAL_ERROR_CODE, check_bytes
 from mcp_migrate.rewrites.rt001 import consumers
 
@@ -22,7 +22,7 @@ def test_existing_parameter_is_refused_with_reason_not_a_crash():
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
-    assert "already uses the name `directories`" in finding.message
+    assert "already uses the name `directories`" in finding.help
 
 
 def test_every_signature_shape_is_planned_without_error():
@@ -44,7 +44,7 @@ def test_planner_failure_keeps_the_finding(monkeypatch):
     assert result.errors == []
     (finding,) = [f for f in result.findings if f.code == "RT001"]
     assert finding.fix == "none"
-    assert "internal error while planning the rewrite (RuntimeError: boom)" in finding.message
+    assert "internal error while planning the rewrite (RuntimeError: boom)" in finding.help
 
 
 def test_rule_crash_is_visible_through_the_api(monkeypatch):
@@ -94,3 +94,42 @@ def test_newer_syntax_is_verified_by_the_parser_that_accepted_it():
     cst.parse_module(result.fixed_source)
     again = fix_bytes(result.fixed_source, str(path), settings, unsafe=True)
     assert again.fixed_source is None and again.errors == []
+
+
+SHADOWED = (
+    "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('scan')\n"
+    "directories = ['/etc/defaults']\n\n\n@mcp.tool()\nasync def scan(ctx: Context) -> list:\n"
+    "    result = await ctx.session.list_roots()\n    return [str(r.uri) for r in result.roots] + directories\n"
+)
+
+
+def test_the_default_parameter_gives_way_to_a_module_global_it_would_shadow():
+    """Issue 23 §5: `directories` would capture the tool's read of the module global of that
+    name; the rewrite takes the next free name instead, and the global keeps being read."""
+    fixed = fix_source(SHADOWED, "s.py", unsafe=True)
+    assert "    root_directories: Annotated[" in fixed
+    assert "for r in root_directories] + directories\n" in fixed
+
+
+def test_a_configured_parameter_that_would_shadow_a_builtin_is_refused_with_the_reason():
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('scan')\n\n\n@mcp.tool()\n"
+        "async def count(ctx: Context) -> int:\n    result = await ctx.session.list_roots()\n"
+        "    return len(result.roots)\n"
+    )
+    settings = dataclasses.replace(default_settings(), parameter="len", strategy="tool-parameter")
+    (finding,) = check_bytes(source.encode(), "c.py", settings).findings
+    assert finding.fix == "none"
+    assert "the function reads `len` from outside it (a module global or a builtin)" in finding.help
+    assert fix_source(source, "c.py", settings=settings, unsafe=True) == source
+
+
+def test_server_config_refuses_a_module_constant_of_the_same_name():
+    source = (
+        "from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('scan')\nMCP_ROOTS = 3\n\n\n"
+        "async def helper(ctx: Context) -> list:\n    result = await ctx.session.list_roots()\n"
+        "    return [str(r.uri) for r in result.roots]\n"
+    )
+    settings = dataclasses.replace(default_settings(), strategy="server-config")
+    (finding,) = check_bytes(source.encode(), "h.py", settings).findings
+    assert finding.fix == "none" and "the module already binds `MCP_ROOTS` to something else" in finding.help

@@ -32,6 +32,9 @@ def migration(tmp_path, monkeypatch):
     return tmp_path
 
 
+DOCS = "https://github.com/OWNER/mcp-migrate/blob/main/rules"
+
+
 def test_fix_report_describes_the_migration(migration):
     result = run("fix", "--unsafe-fixes", "--report", "MIGRATION.md", ".")
     assert result.exit_code == 1  # review markers (RT901, warning) remain
@@ -42,22 +45,130 @@ def test_fix_report_describes_the_migration(migration):
         "",
         "- Files checked: 3",
         "- Files with something to report: 3",
+        "- Found: 5",
         "- Rewritten: 4",
-        "- Review markers left: 2",
-        "- Remaining for manual work: 0",
+        "- Marked for review: 0 (a marker fixes nothing: its finding stays until a human decides)",
+        "- Review markers to resolve: 2",
+        "- Left for manual work: 0",
+        "- Caused by the fix: 0",
+    ]
+    by_rule = text.split("## Summary by rule\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert by_rule == [
+        "| Rule | Found | Rewritten | Gone with another fix | Marked for review | Left |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        f"| [RT001]({DOCS}/RT001-roots-request.md) roots-request | 2 | 2 | 0 | 0 | 0 |",
+        f"| [RT002]({DOCS}/RT002-roots-provider.md) roots-provider | 2 | 2 | 0 | 0 | 0 |",
+        f"| [RT101]({DOCS}/RT101-root-uri-scheme.md) root-uri-scheme | 1 | 0 | 1 | 0 | 0 |",
+        "| **Total** | 5 | 4 | 1 | 0 | 0 |",
+    ]
+    by_file = text.split("## Summary by file\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert by_file[2:] == [
+        "| `client_fastmcp_roots.py` | 3 | 2 | 1 | 0 | 0 |",
+        "| `mcp1_fastmcp_loop.py` | 1 | 1 | 0 | 0 | 0 |",
+        "| `opaque_use.py` | 1 | 1 | 0 | 0 | 0 |",
     ]
     assert "## `opaque_use.py`" in text and "## `mcp1_fastmcp_loop.py`" in text
+    loop = text.split("## `mcp1_fastmcp_loop.py`", 1)[1].split("\n## ", 1)[0]
+    assert f"- line 13: [RT001]({DOCS}/RT001-roots-request.md) rewritten" in loop
     assert (
-        '| RT002 | 4 | `client = Client("server.py", roots=["file:///home/user/project"])`'
-        ' | `client = Client("server.py")` |'
-    ) in text
-    assert "| RT001 | 13 | `result = await ctx.session.list_roots()` | `async def find_files(" in text
-    opaque = text.split("## `opaque_use.py`", 1)[1]
-    assert "### Review markers" in opaque
+        "@@ -10,9 +10,14 @@ RT001 line 13\n \n @mcp.tool()\n-async def find_files(pattern: str, ctx: Context)" in loop
+    )
+    review = text.split("## Needs review\n\n", 1)[1].split("\n## ", 1)[0]
     assert (
-        "- line 21: RT001: the roots result is used as a whole (`scan(result)`); check that the value now"
-        " rebuilt from `directories` is used the same way"
-    ) in opaque
+        f"- [ ] `opaque_use.py` line 21 ([RT001]({DOCS}/RT001-roots-request.md)): the roots result is used as"
+        " a whole (`scan(result)`); check that the value now rebuilt from `directories` is used the same way"
+    ) in review
+    assert review.count("- [ ] ") == 2
+
+
+def test_the_report_lists_the_interface_changes(migration):
+    run("fix", "-q", "--unsafe-fixes", "--report", "MIGRATION.md", ".")
+    text = (migration / "MIGRATION.md").read_text()
+    changes = text.split("## Interface changes\n\n", 1)[1].split("\n## ", 1)[0]
+    assert (
+        "| `find_files` | `mcp1_fastmcp_loop.py` | `directories` | **required**: every caller must pass it |" in changes
+    )
+    assert "| `scan_roots` | `opaque_use.py` | `directories` | **required**: every caller must pass it |" in changes
+    assert "- `client_fastmcp_roots.py`: `call_tool('find_files', ...)` passes `directories`" in changes
+
+
+def test_the_report_names_the_environment_a_server_now_reads(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("mcp1_fastmcp_loop.py", "client_literal_roots.py"):
+        shutil.copy(MIGRATE / name, tmp_path / name)
+    run("fix", "-q", "--unsafe-fixes", "--strategy", "server-config", "--report", "R.md", ".")
+    changes = (tmp_path / "R.md").read_text().split("## Interface changes\n\n", 1)[1].split("\n## ", 1)[0]
+    assert "- `MCP_ROOTS`, read by `mcp1_fastmcp_loop.py`: the directories, separated by `os.pathsep`" in changes
+    assert "- `client_literal_roots.py`: the stdio server is started with `MCP_ROOTS` in its environment" in changes
+
+
+def test_the_report_lists_a_parameter_the_fix_left_without_effect(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "wrapper.py").write_text(
+        "from mcp import ClientSession\n\n\nclass Workspace:\n"
+        "    def __init__(self, read, write, list_roots_callback=None):\n"
+        "        self.session = ClientSession(read, write, list_roots_callback=list_roots_callback)\n"
+    )
+    run("fix", "-q", "--unsafe-fixes", "--report", "R.md", ".")
+    assert (
+        "- `wrapper.py` line 5: parameter `list_roots_callback` of `Workspace.__init__` is no longer used;"
+        " callers that pass it get nothing"
+    ) in (tmp_path / "R.md").read_text()
+
+
+def test_a_marker_is_counted_as_marked_and_left_never_as_rewritten(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.py").write_text(
+        "import asyncio\n\nfrom mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('x')\n\n\n"
+        "@mcp.tool()\nasync def count(ctx: Context) -> int:\n"
+        "    task = asyncio.create_task(ctx.session.list_roots())\n    roots = await task\n"
+        "    return len(roots.roots)\n"
+    )
+    run("fix", "-q", "--unsafe-fixes", "--report", "R.md", ".")
+    text = (tmp_path / "R.md").read_text()
+    assert "- Rewritten: 0" in text and "- Marked for review: 1 (" in text and "- Left for manual work: 1" in text
+    assert f"| [RT001]({DOCS}/RT001-roots-request.md) roots-request | 1 | 0 | 0 | 1 | 1 |" in text
+    assert f"- line 10: [RT001]({DOCS}/RT001-roots-request.md) marked for review (not rewritten)" in text
+    assert "rewritten\n" not in text.split("## `m.py`", 1)[1]
+    assert "- [ ] `m.py` line 10 (" in text
+
+
+def test_hunks_carry_both_line_numbers_and_apply_back():
+    from mcp_migrate.output.migration import diff_hunks
+
+    old = "".join(f"line {n}\n" for n in range(1, 21)).encode()
+    new = old.replace(b"line 5\n", b"line 5a\nline 5b\n").replace(b"line 15\n", b"")
+    hunks = diff_hunks(old, new)
+    assert [h.header for h in hunks] == ["@@ -3,5 +3,6 @@", "@@ -13,5 +14,4 @@"]
+    rebuilt = old.decode().splitlines()
+    for hunk in reversed(hunks):  # apply each hunk at its old line: the new file comes out
+        minus = [line[1:] for line in hunk.lines if not line.startswith("+")]
+        plus = [line[1:] for line in hunk.lines if not line.startswith("-")]
+        assert rebuilt[hunk.old_start - 1 : hunk.old_start - 1 + hunk.old_count] == minus
+        rebuilt[hunk.old_start - 1 : hunk.old_start - 1 + hunk.old_count] = plus
+    assert rebuilt == new.decode().splitlines()
+    assert new.decode().splitlines()[hunks[1].new_start - 1 : hunks[1].new_start - 1 + hunks[1].new_count] == [
+        line[1:] for line in hunks[1].lines if not line.startswith("-")
+    ]
+
+
+def test_findings_the_fix_caused_are_listed_apart():
+    from mcp_migrate.core.findings import Applied, Finding
+    from mcp_migrate.output.migration import FileInput, fix_report
+
+    old = b"import os\nx = 1\ny = 2\n"
+    new = b"import os\n\nx = 1\ny = 2\nz = 3\n"
+    before = [Finding("a.py", 2, 1, 2, 2, "RT004", "roots-list-changed-send", "there before", "breaks")]
+    after = [
+        Finding("a.py", 3, 1, 3, 2, "RT004", "roots-list-changed-send", "there before", "breaks"),  # moved down
+        Finding("a.py", 5, 1, 5, 2, "RT102", "naive-file-uri", "new one", "warning", help="undo it"),
+    ]
+    text = fix_report([FileInput("a.py", before, after, [Applied("RT001", 3)], old, new)], 1)
+    assert "- Caused by the fix: 1" in text and "- Left for manual work: 1" in text
+    left = text.split("### Left for manual work\n\n", 1)[1].split("\n\n", 1)[0]
+    caused = text.split("### Caused by the fix\n\n", 1)[1]
+    assert "there before" in left and "new one" not in left
+    assert "- line 5: [RT102](" in caused and "new one. Help: undo it" in caused
 
 
 def test_fix_report_lists_what_remains_for_manual_work(migration):
@@ -65,8 +176,11 @@ def test_fix_report_lists_what_remains_for_manual_work(migration):
     assert result.exit_code == 1
     text = (migration / "MIGRATION.md").read_text()
     assert "- Rewritten: 0" in text
-    assert "### Remaining for manual work" in text
-    assert "- line 13: RT001 roots-request (breaks): `ctx.session.list_roots()` asks the client" in text
+    assert "### Left for manual work" in text
+    assert (
+        f"- line 13: [RT001]({DOCS}/RT001-roots-request.md) roots-request (breaks): `ctx.session.list_roots()`"
+        " asks for roots, deprecated by SEP-2577. Help: on a 2026-07-28 connection" in text
+    )
 
 
 def test_check_report_says_where_the_migration_stands(migration):
@@ -75,7 +189,14 @@ def test_check_report_says_where_the_migration_stands(migration):
     assert result.exit_code == 1
     text = (migration / "STATUS.md").read_text()
     assert "- Rewritten: 0 (a `check` run: nothing was rewritten)" in text
-    assert "- Review markers left: 2" in text and "### Rewritten" not in text
+    assert "- Review markers to resolve: 2" in text and "### Fixes applied" not in text
+    assert "None: a `check` run changes nothing." in text
+
+
+def test_the_report_links_to_the_configured_docs(migration):
+    (migration / "pyproject.toml").write_text('[tool.mcp-migrate]\ndocs-url = "https://docs.example.org/mm"\n')
+    run("fix", "-q", "--report", "R.md", ".")
+    assert "[RT001](https://docs.example.org/mm/rules/RT001-roots-request.md)" in (migration / "R.md").read_text()
 
 
 # RT901 review-pending --------------------------------------------------------------------------
@@ -96,7 +217,8 @@ def test_rt901_reports_each_marker_with_its_reason():
         (4, 1, "RT901", "warning"),
         (6, 1, "RT901", "warning"),
     ]
-    assert findings[0].message.startswith("review pending (RT001): the roots were filtered;")
+    assert findings[0].message == "review pending (RT001): the roots were filtered"
+    assert findings[0].help.startswith("the roots were filtered; remove the marker")
 
 
 def test_rt901_is_selectable_and_ignorable_like_any_rule():
@@ -139,3 +261,18 @@ def test_fix_output_markers_are_findings_until_removed():
         line for line in result.fixed_source.split(b"\n") if b"# mcp-migrate: RT001 review" not in line
     )
     assert check_bytes(cleaned, "opaque_use.py", default_settings()).findings == []
+
+
+def test_a_setting_nothing_reads_any_more_is_left_without_effect():
+    from mcp_migrate.output.interface import LeftWithoutEffect, left_without_effect
+
+    old = (
+        b"class Settings:\n    roots: list = []\n    name: str = ''\n\n\n"
+        b"def serve(settings, extra):\n    use(settings.roots, settings.name, extra)\n"
+    )
+    new = b"class Settings:\n    roots: list = []\n    name: str = ''\n\n\ndef serve(settings, extra):\n    use(settings.name)\n"
+    assert left_without_effect(old, new) == [
+        LeftWithoutEffect("setting", "roots", "Settings", 2),
+        LeftWithoutEffect("parameter", "extra", "serve", 6),
+    ]
+    assert left_without_effect(old, old) == [] and left_without_effect(b"x = (", new) == []

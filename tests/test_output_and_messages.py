@@ -19,10 +19,7 @@ CLIENT = (
     "async def main(session: ClientSession) -> None:\n"
     "    await session.send_roots_list_changed()\n"
 )
-RT004 = (
-    "RT004 sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is"
-    " deprecated by SEP-2577): delete it; new directories travel with the next tool call"
-)
+RT004 = "RT004 sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision"
 
 
 @pytest.fixture
@@ -96,10 +93,7 @@ COOKIES = {
 def test_a_cookie_that_is_not_ascii_compatible_is_refused(project, encoding):
     data = COOKIES[encoding]
     (project / "a.py").write_bytes(data)
-    expected = (
-        f"a.py:1:1: E902 cannot read file: its coding cookie names {encoding}, which is not ASCII-compatible"
-        " (as Python source must be); not analysed"
-    )
+    expected = f"a.py:1:1: E902 cannot read file: its coding cookie names {encoding}, which is not ASCII-compatible"
     for command in ("check", "fix"):
         result = invoke(command, "--output-format", "concise", "a.py")
         assert result.exit_code == 1, result.output

@@ -87,6 +87,7 @@ def test_junit_is_ruffs_report_shape(project):
     result = run("check", "--no-cache", "--output-format", "junit", ".")
     assert result.exit_code == 1
     m = [item["message"] for item in f]  # no character of theirs needs escaping
+    h = [item["help"] for item in f]
     assert result.stdout == (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<testsuites name="mcp-migrate" tests="3" skipped="0" failures="3" errors="0">\n'
@@ -95,13 +96,13 @@ def test_junit_is_ruffs_report_shape(project):
         "            <properties>\n"
         '                <property name="severity" value="breaks"/>\n'
         "            </properties>\n"
-        f'            <failure message="{m[0]}">line 5, col 11, {m[0]}</failure>\n'
+        f'            <failure message="{m[0]}">line 5, col 11, {m[0]}\nhelp: {h[0]}</failure>\n'
         "        </testcase>\n"
         '        <testcase name="org.mcp-migrate.RT004" classname="pkg/notify" line="6" column="11">\n'
         "            <properties>\n"
         '                <property name="severity" value="breaks"/>\n'
         "            </properties>\n"
-        f'            <failure message="{m[1]}">line 6, col 11, {m[1]}</failure>\n'
+        f'            <failure message="{m[1]}">line 6, col 11, {m[1]}\nhelp: {h[1]}</failure>\n'
         "        </testcase>\n"
         "    </testsuite>\n"
         '    <testsuite name="server.py" tests="1" skipped="0" errors="0" failures="1" package="org.mcp-migrate">\n'
@@ -109,7 +110,7 @@ def test_junit_is_ruffs_report_shape(project):
         "            <properties>\n"
         '                <property name="severity" value="breaks"/>\n'
         "            </properties>\n"
-        f'            <failure message="{m[2]}">line 14, col 20, {m[2]}</failure>\n'
+        f'            <failure message="{m[2]}">line 14, col 20, {m[2]}\nhelp: {h[2]}</failure>\n'
         "        </testcase>\n"
         "    </testsuite>\n"
         "</testsuites>\n"
@@ -233,7 +234,7 @@ def test_fix_stdin_with_a_machine_format_puts_the_document_on_stderr(project):
 
 def test_statistics_work_with_grouped_too(project):
     result = run("check", "--no-cache", "--statistics", "--output-format", "grouped", ".")
-    assert result.stdout.splitlines()[:2] == ["2  RT004  roots-list-changed-send  [*]", "1  RT001  roots-request  [*]"]
+    assert result.stdout.splitlines()[:2] == ["2  RT004  [*] roots-list-changed-send", "1  RT001  [-] roots-request"]
     bad = run("check", "--statistics", "--output-format", "gitlab", ".")
     assert bad.exit_code == 2
     assert bad.stderr == "mcp-migrate: error: --statistics works with --output-format full, concise, grouped or json\n"

@@ -281,8 +281,7 @@ def test_extend_apis_message_reads_well(project):
     (project / "a.py").write_text("from myapp.mcp import get_client_roots\n\nroots = get_client_roots()\n")
     result = run("check", "--output-format", "concise", "a.py")
     assert (
-        "`myapp.mcp.get_client_roots` wraps roots-request (a server asks the client for its roots (roots/list));"
-        " configured in extend-apis"
+        "a.py:3:9: RT001 `myapp.mcp.get_client_roots` wraps roots-request, configured in extend-apis"
     ) in result.stdout
     assert "is a wrapper around a server" not in result.stdout
 

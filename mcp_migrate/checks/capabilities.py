@@ -16,6 +16,19 @@ from mcp_migrate.core.syntax import literal
 _CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
 
 
+#: The flag a roots capability carries (`listChanged` in the spec, `list_changed` in mcp 2.x).
+LIST_CHANGED_FLAGS = ("listChanged", "list_changed")
+
+
+def roots_capability_shape(value: cst.BaseExpression) -> bool:
+    """`{"listChanged": ...}` as the value of a `roots` key: a roots capability by its shape,
+    wherever the mapping sits (a default argument, a helper's return, an `or` fallback). Nothing
+    else is written that way."""
+    return isinstance(value, cst.Dict) and any(
+        isinstance(e, cst.DictElement) and literal(e.key) in LIST_CHANGED_FLAGS for e in value.elements
+    )
+
+
 def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
     """Is the Dict at ancestors[dict_index] a client-capabilities mapping?"""
     parent = ancestors[dict_index - 1] if dict_index >= 1 else None

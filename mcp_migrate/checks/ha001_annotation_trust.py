@@ -30,13 +30,15 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
-from mcp_migrate.core.syntax import keyword, literal, positional
+from mcp_migrate.core.syntax import keyword, literal, positional, shorten
 
 HINTS = {
     "readOnlyHint": "readOnlyHint",
@@ -55,18 +57,20 @@ ALLOW_LIST = (
     "keep the user's approval and exempt tools only through a host-side allow-list keyed by trusted server "
     'and tool name (e.g. `require_approval={{"never": {{"tool_names": TRUSTED_READONLY}}}}`)'
 )
-MSG = (
-    "`{hint}` decides {what}: tool annotations are hints set by the server, untrusted unless the server is, "
-    "and must not decide whether the user approves a call; " + ALLOW_LIST
+MSG = Message(
+    "untrusted hint `{hint}` decides {what}",
+    "tool annotations are hints set by the server, untrusted unless the server is, and must not decide"
+    " whether the user approves a call; " + ALLOW_LIST,
 )
-MSG_MISSING = (
-    "`{hint}` decides {what}, and a missing annotation is treated as safe (the defaults are readOnlyHint=false, "
-    "destructiveHint=true, openWorldHint=true): annotations are untrusted server hints; " + ALLOW_LIST
+MSG_MISSING = Message(
+    "`{hint}` decides {what}; missing counts as safe",
+    "annotations are untrusted server hints, and missing ones default to readOnlyHint=false,"
+    " destructiveHint=true, openWorldHint=true; " + ALLOW_LIST,
 )
 
-WHAT_AGENTS = "the openai-agents `require_approval=` callable"
-WHAT_ADK = "the google-adk `require_confirmation=` callable"
-WHAT_PYDANTIC = "the pydantic-ai `approval_required(...)` callable"
+WHAT_AGENTS = "openai-agents' `require_approval=`"
+WHAT_ADK = "google-adk's `require_confirmation=`"
+WHAT_PYDANTIC = "pydantic-ai's `approval_required(...)`"
 WHAT_BRANCH = "whether a tool runs or the user is asked"
 
 _APPROVAL_WORDS = frozenset({"approval", "approve", "approved", "approvals", "confirm", "confirmation", "consent"})
@@ -184,7 +188,7 @@ class AnnotationTrust(Rule):
     #: Every hint read names the hint: the exact camelCase and snake_case spellings.
     SCREEN = tuple(name.encode() for name in HINTS)
     #: Every hint name holds `Hint` (camelCase) or `_hint` (snake_case).
-    GATE = (b"Hint", b"_hint")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
@@ -396,7 +400,7 @@ class AnnotationTrust(Rule):
             reported.add(unit)
             missing = read.missing or (unit[0] == "function" and _skips_missing(read.function))
             message = MSG_MISSING if missing else MSG
-            self.report(read.node, message.format(hint=read.hint, what=what))
+            self.report(read.node, message.format(hint=shorten(read.hint, 16), what=what))
 
     def _decision(self, read: _Read):
         for lam in read.lambdas:
@@ -406,7 +410,7 @@ class AnnotationTrust(Rule):
             if name in self.approval_names:
                 return ("function", read.function_id), self.approval_names[name]
         if read.functions and decision_function(read.functions[-1]):
-            return ("function", read.function_id), f"`{read.functions[-1]}()`, an approval decision"
+            return ("function", read.function_id), f"`{shorten(read.functions[-1], 24)}()`, which approves calls"
         if read.owner is not None and _branches_act(*_branches(read.owner)):
             return ("test", id(read.owner)), WHAT_BRANCH
         for function_id, names, calls in self.acting_tests:

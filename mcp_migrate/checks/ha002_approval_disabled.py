@@ -23,21 +23,23 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified
+from mcp_migrate.checks.gates import GATES
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
 from mcp_migrate.core.syntax import keyword, literal
 
-MSG_AGENTS = (
-    "`require_approval={value}` switches off the user's approval for every tool of this MCP server: hosts "
-    "must get the user's explicit consent before invoking a tool, and any server may change its tools; "
-    'exempt only named tools you trust (`{{"never": {{"tool_names": [...]}}}}`), or suppress this line '
-    "with `# noqa: HA002` for a server the team trusts"
+_CONSENT = "hosts must get the user's explicit consent before invoking a tool"
+_SUPPRESS = "or suppress this line with `# noqa: HA002` for a server the team trusts"
+MSG_AGENTS = Message(
+    "`require_approval={value}` switches off approval for every tool of this MCP server",
+    _CONSENT + ", and any server may change its tools; exempt only named tools you trust"
+    ' (`{{"never": {{"tool_names": [...]}}}}`), ' + _SUPPRESS,
 )
-MSG_ADK = (
-    "`require_confirmation=False` switches off the user's confirmation for every tool of this MCP toolset: "
-    "hosts must get the user's explicit consent before invoking a tool; confirm at least the tools that "
-    "write (a callable or `True`), or suppress this line with `# noqa: HA002` for a server the team trusts"
+MSG_ADK = Message(
+    "`require_confirmation=False` switches off confirmation for every tool of this toolset",
+    _CONSENT + "; confirm at least the tools that write (a callable or `True`), " + _SUPPRESS,
 )
 
 
@@ -75,7 +77,7 @@ class ApprovalDisabled(Rule):
     CODE = "HA002"
     SCREEN = (b"require_approval", b"require_confirmation")
     #: Only through an MCP server or toolset class (`agents.mcp`, `google.adk.tools.mcp_tool`).
-    GATE = (b"mcp", b"MCP", b"Mcp")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

@@ -3,11 +3,12 @@ annotation or a signature names."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES
+from mcp_migrate.core.sdk import PROVIDER_SIGNATURE_TYPES, ROOTS_TYPE_NAMES
 
 
 def roots_type_definition(node: cst.ClassDef, data: bytes) -> Optional[str]:
@@ -59,4 +60,43 @@ def param_symbols(resolver, params: cst.Parameters) -> set:
     for param in every:
         if param.annotation is not None:
             found |= annotation_symbols(resolver, param.annotation.annotation)
+    return found
+
+
+#: The name of a type that provides roots: a project's own provider, handler or callback type
+#: (`RootsProvider`, `ListRootsFn`), the SDK's and fastmcp's too. Not `*RootsManager`: a host's
+#: allow-list manager and a server's manager of the client's roots are called that too.
+_PROVIDER_TYPE_NAME = re.compile(
+    r"(?:^|[a-z_])Roots(?:Provider|Handler|Callback|Fn|FnT|List)$|^Root(?:Provider|Handler|Callback)$|^ListRootsFn"
+)
+
+
+def provider_types(resolver, annotation) -> set:
+    """The roots-provider types an annotation names: by name (a project's own `RootsProvider`,
+    whatever module it lives in), or a callable that takes a ListRootsRequest or gives a
+    ListRootsResult (`Callable[[ListRootsRequest], Awaitable[ListRootsResult]]`)."""
+    found = set()
+    stack = [annotation]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value
+            if _PROVIDER_TYPE_NAME.search(name):
+                found.add(name)
+            continue
+        if isinstance(expr, cst.Subscript):
+            head = expr.value.attr.value if isinstance(expr.value, cst.Attribute) else getattr(expr.value, "value", "")
+            inner = annotation_symbols(resolver, expr)
+            if head == "Callable" and inner & PROVIDER_SIGNATURE_TYPES:
+                found.add("Callable")  # a callable that takes a ListRootsRequest or gives a ListRootsResult
+                continue
+            stack.append(expr.value)
+            stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
+        elif isinstance(expr, cst.BinaryOperation):
+            stack.extend((expr.left, expr.right))
+        elif isinstance(expr, cst.SimpleString):
+            try:
+                stack.append(cst.parse_expression(expr.evaluated_value))
+            except Exception:
+                pass
     return found

@@ -8,54 +8,56 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
     WireMethodRule,
+    builds,
     error_data,
     method_in_code,
     relays,
     sends,
 )
-from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files
+from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files, reexport_sources
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.engine import beyond_limits, encoding_refusal
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.screen import read as read_syntax
-from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SERVER_RECEIVERS, in_package
-from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional
+from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
+from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional, shorten
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
-MSG_CALL = (
-    "`{call}` asks the client for roots, deprecated by SEP-2577; on a 2026-07-28 connection it "
-    "raises NoBackChannelError: " + MIGRATE
+MSG_CALL = Message(
+    "`{call}` asks for roots, deprecated by SEP-2577",
+    "on a 2026-07-28 connection it raises NoBackChannelError; " + MIGRATE,
 )
-MSG_FASTMCP = (
-    "`{call}` asks the client for roots, deprecated by SEP-2577 and removed in FastMCP 4 (AttributeError): " + MIGRATE
+MSG_FASTMCP = Message(
+    "`{call}` asks for roots, deprecated by SEP-2577",
+    "FastMCP 4 removes it (AttributeError); " + MIGRATE,
 )
-MSG_SEND = (
-    "a `roots/list` request sent to the client, deprecated by SEP-2577; a 2026-07-28 server may not "
-    "send requests outside an InputRequiredResult: " + MIGRATE
+MSG_SEND = Message(
+    "a `roots/list` request sent to the client, deprecated by SEP-2577",
+    "a 2026-07-28 server may not send requests outside an InputRequiredResult; " + MIGRATE,
 )
-MSG_RAW = "a `roots/list` request built by hand (Roots is deprecated by SEP-2577): " + MIGRATE
-MSG_RELAY = (
-    "relays `roots/list` to the other peer: this branch asks for roots on the client's behalf "
-    "(Roots is deprecated by SEP-2577): " + MIGRATE
+MSG_RAW = Message("a `roots/list` request built by hand, deprecated by SEP-2577", MIGRATE)
+MSG_RELAY = Message(
+    "relays `roots/list` to the other peer, deprecated by SEP-2577",
+    "this branch asks for roots on the client's behalf; " + MIGRATE,
 )
-MSG_HELPER = (
-    "runs `{name}`, a helper defined in this file that asks the client for roots (deprecated by "
-    "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
+_HELPER_HELP = "Roots is deprecated by SEP-2577: migrate the helper, then give this caller the directories it needs; "
+MSG_HELPER = Message("runs `{name}`, a helper in this file that asks for roots", _HELPER_HELP + MIGRATE)
+MSG_FRAMEWORK = Message(
+    "runs `{name}`, an MCP framework's own function that asks for roots", "Roots is deprecated by SEP-2577: " + MIGRATE
 )
-MSG_IMPORTED = (
-    "runs `{name}`, a helper of this project that asks the client for roots (deprecated by "
-    "SEP-2577): migrate the helper, then give this caller the directories it needs; " + MIGRATE
-)
-MSG_BRIDGE = (
-    "era-portable roots request ({what}): works on both protocol eras but still uses Roots, "
-    "deprecated by SEP-2577; consider a tool parameter, a resource URI, or server configuration"
+MSG_IMPORTED = Message("runs `{name}`, a helper of this project that asks for roots", _HELPER_HELP + MIGRATE)
+MSG_BRIDGE = Message(
+    "era-portable roots request ({what}), deprecated by SEP-2577",
+    "it works on both protocol eras; consider a tool parameter, a resource URI, or server configuration",
 )
 
 _SEND_METHODS = frozenset({"send_request"})
@@ -77,7 +79,7 @@ class RootsRequest(WireMethodRule):
     #: holding one of the other tokens.
     SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
     #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
-    GATE = (b"oots", b"OOTS")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
@@ -191,8 +193,8 @@ class RootsRequest(WireMethodRule):
         #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
         self._built: dict = {}
 
-    def report(self, node, message, *, severity=None, fix=None) -> None:
-        super().report(node, message, severity=severity, fix=fix)
+    def report(self, node, message, *, severity=None, fix=None, help=None) -> None:
+        super().report(node, message, severity=severity, fix=fix, help=help)
         self.helpers.found(self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:
@@ -202,7 +204,7 @@ class RootsRequest(WireMethodRule):
             super().report(call, MSG_SEND)
             self.helpers.found(ancestors, call)
         for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=name))
+            super().report(site, MSG_HELPER.format(name=shorten(name, 32)), severity="info")  # the helper is the site
 
     def visit_Call(self, node: cst.Call) -> None:
         self.helpers.called(node, self.ancestors, self.resolver)
@@ -211,6 +213,8 @@ class RootsRequest(WireMethodRule):
         name = method_name(node)
         if name == "list_roots" and isinstance(node.func, cst.Attribute):
             self._list_roots(node, node.func.value)
+        elif name == "list_roots" and isinstance(self.parent(1), cst.Await) and self._framework_function(node.func):
+            super().report(node, MSG_FRAMEWORK.format(name=self.resolver.qualified(node.func)), severity="info")
         elif name in _SEND_METHODS:
             self._send_request(node)
         elif name == "send_raw_request":
@@ -222,7 +226,7 @@ class RootsRequest(WireMethodRule):
             self._construction(node)
             helper = self.imported.helper(node, self.resolver)
             if helper is not None:
-                super().report(node, MSG_IMPORTED.format(name=helper))
+                super().report(node, MSG_IMPORTED.format(name=shorten(helper, 30)), severity="info")
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):
@@ -233,11 +237,19 @@ class RootsRequest(WireMethodRule):
         else:
             self._report_request(node, MSG_CALL.format(call=_short(receiver) + ".list_roots()"), "result")
 
+    def _framework_function(self, func: cst.BaseExpression) -> bool:
+        """`await list_roots()` imported from a project's or a framework's own MCP module (not the
+        SDK's: it has no such function): the framework's API for tools to ask for roots (a
+        request is awaited; a status function of the same name is not)."""
+        qualified = self.resolver.qualified(func) or ""
+        module = qualified.rpartition(".")[0]
+        return bool(module) and mcp_module(module) and module.partition(".")[0] not in SDK_PACKAGES
+
     def _awaited_session(self, receiver: cst.BaseExpression) -> bool:
         """`await session.list_roots()` (or `asyncio.wait_for(session.list_roots(), t)`) on a
         receiver named like a session whose type we cannot see, in MCP code that defines no
         list_roots method of its own: the SDK's ServerSession is the one such method."""
-        mcp_code = self.resolver.imports_mcp or self.resolver.imports_mcp_named
+        mcp_code = self.context.evidence.mcp
         if not (mcp_code and (is_session_name(receiver, self.resolver) or self._guarded(receiver))):
             return False
         if _OWN_LIST_ROOTS.search(self.context.data):
@@ -260,21 +272,23 @@ class RootsRequest(WireMethodRule):
                     return True
         return False
 
-    def _report_request(self, node: cst.Call, message: str, kind: str) -> None:
-        """Report a roots request with the migration strategies that apply at this site; where
-        none may (roots that carry data, a `try` fallback), why, and what a human must decide."""
+    def _report_request(self, node: cst.Call, message: Message, kind: str) -> None:
+        """Report a roots request; its help says the migration strategies that apply at this
+        site, or where none may (roots that carry data, a `try` fallback), why, and what a
+        human must decide."""
         outcome = plan_request_rewrite(self.context, node, kind)
+        advice = message.help
         if outcome.decide:  # not directories: "take the directories as ..." would mislead
-            message = message.replace(MIGRATE, outcome.decide)
+            advice = advice.replace(MIGRATE, outcome.decide)
         if outcome.marker_only:
-            message += f" (no automatic rewrite: {outcome.reason}; the fix leaves a review marker)"
+            advice += f" (no automatic rewrite: {outcome.reason}; the fix leaves a review marker)"
         elif outcome.fix is not None:
-            message += f" (rewrites: {', '.join(outcome.applicable)})"
+            advice += f" (rewrites: {', '.join(outcome.applicable)})"
         elif outcome.applicable:
-            message += f" (rewrites: {', '.join(outcome.applicable)}; not with this strategy: {outcome.reason})"
+            advice += f" (rewrites: {', '.join(outcome.applicable)}; not with this strategy: {outcome.reason})"
         else:
-            message += f" (no automatic rewrite: {outcome.reason})"
-        self.report(node, message, fix=outcome.fix)
+            advice += f" (no automatic rewrite: {outcome.reason})"
+        self.report(node, message.text, help=advice, fix=outcome.fix)
 
     def _send_request(self, node: cst.Call) -> None:
         request = _first_arg(node, "request")
@@ -337,7 +351,7 @@ class RootsRequest(WireMethodRule):
     def _method_given(self, node, where, ancestors: list) -> None:
         """The method given to a generic RPC verb (`rpc.call("roots/list")`), or matched in a
         branch that relays the request to the other peer."""
-        if sends(where):
+        if sends(where) or (builds(where) and not error_data(ancestors)):
             self.report(node, MSG_RAW)
         elif where == "dispatch" and relays(ancestors):
             self.report(node, MSG_RELAY)
@@ -345,11 +359,11 @@ class RootsRequest(WireMethodRule):
 
 def asks_in(syntax) -> bool:
     """The syntax screen of every request `visit_Call` and the wire strings report: a
-    `.list_roots()` call; a call of `ListRootsRequest` or `ListRoots` (built by hand, sent,
+    `.list_roots()` call, or `list_roots()` imported from a framework's MCP module; a call of `ListRootsRequest` or `ListRoots` (built by hand, sent,
     wrapped, or v2's resolver marker); `send_request(...)` in code that names ListRootsRequest
     (a variable typed so); `roots/list` or a constant spelling it. A same-file helper's call
     site needs a request in the helper's body, so one of these."""
-    if syntax.method_calls("list_roots") or syntax.calls_to("ListRootsRequest", "ListRoots"):
+    if syntax.calls_to("list_roots", "ListRootsRequest", "ListRoots"):  # `await list_roots()` of a framework too
         return True
     if syntax.mentions("ListRootsRequest") and syntax.calls_to(*_SEND_METHODS):
         return True
@@ -374,11 +388,20 @@ def _module_asks(source: str, settings) -> bool:
     key = (source, stat.st_mtime_ns, stat.st_size)
     found = _MODULES_ASK.get(key)
     if found is None:
-        found = _MODULES_ASK[key] = _reads_as_asking(source, stat.st_size, settings.max_file_size)
+        found = _reads_as_asking(source, stat.st_size, settings.max_file_size)
+        # A package re-exporting the helper: the module it comes from, one hop.
+        found = found or any(_reads_as_asking(other, -1, settings.max_file_size) for other in reexport_sources(source))
+        _MODULES_ASK[key] = found
     return found
 
 
 def _reads_as_asking(source: str, size: int, limit: int) -> bool:
+    """`size`: the file's, or -1 when not known yet."""
+    if size < 0:
+        try:
+            size = os.path.getsize(source)
+        except OSError:
+            return False
     if limit and size > limit:
         return False
     try:

@@ -2,64 +2,92 @@
 
 from __future__ import annotations
 
-import ast
 import re
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
+from mcp_migrate.checks.roots_api import (
+    SETTER_NAME,
+    callables_named,
+    returns_an_attribute,
+    roots_argument,
+    stores_roots,
+)
 from mcp_migrate.checks.roots_types import (
     annotation_symbols,
     param_symbols,
+    provider_types,
     roots_type_definition,
 )
+from mcp_migrate.checks.rt002_screen import CALLBACK_KEYS, CLIENT_SESSION_CALLBACK_INDEX, provider_in
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
     WireMethodRule,
+    envelope_answer,
     error_data,
-    method_in_code,
+    list_items,
     registers,
     relays,
+    uri_dicts,
 )
 from mcp_migrate.core.fix.builders import remove_statement
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.screen import none_or_false
-from mcp_migrate.core.screen import positional as screen_positional
-from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import (
     ASKING_TYPES,
     CLIENT_RECEIVERS,
     FASTMCP,
     PROVIDER_TYPES,
     ROOTS_KWARG_PACKAGES,
-    ROOTS_TYPE_NAMES,
+    ROOTS_VALUE_TYPES,
     SDK_PACKAGES,
 )
-from mcp_migrate.core.syntax import code_of, is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.core.syntax import (
+    all_params,
+    code_of,
+    is_false_or_none,
+    keyword,
+    literal,
+    method_name,
+    positional,
+    shorten,
+)
 from mcp_migrate.rewrites.rt002.providers import remove_provider_arg, remove_provider_statement
 
-MSG = (
-    "{what} supplies roots to servers; Roots is deprecated by SEP-2577: give the server its "
-    "directories as tool arguments or through its configuration (stdio `env`/`args`), then delete this"
+_GIVE = "give the server its directories as tool arguments or through its configuration"
+MSG = Message(
+    "{what} supplies roots, deprecated by SEP-2577",
+    _GIVE + " (stdio `env`/`args`), then delete this",
 )
-MSG_PROVIDER = (
-    "`{name}` supplies roots ({why}); Roots is deprecated by SEP-2577: give the server its "
-    "directories as tool arguments or through its configuration, then delete this provider"
+MSG_PROVIDER = Message(
+    "`{name}` supplies roots, deprecated by SEP-2577",
+    "it {why}; " + _GIVE + ", then delete this provider",
 )
-MSG_TYPE = (
-    "`{name}` re-implements a Roots protocol type (the client side of Roots, deprecated by "
-    "SEP-2577): delete it once nothing answers `roots/list`"
+MSG_TYPE = Message(
+    "`{name}` re-implements a Roots protocol type, deprecated by SEP-2577",
+    "it is the client side of Roots: delete it once nothing answers `roots/list`",
 )
-MSG_ANSWER = (
-    "answers `roots/list` by hand; Roots is deprecated by SEP-2577: give the server its directories "
-    "as tool arguments or through its configuration, then delete this branch"
+MSG_SETTER = Message(
+    "`{name}` hands roots to this project's client, deprecated by SEP-2577",
+    "it is a roots setter; give servers their directories as tool arguments or configuration, then delete it",
 )
+MSG_SETTER_CALL = Message(
+    "supplies roots through `{name}`, this project's roots setter",
+    "Roots is deprecated by SEP-2577: pass the directories as tool arguments or configuration instead",
+)
+MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
-#: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
-CLIENT_SESSION_CALLBACK_INDEX = 5
-#: Mapping keys under which a roots callback is handed to a session or a callback table.
-_CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
+#: Keywords that hand a project's own roots provider on (`roots_provider=`, `roots_manager=`).
+_PROVIDER_KEYWORDS = frozenset({"roots_provider", "roots_callback", "roots_handler"})
 
+
+#: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
+_OWN_API = re.compile(
+    rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w|"
+    rb"Roots(?:Provider|Handler|Callback|Fn)|\bRoot(?:Provider|Handler|Callback)\b|roots_(?:provider|callback|handler)\s*="
+)
 
 #: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
 #: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
@@ -83,7 +111,7 @@ class RootsProvider(WireMethodRule):
     )
     #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
     #: callback (imported from mcp).
-    GATE = (b"oots", b"OOTS", b"mcp")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(
@@ -139,13 +167,26 @@ class RootsProvider(WireMethodRule):
         Invalid('answer = {"roots": [{"uri": "file:///srv/repo"}]}\n', "a wire-form roots answer"),
     ]
 
+    def __init__(self, context) -> None:
+        super().__init__(context)
+        #: names of this file's functions given as `list_roots_callback=` (providers by use)
+        self._wired: set = set()
+        #: name -> the first FunctionDef of that name in the file
+        self._defined: dict = {}
+        #: ids of the FunctionDefs already reported as providers or setters
+        self._reported_defs: set = set()
+
     @classmethod
     def screen(cls, data: bytes) -> bool:
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
         if any(token in data for token in cls.SCREEN):
             return True
+        if _OWN_API.search(data):  # a project's own provider API (checks/roots_api.py)
+            return True
         if b"roots" not in data:
             return False
+        if b"jsonrpc" in data and _ROOTS_KEY.search(data) is not None:  # an answer in its envelope
+            return True
         # A raw `{"roots": [{"uri": ...}]}` answer.
         return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES) or (
             b"uri" in data and _ROOTS_KEY.search(data) is not None
@@ -153,51 +194,7 @@ class RootsProvider(WireMethodRule):
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
-        """Each way the visits below find a provider, at the level of names and keywords: a
-        roots callback given by keyword, positionally to ClientSession or by
-        `create_roots_callback`; `roots=` on a client or with Root objects; `set_roots(...)`; a
-        callback table entry; a raw `{"roots": [{"uri": ...}]}` answer; the SDK's provider and
-        request types named (signatures, isinstance, match, MessageHandler); a re-implemented
-        Roots type; `roots/list` answered."""
-        for _, value in syntax.keyword_calls("list_roots_callback"):
-            if not none_or_false(value):
-                return True
-        for call in syntax.calls_to("ClientSession"):
-            args = screen_positional(call)
-            if len(args) > CLIENT_SESSION_CALLBACK_INDEX and not none_or_false(args[CLIENT_SESSION_CALLBACK_INDEX]):
-                return True
-        if syntax.calls_to("create_roots_callback") or syntax.method_calls("set_roots"):
-            return True
-        for call, value in syntax.keyword_calls("roots"):
-            if none_or_false(value):
-                continue
-            symbols = syntax.symbols(call.func)
-            if any(s.endswith("Client") or s.startswith("MCP") for s in symbols) or _root_objects_tree(value, syntax):
-                return True
-        if syntax.mentions("ListRootsRequest") or syntax.mentions_any(PROVIDER_TYPES):
-            return True
-        if "on_list_roots" in syntax.identifiers or syntax.calls_to("ListRootsResult"):
-            return True
-        if syntax.mentions("ListRootsResult") and (syntax.mentions("ErrorData") or syntax.mentions("RequestContext")):
-            return True
-        if any(_roots_type_name(node, syntax) for node in syntax.of(ast.ClassDef)):
-            return True
-        for node in syntax.of(ast.Dict):
-            for key, value in zip(node.keys, node.values):
-                name = screen_string(key) if key is not None else None
-                if name in _CALLBACK_KEYS and not none_or_false(value):
-                    return True
-                if name == "roots" and _uri_dicts_tree(value):
-                    return True
-        if method_in_code(syntax, cls.WIRE_STRINGS, ROOTS_LIST):
-            return True
-        # Shapes the rule does not report yet, let through so that learning them needs no
-        # screen change: a project's own provider API (`set_roots_provider`, `add_root`, a
-        # `RootsProvider` type, `def list_roots`), its own `Root` type.
-        names = {node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)}
-        if "list_roots" in names or "Root" in names:
-            return True
-        return syntax.identifiers_matching(_OWN_PROVIDER_API)
+        return provider_in(syntax)  # checks/rt002_screen.py: each way the visits below find one
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
@@ -207,9 +204,12 @@ class RootsProvider(WireMethodRule):
         if sdk_callee:
             self._sdk_session_callback(node, qualified)
         self._roots_keyword(node, qualified)
+        self._provider_keyword(node)
         name = method_name(node)
         if name == "set_roots" and isinstance(node.func, cst.Attribute):
             self._set_roots(node, node.func.value)
+        if name and SETTER_NAME.match(name) and not self.context.is_claimed(node):
+            self._setter_call(node, name)
         elif name == "isinstance":
             args = positional(node)
             if len(args) == 2 and self._names_list_roots_request(args[1].value):
@@ -222,11 +222,31 @@ class RootsProvider(WireMethodRule):
         arg = keyword(node, "list_roots_callback")
         if arg is None or is_false_or_none(arg.value):
             return
+        self._wired.update(callables_named(arg.value, self.ancestors))
         if sdk_callee:
             fix = remove_provider_arg(self.context, node, arg)
             self.report(arg, MSG.format(what="`list_roots_callback=`"), fix=fix)
-        elif self.resolver.imports_mcp:
+        elif self.context.evidence.mcp:
             self.report(arg, MSG.format(what="`list_roots_callback=`"))
+
+    def _provider_keyword(self, node: cst.Call) -> None:
+        """`roots_provider=<not None>` (and `roots_manager=`, `roots_callback=`,
+        `roots_handler=`): a project's own roots provider handed on, in MCP code."""
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value in _PROVIDER_KEYWORDS and not is_false_or_none(arg.value):
+                if self._client_roots_code():
+                    self.report(arg, MSG.format(what=f"`{arg.keyword.value}=`"))
+
+    def _setter_call(self, node: cst.Call, name: str) -> None:
+        """`client.set_roots_provider(p)`, `manager.add_root("file:///srv")`: roots handed to a
+        project's own setter (one step from the provider it feeds), in MCP code, with an
+        argument that is roots: a `Root(...)`, a `file://` literal, a provider or callback, a
+        call of a roots-named function. Reported at info: the setter's definition is the site."""
+        if name == "set_roots" or name.endswith("_fn") or not node.args or not self._client_roots_code():
+            return  # `set_roots_fn(f)` injects a function (a server's request, as often as a provider)
+        says_provider = name.endswith(("_provider", "_callback", "_handler"))  # the name says what it takes
+        if says_provider or any(roots_argument(arg.value, self.resolver) for arg in node.args):
+            self.report(node, MSG_SETTER_CALL.format(name=name), severity="info")
 
     def _sdk_session_callback(self, node: cst.Call, qualified: str) -> None:
         """The SDK's positional spellings: `ClientSession(r, w, ..., cb)`, `create_roots_callback`."""
@@ -287,10 +307,10 @@ class RootsProvider(WireMethodRule):
         """`{"list_roots_callback": cb}` kwargs splatted into a session later, or a callback
         table entry `{"list_roots": self.list_roots_callback}` (MCP code only)."""
         key = literal(node.key)
-        if key not in _CALLBACK_KEYS or is_false_or_none(node.value) or not self.resolver.imports_mcp:
+        if key not in CALLBACK_KEYS or is_false_or_none(node.value) or not self.context.evidence.mcp:
             return
         if key == "list_roots_callback" or "callback" in (code_of(node.value)):
-            self.report(node, MSG.format(what=f"the `{key}` callback entry"))
+            self.report(node, MSG.format(what=f"the `{shorten(key, 30)}` callback entry"))
 
     def _names_list_roots_request(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Tuple):
@@ -302,12 +322,54 @@ class RootsProvider(WireMethodRule):
             self.report(node, MSG_ANSWER)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._defined.setdefault(node.name.value, node)
         if node.name.value == "on_list_roots":
             self._message_handler_method(node)
             return
+        if self._is_setter(node):
+            self.report(node.name, MSG_SETTER.format(name=node.name.value))
+            self._reported_defs.add(id(node))
+            for param in all_params(node.params):
+                self.context.claim(param)
+            return
         why = self._provider_signature(node)
         if why is not None:
-            self.report(node.name, MSG_PROVIDER.format(name=node.name.value, why=why))
+            self.report(node.name, MSG_PROVIDER.format(name=shorten(node.name.value, 40), why=why))
+            self._reported_defs.add(id(node))
+
+    def _is_setter(self, node: cst.FunctionDef) -> bool:
+        """A roots setter of a project's own client API, in MCP code: named like one
+        (`set_roots_provider`, `register_roots_callback`, `add_root`), taking roots (a parameter
+        typed as roots or a roots provider), or storing them (`self._roots...` assigned or
+        appended to), or telling servers they changed."""
+        if not SETTER_NAME.match(node.name.value) or not self._client_roots_code():
+            return False
+        params = [p for p in all_params(node.params) if p.name.value not in ("self", "cls")]
+        if not params:
+            return False
+        for param in params:
+            if param.annotation is not None and (
+                provider_types(self.resolver, param.annotation.annotation)
+                or annotation_symbols(self.resolver, param.annotation.annotation) & ROOTS_VALUE_TYPES
+            ):
+                return True
+        return stores_roots(node)
+
+    def _client_roots_code(self) -> bool:
+        """Where a name alone may say "roots provider": Roots code (core.sdk.Evidence.roots) that
+        is not a server's (a server's `ClientRootsManager` asks for roots, it supplies none)."""
+        evidence = self.context.evidence
+        return evidence.roots and evidence.side != "server"
+
+    def leave_Module(self, node: cst.Module) -> None:
+        """Functions and methods of this file wired as `list_roots_callback=` (through a local
+        or a conditional): providers by their use, reported at their `def`."""
+        for name in sorted(self._wired):
+            func = self._defined.get(name)
+            if func is not None and id(func) not in self._reported_defs:
+                self.report(
+                    func.name, MSG_PROVIDER.format(name=shorten(name, 40), why="is wired as `list_roots_callback=`")
+                )
 
     def _message_handler_method(self, node: cst.FunctionDef) -> None:
         owner = self.parent(2)  # FunctionDef <- IndentedBlock <- ClassDef
@@ -330,6 +392,10 @@ class RootsProvider(WireMethodRule):
             return None  # a server-side resolver that asks (`-> ListRoots | ListRootsResult`)
         if "ListRootsFnT" in returns:
             return "returns a `ListRootsFnT` callback"
+        if node.returns is not None and self._client_roots_code() and not returns_an_attribute(node):
+            made = provider_types(self.resolver, node.returns.annotation)
+            if made:
+                return f"returns a `{sorted(made)[0]}`"
         params = param_symbols(self.resolver, node.params)
         if "ListRootsRequest" in params:
             return "takes a `ListRootsRequest`"
@@ -340,26 +406,36 @@ class RootsProvider(WireMethodRule):
         return None
 
     def visit_Param(self, node: cst.Param) -> None:
-        """A parameter typed with the SDK's roots-provider types (`roots: RootsList |
-        RootsHandler`, `ListRootsFnT`): a wrapper's API through which its users supply roots."""
-        if node.annotation is None:
+        """A parameter typed with a roots-provider type (the SDK's `ListRootsFnT`, fastmcp's
+        `RootsList | RootsHandler`, a project's own `RootsProvider`, a callable that gives a
+        ListRootsResult): a wrapper's API through which its users supply roots."""
+        if node.annotation is None or self.context.is_claimed(node):
             return
         found = annotation_symbols(self.resolver, node.annotation.annotation) & PROVIDER_TYPES
+        if not found and node.default is not None and self._client_roots_code():
+            found = provider_types(self.resolver, node.annotation.annotation)
         if found:
-            self.report(node, MSG.format(what=f"a `{node.name.value}` parameter typed `{sorted(found)[0]}`"))
+            name, kind = shorten(node.name.value, 16), shorten(sorted(found)[0], 16)
+            self.report(node, MSG.format(what=f"a `{name}` parameter typed `{kind}`"))
 
     def visit_Dict(self, node: cst.Dict) -> None:
         """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form."""
+        if self.context.is_claimed(node):
+            return
         for element in node.elements:
-            if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and _uri_dicts(element.value):
+            if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and uri_dicts(element.value):
                 self.report(node, MSG.format(what='a raw `{"roots": [{"uri": ...}]}` answer'))
                 return
+        result = envelope_answer(node)
+        if result is not None:
+            self.context.claim(result)  # one construct, one finding: not the inner answer again
+            self.report(node, MSG.format(what='a JSON-RPC `{"result": {"roots": [...]}}` answer'))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
         name = roots_type_definition(node, self.context.data)
-        if name is not None and name != "RootsListChangedNotification" and self.resolver.imports_mcp:
-            self.report(node.name, MSG_TYPE.format(name=name))
+        if name is not None and name != "RootsListChangedNotification" and self.context.evidence.mcp:
+            self.report(node.name, MSG_TYPE.format(name=shorten(name, 20)))
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
         """A roots/list string or constant (`Method.ROOTS_LIST`) used where the method is answered."""
@@ -406,64 +482,7 @@ def _statements(block) -> list:
     return _statements(inner)
 
 
-def _list_items(value: cst.BaseExpression) -> list:
-    """The items of a list display (or the element of a list comprehension); [] otherwise."""
-    if isinstance(value, cst.ListComp):
-        return [value.elt]
-    if isinstance(value, cst.List):
-        return [e.value for e in value.elements if isinstance(e, cst.Element)]
-    return []
-
-
-def _uri_dicts(value: cst.BaseExpression) -> bool:
-    """A list (or list comprehension) of dict literals that carry a "uri" key."""
-    items = _list_items(value)
-    return bool(items) and all(
-        isinstance(item, cst.Dict)
-        and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
-        for item in items
-    )
-
-
-#: Identifiers of a project's own roots-provider API (`set_roots_provider`, `RootsProvider`,
-#: `register_roots_callback`, `add_root`).
-_OWN_PROVIDER_API = re.compile(
-    r"(?i)(?:^|_)roots?_?(?:provider|callback|handler|fn)s?(?:$|_)|^(?:set|add|register|update)_?roots?(?:$|_)"
-)
-
-
-def _roots_type_name(node: ast.ClassDef, syntax) -> bool:
-    """`roots_type_definition` on the standard library's ClassDef (RT004 owns the notification)."""
-    name = node.name
-    if name in ROOTS_TYPE_NAMES or name.startswith("ListRootsFn"):
-        return name != "RootsListChangedNotification"
-    return name == "Root" and b"class ListRootsResult" in syntax.data
-
-
-def _list_items_tree(value) -> list:
-    if value.__class__ is ast.ListComp:
-        return [value.elt]
-    if value.__class__ is ast.List:
-        return [e for e in value.elts if e.__class__ is not ast.Starred]
-    return []
-
-
-def _uri_dicts_tree(value) -> bool:
-    """`_uri_dicts` on the standard library's nodes."""
-    items = _list_items_tree(value)
-    return bool(items) and all(
-        item.__class__ is ast.Dict and any(k is not None and screen_string(k) == "uri" for k in item.keys)
-        for item in items
-    )
-
-
-def _root_objects_tree(value, syntax) -> bool:
-    """`_root_objects` on the standard library's nodes."""
-    items = _list_items_tree(value)
-    return bool(items) and all(i.__class__ is ast.Call and syntax.names_symbol(i.func, "Root") for i in items)
-
-
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:
     """A list (or comprehension) of MCP `Root(...)` objects."""
-    items = _list_items(value)
+    items = list_items(value)
     return bool(items) and all(isinstance(i, cst.Call) and resolver.mcp_name(i.func) == "Root" for i in items)

@@ -8,26 +8,28 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_dicts, capability_mapping, roots_members
+from mcp_migrate.checks.capabilities import capability_dicts, capability_mapping, roots_capability_shape, roots_members
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.sdk import mcp_folder, mcp_module
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 
-MSG_DECLARE = (
-    "declares the roots capability; Roots is deprecated by SEP-2577: stop declaring it once the "
-    "client no longer provides roots (directories travel as tool arguments or server configuration)"
+MSG_DECLARE = Message(
+    "declares the roots capability, deprecated by SEP-2577",
+    "stop declaring it once the client no longer provides roots (directories travel as tool arguments"
+    " or server configuration)",
 )
-MSG_PROBE = (
-    "probes the client's roots capability; Roots is deprecated by SEP-2577: take the directories as a "
-    "tool parameter or from server configuration instead of asking the client"
+MSG_PROBE = Message(
+    "probes the client's roots capability, deprecated by SEP-2577",
+    "take the directories as a tool parameter or from server configuration instead of asking the client",
 )
 
 
@@ -35,7 +37,7 @@ class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
-    GATE = (b"oots",)
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
     #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
     KEYS = (b'"roots"', b"'roots'", b".roots")
     #: A project's own capability model: `*Capabilities(roots=...)`, a `roots:` field of a
@@ -132,8 +134,18 @@ class RootsCapabilityDeclared(Rule):
             self.report(node, MSG_DECLARE)
         elif symbol is None and self._own_capabilities(node):
             self._capabilities_call(node, fixable=False)
-        elif symbol is None and self._getattr_probe(node):
+        elif symbol is None and (self._getattr_probe(node) or self._get_probe(node)):
             self.report(node, MSG_PROBE)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        """`"roots" in client_caps` / `"roots" not in caps`: a probe of a capabilities mapping
+        (by its name), in MCP code."""
+        if literal(node.left) != "roots" or len(node.comparisons) != 1:
+            return
+        test = node.comparisons[0]
+        if isinstance(test.operator, (cst.In, cst.NotIn)) and _capabilities_named(test.comparator):
+            if self.context.evidence.mcp:
+                self.report(node, MSG_PROBE)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own MCP types: `class ClientRootsCapability(BaseModel)` defines the roots
@@ -162,10 +174,7 @@ class RootsCapabilityDeclared(Rule):
     def _mcp_code(self) -> bool:
         """The SDK, a module of the project's own MCP implementation (`myapp.mcp.types`), or a
         module that is part of one (its file lives in a package folder named `mcp`)."""
-        resolver = self.resolver
-        if resolver.imports_sdk or any(mcp_module(name) for name in resolver.module_imports()):
-            return True
-        return mcp_folder(self.context.path)
+        return self.context.evidence.mcp
 
     def _own_capabilities(self, node: cst.Call) -> bool:
         """In MCP code, a project's own capability model (`ClientCapabilities(roots=...)` of its
@@ -192,6 +201,15 @@ class RootsCapabilityDeclared(Rule):
             return False
         return _capabilities_named(node.args[0].value) and self._mcp_code()
 
+    def _get_probe(self, node: cst.Call) -> bool:
+        """`caps.get("roots")` on a mapping named like capabilities, in MCP code."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "get" and node.args):
+            return False
+        if literal(node.args[0].value) != "roots" or not _capabilities_named(func.value):
+            return False
+        return self.context.evidence.mcp
+
     def _in_check(self) -> bool:
         for anc in reversed(self.ancestors[:-1]):
             if isinstance(anc, cst.Call) and isinstance(anc.func, cst.Attribute) and "capabilit" in anc.func.attr.value:
@@ -208,7 +226,7 @@ class RootsCapabilityDeclared(Rule):
         index = len(stack) - 2
         if index >= 1 and isinstance(stack[index - 1], cst.IfExp):
             index -= 1  # the IfExp stands where the mapping would
-        if capability_mapping(self.resolver, stack, index):
+        if capability_mapping(self.resolver, stack, index) or roots_capability_shape(node.value):
             self.report(node, MSG_DECLARE, fix=self._without_key(stack[-2], node, stack[index]))
 
     def _without_key(self, mapping: cst.Dict, element: cst.DictElement, holder) -> Optional[Fix]:

@@ -7,6 +7,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.receivers import SESSION_SHAPE
 from mcp_migrate.checks.roots_types import roots_type_definition
 from mcp_migrate.checks.wire import (
@@ -14,6 +15,7 @@ from mcp_migrate.checks.wire import (
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
     WireMethodRule,
+    builds,
     error_data,
     method_in_code,
     sends,
@@ -22,22 +24,23 @@ from mcp_migrate.checks.wrappers import SameFileHelpers
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import CLIENT_RECEIVERS, NOTIFICATION_WRAPPERS
-from mcp_migrate.core.syntax import literal, method_name, positional
+from mcp_migrate.core.syntax import literal, method_name, positional, shorten
 
-MSG = (
-    "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is deprecated "
-    "by SEP-2577): delete it; new directories travel with the next tool call"
+_REMOVED = "`notifications/roots/list_changed` is removed in the 2026-07-28 revision (Roots is deprecated by SEP-2577)"
+MSG = Message(
+    "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision",
+    "Roots is deprecated by SEP-2577: delete it; new directories travel with the next tool call",
 )
-MSG_HELPER = (
-    "runs `{name}`, a helper defined in this file that sends `notifications/roots/list_changed` "
-    "(removed in the 2026-07-28 revision; Roots is deprecated by SEP-2577): delete the helper and "
-    "this call"
+MSG_HELPER = Message(
+    "runs `{name}`, a helper in this file that sends roots `list_changed`",
+    _REMOVED + ": delete the helper and this call",
 )
-MSG_TYPE = (
-    "`{name}` re-implements the `notifications/roots/list_changed` notification, removed in the "
-    "2026-07-28 revision (Roots is deprecated by SEP-2577): delete it once nothing sends it"
+MSG_TYPE = Message(
+    "`{name}` re-implements the removed roots `list_changed` notification",
+    _REMOVED + ": delete it once nothing sends it",
 )
 _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 
@@ -48,7 +51,7 @@ class ListChangedSend(WireMethodRule):
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
-    GATE = (b"oots", b"OOTS")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(
@@ -97,24 +100,24 @@ class ListChangedSend(WireMethodRule):
         super().__init__(context)
         self.helpers = SameFileHelpers()
 
-    def report(self, node, message, *, severity=None, fix=None) -> None:
+    def report(self, node, message, *, severity=None, fix=None, help=None) -> None:
         if fix is not None and server_still_asks(self.context):
             fix = None  # a server in this fix run still asks for roots: legacy clients still notify it
-        super().report(node, message, severity=severity, fix=fix)
+        super().report(node, message, severity=severity, fix=fix, help=help)
         self.helpers.found(self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:
         """Calls of same-file helpers that send list_changed (known once the file is seen)."""
         for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=name))
+            super().report(site, MSG_HELPER.format(name=shorten(name, 24)), severity="info")  # the helper is the site
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own RootsListChangedNotification model, in MCP code."""
         if (
             roots_type_definition(node, self.context.data) == "RootsListChangedNotification"
-            and self.resolver.imports_mcp
+            and self.context.evidence.mcp
         ):
-            self.report(node.name, MSG_TYPE.format(name=node.name.value))
+            self.report(node.name, MSG_TYPE.format(name=shorten(node.name.value, 24)))
 
     def visit_Call(self, node: cst.Call) -> None:
         self.helpers.called(node, self.ancestors, self.resolver)
@@ -162,7 +165,7 @@ class ListChangedSend(WireMethodRule):
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
         """list_changed sent, or put in a message by hand."""
-        if (where == "request" and not error_data(ancestors)) or sends(where):
+        if (where == "request" and not error_data(ancestors)) or sends(where) or builds(where):
             self.report(node, MSG)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.roots_types import param_symbols
 from mcp_migrate.checks.wire import (
     LIST_CHANGED,
@@ -16,21 +17,19 @@ from mcp_migrate.checks.wire import (
 from mcp_migrate.checks.wrappers import callee_key, definition_key
 from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_statement
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.screen import none_or_false
-from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional, shorten
 
-MSG = (
-    "handles `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots is "
-    "deprecated by SEP-2577), so it never runs: delete it; make what it refreshed a per-call "
-    "parameter or a configuration reload"
+_REFRESH = "make what it refreshed a per-call parameter or a configuration reload"
+MSG = Message(
+    "handles `notifications/roots/list_changed`, removed in the 2026-07-28 revision",
+    "so it never runs (Roots is deprecated by SEP-2577): delete it; " + _REFRESH,
 )
-
-
-MSG_DEF = (
-    "`{name}` handles `notifications/roots/list_changed`, removed in the 2026-07-28 revision (Roots "
-    "is deprecated by SEP-2577), so it never runs: delete it with its registration; make what it "
-    "refreshed a per-call parameter or a configuration reload"
+MSG_DEF = Message(
+    "`{name}` handles roots `list_changed`, removed in the 2026-07-28 revision",
+    "so it never runs (Roots is deprecated by SEP-2577): delete it with its registration; " + _REFRESH,
 )
 
 
@@ -40,7 +39,7 @@ class ListChangedHandler(WireMethodRule):
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
-    GATE = (b"oots", b"OOTS")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),
@@ -97,12 +96,12 @@ class ListChangedHandler(WireMethodRule):
             return True
         return method_in_code(syntax, cls.WIRE_STRINGS, LIST_CHANGED)
 
-    def report(self, node, message, *, severity=None, fix=None) -> None:
+    def report(self, node, message, *, severity=None, fix=None, help=None) -> None:
         """No removal while a server in this fix run still asks for roots: on a legacy
         connection the handler is how it learns that the roots it asks for changed."""
         if fix is not None and server_still_asks(self.context):
             fix = None
-        super().report(node, message, severity=severity, fix=fix)
+        super().report(node, message, severity=severity, fix=fix, help=help)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -188,7 +187,7 @@ class ListChangedHandler(WireMethodRule):
         done = self.context.memo.setdefault("rt005_reported_defs", set())
         if id(node) not in done:
             done.add(id(node))
-            self.report(node.name, MSG_DEF.format(name=node.name.value))
+            self.report(node.name, MSG_DEF.format(name=shorten(node.name.value, 20)))
 
     def leave_Module(self, node: cst.Module) -> None:
         """The defs of handlers registered by name (known once the whole file is seen)."""

@@ -6,18 +6,19 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_mapping, roots_members
+from mcp_migrate.checks.capabilities import roots_members
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.sdk import mcp_module
 from mcp_migrate.core.syntax import keyword, literal
 
-MSG = (
-    "`{flag}` on the roots capability promises `notifications/roots/list_changed`, which the "
-    "2026-07-28 revision removed (Roots is deprecated by SEP-2577): remove the flag"
+MSG = Message(
+    "`{flag}` on the roots capability promises a notification removed in 2026-07-28",
+    "`notifications/roots/list_changed` is gone (Roots is deprecated by SEP-2577): remove the flag",
 )
 _FLAGS = ("listChanged", "list_changed")
 
@@ -26,7 +27,7 @@ class ListChangedFlag(Rule):
     CODE = "RT006"
     SCREEN = (b"listChanged", b"list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = (b"oots",)
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),
@@ -101,8 +102,7 @@ class ListChangedFlag(Rule):
         name = last_identifier(node.func) or ""
         if not name.endswith("RootsCapability") or self.resolver.sdk_name(node.func) is not None:
             return False
-        resolver = self.resolver
-        return resolver.imports_sdk or any(mcp_module(q) for q in resolver.module_imports())
+        return self.context.evidence.mcp
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         flag = literal(node.key)
@@ -114,8 +114,9 @@ class ListChangedFlag(Rule):
             return
         holder = stack[-3]
         if isinstance(holder, cst.DictElement) and literal(holder.key) == "roots":
-            if capability_mapping(self.resolver, stack, len(stack) - 4):
-                self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
+            # `"roots": {"listChanged": ...}` is a roots capability by its shape alone, wherever
+            # the mapping sits (checks.capabilities.roots_capability_shape).
+            self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
         elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
             call = stack[-4]
             if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":

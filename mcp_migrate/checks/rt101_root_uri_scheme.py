@@ -24,6 +24,8 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import GATES
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
@@ -40,18 +42,18 @@ from mcp_migrate.core.sdk import (
 )
 from mcp_migrate.core.syntax import keyword, literal, positional, shorten
 
-MSG_SCHEME = (
-    "root URI `{value}` uses the `{scheme}` scheme: the spec requires every root's `uri` to be a `file://` "
-    "URI, and the SDK's `Root.uri` is a `FileUrl` (pydantic rejects anything else). Expose non-file "
-    "locations as resources or tool parameters instead"
+MSG_SCHEME = Message(
+    "root URI `{value}` uses the `{scheme}` scheme, not `file://`",
+    "the spec requires every root's `uri` to be a `file://` URI, and the SDK's `Root.uri` is a `FileUrl`"
+    " (pydantic rejects anything else); expose non-file locations as resources or tool parameters instead",
 )
-MSG_PATH = (
-    "root `{value}` is a bare path, not a URI: the spec requires a `file://` URI{lib}; write "
-    "`Path(p).resolve().as_uri()` (or `file:///...`)"
+MSG_PATH = Message(
+    "root `{value}` is a bare path, not a `file://` URI",
+    "the spec requires a `file://` URI{lib}; write `Path(p).resolve().as_uri()` (or `file:///...`)",
 )
-MSG_SETTINGS = (
-    'root URI `{value}` is not `file://`: `MCPRootSettings` rejects it ("Root URI must start with file://"), '
-    "as the spec requires"
+MSG_SETTINGS = Message(
+    "root URI `{value}` is not `file://`: `MCPRootSettings` rejects it",
+    '`MCPRootSettings` raises "Root URI must start with file://", as the spec requires; write a `file://` URI',
 )
 _FASTMCP_LIB = " (fastmcp turns each string in `roots=` into a `pydantic.FileUrl`, which rejects it)"
 
@@ -59,7 +61,7 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 
 
 def _shorten(text: str) -> str:
-    return shorten(text, 50)
+    return shorten(text, 36)
 
 
 def _leading_text(expr: cst.BaseExpression) -> Optional[tuple]:
@@ -141,7 +143,7 @@ class RootUriScheme(Rule):
     CODE = "RT101"
     SCREEN = (b"Root", b"roots")
     #: An MCP import, or a raw payload with a `"roots"` key.
-    GATE = (b"mcp", b"MCP", b"Mcp", b"oots")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
     #: Where a root's URI is written: `uri=` / `"uri"` (SDK Root, MCPRootSettings, raw roots),
     #: or a fastmcp/pydantic-ai `roots=[...]` / `set_roots([...])` list.
     WRITES = (b"uri", b"roots=", b"roots =", b"set_roots")

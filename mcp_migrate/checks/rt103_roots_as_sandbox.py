@@ -32,11 +32,13 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified, ends_with, is_literal
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.root_flow import Flow, TreeFlow, separator_terminated_tree
 from mcp_migrate.checks.spelling import Spelling
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
@@ -45,18 +47,19 @@ from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
-MSG_PREFIX = (
-    "`{expr}` treats a root as a string prefix: `/srv/app-secrets` starts with `/srv/app`, and `..` or a "
-    "symlink walks out; resolve both sides and compare components "
-    "(`Path(p).resolve().is_relative_to(Path(root).resolve())`); " + NOT_ACL
+_RESOLVED = "`Path(p).resolve().is_relative_to(Path(root).resolve())`"
+MSG_PREFIX = Message(
+    "`{expr}` treats a root as a string prefix",
+    "`/srv/app-secrets` starts with `/srv/app`, and `..` or a symlink walks out; resolve both sides and"
+    f" compare components ({_RESOLVED}); " + NOT_ACL,
 )
-MSG_UNRESOLVED = (
-    "`{expr}` checks a path that was not resolved against a root: `..` or a symlink walks out; resolve "
-    "both sides first (`Path(p).resolve().is_relative_to(Path(root).resolve())`); " + NOT_ACL
+MSG_UNRESOLVED = Message(
+    "`{expr}` checks a path not resolved against a root",
+    f"`..` or a symlink walks out; resolve both sides first ({_RESOLVED}); " + NOT_ACL,
 )
-MSG_COMMONPREFIX = (
-    "`{expr}` compares characters, not path components: `/srv/app-secrets` shares the prefix `/srv/app`, "
-    "and `..` or a symlink walks out; use `Path(p).resolve().is_relative_to(Path(root).resolve())`; " + NOT_ACL
+MSG_COMMONPREFIX = Message(
+    "`{expr}` compares characters, not path components",
+    f"`/srv/app-secrets` shares the prefix `/srv/app`, and `..` or a symlink walks out; use {_RESOLVED}; " + NOT_ACL,
 )
 
 #: Second screen stage: the words `Flow.rootish` needs somewhere in the file (case-insensitive).
@@ -79,7 +82,7 @@ class RootsAsSandbox(Rule):
     #: code naming an allow-list of directories: a bare `path.startswith(root)` in a tree walker
     #: of a library that has nothing to do with MCP is out of this rule's scope (and its cost).
     CONTEXT = (b"allowed_dir", b"allowed_root", b"allowed_path", b"ALLOWED_DIR", b"ALLOWED_ROOT", b"ALLOWED_PATH")
-    GATE = (b"mcp", b"MCP", b"Mcp", b"llowed_", b"LLOWED_")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
@@ -272,7 +275,7 @@ class RootsAsSandbox(Rule):
         if held is not None:
             self.held.append((held, node, message.format(expr=shorten(code_of(node))), fix))
             return
-        self.report(node, message.format(expr=shorten(code_of(node))), fix=fix)
+        self.report(node, message.format(expr=shorten(code_of(node), 36)), fix=fix)
 
     # ----- paths resolved by every caller ---------------------------------------------------------
     def _note_call(self, node: cst.Call) -> None:
@@ -365,7 +368,7 @@ class RootsAsSandbox(Rule):
         if not prefix and all(self.flow.resolved(e) for e in checked):
             return
         message = MSG_COMMONPREFIX if prefix else MSG_UNRESOLVED
-        self.report(node, message.format(expr=shorten(code_of(node))), fix=self._fix_common(node, elements))
+        self.report(node, message.format(expr=shorten(code_of(node), 36)), fix=self._fix_common(node, elements))
 
     # ----- fixes ----------------------------------------------------------------------------
     def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> Optional[cst.BaseExpression]:

@@ -57,10 +57,12 @@ def string_context(ancestors: list) -> Optional[str]:
         return None
     parent = ancestors[i]
     if isinstance(parent, cst.DictElement):
-        if parent.value is node and literal(parent.key) == "method":
+        if parent.value is node and method_key(parent.key):
             return "request"
         if parent.key is node:
-            return "dispatch"
+            # A table mapping the method to text documents it (`{"roots/list": "asks ..."}`);
+            # a dispatch table maps it to what handles it.
+            return None if _text(parent.value) else "dispatch"
         return None
     if isinstance(parent, cst.Arg):
         call = ancestors[i - 1] if i >= 1 else None
@@ -68,6 +70,8 @@ def string_context(ancestors: list) -> Optional[str]:
             return "call:" + (method_name(call) or "")
         if isinstance(call, cst.Call) and parent.keyword is not None and parent.keyword.value == "method":
             return "call:" + (method_name(call) or "")
+        if isinstance(call, cst.Call) and parent.keyword is None and builds("call:" + (method_name(call) or "")):
+            return "call:" + (method_name(call) or "")  # `make_request(1, "roots/list")`: any position
         return None
     if isinstance(parent, cst.ComparisonTarget) or isinstance(parent, cst.Comparison):
         return "dispatch"
@@ -160,6 +164,20 @@ def note_constant(context, ancestors: list, value: str) -> None:
             known[target.target.value] = value
 
 
+#: An upper-case constant that names the `method` key (`KEY_METHOD`, `METHOD_KEY`, `JSONRPC_METHOD`).
+_METHOD_KEY_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*METHOD(?:_[A-Z0-9]+)*$")
+
+
+def method_key(key: Optional[cst.BaseExpression]) -> bool:
+    """A JSON-RPC message's `method` key: the literal, or a constant named for it."""
+    if key is None:
+        return False
+    if literal(key) == "method":
+        return True
+    name = key.attr.value if isinstance(key, cst.Attribute) else key.value if isinstance(key, cst.Name) else ""
+    return bool(name) and _METHOD_KEY_CONSTANT.match(name) is not None and "KEY" in name
+
+
 def registers(where: Optional[str]) -> bool:
     """`router.notification(M)`, `emitter.on(M)`, `bus.register(M)`, `add_request_handler(M)`:
     the method is handled here (sends are not registrations)."""
@@ -175,21 +193,51 @@ def sends(where: Optional[str]) -> bool:
     """`send_request(M)`, `session.request(M)`, `rpc.call(M)`: the method goes to the peer."""
     if not where or not where.startswith("call:"):
         return False
-    name = where[len("call:") :]
+    name = where[len("call:") :].lstrip("_")  # `_rpc(M)`, `_send(M)`: a module's own sender
     return name.startswith("send") or name in _RPC_VERBS
+
+
+#: A message factory's name: `make_notification`, `build_request`, `new_message`. Not a message
+#: type (`ListRootsRequest(method=...)`): the call that sends it is the finding.
+_FACTORY = re.compile(r"^(?:make|build|create|new)_?\w*(?:notification|request|message)", re.I)
+
+
+def builds(where: Optional[str]) -> bool:
+    """`make_notification(method=M)`, `build_request(1, M)`: a message built with the method,
+    to be written to a stream (a factory's name says so; a sender's is `sends`)."""
+    if not where or not where.startswith("call:"):
+        return False
+    name = where[len("call:") :].lstrip("_")
+    return bool(name) and not name.startswith("send") and _FACTORY.search(name) is not None
 
 
 def error_data(ancestors: list) -> bool:
     """Is the literal inside the `data` of a JSON-RPC error (`{"error": {..., "data": {...}}}`
     or `McpError(ErrorData(..., data=...))`)? Such a dict describes a request, it is not one."""
-    for anc in reversed(ancestors[:-1]):
+    for i in range(len(ancestors) - 2, -1, -1):
+        anc = ancestors[i]
         if isinstance(anc, cst.DictElement) and literal(anc.key) in ("data", "error"):
             return True
         if isinstance(anc, cst.Arg) and anc.keyword is not None and anc.keyword.value == "data":
             return True
+        if isinstance(anc, cst.Arg) and i >= 1 and _error_call(ancestors[i - 1]):
+            return True  # `ErrorData(-32601, "unsupported", {"method": ...})`: positional data
         if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
             return False
     return False
+
+
+def _text(expr: cst.BaseExpression) -> bool:
+    """A string (literal, implicit concatenation or f-string): documentation, not a handler."""
+    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
+def _error_call(node: cst.CSTNode) -> bool:
+    """A call that builds an error (`ErrorData(...)`, `McpError(...)`, `JSONRPCError(...)`)."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = node.func.attr.value if isinstance(node.func, cst.Attribute) else getattr(node.func, "value", "")
+    return isinstance(name, str) and "Error" in name
 
 
 #: Calls that pass a request on to another peer (a proxy's or relay's forwarding).
@@ -257,3 +305,37 @@ class WireMethodRule(Rule):
 
     def method_used(self, node: cst.CSTNode, where: Optional[str], ancestors: list, *, constant: bool) -> None:
         """`METHOD` used at `node` (`where`: string_context's answer); `constant`: through a name."""
+
+
+# ----- answers in wire form ---------------------------------------------------------------------
+def list_items(value: cst.BaseExpression) -> list:
+    """The items of a list display (or the element of a list comprehension); [] otherwise."""
+    if isinstance(value, cst.ListComp):
+        return [value.elt]
+    if isinstance(value, cst.List):
+        return [e.value for e in value.elements if isinstance(e, cst.Element)]
+    return []
+
+
+def envelope_answer(node: cst.Dict):
+    """The result mapping of `{"jsonrpc": "2.0", "id": ..., "result": {"roots": [...]}}`, a
+    roots/list answer by its envelope whatever the list holds (an empty one too); else None."""
+    keys = {literal(e.key): e.value for e in node.elements if isinstance(e, cst.DictElement)}
+    result = keys.get("result")
+    if "jsonrpc" not in keys or not isinstance(result, cst.Dict):
+        return None
+    holds_roots = any(
+        isinstance(e, cst.DictElement) and literal(e.key) == "roots" and isinstance(e.value, (cst.List, cst.ListComp))
+        for e in result.elements
+    )
+    return result if holds_roots else None
+
+
+def uri_dicts(value: cst.BaseExpression) -> bool:
+    """A list (or list comprehension) of dict literals that carry a "uri" key."""
+    items = list_items(value)
+    return bool(items) and all(
+        isinstance(item, cst.Dict)
+        and any(isinstance(e, cst.DictElement) and literal(e.key) == "uri" for e in item.elements)
+        for item in items
+    )

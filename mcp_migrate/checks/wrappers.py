@@ -13,12 +13,19 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.checks.gates import wrapper_tokens
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.messages import Message
+from mcp_migrate.core.modules import absolute, imported_module_file, module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
+from mcp_migrate.core.syntax import all_params, shorten
 
-#: "`myapp.get_roots` wraps roots-request (a server asks the client for its roots (roots/list)) ..."
-MSG = "`{name}` wraps {rule} ({summary_lower}); configured in extend-apis"
+#: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
+MSG = Message(
+    "`{name}` wraps {rule}, configured in extend-apis",
+    "{summary}; migrate the wrapper and its callers as `mcp-migrate explain {code}` says",
+)
 
 
 def wrapper_targets(settings, data: bytes) -> dict:
@@ -41,7 +48,7 @@ class WrapperCalls(Rule):
 
     @classmethod
     def gate_tokens(cls, settings) -> tuple:
-        return tuple(qname.rpartition(".")[2].encode() for _, names in settings.extend_apis for qname in names)
+        return wrapper_tokens(settings.extend_apis)
 
     @classmethod
     def runs_on(cls, data: bytes, settings) -> bool:
@@ -56,8 +63,7 @@ class WrapperCalls(Rule):
         code = self.targets.get(qname) if qname else None
         if code is not None:
             info = load_catalog()[code]
-            summary = info.summary[:1].lower() + info.summary[1:]
-            message = MSG.format(name=qname, rule=info.name, summary_lower=summary.rstrip("."))
+            message = MSG.format(name=shorten(qname, 40), rule=info.name, summary=info.summary.rstrip("."), code=code)
             self.context.report(code, node, message)
 
 
@@ -127,6 +133,40 @@ def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> O
         owner = function_key(ancestors)
         if owner is not None and owner[0] is not None:
             return (owner[0], func.attr.value)
+        return None
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and not methods_only:
+        cls = instance_class(func.value.value, ancestors)
+        if cls is not None:
+            return (cls, func.attr.value)
+    return None
+
+
+def instance_class(name: str, ancestors: list) -> Optional[str]:
+    """The same-file class `name` holds an instance of, in the functions around the node
+    (innermost first): a parameter annotated with it (`manager: RootsManager`), or one plain
+    assignment from its constructor (`cfg = RootsConfig(...)`, a closure reading it too)."""
+    module = ancestors[0] if ancestors and isinstance(ancestors[0], cst.Module) else None
+    if module is None:
+        return None
+    classes = {stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef)}
+    if not classes:
+        return None
+    for func in reversed([a for a in ancestors if isinstance(a, cst.FunctionDef)]):
+        for param in all_params(func.params):
+            if param.name.value == name and param.annotation is not None:
+                ann = param.annotation.annotation
+                return ann.value if isinstance(ann, cst.Name) and ann.value in classes else None
+        for stmt in getattr(func.body, "body", ()):
+            for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and small.targets[0].target.value == name
+                    and isinstance(small.value, cst.Call)
+                    and isinstance(small.value.func, cst.Name)
+                ):
+                    return small.value.func.value if small.value.func.value in classes else None
     return None
 
 
@@ -169,11 +209,17 @@ class ImportedHelpers:
         if target is None:
             return None
         module, key = target
-        source = _module_file(os.path.dirname(os.path.abspath(self.path)), module)
+        source = _source_of(self.path, module)
         if source is None:
             return None
-        keys = self._keys(source)
-        return f"{module}.{'.'.join(k for k in key if k)}" if key in keys else None
+        if key not in self._keys(source):
+            # A package re-exporting the name (`from .helpers import get_dirs` in __init__.py):
+            # the module that defines it, one hop (a re-export is not a call).
+            source = _reexported_from(source, key[0] or key[1])
+            if source is None or key not in self._keys(source):
+                return None
+        shown = absolute(module, self.path) or module if module.startswith(".") else module
+        return f"{shown}.{'.'.join(k for k in key if k)}"
 
     def _keys(self, source: str) -> set:
         try:
@@ -205,18 +251,56 @@ class ImportedHelpers:
         return keys
 
 
+def _source_of(path: str, module: str) -> Optional[str]:
+    """The file of `module` (absolute, or relative to the importing file at `path`)."""
+    if module.startswith("."):
+        return imported_module_file(path, module + ".x")
+    return module_file(os.path.dirname(os.path.abspath(path)), module)
+
+
+def _reexported_from(source: str, name: str) -> Optional[str]:
+    """The file a module imports `name` from (`from .helpers import name`), if any."""
+    try:
+        with open(source, "rb") as handle:
+            text = handle.read(1024 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return None
+    match = re.search(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\s+[^\n]*\b" + re.escape(name) + r"\b", text)
+    if match is None:
+        return None
+    module = match.group(1)
+    return imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
+
+
+def reexport_sources(source: str) -> list:
+    """The files a module imports from (`from .helpers import get_dirs`): every file
+    `_reexported_from` could answer for one of its names (the syntax screen's twin, which does
+    not know the name yet)."""
+    try:
+        with open(source, "rb") as handle:
+            text = handle.read(1024 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return []
+    found = []
+    for module in set(re.findall(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\b", text)):
+        file = imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
+        if file is not None and file != source:
+            found.append(file)
+    return sorted(found)
+
+
 def _imported_target(func, resolver) -> Optional[tuple]:
     """(module, function key) a call's callee names through the file's imports: a function
-    imported from a project module, or a method on an instance of an imported class. SDK and
-    relative names are not followed."""
+    imported from a project module (absolutely or relatively), or a method on an instance of an
+    imported class. SDK names are not followed."""
     qualified = resolver.qualified(func)
-    if qualified and "." in qualified and not qualified.startswith("."):
+    if qualified and "." in qualified.lstrip("."):
         module, _, name = qualified.rpartition(".")
-        if module.partition(".")[0] not in SDK_PACKAGES:
+        if module.lstrip(".").partition(".")[0] not in SDK_PACKAGES or module.startswith("."):
             return module, (None, name)
     if isinstance(func, cst.Attribute):
         owner = resolver.instance_type(func.value)
-        if owner and "." in owner and not owner.startswith("."):
+        if owner and "." in owner.lstrip("."):
             module, _, cls = owner.rpartition(".")
             if module.partition(".")[0] not in SDK_PACKAGES:
                 return module, (cls, func.attr.value)

@@ -4,14 +4,19 @@ runner's workers, the fix previews, standard input and `--add-noqa` all come thr
 
 from __future__ import annotations
 
+from mcp_migrate.api import may_report
 from mcp_migrate.commands import blanket
 from mcp_migrate.commands.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
+from mcp_migrate.core.findings import FileResult
 
 
 def check(data: bytes, display: str, settings):
     """The engine's check of one file (with its fix previews when `settings.fix_previews`),
     bare `# noqa` honoured. Fix kinds are the engine's: callers apply the config's FixPolicy
-    (`applicability.adjust`) after the results cache."""
+    (`applicability.adjust`) after the results cache. A file no selected rule can report on
+    (checks.gates) gets the engine's empty result without loading the rules or LibCST."""
+    if not may_report(data, settings):
+        return FileResult(display, previewed=bool(settings.fix_previews))
     from mcp_migrate import api
 
     if settings.fix_previews:
@@ -24,23 +29,48 @@ def check(data: bytes, display: str, settings):
         def run(current: bytes):
             return api.check_bytes(current, display, settings)
 
-    return blanket.check(data, display, settings, run)
+    result = blanket.check(data, display, settings, run)
+    if settings.fix_previews:
+        result.previewed = True
+        result.finding_fixes = _as_hunks(data, result.finding_fixes)
+    return result
 
 
 def _with_previews(analysis, data: bytes, display: str):
     """The check's result plus its fix previews, built from the tree the check parsed (no
-    second parse or walk)."""
+    second parse or walk): each rule's change, and each finding's own where its rule has
+    others in the file (as bytes here; `check` keeps only their hunks)."""
     result = analysis.result
     if not result.errors and any(f.fix != "none" for f in result.findings):
-        from mcp_migrate.core.fix.loop import analysis_previews
+        from mcp_migrate.core.fix.loop import analysis_previews, finding_previews
 
         result.fix_previews = analysis_previews(analysis, data, display)
+        result.finding_fixes = finding_previews(analysis, data, display)
     return result
+
+
+def _as_hunks(data: bytes, previews: dict) -> dict:
+    """Each finding's preview as the hunks of its diff: a few lines, not a copy of the file
+    (they cross the process pool and live in the results cache)."""
+    if not previews:
+        return {}
+    from mcp_migrate.output.full import decode_lines, hunks
+
+    before = decode_lines(data)
+    return {
+        key: [
+            [first, last, list(removed), list(added)]
+            for first, last, removed, added in hunks(before, decode_lines(new))
+        ]
+        for key, new in previews.items()
+    }
 
 
 def fix(data: bytes, display: str, settings, unsafe: bool, policy: FixPolicy = NO_POLICY):
     """The fix of one file: what `fix_bytes` does, minus the fixes a bare `# noqa` covers and
     those the policy withholds (or plus those it promotes); findings with the policy's kinds."""
+    if not may_report(data, settings):
+        return FileResult(display)
     from mcp_migrate.api import check_bytes, fix_bytes
 
     plain = settings if not settings.fix_previews else _without_previews(settings)

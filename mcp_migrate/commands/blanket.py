@@ -151,17 +151,22 @@ def check(data: bytes, display: str, settings, run: Callable):
     spelled = spell_out(data, result.findings, found) if result.fix_previews else None
     suppress(result, data, found)
     if spelled is not None:
-        result.fix_previews = _previews(spelled, display, settings)
+        result.fix_previews, result.finding_fixes = _previews(spelled, display, settings)
     return result
 
 
-def _previews(spelled: Spelled, display: str, settings) -> dict:
+def _previews(spelled: Spelled, display: str, settings) -> tuple:
+    """(rule previews, finding previews) of the spelled-out bytes, restored."""
     from mcp_migrate import api
-    from mcp_migrate.core.fix.loop import analysis_previews
+    from mcp_migrate.core.fix.loop import analysis_previews, finding_previews
 
     analysis = api.analyze(spelled.data, display, settings)
-    previews = analysis_previews(analysis, spelled.data, display)
-    return {key: spelled.restore(new) for key, new in previews.items()}
+    rules = analysis_previews(analysis, spelled.data, display)
+    findings = finding_previews(analysis, spelled.data, display)
+    return (
+        {key: spelled.restore(new) for key, new in rules.items()},
+        {key: spelled.restore(new) for key, new in findings.items()},
+    )
 
 
 def fix(data: bytes, display: str, settings, run_fix: Callable, run_check: Callable):

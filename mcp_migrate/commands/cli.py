@@ -542,6 +542,22 @@ def config_command(
 
 
 @cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@config_option
+@isolated_option
+@quiet_option
+@guarded
+def clean(paths, config_file, isolated, quiet):
+    """Remove the results caches mcp-migrate made for PATHs (default: the current folder), as
+    `ruff clean`: the one the configuration names, and every `.mcp_migrate_cache` below PATHs.
+
+    Only a folder that carries mcp-migrate's owner mark for this user is removed."""
+    from mcp_migrate.commands.clean import run_clean
+
+    raise click.exceptions.Exit(run_clean(list(paths) or ["."], config_file, isolated, quiet))
+
+
+@cli.command()
 @output_format_option("text or json.", choices=("text", "json"), default="text")
 @color_option
 @guarded

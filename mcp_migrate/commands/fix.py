@@ -44,29 +44,48 @@ class FixOptions:
         return not self.quiet and (self.output_format in TEXT_FORMATS or self.output_file is not None)
 
 
-def _exit(run, fixed: int, flags: FixOptions) -> int:
+def _exit(run, changed: int, flags: FixOptions) -> int:
+    """`changed`: fixes and review markers written (either changes a file)."""
     if run.errors:
         return EXIT_ERROR
-    if fixed and flags.exit_non_zero_on_fix:
+    if changed and flags.exit_non_zero_on_fix:
         return EXIT_FINDINGS
     if run.failing and not (flags.exit_zero or flags.fix_only):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
-def fix_only_summary(fixed: int, waiting: int) -> Optional[str]:
-    """ruff's `--fix-only` line: what was fixed and how many unsafe fixes wait; None when there
-    is nothing to say."""
+def _findings(n: int) -> str:
+    return f"{n} finding{'s' if n != 1 else ''}"
+
+
+def marked_note(marked: int) -> str:
+    """`; 3 marked for review (the findings remain)`: review markers are never fixes."""
+    return f"; {marked} marked for review (the findings remain)" if marked else ""
+
+
+def fix_summary(fixed: int, marked: int) -> Optional[str]:
+    """`Fixed 4 findings.`, `Fixed 4 findings; 3 marked for review (the findings remain).`, or
+    `No findings fixed; 3 marked ...` when only markers were written; None for nothing."""
+    if not (fixed or marked):
+        return None
+    head = f"Fixed {_findings(fixed)}" if fixed else "No findings fixed"
+    return f"{head}{marked_note(marked)}."
+
+
+def fix_only_summary(fixed: int, waiting: int, marked: int = 0) -> Optional[str]:
+    """ruff's `--fix-only` line: what was fixed (and marked for review) and how many unsafe
+    fixes wait; None when there is nothing to say."""
     extra = (
         f"{waiting} {'additional ' if fixed else ''}fix{'es' if waiting != 1 else ''} available with `--unsafe-fixes`"
     )
     if fixed:
-        head = f"Fixed {fixed} finding{'s' if fixed != 1 else ''}"
-    elif waiting:
+        head = f"Fixed {_findings(fixed)}"
+    elif waiting or marked:
         head = "No findings fixed"
     else:
         return None
-    return f"{head} ({extra})." if waiting else f"{head}."
+    return f"{head} ({extra}){marked_note(marked)}." if waiting else f"{head}{marked_note(marked)}."
 
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
@@ -84,8 +103,8 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     )
     if flags.show_diff:
         return _diff_exit(_print_diffs(fix_run, flags.quiet), flags)
-    console = report.make_console(color=flags.color)
-    fixed_count = 0
+    console = _LazyConsole(flags.color)  # rich is imported only when there is something to print
+    fixed_count = marked_count = 0
     timer = options.timer
     written = 0
     with timer.phase("write", lambda: f"{written} file{'s' if written != 1 else ''} changed"):
@@ -97,14 +116,21 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
             if problem is not None:
                 _report_unwritten(outcome, problem, left_alone)
                 continue
-            fixed_count += len(result.applied)
+            fixed_count += len(result.fixed)
+            marked_count += len(result.marked)
             written += 1
             if not flags.chatty:
                 continue
             from rich.markup import escape
 
-            for code, line in result.applied:
-                console.print(f"[bold]{escape(one_line(result.path))}[/]:{line}: fixed [green]{escape(code)}[/]")
+            from mcp_migrate.core.findings import MARKED
+
+            for code, line, kind in result.applied:
+                where = f"[bold]{escape(one_line(result.path))}[/]:{line}:"
+                if kind == MARKED:  # the finding stays: a human decides
+                    console.print(f"{where} marked [yellow]{escape(code)}[/] for review")
+                else:
+                    console.print(f"{where} fixed [green]{escape(code)}[/]")
     run = RunResult(
         results=[o.result for o in fix_run.outcomes] + fix_run.unreadable,
         files_checked=fix_run.files_checked,
@@ -112,23 +138,27 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
             o.result.path: FileRef(o.source.path, o.settings, None, fix_run.policies.get(o.result.path))
             for o in fix_run.outcomes
         },
+        fix_run=True,
         **fix_run.policy,
     )
+    changed = fixed_count + marked_count
     if flags.fix_only:
-        line = fix_only_summary(fixed_count, _waiting_unsafe(fix_run))
+        line = fix_only_summary(fixed_count, _waiting_unsafe(fix_run), marked_count)
         if line is not None and flags.chatty:
             console.print(line)
-    elif fixed_count and flags.chatty:
-        console.print(f"Fixed {fixed_count} finding{'s' if fixed_count != 1 else ''}.")
-    if fixed_count and flags.chatty and flags.show_fixes:
+    elif changed and flags.chatty:
+        console.print(fix_summary(fixed_count, marked_count))
+    if changed and flags.chatty and flags.show_fixes:
         _print_fix_enumeration(console, fix_run.outcomes)
     if flags.report:
         from mcp_migrate.output import migration
 
-        migration.write(flags.report, migration.fix_report(fix_run.outcomes, fix_run.files_checked, run.errors))
+        files = [_report_input(outcome) for outcome in fix_run.outcomes]
+        text = migration.fix_report(files, fix_run.files_checked, run.errors, fix_run.policy.get("docs_url"))
+        migration.write(flags.report, text)
     if flags.fix_only:  # what remains is not reported; errors are
         report.print_errors(run, color=flags.color)
-        return _exit(run, fixed_count, flags)
+        return _exit(run, changed, flags)
     if flags.output_format in ("full", "sarif"):
         with timer.phase("fix previews"):
             propose_fixes(run)
@@ -137,11 +167,53 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
             report.write_report(
                 run, flags.output_format, output_file=flags.output_file, color=flags.color, quiet=flags.quiet
             )
-    return _exit(run, fixed_count, flags)
+    return _exit(run, changed, flags)
+
+
+class _LazyConsole:
+    """The rich console, made on the first print: a run that fixes nothing prints nothing here."""
+
+    def __init__(self, color) -> None:
+        self._color = color
+        self._console = None
+
+    def print(self, *args, **kwargs) -> None:
+        if self._console is None:
+            from mcp_migrate.output.report import make_console
+
+            self._console = make_console(color=self._color)
+        self._console.print(*args, **kwargs)
+
+
+def _report_input(outcome):
+    """The migration report's view of one file: for a file written, its findings before the fix
+    (a check of the bytes read, with the run's settings and the file's fix policy) and what its
+    rewrites recorded there (core.coordination.FileNotes); otherwise what remains."""
+    from mcp_migrate.output.migration import FileInput
+
+    result = outcome.result
+    if result.fixed_source is None or outcome.snapshot is None:
+        return FileInput(result.path, result.findings, result.findings)
+    from mcp_migrate.commands import analysis
+    from mcp_migrate.commands.applicability import adjust
+
+    before = analysis.check(outcome.snapshot.data, result.path, outcome.settings)
+    if outcome.policy is not None:
+        adjust(before, outcome.policy)
+    return FileInput(
+        result.path,
+        before.findings,
+        result.findings,
+        list(result.applied),
+        outcome.snapshot.data,
+        result.fixed_source,
+        before.notes,
+    )
 
 
 def _print_fix_enumeration(console, outcomes) -> None:
-    """`--show-fixes`: per file, how many findings of each rule were fixed (as ruff's list)."""
+    """`--show-fixes`: per file, how many findings of each rule were fixed (as ruff's list),
+    then how many were only marked for review (their findings remain)."""
     from collections import Counter
 
     from rich.markup import escape
@@ -154,9 +226,10 @@ def _print_fix_enumeration(console, outcomes) -> None:
         if result.fixed_source is None or not result.applied:
             continue
         console.print(f"  [bold]{escape(one_line(result.path))}[/]:")
-        for code, count in sorted(Counter(code for code, _ in result.applied).items()):
-            name = catalog[code].name if code in catalog else ""
-            console.print(f"    {count} × {escape(code)} ({escape(name)})")
+        for records, suffix in ((result.fixed, ""), (result.marked, " marked for review")):
+            for code, count in sorted(Counter(a.code for a in records).items()):
+                name = catalog[code].name if code in catalog else ""
+                console.print(f"    {count} × {escape(code)} ({escape(name)}){suffix}")
 
 
 def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
@@ -188,6 +261,7 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
         results=[result],
         files_checked=1,
         files={target.display: FileRef(None, target.settings, data, own)},
+        fix_run=True,
         **run_policy(target.config, options),
     )
     if flags.fix_only:
@@ -249,7 +323,8 @@ def _print_diffs(fix_run, quiet: bool = False) -> int:
     changed = False
     errors = False
     unseen = _report_unseen([o.result for o in outcomes] + list(fix_run.unreadable))
-    fixes = sum(len(o.result.applied) for o in outcomes if o.result.fixed_source is not None)
+    fixes = sum(len(o.result.fixed) for o in outcomes if o.result.fixed_source is not None)
+    marked = sum(len(o.result.marked) for o in outcomes if o.result.fixed_source is not None)
     waiting = _waiting_unsafe(fix_run)
     for outcome in sorted(outcomes, key=lambda o: o.result.path):
         result = outcome.result
@@ -264,7 +339,7 @@ def _print_diffs(fix_run, quiet: bool = False) -> int:
             changed = True
     out.flush()
     if not quiet:
-        sys.stderr.write(diff_summary(fixes if changed else 0, waiting) + "\n")
+        sys.stderr.write(diff_summary(fixes if changed else 0, waiting, marked if changed else 0) + "\n")
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if changed or unseen else EXIT_CLEAN
@@ -289,16 +364,19 @@ def _report_unseen(results) -> int:
     return len(unseen)
 
 
-def diff_summary(fixes: int, waiting: int) -> str:
+def diff_summary(fixes: int, waiting: int, marked: int = 0) -> str:
     """What `--diff` would do, as ruff says it: nothing safe to apply is said plainly, with the
-    count of unsafe fixes that wait behind `--unsafe-fixes`."""
+    count of unsafe fixes that wait behind `--unsafe-fixes`; review markers the diff adds are
+    counted apart (they fix nothing)."""
     head = (
-        f"Would fix {fixes} finding{'s' if fixes != 1 else ''}"
+        f"Would fix {_findings(fixes)}"
         if fixes
-        else "No safe fixes to apply"
-        if waiting
         else "No fixes to apply"
+        if marked or not waiting
+        else "No safe fixes to apply"
     )
     if waiting:
         head += f" ({waiting} unsafe fix{'es' if waiting != 1 else ''} available with `--unsafe-fixes`)"
+    if marked:
+        head += f"; {marked} would be marked for review (the findings remain)"
     return head + "."

@@ -94,6 +94,9 @@ class RunResult:
     fixes: dict = field(default_factory=dict)
     #: One-line warnings about the run itself (an unusable results cache), printed on stderr.
     warnings: list = field(default_factory=list)
+    #: A `fix` run: results carry what was applied (FileResult.applied), which the JSON
+    #: document reports as fixed and marked for review.
+    fix_run: bool = False
 
     @property
     def failing(self) -> list:
@@ -430,6 +433,7 @@ def _crashed(func, item, exitcode: Optional[int]):
 
     from mcp_migrate.core.codes import PARSER_LIMIT_CODE
     from mcp_migrate.core.engine import file_finding
+    from mcp_migrate.core.messages import Message
 
     source, settings = item[0], item[1]
     if exitcode is not None and exitcode < 0:
@@ -440,7 +444,7 @@ def _crashed(func, item, exitcode: Optional[int]):
     else:
         how = f"exit status {exitcode}"
     result = FileResult(source.display)
-    message = f"not analysed: the process analysing this file crashed ({how}); the parser cannot handle it"
+    message = Message(f"not analysed: the process analysing this file crashed ({how})", "the parser cannot handle it")
     result.findings.append(file_finding(source.display, PARSER_LIMIT_CODE, message))
     return FixOutcome(source, result, settings=settings) if func is fix_file else result
 

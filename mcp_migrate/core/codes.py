@@ -53,5 +53,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130
 #: A `# mcp-migrate: CODE review: ...` marker that `fix` left for a human (scanned from comments).
 REVIEW_PENDING_CODE = "RT901"
+#: The bytes every review marker (RT901) holds.
+REVIEW_TOKEN = b"mcp-migrate:"
 #: Codes the engine itself produces (from comments, not from a rule class's visit methods).
 ENGINE_CODES = (UNUSED_SUPPRESSION_CODE, REVIEW_PENDING_CODE)

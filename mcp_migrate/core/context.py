@@ -8,7 +8,9 @@ from typing import Any, Optional
 import libcst as cst
 
 from mcp_migrate.core.coordination import FileNotes
+from mcp_migrate.core.messages import split
 from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
 
 
@@ -24,6 +26,8 @@ class Report:
     #: The walk's ancestor chain when the report was made: where to look for the node's
     #: statement when positions are computed (core.positions).
     ancestors: tuple = ()
+    #: What to do about it (core.messages): shown under the snippet, carried apart in JSON.
+    help: str = ""
 
 
 @dataclass
@@ -45,9 +49,22 @@ class FileContext:
     notes: FileNotes = field(default_factory=FileNotes)
     #: Per-file answers a rewrite computes once and asks again (e.g. the registered tools).
     memo: dict = field(default_factory=dict)
+    _evidence: Optional[Evidence] = None
 
-    def report(self, code, node, message, *, severity=None, fix=None) -> None:
-        self.reports.append(Report(code, node, message, severity, fix, tuple(self.ancestors)))
+    @property
+    def evidence(self) -> Evidence:
+        """Is this file MCP code, and which side (core.sdk.file_evidence), asked once."""
+        if self._evidence is None:
+            imports = self.resolver.module_imports() + self.resolver.imported_modules
+            self._evidence = file_evidence(
+                imports, self.data, self.path, project=lambda name: project_module_is_mcp(self.path, name)
+            )
+        return self._evidence
+
+    def report(self, code, node, message, *, severity=None, fix=None, help=None) -> None:
+        """`message`: a core.messages.Message (message and help), or the message alone."""
+        text, advice = split(message, help)
+        self.reports.append(Report(code, node, text, severity, fix, tuple(self.ancestors), advice))
 
     def claim(self, node: cst.CSTNode) -> None:
         self.claimed.add(id(node))

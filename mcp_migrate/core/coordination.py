@@ -21,14 +21,29 @@ class MigratedTool:
     optional: bool = False
 
 
+@dataclass(frozen=True, order=True)
+class ClientCall:
+    """A client call a rewrite makes pass the directories: `kind` "tool" (a `call_tool` of
+    `target` now passes the parameter `passes`) or "env" (the stdio server `target` is started
+    with the environment variable `passes`)."""
+
+    target: str
+    passes: str
+    kind: str = "tool"
+
+
 @dataclass
 class FileNotes:
-    """What one file's analysis tells the run."""
+    """What one file's analysis tells the run (and the migration report's interface changes)."""
 
     tools: list = field(default_factory=list)
     #: A server in this file keeps asking for roots (a request no rewrite touched, or an
     #: era-portable bridge kept on purpose).
     still_asks: bool = False
+    #: Environment variables this file's rewrites make the server read (server-config).
+    env_vars: list = field(default_factory=list)
+    #: ClientCalls this file's rewrites make pass the directories.
+    client_calls: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -63,3 +78,15 @@ def note_still_asks(context) -> None:
 def note_migrated_tool(context, tool: MigratedTool) -> None:
     """Record that this file's rewrite gives `tool` a parameter."""
     context.notes.tools.append(tool)
+
+
+def note_env_var(context, name: str) -> None:
+    """Record that this file's rewrite makes the server read the environment variable `name`."""
+    if name not in context.notes.env_vars:
+        context.notes.env_vars.append(name)
+
+
+def note_client_call(context, call: ClientCall) -> None:
+    """Record that this file's rewrite makes a client call pass the directories."""
+    if call not in context.notes.client_calls:
+        context.notes.client_calls.append(call)

@@ -25,6 +25,7 @@ from mcp_migrate.core.codes import (
     IO_ERROR_CODE,
     PARSER_LIMIT_CODE,
     REVIEW_PENDING_CODE,
+    REVIEW_TOKEN,
     SYNTAX_ERROR_CODE,
     UNUSED_SUPPRESSION_CODE,
 )
@@ -32,11 +33,13 @@ from mcp_migrate.core.context import Report
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
+from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
+from mcp_migrate.core.syntax import shorten
 
 
 @lru_cache(maxsize=64)
@@ -124,7 +127,7 @@ def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
             return file_finding(
                 path,
                 PARSER_LIMIT_CODE,
-                f"not analysed: valid Python the parser does not support ({text})",
+                Message("not analysed: valid Python the parser does not support", f"LibCST's parser says: {text}"),
                 line,
                 column,
             )
@@ -137,11 +140,16 @@ def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
     return file_finding(path, SYNTAX_ERROR_CODE, message, line, column)
 
 
-def file_finding(path: str, code: str, message: str, line: int = 1, column: int = 1) -> Finding:
-    """A finding about the whole file, from the engine's own codes (core.codes.FILE_CODES)."""
+def file_finding(path: str, code: str, message, line: int = 1, column: int = 1) -> Finding:
+    """A finding about the whole file, from the engine's own codes (core.codes.FILE_CODES).
+    `message`: a core.messages.Message or the message alone; a message over MAX_MESSAGE
+    characters (a parser's or the system's own words) is cut, and given whole as the help."""
     name = next(name for known, name, _ in FILE_CODES if known == code)
-    message = " ".join(message.split())
-    return Finding(path, line, column, line, column, code, name, message, "error", "none")
+    text, advice = split(message)
+    text, advice = " ".join(text.split()), " ".join(advice.split())
+    if len(text) > MAX_MESSAGE:
+        text, advice = shorten(text, MAX_MESSAGE), f"{text}; {advice}" if advice else text
+    return Finding(path, line, column, line, column, code, name, text, "error", "none", advice)
 
 
 #: The position LibCST's parser writes into its messages (`parser error: error at 4:0: `).
@@ -150,11 +158,11 @@ _PARSER_POSITION = re.compile(r"^(?:parser error:\s*)?error at \d+:\d+:\s*")
 
 def _python_syntax_error(data: bytes):
     """(line, 1-based column, message) of Python's own SyntaxError for `data`, or None when
-    Python accepts the file (syntax newer than LibCST's grammar) or gives no position."""
-    import ast
-
+    Python accepts the file (syntax newer than LibCST's grammar) or gives no position. The
+    whole compiler is asked, not only its parser: `return` outside a function parses but is a
+    SyntaxError all the same (nothing runs: compile() only builds the code object)."""
     try:
-        ast.parse(data)
+        compile(data, "<checked>", "exec", dont_inherit=True)
     except SyntaxError as exc:
         if exc.lineno:
             return exc.lineno, max(exc.offset or 1, 1), exc.msg
@@ -230,8 +238,11 @@ def too_large(path: str, size: int, limit: int) -> Finding:
     return file_finding(path, FILE_TOO_LARGE_CODE, _over_size(size, limit))
 
 
-def _over_size(size: int, limit: int) -> str:
-    return f"not analysed: {_size(size)} is over max-file-size ({_size(limit)})"
+def _over_size(size: int, limit: int) -> Message:
+    return Message(
+        f"not analysed: {_size(size)} is over max-file-size ({_size(limit)})",
+        "raise `max-file-size` in the configuration (0: no limit) to analyse it",
+    )
 
 
 #: Bytes an ASCII-compatible encoding decodes to the same characters: every ASCII byte, and
@@ -240,9 +251,9 @@ def _over_size(size: int, limit: int) -> str:
 _ASCII_SAMPLE = bytes(range(128)) + b" \\n \\x41 \\u0041 +AGE- &AGE-"
 
 
-def encoding_refusal(data: bytes) -> Optional[str]:
+def encoding_refusal(data: bytes) -> Optional[Message]:
     """Why a file whose coding cookie names an encoding that is not ASCII-compatible is not
-    read (an E902 message), else None. Python source must be ASCII-compatible, and the bytes
+    read (an E902 message and help), else None. Python source must be ASCII-compatible, and the bytes
     every gate, screen and position works on are taken as such: under `unicode_escape` the
     parser saw a file of one line (and fix rewrote it so), under UTF-7 it saw calls no gate
     could (`+AGw-ist_roots`), UTF-16 and EBCDIC are other bytes altogether."""
@@ -259,7 +270,10 @@ def encoding_refusal(data: bytes) -> Optional[str]:
         return None
     if _ascii_compatible(encoding):
         return None
-    return f"cannot read file: its coding cookie names {encoding}, which is not ASCII-compatible (as Python source must be); not analysed"
+    return Message(
+        f"cannot read file: its coding cookie names {encoding}, which is not ASCII-compatible",
+        "Python source must be in an ASCII-compatible encoding; the file is not analysed",
+    )
 
 
 @cache
@@ -289,9 +303,10 @@ def _size_problem(data: bytes, settings: Settings):
     if limit and len(data) > budget:  # every token is a byte at least: smaller files fit
         tokens = count_tokens(data)
         if tokens > budget:
-            return FILE_TOO_LARGE_CODE, (
-                f"not analysed: {tokens:,} tokens is over the {budget:,} that max-file-size ({_size(limit)})"
-                f" allows (one per {BYTES_PER_TOKEN} bytes)"
+            return FILE_TOO_LARGE_CODE, Message(
+                f"not analysed: {tokens:,} tokens is over the {budget:,} max-file-size allows",
+                f"max-file-size ({_size(limit)}) allows one token per {BYTES_PER_TOKEN} bytes; raise it to analyse"
+                " this file",
             )
     return None
 
@@ -300,7 +315,7 @@ def _nesting_problem(data: bytes):
     """(code, message) when the file is too deeply nested for LibCST's parser, else None."""
     problem = measure(data).problem()
     if problem is not None:
-        return PARSER_LIMIT_CODE, f"not analysed: too deeply nested for the parser: {problem}"
+        return PARSER_LIMIT_CODE, Message("not analysed: too deeply nested for the parser", problem)
     return None
 
 
@@ -372,6 +387,7 @@ def _position(reports, module, text, path, suppressions, result) -> list:
             rep.message,
             rep.severity or info.severity,
             _fix_kind(rep),
+            rep.help,
         )
         match = suppressions.match(finding)
         if match is None:
@@ -388,10 +404,6 @@ def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
     if not any(marker in data for marker in MARKERS):
         return False
     return any(prefix in data for prefix in _code_prefixes())
-
-
-#: The bytes every review marker (RT901) holds.
-REVIEW_TOKEN = b"mcp-migrate:"
 
 
 def _may_hold_markers(data: bytes, settings: Settings) -> bool:
@@ -417,9 +429,10 @@ def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path
             marker.end_column,
             REVIEW_PENDING_CODE,
             info.name,
-            f"review pending ({marker.code}): {reason}; remove the marker once a human has decided",
+            shorten(f"review pending ({marker.code}): {reason}", MAX_MESSAGE),
             info.severity,
             "none",
+            f"{reason}; remove the marker once a human has decided",
         )
         match = suppressions.match(finding)
         if match is None:
@@ -445,9 +458,10 @@ def _stale(suppressions: SuppressionIndex, settings: Settings, path: str) -> lis
             s.end_column,
             UNUSED_SUPPRESSION_CODE,
             info.name,
-            f"unused suppression: no {code} finding on this line; remove `{code}` from the comment",
+            f"unused suppression: no {code} finding on this line",
             info.severity,
             "none",
+            f"remove `{code}` from the comment",
         )
         for s, code in suppressions.stale(selected)
     ]

@@ -22,6 +22,8 @@ class Finding:
     message: str
     severity: str
     fix: str = "none"
+    #: What to do about it (core.messages); the message says only what is wrong.
+    help: str = ""
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -36,6 +38,7 @@ class Finding:
             "end_line": self.end_line,
             "end_column": self.end_column,
             "message": self.message,
+            "help": self.help,
             "severity": self.severity,
             "fix": self.fix,
         }
@@ -55,6 +58,20 @@ class FileError:
         return {"path": self.path, "code": self.code, "message": self.message}
 
 
+#: What an applied edit did: rewrote the code (the finding is gone) or only left a
+#: `# mcp-migrate: CODE review:` marker above it (the finding stays, with an RT901 beside it).
+FIXED, MARKED = "fix", "marker"
+
+
+class Applied(NamedTuple):
+    """One fix that fix mode applied: the finding's rule and line, and whether it rewrote the
+    code (FIXED) or only left a review marker (MARKED: the finding remains)."""
+
+    code: str
+    line: int
+    kind: str = FIXED
+
+
 class Suppressed(NamedTuple):
     """A finding an inline comment silenced: which kind of comment, and the reason it gives."""
 
@@ -72,7 +89,8 @@ class FileResult:
     errors: list = field(default_factory=list)
     #: Set by fix mode: the new bytes, or None when nothing changed.
     fixed_source: Optional[bytes] = None
-    #: Set by fix mode: (code, line) of every fix applied.
+    #: Set by fix mode: an Applied record (code, line, kind) per fix applied, review markers
+    #: included (kind MARKED); `fixed` and `marked` split them.
     applied: list = field(default_factory=list)
     #: Findings silenced by an inline suppression (Suppressed records).
     suppressed: list = field(default_factory=list)
@@ -81,3 +99,20 @@ class FileResult:
     #: With Settings.fix_previews: (code, unsafe?) -> the file's bytes after that rule's fixes
     #: of that kind, one pass over the checked tree (core.fix.loop.analysis_previews).
     fix_previews: dict = field(default_factory=dict)
+    #: With Settings.fix_previews: (code, line, column, unsafe?) -> the hunks of that finding's
+    #: own fix, [(first old line, last old line, removed lines, added lines)], for findings
+    #: whose rule has other fixes in the file (core.fix.loop.finding_previews).
+    finding_fixes: dict = field(default_factory=dict)
+    #: Whether the previews above were computed for this result (a run that shows fixes
+    #: treats a cached result without them as not yet checked for it).
+    previewed: bool = False
+
+    @property
+    def fixed(self) -> list:
+        """The applied fixes that rewrote code (their findings are gone)."""
+        return [a for a in self.applied if getattr(a, "kind", FIXED) == FIXED]
+
+    @property
+    def marked(self) -> list:
+        """The applied fixes that only left a review marker (their findings remain)."""
+        return [a for a in self.applied if getattr(a, "kind", FIXED) == MARKED]

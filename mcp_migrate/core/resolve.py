@@ -27,6 +27,7 @@ from mcp_migrate.core.sdk import (
     SERVER_APPS,
     SERVER_CONTEXTS,
     SERVER_SESSION,
+    SPEC_ROOTS_TYPES,
     TOOL_SERVERS,
     in_package,
     mcp_module,
@@ -103,6 +104,9 @@ class Resolver:
         #: The file imports a module named for MCP (`mcp_server.paths`, `app.tools_mcp`): a
         #: project's own MCP package, weaker evidence than `imports_mcp`.
         self.imports_mcp_named = False
+        #: Every module an import statement names (`a.b` of `import a.b`, `.roots` of
+        #: `from .roots import x`), at any depth: evidence of what the file is (core.sdk).
+        self.imported_modules: list = []
         #: Names of functions/methods defined anywhere in this file (a user's own API).
         self.defined_functions: set = set()
         self._prepassing = False
@@ -128,7 +132,10 @@ class Resolver:
                     if isinstance(small, cst.Import):
                         for alias in small.names:
                             self._note_module(module_name(alias.name))
-                    elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                    elif isinstance(small, cst.ImportFrom) and small.relative:
+                        base = "." * len(small.relative) + (module_name(small.module) if small.module else "")
+                        self.imported_modules.append(base)
+                    elif isinstance(small, cst.ImportFrom) and small.module is not None:
                         self._note_module(module_name(small.module))
             else:
                 for block in _statement_blocks(stmt):
@@ -170,6 +177,7 @@ class Resolver:
         # ImportFrom
         if node.relative:
             base = "." * len(node.relative) + (module_name(node.module) if node.module else "")
+            self.imported_modules.append(base)
         else:
             base = module_name(node.module) if node.module else ""
             self._note_module(base)
@@ -187,6 +195,8 @@ class Resolver:
             scope.names[local] = Binding.imported(f"{base}.{alias.name.value}")
 
     def _note_module(self, full: str) -> None:
+        if full:
+            self.imported_modules.append(full)
         if full.partition(".")[0] in SDK_PACKAGES:
             self.imports_sdk = True
         if full and mcp_module(full):
@@ -431,9 +441,12 @@ class Resolver:
         import. A project re-implementing the protocol has its own ListRootsRequest."""
         q = self.qualified(expr)
         if not q:
-            return None
+            return None  # a local object's attribute (`types.ListRootsRequest` of a parameter) is not resolved
+        symbol = q.rpartition(".")[2]
+        if symbol in SPEC_ROOTS_TYPES:  # the spec's Roots types, whatever module they come from
+            return symbol
         if mcp_module(q) or (q.startswith(".") and self.imports_mcp):
-            return q.rpartition(".")[2]
+            return symbol
         return None
 
     def annotation_type(self, ann: cst.BaseExpression) -> Optional[str]:

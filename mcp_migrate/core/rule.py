@@ -95,12 +95,15 @@ class Rule:
     def report(
         self,
         node: cst.CSTNode,
-        message: str,
+        message,
         *,
         severity: Optional[str] = None,
         fix=None,
+        help: Optional[str] = None,
     ) -> None:
-        self.context.report(self.CODE, node, message, severity=severity, fix=fix)
+        """`message`: a core.messages.Message (what is wrong, and what to do), or the message
+        alone with `help`."""
+        self.context.report(self.CODE, node, message, severity=severity, fix=fix, help=help)
 
     # Shared helpers ---------------------------------------------------------------------------
     @property

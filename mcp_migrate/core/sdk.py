@@ -1,16 +1,22 @@
-"""What the MCP SDKs and the libraries built on them are called, said once.
+"""What the MCP SDKs and the libraries built on them are called, and what counts as MCP code:
+said once, here.
 
 Every package name and every SDK class name a rule or rewrite matches lives here; rules ask
-these names and predicates instead of keeping lists of their own. The question "is this MCP
-code, and which side" is answered from these names by the resolver (core/resolve.py), which sees
-the file's imports, and by `mcp_file`/`mcp_module` for what a file's bytes or one module path
-say.
+these names and predicates instead of keeping lists of their own. "Is this file MCP code, and
+which side?" is answered by `file_evidence` (FileContext.evidence), from evidence in the file
+and beside it, in order of strength: imports of an SDK or of any module whose path has `mcp` as
+a word part; spec-named Roots types from whatever module; the Roots wire (method strings,
+JSON-RPC envelopes, a capability `roots` holding `listChanged`); the file's place (a package
+folder named for MCP); a project module it imports that is MCP code by the same evidence. A
+framework known by name is only a shortcut: the same code in an unknown package is found the
+same way.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from functools import lru_cache
+from typing import NamedTuple, Optional
 
 # ----- packages --------------------------------------------------------------------------------
 #: Top-level packages that make up an MCP SDK.
@@ -48,15 +54,21 @@ def sdk_symbol(qname: Optional[str], packages=SDK_PACKAGES) -> Optional[str]:
 
 
 def mcp_module(qualified: str) -> bool:
-    """An MCP SDK or host package, or any module with an `mcp` component (`myapp.mcp.tools`)."""
+    """An MCP SDK or host package, or any module whose dotted path has `mcp` as a word part:
+    a component that is `mcp`, starts or ends with it, or holds it between underscores
+    (`acme_mcp.types`, `mcp_client.session`, `mcprelay`, `myapp.mcp.tools`, `fastmcp`)."""
     parts = qualified.split(".")
-    return parts[0] in SDK_PACKAGES or parts[0] in HOST_FRAMEWORKS or MCP in parts[1:]
+    return parts[0] in SDK_PACKAGES or parts[0] in HOST_FRAMEWORKS or any(_mcp_word(p) for p in parts if p)
+
+
+def _mcp_word(part: str) -> bool:
+    lowered = part.lower()
+    return lowered.startswith(MCP) or lowered.endswith(MCP) or f"_{MCP}_" in lowered
 
 
 def mcp_named_module(qualified: str) -> bool:
-    """A module whose path names MCP as a word part (`mcp_server.paths`, `app.tools_mcp`): a
-    project's own MCP package, weaker evidence than `mcp_module`."""
-    return any(part == MCP or part.startswith("mcp_") or part.endswith("_mcp") for part in qualified.split("."))
+    """Kept for the resolver's import note: the same answer as `mcp_module`."""
+    return mcp_module(qualified)
 
 
 def sdk_or_framework(qualified: str) -> bool:
@@ -76,8 +88,9 @@ def mcp_file(data: bytes) -> bool:
 
 
 def mcp_folder(path: str) -> bool:
-    """The file sits in a package folder named `mcp`."""
-    return MCP in re.split(r"[\\/]", path)[:-1]
+    """The file sits in a folder whose name has `mcp` as a word part (`mcp/`, `acme_mcp/`,
+    `mcp_server/`)."""
+    return any(_mcp_word(part) for part in re.split(r"[\\/]", path)[:-1] if part not in ("", ".", ".."))
 
 
 #: Prefix for rule examples whose scope is MCP code.
@@ -131,3 +144,125 @@ URL_TYPES = frozenset({"FileUrl", "AnyUrl", "AnyHttpUrl", "HttpUrl", "Url"})
 FILE_URL_TYPES = URL_TYPES - {"HttpUrl"}
 #: What a `Root(...)` or its URI may be built with, as the SDK names them.
 ROOT_BUILDERS = frozenset({ROOT, "FileUrl"})
+
+
+# ----- the evidence that a file is MCP code ----------------------------------------------------------
+#: The spec's Roots type names: a class of that name, or a name imported from any module,
+#: makes the code that uses it Roots code whatever its package is called.
+SPEC_ROOTS_TYPES = frozenset(
+    {"ListRootsRequest", "ListRootsResult", "RootsCapability", "RootsListChangedNotification", "ListRootsFnT"}
+)
+_SPEC_TYPE_BYTES = re.compile(
+    rb"\b(?:ListRootsRequest|ListRootsResult|RootsCapability|RootsListChangedNotification|ListRootsFnT)\b"
+)
+_ROOT_WITH_URI = re.compile(rb"\bRoot\(\s*uri\s*=")
+_WIRE_METHOD = re.compile(rb"""["'](?:roots/list|notifications/roots/list_?[cC]hanged)["']""")
+_ENVELOPE = re.compile(rb"""["']jsonrpc["']|\bJSONRPC\w*\b""")
+_ROOTS_CAPABILITY = re.compile(rb"""["']roots["']\s*:\s*\{\s*["']list_?[cC]hanged["']""")
+#: SDK symbols whose import says which side a file is on.
+_SERVER_SYMBOLS = SERVER_APPS | SERVER_CONTEXTS | {"ServerSession", "LowLevelServer"}
+_CLIENT_SYMBOLS = CLIENT_RECEIVERS | {"ListRootsFnT", "ClientCapabilities"}
+
+
+#: The evidence that a file speaks the Roots protocol itself, not only that it is MCP code: an
+#: SDK import, spec-named Roots types, the wire, or a project module it imports that has them.
+ROOTS_REASONS = frozenset({"sdk-import", "roots-types", "wire", "project-roots"})
+
+
+class Evidence(NamedTuple):
+    """Why a file is MCP code (empty: it is not), and which side it is on: "server", "client",
+    "both" or "unknown"."""
+
+    reasons: frozenset
+    side: str
+
+    @property
+    def mcp(self) -> bool:
+        """MCP code: any evidence at all."""
+        return bool(self.reasons)
+
+    @property
+    def roots(self) -> bool:
+        """Roots code: evidence that the file (or a project module it imports) speaks the Roots
+        protocol. What a name alone suggests (a `set_roots_provider`, a `RootsProvider`
+        parameter) counts only here: a host's own allow-list `add_root` in an `mcp_cli` package
+        is not Roots."""
+        return bool(self.reasons & ROOTS_REASONS)
+
+
+NO_EVIDENCE = Evidence(frozenset(), "unknown")
+
+
+def byte_evidence(data: bytes, path: str = "") -> set:
+    """The evidence a file's bytes and place give, without parsing: spec-named Roots types, the
+    wire (a method string, a JSON-RPC envelope beside a `roots` key, a roots capability holding
+    listChanged), an import of a module named for MCP, a folder named for MCP."""
+    found = set()
+    if _SPEC_TYPE_BYTES.search(data) or _ROOT_WITH_URI.search(data):
+        found.add("roots-types")
+    if _WIRE_METHOD.search(data) or _ROOTS_CAPABILITY.search(data):
+        found.add("wire")
+    elif _ENVELOPE.search(data) and b"roots" in data:
+        found.add("wire")
+    if mcp_file(data):
+        found.add("mcp-import")
+    if path and mcp_folder(path):
+        found.add("place")
+    return found
+
+
+def file_evidence(imports, data: bytes, path: str, project=None) -> Evidence:
+    """Is the file MCP code, and which side: from its imports (qualified names, resolved), its
+    bytes and its place; `project(qualified)` answers whether an imported project module
+    speaks the Roots protocol by its own bytes (one module away, no further)."""
+    imports = list(imports)
+    reasons = byte_evidence(data, path)
+    if any(name.partition(".")[0] in SDK_PACKAGES for name in imports if not name.startswith(".")):
+        reasons.add("sdk-import")
+    if any(mcp_module(name.lstrip(".")) for name in imports):
+        reasons.add("mcp-import")
+    if any(name.rpartition(".")[2] in SPEC_ROOTS_TYPES for name in imports):
+        reasons.add("roots-types")
+    if not reasons & ROOTS_REASONS and project is not None and any(project(name) for name in imports):
+        reasons.add("project-roots")
+    return Evidence(frozenset(reasons), _side(imports))
+
+
+def _side(imports: list) -> str:
+    server = client = False
+    for name in imports:
+        symbol = name.rpartition(".")[2]
+        if in_package(name, "mcp.server") or in_package(name, "fastmcp.server") or symbol in _SERVER_SYMBOLS:
+            server = True
+        if in_package(name, "mcp.client") or in_package(name, "fastmcp.client") or symbol in _CLIENT_SYMBOLS:
+            client = True
+    return "both" if server and client else "server" if server else "client" if client else "unknown"
+
+
+#: A project module larger than this is not read for evidence (it is a hint, not a parse).
+_MODULE_EVIDENCE_LIMIT = 4 * 1024 * 1024
+
+
+def project_module_is_mcp(path: str, qualified: str) -> bool:
+    """Whether the project module the file at `path` imports `qualified` from speaks the Roots
+    protocol by its own bytes (spec-named Roots types or the wire; one module away, no further)."""
+    from mcp_migrate.core.modules import imported_module_file
+
+    found = imported_module_file(path, qualified)
+    return found is not None and _module_evidence(found)
+
+
+@lru_cache(maxsize=4096)
+def _module_evidence(file: str) -> bool:
+    try:
+        with open(file, "rb") as handle:
+            data = handle.read(_MODULE_EVIDENCE_LIMIT + 1)
+    except OSError:
+        return False
+    return len(data) <= _MODULE_EVIDENCE_LIMIT and bool(byte_evidence(data, file) & {"roots-types", "wire"})
+
+
+#: A callable that takes or gives one of these is a roots provider's signature.
+PROVIDER_SIGNATURE_TYPES = frozenset({"ListRootsRequest", LIST_ROOTS_RESULT})
+#: Types whose values are roots (what a roots setter takes).
+ROOTS_VALUE_TYPES = frozenset({ROOT, LIST_ROOTS_RESULT})

@@ -157,3 +157,8 @@ def enclosing(ancestors: list, kinds) -> Optional[cst.CSTNode]:
         if isinstance(node, kinds):
             return node
     return None
+
+
+def all_params(params: cst.Parameters) -> list:
+    """A function's named parameters: positional-only, regular and keyword-only."""
+    return [*params.posonly_params, *params.params, *params.kwonly_params]

@@ -1,10 +1,14 @@
 """`--output-format full`: under each finding's line, its source lines, a caret under the span,
-and for a fixable finding the proposed change as a small diff (unsafe ones marked unsafe), the
+its help (what to do), and for a fixable finding the proposed change as a small diff (unsafe ones marked unsafe), the
 way ruff's default format shows them. This is what a reviewer of an unsafe migration reads.
 
-The fixes come from the run (`RunResult.fixes`, filled by the runner's `propose_fixes`): this
-module only renders. A finding's diff is the hunks of its rule's fix in that file that touch
-the finding's lines (else the nearest hunk), so each finding shows its own change.
+The fixes come from the run: each finding's own fix where the check computed it
+(`FileResult.finding_fixes`), else its rule's fix in that file (`RunResult.fixes`, filled by the
+runner's `propose_fixes`). A finding that is its rule's only fix in the file shows that whole
+diff: signature, body and imports alike. A finding that shares its rule's diff with others and
+has no preview of its own shows the hunks touching its lines (else the nearest), and the
+command that prints the rest. Past MAX_DIFF_LINES the diff stops with `+N more lines` and that
+command. This module only renders.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from typing import Optional
 _HUNKS = ("hunks",)
 #: Source lines shown per finding before the rest is elided.
 MAX_SOURCE_LINES = 4
-#: Diff lines shown per finding before the rest is elided.
-MAX_DIFF_LINES = 12
+#: Diff lines shown per finding before the rest is elided (with the command that shows them).
+MAX_DIFF_LINES = 40
 
 
 def decode_lines(data: bytes) -> list:
@@ -86,12 +90,32 @@ def own_hunks(changes: list, first: int, last: int) -> list:
     return [min(changes, key=lambda h: min(abs(h[0] - first), abs(h[1] - last)))]
 
 
-def fix_block(proposal, finding, memo: Optional[dict] = None) -> list:
-    """`= fix (...)` and the -/+ lines of the finding's part of its rule's proposed change."""
-    if proposal is None:
-        return []
-    changes = proposal_hunks(proposal, memo if memo is not None else {})
-    mine = own_hunks(changes, finding.line, finding.end_line)
+def diff_command(finding) -> str:
+    """The command that prints the whole diff of the finding's rule's fixes in its file."""
+    import shlex
+
+    from mcp_migrate.output.printable import one_line
+
+    unsafe = " --unsafe-fixes" if finding.fix == "unsafe" else ""
+    return f"mcp-migrate fix --diff{unsafe} --select {finding.code} {shlex.quote(one_line(finding.path))}"
+
+
+def fix_block(proposal, finding, memo: Optional[dict] = None, own: Optional[list] = None, alone: bool = True) -> list:
+    """`= fix (...)` and the -/+ lines of the finding's fix: `own` (its own hunks, computed by
+    the check) when given; else its rule's proposed change in the file, whole when the finding
+    is that rule's only fix there (`alone`), otherwise the hunks near it."""
+    partial = False
+    if own is not None:
+        mine = own
+    else:
+        if proposal is None:
+            return []
+        changes = proposal_hunks(proposal, memo if memo is not None else {})
+        if alone:
+            mine = changes
+        else:
+            mine = own_hunks(changes, finding.line, finding.end_line)
+            partial = len(mine) < len(changes)
     if not mine:
         return []
     if finding.fix == "unsafe":
@@ -104,13 +128,41 @@ def fix_block(proposal, finding, memo: Optional[dict] = None) -> list:
         body.extend((f"- {line}", "red") for line in removed)
         body.extend((f"+ {line}", "green") for line in added)
     if len(body) > MAX_DIFF_LINES:
-        body = body[:MAX_DIFF_LINES] + [(f"... ({len(body) - MAX_DIFF_LINES} more diff lines)", "")]
+        more = len(body) - MAX_DIFF_LINES
+        body = body[:MAX_DIFF_LINES] + [
+            (f"... +{more} more line{'s' if more != 1 else ''}: `{diff_command(finding)}`", "")
+        ]
+    elif partial:
+        body.append((f"... the rest of this file's {finding.code} fixes: `{diff_command(finding)}`", ""))
     return out + body
+
+
+#: The key under which finding_context's cache keeps, per file, its fixable findings per
+#: (code, unsafe?) and the per-finding fixes the check computed.
+_SHARED = ("shared",)
+
+
+def _file_fixes(run, path: str, memo: dict) -> tuple:
+    """({(code, unsafe?): fixable findings}, {finding key: own hunks}) of one file, once."""
+    known = memo.setdefault(_SHARED, {})
+    if path not in known:
+        counts: dict = {}
+        own: dict = {}
+        for result in run.results:
+            if result.path != path:
+                continue
+            own.update(result.finding_fixes or {})
+            for f in result.findings:
+                if f.fix != "none":
+                    key = (f.code, f.fix == "unsafe")
+                    counts[key] = counts.get(key, 0) + 1
+        known[path] = (counts, own)
+    return known[path]
 
 
 def finding_context(run, finding, lines_of: dict) -> list:
     """(text, style) lines to print under one finding; `lines_of` caches each file's lines
-    (and, under a key no path can have, each proposal's hunks)."""
+    (and, under keys no path can have, each proposal's hunks and each file's fixes)."""
     if finding.path not in lines_of:
         ref = run.files.get(finding.path)
         try:
@@ -118,9 +170,17 @@ def finding_context(run, finding, lines_of: dict) -> list:
         except OSError:
             lines_of[finding.path] = []
     out = source_block(lines_of[finding.path], finding)
+    if getattr(finding, "help", ""):  # what to do, as ruff shows it under the snippet
+        from mcp_migrate.output.printable import one_line
+
+        out.append((f"help: {one_line(finding.help)}", "cyan"))
     if finding.fix != "none":
-        proposal = run.fixes.get((finding.path, finding.code, finding.fix == "unsafe"))
-        out.extend(fix_block(proposal, finding, lines_of.setdefault(_HUNKS, {})))
+        unsafe = finding.fix == "unsafe"
+        counts, own = _file_fixes(run, finding.path, lines_of)
+        hunks_of = own.get((finding.code, finding.line, finding.column, unsafe))
+        proposal = run.fixes.get((finding.path, finding.code, unsafe))
+        alone = counts.get((finding.code, unsafe), 0) <= 1
+        out.extend(fix_block(proposal, finding, lines_of.setdefault(_HUNKS, {}), hunks_of, alone))
     if out:
         out.append(("", ""))
     return out

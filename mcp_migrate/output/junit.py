@@ -77,6 +77,8 @@ def junit_xml(run) -> str:
                 lines.append(f'                <property name="severity" value={_attr(item.severity)}/>')
                 lines.append("            </properties>")
                 body = f"line {item.line}, col {item.column}, {item.message}"
+                if getattr(item, "help", ""):
+                    body += f"\nhelp: {item.help}"
                 lines.append(f"            <failure message={_attr(item.message)}>{_text(body)}</failure>")
             else:
                 lines.append(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from collections import Counter
 from typing import Optional
@@ -106,6 +107,8 @@ def baseline_lines(run) -> list:
 
 
 def print_errors(run, *, color: bool = True) -> None:
+    if not run.errors:
+        return
     from rich.markup import escape
 
     from mcp_migrate.output.printable import one_line
@@ -129,9 +132,6 @@ def print_text(
     """`path:line:col: CODE message` per finding (with `full`, followed by its source lines, a
     caret under the span and the proposed fix; with `grouped`, under a line naming the file),
     then (unless quiet) baseline notes and the summary."""
-    from rich.markup import escape
-
-    out = make_console(color=color, file=file)
     print_errors(run, color=color)
     if grouped:
         from mcp_migrate.output.grouped import grouped_lines
@@ -139,6 +139,12 @@ def print_text(
         lines = functools.partial(grouped_lines, run)
     else:
         lines = functools.partial(_finding_lines, run, full)
+    plain = _plain_target(color, file)
+    if plain is not None and _print_plain(plain, run, lines, quiet, summary, full or grouped):
+        return
+    from rich.markup import escape
+
+    out = make_console(color=color, file=file)
     if _styled(out):
         for markup, style_name in lines():
             out.print(markup, style=style_name or None, highlight=False)
@@ -160,6 +166,52 @@ def print_text(
         out.print(summary_line(run))
 
 
+#: Environment variables with which rich takes any stream for a terminal (and styles it).
+_TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+#: What rich would not pass through as it is: a tab (expanded by cell width) and the control
+#: characters it strips.
+_RICH_CHANGES = re.compile("[\t\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _plain_target(color, file):
+    """The stream that gets unstyled text, written without rich (importing rich costs a
+    one-file run a tenth of its time), or None where rich would style it: a terminal,
+    `--color always`, FORCE_COLOR and the like."""
+    if color == ALWAYS or any(os.environ.get(name) is not None for name in _TERMINAL_ENV):
+        return None
+    target = file if file is not None else sys.stdout
+    try:
+        return None if target.isatty() else target
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _print_plain(target, run, lines, quiet: bool, summary: bool, blocks: bool) -> bool:
+    """What the unstyled rich path prints, written directly: the lines of the findings, the
+    baseline notes and the summary. False (nothing written) when some text holds what rich
+    would change (tabs, control characters), so rich prints it as before."""
+    from mcp_migrate.output.printable import PrintableStream
+
+    out = [text for text, _ in lines(markup=False)]
+    body = "\n".join(out)
+    tail: list = []
+    if not quiet:
+        notes = baseline_lines(run)
+        if run.findings and (summary or notes) and not blocks:
+            tail.append("")
+        tail += notes
+        if summary:
+            tail.append(summary_line(run))
+    if _RICH_CHANGES.search(body) or any(_RICH_CHANGES.search(line) for line in tail):
+        return False
+    text = (body + "\n" if body else "") + "".join(line + "\n" for line in tail)
+    if text:
+        stream = PrintableStream(target)
+        stream.write(text)
+        stream.flush()
+    return True
+
+
 def _styled(console) -> bool:
     """Would `console` write styles (colour on, or a terminal)? Otherwise text is plain."""
     return console.color_system is not None or console.is_terminal
@@ -170,9 +222,10 @@ def _finding_lines(run, full: bool, markup: bool = True):
     with `full` its source lines, caret and proposed fix (output.full). As rich markup, or
     (`markup=False`) the plain text that markup renders to. Control characters from file
     names, messages and source lines are shown, never sent (output.printable)."""
-    from rich.markup import escape
-
     from mcp_migrate.output.printable import one_line, printable
+
+    if markup:
+        from rich.markup import escape
 
     lines_of: dict = {}
     for f in run.findings:
@@ -201,17 +254,40 @@ def statistics(run) -> list:
     return sorted(rows, key=lambda row: (-row["count"], row["code"]))
 
 
+def statistics_marks(run) -> dict:
+    """code -> ruff's mark: `[*]` some finding has a fix `mcp-migrate fix` applies (a safe one,
+    or an unsafe one where the file's config turns unsafe fixes on), `[-]` only unsafe fixes
+    (behind `--unsafe-fixes`), `[ ]` no fix."""
+    enabled = getattr(run, "unsafe_fixes_for", None) or (lambda _path: getattr(run, "unsafe_fixes", False))
+    marks: dict = {}
+    for f in run.findings:
+        if f.fix == "safe" or (f.fix == "unsafe" and enabled(f.path)):
+            mark = "[*]"
+        elif f.fix == "unsafe":
+            mark = "[-]"
+        else:
+            mark = "[ ]"
+        known = marks.get(f.code, "[ ]")
+        marks[f.code] = "[*]" if "[*]" in (known, mark) else "[-]" if "[-]" in (known, mark) else "[ ]"
+    return marks
+
+
 def print_statistics(run, *, color: bool = True, quiet: bool = False, file=None) -> None:
-    """`count  CODE  name  [*]` per rule (`[*]`: some have a fix), then the summary."""
+    """`count  CODE  [*] name` per rule, as ruff prints them (`[*]` fixable by `mcp-migrate fix`,
+    `[-]` by `--unsafe-fixes` only, `[ ]` not at all; no marks when no rule has a fix), then
+    the summary."""
     from rich.markup import escape
 
     out = make_console(color=color, file=file)
     print_errors(run, color=color)
     rows = statistics(run)
+    marks = statistics_marks(run)
+    any_fix = any(mark != "[ ]" for mark in marks.values())
     width = max((len(str(row["count"])) for row in rows), default=1)
+    code_width = max((len(row["code"]) for row in rows), default=1)
     for row in rows:
-        mark = "  [*]" if row["fixable"] else ""
-        out.print(escape(f"{row['count']:>{width}}  {row['code']}  {row['name']}{mark}"))
+        mark = f"{marks[row['code']]} " if any_fix else ""
+        out.print(escape(f"{row['count']:>{width}}  {row['code']:<{code_width}}  {mark}{row['name']}"))
     if not quiet:
         out.print(summary_line(run))
 
@@ -231,9 +307,25 @@ def json_document(run, *, with_statistics: bool = False) -> dict:
     }
     if run.baseline is not None:
         doc["baseline"] = run.baseline.to_json()
+    if getattr(run, "fix_run", False):
+        doc.update(applied_document(run.results))
     if with_statistics:
         doc["statistics"] = statistics(run)
     return doc
+
+
+def applied_document(results) -> dict:
+    """A fix run's `fixed` and `marked_for_review` lists: each fix written, by file and line.
+    A review marker is never a fix: its finding is still in `findings`."""
+    from mcp_migrate.core.findings import MARKED
+
+    written = sorted((r for r in results if r.fixed_source is not None), key=lambda r: r.path)
+    entries = {"fixed": [], "marked_for_review": []}
+    for result in written:
+        for applied in sorted(result.applied, key=lambda a: (a.line, a.code)):
+            key = "marked_for_review" if applied.kind == MARKED else "fixed"
+            entries[key].append({"path": result.path, "code": applied.code, "line": applied.line})
+    return entries
 
 
 def render_document(run, output_format: str, *, with_statistics: bool = False) -> str:

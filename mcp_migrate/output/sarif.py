@@ -199,6 +199,8 @@ def sarif_log(run) -> dict:
         }
         if finding.code in index:
             item["ruleIndex"] = index[finding.code]
+        if finding.help:  # what to do: the message says only what is wrong
+            item["properties"] = {"help": finding.help}
         fix = _fix_for(run, finding)
         if fix is not None:
             item["fixes"] = [fix]

@@ -23,7 +23,9 @@ within the same clock tick as the recorded one is ruled out by the margin, as gi
 `MCP_MIGRATE_CACHE_DIR` move it; `--no-cache` bypasses it.
 
 Never trusted across versions or settings: the tool fingerprint covers the version and the
-package's own files (size and mtime), the settings digest the whole Settings value. Writes are
+package's own files (size and mtime), the settings digest the whole Settings value but for
+whether fix previews are wanted (one table for every output format; a result stored without
+previews is checked again by a run that shows them, and stored with them). Writes are
 atomic (a temporary file, then `os.replace`) and merge with what is on disk at that moment, so
 parallel runs never corrupt a table; at worst one run's new entries are lost. Results with
 internal errors are never stored: they are run again.
@@ -136,7 +138,12 @@ class ResultCache:
         """The cached FileResult of `path` when its stat is the recorded one, else None (then
         read the file and ask `get`)."""
         entry = self._table(settings).get(path)
-        if entry is not None and entry[1] is not None and entry[1] == self.stat_key(st):
+        if (
+            entry is not None
+            and entry[1] is not None
+            and entry[1] == self.stat_key(st)
+            and not wants(entry[2], settings)
+        ):
             return entry[2]
         return None
 
@@ -144,7 +151,7 @@ class ResultCache:
         """The cached FileResult of `path` with exactly these bytes and settings, or None. A hit
         whose stat changed (a checkout that rewrote the same bytes) records the new stat."""
         entry = self._table(settings).get(path)
-        if entry is None or entry[0] != content_digest(data):
+        if entry is None or entry[0] != content_digest(data) or wants(entry[2], settings):
             return None
         if st is not None:
             key = self.stat_key(st)
@@ -188,10 +195,26 @@ class ResultCache:
         return decode_table(self.key, name, data) or {}
 
 
+#: Settings fields that change what a run shows, not what a file's check finds: one table
+#: serves every output format (a SARIF run, then a GitHub one, checks cold once). A result
+#: stored without the previews a later run shows is checked again for them (`wants`).
+_NOT_IN_KEY = ("fix_previews",)
+
+
+def wants(result, settings) -> bool:
+    """Whether a cached `result` lacks what a run with `settings` shows: its fix previews
+    (a result without a fixable finding has none to lack)."""
+    if not getattr(settings, "fix_previews", False) or result.previewed:
+        return False
+    return any(f.fix != "none" for f in result.findings)
+
+
 def _settings_key(settings) -> tuple:
     """Settings as a stable value (frozensets sorted), for the table's name."""
     out = []
     for name, value in sorted(vars(settings).items()):
+        if name in _NOT_IN_KEY:
+            continue
         if isinstance(value, frozenset):
             value = tuple(sorted(value))
         out.append((name, value))
@@ -273,6 +296,33 @@ def _make_own_folder(folder: str) -> None:
     os.makedirs(folder, exist_ok=True)
     if os.path.islink(folder) or not os.path.isdir(folder):
         raise OSError(0, "the fingerprint folder is not a folder of ours")
+
+
+def removal_refused(folder: str, key: Optional[bytes]) -> Optional[str]:
+    """Why `mcp-migrate clean` may not remove `folder` (one line), or None when it may: only a
+    real folder (not a symlink) whose owner mark this user's key signed is mcp-migrate's own
+    cache; a folder committed with a repository, or any other folder, is left alone."""
+    if os.path.islink(folder):
+        return f"{folder} is a symlink: not removed"
+    if not os.path.isdir(folder):
+        return f"{folder} is not a folder: not removed"
+    if key is None or not _owned(folder, key):
+        return f"{folder} carries no owner mark of mcp-migrate for this user (not a cache it made): not removed"
+    return None
+
+
+def remove_cache(folder: str, key: Optional[bytes]) -> Optional[str]:
+    """Remove the cache `folder` (see `removal_refused`); why not, or None once it is gone."""
+    import shutil
+
+    refused = removal_refused(folder, key)
+    if refused is not None:
+        return refused
+    try:
+        shutil.rmtree(folder)
+    except OSError as exc:
+        return f"{folder}: {exc.strerror or exc}"
+    return None
 
 
 def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> Optional[ResultCache]:

@@ -15,17 +15,17 @@ import json
 from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
-from mcp_migrate.core.coordination import MigratedTool
+from mcp_migrate.core.coordination import ClientCall, MigratedTool
 from mcp_migrate.core.findings import FileResult, Finding, Suppressed
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
-SCHEMA = 4
+SCHEMA = 5
 MAGIC = b"mcp-migrate-cache"
 FIX_KINDS = ("none", "safe", "unsafe")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
-_FINDING_STRS = ("path", "code", "name", "message")
+_FINDING_STRS = ("path", "code", "name", "message", "help")
 
 
 class Malformed(ValueError):
@@ -75,12 +75,18 @@ def _result(result: FileResult) -> dict:
         "notes": {
             "tools": [[t.tool, t.parameter, t.optional] for t in result.notes.tools],
             "still_asks": result.notes.still_asks,
+            "env_vars": list(result.notes.env_vars),
+            "client_calls": [[c.target, c.passes, c.kind] for c in result.notes.client_calls],
         },
         "fix_previews": [
             [code, unsafe, base64.b64encode(data).decode("ascii")]
             for (code, unsafe), data in result.fix_previews.items()
             if data is not None
         ],
+        "finding_fixes": [
+            [code, line, column, unsafe, hunks] for (code, line, column, unsafe), hunks in result.finding_fixes.items()
+        ],
+        "previewed": result.previewed,
     }
 
 
@@ -114,10 +120,30 @@ def _file_result(path: str, raw: dict) -> FileResult:
         tool, parameter, optional = _triple(item)
         result.notes.tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
     result.notes.still_asks = _of(notes.get("still_asks"), bool)
+    result.notes.env_vars = [_of(name, str) for name in _of(notes.get("env_vars"), list)]
+    for item in _of(notes.get("client_calls"), list):
+        target, passes, kind = _triple(item)
+        result.notes.client_calls.append(ClientCall(_of(target, str), _of(passes, str), _of(kind, str)))
     for item in _of(raw.get("fix_previews"), list):
         code, unsafe, data = _triple(item)
         result.fix_previews[(_of(code, str), _of(unsafe, bool))] = base64.b64decode(_of(data, str), validate=True)
+    for item in _of(raw.get("finding_fixes"), list):
+        if not isinstance(item, list) or len(item) != 5:
+            raise Malformed("finding fix")
+        code, line, column, unsafe, hunks = item
+        key = (_of(code, str), _int(line), _int(column), _of(unsafe, bool))
+        result.finding_fixes[key] = [_hunk(hunk) for hunk in _of(hunks, list)]
+    result.previewed = _of(raw.get("previewed"), bool)
     return result
+
+
+def _hunk(raw) -> list:
+    """[first, last, removed lines, added lines] of one diff hunk."""
+    if not isinstance(raw, list) or len(raw) != 4:
+        raise Malformed("hunk")
+    first, last, removed, added = raw
+    lines = [_of(text, str) for text in _of(removed, list)], [_of(text, str) for text in _of(added, list)]
+    return [_int(first), _int(last), *lines]
 
 
 def _finding(path: str, raw) -> Finding:

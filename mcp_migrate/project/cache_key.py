@@ -33,6 +33,18 @@ def key_path() -> Optional[str]:
     return os.path.join(base, KEY_NAME)
 
 
+def existing_key() -> Optional[bytes]:
+    """This user's key when it exists (never created: `mcp-migrate clean` asks whether a folder
+    is this user's cache, and without a key none is)."""
+    path = key_path()
+    if path is None:
+        return None
+    try:
+        return _read_key(path)
+    except OSError:
+        return None
+
+
 @lru_cache(maxsize=1)
 def user_key() -> Optional[bytes]:
     """This user's key: read, or created the first time; None when it cannot be had safely."""

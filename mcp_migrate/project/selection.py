@@ -113,7 +113,9 @@ class RuleSelector:
         self._cache: dict = {}
 
     def settings_for(self, path: str):
-        from mcp_migrate import api
+        """The file's Settings, without their rule classes: `mcp_migrate.api` adds those when a
+        file passes its selection's gate (checks.gates), so planning a run imports no rule."""
+        from mcp_migrate.core.settings import Settings
 
         select = self.selected
         for patterns, codes in self.per_file_ignores:
@@ -122,7 +124,7 @@ class RuleSelector:
         settings = self._cache.get(select)
         if settings is None:
             apis = tuple((code, names) for code, names in self.extend_apis if code in select)
-            settings = self._cache[select] = api.settings(select, extend_apis=apis, **self.migration)
+            settings = self._cache[select] = Settings(select=select, extend_apis=apis, **self.migration)
         return settings
 
 

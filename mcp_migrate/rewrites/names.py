@@ -6,6 +6,7 @@ import libcst as cst
 
 from mcp_migrate.core.syntax import (
     code_of,
+    is_reference,
     iter_nodes,
     parent_map,
 )
@@ -45,3 +46,15 @@ def is_store(node: cst.Name, parent) -> bool:
     if isinstance(parent, cst.Del):
         return True
     return False
+
+
+def free_reads(func: cst.FunctionDef) -> set:
+    """Names the function reads without binding them itself (module globals, builtins,
+    enclosing functions' names): a new parameter of such a name would capture those reads."""
+    bound = bound_names(func)
+    parents = parent_map(func.body)
+    read = set()
+    for node in iter_nodes(func.body):
+        if isinstance(node, cst.Name) and node.value not in bound and is_reference(node, parents.get(id(node))):
+            read.add(node.value)
+    return read

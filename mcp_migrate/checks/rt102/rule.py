@@ -45,6 +45,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified, ends_with
+from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
 from mcp_migrate.checks.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
 from mcp_migrate.checks.rt102.vocabulary import (
@@ -79,7 +80,7 @@ from mcp_migrate.checks.spelling import Spelling
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.nodes import bare
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file, mcp_module
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
 
@@ -91,7 +92,7 @@ class NaiveFileUri(Rule):
     #: 7/8, parsed with urlparse/urlsplit or read, can be a finding (see `screen`).
     SCREEN = (b"file:", b"FILE:", b"File:")
     #: MCP code, or a file that handles `file://` and mentions roots (see `applies`).
-    GATE = (b"mcp", b"MCP", b"Mcp", b"oots")
+    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
@@ -262,8 +263,7 @@ class NaiveFileUri(Rule):
         """Word-based inference (`uri` means a root's or resource's URI) only in MCP code: a
         module-level import from an MCP SDK, fastmcp, mcp-agent, fast-agent or an `*.mcp` module."""
         if self._is_mcp is None:
-            resolver = self.resolver
-            self._is_mcp = resolver.imports_sdk or any(mcp_module(name) for name in resolver.module_imports())
+            self._is_mcp = self.context.evidence.mcp
         return self._is_mcp
 
     def _scheme(self, expr) -> Optional[bool]:
@@ -590,13 +590,13 @@ class NaiveFileUri(Rule):
 
     def _report_to_path(self, node: cst.CSTNode, uri: Optional[cst.BaseExpression]) -> None:
         fix = to_path_fix(self.spelling, self.resolver, self.ancestors, node, uri) if uri is not None else None
-        self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node))), fix=fix)
+        self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node), 36)), fix=fix)
 
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute, fixable: bool = True) -> None:
         fix = path_only_fix(self.spelling, node, owner) if fixable else None
         escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
-        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node)), escapes=escapes), fix=fix)
+        self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node), 36), escapes=escapes), fix=fix)
 
     def _report_to_uri(self, node: cst.CSTNode, path: Optional[cst.BaseExpression]) -> None:
         fix = to_uri_fix(self.spelling, self.resolver, node, path) if path is not None else None
-        self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node))), fix=fix)
+        self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node), 36)), fix=fix)

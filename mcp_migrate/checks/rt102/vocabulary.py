@@ -10,27 +10,29 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.words import last_identifier, words
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import literal
 
-MSG_TO_PATH = (
-    "`{expr}` turns a `file://` URI into a path by string surgery: percent-escapes (`%20`) stay, a Windows "
-    "drive becomes `/C:/x` and `file://host/` URIs become relative paths; use "
-    "`url2pathname(urlparse(uri).path)` (urllib.request, urllib.parse)"
+MSG_TO_PATH = Message(
+    "`{expr}` turns a `file://` URI into a path by string surgery",
+    "percent-escapes (`%20`) stay, a Windows drive becomes `/C:/x` and `file://host/` URIs become relative"
+    " paths; use `url2pathname(urlparse(uri).path)` (urllib.request, urllib.parse)",
 )
 
 
-MSG_PATH_ONLY = (
-    "`{expr}` is not a local path: a `file://` URI's path keeps the `/C:/x` form of Windows drives{escapes}; "
-    "hand it to `url2pathname` (`url2pathname(urlparse(uri).path)`)"
+MSG_PATH_ONLY = Message(
+    "`{expr}` is a `file://` URI's path, not a local path",
+    "it keeps the `/C:/x` form of Windows drives{escapes}; hand it to `url2pathname`"
+    " (`url2pathname(urlparse(uri).path)`)",
 )
 
 
-MSG_TO_URI = (
-    "`{expr}` builds a `file://` URI by concatenation: nothing is percent-encoded and a relative path "
-    "slips through; use `Path(path).absolute().as_uri()`"
+MSG_TO_URI = Message(
+    "`{expr}` builds a `file://` URI by concatenation",
+    "nothing is percent-encoded and a relative path slips through; use `Path(path).absolute().as_uri()`",
 )
 
 

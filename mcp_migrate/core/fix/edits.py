@@ -84,3 +84,13 @@ class Fix:
     #: Imports the edits need, as (module, name) for `from module import name` or
     #: (module, None) for `import module`; added with LibCST's AddImportsVisitor.
     imports: tuple = ()
+
+    @property
+    def marker_only(self) -> bool:
+        """Whether the fix only leaves `# mcp-migrate: ... review:` markers (AddComment edits and
+        nothing else): applying it changes no code, so its finding stays."""
+        return (
+            bool(self.edits)
+            and not (self.orphans or self.imports)
+            and all(isinstance(edit, AddComment) for edit in self.edits)
+        )

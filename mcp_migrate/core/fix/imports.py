@@ -1,12 +1,16 @@
 """Imports around a fix: the imports the edits made unused are removed (with LibCST's
 RemoveImportsVisitor, on the statements that can matter), and the imports the edits need are
-added where an isort-style tool would put them."""
+added where an isort-style tool would put them.
+
+LibCST's codemod visitors are imported only when an import is to be removed (or added where
+there is no import block): importing `libcst.codemod` loads `libcst.matchers`, a quarter of a
+second, which a fix or preview that touches no import must not pay."""
 
 from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from functools import cache
+from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -72,23 +76,139 @@ def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: 
     if used_before is None:
         used_before = name_uses(before)
     used_after = name_uses(after)
-    orphans = [
+    orphaned = [
         (bound, mod, obj, asname)
         for bound, mod, obj, asname in _imported_names(after)
         if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0
     ]
-    if not orphans:
+    if not orphaned:
         return after
-    # LibCST's codemod machinery (its matchers alone: about 0.3 s of imports) only when an
-    # import has to go.
+    words = {bound for bound, _, _, _ in orphaned}
+    fast = _plain_removal(after, orphaned, words)
+    if fast is not None:
+        return _separate_sections(_no_new_leading_blank(after, fast))
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
 
     context = CodemodContext()
-    for _, mod, obj, asname in orphans:
+    for _bound, mod, obj, asname in orphaned:
         RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
-    words = {bound for bound, _, _, _ in orphans}
     return _separate_sections(_no_new_leading_blank(after, _remove_imports(context, after, words)))
+
+
+def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[cst.Module]:
+    """What RemoveImportsVisitor makes of `module` for the `orphaned` imports, without it (its
+    package loads `libcst.matchers`, a quarter of a second, and its scope analysis costs more),
+    where nothing but an import's own alias can keep one of `words` alive: no string in the
+    module mentions one (a string annotation, an `__all__` entry: the visitor's scope analysis
+    decides those), and every import binding one is a top-level line of that import alone.
+    The aliases are then unused by any measure (name_uses counted none), and they are removed
+    as the visitor removes them: a trailing comma dropped, a comment after a removed alias's
+    comma kept on the alias before it (or the opening parenthesis), a line left empty
+    deleted. None where those conditions do not hold: the visitor decides."""
+    if any(mod == "__future__" for _, mod, _, _ in orphaned):
+        return None
+    lines: dict = {}
+    for index, stmt in enumerate(module.body):
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+            if isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
+                lines[id(stmt.body[0])] = index
+    for node in iter_nodes(module):
+        kind = type(node)
+        text = getattr(node, "value", "") if kind is cst.SimpleString or kind is cst.FormattedStringText else ""
+        if text and any(w in text for w in words):
+            return None
+        if getattr(node, "type_parameters", None) is not None:
+            return None
+        if (kind is cst.Import or kind is cst.ImportFrom) and id(node) not in lines and _binds(node) & words:
+            return None
+    modules = {mod: asname for _, mod, obj, asname in orphaned if obj is None}
+    objects: dict = {}
+    for _, mod, obj, asname in orphaned:
+        if obj is not None:
+            objects.setdefault(mod, set()).add((obj, asname))
+    body = list(module.body)
+    for index in sorted(lines.values(), reverse=True):
+        stmt = body[index]
+        small = stmt.body[0]
+        if isinstance(small, cst.Import):
+            new = _without_module_aliases(small, modules)
+        else:
+            new = _without_object_aliases(small, objects)
+        if new is None:
+            del body[index]
+        elif new is not small:
+            body[index] = stmt.with_changes(body=[new])
+    return module.with_changes(body=body)
+
+
+def _binds(node) -> set:
+    """The names an import statement binds (none for a star or relative import)."""
+    if isinstance(node, cst.ImportFrom) and (node.relative or isinstance(node.names, cst.ImportStar)):
+        return set()
+    if isinstance(node, cst.Import):
+        return {_asname(a) or code_of(a.name).partition(".")[0] for a in node.names}
+    return {_asname(a) or code_of(a.name) for a in node.names}
+
+
+def _without_module_aliases(node: cst.Import, modules: dict):
+    """`import a, b` without the scheduled modules (None: nothing left; `node`: unchanged)."""
+    names = list(node.names)
+    keep = [a for a in names if not (a.evaluated_name in modules and a.evaluated_alias == modules[a.evaluated_name])]
+    return _kept(node, names, keep, {})
+
+
+def _without_object_aliases(node: cst.ImportFrom, objects: dict):
+    """`from m import a, b` without the scheduled names, as RemoveImportsVisitor does it."""
+    if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+        return node
+    wanted = objects.get(code_of(node.module))
+    if not wanted:
+        return node
+    names = list(node.names)
+    keep: list = []
+    updates: dict = {}
+    for alias in names:
+        if (alias.evaluated_name, alias.evaluated_alias) not in wanted:
+            keep.append(alias)
+            continue
+        comma = alias.comma
+        if not isinstance(comma, cst.Comma):
+            continue
+        if keep:  # a comment after the removed alias's comma moves to the alias before it
+            prev = keep[-1]
+            if isinstance(prev.comma, cst.Comma):
+                merged = _merge_after(prev.comma.whitespace_after, comma.whitespace_after)
+                prev = prev.with_deep_changes(prev.comma, whitespace_after=merged)
+            else:
+                prev = prev.with_changes(comma=comma)
+            keep[-1] = prev
+        elif isinstance(node.lpar, cst.LeftParen):
+            lpar = updates.get("lpar", node.lpar)
+            updates["lpar"] = lpar.with_changes(
+                whitespace_after=_merge_after(lpar.whitespace_after, comma.whitespace_after)
+            )
+    return _kept(node, names, keep, updates)
+
+
+def _kept(node, names: list, keep: list, updates: dict):
+    if len(keep) == len(names) and all(a is b for a, b in zip(keep, names)) and not updates:
+        return node
+    if not keep:
+        return None
+    if keep[-1] is not names[-1]:  # no trailing comma left behind by a removed last name
+        keep = [*keep[:-1], keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+    return node.with_changes(names=keep, **updates)
+
+
+def _merge_after(left, right):
+    """The whitespace after a kept comma when the next alias goes: its own, with the comment
+    lines the removed one's comma carried."""
+    if not isinstance(right, cst.ParenthesizedWhitespace):
+        return left
+    if not isinstance(left, cst.ParenthesizedWhitespace):
+        return right
+    return left.with_changes(empty_lines=tuple(line for line in right.empty_lines if line.comment is not None))
 
 
 def _remove_imports(context, module: cst.Module, words: set) -> cst.Module:
@@ -103,7 +223,7 @@ def _remove_imports(context, module: cst.Module, words: set) -> cst.Module:
     relevant = [index for index, stmt in enumerate(module.body) if _may_touch_imports(stmt, words)]
     if len(relevant) == len(module.body):
         return RemoveImportsVisitor(context).transform_module(module)
-    visitor = _top_level_remove_imports()(context)
+    visitor = _top_level_remover()(context)
     visitor.transform_module(module.with_changes(body=[module.body[index] for index in relevant]))
     body = list(module.body)
     for position, index in reversed(list(enumerate(relevant))):
@@ -131,14 +251,14 @@ def _may_touch_imports(stmt: cst.CSTNode, words: set) -> bool:
     return False
 
 
-@cache
-def _top_level_remove_imports() -> type:
+@lru_cache(maxsize=1)
+def _top_level_remover() -> type:
     """RemoveImportsVisitor that also records what each top-level statement became
     (`results`, by position), so the caller can put the statements back into the module
-    they were taken from (a class made on first use: its base is costly to import)."""
+    they were taken from. Made on first use (LibCST's codemod package is slow to import)."""
     from libcst.codemod.visitors import RemoveImportsVisitor
 
-    class _TopLevelRemoveImports(RemoveImportsVisitor):
+    class TopLevelRemoveImports(RemoveImportsVisitor):
         def visit_Module(self, node: cst.Module) -> None:
             super().visit_Module(node)
             self._top = {id(stmt): position for position, stmt in enumerate(node.body)}
@@ -151,7 +271,7 @@ def _top_level_remove_imports() -> type:
                 self.results[position] = result
             return result
 
-    return _TopLevelRemoveImports
+    return TopLevelRemoveImports
 
 
 def _separate_sections(module: cst.Module) -> cst.Module:

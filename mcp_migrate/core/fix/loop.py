@@ -12,7 +12,7 @@ import libcst as cst
 
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.engine import Analysis, analyze
-from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.core.findings import FIXED, MARKED, Applied, FileError, FileResult
 from mcp_migrate.core.fix.apply import edit_transformer, separated, touched
 from mcp_migrate.core.fix.imports import add_imports, name_uses, remove_orphaned_imports
 from mcp_migrate.core.fix.layout import line_length, without_form_feed_indent
@@ -25,7 +25,7 @@ MAX_PASSES = 5
 
 class FixPass(NamedTuple):
     """One pass of the fix loop: the new bytes (None: no fix applied), the fixes applied as
-    (code, line), and the analysis of the bytes the pass started from."""
+    Applied records, and the analysis of the bytes the pass started from."""
 
     new: Optional[bytes]
     applied: list
@@ -42,7 +42,7 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool) -> FixPas
 
 def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_before: Optional[dict] = None):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
-    one already chosen: (new bytes or None, applied [(code, line)]). `used_before`: the
+    one already chosen: (new bytes or None, [Applied(code, line, kind)]). `used_before`: the
     module's name_uses, when the caller already counted them."""
     chosen, applied, orphans, imports = [], [], set(), []
     taken: set = set()
@@ -54,7 +54,7 @@ def _apply_pass(data: bytes, analysis, path: str, wanted, unsafe: bool, used_bef
             taken |= nodes
             chosen.extend(report.fix.edits)
             imports.extend(report.fix.imports)
-            applied.append((finding.code, finding.line))
+            applied.append(Applied(finding.code, finding.line, MARKED if report.fix.marker_only else FIXED))
             if unsafe:
                 orphans.update(report.fix.orphans)
     if not chosen:
@@ -99,6 +99,44 @@ def _analysis_previews(analysis, data: bytes, path: str) -> dict:
         )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
+    return previews
+
+
+#: Findings a check previews one by one (each one more transform of the tree it parsed), per
+#: file; past this, a finding whose rule has other fixes in the file shows the part of their
+#: shared diff near it, and the command that prints the rest.
+MAX_FINDING_PREVIEWS = 32
+
+
+def finding_previews(analysis, data: bytes, path: str) -> dict:
+    """(code, line, column, unsafe?) -> the file's bytes after that one finding's fix alone, for
+    the findings whose rule has more than one fix of that kind in the file (for the others
+    the rule's preview, analysis_previews, is that finding's whole fix). The first
+    MAX_FINDING_PREVIEWS such findings only; one that cannot be computed is left out."""
+    try:
+        return call_deep(_finding_previews, analysis, data, path)
+    except Exception:  # noqa: BLE001 - previews only illustrate findings
+        return {}
+
+
+def _finding_previews(analysis, data: bytes, path: str) -> dict:
+    previews: dict = {}
+    if analysis.module is None:
+        return previews
+    shared: dict = {}
+    for report, finding in analysis.pairs:
+        if report.fix is not None and finding.fix != "none":
+            key = (finding.code, finding.fix == "unsafe")
+            shared[key] = shared.get(key, 0) + 1
+    alone = [f for r, f in analysis.pairs if r.fix is not None and shared.get((f.code, f.fix == "unsafe"), 0) > 1]
+    if not alone:
+        return previews
+    used_before = name_uses(analysis.module)
+    for finding in alone[:MAX_FINDING_PREVIEWS]:
+        unsafe = finding.fix == "unsafe"
+        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, unsafe, used_before)
+        if new is not None and new != data:
+            previews[(finding.code, finding.line, finding.column, unsafe)] = new
     return previews
 
 
@@ -158,7 +196,7 @@ def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool) -> File
             compiles = _cpython_problem(data, path) is None
         problem = verify_parses(new, path, compiles=compiles)
         if problem is not None:
-            codes = ",".join(sorted({code for code, _ in done}))
+            codes = ",".join(sorted({applied_fix.code for applied_fix in done}))
             if not compiles:
                 problem += f"; Python {sys.version_info[0]}.{sys.version_info[1]} cannot compile the input either"
             return _untouched(data, path, settings, codes or "internal", f"fix output does not parse ({problem})")

@@ -11,10 +11,6 @@ import libcst as cst
 from mcp_migrate.core.fix.edits import ReplaceSignature
 
 
-def all_params(params: cst.Parameters) -> list:
-    return [*params.posonly_params, *params.params, *params.kwonly_params]
-
-
 def annotation_head(ann: cst.BaseExpression) -> cst.BaseExpression:
     return ann.value if isinstance(ann, cst.Subscript) else ann
 

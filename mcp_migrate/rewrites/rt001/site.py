@@ -12,6 +12,7 @@ from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveStatement, Replace
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import CONTEXT_CLASSES, LIST_ROOTS_RESULT, ROOT, TYPES_MODULE
 from mcp_migrate.core.syntax import (
+    all_params,
     is_reference,
     iter_nodes,
     keyword,
@@ -26,7 +27,6 @@ from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnder
 from mcp_migrate.rewrites.rt001.signature import (
     NewParam,
     SignatureRefused,
-    all_params,
     annotation_head,
     depth_of,
     rebuild,

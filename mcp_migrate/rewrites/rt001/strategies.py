@@ -16,14 +16,14 @@ from typing import ClassVar, Optional
 
 import libcst as cst
 
-from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
+from mcp_migrate.core.coordination import MigratedTool, note_env_var, note_migrated_tool
 from mcp_migrate.core.fix.edits import Insert, Replace
 from mcp_migrate.core.sdk import SERVER_CLASSES
-from mcp_migrate.core.syntax import code_of, iter_nodes, module_binding, parent_map, parse_stmt
-from mcp_migrate.rewrites.names import bound_names
+from mcp_migrate.core.syntax import all_params, code_of, iter_nodes, module_binding, parent_map, parse_stmt
+from mcp_migrate.rewrites.names import bound_names, free_reads
 from mcp_migrate.rewrites.rt001.flow import tolerates_none
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply
-from mcp_migrate.rewrites.rt001.signature import NewParam, all_params
+from mcp_migrate.rewrites.rt001.signature import NewParam
 from mcp_migrate.rewrites.rt001.tools import tool_name
 
 URI_HELPER = "_file_uri_to_path"
@@ -65,12 +65,18 @@ class ServerConfig(Strategy):
     def check_names(self, site) -> None:
         if self.target in bound_names(site.func):
             raise CannotApply(f"the function binds `{self.target}` itself; set `env-var` to another name")
+        existing = module_binding(site.module, self.target)
+        if existing is not None and not _our_constant(existing, self.settings.env_var):
+            raise CannotApply(
+                f"the module already binds `{self.target}` to something else; set `env-var` to another name"
+            )
 
     def provide(self, site) -> None:
         name = self.target
         if module_binding(site.module, name) is not None:
             return
         env = self.settings.env_var
+        note_env_var(site.context, env)
         comment = cst.EmptyLine(
             comment=cst.Comment(
                 "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
@@ -82,15 +88,25 @@ class ServerConfig(Strategy):
         site.edits.append(Insert(config_anchor(site.module, site.resolver), (const,)))
 
 
+#: The `parameter` setting's default, and what takes its place where the tool already reads a
+#: name of that spelling (a module global, a builtin): a configured name is never replaced.
+DEFAULT_PARAMETER = "directories"
+PARAMETER_ALTERNATIVES = ("directories", "root_directories", "work_directories")
+
+
 class ToolParameter(Strategy):
     """The tool gains a `directories` parameter (named by the `parameter` setting)."""
 
     NAME = "tool-parameter"
     DESCRIPTION = PARAM_DESCRIPTION
 
+    def __init__(self, settings) -> None:
+        super().__init__(settings)
+        self._target = settings.parameter
+
     @property
     def target(self) -> str:
-        return self.settings.parameter
+        return self._target
 
     @property
     def parameter(self) -> str:
@@ -101,12 +117,31 @@ class ToolParameter(Strategy):
         return {self.target}
 
     def check_names(self, site) -> None:
+        self._avoid_shadowing(site)
         params = {p.name.value for p in all_params(site.func.params)}
         clash = self.introduced() & bound_names(site.func)
         # A second request in a tool that already gained the parameter reuses it.
         if clash and not (clash <= params and self._already_migrated(site, params)) and not self.own_prologue(site):
             name = sorted(clash)[0]
             raise CannotApply(f"the function already uses the name `{name}`; set `parameter` to another name")
+
+    def _avoid_shadowing(self, site) -> None:
+        """The new local must not capture a name the tool reads from outside (`directories` a
+        module global, `len` a builtin): the default name gives way to a free one; a configured
+        name is refused with the reason."""
+        reads = free_reads(site.func)
+        if self._target not in reads:
+            return
+        if self.settings.parameter == DEFAULT_PARAMETER:
+            taken = reads | bound_names(site.func)
+            free = [name for name in PARAMETER_ALTERNATIVES if name not in taken]
+            if free:
+                self._target = free[0]
+                return
+        raise CannotApply(
+            f"the function reads `{self._target}` from outside it (a module global or a builtin), which the new"
+            " parameter would shadow; set `parameter` to another name"
+        )
 
     def own_prologue(self, site) -> bool:
         """Whether an earlier pass already bound `target` in a line of this strategy's own."""
@@ -192,6 +227,11 @@ STRATEGY_CLASSES = {cls.NAME: cls for cls in (ToolParameter, ResourceUri, Server
 def strategy_for(name: str, settings) -> Strategy:
     """The strategy called `name` (one of core.settings.STRATEGIES)."""
     return STRATEGY_CLASSES[name](settings)
+
+
+def _our_constant(binding, env_var: str) -> bool:
+    """The module's binding of the constant is the one this strategy writes (an earlier pass)."""
+    return f'os.environ.get("{env_var}"' in code_of(binding)
 
 
 def constant_name(env_var: str) -> str:

@@ -8,6 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.core.coordination import ClientCall, note_client_call
 from mcp_migrate.core.fix.edits import AddComment, Fix, Replace
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import STDIO_PARAMETERS
@@ -30,6 +31,7 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
     if fully_known and context.settings.strategy == "server-config":
         env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
+            note_client_call(context, ClientCall("the stdio server", context.settings.env_var, "env"))
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
     if context.settings.run.tools:
         calls, imports = _tool_call_edits(context, dirs)
@@ -150,6 +152,7 @@ def _tool_call_edits(context, dirs: list) -> tuple:
                 edits.append(AddComment(statement, note))
             continue
         edits.append(edit)
+        note_client_call(context, ClientCall(str(name), param))
         if param == "uris" and any(as_uri(quote(t) if lit else unstr(t)).startswith("Path(") for lit, t in dirs):
             imports.append(("pathlib", "Path"))
     return edits, imports

@@ -1,0 +1,106 @@
+"""A project's own client API for roots, read from its code: roots setters (`set_roots_provider`,
+`register_roots_callback`, `add_root`), the arguments that are roots or providers, and the
+functions a `list_roots_callback=` value names (providers by their use)."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from mcp_migrate.core.syntax import iter_nodes, literal, method_name
+
+#: A roots setter's name: `set_roots`, `set_roots_provider`, `update_roots`, `replace_roots`,
+#: `register_roots_callback`, `add_root` (the shapes a wrapper gives its users to supply roots).
+SETTER_NAME = re.compile(r"^(?:set|update|replace|register|add)_roots?(?:_\w+)?$")
+
+
+def stores_roots(func: cst.FunctionDef) -> bool:
+    """The function assigns or appends to an attribute named for roots (`self._roots = ...`,
+    `self._roots.append(...)`, `self.roots_provider = p`), or sends roots/list_changed."""
+    for node in iter_nodes(func.body):
+        if isinstance(node, cst.AssignTarget) and _roots_attribute(node.target):
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if node.func.attr.value in ("append", "add", "extend", "update", "insert") and _roots_attribute(
+                node.func.value
+            ):
+                return True
+            if node.func.attr.value == "send_roots_list_changed":
+                return True
+    return False
+
+
+def _roots_attribute(expr) -> bool:
+    if isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return isinstance(expr, cst.Attribute) and "root" in expr.attr.value.lower()
+
+
+def returns_an_attribute(func: cst.FunctionDef) -> bool:
+    """A getter: the body returns an attribute (`return self._provider`), building nothing."""
+    returns = [n for n in iter_nodes(func.body) if isinstance(n, cst.Return)]
+    return bool(returns) and all(isinstance(r.value, cst.Attribute) for r in returns)
+
+
+#: A name that says it asks for roots rather than holding them (`send_roots_request`).
+_ASKING_WORDS = re.compile(r"send|request|fetch|ask|query", re.IGNORECASE)
+
+
+def roots_argument(value: cst.BaseExpression, resolver) -> bool:
+    """An argument that is roots or their provider: `Root(...)`, a `file://` literal, a list of
+    either, a name or attribute named for roots, a provider or a callback, a roots-named call
+    (not one named for asking: `set_roots_fn(self.send_roots_request)` wires a request)."""
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return any(roots_argument(e.value, resolver) for e in value.elements)
+    text = literal(value)
+    if text is not None:
+        return text.lower().startswith("file:")
+    if isinstance(value, cst.Call):
+        name = method_name(value) or ""
+        return resolver.mcp_name(value.func) == "Root" or "root" in name.lower()
+    name = value.attr.value if isinstance(value, cst.Attribute) else value.value if isinstance(value, cst.Name) else ""
+    lowered = name.lower()
+    if _ASKING_WORDS.search(lowered):
+        return False
+    return "root" in lowered or "provider" in lowered or "callback" in lowered
+
+
+def callables_named(value: cst.BaseExpression, ancestors: list) -> set:
+    """The names of this file's functions a `list_roots_callback=` value refers to: `cb`,
+    `self._cb` (or `client._cb` on an instance), either branch of `a if flag else b`, and a local bound to one of those in the
+    enclosing function (`cb = self._cb if ... else None`)."""
+    found: set = set()
+    stack = [value]
+    scopes = [a for a in reversed(ancestors) if isinstance(a, cst.FunctionDef)]
+    seen = 0
+    while stack and seen < 16:
+        seen += 1
+        expr = stack.pop()
+        if isinstance(expr, cst.IfExp):
+            stack.extend((expr.body, expr.orelse))
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            found.add(expr.attr.value)  # `self._cb`, `client._cb`: reported only if this file defines it
+        elif isinstance(expr, cst.Name) and expr.value not in ("None", "True", "False"):
+            found.add(expr.value)
+            bound = _local_value(scopes, expr.value)
+            if bound is not None:
+                stack.append(bound)
+    return found
+
+
+def _local_value(scopes: list, name: str):
+    """The value of the one plain assignment `name = value` in the innermost enclosing function
+    that assigns `name` (a closure reads its enclosing function's locals), else None."""
+    for scope in scopes:
+        values = [
+            node.value
+            for node in iter_nodes(scope.body)
+            if isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and node.targets[0].target.value == name
+        ]
+        if values:
+            return values[0] if len(values) == 1 else None
+    return None

@@ -1,0 +1,61 @@
+"""`mcp-migrate clean`, as `ruff clean`: remove the results caches mcp-migrate made, the one the
+configuration names for each PATH and every `.mcp_migrate_cache` folder below it. Only a folder
+carrying mcp-migrate's owner mark for this user is removed (project.cache.removal_refused)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from mcp_migrate.output.printable import one_line
+
+#: Folders never walked into when looking for caches below a path.
+_SKIP = frozenset({".git", ".hg", ".svn", "node_modules"})
+
+
+def cache_folders(paths, config_file=None, isolated: bool = False) -> list:
+    """The cache folders of PATHs: each one's configured cache dir (`cache-dir`, the
+    environment's MCP_MIGRATE_CACHE_DIR, else `.mcp_migrate_cache/` at its project root), then
+    every folder of the default name below each PATH; each once, in order, existing ones only."""
+    from mcp_migrate.project.cache import DEFAULT_DIR, cache_dir
+    from mcp_migrate.project.config import ConfigResolver
+
+    found: dict = {}
+    resolver = ConfigResolver.for_run(list(paths), config_file, isolated)
+    for path in paths:
+        found.setdefault(os.path.abspath(cache_dir(resolver.for_path(path))), None)
+        if not os.path.isdir(path):
+            continue
+        for folder, dirs, _files in os.walk(path):
+            if DEFAULT_DIR in dirs:
+                found.setdefault(os.path.abspath(os.path.join(folder, DEFAULT_DIR)), None)
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP and d != DEFAULT_DIR)
+    return [folder for folder in found if os.path.lexists(folder)]
+
+
+def run_clean(paths, config_file=None, isolated: bool = False, quiet: bool = False) -> int:
+    """Remove the caches; `Removing cache at: DIR` per folder removed (ruff's words), a warning
+    for each one that is left alone. Exit 0 (nothing to remove is not an error), 2 when a
+    removal failed."""
+    from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR
+    from mcp_migrate.project.cache import removal_refused, remove_cache
+    from mcp_migrate.project.cache_key import existing_key
+    from mcp_migrate.project.paths import display_path
+
+    key = existing_key()
+    status = EXIT_CLEAN
+    for folder in cache_folders(paths, config_file, isolated):
+        if not os.path.lexists(folder):  # inside a cache removed before it
+            continue
+        shown = one_line(display_path(folder))
+        refused = removal_refused(folder, key)
+        if refused is not None:
+            sys.stderr.write(f"mcp-migrate: warning: {one_line(refused.replace(folder, shown, 1))}\n")
+            continue
+        if not quiet:
+            sys.stdout.write(f"Removing cache at: {shown}\n")
+        problem = remove_cache(folder, key)
+        if problem is not None:
+            sys.stderr.write(f"mcp-migrate: error: {one_line(problem.replace(folder, shown, 1))}\n")
+            status = EXIT_ERROR
+    return status

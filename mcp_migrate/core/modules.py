@@ -1,0 +1,106 @@
+"""Where a file sits in its project: the module it is (from its package folders), the files
+of the modules it imports, and relative imports made absolute. Read from the file system (an
+`__init__.py` per package), cached; never imports anything."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Optional
+
+#: How many folders up a project module is looked for from the importing file.
+_MAX_UP = 8
+
+
+@lru_cache(maxsize=4096)
+def module_name(path: str) -> Optional[str]:
+    """The dotted module a file is (`src/pkg/roots/ops.py` -> `pkg.roots.ops`: package folders
+    are those holding an `__init__.py`; a src layout's `src` holds none), or None without a
+    path."""
+    if not path or path.startswith("<"):
+        return None
+    full = os.path.abspath(path)
+    folder, name = os.path.split(full)
+    stem = os.path.splitext(name)[0]
+    parts = [] if stem == "__init__" else [stem]
+    for _ in range(32):
+        if not os.path.isfile(os.path.join(folder, "__init__.py")):
+            break
+        folder, package = os.path.split(folder)
+        parts.insert(0, package)
+    return ".".join(parts) or None
+
+
+def is_package(path: str) -> bool:
+    return os.path.basename(path) == "__init__.py"
+
+
+def absolute(qualified: str, path: str) -> Optional[str]:
+    """`qualified` with a leading relative part (`.roots.Root`, `..mcp.types.X`) resolved
+    against the module `path` is; an absolute name as it is; None when it cannot be."""
+    if not qualified.startswith("."):
+        return qualified
+    here = module_name(path)
+    if here is None:
+        return None
+    level = len(qualified) - len(qualified.lstrip("."))
+    package = here.split(".") if is_package(path) else here.split(".")[:-1]
+    if level - 1 > len(package):
+        return None
+    base = package[: len(package) - (level - 1)]
+    rest = qualified[level:]
+    return ".".join(base + ([rest] if rest else [])) or None
+
+
+@lru_cache(maxsize=4096)
+def module_file(directory: str, module: str) -> Optional[str]:
+    """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
+    or `<dir>/a/b/__init__.py` for that directory and its parents (cached: a file calls many
+    imported names, most of them from the same few modules or from no project file at all)."""
+    relative = module.replace(".", os.sep)
+    for _ in range(_MAX_UP):
+        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
+            full = os.path.join(directory, candidate)
+            if os.path.isfile(full):
+                return full
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return None
+
+
+def imported_module_file(path: str, qualified: str) -> Optional[str]:
+    """The project file a name imported by the file at `path` comes from (`.roots.Root` or
+    `pkg.roots.Root` -> `.../pkg/roots.py`), trying the name as a module and as a member of
+    one; None outside the project."""
+    if not path or path.startswith("<"):
+        return None
+    if qualified.startswith("."):
+        level = len(qualified) - len(qualified.lstrip("."))
+        folder = os.path.dirname(os.path.abspath(path))
+        for _ in range(level - 1):
+            folder = os.path.dirname(folder)
+        rest = qualified[level:]
+        for candidate in (rest, rest.rpartition(".")[0]):
+            if candidate:
+                found = _file_in(folder, candidate)
+                if found:
+                    return found
+        return None
+    directory = os.path.dirname(os.path.abspath(path))
+    for candidate in (qualified, qualified.rpartition(".")[0]):
+        if candidate:
+            found = module_file(directory, candidate)
+            if found:
+                return found
+    return None
+
+
+def _file_in(folder: str, module: str) -> Optional[str]:
+    relative = module.replace(".", os.sep)
+    for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
+        full = os.path.join(folder, candidate)
+        if os.path.isfile(full):
+            return full
+    return None

@@ -1,0 +1,306 @@
+"""Start-up and small runs (issue 22 §2): a file no rule can report on costs neither LibCST, nor
+the rules, nor rich; the gate the runner tests first is exactly the engine's; one results cache
+serves every output format; `mcp-migrate clean` removes the caches mcp-migrate made, and only
+those. What is counted here is work (modules loaded, files checked), never time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import mcp_migrate
+from mcp_migrate import api
+from mcp_migrate.checks import all_rules
+from mcp_migrate.checks.gates import GATES, gate_tokens, may_report
+from mcp_migrate.commands import analysis
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core import engine
+from mcp_migrate.core.settings import Settings
+
+REPO = Path(mcp_migrate.__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+
+PROBE = """
+import json, sys
+from mcp_migrate.commands.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+names = sorted(sys.modules)
+print(json.dumps({
+    "libcst": "libcst" in sys.modules,
+    "codemod": "libcst.codemod" in sys.modules,
+    "rich": any(n == "rich" or n.startswith("rich.") for n in names),
+    "rules": [n for n in names if n.startswith("mcp_migrate.checks.") and n != "mcp_migrate.checks.gates"],
+}))
+"""
+
+CLEAN = "import os\n\n\ndef join(a, b):\n    return os.path.join(a, b)\n"
+ONE_FINDING = (REPO / "fixtures" / "example" / "server.py").read_text()
+
+
+def loaded(tmp_path: Path, *args: str) -> dict:
+    """What a fresh `mcp-migrate ARGS` process imported (stdout piped: not a terminal)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def test_a_file_without_a_finding_loads_no_libcst_no_rule_no_rich(tmp_path):
+    (tmp_path / "plain.py").write_text(CLEAN)
+    for args in (("check", "--no-cache", "plain.py"), ("check", "plain.py"), ("fix", "plain.py")):
+        seen = loaded(tmp_path, *args)
+        assert seen == {"libcst": False, "codemod": False, "rich": False, "rules": []}, args
+
+
+def test_a_file_with_a_finding_loads_neither_rich_off_a_terminal_nor_the_codemod(tmp_path):
+    (tmp_path / "server.py").write_text(ONE_FINDING)
+    concise = loaded(tmp_path, "check", "--no-cache", "--output-format", "concise", "server.py")
+    assert concise["libcst"] and concise["rules"] and not concise["rich"] and not concise["codemod"]
+    full = loaded(tmp_path, "check", "--no-cache", "server.py")
+    assert full["libcst"] and not full["rich"] and not full["codemod"]  # its preview removes an import plainly
+
+
+# The runner's gate is the engine's ---------------------------------------------------------
+def test_each_rule_gate_is_its_entry_in_the_table():
+    rules = [rule for rule in all_rules()]
+    assert {rule.CODE for rule in rules} == set(GATES)
+    for rule in rules:
+        assert rule.gate() == GATES[rule.CODE], rule.CODE
+
+
+SELECTIONS = [
+    frozenset(api.default_settings().select),
+    frozenset({"RT001"}),
+    frozenset({"HA001", "RT103"}),
+    frozenset({"RT901"}),
+    frozenset({"RT900"}),
+    frozenset(),
+]
+APIS = [(), (("RT001", ("myapp.mcp.get_client_roots",)),), (("RT004", ("pkg.notify_dirs",)),)]
+
+
+@pytest.mark.parametrize("select", SELECTIONS)
+@pytest.mark.parametrize("apis", APIS)
+def test_the_light_gate_equals_the_engines(select, apis):
+    settings = Settings(select=select, extend_apis=tuple(a for a in apis if a[0] in select))
+    assert set(gate_tokens(settings.select, settings.extend_apis)) == set(engine._gate_tokens(api.with_rules(settings)))
+
+
+def test_the_gate_first_changes_no_result_on_any_fixture(monkeypatch):
+    """analysis.check with the gate tested first, and with it forced open, on every fixture."""
+    plain = Settings(select=api.default_settings().select)
+    import json as stdlib_json
+    import textwrap
+
+    cases = [(path.name, path.read_bytes()) for path in sorted(FIXTURES.glob("**/*.py"))]
+    cases += [(Path(m.__file__).name, Path(m.__file__).read_bytes()) for m in (textwrap, stdlib_json.encoder)]
+    cases += [("plain.py", CLEAN.encode())]
+    closed = sum(1 for _, data in cases if not may_report(data, plain))
+    gated = [analysis.check(data, name, plain).findings for name, data in cases]
+    monkeypatch.setattr(analysis, "may_report", lambda data, settings: True)
+    assert gated == [analysis.check(data, name, plain).findings for name, data in cases]
+    assert closed == 3
+
+
+def test_a_coding_cookie_the_engine_refuses_is_still_reported():
+    data = b"# -*- coding: utf-16 -*-\nx = 1\n"
+    result = analysis.check(data, "u.py", Settings(select=frozenset({"RT001"})))
+    assert [f.code for f in result.findings] == ["E902"]
+
+
+def test_planned_settings_carry_no_rule_classes_until_a_file_opens_the_gate(tmp_path, monkeypatch):
+    from mcp_migrate.commands.runner import CheckOptions, plan
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(CLEAN)
+    items = plan(["a.py"], CheckOptions()).items
+    assert items and all(settings.rules == () for _, settings in items)
+    assert api.with_rules(items[0][1]).rules  # the API fills them in
+
+
+# One cache for every output format --------------------------------------------------------
+def _verbose(*args) -> str:
+    result = CliRunner().invoke(cli, ["check", "-v", *args], catch_exceptions=False)
+    return next(line for line in result.stderr.splitlines() if "check:" in line)
+
+
+def test_one_cache_serves_every_output_format(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.py").write_text(ONE_FINDING)
+    (tmp_path / "plain.py").write_text(CLEAN)
+    (tmp_path / "mcp_only.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
+    assert "0 from the cache, 3 analysed" in _verbose("--output-format", "sarif", ".")
+    assert "3 from the cache, 0 analysed" in _verbose("--output-format", "github", ".")
+    assert "3 from the cache, 0 analysed" in _verbose("--output-format", "concise", ".")
+    assert "3 from the cache, 0 analysed" in _verbose(".")  # full: the previews were stored by sarif
+
+
+def test_a_run_that_shows_fixes_completes_a_cached_result_without_them(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.py").write_text(ONE_FINDING)
+    (tmp_path / "plain.py").write_text(CLEAN)
+    assert "0 from the cache, 2 analysed" in _verbose("--output-format", "github", ".")
+    assert "1 from the cache, 1 analysed" in _verbose(".")  # only the file with a fixable finding
+    assert "2 from the cache, 0 analysed" in _verbose(".")
+    assert "2 from the cache, 0 analysed" in _verbose("--output-format", "json", ".")
+    shown = CliRunner().invoke(cli, ["check", "server.py"]).stdout
+    assert "= unsafe fix" in shown and "+ from typing import Annotated" in shown
+
+
+# mcp-migrate clean ----------------------------------------------------------------------------
+def clean(*args):
+    return CliRunner().invoke(cli, ["clean", *args], catch_exceptions=False)
+
+
+@pytest.fixture
+def default_cache(monkeypatch):
+    """The cache where a project keeps it (conftest gives every test a private one)."""
+    monkeypatch.delenv("MCP_MIGRATE_CACHE_DIR")
+
+
+def test_clean_removes_the_caches_mcp_migrate_made(tmp_path, monkeypatch, default_cache):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.py").write_text(ONE_FINDING)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "pyproject.toml").write_text("[tool.mcp-migrate]\n")
+    (sub / "b.py").write_text(ONE_FINDING)
+    assert CliRunner().invoke(cli, ["check", "-q", "a.py"]).exit_code == 1
+    assert CliRunner().invoke(cli, ["check", "-q", "sub"]).exit_code == 1  # the sub-project's own cache
+    assert (tmp_path / ".mcp_migrate_cache").is_dir() and (sub / ".mcp_migrate_cache").is_dir()
+    result = clean()
+    assert result.exit_code == 0
+    assert result.stdout == "Removing cache at: .mcp_migrate_cache\nRemoving cache at: sub/.mcp_migrate_cache\n"
+    assert not (tmp_path / ".mcp_migrate_cache").exists() and not (sub / ".mcp_migrate_cache").exists()
+    assert (tmp_path / "a.py").is_file() and (sub / "b.py").is_file()
+    again = clean()
+    assert again.exit_code == 0 and again.stdout == "" and again.stderr == ""
+
+
+def test_clean_leaves_a_folder_mcp_migrate_did_not_make(tmp_path, monkeypatch, default_cache):
+    monkeypatch.chdir(tmp_path)
+    committed = tmp_path / ".mcp_migrate_cache"
+    committed.mkdir()
+    (committed / ".mcp-migrate-owner").write_text("0123 forged\n")
+    (committed / "data.json").write_text("{}")
+    result = clean()
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "no owner mark of mcp-migrate for this user" in result.stderr
+    assert (committed / "data.json").is_file()
+
+
+def test_clean_removes_a_configured_cache_dir_but_never_through_a_symlink(tmp_path, monkeypatch, default_cache):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.mcp-migrate]\ncache-dir = "build/lint-cache"\n')
+    (tmp_path / "a.py").write_text(ONE_FINDING)
+    assert CliRunner().invoke(cli, ["check", "-q", "."]).exit_code == 1
+    assert (tmp_path / "build" / "lint-cache").is_dir()
+    assert clean().stdout == "Removing cache at: build/lint-cache\n"
+    assert not (tmp_path / "build" / "lint-cache").exists() and (tmp_path / "build").is_dir()
+    assert CliRunner().invoke(cli, ["check", "-q", "."]).exit_code == 1
+    (tmp_path / "build" / "lint-cache").rename(tmp_path / "real-cache")
+    (tmp_path / "build" / "lint-cache").symlink_to(tmp_path / "real-cache")
+    result = clean()
+    assert "is a symlink: not removed" in result.stderr and (tmp_path / "real-cache").is_dir()
+
+
+def test_clean_removes_the_cache_the_environment_names(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(elsewhere))
+    (tmp_path / "a.py").write_text(ONE_FINDING)
+    assert CliRunner().invoke(cli, ["check", "-q", "a.py"]).exit_code == 1 and elsewhere.is_dir()
+    assert clean().stdout == "Removing cache at: elsewhere\n" and not elsewhere.exists()
+
+
+# Unstyled text is written without rich, exactly as rich wrote it -----------------------------
+@pytest.mark.parametrize("mode", ["full", "concise", "grouped", "full-without-tabs"])
+def test_plain_output_is_what_rich_printed(tmp_path, monkeypatch, mode):
+    import io
+    import shutil
+
+    from mcp_migrate.commands.runner import CheckOptions, propose_fixes, run_check
+    from mcp_migrate.output import report
+
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "migrate", tree)
+    (tree / "wide.py").write_text("# 見る\n" + ONE_FINDING.replace("ctx: Context", "ctx: Context  # ünïcödé ☃ 漢字"))
+    if mode == "full":  # a tab in a source line: rich expands it, so rich prints this run
+        (tree / "tabbed.py").write_text(ONE_FINDING.replace("    found = []", "\tfound = []", 1))
+    monkeypatch.chdir(tmp_path)
+    run = propose_fixes(run_check(["tree"], CheckOptions(previews=mode.startswith("full"))))
+    assert len(run.findings) > 20
+
+    def printed() -> str:
+        out = io.StringIO()
+        report.print_text(run, color=True, file=out, full=mode.startswith("full"), grouped=mode == "grouped")
+        return out.getvalue()
+
+    plain = printed()
+    monkeypatch.setattr(report, "_plain_target", lambda color, file: None)
+    assert plain == printed()
+
+
+# Orphaned imports removed without LibCST's codemod, exactly as it removes them ---------------
+def _all_fixes() -> list:
+    from mcp_migrate.core.fix.loop import analysis_previews
+    from mcp_migrate.core.settings import STRATEGIES
+
+    out = []
+    for path in sorted(FIXTURES.glob("**/*.py")):
+        data = path.read_bytes()
+        for strategy in (None, *STRATEGIES):
+            chosen = api.default_settings(strategy=strategy)
+            fixed = api.fix_bytes(data, path.name, chosen, unsafe=True)
+            out.append((path.name, strategy, fixed.fixed_source, [e.message for e in fixed.errors]))
+        out.append((path.name, "previews", analysis_previews(api.analyze(data, path.name), data, path.name)))
+    return out
+
+
+def test_the_plain_import_removal_equals_the_codemods_on_every_fixture(monkeypatch):
+    from mcp_migrate.core.fix import imports
+
+    taken = []
+    real = imports._plain_removal
+
+    def counted(module, orphaned, words):
+        done = real(module, orphaned, words)
+        taken.append(done is not None)
+        return done
+
+    monkeypatch.setattr(imports, "_plain_removal", counted)
+    plain = _all_fixes()
+    assert sum(taken) > 50 and not all(taken)  # most removals take the plain way; some need the codemod
+    monkeypatch.setattr(imports, "_plain_removal", lambda module, orphaned, words: None)
+    assert plain == _all_fixes()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from a import (\n    X,  # keep me\n    Y,\n)\nfrom b import Z as W, V\nimport c.d, e\n\nprint(Y, V, e)\nuse(X, W, c)\n",
+        "from a import (  # head\n    X,  # first\n    Y,  # second\n)\nimport c as cc\n\nprint(Y)\nuse(X, cc)\n",
+        "import os, sys\nfrom a import X\n\nuse(os, X)\n",
+    ],
+)
+def test_the_plain_import_removal_keeps_commas_and_comments_as_the_codemod(monkeypatch, source):
+    import libcst as cst
+
+    from mcp_migrate.core.fix import imports
+
+    before = cst.parse_module(source)
+    after = cst.parse_module("".join(line for line in source.splitlines(True) if not line.startswith("use(")))
+    plain = imports.remove_orphaned_imports(before, after).code
+    monkeypatch.setattr(imports, "_plain_removal", lambda module, orphaned, words: None)
+    assert plain == imports.remove_orphaned_imports(before, after).code
+    assert plain != after.code
