@@ -10,7 +10,7 @@ transformations of one (`str(r)`, `Path(r)`, `r.uri`, `r + os.sep`, `os.path.abs
 `roots[0]`, `r.rstrip("/")`). A side named as a separator, extension or scheme
 (`PATH_SEP_TUPLE`) is not a directory.
 
-What is flagged, when either side comes from roots:
+What is flagged, when a side comes from roots (for the methods, the argument: the container):
 
 * `a.startswith(b)` where neither side is a string literal. It is safe only when the checked path
   is resolved *and* the prefix ends with a separator (`real.startswith(os.path.realpath(root) + os.sep)`).
@@ -253,7 +253,9 @@ class RootsAsSandbox(Rule):
         if len(args) != 1 or len(node.args) != 1:
             return
         other = args[0].value
-        if not self._directory_check(subject, other):
+        # The argument is the container: `root.relative_to(home)` asks whether a root lies in a
+        # directory the program chose, which is not a check against the roots.
+        if not self.flow.rootish(other) or not self._directory_check(subject, other):
             return
         flow = self.flow
         fixable = True
