@@ -136,3 +136,19 @@ def test_a_file_the_standard_parser_cannot_read_keeps_its_rules():
         ast.parse(data)
     decided = engine.screens(data, "x.py", settings)
     assert not decided.read and decided.rules == decided.byte_rules != ()
+
+
+def test_rt002s_literal_first_search_finds_what_its_pattern_finds():
+    """RT002's byte screen looks for a project's own provider API by the literals of OWN_API
+    (`own_api`): the same answer as the pattern on every fixture and on spellings at the edges
+    of each alternative (word boundaries, the 8-byte window before `_root`)."""
+    from mcp_migrate.checks.rt002_roots_provider import OWN_API, own_api
+
+    cases = [p.read_bytes() for p in SOURCES]
+    words = [b"set_roots", b"register_roots_x", b"replace_root", b"add_root", b"update_rootsy", b"RootProvider"]
+    words += [b"RootCallbacks", b"roots_provider =", b"MyRootsFn", b"_RootHandler", b"xRootHandler", b"root_set"]
+    cases += [
+        pre + word + post for word in words for pre in (b"", b" ", b"a", b"_") for post in (b"", b" ", b"z", b"_")
+    ]
+    assert sum(bool(OWN_API.search(data)) for data in cases) > 40
+    assert [own_api(data) for data in cases] == [bool(OWN_API.search(data)) for data in cases]

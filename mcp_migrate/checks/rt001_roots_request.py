@@ -93,7 +93,9 @@ class RootsRequest(WireMethodRule):
     def screen_tree(cls, syntax, settings) -> bool:
         """A request written here (`asks_in`), or a call that may run a helper of this project
         whose module asks (one call away: `ImportedHelpers`)."""
-        return asks_in(syntax) or any(_module_asks(source, settings) for source in imported_module_files(syntax))
+        if asks_in(syntax):
+            return True
+        return any(_module_asks(source, settings, syntax.mentions) for source in imported_module_files(syntax))
 
     VALID = [
         Valid(
@@ -363,7 +365,9 @@ def asks_in(syntax) -> bool:
     wrapped, or v2's resolver marker); `send_request(...)` in code that names ListRootsRequest
     (a variable typed so); `roots/list` or a constant spelling it. A same-file helper's call
     site needs a request in the helper's body, so one of these."""
-    if syntax.calls_to("list_roots", "ListRootsRequest", "ListRoots"):  # `await list_roots()` of a framework too
+    if syntax.method_calls("list_roots") or syntax.calls_to("ListRootsRequest", "ListRoots"):
+        return True
+    if any(_awaits_list_roots(node.value) for node in syntax.of(ast.Await)):  # a framework's function
         return True
     if syntax.mentions("ListRootsRequest") and syntax.calls_to(*_SEND_METHODS):
         return True
@@ -374,13 +378,19 @@ def asks_in(syntax) -> bool:
     return any(node.name == "list_roots" for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef))
 
 
+def _awaits_list_roots(value) -> bool:
+    """`await list_roots()`: what `_framework_function` is asked about (a name, not a method)."""
+    return value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == "list_roots"
+
+
 #: (module file, mtime, size) -> whether the module may ask (its `asks_in`).
 _MODULES_ASK: dict = {}
 
 
-def _module_asks(source: str, settings) -> bool:
+def _module_asks(source: str, settings, mentioned) -> bool:
     """Whether a project module can hold a helper that asks, as `ImportedHelpers._keys` would
-    find it (the same size limit and tokens), by its syntax screen alone."""
+    find it (the same size limit and tokens), by its syntax screen alone; or re-exports, on a
+    line naming something the calling file `mentioned`, one from a module that can."""
     try:
         stat = os.stat(source)
     except OSError:
@@ -388,20 +398,27 @@ def _module_asks(source: str, settings) -> bool:
     key = (source, stat.st_mtime_ns, stat.st_size)
     found = _MODULES_ASK.get(key)
     if found is None:
-        found = _reads_as_asking(source, stat.st_size, settings.max_file_size)
-        # A package re-exporting the helper: the module it comes from, one hop.
-        found = found or any(_reads_as_asking(other, -1, settings.max_file_size) for other in reexport_sources(source))
-        _MODULES_ASK[key] = found
+        found = _MODULES_ASK[key] = _reads_as_asking(source, stat.st_size, settings.max_file_size)
+    if found:
+        return True
+    # A package re-exporting the helper (`ImportedHelpers.helper`): the module it comes from, one hop.
+    limit = settings.max_file_size
+    return any(_reads_as_asking_cached(other, limit) for other in reexport_sources(source, mentioned))
+
+
+def _reads_as_asking_cached(source: str, limit: int) -> bool:
+    try:
+        stat = os.stat(source)
+    except OSError:
+        return False
+    key = (source, stat.st_mtime_ns, stat.st_size)
+    found = _MODULES_ASK.get(key)
+    if found is None:
+        found = _MODULES_ASK[key] = _reads_as_asking(source, stat.st_size, limit)
     return found
 
 
 def _reads_as_asking(source: str, size: int, limit: int) -> bool:
-    """`size`: the file's, or -1 when not known yet."""
-    if size < 0:
-        try:
-            size = os.path.getsize(source)
-        except OSError:
-            return False
     if limit and size > limit:
         return False
     try:

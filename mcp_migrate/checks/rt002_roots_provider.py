@@ -84,10 +84,30 @@ _PROVIDER_KEYWORDS = frozenset({"roots_provider", "roots_callback", "roots_handl
 
 
 #: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
-_OWN_API = re.compile(
+OWN_API = re.compile(
     rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w|"
     rb"Roots(?:Provider|Handler|Callback|Fn)|\bRoot(?:Provider|Handler|Callback)\b|roots_(?:provider|callback|handler)\s*="
 )
+#: OWN_API's alternatives by the literal each begins or turns on: a pattern that starts with a
+#: literal is searched for like a string (OWN_API itself costs about 60 ns a byte: 0.7 s over
+#: the generated MCP-heavy tree).
+_SETTER = re.compile(rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w")
+_OWN_TYPE = re.compile(rb"Roots(?:Provider|Handler|Callback|Fn)|roots_(?:provider|callback|handler)\s*=")
+_ROOT_TYPE = re.compile(rb"Root(?:Provider|Handler|Callback)\b")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def own_api(data: bytes) -> bool:
+    """`OWN_API.search(data)`, found by its literals first."""
+    if _OWN_TYPE.search(data):
+        return True
+    at = data.find(b"_root")
+    while at >= 0:  # the setter's verb ends just before `_root`: at most 8 bytes back
+        if _SETTER.search(data, max(0, at - 8), at + 9):
+            return True
+        at = data.find(b"_root", at + 1)
+    return any(m.start() == 0 or data[m.start() - 1] not in _WORD for m in _ROOT_TYPE.finditer(data))
+
 
 #: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
 #: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
@@ -181,7 +201,7 @@ class RootsProvider(WireMethodRule):
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
         if any(token in data for token in cls.SCREEN):
             return True
-        if _OWN_API.search(data):  # a project's own provider API (checks/roots_api.py)
+        if own_api(data):  # a project's own provider API (checks/roots_api.py)
             return True
         if b"roots" not in data:
             return False

@@ -100,7 +100,8 @@ class RootsAsSandbox(Rule):
         or `p.relative_to(x)` used as a check (`_used_as_check`), or `commonpath`/`commonprefix`
         of a list, where a side may come from roots (`TreeFlow`); minus what the rule drops for
         reasons the syntax shows alone (a literal side, a separator or extension name, an
-        `assert`, a test that guards stripping the prefix, a side resolved in plain sight)."""
+        `assert`, a test that guards stripping the prefix, a side resolved in plain sight, an
+        argument that does not come from roots)."""
         methods = [c for name in ("startswith", "is_relative_to", "relative_to") for c in syntax.method_calls(name)]
         commons = syntax.calls_to(*_COMMON_NAMES)
         if not methods and not commons:
@@ -129,7 +130,7 @@ class RootsAsSandbox(Rule):
                     continue
             if id(check) in strips:
                 continue
-            if flow.rootish(subject) or flow.rootish(other):
+            if flow.rootish(other):  # the argument is the container, and must be the root (`_method`)
                 return True
         for common in commons:
             args = screen_positional(common)

@@ -272,20 +272,22 @@ def _reexported_from(source: str, name: str) -> Optional[str]:
     return imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
 
 
-def reexport_sources(source: str) -> list:
-    """The files a module imports from (`from .helpers import get_dirs`): every file
-    `_reexported_from` could answer for one of its names (the syntax screen's twin, which does
-    not know the name yet)."""
+def reexport_sources(source: str, wanted) -> list:
+    """The files a module imports from on a line that names a word `wanted` accepts
+    (`from .helpers import get_dirs`): every file `_reexported_from` could answer for such a
+    name (the syntax screen's twin: `wanted` tells the names the calling file spells)."""
     try:
         with open(source, "rb") as handle:
             text = handle.read(1024 * 1024).decode("utf-8", "replace")
     except OSError:
         return []
-    found = []
-    for module in set(re.findall(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\b", text)):
+    found = set()
+    for module, names in re.findall(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\s+([^\n]*)", text):
+        if not any(wanted(name) for name in re.findall(r"\w+", names)):
+            continue
         file = imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
         if file is not None and file != source:
-            found.append(file)
+            found.add(file)
     return sorted(found)
 
 
