@@ -142,7 +142,7 @@ def test_rt002s_literal_first_search_finds_what_its_pattern_finds():
     """RT002's byte screen looks for a project's own provider API by the literals of OWN_API
     (`own_api`): the same answer as the pattern on every fixture and on spellings at the edges
     of each alternative (word boundaries, the 8-byte window before `_root`)."""
-    from mcp_migrate.checks.rt002_roots_provider import OWN_API, own_api
+    from mcp_migrate.checks.rt002_screen import OWN_API, own_api
 
     cases = [p.read_bytes() for p in SOURCES]
     words = [b"set_roots", b"register_roots_x", b"replace_root", b"add_root", b"update_rootsy", b"RootProvider"]

@@ -20,7 +20,7 @@ from mcp_migrate.checks.roots_types import (
     provider_types,
     roots_type_definition,
 )
-from mcp_migrate.checks.rt002_screen import CALLBACK_KEYS, CLIENT_SESSION_CALLBACK_INDEX, provider_in
+from mcp_migrate.checks.rt002_screen import CALLBACK_KEYS, CLIENT_SESSION_CALLBACK_INDEX, own_api, provider_in
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
     WireMethodRule,
@@ -81,32 +81,6 @@ MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GI
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
 #: Keywords that hand a project's own roots provider on (`roots_provider=`, `roots_manager=`).
 _PROVIDER_KEYWORDS = frozenset({"roots_provider", "roots_callback", "roots_handler"})
-
-
-#: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
-OWN_API = re.compile(
-    rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w|"
-    rb"Roots(?:Provider|Handler|Callback|Fn)|\bRoot(?:Provider|Handler|Callback)\b|roots_(?:provider|callback|handler)\s*="
-)
-#: OWN_API's alternatives by the literal each begins or turns on: a pattern that starts with a
-#: literal is searched for like a string (OWN_API itself costs about 60 ns a byte: 0.7 s over
-#: the generated MCP-heavy tree).
-_SETTER = re.compile(rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w")
-_OWN_TYPE = re.compile(rb"Roots(?:Provider|Handler|Callback|Fn)|roots_(?:provider|callback|handler)\s*=")
-_ROOT_TYPE = re.compile(rb"Root(?:Provider|Handler|Callback)\b")
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
-def own_api(data: bytes) -> bool:
-    """`OWN_API.search(data)`, found by its literals first."""
-    if _OWN_TYPE.search(data):
-        return True
-    at = data.find(b"_root")
-    while at >= 0:  # the setter's verb ends just before `_root`: at most 8 bytes back
-        if _SETTER.search(data, max(0, at - 8), at + 9):
-            return True
-        at = data.find(b"_root", at + 1)
-    return any(m.start() == 0 or data[m.start() - 1] not in _WORD for m in _ROOT_TYPE.finditer(data))
 
 
 #: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
