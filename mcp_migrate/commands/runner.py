@@ -26,7 +26,7 @@ from mcp_migrate.project.selection import selection_for
 POOL_THRESHOLD = 64
 #: A pool starts only when the files its screens leave for LibCST hold this many bytes (and are
 #: at least two): below it the workers' start-up and the hand-over cost more wall time than the
-#: second core saves (benchmarks/README.md, "the pool's crossover", measured on 2 cores).
+#: second core saves (set on a 2-core machine; benchmarks/README.md, issue 21's section).
 POOL_BYTES = 256 * 1024
 #: The E902 message of a path named on the command line that does not exist (ruff's words).
 MISSING_PATH = "No such file or directory"
