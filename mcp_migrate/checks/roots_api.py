@@ -1,6 +1,7 @@
 """A project's own client API for roots, read from its code: roots setters (`set_roots_provider`,
 `register_roots_callback`, `add_root`), the arguments that are roots or providers, and the
-functions a `list_roots_callback=` value names (providers by their use)."""
+functions a `list_roots_callback=` value names (providers by their use), and what a provider's
+body returns."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.core.sdk import LIST_ROOTS_RESULT
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name
 
 #: A roots setter's name: `set_roots`, `set_roots_provider`, `update_roots`, `replace_roots`,
@@ -104,3 +106,36 @@ def _local_value(scopes: list, name: str):
         if values:
             return values[0] if len(values) == 1 else None
     return None
+
+
+def returns_built(body, resolver, built=frozenset({LIST_ROOTS_RESULT})) -> bool:
+    """Does the function's own body (not nested functions) `return ListRootsResult(...)` (or,
+    with `built`, another of those types)?"""
+    stack = list(statements_of(body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            stack.extend(stmt.body)
+        elif isinstance(stmt, cst.Return):
+            value = stmt.value
+            if isinstance(value, cst.Call) and resolver.mcp_name(value.func) in built:
+                return True
+        elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            for part in ("body", "orelse", "finalbody"):
+                stack.extend(statements_of(getattr(stmt, part, None)))
+            for handler in getattr(stmt, "handlers", ()):
+                stack.extend(statements_of(handler.body))
+    return False
+
+
+def statements_of(block) -> list:
+    """The statements of a block-like field: an IndentedBlock, a one-line suite, an `else:` /
+    `finally:` clause, or an `elif` (an If, itself a statement)."""
+    if block is None or isinstance(block, cst.BaseExpression):
+        return []
+    if isinstance(block, cst.If):
+        return [block]
+    inner = getattr(block, "body", None)
+    if isinstance(inner, (list, tuple)):
+        return list(inner)
+    return statements_of(inner)

@@ -11,6 +11,7 @@ from mcp_migrate.checks.roots_api import (
     SETTER_NAME,
     callables_named,
     returns_an_attribute,
+    returns_built,
     roots_argument,
     stores_roots,
 )
@@ -38,6 +39,7 @@ from mcp_migrate.core.sdk import (
     ASKING_TYPES,
     CLIENT_RECEIVERS,
     FASTMCP,
+    LIST_ROOTS_RESULT,
     PROVIDER_TYPES,
     ROOTS_KWARG_PACKAGES,
     ROOTS_VALUE_TYPES,
@@ -331,6 +333,27 @@ class RootsProvider(WireMethodRule):
             self.report(node.name, MSG_PROVIDER.format(name=shorten(node.name.value, 40), why=why))
             self._reported_defs.add(id(node))
 
+    def visit_Return(self, node: cst.Return) -> None:
+        """`return mcp_types.ListRootsResult(...)` where the SDK is bound inside the function (a
+        late `import mcp.types as t`, `t = importlib.import_module("mcp.types")`): the names of
+        the body are known only here, not when the `def` was visited."""
+        value = node.value
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+            return
+        function = next((a for a in reversed(self.ancestors) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+        if not isinstance(function, cst.FunctionDef) or id(function) in self._reported_defs:
+            return
+        if function.name.value == "on_list_roots":
+            return  # reported as the MessageHandler method it is
+        if self.resolver.mcp_name(value.func) != LIST_ROOTS_RESULT:
+            return
+        returns = annotation_symbols(self.resolver, function.returns.annotation) if function.returns else set()
+        if returns & ASKING_TYPES or returns_built(function.body, self.resolver, ASKING_TYPES):
+            return  # a server-side resolver that asks (`-> ListRoots | ListRootsResult`, `return ListRoots()`)
+        why = "builds and returns a `ListRootsResult`"
+        self.report(function.name, MSG_PROVIDER.format(name=shorten(function.name.value, 40), why=why))
+        self._reported_defs.add(id(function))
+
     def _is_setter(self, node: cst.FunctionDef) -> bool:
         """A roots setter of a project's own client API, in MCP code: named like one
         (`set_roots_provider`, `register_roots_callback`, `add_root`), taking roots (a parameter
@@ -393,7 +416,7 @@ class RootsProvider(WireMethodRule):
         params = param_symbols(self.resolver, node.params)
         if "ListRootsRequest" in params:
             return "takes a `ListRootsRequest`"
-        if _returns_built_result(node.body, self.resolver):
+        if returns_built(node.body, self.resolver):
             return "builds and returns a `ListRootsResult`"
         if "ListRootsResult" in returns and ("ErrorData" in returns or "RequestContext" in params):
             return "has the `list_roots_callback` signature"
@@ -442,38 +465,6 @@ class RootsProvider(WireMethodRule):
         if where == "dispatch":
             return not relays(ancestors) and not error_data(ancestors)
         return registers(where)
-
-
-def _returns_built_result(body, resolver) -> bool:
-    """Does the function's own body (not nested functions) `return ListRootsResult(...)`?"""
-    stack = list(_statements(body))
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, cst.SimpleStatementLine):
-            stack.extend(stmt.body)
-        elif isinstance(stmt, cst.Return):
-            value = stmt.value
-            if isinstance(value, cst.Call) and resolver.mcp_name(value.func) == "ListRootsResult":
-                return True
-        elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            for part in ("body", "orelse", "finalbody"):
-                stack.extend(_statements(getattr(stmt, part, None)))
-            for handler in getattr(stmt, "handlers", ()):
-                stack.extend(_statements(handler.body))
-    return False
-
-
-def _statements(block) -> list:
-    """The statements of a block-like field: an IndentedBlock, a one-line suite, an `else:` /
-    `finally:` clause, or an `elif` (an If, itself a statement)."""
-    if block is None or isinstance(block, cst.BaseExpression):
-        return []
-    if isinstance(block, cst.If):
-        return [block]
-    inner = getattr(block, "body", None)
-    if isinstance(inner, (list, tuple)):
-        return list(inner)
-    return _statements(inner)
 
 
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:

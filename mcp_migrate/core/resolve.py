@@ -34,6 +34,7 @@ from mcp_migrate.core.sdk import (
     mcp_named_module,
     sdk_symbol,
 )
+from mcp_migrate.core.syntax import literal
 
 
 class Binding(NamedTuple):
@@ -63,6 +64,8 @@ class Binding(NamedTuple):
 
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 _ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
+#: `types = importlib.import_module("mcp.types")` binds a module as `import mcp.types as types`.
+_IMPORT_MODULE = "importlib.import_module"
 
 
 def dotted(expr: cst.BaseExpression) -> Optional[str]:
@@ -219,6 +222,10 @@ class Resolver:
             else:
                 return None
         if isinstance(value, cst.Call):
+            module = self._imported_by_call(value)
+            if module is not None:
+                self._note_module(module)
+                return Binding.imported(module)
             q = self._call_type(value)
             return Binding.instance(q)
         if isinstance(value, (cst.Name, cst.Attribute)):
@@ -228,6 +235,16 @@ class Resolver:
             t = self.instance_type(value)
             return Binding.instance(t)
         return None
+
+    def _imported_by_call(self, call: cst.Call) -> Optional[str]:
+        """The module `importlib.import_module("a.b")` loads: a literal, absolute name, no
+        `package=` (a name computed at run time stays unknown)."""
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        name = literal(call.args[0].value)
+        if not name or name.startswith(".") or self.qualified(call.func) != _IMPORT_MODULE:
+            return None
+        return name
 
     def _bind_assign(self, node: cst.Assign, scope: _Scope) -> None:
         binding = self._value_binding(node.value)
