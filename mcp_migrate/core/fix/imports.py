@@ -331,20 +331,17 @@ def add_imports(module: cst.Module, imports: list) -> cst.Module:
 
 
 def _module_import_bindings(module: cst.Module) -> set:
-    """Names bound by imports outside functions and classes (inside try/if included)."""
-    names = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_ClassDef(self, node) -> bool:
-            return False
-
-        def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
+    """Names bound by imports outside functions and classes (inside try/if included). A walk
+    of the statements only (an expression holds no import), not LibCST's visitor, which
+    rebuilds every node it passes: each added import of each preview asks this."""
+    names: set = set()
+    stack: list = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.ImportAlias):
             names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
-
-    module.visit(Collect())
+        elif not isinstance(node, (cst.BaseExpression, cst.FunctionDef, cst.ClassDef)):
+            stack.extend(children(node))
     return names
 
 
