@@ -92,3 +92,22 @@ def test_nodes_without_ancestors_fall_back_to_the_exact_pass(monkeypatch):
     fallbacks = _whole_module_fallbacks(monkeypatch)
     ranges = positions.node_ranges(module, module.code, [(call, ())])
     assert fallbacks and (ranges[id(call)].start.line, ranges[id(call)].start.column) == (1, 4)
+
+
+def test_the_walks_node_types_are_every_concrete_syntax_node_of_libcst():
+    """core.walk finds its node types by each class's MRO (cheap at start-up); that is exactly
+    the concrete CSTNode subclasses LibCST exports, less the layout nodes."""
+    import inspect
+
+    from mcp_migrate.core import walk
+
+    expected = {
+        value
+        for value in vars(cst).values()
+        if inspect.isclass(value)
+        and issubclass(value, cst.CSTNode)
+        and not inspect.isabstract(value)
+        and not issubclass(value, walk._LAYOUT)
+    }
+    assert len(expected) > 100
+    assert walk.NODE_TYPES == expected

@@ -69,6 +69,7 @@ def _use_reference_fixer(monkeypatch) -> None:
     monkeypatch.setattr(
         loop, "edit_transformer", lambda module, edits, width: apply._ApplyEdits(edits, width, module.default_indent)
     )
+    monkeypatch.setattr(loop, "_module_bytes", lambda new, pieces: new.bytes)
     monkeypatch.setattr(
         imports,
         "_remove_imports",
@@ -98,6 +99,17 @@ def test_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
     for (path, _, _), mine, reference in zip(cases, fast, slow):
         assert mine == reference, path
     assert sum(1 for previews in slow if previews) > 20
+
+
+def test_finding_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
+    """Each finding's own preview too (many passes over one parse: statements' code reused)."""
+    cases = _fixable_analyses()
+    fast = [loop.finding_previews(analysis, data, path.name) for path, data, analysis in cases]
+    _use_reference_fixer(monkeypatch)
+    slow = [loop.finding_previews(analysis, data, path.name) for path, data, analysis in cases]
+    for (path, _, _), mine, reference in zip(cases, fast, slow):
+        assert mine == reference, path
+    assert sum(1 for previews in slow if previews) > 5
 
 
 def test_a_check_worker_keeps_the_previews_of_a_separate_analysis():

@@ -31,6 +31,7 @@ Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor i
 
 from __future__ import annotations
 
+import ast
 from typing import Optional
 
 import libcst as cst
@@ -40,6 +41,9 @@ from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.screen import last_identifier as screen_last_identifier
+from mcp_migrate.core.screen import positional as screen_positional
+from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
 from mcp_migrate.core.syntax import keyword, literal, positional, shorten
 
@@ -131,6 +135,27 @@ def _branches_act(*nodes) -> bool:
     return finder.found
 
 
+def _acting_branches(node) -> bool:
+    """`_branches_act` on the standard library's If / While / IfExp."""
+    branches = (node.body, node.orelse) if node.__class__ is not ast.While else (node.body,)
+    stack = [b for branch in branches for b in (branch if isinstance(branch, list) else [branch])]
+    while stack:
+        current = stack.pop()
+        if current.__class__ is ast.Call:
+            name = screen_last_identifier(current.func)
+            if name and _acting_name(name):
+                return True
+        for child in ast.iter_child_nodes(current):
+            if child.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+                stack.append(child)
+    return False
+
+
+def _acting_name(name: str) -> bool:
+    ws = set(words(name))
+    return ("tool" in ws and bool(ws & _RUN_WORDS)) or bool(ws & _PROMPT_WORDS)
+
+
 class _Names(cst.CSTVisitor):
     """Names (attribute names included), called names and string keys an expression reads."""
 
@@ -168,6 +193,33 @@ class AnnotationTrust(Rule):
     SCREEN = tuple(name.encode() for name in HINTS)
     #: Every hint name holds `Hint` (camelCase) or `_hint` (snake_case).
     GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """A hint read (an attribute, a subscript, or a call given the hint's name) and a place
+        it can decide approval: an approval callable (`require_approval=`,
+        `require_confirmation=`, `approval_required`), a function whose name says it decides,
+        or an `if`/`while`/conditional expression whose branches call a tool or ask the user."""
+        reads = [node for node in syntax.of(ast.Attribute) if node.attr in HINTS]
+        reads.extend(node for node in syntax.of(ast.Subscript) if (screen_string(node.slice) or "") in HINTS)
+        for call in syntax.calls():
+            name = screen_last_identifier(call.func) or ""
+            if not (name.startswith("set") or name in ("update", "pop")) and any(
+                (screen_string(arg) or "") in HINTS for arg in screen_positional(call)
+            ):
+                reads.append(call)
+        if not reads:
+            return False
+        for keyword_name in ("require_approval", "require_confirmation", "approval_required_func"):
+            if syntax.keyword_calls(keyword_name):
+                return True
+        if syntax.method_calls("approval_required"):
+            return True
+        read_ids = {id(node) for node in reads}
+        for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
+            if decision_function(function.name) and any(id(n) in read_ids for n in ast.walk(function)):
+                return True
+        return any(_acting_branches(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
 
     VALID = [
         Valid(

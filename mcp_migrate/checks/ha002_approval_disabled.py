@@ -17,6 +17,7 @@ Not flagged: `"always"`, callables (HA001 judges those), and the per-tool allow-
 
 from __future__ import annotations
 
+import ast
 from typing import Optional
 
 import libcst as cst
@@ -25,6 +26,7 @@ from mcp_migrate.checks.calls import call_qualified
 from mcp_migrate.checks.gates import GATES
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
 from mcp_migrate.core.syntax import keyword, literal
 
@@ -56,11 +58,45 @@ def _never(expr: cst.BaseExpression) -> Optional[str]:
     return None
 
 
+def _never_tree(node) -> Optional[str]:
+    """`_never` on the standard library's nodes."""
+    if screen_string(node) == "never":
+        return '"never"'
+    if node.__class__ is ast.Constant and node.value is False:
+        return "False"
+    if node.__class__ is ast.Dict and node.keys:
+        keys = [screen_string(k) if k is not None else None for k in node.keys]
+        if any(k in ("always", "never") for k in keys):
+            return None
+        if all(k is not None for k in node.keys) and all(screen_string(v) == "never" for v in node.values):
+            return '{...: "never"}'
+    return None
+
+
 class ApprovalDisabled(Rule):
     CODE = "HA002"
     SCREEN = (b"require_approval", b"require_confirmation")
     #: Only through an MCP server or toolset class (`agents.mcp`, `google.adk.tools.mcp_tool`).
     GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """`require_approval=` that turns approval off for every tool, `require_confirmation=False`,
+        or a `"require_approval"` key doing the same in a mapping."""
+        if any(_never_tree(value) for _, value in syntax.keyword_calls("require_approval")):
+            return True
+        for _, value in syntax.keyword_calls("require_confirmation"):
+            if value.__class__ is ast.Constant and value.value is False:
+                return True
+        for mapping in syntax.of(ast.Dict):
+            for key, value in zip(mapping.keys, mapping.values):
+                if (
+                    key is not None
+                    and screen_string(key) == "require_approval"
+                    and _never_tree(value) not in (None, "False")
+                ):
+                    return True
+        return False
 
     VALID = [
         Valid(

@@ -18,10 +18,13 @@ The data-flow heuristic is deliberately simple and documented in each rule's doc
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified
 from mcp_migrate.checks.words import resolved_name, rootish_name
+from mcp_migrate.core.screen import string
 from mcp_migrate.core.syntax import literal
 
 #: Methods that keep a root a root: `r.rstrip("/")`, `r.resolve()`, `dirs.split(":")`.
@@ -258,3 +261,172 @@ class Flow:
         if isinstance(expr, cst.Call) and call_qualified(self.resolver, expr) == "os.path.join" and expr.args:
             return literal(expr.args[-1].value) == ""
         return False
+
+
+# ----- the syntax screen's twin ------------------------------------------------------------------
+#: Nodes that open a scope of `Flow` (it pushes one for functions, lambdas and comprehensions;
+#: a class body binds in the scope around it).
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+class TreeFlow:
+    """The syntax screen's twin of `Flow.rootish`, on the standard library's nodes: whether an
+    expression may come from roots. Every way `rootish` says yes ends at a name or attribute
+    whose words say so (`.roots` and `list_roots` among them), an environment key with such
+    words, or a name a binding tagged "root"; so an expression may come from roots when such an
+    atom is anywhere in it. Names are tagged per scope as `Flow` tags them (assignments, loops,
+    comprehensions, walrus), visible in nested scopes; binding order, shadowing and the "plain"
+    tag of `os.walk` loops are ignored, so this is a superset of `Flow`, never less."""
+
+    def __init__(self, syntax) -> None:
+        self.syntax = syntax
+        self._words: dict = {}
+        self._parent: dict = {}  # scope id -> enclosing scope id
+        self._bindings: dict = {}  # scope id -> [(names, value)]
+        self._scope_of: dict = {}  # id(node) -> scope id, for the nodes asked about
+        self._tagged: dict = {}
+        self._walked = False
+        self._bound = None
+
+    def _bound_anywhere(self) -> set:
+        """Every name some binding of the file tags (in whatever scope)."""
+        if self._bound is None:
+            found: set = set()
+            for node in self.syntax.of(ast.Assign):
+                for target in node.targets:
+                    found |= _bound_names(target)
+            for node in self.syntax.of(ast.AnnAssign, ast.NamedExpr):
+                found |= _bound_names(node.target)
+            for node in self.syntax.of(ast.For, ast.AsyncFor, ast.comprehension):
+                found |= _bound_names(node.target)
+            self._bound = found
+        return self._bound
+
+    def _walk(self, tree) -> None:
+        stack = [(tree, 0)]
+        bindings = self._bindings
+        bindings[0] = []
+        while stack:
+            node, scope = stack.pop()
+            self._scope_of[id(node)] = scope
+            kind = node.__class__
+            if kind in _SCOPES:
+                inner = id(node)
+                self._parent[inner] = scope
+                bindings[inner] = []
+                scope = inner
+            if kind is ast.Assign:
+                bindings[scope].extend((_bound_names(target), node.value) for target in node.targets)
+            elif kind in (ast.AnnAssign, ast.NamedExpr):
+                if node.value is not None:
+                    bindings[scope].append((_bound_names(node.target), node.value))
+            elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
+                bindings[scope].append((_bound_names(node.target), node.iter))
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, scope))
+
+    def _rootish_word(self, name: str) -> bool:
+        found = self._words.get(name)
+        if found is None:
+            found = self._words[name] = rootish_name(name)
+        return found
+
+    def _atoms(self, node) -> tuple:
+        """(a rootish atom is in `node`, the plain names in it)."""
+        names = set()
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            kind = current.__class__
+            if kind is ast.Name:
+                if self._rootish_word(current.id):
+                    return True, names
+                names.add(current.id)
+            elif kind is ast.Attribute:
+                if current.attr == "roots" or self._rootish_word(current.attr):
+                    return True, names
+            elif kind is ast.Constant:
+                if current.value.__class__ is str and self._rootish_word(current.value):
+                    return True, names
+            stack.extend(ast.iter_child_nodes(current))
+        return False, names
+
+    def _tags(self, scope) -> set:
+        """The names a binding of this scope or an enclosing one may tag "root"."""
+        found = self._tagged.get(scope)
+        if found is None:
+            outer = self._parent.get(scope)
+            tagged = set(self._tags(outer)) if outer is not None else set()
+            pending = []
+            for names, value in self._bindings.get(scope, ()):
+                if not names:
+                    continue
+                static, used = self._atoms(value)
+                if static:
+                    tagged |= names
+                else:
+                    pending.append((names, used))
+            changed = True
+            while changed:
+                changed = False
+                for names, used in pending:
+                    if not names <= tagged and used & tagged:
+                        tagged |= names
+                        changed = True
+            found = self._tagged[scope] = tagged
+        return found
+
+    def rootish(self, node) -> bool:
+        static, names = self._atoms(node)
+        if static:
+            return True
+        if not names & self._bound_anywhere():
+            return False  # no binding can have tagged a name in it
+        if not self._walked:  # the scopes are worked out once, for the first name that needs them
+            self._walked = True
+            self._walk(self.syntax.tree)
+        return bool(names & self._tags(self._scope_of.get(id(node), 0)))
+
+    def resolved(self, node) -> bool:
+        """`Flow.resolved` where it needs no binding nor import to say yes: a name or attribute
+        whose words say so, `x.resolve()` / `x.realpath()`, `p + "/"` of one, an f-string
+        starting with one. A yes here is a yes of `Flow.resolved`."""
+        kind = node.__class__
+        if kind is ast.Name:
+            return resolved_name(node.id)
+        if kind is ast.Attribute:
+            return resolved_name(node.attr)
+        if kind is ast.Call:
+            return node.func.__class__ is ast.Attribute and node.func.attr in ("resolve", "realpath")
+        if kind is ast.BinOp and node.op.__class__ is ast.Add:
+            return self.resolved(node.left)
+        if kind is ast.JoinedStr:
+            first = next((v for v in node.values if v.__class__ is ast.FormattedValue), None)
+            return first is not None and self.resolved(first.value)
+        return False
+
+
+def separator_terminated_tree(node) -> bool:
+    """`Flow.separator_terminated` where no import decides: `root + "/"`, `f"{root}/"`."""
+    if node.__class__ is ast.BinOp and node.op.__class__ is ast.Add:
+        text = string(node.right)
+        return text is not None and text.endswith(("/", "\\"))
+    if node.__class__ is ast.JoinedStr and node.values:
+        text = string(node.values[-1])
+        return text is not None and text.endswith(("/", "\\"))
+    return False
+
+
+def _bound_names(target) -> set:
+    """The names `Flow.bind` tags for a target: a name, or the names in a tuple or list."""
+    kind = target.__class__
+    if kind is ast.Name:
+        return {target.id}
+    if kind is ast.Starred:
+        return _bound_names(target.value)
+    if kind in (ast.Tuple, ast.List):
+        found = set()
+        for element in target.elts:
+            found |= _bound_names(element)
+        return found
+    return set()

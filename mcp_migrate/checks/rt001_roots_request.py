@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import os
 import re
 
 import libcst as cst
@@ -13,16 +15,18 @@ from mcp_migrate.checks.wire import (
     WireMethodRule,
     builds,
     error_data,
+    method_in_code,
     relays,
     sends,
 )
-from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers
+from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files, reexport_sources
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
+from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
 from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional, shorten
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
@@ -84,6 +88,14 @@ class RootsRequest(WireMethodRule):
         if any(token in data for token in cls.SCREEN[:-1]):
             return True
         return b"_roots(" in data and _MENTIONS_MCP.search(data) is not None
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """A request written here (`asks_in`), or a call that may run a helper of this project
+        whose module asks (one call away: `ImportedHelpers`)."""
+        if asks_in(syntax):
+            return True
+        return any(_module_asks(source, settings, syntax.mentions) for source in imported_module_files(syntax))
 
     VALID = [
         Valid(
@@ -347,12 +359,88 @@ class RootsRequest(WireMethodRule):
             self.report(node, MSG_RELAY)
 
 
+def asks_in(syntax) -> bool:
+    """The syntax screen of every request `visit_Call` and the wire strings report: a
+    `.list_roots()` call, or `list_roots()` imported from a framework's MCP module; a call of `ListRootsRequest` or `ListRoots` (built by hand, sent,
+    wrapped, or v2's resolver marker); `send_request(...)` in code that names ListRootsRequest
+    (a variable typed so); `roots/list` or a constant spelling it. A same-file helper's call
+    site needs a request in the helper's body, so one of these."""
+    if syntax.method_calls("list_roots") or syntax.calls_to("ListRootsRequest", "ListRoots"):
+        return True
+    if any(_awaits_list_roots(node.value) for node in syntax.of(ast.Await)):  # a framework's function
+        return True
+    if syntax.mentions("ListRootsRequest") and syntax.calls_to(*_SEND_METHODS):
+        return True
+    if method_in_code(syntax, RootsRequest.WIRE_STRINGS, ROOTS_LIST):
+        return True
+    # A shape the rule does not report yet, let through: a project's own `def list_roots()`
+    # (its framework's ask helper).
+    return any(node.name == "list_roots" for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef))
+
+
+def _awaits_list_roots(value) -> bool:
+    """`await list_roots()`: what `_framework_function` is asked about (a name, not a method)."""
+    return value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == "list_roots"
+
+
+#: (module file, mtime, size) -> whether the module may ask (its `asks_in`).
+_MODULES_ASK: dict = {}
+
+
+def _module_asks(source: str, settings, mentioned) -> bool:
+    """Whether a project module can hold a helper that asks, as `ImportedHelpers._keys` would
+    find it (the same size limit and tokens), by its syntax screen alone; or re-exports, on a
+    line naming something the calling file `mentioned`, one from a module that can."""
+    try:
+        stat = os.stat(source)
+    except OSError:
+        return False
+    key = (source, stat.st_mtime_ns, stat.st_size)
+    found = _MODULES_ASK.get(key)
+    if found is None:
+        found = _MODULES_ASK[key] = _reads_as_asking(source, stat.st_size, settings.max_file_size)
+    if found:
+        return True
+    # A package re-exporting the helper (`ImportedHelpers.helper`): the module it comes from, one hop.
+    limit = settings.max_file_size
+    return any(_reads_as_asking_cached(other, limit) for other in reexport_sources(source, mentioned))
+
+
+def _reads_as_asking_cached(source: str, limit: int) -> bool:
+    try:
+        stat = os.stat(source)
+    except OSError:
+        return False
+    key = (source, stat.st_mtime_ns, stat.st_size)
+    found = _MODULES_ASK.get(key)
+    if found is None:
+        found = _MODULES_ASK[key] = _reads_as_asking(source, stat.st_size, limit)
+    return found
+
+
+def _reads_as_asking(source: str, size: int, limit: int) -> bool:
+    if limit and size > limit:
+        return False
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read(limit + 1 if limit else -1)
+    except OSError:
+        return False
+    if not any(token in data for token in RootsRequest.SCREEN):
+        return False
+    syntax = read_syntax(data, source)
+    return syntax is None or asks_in(syntax)
+
+
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
     """The functions of another module of the project whose body asks for roots: that module
     run through this rule alone (core.dispatch, the engine's own walk), within the limits of
-    every parse."""
+    every parse. A module whose code holds no request (its syntax screen) is not parsed."""
     if beyond_limits(data, caller.settings) is not None or encoding_refusal(data) is not None:
         return set()  # too large or deep to parse (the guard of every parse): it asks nothing we see
+    syntax = read_syntax(data, path)
+    if syntax is not None and not asks_in(syntax):
+        return set()
     _, (rule,) = run_rules(path, data, cst.parse_module(data), caller.settings, [RootsRequest])
     return rule.helpers.doers
 

@@ -21,6 +21,7 @@ from mcp_migrate.checks.roots_types import (
     provider_types,
     roots_type_definition,
 )
+from mcp_migrate.checks.rt002_screen import CALLBACK_KEYS, CLIENT_SESSION_CALLBACK_INDEX, own_api, provider_in
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
     WireMethodRule,
@@ -80,19 +81,9 @@ MSG_SETTER_CALL = Message(
 MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
-#: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
-CLIENT_SESSION_CALLBACK_INDEX = 5
-#: Mapping keys under which a roots callback is handed to a session or a callback table.
-_CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 #: Keywords that hand a project's own roots provider on (`roots_provider=`, `roots_manager=`).
 _PROVIDER_KEYWORDS = frozenset({"roots_provider", "roots_callback", "roots_handler"})
 
-
-#: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
-_OWN_API = re.compile(
-    rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w|"
-    rb"Roots(?:Provider|Handler|Callback|Fn)|\bRoot(?:Provider|Handler|Callback)\b|roots_(?:provider|callback|handler)\s*="
-)
 
 #: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
 #: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
@@ -187,7 +178,7 @@ class RootsProvider(WireMethodRule):
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
         if any(token in data for token in cls.SCREEN):
             return True
-        if _OWN_API.search(data):  # a project's own provider API (checks/roots_api.py)
+        if own_api(data):  # a project's own provider API (checks/roots_api.py)
             return True
         if b"roots" not in data:
             return False
@@ -197,6 +188,10 @@ class RootsProvider(WireMethodRule):
         return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES) or (
             b"uri" in data and _ROOTS_KEY.search(data) is not None
         )
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        return provider_in(syntax)  # checks/rt002_screen.py: each way the visits below find one
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
@@ -309,7 +304,7 @@ class RootsProvider(WireMethodRule):
         """`{"list_roots_callback": cb}` kwargs splatted into a session later, or a callback
         table entry `{"list_roots": self.list_roots_callback}` (MCP code only)."""
         key = literal(node.key)
-        if key not in _CALLBACK_KEYS or is_false_or_none(node.value) or not self.context.evidence.mcp:
+        if key not in CALLBACK_KEYS or is_false_or_none(node.value) or not self.context.evidence.mcp:
             return
         if key == "list_roots_callback" or "callback" in (code_of(node.value)):
             self.report(node, MSG.format(what=f"the `{shorten(key, 30)}` callback entry"))

@@ -17,6 +17,7 @@ from mcp_migrate.checks.wire import (
     WireMethodRule,
     builds,
     error_data,
+    method_in_code,
     sends,
 )
 from mcp_migrate.checks.wrappers import SameFileHelpers
@@ -85,6 +86,15 @@ class ListChangedSend(WireMethodRule):
         ),
         Invalid('def f(t):\n    t.notify("notifications/roots/listChanged")\n', "the camelCase spelling, sent"),
     ]
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """`.send_roots_list_changed()`, the notification type named (built, sent, wrapped or
+        re-implemented), or the method's string or constant; a same-file helper's call site
+        needs one of these in the helper."""
+        if syntax.method_calls("send_roots_list_changed") or syntax.mentions("RootsListChangedNotification"):
+            return True
+        return method_in_code(syntax, cls.WIRE_STRINGS, LIST_CHANGED)
 
     def __init__(self, context) -> None:
         super().__init__(context)

@@ -11,12 +11,14 @@ from mcp_migrate.checks.wire import (
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
     WireMethodRule,
+    method_in_code,
     registers,
 )
 from mcp_migrate.checks.wrappers import callee_key, definition_key
 from mcp_migrate.core.fix.builders import remove_arg, remove_statement
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
+from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional, shorten
 
 _REFRESH = "make what it refreshed a per-call parameter or a configuration reload"
@@ -82,6 +84,17 @@ class ListChangedHandler(WireMethodRule):
             "the def registered as the list_changed handler",
         ),
     ]
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """`on_roots_list_changed=` (not None/False), the notification type named (a handler
+        table key, a registration, isinstance, match, a handler's signature), or the method's
+        string or constant; a handler def reported by its registration needs one of these."""
+        if any(not none_or_false(value) for _, value in syntax.keyword_calls("on_roots_list_changed")):
+            return True
+        if syntax.mentions("RootsListChangedNotification"):
+            return True
+        return method_in_code(syntax, cls.WIRE_STRINGS, LIST_CHANGED)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import expected_value
+from mcp_migrate.checks.capabilities import expected_value, roots_members
 from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.screen import last_identifier as screen_last_identifier
+from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import keyword, literal
 
 MSG = Message(
@@ -40,6 +44,24 @@ class ListChangedFlag(Rule):
         Invalid("from mcp_types import RootsCapability\nRootsCapability(list_changed=True)\n", "v2 spelling"),
         Invalid('caps = {"roots": {"listChanged": True}}\n', "raw capability mapping", fixed='caps = {"roots": {}}\n'),
     ]
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """A flag given to RootsCapability or a `*RootsCapability` of a project's own, or a flag
+        key in a dict under a `"roots"` key or `roots=` (in a capabilities mapping or, a shape
+        let through for the rule to learn, anywhere). False flags count too."""
+        for flag in _FLAGS:
+            for call, _ in syntax.keyword_calls(flag):
+                name = screen_last_identifier(call.func) or ""
+                if name.endswith("RootsCapability") or syntax.names_symbol(call.func, "RootsCapability"):
+                    return True
+        members = roots_members(syntax) + [value for _, value in syntax.keyword_calls("roots")]
+        for member in members:
+            if member.__class__ is ast.Dict and any(
+                key is not None and screen_string(key) in _FLAGS for key in member.keys
+            ):
+                return True
+        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         """`RootsCapability(listChanged=True)`, also a project's own MCP implementation's

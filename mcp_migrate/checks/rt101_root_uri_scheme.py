@@ -18,6 +18,7 @@ that start with text, and `FileUrl("...")`/`AnyUrl("...")` around them. Names ar
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Optional
 
@@ -26,6 +27,9 @@ import libcst as cst
 from mcp_migrate.checks.gates import GATES
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.screen import last_identifier as screen_last_identifier
+from mcp_migrate.core.screen import positional as screen_positional
+from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import (
     FASTMCP,
     FASTMCP_CLIENTS,
@@ -92,7 +96,11 @@ def classify(expr: cst.BaseExpression) -> Optional[tuple]:
     lead = _leading_text(expr)
     if lead is None:
         return None
-    text, complete = lead
+    return _judge(*lead)
+
+
+def _judge(text: str, complete: bool) -> Optional[tuple]:
+    """classify's verdict on the text a value starts with (`complete`: all of the value)."""
     shown = _shorten(text if complete else text + "...")
     if not text:
         return None
@@ -103,6 +111,32 @@ def classify(expr: cst.BaseExpression) -> Optional[tuple]:
     if match is None and not complete and ":" not in text and not text.startswith(("/", "~", ".", "\\")):
         return None  # f"{base}..." style: the scheme is not in the text we can read
     return ("path", None, shown)
+
+
+def _leading_text_tree(node) -> Optional[tuple]:
+    """`_leading_text` on the standard library's nodes (an f-string's first literal part; the
+    left of a `+`)."""
+    value = screen_string(node)
+    if value is not None:
+        return value, True
+    if node.__class__ is ast.JoinedStr and node.values:
+        first = screen_string(node.values[0])
+        return (first, False) if first is not None else None
+    if node.__class__ is ast.BinOp and node.op.__class__ is ast.Add:
+        left = _leading_text_tree(node.left)
+        return (left[0], False) if left else None
+    return None
+
+
+def classify_tree(node) -> Optional[tuple]:
+    """`classify` on the standard library's nodes: a URI we can read that is not `file:`."""
+    if node.__class__ is ast.Call and (node.args or node.keywords) and screen_last_identifier(node.func):
+        if screen_last_identifier(node.func) in URL_TYPES:
+            first = node.args[0] if node.args else node.keywords[0].value
+            return classify_tree(first.value if first.__class__ is ast.Starred else first)
+        return None
+    lead = _leading_text_tree(node)
+    return _judge(*lead) if lead is not None else None
 
 
 class RootUriScheme(Rule):
@@ -149,6 +183,35 @@ class RootUriScheme(Rule):
         ),
         Invalid('import mcp_types\nmcp_types.Root(uri=f"https://{host}/repo")\n', "an f-string with another scheme"),
     ]
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """A URI that is not `file://`, readable from the code, written where `visit_Call` or
+        `visit_DictElement` look: `uri=` of a `Root(...)`, `uri=`/`server_uri_alias=` of
+        `MCPRootSettings(...)`, an item of `roots=[...]`/`set_roots([...])` on a client or a
+        toolset, the `"uri"` of a root mapping in a roots list."""
+        for call in syntax.calls_to("Root", "MCPRootSettings"):
+            for kw in call.keywords:
+                if kw.arg in ("uri", "server_uri_alias") and classify_tree(kw.value) is not None:
+                    return True
+        lists = [value for _, value in syntax.keyword_calls("roots")]
+        lists.extend(args[0] for call in syntax.method_calls("set_roots") if (args := screen_positional(call)))
+        for mapping in syntax.of(ast.Dict):
+            lists.extend(
+                v for k, v in zip(mapping.keys, mapping.values) if k is not None and screen_string(k) == "roots"
+            )
+        for value in lists:
+            if value.__class__ not in (ast.List, ast.Tuple):
+                continue
+            for item in value.elts:
+                if classify_tree(item) is not None:
+                    return True
+                if item.__class__ is ast.Dict and any(
+                    k is not None and screen_string(k) == "uri" and classify_tree(v) is not None
+                    for k, v in zip(item.keys, item.values)
+                ):
+                    return True
+        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         """Three places write a root's URI: the SDK's `Root(uri=...)`, mcp-agent/fast-agent

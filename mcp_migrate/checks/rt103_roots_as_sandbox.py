@@ -25,6 +25,7 @@ or a name bound to one in the same scope (or named `real_*`/`resolved_*`).
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Optional
 
@@ -32,13 +33,16 @@ import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified, ends_with, is_literal
 from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.root_flow import Flow
+from mcp_migrate.checks.root_flow import Flow, TreeFlow, separator_terminated_tree
 from mcp_migrate.checks.spelling import Spelling
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.screen import last_identifier as screen_last_identifier
+from mcp_migrate.core.screen import positional as screen_positional
+from mcp_migrate.core.screen import within
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, literal, positional, shorten
 
@@ -89,6 +93,56 @@ class RootsAsSandbox(Rule):
         """A prefix or containment check and a word that can make a side come from roots
         (byte scans first; the regex runs on the few files left)."""
         return any(token in data for token in cls.SCREEN) and _ROOTISH_BYTES.search(data) is not None
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """A check `visit_Call` would judge, by its syntax: `p.startswith(x)`, `p.is_relative_to(x)`
+        or `p.relative_to(x)` used as a check (`_used_as_check`), or `commonpath`/`commonprefix`
+        of a list, where a side may come from roots (`TreeFlow`); minus what the rule drops for
+        reasons the syntax shows alone (a literal side, a separator or extension name, an
+        `assert`, a test that guards stripping the prefix, a side resolved in plain sight, an
+        argument that does not come from roots)."""
+        methods = [c for name in ("startswith", "is_relative_to", "relative_to") for c in syntax.method_calls(name)]
+        commons = syntax.calls_to(*_COMMON_NAMES)
+        if not methods and not commons:
+            return False
+        flow = TreeFlow(syntax)
+        asserted = _asserted_calls(syntax) if methods else set()
+        answered = None
+        strips = _prefix_strips(syntax) if methods else set()
+        for check in methods:
+            if len(check.args) != 1 or check.keywords or check.args[0].__class__ is ast.Starred:
+                continue
+            subject, other = check.func.value, check.args[0]
+            if id(check) in asserted or _literal_tree(subject) or _literal_tree(other):
+                continue
+            if _not_a_directory_tree(subject) or _not_a_directory_tree(other):
+                continue
+            name = check.func.attr
+            if name == "startswith":
+                if separator_terminated_tree(other) and flow.resolved(subject):
+                    continue
+            elif flow.resolved(subject):
+                continue
+            if name == "relative_to":
+                answered = _answered_calls(syntax) if answered is None else answered
+                if id(check) not in answered:
+                    continue
+            if id(check) in strips:
+                continue
+            if flow.rootish(other):  # the argument is the container, and must be the root (`_method`)
+                return True
+        for common in commons:
+            args = screen_positional(common)
+            if len(args) != 1 or args[0].__class__ not in (ast.List, ast.Tuple):
+                continue
+            elements = args[0].elts
+            if any(e.__class__ is ast.Starred for e in elements) or not any(flow.rootish(e) for e in elements):
+                continue
+            if "commonprefix" not in syntax.symbols(common.func) and all(flow.resolved(e) for e in elements):
+                continue
+            return True
+        return False
 
     VALID = [
         Valid("def inside(path, root):\n    return path.startswith(root)\n", "not MCP code: out of this rule's scope"),
@@ -457,3 +511,71 @@ def _catches(expr: cst.BaseExpression, names: frozenset = _CATCHES) -> bool:
         return any(_catches(e.value, names) for e in expr.elements)
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else None
     return name in names
+
+
+#: The last components `_COMMONPATH` / `_COMMONPREFIX` end in.
+_COMMON_NAMES = ("commonpath", "commonprefix")
+
+
+def _literal_tree(node) -> bool:
+    """`is_literal` on the standard library's nodes."""
+    if node.__class__ is ast.Constant and node.value.__class__ in (str, bytes):
+        return True
+    if node.__class__ in (ast.Tuple, ast.List):
+        return bool(node.elts) and all(_literal_tree(e) for e in node.elts)
+    return False
+
+
+def _catches_tree(node, names: frozenset = _CATCHES) -> bool:
+    """`_catches` on the standard library's nodes."""
+    if node.__class__ is ast.Tuple:
+        return any(_catches_tree(e, names) for e in node.elts)
+    return screen_last_identifier(node) in names
+
+
+def _asserted_calls(syntax) -> set:
+    """Ids of the calls inside an `assert` (`_in_assert`)."""
+    return {id(found) for node in syntax.of(ast.Assert) for found in within(node, ast.Call)}
+
+
+def _answered_calls(syntax) -> set:
+    """Ids of the calls `_used_as_check` can take for a check: in the body of a `try` (no
+    function, lambda or class between) with a handler whose ValueError is the answer (`_answers`:
+    any handler catching it around a discarded call; a ValueError handler that raises or
+    returns around a kept value)."""
+    stop = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    discarded = {id(node.value) for node in syntax.of(ast.Expr)}
+    found = set()
+    for node in syntax.of(ast.Try):
+        typed = [h for h in node.handlers if h.type is not None and _catches_tree(h.type)]
+        if not typed:
+            continue
+        refuses = any(
+            _catches_tree(h.type, frozenset({"ValueError"})) and h.body[-1].__class__ in (ast.Raise, ast.Return)
+            for h in typed
+        )
+        for stmt in node.body:
+            for inner in within(stmt, ast.Call, stop=stop):
+                if refuses or id(inner) in discarded:
+                    found.add(id(inner))
+    return found
+
+
+def _prefix_strips(syntax) -> set:
+    """Ids of the checks that are an `if` test whose body starts by slicing the prefix off
+    (`_strips_prefix`: `if p.startswith(root + "/"): return p[len(root):]`)."""
+    found = set()
+    for node in syntax.of(ast.If):
+        first = node.body[0] if node.body else None
+        value = getattr(first, "value", None)
+        if value.__class__ is ast.Subscript and value.slice.__class__ is ast.Slice:
+            lower = value.slice.lower
+            if lower.__class__ is ast.Call and lower.func.__class__ is ast.Name and lower.func.id == "len":
+                found.add(id(node.test))
+    return found
+
+
+def _not_a_directory_tree(node) -> bool:
+    """`_not_a_directory` on the standard library's nodes."""
+    name = screen_last_identifier(node)
+    return bool(name) and bool(_NOT_DIRECTORY_WORDS.intersection(words(name)))

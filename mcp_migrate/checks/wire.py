@@ -267,6 +267,15 @@ def _enclosing_branch(ancestors: list):
     return None
 
 
+def method_in_code(syntax, spellings: frozenset, method: str) -> bool:
+    """The syntax screen of `WireMethodRule`'s strings and constants: a string literal spelling
+    the method, or an identifier `constant_method` reads as it (`ROOTS_LIST`, `Method.
+    ROOTS_LIST`); a same-file constant (`M = "roots/list"`) holds the string itself."""
+    if syntax.strings & spellings:
+        return True
+    return any("ROOTS" in name and constant_method(name) == method for name in syntax.identifiers)
+
+
 class WireMethodRule(Rule):
     """A rule about one wire method (`METHOD`), written as a string or through a constant: the
     string and constant handling RT001, RT002, RT004 and RT005 share. A string inside a

@@ -5,8 +5,10 @@ imports, to `myapp.mcp.get_client_roots` an RT001 finding."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
+from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -270,6 +272,25 @@ def _reexported_from(source: str, name: str) -> Optional[str]:
     return imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
 
 
+def reexport_sources(source: str, wanted) -> list:
+    """The files a module imports from on a line that names a word `wanted` accepts
+    (`from .helpers import get_dirs`): every file `_reexported_from` could answer for such a
+    name (the syntax screen's twin: `wanted` tells the names the calling file spells)."""
+    try:
+        with open(source, "rb") as handle:
+            text = handle.read(1024 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return []
+    found = set()
+    for module, names in re.findall(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\s+([^\n]*)", text):
+        if not any(wanted(name) for name in re.findall(r"\w+", names)):
+            continue
+        file = imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
+        if file is not None and file != source:
+            found.add(file)
+    return sorted(found)
+
+
 def _imported_target(func, resolver) -> Optional[tuple]:
     """(module, function key) a call's callee names through the file's imports: a function
     imported from a project module (absolutely or relatively), or a method on an instance of an
@@ -285,4 +306,99 @@ def _imported_target(func, resolver) -> Optional[tuple]:
             module, _, cls = owner.rpartition(".")
             if module.partition(".")[0] not in SDK_PACKAGES:
                 return module, (cls, func.attr.value)
+    return None
+
+
+def imported_module_files(syntax) -> list:
+    """The syntax screen's twin of `ImportedHelpers.helper`: the project files a call in this
+    file may run a helper of (one call away), found as `helper` finds them. A call's callee
+    names a module through an import (`from app.binding import f`: `app.binding`), an
+    attribute chain on an imported name (`app.binding.f(...)`), or an instance of an imported
+    class; every prefix of every such qualified name is a candidate. SDK and relative names are
+    not followed; neither is a file without a path (standard input)."""
+    path = syntax.path
+    if not path or path.startswith("<"):
+        return []
+    directory = os.path.dirname(os.path.abspath(path))
+    relative = _relative_module_files(syntax, directory)
+    bound = {}
+    for node in syntax.of(ast.Import):
+        for alias in node.names:
+            bound[alias.asname or alias.name.partition(".")[0]] = (
+                alias.name if alias.asname else alias.name.partition(".")[0]
+            )
+    for node in syntax.of(ast.ImportFrom):
+        if node.level == 0 and node.module:
+            for alias in node.names:
+                if alias.name != "*":
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    if not bound:
+        return relative
+    qualified = set(bound.values())
+    for chain in _dotted_chains(syntax):
+        head, _, rest = chain.partition(".")
+        if head in bound and rest:
+            qualified.add(f"{bound[head]}.{rest}")
+    modules = set()
+    for name in qualified:
+        parts = name.split(".")
+        if parts[0] in SDK_PACKAGES:
+            continue
+        modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    found = {file for module in modules if (file := _module_file(directory, module)) is not None}
+    return sorted(found.union(relative))
+
+
+def _relative_module_files(syntax, directory: str) -> list:
+    """The files relative imports name (`from . import scope`, `from .binding import f`): not
+    followed by `ImportedHelpers` yet, let through so that following them needs no screen change."""
+    found = []
+    for node in syntax.of(ast.ImportFrom):
+        if not node.level:
+            continue
+        base = directory
+        for _ in range(node.level - 1):
+            base = os.path.dirname(base)
+        module = os.path.join(base, *node.module.split(".")) if node.module else base
+        candidates = [module + ".py", os.path.join(module, "__init__.py")]
+        candidates += [os.path.join(module, alias.name + ".py") for alias in node.names if alias.name != "*"]
+        found.extend(c for c in candidates if os.path.isfile(c))
+    return found
+
+
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def _dotted_chains(syntax) -> set:
+    """`a.b.c` for every attribute chain on a name in the code, and every string that spells one
+    (a string annotation `"app.models.Session"` is read by the resolver)."""
+    chains = set()
+    for node in syntax.of(ast.Attribute):
+        parts = [node.attr]
+        value = node.value
+        while value.__class__ is ast.Attribute:
+            parts.append(value.attr)
+            value = value.value
+        if value.__class__ is ast.Name:
+            parts.append(value.id)
+            chains.add(".".join(reversed(parts)))
+    chains.update(text for text in syntax.strings if "." in text and len(text) < 200 and _DOTTED.match(text))
+    return chains
+
+
+@lru_cache(maxsize=4096)
+def _module_file(directory: str, module: str) -> Optional[str]:
+    """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
+    or `<dir>/a/b/__init__.py` for that directory and its parents (cached: a file calls many
+    imported names, most of them from the same few modules or from no project file at all)."""
+    relative = module.replace(".", os.sep)
+    for _ in range(8):
+        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
+            full = os.path.join(directory, candidate)
+            if os.path.isfile(full):
+                return full
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
     return None

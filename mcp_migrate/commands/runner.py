@@ -24,6 +24,10 @@ from mcp_migrate.project.selection import selection_for
 
 #: Below this many files a pool costs more than it saves.
 POOL_THRESHOLD = 64
+#: A pool starts only when the files its screens leave for LibCST hold this many bytes (and are
+#: at least two): below it the workers' start-up and the hand-over cost more wall time than the
+#: second core saves (set on a 2-core machine; benchmarks/README.md, issue 21's section).
+POOL_BYTES = 256 * 1024
 #: The E902 message of a path named on the command line that does not exist (ruff's words).
 MISSING_PATH = "No such file or directory"
 
@@ -496,6 +500,8 @@ def _no_progress(total: int):
 def run_items(items: list, jobs: int = 0, func=check_file, progress: Optional[Callable] = None) -> list:
     workers = worker_count(len(items), jobs)
     with (progress or _no_progress)(len(items)) as advance:
+        if workers > 1 and func in (check_file, _check_item):
+            return _screen_first(items, workers, advance)
         results = _run_pool(func, items, workers, advance) if workers > 1 else None
         if results is None:
             results = []
@@ -503,6 +509,51 @@ def run_items(items: list, jobs: int = 0, func=check_file, progress: Optional[Ca
                 results.append(func(item))
                 advance()
     return results
+
+
+#: How many processes the last screened check used (the `-v` line says so).
+_SCREENED_WORKERS: list = [None]
+
+
+def _screen_first(items: list, workers: int, advance: Callable) -> list:
+    """A check that could use a pool: every file is read and screened here first (the gate, the
+    byte and the syntax screens: core.engine.screens), and the files no rule can report on are
+    finished here too. A pool starts only for what is left for LibCST, and only when that is
+    enough work (`POOL_BYTES`) for the workers' start-up to pay; otherwise it runs here."""
+    from mcp_migrate.core.engine import screens
+
+    results: list = [None] * len(items)
+    left, size = [], 0
+    for index, item in enumerate(items):
+        source, settings = item[0], item[1]
+        data = item[2] if len(item) == 3 else _read_for_screen(source, settings)
+        if data is None:  # unreadable, too large: check_file reports it
+            results[index] = check_file((source, settings))
+            advance()
+        elif not screens(data, source.display, settings).parses:
+            results[index] = check_data((source, settings, data))  # no LibCST: decided by the screens
+            advance()
+        else:
+            left.append((index, (source, settings, data)))
+            size += len(data)
+    workers = workers if len(left) >= 2 and size >= POOL_BYTES else 1
+    _SCREENED_WORKERS[0] = workers
+    done = _run_pool(check_data, [item for _, item in left], min(workers, len(left)), advance) if workers > 1 else None
+    if done is None:
+        done = []
+        for _, item in left:
+            done.append(check_data(item))
+            advance()
+    for (index, _), result in zip(left, done):
+        results[index] = result
+    return results
+
+
+def _read_for_screen(source, settings) -> Optional[bytes]:
+    try:
+        return read_regular(source.path, max_size=settings.max_file_size)[0]
+    except (TooLarge, OSError):
+        return None
 
 
 def unreadable_results(p: Plan) -> list:
@@ -523,11 +574,12 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
 
     def detail() -> str:
         n = len(p.items)
-        workers = worker_count(n, options.jobs)
+        workers = _SCREENED_WORKERS[0] or worker_count(n, options.jobs)
         how = [f"{counts['cached']} from the cache, {n - counts['cached']} analysed"] if "cached" in counts else []
         how.append(f"{workers} process{'es' if workers != 1 else ''}")
         return f"{n} file{'s' if n != 1 else ''} ({'; '.join(how)})"
 
+    _SCREENED_WORKERS[0] = None
     with options.timer.phase("check", detail):
         if options.cache:
             results = _run_cached(p, options, progress, paths, warnings, counts) + unreadable_results(p)

@@ -1,8 +1,10 @@
 """The pure core: bytes in, findings out. The CLI, the hook and the tests all call this.
 
 Per file: screen the raw bytes for tokens the selected rules need (most files stop here),
-parse once, walk the tree once while every rule that passed the screen gets its callbacks,
-compute positions only when something was reported, then apply suppressions.
+then screen the code as the standard library's parser reads it (core.screen: each rule's
+`screen_tree`), parse once with LibCST only when a rule is left, walk the tree once while every
+rule that passed both screens gets its callbacks, compute positions only when something was
+reported, then apply suppressions.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import libcst as cst
 
@@ -35,6 +37,7 @@ from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges
+from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import shorten
@@ -60,6 +63,56 @@ def screened_rules(data: bytes, settings: Settings) -> list:
     if not gate_open(data, settings):
         return []
     return [rule for rule in settings.rules if rule.runs_on(data, settings)]
+
+
+class Screened(NamedTuple):
+    """What a file's screens decided, in the order they run: the gate; the rules its byte
+    screens let through; of those, the rules whose `screen_tree` holds on its code (`rules`:
+    what runs on LibCST); whether stale suppressions or review markers are looked for; and
+    whether the standard library's parser read the file (when it cannot, or the file is over
+    max-file-size, every byte-screened rule goes on)."""
+
+    gate: bool = False
+    byte_rules: tuple = ()
+    rules: tuple = ()
+    audit: bool = False
+    read: bool = False
+
+    @property
+    def parses(self) -> bool:
+        """Whether `analyze` hands this file to LibCST (unless a limit stops it first)."""
+        return bool(self.rules) or self.audit
+
+
+#: The last file screened: (data, path, settings, Screened). A caller that screens a file and
+#: then checks it (the runner, deciding which files a pool gets) pays for the screens once.
+_LAST: list = [None]
+
+
+def screens(data: bytes, path: str, settings: Settings) -> Screened:
+    """The gate, the byte screens and the syntax screen of one file (see Screened)."""
+    last = _LAST[0]
+    if last is not None and last[0] is data and last[1] == path and last[2] is settings:
+        return last[3]
+    decided = _screens(data, path, settings)
+    _LAST[0] = (data, path, settings, decided)
+    return decided
+
+
+def _screens(data: bytes, path: str, settings: Settings) -> Screened:
+    if not gate_open(data, settings):
+        return Screened()
+    rules = tuple(rule for rule in settings.rules if rule.runs_on(data, settings))
+    # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
+    # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
+    audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)
+    if not rules or _size_problem(data, settings) is not None:
+        return Screened(True, rules, rules, audit, False)
+    syntax = read_syntax(data, path)
+    if syntax is None:
+        return Screened(True, rules, rules, audit, False)
+    kept = tuple(rule for rule in rules if rule.screen_tree(syntax, settings))
+    return Screened(True, rules, kept, audit, True)
 
 
 def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
@@ -138,15 +191,15 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     if refused is not None:  # before the gate: such a cookie hides from the gate what the parser sees
         result.findings.append(file_finding(path, IO_ERROR_CODE, refused))
         return Analysis(None, [], result)
-    if not gate_open(data, settings):
+    decided = screens(data, path, settings)
+    if not decided.byte_rules and not decided.audit:
         return Analysis(None, [], result)
-    rules = screened_rules(data, settings)
-    # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
-    # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
-    audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)
-    if not rules and not audit:
+    problem = _size_problem(data, settings)
+    if problem is None and not decided.parses:  # only the syntax screen knew: nothing to parse
         return Analysis(None, [], result)
-    problem = beyond_limits(data, settings)
+    if problem is None:
+        problem = _nesting_problem(data)
+    rules, audit = list(decided.rules), decided.audit
     if problem is not None:
         result.findings.append(file_finding(path, *problem))
         return Analysis(None, [], result)
@@ -239,6 +292,11 @@ def _ascii_compatible(encoding: str) -> bool:
 def beyond_limits(data: bytes, settings: Settings):
     """(code, message) when the file is too large (in bytes, or in tokens: BYTES_PER_TOKEN)
     or too deeply nested to parse, else None."""
+    return _size_problem(data, settings) or _nesting_problem(data)
+
+
+def _size_problem(data: bytes, settings: Settings):
+    """(code, message) when the file is too large in bytes or in tokens, else None."""
     limit = settings.max_file_size
     if limit and len(data) > limit:
         return FILE_TOO_LARGE_CODE, _over_size(len(data), limit)
@@ -251,6 +309,11 @@ def beyond_limits(data: bytes, settings: Settings):
                 f"max-file-size ({_size(limit)}) allows one token per {BYTES_PER_TOKEN} bytes; raise it to analyse"
                 " this file",
             )
+    return None
+
+
+def _nesting_problem(data: bytes):
+    """(code, message) when the file is too deeply nested for LibCST's parser, else None."""
     problem = measure(data).problem()
     if problem is not None:
         return PARSER_LIMIT_CODE, Message("not analysed: too deeply nested for the parser", problem)

@@ -2,7 +2,8 @@
 engine knows this contract and no rule; rules know this contract and not the engine.
 
 A rule declares `CODE` (its catalog entry holds name, severity, fix kind and docs), the byte
-tokens without which it can never fire (`SCREEN`), and `VALID` / `INVALID` examples that the
+tokens without which it can never fire (`SCREEN`), what its finding needs in the code
+(`screen_tree`, on the standard library's reading of the file), and `VALID` / `INVALID` examples that the
 test suite runs, each carrying the reason it stays silent or fires. Logic lives in
 `visit_<Node>` / `leave_<Node>` methods called from the engine's single traversal.
 """
@@ -81,6 +82,15 @@ class Rule:
     def screen(cls, data: bytes) -> bool:
         """A cheap test that never loses a finding: False only where the rule cannot fire."""
         return any(token in data for token in cls.SCREEN)
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """The second screen, after the byte screens, on the file's code as the standard
+        library's parser reads it (`syntax`: a core.screen.Syntax): False only where no finding
+        of this rule can be, by the rule's own reasoning at the level of names, calls, keywords
+        and literals. A rule without one runs wherever its byte screen lets it. Keep it beside
+        the visits it mirrors: tests/test_screens.py fails on any finding it would drop."""
+        return True
 
     def visit_string(self, node: cst.BaseString, value: str) -> None:
         """A string literal whose value is in WIRE_STRINGS (a wire method, say)."""

@@ -84,7 +84,15 @@ def mcp_file(data: bytes) -> bool:
     `agents.mcp`, `pydantic_ai.mcp`, ADK's `mcp_tool`, a project's own `*_mcp` package)? The
     security rules look only there: their patterns (`x[7:]`, `path.startswith(root)`) are
     everywhere in other code, and parsing it all would be most of a run's cost."""
-    return (b"mcp" in data or b"MCP" in data or b"Mcp" in data) and _MCP_IMPORT.search(data) is not None
+    last = _MCP_FILE_LAST
+    if last[0] is data:  # the gate, a rule's scope and the file's evidence ask of the same bytes
+        return last[1]
+    found = (b"mcp" in data or b"MCP" in data or b"Mcp" in data) and _MCP_IMPORT.search(data) is not None
+    last[:] = [data, found]
+    return found
+
+
+_MCP_FILE_LAST: list = [None, False]
 
 
 def mcp_folder(path: str) -> bool:

@@ -40,6 +40,7 @@ tests that compare the URI with the path they built (a symlinked temp folder) ke
 
 from __future__ import annotations
 
+import ast
 from typing import Optional
 
 import libcst as cst
@@ -65,10 +66,15 @@ from mcp_migrate.checks.rt102.vocabulary import (
     URL_BUILDERS,
     URLPARSE,
     a_root,
+    a_root_tree,
     file_literal,
+    first_given,
     int_value,
     is_builtin_open,
     not_a_path_uri,
+    scheme_test_tree,
+    surgery_tree,
+    uri_named_tree,
     virtual_name,
 )
 from mcp_migrate.checks.spelling import Spelling
@@ -170,6 +176,44 @@ class NaiveFileUri(Rule):
             "a root's `.uri.path` (pydantic keeps `%20` and `/C:/`) handed to Path()",
         ),
     ]
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """Each shape the visits below report, at the level of calls and literals: surgery,
+        `.format`, a split index or a `len(...)` slice, an f-string or a `+`/`%` starting
+        `file://` (all need a `file:/` literal); `u[7:]`/`u[8:]` and `urlparse(u).path` on a value
+        known to hold a file URI (a `file:/` or `"file"` scheme test in the code, or a
+        URI-named value in MCP code); a root's `.uri.path`."""
+        files = [text for text in syntax.strings if text[:6].lower() == "file:/"]
+        if files and surgery_tree(syntax):
+            return True
+        guarded = bool(files) or ("file" in syntax.strings and scheme_test_tree(syntax))
+        mcp = syntax.imports_mcp
+        for node in syntax.of(ast.Subscript):
+            sl = node.slice
+            if sl.__class__ is not ast.Slice or sl.upper is not None or sl.step is not None or sl.lower is None:
+                continue
+            lower = sl.lower
+            if lower.__class__ is ast.Call and lower.func.__class__ is ast.Name and lower.func.id == "len":
+                if files:
+                    return True
+            elif lower.__class__ is ast.Constant and lower.value in (7, 8) and lower.value.__class__ is int:
+                if guarded or (mcp and uri_named_tree(node.value)):
+                    return True
+        if "path" in syntax.attributes:
+            parses = syntax.calls_to("urlparse", "urlsplit")
+            if parses and (guarded or (mcp and any(uri_named_tree(first_given(call)) for call in parses))):
+                return True
+            for node in syntax.of(ast.Attribute):
+                uri = node.value
+                if (
+                    node.attr == "path"
+                    and uri.__class__ is ast.Attribute
+                    and uri.attr == "uri"
+                    and a_root_tree(uri.value)
+                ):
+                    return True
+        return False
 
     def __init__(self, context) -> None:
         super().__init__(context)

@@ -344,24 +344,19 @@ def _module_import_bindings(module: cst.Module) -> set:
 
 
 def _import_bindings(node: cst.CSTNode) -> set:
+    """A walk of the statements only (an expression holds no import), not LibCST's visitor,
+    which rebuilds every node it passes: each added import of each preview asks this."""
     names: set = set()
-
-    class Collect(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_ClassDef(self, node) -> bool:
-            return False
-
-        def visit_If(self, node: cst.If) -> bool:
+    stack: list = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.ImportAlias):
+            names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
+        elif isinstance(node, cst.If):
             if node.orelse is not None:
                 names.update(_import_bindings(node.body) & _import_bindings(node.orelse))
-            return False
-
-        def visit_ImportAlias(self, node: cst.ImportAlias) -> None:
-            names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
-
-    node.visit(Collect())
+        elif not isinstance(node, (cst.BaseExpression, cst.FunctionDef, cst.ClassDef)):
+            stack.extend(children(node))
     return names
 
 

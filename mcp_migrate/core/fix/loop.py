@@ -44,10 +44,17 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool, suggestio
     return FixPass(new, applied, analysis)
 
 
-def _apply_pass(data: bytes, analysis, path: str, wanted, used_before: Optional[dict] = None):
+def _apply_pass(
+    data: bytes,
+    analysis,
+    path: str,
+    wanted,
+    used_before: Optional[dict] = None,
+    roundtrip: Optional[_Pieces] = None,
+):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
     one already chosen: (new bytes or None, [Applied(code, line, kind)]). `used_before`: the
-    module's name_uses, when the caller already counted them."""
+    module's name_uses, `roundtrip` its code (`_roundtrip`), when the caller already has them."""
     chosen, applied, orphans, imports = [], [], set(), []
     taken: set = set()
     for report, finding in analysis.pairs:
@@ -74,7 +81,46 @@ def _apply_pass(data: bytes, analysis, path: str, wanted, used_before: Optional[
     new_module = remove_orphaned_imports(module, new_module, used_before)
     if imports:
         new_module = add_imports(new_module, imports)
-    return exact_output(data, module.bytes, new_module.bytes), applied
+    if roundtrip is None or module is not analysis.module:
+        return exact_output(data, module.bytes, new_module.bytes), applied
+    return exact_output(data, roundtrip.bytes, _module_bytes(new_module, roundtrip)), applied
+
+
+class _Pieces(NamedTuple):
+    """LibCST's code for the module the analysis parsed, whole (`bytes`) and by top-level
+    statement (id -> (statement, code)). The previews of one file make many passes over it;
+    each compares that code with the file's bytes, and each pass's new module shares most of
+    its statements with it: only the statements a pass changed need their code generated."""
+
+    bytes: bytes
+    module: cst.Module
+    statements: dict
+
+
+def _roundtrip(analysis) -> _Pieces:
+    module = analysis.module
+    statements = {id(stmt): (stmt, module.code_for_node(stmt)) for stmt in module.body}
+    return _Pieces(module.bytes, module, statements)
+
+
+def _module_bytes(new: cst.Module, pieces: _Pieces) -> bytes:
+    """`new.bytes`, with the code of each statement it shares with the parsed module reused
+    (Module._codegen_impl: header, statements and footer in turn, each from a fresh state at
+    the top level; the trailing newline as it adds it)."""
+    old = pieces.module
+    if not new.has_trailing_newline or (new.default_indent, new.default_newline, new.encoding) != (
+        old.default_indent,
+        old.default_newline,
+        old.encoding,
+    ):
+        return new.bytes
+    parts = [new.code_for_node(line) for line in new.header]
+    for stmt in new.body:
+        known = pieces.statements.get(id(stmt))
+        parts.append(known[1] if known is not None and known[0] is stmt else new.code_for_node(stmt))
+    parts.extend(new.code_for_node(line) for line in new.footer)
+    code = "".join(parts)
+    return (code or new.default_newline).encode(new.encoding)
 
 
 def analysis_previews(analysis, data: bytes, path: str) -> dict:
@@ -97,9 +143,12 @@ def _analysis_previews(analysis, data: bytes, path: str) -> dict:
         return previews
     keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
     used_before = name_uses(analysis.module) if keys else None
+    roundtrip = _roundtrip(analysis) if keys else None
     for code, unsafe in keys:
         kinds = ("unsafe", "display") if unsafe else ("safe",)
-        new, _ = _apply_pass(data, analysis, path, lambda f, c=code, k=kinds: f.code == c and f.fix in k, used_before)
+        new, _ = _apply_pass(
+            data, analysis, path, lambda f, c=code, k=kinds: f.code == c and f.fix in k, used_before, roundtrip
+        )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
     return previews
@@ -138,10 +187,10 @@ def _finding_previews(analysis, data: bytes, path: str) -> dict:
     ]
     if not alone:
         return previews
-    used_before = name_uses(analysis.module)
+    used_before, roundtrip = name_uses(analysis.module), _roundtrip(analysis)
     for finding in alone[:MAX_FINDING_PREVIEWS]:
         unsafe = finding.fix != "safe"
-        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, used_before)
+        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, used_before, roundtrip)
         if new is not None and new != data:
             previews[(finding.code, finding.line, finding.column, unsafe)] = new
     return previews

@@ -1,0 +1,132 @@
+"""RT002's screens: its own-API byte pattern, and its syntax screen (core/screen.py): each way
+the rule finds a provider, asked of the standard library's reading of a file before LibCST.
+Beside the rule, not in it: the rule's visits are long enough."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from mcp_migrate.checks.wire import ROOTS_LIST, method_in_code
+from mcp_migrate.core.screen import none_or_false
+from mcp_migrate.core.screen import positional as screen_positional
+from mcp_migrate.core.screen import string as screen_string
+from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_TYPE_NAMES
+
+#: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
+CLIENT_SESSION_CALLBACK_INDEX = 5
+#: Mapping keys under which a roots callback is handed to a session or a callback table.
+CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
+_WIRE_STRINGS = frozenset({ROOTS_LIST})
+
+
+#: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
+OWN_API = re.compile(
+    rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w|"
+    rb"Roots(?:Provider|Handler|Callback|Fn)|\bRoot(?:Provider|Handler|Callback)\b|roots_(?:provider|callback|handler)\s*="
+)
+#: OWN_API's alternatives by the literal each begins or turns on: a pattern that starts with a
+#: literal is searched for like a string (OWN_API itself costs about 60 ns a byte: 0.7 s over
+#: the generated MCP-heavy tree).
+_SETTER = re.compile(rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w")
+_OWN_TYPE = re.compile(rb"Roots(?:Provider|Handler|Callback|Fn)|roots_(?:provider|callback|handler)\s*=")
+_ROOT_TYPE = re.compile(rb"Root(?:Provider|Handler|Callback)\b")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def own_api(data: bytes) -> bool:
+    """`OWN_API.search(data)`, found by its literals first."""
+    if _OWN_TYPE.search(data):
+        return True
+    at = data.find(b"_root")
+    while at >= 0:  # the setter's verb ends just before `_root`: at most 8 bytes back
+        if _SETTER.search(data, max(0, at - 8), at + 9):
+            return True
+        at = data.find(b"_root", at + 1)
+    return any(m.start() == 0 or data[m.start() - 1] not in _WORD for m in _ROOT_TYPE.finditer(data))
+
+
+def provider_in(syntax) -> bool:
+    """Each way RT002's visits find a provider, at the level of names and keywords: a
+    roots callback given by keyword, positionally to ClientSession or by
+    `create_roots_callback`; `roots=` on a client or with Root objects; `set_roots(...)`; a
+    callback table entry; a raw `{"roots": [{"uri": ...}]}` answer; the SDK's provider and
+    request types named (signatures, isinstance, match, MessageHandler); a re-implemented
+    Roots type; `roots/list` answered."""
+    for _, value in syntax.keyword_calls("list_roots_callback"):
+        if not none_or_false(value):
+            return True
+    for call in syntax.calls_to("ClientSession"):
+        args = screen_positional(call)
+        if len(args) > CLIENT_SESSION_CALLBACK_INDEX and not none_or_false(args[CLIENT_SESSION_CALLBACK_INDEX]):
+            return True
+    if syntax.calls_to("create_roots_callback") or syntax.method_calls("set_roots"):
+        return True
+    for call, value in syntax.keyword_calls("roots"):
+        if none_or_false(value):
+            continue
+        symbols = syntax.symbols(call.func)
+        if any(s.endswith("Client") or s.startswith("MCP") for s in symbols) or _root_objects_tree(value, syntax):
+            return True
+    if syntax.mentions("ListRootsRequest") or syntax.mentions_any(PROVIDER_TYPES):
+        return True
+    if "on_list_roots" in syntax.identifiers or syntax.calls_to("ListRootsResult"):
+        return True
+    if syntax.mentions("ListRootsResult") and (syntax.mentions("ErrorData") or syntax.mentions("RequestContext")):
+        return True
+    if any(_roots_type_name(node, syntax) for node in syntax.of(ast.ClassDef)):
+        return True
+    for node in syntax.of(ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            name = screen_string(key) if key is not None else None
+            if name in CALLBACK_KEYS and not none_or_false(value):
+                return True
+            if name == "roots" and _uri_dicts_tree(value):
+                return True
+    if method_in_code(syntax, _WIRE_STRINGS, ROOTS_LIST):
+        return True
+    # Shapes the rule does not report yet, let through so that learning them needs no
+    # screen change: a project's own provider API (`set_roots_provider`, `add_root`, a
+    # `RootsProvider` type, `def list_roots`), its own `Root` type.
+    names = {node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)}
+    if "list_roots" in names or "Root" in names:
+        return True
+    return syntax.identifiers_matching(_OWN_PROVIDER_API)
+
+
+#: Identifiers of a project's own roots-provider API (`set_roots_provider`, `RootsProvider`,
+#: `register_roots_callback`, `add_root`).
+_OWN_PROVIDER_API = re.compile(
+    r"(?i)(?:^|_)roots?_?(?:provider|callback|handler|fn)s?(?:$|_)|^(?:set|add|register|update)_?roots?(?:$|_)"
+)
+
+
+def _roots_type_name(node: ast.ClassDef, syntax) -> bool:
+    """`roots_type_definition` on the standard library's ClassDef (RT004 owns the notification)."""
+    name = node.name
+    if name in ROOTS_TYPE_NAMES or name.startswith("ListRootsFn"):
+        return name != "RootsListChangedNotification"
+    return name == "Root" and b"class ListRootsResult" in syntax.data
+
+
+def _list_items_tree(value) -> list:
+    if value.__class__ is ast.ListComp:
+        return [value.elt]
+    if value.__class__ is ast.List:
+        return [e for e in value.elts if e.__class__ is not ast.Starred]
+    return []
+
+
+def _uri_dicts_tree(value) -> bool:
+    """`_uri_dicts` on the standard library's nodes."""
+    items = _list_items_tree(value)
+    return bool(items) and all(
+        item.__class__ is ast.Dict and any(k is not None and screen_string(k) == "uri" for k in item.keys)
+        for item in items
+    )
+
+
+def _root_objects_tree(value, syntax) -> bool:
+    """`_root_objects` on the standard library's nodes."""
+    items = _list_items_tree(value)
+    return bool(items) and all(i.__class__ is ast.Call and syntax.names_symbol(i.func, "Root") for i in items)

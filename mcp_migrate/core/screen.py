@@ -1,0 +1,289 @@
+"""The syntax screen: a file that passed the byte screens, read with the standard library's
+parser (`ast`, about ten times faster than LibCST on the same bytes) into an index of what its
+code calls, names and spells. Each rule's `screen_tree` (core.rule) asks that index whether the
+rule's finding can be in the file: only the rules that can report run, and a file none of them
+can report on is never handed to LibCST.
+
+A screen is a shortcut and must never lose a finding: it answers with the same reasoning its
+rule applies, at the level of names, calls, keywords and literals (no positions, no fixes),
+and whatever the index cannot tell it lets through. What the index holds is code only: a word
+in a comment or the name of a module in a docstring is not in it. `tests/test_screens.py`
+checks every screen against every fixture and rule example, `benchmarks/run.py --lossless`
+against the development corpus.
+"""
+
+from __future__ import annotations
+
+import ast
+import gc
+import re
+import warnings
+from functools import cached_property
+from typing import Optional
+
+from mcp_migrate.core.sdk import mcp_module
+
+#: Fields that never hold a syntax node worth indexing (expression contexts, operators).
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+_FIELDS: dict = {}
+
+
+def _fields(kind: type) -> tuple:
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f for f in getattr(kind, "_fields", ()) if f not in _SKIPPED_FIELDS)
+    return names
+
+
+def read(data: bytes, path: str = "") -> Optional[Syntax]:
+    """The index of a file's code, or None when the standard library's parser cannot read it
+    (a syntax error, syntax newer than this Python, a bad coding cookie, nesting beyond its
+    limits): then no screen can answer and every rule the byte screens let through runs."""
+    collecting = gc.isenabled()
+    if collecting:  # a syntax tree has no cycles: the collector would only rescan its nodes
+        gc.disable()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # `"\d"` and friends: the parser's business, not ours
+            tree = ast.parse(data)
+        return Syntax(tree, data, path)
+    except Exception:  # noqa: BLE001 - SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError
+        return None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class Syntax:
+    """What one file's code holds: its nodes by kind, and the identifiers and strings of its
+    code; `path` is the file's (a screen may look beside it: RT001's imported helpers)."""
+
+    def __init__(self, tree: ast.Module, data: bytes, path: str = "") -> None:
+        self.tree, self.data, self.path = tree, data, path
+        by: dict = {}
+        stack: list = [tree]
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        node_type = ast.AST
+        while stack:  # an explicit stack: no recursion limit on deeply nested code
+            node = pop()
+            kind = node.__class__
+            bucket = by.get(kind)
+            if bucket is None:
+                by[kind] = [node]
+            else:
+                bucket.append(node)
+            for name in _FIELDS.get(kind) or _fields(kind):
+                value = getattr(node, name, None)
+                if value.__class__ is list:
+                    extend(item for item in value if isinstance(item, node_type))
+                elif isinstance(value, node_type):
+                    push(value)
+        self._by = by
+
+    def of(self, *kinds: type) -> list:
+        """The nodes of these kinds (in no particular order)."""
+        if len(kinds) == 1:
+            return self._by.get(kinds[0], [])
+        return [node for kind in kinds for node in self._by.get(kind, ())]
+
+    # ----- words of the code ------------------------------------------------------------------
+    @cached_property
+    def strings(self) -> frozenset:
+        """Every str literal's value (implicit concatenation joined, as LibCST's literal())."""
+        return frozenset(node.value for node in self.of(ast.Constant) if node.value.__class__ is str)
+
+    @cached_property
+    def _string_text(self) -> str:
+        return "\0".join(self.strings)
+
+    @cached_property
+    def names(self) -> frozenset:
+        return frozenset(node.id for node in self.of(ast.Name))
+
+    @cached_property
+    def attributes(self) -> frozenset:
+        return frozenset(node.attr for node in self.of(ast.Attribute))
+
+    @cached_property
+    def identifiers(self) -> frozenset:
+        """Every identifier the code spells: names, attributes, imported names and modules,
+        definitions, parameters and keyword arguments."""
+        found = set(self.names) | self.attributes
+        for node in self.of(ast.alias):
+            found.update(node.name.split("."))
+            if node.asname:
+                found.add(node.asname)
+        for node in self.of(ast.ImportFrom):
+            if node.module:
+                found.update(node.module.split("."))
+        found.update(node.name for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        found.update(node.arg for node in self.of(ast.arg))
+        found.update(node.arg for node in self.of(ast.keyword) if node.arg)
+        return frozenset(found)
+
+    def mentions(self, word: str) -> bool:
+        """`word` is an identifier of the code, or inside a string literal (a string
+        annotation `"ListRootsResult"` names a type the resolver reads)."""
+        return word in self.identifiers or word in self._string_text
+
+    def mentions_any(self, words) -> bool:
+        return any(self.mentions(word) for word in words)
+
+    # ----- what a name may stand for ------------------------------------------------------------
+    @cached_property
+    def aliases(self) -> dict:
+        """name -> the last components of what it may be bound to through imports and
+        assignments of names (`from m import A as B`: B -> {A}; `C = t.D`: C -> {D}; chains
+        followed). Scopes are ignored: a superset of what the resolver can conclude."""
+        found: dict = {}
+        for node in self.of(ast.alias):
+            if node.asname:
+                found.setdefault(node.asname, set()).add(node.name.rpartition(".")[2])
+        pending: list = []
+        for node in self.of(ast.Assign):
+            if isinstance(node.value, (ast.Name, ast.Attribute)):
+                pending.extend((target, node.value) for target in node.targets)
+        for node in self.of(ast.AnnAssign):
+            if isinstance(node.value, (ast.Name, ast.Attribute)):
+                pending.append((node.target, node.value))
+        for node in self.of(ast.withitem):
+            if node.optional_vars is not None and isinstance(node.context_expr, (ast.Name, ast.Attribute)):
+                pending.append((node.optional_vars, node.context_expr))
+        named = [(t.id, v) for t, v in pending if isinstance(t, ast.Name)]
+        changed = True
+        while changed and named:  # a chain of n assignments settles in n rounds
+            changed = False
+            for name, value in named:
+                new = self._symbols_with(value, found)
+                known = found.setdefault(name, set())
+                if not new <= known:
+                    known |= new
+                    changed = True
+        return found
+
+    def _symbols_with(self, expr, aliases: dict) -> set:
+        if isinstance(expr, ast.Attribute):
+            return {expr.attr}
+        if isinstance(expr, ast.Name):
+            return {expr.id} | aliases.get(expr.id, set())
+        return set()
+
+    def symbols(self, expr) -> set:
+        """The last components the resolver may give `expr`'s qualified name: an attribute's
+        own name, or a name and whatever it may be an alias of."""
+        return self._symbols_with(expr, self.aliases)
+
+    def names_symbol(self, expr, symbols) -> bool:
+        """`expr` may name one of `symbols` (a str or a set of them)."""
+        found = self.symbols(expr)
+        return (symbols in found) if isinstance(symbols, str) else bool(found & symbols)
+
+    @cached_property
+    def _calls_by_symbol(self) -> dict:
+        found: dict = {}
+        aliases = self.aliases
+        for call in self.of(ast.Call):
+            for symbol in self._symbols_with(call.func, aliases):
+                found.setdefault(symbol, []).append(call)
+        return found
+
+    def calls_to(self, *symbols: str) -> list:
+        """Calls whose function may resolve to one of these symbols (`ClientSession(...)`,
+        `types.ClientSession(...)`, `CS(...)` after `from mcp import ClientSession as CS`)."""
+        return [call for symbol in symbols for call in self._calls_by_symbol.get(symbol, ())]
+
+    @cached_property
+    def imported(self) -> tuple:
+        """The qualified name of everything imported, at any depth (`from a import b`: `a.b`,
+        `import a.b`: `a.b`; relative ones keep their dots: `.x.y`)."""
+        found = [alias.name for node in self.of(ast.Import) for alias in node.names]
+        for node in self.of(ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            found.extend(f"{base}.{alias.name}" if base else alias.name for alias in node.names)
+        return tuple(found)
+
+    @cached_property
+    def imports_mcp(self) -> bool:
+        """Something is imported from an MCP SDK, a host framework or a module with an `mcp`
+        component, at any depth: what the resolver's `imports_sdk` / `imports_mcp` and the
+        rules' `module_imports()` tests need (a superset of each)."""
+        return any(mcp_module(name.lstrip(".")) or mcp_module(name) for name in self.imported)
+
+    # ----- calls ---------------------------------------------------------------------------------
+    def calls(self) -> list:
+        return self.of(ast.Call)
+
+    @cached_property
+    def _keyword_calls(self) -> dict:
+        found: dict = {}
+        for call in self.of(ast.Call):
+            for kw in call.keywords:
+                if kw.arg:
+                    found.setdefault(kw.arg, []).append((call, kw.value))
+        return found
+
+    def keyword_calls(self, name: str) -> list:
+        """(call, value) for every call given keyword `name`."""
+        return self._keyword_calls.get(name, [])
+
+    @cached_property
+    def _method_calls(self) -> dict:
+        found: dict = {}
+        for call in self.of(ast.Call):
+            func = call.func
+            if func.__class__ is ast.Attribute:
+                found.setdefault(func.attr, []).append(call)
+        return found
+
+    def method_calls(self, name: str) -> list:
+        """Calls of `<anything>.name(...)`."""
+        return self._method_calls.get(name, [])
+
+    def identifiers_matching(self, pattern: re.Pattern) -> bool:
+        return any(pattern.search(name) for name in self.identifiers)
+
+
+# ----- questions about one node -----------------------------------------------------------------
+def string(node) -> Optional[str]:
+    """The value of a str literal, else None."""
+    if node.__class__ is ast.Constant and node.value.__class__ is str:
+        return node.value
+    return None
+
+
+def none_or_false(node) -> bool:
+    """The literal None or False (LibCST's `is_false_or_none`)."""
+    return node.__class__ is ast.Constant and (node.value is None or node.value is False)
+
+
+def last_identifier(node) -> Optional[str]:
+    if node.__class__ is ast.Name:
+        return node.id
+    if node.__class__ is ast.Attribute:
+        return node.attr
+    return None
+
+
+def positional(call: ast.Call) -> list:
+    """The positional arguments, without `*args` (LibCST's `positional`)."""
+    return [arg for arg in call.args if arg.__class__ is not ast.Starred]
+
+
+def keyword(call: ast.Call, name: str):
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+def within(node, kinds, stop=()) -> list:
+    """The nodes of `kinds` below `node`, not looking inside nodes of `stop` kinds."""
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, kinds):
+            found.append(current)
+        for child in ast.iter_child_nodes(current):
+            if not isinstance(child, stop):
+                stack.append(child)
+    return found

@@ -1,0 +1,154 @@
+"""The syntax screen (core/screen.py, each rule's `screen_tree`) is a shortcut that must never
+lose a finding. On every fixture and every rule example: each finding a rule makes with all
+screens forced open must pass that rule's `screen_tree`, and a run with the screens gives
+exactly the findings of a run without them. A screen that drops a finding fails here, whichever
+rule's detection moved (a new shape in a rule needs its screen taught the same shape).
+
+The same check over the development corpus: `benchmarks/run.py --lossless --repos DIR`."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from mcp_migrate.api import check_bytes, default_settings
+from mcp_migrate.checks import all_rules
+from mcp_migrate.core import engine, screen
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SOURCES = sorted(FIXTURES.rglob("*.py"))
+RULES = {rule.CODE: rule for rule in all_rules()}
+#: Each rule's own screen_tree, taken before any test forces the screens open.
+SCREEN_TREES = {rule.CODE: rule.screen_tree for rule in all_rules()}
+EXAMPLES = [
+    pytest.param(example.code.encode(), id=f"{rule.CODE}-{kind}-{i}")
+    for rule in all_rules()
+    for kind, examples in (("valid", rule.VALID), ("invalid", rule.INVALID))
+    for i, example in enumerate(examples)
+]
+
+
+@pytest.fixture
+def screens_open(monkeypatch):
+    """Every shortcut off: the gate, the byte screens and the syntax screens always let through
+    (a rule's scope, `applies`, stays: it is meaning, not a shortcut)."""
+
+    def switch():
+        engine._LAST[0] = None
+        monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
+        for rule in all_rules():
+            monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))
+            monkeypatch.setattr(rule, "screen_tree", classmethod(lambda cls, syntax, settings: True))
+
+    yield switch
+    engine._LAST[0] = None
+
+
+def _codes(data: bytes, path: str, settings) -> set:
+    return {f.code for f in check_bytes(data, path, settings).findings if f.code in RULES}
+
+
+def _dropped(data: bytes, path: str, codes: set, settings) -> list:
+    """The rules whose screen_tree says no where the rule itself found something (none when
+    the standard library's parser cannot read the file: then every rule runs)."""
+    syntax = screen.read(data, path)
+    if syntax is None:
+        return []
+    return sorted(code for code in codes if not SCREEN_TREES[code](syntax, settings))
+
+
+def test_no_screen_drops_a_fixture_finding(screens_open):
+    settings = default_settings()
+    screens_open()
+    found = {p: _codes(p.read_bytes(), str(p), settings) for p in SOURCES}
+    assert sum(map(len, found.values())) > 150  # the check covers real findings of every rule
+    assert {code for codes in found.values() for code in codes} == set(RULES)
+    unread = sorted(str(p.relative_to(FIXTURES)) for p in found if screen.read(p.read_bytes()) is None)
+    assert all(name.startswith("migrate/py312/") or "syntax" in name for name in unread), unread
+    dropped = {
+        str(p.relative_to(FIXTURES)): d
+        for p, codes in found.items()
+        if (d := _dropped(p.read_bytes(), str(p), codes, settings))
+    }
+    assert dropped == {}
+
+
+@pytest.mark.parametrize("data", EXAMPLES)
+def test_no_screen_drops_an_example_finding(data, screens_open):
+    settings = default_settings()
+    screens_open()
+    codes = _codes(data, "<example>", settings)
+    assert _dropped(data, "<example>", codes, settings) == []
+
+
+def _findings(paths_and_data: list, settings) -> dict:
+    return {
+        path: [(f.line, f.column, f.code, f.message) for f in check_bytes(data, path, settings).findings]
+        for path, data in paths_and_data
+    }
+
+
+def test_the_syntax_screen_gives_the_findings_of_a_run_without_it(monkeypatch):
+    """End to end: the rules the syntax screen leaves out change nothing for the rules that run
+    (the byte screens as they are; tests/test_gate.py opens those)."""
+    settings = default_settings()
+    inputs = [(str(p), p.read_bytes()) for p in SOURCES]
+    inputs += [(f"<example {i}>", param.values[0]) for i, param in enumerate(EXAMPLES)]
+    shortcut = _findings(inputs, settings)
+    engine._LAST[0] = None
+    for rule in all_rules():
+        monkeypatch.setattr(rule, "screen_tree", classmethod(lambda cls, syntax, settings: True))
+    assert _findings(inputs, settings) == shortcut
+    engine._LAST[0] = None
+
+
+def test_the_screen_skips_what_no_rule_can_report(monkeypatch):
+    """Files the byte screens let through for a word in a comment, a docstring or an unused
+    name never reach LibCST; the screen's work is counted, not timed."""
+    settings = default_settings()
+    parsed = []
+    real_parse = engine.cst.parse_module
+    monkeypatch.setattr(engine.cst, "parse_module", lambda data: parsed.append(1) or real_parse(data))
+    quiet = [
+        EXAMPLE_IMPORT + "# TODO: ask the client with session.list_roots() one day\n",
+        EXAMPLE_IMPORT + 'def f():\n    """Sends notifications/roots/list_changed, see file:///docs."""\n',
+        "from mcp import ClientSession\n\nasync def run(r, w):\n    async with ClientSession(r, w) as s:\n"
+        "        await s.initialize()\n",
+        EXAMPLE_IMPORT + "def badge(tool):\n    return 'ro' if tool.annotations.readOnlyHint else ''\n",
+        EXAMPLE_IMPORT + 'def f(path, prefix):\n    """Under the root?"""\n    return path.startswith(prefix)\n',
+    ]
+    for source in quiet:
+        data = source.encode()
+        assert engine.screens(data, "x.py", settings).byte_rules, source  # the bytes alone let it through
+        assert check_bytes(data, "x.py", settings).findings == []
+    assert parsed == []
+
+
+def test_a_file_the_standard_parser_cannot_read_keeps_its_rules():
+    """Syntax newer than this Python (or any the `ast` module rejects) leaves the decision to
+    the byte screens and LibCST: the screen never guesses."""
+    settings = default_settings()
+    data = b"from mcp.server.fastmcp import Context\n\nasync def t(ctx: Context):\n    await ctx.session.list_roots()\nprint 'x'\n"
+    with pytest.raises(SyntaxError):
+        ast.parse(data)
+    decided = engine.screens(data, "x.py", settings)
+    assert not decided.read and decided.rules == decided.byte_rules != ()
+
+
+def test_rt002s_literal_first_search_finds_what_its_pattern_finds():
+    """RT002's byte screen looks for a project's own provider API by the literals of OWN_API
+    (`own_api`): the same answer as the pattern on every fixture and on spellings at the edges
+    of each alternative (word boundaries, the 8-byte window before `_root`)."""
+    from mcp_migrate.checks.rt002_screen import OWN_API, own_api
+
+    cases = [p.read_bytes() for p in SOURCES]
+    words = [b"set_roots", b"register_roots_x", b"replace_root", b"add_root", b"update_rootsy", b"RootProvider"]
+    words += [b"RootCallbacks", b"roots_provider =", b"MyRootsFn", b"_RootHandler", b"xRootHandler", b"root_set"]
+    cases += [
+        pre + word + post for word in words for pre in (b"", b" ", b"a", b"_") for post in (b"", b" ", b"z", b"_")
+    ]
+    assert sum(bool(OWN_API.search(data)) for data in cases) > 40
+    assert [own_api(data) for data in cases] == [bool(OWN_API.search(data)) for data in cases]
