@@ -215,9 +215,8 @@ class AnnotationTrust(Rule):
                 return True
         if syntax.method_calls("approval_required"):
             return True
-        read_ids = {id(node) for node in reads}
         for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
-            if decision_function(function.name) and any(id(n) in read_ids for n in ast.walk(function)):
+            if decision_function(function.name):  # the hint may be read there or one call away
                 return True
         return any(_acting_branches(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
 
