@@ -2,12 +2,13 @@
 """Fix-mode benchmark: what `mcp-migrate fix` does to real repositories, mode by mode.
 
     python benchmarks/fixes.py --repos DIR [--list FILE] [--only NAME ...]
-                               [--tool "python -m mcp_migrate"] [--json]
+                               [--tool "python -m mcp_migrate"] [--ruff RUFF] [--json]
 
 For every repository in the list (``owner/name commit`` lines, default
-/work/shared/corpus/repos.txt), exported under DIR as ``<owner>+<name>``, and every mode (safe
-fixes, ``--unsafe-fixes``, and ``--unsafe-fixes --strategy S`` for each strategy), a fresh copy
-of the tree is fixed and compared with the original. One row per repository and mode:
+/work/shared/corpus/repos.txt: all 37 rows, the tuned set 1-20 and the first look 21-37),
+exported under DIR as ``<owner>+<name>``, and every mode (safe fixes, ``--unsafe-fixes``, and
+``--unsafe-fixes --strategy S`` for each strategy), a fresh copy of the tree is fixed and
+compared with the original. One row per repository and mode:
 
   changed      files the fix changed
   unparsable   changed files that parsed before and do not parse after
@@ -17,8 +18,15 @@ of the tree is fixed and compared with the original. One row per repository and 
   errors       internal errors (a rule raised, a fix refused as unparsable) in fix and check
   left         findings `check` still reports after the fix (same mode)
   markers      `# mcp-migrate:` review comments in the tree after the fix, minus before
+  fixable      findings left that `check` calls fixable by the same command (issue 20 §1: what
+               check calls fixable is what fix changes, so nothing fixable may be left)
+  own-new      findings of our own rules after the fix that were not there before, by
+               (file, code) counts; RT901 (a marker's finding) aside: markers count above
+  ruff-new     new ruff E501/I001 in changed files of a project that configures ruff (its
+               pyproject `[tool.ruff]`, `ruff.toml` or `.ruff.toml`, with its line length)
 
-Target: every column zero except changed, left and markers. Needs pyflakes (a test extra).
+Target: every column zero except changed, left and markers (issue 20 §5). Needs pyflakes (a
+test extra) and ruff (the `bench` extra) for ruff-new.
 """
 
 from __future__ import annotations
@@ -41,7 +49,11 @@ STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 MODES = {"safe": [], "unsafe": ["--unsafe-fixes"]}
 MODES.update({s: ["--unsafe-fixes", "--strategy", s] for s in STRATEGIES})
 MARKER = b"# mcp-migrate:"
-ZERO_COLUMNS = ("unparsable", "pyflakes", "non_idempotent", "untouched", "errors")
+ZERO_COLUMNS = ("unparsable", "pyflakes", "non_idempotent", "untouched", "errors", "fixable", "own_new", "ruff_new")
+#: Fix kinds each mode applies (the `fixable` column counts what remains of these).
+APPLIED = {"safe": ("safe",)}
+REVIEW_PENDING = "RT901"
+RUFF_CODES = "E501,I001"
 
 
 @dataclass
@@ -56,6 +68,9 @@ class Row:
     errors: int = 0
     left: int = 0
     markers: int = 0
+    fixable: int = 0
+    own_new: int = 0
+    ruff_new: int = 0
     notes: list = field(default_factory=list)
 
 
@@ -125,7 +140,53 @@ def error_lines(proc: subprocess.CompletedProcess) -> list:
     return [line for line in proc.stderr.splitlines() + proc.stdout.splitlines() if ": error: " in line]
 
 
-def measure(tool: list, repo: str, source: Path, mode: str, extra: list, found_before: set) -> Row:
+def ruff_config(path: Path, root: Path) -> bool:
+    """Whether a ruff configuration governs `path` (the nearest pyproject.toml with a
+    `[tool.ruff` table, or a ruff.toml / .ruff.toml) up to the tree's root."""
+    folder = path.parent
+    while True:
+        if (folder / "ruff.toml").is_file() or (folder / ".ruff.toml").is_file():
+            return True
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                if "[tool.ruff" in pyproject.read_text(encoding="utf-8", errors="replace"):
+                    return True
+            except OSError:
+                pass
+        if folder == root or root not in folder.parents:
+            return False
+        folder = folder.parent
+
+
+def ruff_counts(ruff: list, root: Path, paths: list) -> Counter:
+    """(path, code) counts of ruff's E501/I001 on `paths` under `root`, with the project's own
+    configuration (line length, isort settings) but these two codes selected."""
+    if not paths or not ruff:
+        return Counter()
+    proc = subprocess.run(
+        ruff + ["check", "--no-cache", "--exit-zero", "--select", RUFF_CODES, "--output-format", "json", *paths],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        found = json.loads(proc.stdout or "[]")
+    except json.JSONDecodeError:
+        return Counter()
+    return Counter((Path(f["filename"]).resolve().relative_to(root.resolve()).as_posix(), f["code"]) for f in found)
+
+
+def own_counts(report: dict) -> Counter:
+    return Counter(
+        (Path(f["path"]).as_posix(), f["code"]) for f in report.get("findings", []) if f["code"] != REVIEW_PENDING
+    )
+
+
+def measure(
+    tool: list, repo: str, source: Path, mode: str, extra: list, found_before: set, before_findings: Counter, ruff: list
+) -> Row:
     row = Row(repo, mode)
     before = python_files(source)
     with tempfile.TemporaryDirectory(prefix="mcp-fixes-") as tmp:
@@ -161,8 +222,29 @@ def measure(tool: list, repo: str, source: Path, mode: str, extra: list, found_b
     errors += [f"{e['path']}: {e['code']}: {e['message']}" for e in report.get("errors", [])]
     row.errors = len(errors)
     row.notes += [f"error: {e}" for e in errors]
-    row.left = len(report.get("findings", []))
+    findings = report.get("findings", [])
+    row.left = len(findings)
     row.markers = sum(d.count(MARKER) for d in after.values()) - sum(d.count(MARKER) for d in before.values())
+    applied = APPLIED.get(mode, ("safe", "unsafe"))
+    for f in findings:
+        if f["fix"] in applied:
+            row.fixable += 1
+            row.notes.append(f"fixable left: {f['path']}:{f['line']} {f['code']} ({f['fix']})")
+    new_own = own_counts(report) - before_findings
+    row.own_new = sum(new_own.values())
+    row.notes += [f"own-new {code} x{n}: {path}" for (path, code), n in sorted(new_own.items())]
+    configured = [p for p in changed if ruff_config(source / p, source)]
+    if configured:
+        with tempfile.TemporaryDirectory(prefix="mcp-fixes-ruff-") as tmp:
+            work = Path(tmp) / source.name
+            shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+            old = ruff_counts(ruff, work, configured)
+            for path in configured:
+                (work / path).write_bytes(after[path])
+            new = ruff_counts(ruff, work, configured)
+        grown = new - old
+        row.ruff_new = sum(grown.values())
+        row.notes += [f"ruff-new {code} x{n}: {path}" for (path, code), n in sorted(grown.items())]
     return row
 
 
@@ -192,6 +274,9 @@ def table(rows: list) -> str:
         "errors",
         "left",
         "markers",
+        "fixable",
+        "own-new",
+        "ruff-new",
     )
     lines = [head]
     for r in rows:
@@ -208,6 +293,9 @@ def table(rows: list) -> str:
                 r.errors,
                 r.left,
                 r.markers,
+                r.fixable,
+                r.own_new,
+                r.ruff_new,
             )
         )
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head))]
@@ -221,19 +309,31 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="*", default=[], help="repositories to run (owner/name)")
     parser.add_argument("--modes", nargs="*", default=list(MODES), choices=list(MODES))
     parser.add_argument("--tool", default=f"{shlex.quote(sys.executable)} -m mcp_migrate")
+    parser.add_argument("--ruff", default=None, help="ruff for the ruff-new column (default: on PATH or beside python)")
     parser.add_argument("--json", action="store_true", help="rows as JSON, with notes")
     parser.add_argument("--verbose", action="store_true", help="print each row's notes")
     args = parser.parse_args(argv)
     tool = shlex.split(args.tool)
+    if Path(tool[0]).exists():  # the runs happen in copies: a relative path must survive the cd
+        tool[0] = str(Path(tool[0]).resolve())
+    found = args.ruff or shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    ruff = shlex.split(found) if args.ruff or Path(found).exists() else []
+    if ruff and Path(ruff[0]).exists():
+        ruff[0] = str(Path(ruff[0]).resolve())
+    if not ruff:
+        print("ruff not found: the ruff-new column stays 0", file=sys.stderr)
     rows = []
     for name, folder in repos_of(args.list, args.repos, args.only):
         if not folder.is_dir():
             print(f"{name}: not exported under {args.repos}", file=sys.stderr)
             continue
         # A strategy changes which sites have a fix, never which files have findings.
-        found_before = {Path(f["path"]).as_posix() for f in check_json(tool, folder, [])["findings"]}
+        first = check_json(tool, folder, [])
+        found_before = {Path(f["path"]).as_posix() for f in first["findings"]}
         for mode in args.modes:
-            row = measure(tool, name, folder, mode, MODES[mode], found_before)
+            strategy = [a for a in MODES[mode] if a != "--unsafe-fixes"]
+            before_findings = own_counts(check_json(tool, folder, strategy)) if strategy else own_counts(first)
+            row = measure(tool, name, folder, mode, MODES[mode], found_before, before_findings, ruff)
             rows.append(row)
             print(table([row]).splitlines()[1], file=sys.stderr, flush=True)
             for note in row.notes if args.verbose else ():

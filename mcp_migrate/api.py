@@ -98,19 +98,29 @@ def check_source(source, path: str = "<string>", *, settings: Optional[Settings]
     return result.findings + [internal_error_finding(e) for e in result.errors]
 
 
-def fix_bytes(data: bytes, path: str, settings: Optional[Settings] = None, *, unsafe: bool = False) -> FileResult:
-    """Fix one file's bytes (see core.fix.loop.fix_bytes). Never raises."""
+def fix_bytes(
+    data: bytes, path: str, settings: Optional[Settings] = None, *, unsafe: bool = False, suggestions: bool = False
+) -> FileResult:
+    """Fix one file's bytes (see core.fix.loop.fix_bytes). Never raises. `suggestions` also takes
+    the display-only fixes `fix` never applies (RT102, RT103)."""
     from mcp_migrate.core.fix.loop import fix_bytes as engine_fix
 
-    return engine_fix(data, path, _complete(settings), unsafe=unsafe)
+    return engine_fix(data, path, _complete(settings), unsafe=unsafe, suggestions=suggestions)
 
 
-def fix_source(source, path: str = "<string>", *, settings: Optional[Settings] = None, unsafe: bool = False):
+def fix_source(
+    source,
+    path: str = "<string>",
+    *,
+    settings: Optional[Settings] = None,
+    unsafe: bool = False,
+    suggestions: bool = False,
+):
     """The fixed text (same type as given: str or bytes); unchanged input when nothing applies,
     and when an internal error stops the fix (never an exception: `fix_bytes` gives the same
     fix with its findings and errors)."""
     data = source.encode("utf-8") if isinstance(source, str) else source
-    result = fix_bytes(data, path, settings, unsafe=unsafe)
+    result = fix_bytes(data, path, settings, unsafe=unsafe, suggestions=suggestions)
     fixed = result.fixed_source if result.fixed_source is not None else data
     return fixed.decode("utf-8") if isinstance(source, str) else fixed
 

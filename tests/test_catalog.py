@@ -15,7 +15,7 @@ from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import ENGINE_CODES
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-ROW = re.compile(r"^\| ([A-Z]+\d+) \| ([a-z0-9-]+) \| .* \| (none|safe|unsafe)\b.*\|$")
+ROW = re.compile(r"^\| ([A-Z]+\d+) \| ([a-z0-9-]+) \| .* \| (none|safe|unsafe|display)\b.*\|$")
 
 
 def _readme_rows() -> dict:
@@ -50,5 +50,7 @@ def test_page_fix_kind_is_what_the_rule_builds(rule):
         assert kinds == {"none"}, kinds
     elif page == "safe":
         assert "safe" in kinds, kinds
+    elif page == "display":  # shown as a suggestion, never applied by fix (issue 20 §4)
+        assert "display" in kinds and not kinds & {"safe", "unsafe"}, kinds
     else:
         assert "unsafe" in kinds and "safe" not in kinds, kinds

@@ -190,7 +190,7 @@ def test_exit_zero_quiet_statistics(project):
     assert quiet_out.stdout == "" and "RT001" in (project / "r.txt").read_text()
     stats = run("check", "--statistics", "client.py", "server.py")
     assert stats.exit_code == 1
-    assert stats.stdout.splitlines()[:2] == ["2  RT004  [*] roots-list-changed-send", "1  RT001  [-] roots-request"]
+    assert stats.stdout.splitlines()[:2] == ["2  RT004  [-] roots-list-changed-send", "1  RT001  [-] roots-request"]
     assert stats.stdout.splitlines()[-1].startswith("Checked 2 files: 3 findings")
     bad = run("check", "--statistics", "--format", "sarif")
     assert bad.exit_code == 2 and "--statistics works with" in bad.stderr

@@ -66,7 +66,15 @@ def test_fix_stdin_prints_the_fixed_source(project):
     assert result.stdout == FIXED
     left = run("fix", "--stdin-filename", "a.py", "-", stdin=REMAINS.encode())
     assert left.exit_code == 1
-    assert "RT001" in left.stderr and left.stdout.startswith(FIXED.rstrip("\n").rsplit("\n", 1)[0])
+    # A server in the same run still asks: the client's list_changed send stays (issue 20 §1),
+    # and its finding says that only `--unsafe-fixes`, which migrates that server, removes it.
+    assert "RT001" in left.stderr and left.stdout == REMAINS
+    shown = run("check", "--output-format", "json", "--stdin-filename", "a.py", "-", stdin=REMAINS.encode())
+    helps = [f["help"] for f in json.loads(shown.stdout)["findings"] if f["code"] == "RT004"]
+    assert helps and all(
+        h.startswith("fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in a.py")
+        for h in helps
+    )
     clean = run("fix", "--stdin-filename", "a.py", "-", stdin=FIXED.encode())
     assert (clean.exit_code, clean.stdout) == (0, FIXED)
     diff = run("fix", "--diff", "--stdin-filename", "a.py", "-", stdin=FIXABLE.encode())

@@ -206,7 +206,7 @@ def test_statistics_mark_safe_unsafe_and_none(project):
     lines = run("check", "--statistics", ".").stdout.splitlines()
     assert lines[:3] == [
         "2  RT001  [-] roots-request",
-        "1  RT004  [*] roots-list-changed-send",
+        "1  RT004  [ ] roots-list-changed-send",  # m.py's server still asks (a marker): withheld (issue 20 §1)
         "1  RT901  [ ] review-pending",
     ]
     unfixable = run("check", "--statistics", "--select", "RT901", ".").stdout.splitlines()

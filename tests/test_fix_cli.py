@@ -150,7 +150,7 @@ def test_fix_whose_output_does_not_parse_leaves_file_untouched(project, monkeypa
     path.write_text(FIXABLE)
     real = fixer.fix_once
 
-    def broken(data, path_, settings, unsafe):
+    def broken(data, path_, settings, unsafe, suggestions=False):
         _, applied, analysis = real(data, path_, settings, unsafe)
         return b"def broken(:\n", applied, analysis
 

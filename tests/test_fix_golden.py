@@ -1,5 +1,6 @@
 """Golden fix files: fixtures/<CODE>/fix_*.py, with the expected output beside each input as
-`.py.fixed` (safe fixes) and, where unsafe fixes change more, `.py.unsafe.fixed`."""
+`.py.fixed` (safe fixes) and, where unsafe fixes change more, `.py.unsafe.fixed`; a display-only
+rule's suggestions (never applied by fix: RT102, RT103) as `.py.suggested`."""
 
 from pathlib import Path
 
@@ -34,6 +35,22 @@ def test_golden_output(path: Path, unsafe: bool):
     again = fix_bytes(out, str(path), unsafe=unsafe)
     assert again.fixed_source is None
     assert again.applied == []
+
+
+SUGGESTED = sorted(p for p in INPUTS if p.with_name(p.name + ".suggested").exists())
+
+
+@pytest.mark.parametrize("path", SUGGESTED, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_golden_suggestions(path: Path):
+    """The display-only suggestions, taken: what a human who applies them gets (parses,
+    idempotent); `fix` itself, even with unsafe fixes, leaves such a file alone."""
+    data = path.read_bytes()
+    result = fix_bytes(data, str(path), unsafe=True, suggestions=True)
+    assert not result.errors
+    assert result.fixed_source == path.with_name(path.name + ".suggested").read_bytes()
+    compile(result.fixed_source, str(path), "exec", dont_inherit=True)
+    assert fix_bytes(result.fixed_source, str(path), unsafe=True, suggestions=True).fixed_source is None
+    assert fix_bytes(data, str(path), unsafe=True).fixed_source is None
 
 
 def test_every_fix_rule_has_golden_files():

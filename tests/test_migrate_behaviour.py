@@ -83,7 +83,8 @@ CASES = [
     ("tree_stats.py", "summary", {}, "spaced", {}),
     ("tree_stats.py", "summary", {}, "empty", {}),
     ("tree_stats.py", "deepest", {}, "spaced", {}),
-    ("root_report.py", "root_report", {}, "spaced", {}),
+    # Roots read whole (their names too): no rebuilt value of made-up Roots (issue 20), a marker.
+    ("root_report.py", "root_report", {}, "spaced", dict.fromkeys(ALL, REFUSED)),
     ("project_finder.py", "find_project", {}, "spaced", {}),
     ("project_finder.py", "find_project", {"marker": "nowhere.txt"}, "spaced", {}),
     ("subdirs.py", "list_subdirectories", {}, "spaced", dict.fromkeys(("tool-parameter", "resource-uri"), REFUSED)),
@@ -285,6 +286,7 @@ def _pyflakes(source: bytes, filename: str) -> set:
         for server in SERVERS
         for strategy in STRATEGIES
         if not (server == "subdirs.py" and strategy != "server-config")
+        and server != "root_report.py"  # refused: a marker, the request stays (issue 20)
     ],
 )
 def test_migrated_source_is_clean(server, strategy):

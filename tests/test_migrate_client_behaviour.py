@@ -108,7 +108,7 @@ def test_the_pairs_cover_two_client_shapes():
     whose server only falls back to roots (the optional parameter of issue 12, defect 11)."""
     assert PAIRS == ["cwd_roots", "fallback_repo"]
     server, client = _migrated("fallback_repo", "tool-parameter")
-    assert b"list[str] | None" in server and b"] = None," in server
+    assert b"Optional[list[str]]" in server and b"] = None," in server
     assert client.count(b'"directories": [str(repo)]') == 2
 
 

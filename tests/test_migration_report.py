@@ -15,9 +15,10 @@ from mcp_migrate.commands.cli import cli
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 MIGRATE = REPO / "fixtures" / "migrate"
-#: A fixture migration: a tool whose roots request is rewritten, a tool whose roots result is
-#: used as a whole (rewritten with a review marker), and a client whose roots become arguments.
-FILES = ("mcp1_fastmcp_loop.py", "opaque_use.py", "client_fastmcp_roots.py")
+#: A fixture migration: a tool whose roots request is rewritten, a client whose computed roots
+#: go with a review marker, and a client whose roots become arguments. (A server whose request
+#: only gets a marker would keep both clients' roots: issue 20 §1.)
+FILES = ("mcp1_fastmcp_loop.py", "client_computed_callback.py", "client_fastmcp_roots.py")
 
 
 def run(*args):
@@ -45,8 +46,8 @@ def test_fix_report_describes_the_migration(migration):
         "",
         "- Files checked: 3",
         "- Files with something to report: 3",
-        "- Found: 5",
-        "- Rewritten: 4",
+        "- Found: 8",
+        "- Rewritten: 5",
         "- Marked for review: 0 (a marker fixes nothing: its finding stays until a human decides)",
         "- Review markers to resolve: 2",
         "- Left for manual work: 0",
@@ -56,18 +57,20 @@ def test_fix_report_describes_the_migration(migration):
     assert by_rule == [
         "| Rule | Found | Rewritten | Gone with another fix | Marked for review | Left |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
-        f"| [RT001]({DOCS}/RT001-roots-request.md) roots-request | 2 | 2 | 0 | 0 | 0 |",
-        f"| [RT002]({DOCS}/RT002-roots-provider.md) roots-provider | 2 | 2 | 0 | 0 | 0 |",
+        f"| [RT001]({DOCS}/RT001-roots-request.md) roots-request | 1 | 1 | 0 | 0 | 0 |",
+        f"| [RT002]({DOCS}/RT002-roots-provider.md) roots-provider | 4 | 3 | 1 | 0 | 0 |",
+        f"| [RT003]({DOCS}/RT003-roots-capability.md) roots-capability | 1 | 1 | 0 | 0 | 0 |",
+        f"| [RT006]({DOCS}/RT006-roots-list-changed-flag.md) roots-list-changed-flag | 1 | 0 | 1 | 0 | 0 |",
         f"| [RT101]({DOCS}/RT101-root-uri-scheme.md) root-uri-scheme | 1 | 0 | 1 | 0 | 0 |",
-        "| **Total** | 5 | 4 | 1 | 0 | 0 |",
+        "| **Total** | 8 | 5 | 3 | 0 | 0 |",
     ]
     by_file = text.split("## Summary by file\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert by_file[2:] == [
+        "| `client_computed_callback.py` | 4 | 2 | 2 | 0 | 0 |",
         "| `client_fastmcp_roots.py` | 3 | 2 | 1 | 0 | 0 |",
         "| `mcp1_fastmcp_loop.py` | 1 | 1 | 0 | 0 | 0 |",
-        "| `opaque_use.py` | 1 | 1 | 0 | 0 | 0 |",
     ]
-    assert "## `opaque_use.py`" in text and "## `mcp1_fastmcp_loop.py`" in text
+    assert "## `client_computed_callback.py`" in text and "## `mcp1_fastmcp_loop.py`" in text
     loop = text.split("## `mcp1_fastmcp_loop.py`", 1)[1].split("\n## ", 1)[0]
     assert f"- line 13: [RT001]({DOCS}/RT001-roots-request.md) rewritten" in loop
     assert (
@@ -75,8 +78,8 @@ def test_fix_report_describes_the_migration(migration):
     )
     review = text.split("## Needs review\n\n", 1)[1].split("\n## ", 1)[0]
     assert (
-        f"- [ ] `opaque_use.py` line 21 ([RT001]({DOCS}/RT001-roots-request.md)): the roots result is used as"
-        " a whole (`scan(result)`); check that the value now rebuilt from `directories` is used the same way"
+        f"- [ ] `client_computed_callback.py` line 10 ([RT002]({DOCS}/RT002-roots-provider.md)): pass these"
+        " directories to the server as tool arguments or in its configuration (env/args): str(Path.cwd())"
     ) in review
     assert review.count("- [ ] ") == 2
 
@@ -88,7 +91,6 @@ def test_the_report_lists_the_interface_changes(migration):
     assert (
         "| `find_files` | `mcp1_fastmcp_loop.py` | `directories` | **required**: every caller must pass it |" in changes
     )
-    assert "| `scan_roots` | `opaque_use.py` | `directories` | **required**: every caller must pass it |" in changes
     assert "- `client_fastmcp_roots.py`: `call_tool('find_files', ...)` passes `directories`" in changes
 
 
@@ -102,7 +104,10 @@ def test_the_report_names_the_environment_a_server_now_reads(tmp_path, monkeypat
     assert "- `client_literal_roots.py`: the stdio server is started with `MCP_ROOTS` in its environment" in changes
 
 
-def test_the_report_lists_a_parameter_the_fix_left_without_effect(tmp_path, monkeypatch):
+def test_the_report_lists_public_plumbing_the_fix_marked_instead_of_leaving_it_dead(tmp_path, monkeypatch):
+    """Issue 20 §3: a `list_roots_callback=` parameter passed through to the SDK is the project's
+    public plumbing: the fix marks it (removing only the argument would leave it silently dead)
+    and the report lists it among the interface changes."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "wrapper.py").write_text(
         "from mcp import ClientSession\n\n\nclass Workspace:\n"
@@ -110,10 +115,17 @@ def test_the_report_lists_a_parameter_the_fix_left_without_effect(tmp_path, monk
         "        self.session = ClientSession(read, write, list_roots_callback=list_roots_callback)\n"
     )
     run("fix", "-q", "--unsafe-fixes", "--report", "R.md", ".")
+    text = (tmp_path / "R.md").read_text()
+    assert "list_roots_callback=list_roots_callback)" in (tmp_path / "wrapper.py").read_text()
     assert (
-        "- `wrapper.py` line 5: parameter `list_roots_callback` of `Workspace.__init__` is no longer used;"
-        " callers that pass it get nothing"
-    ) in (tmp_path / "R.md").read_text()
+        "# mcp-migrate: RT002 review: `list_roots_callback` is a parameter of" in (tmp_path / "wrapper.py").read_text()
+    )
+    kept = text.split("### Public plumbing marked for review\n\n", 1)[1].split("\n\n", 1)[0]
+    assert kept == (
+        "- `wrapper.py`: parameter `list_roots_callback` of `Workspace.__init__` still hands roots to the SDK;"
+        " its callers pass them: remove or deprecate it with them (a review marker says where)"
+    )
+    assert "is no longer used" not in text
 
 
 def test_a_marker_is_counted_as_marked_and_left_never_as_rewritten(tmp_path, monkeypatch):
@@ -252,15 +264,15 @@ def test_the_gate_lets_a_marker_file_through():
 
 
 def test_fix_output_markers_are_findings_until_removed():
-    data = (MIGRATE / "opaque_use.py").read_bytes()
+    data = (MIGRATE / "client_computed_callback.py").read_bytes()
     from mcp_migrate.api import fix_bytes
 
-    result = fix_bytes(data, "opaque_use.py", default_settings(), unsafe=True)
+    result = fix_bytes(data, "client_computed_callback.py", default_settings(), unsafe=True)
     assert [f.code for f in result.findings] == ["RT901"]
     cleaned = b"\n".join(
-        line for line in result.fixed_source.split(b"\n") if b"# mcp-migrate: RT001 review" not in line
+        line for line in result.fixed_source.split(b"\n") if b"# mcp-migrate: RT002 review" not in line
     )
-    assert check_bytes(cleaned, "opaque_use.py", default_settings()).findings == []
+    assert check_bytes(cleaned, "client_computed_callback.py", default_settings()).findings == []
 
 
 def test_a_setting_nothing_reads_any_more_is_left_without_effect():
@@ -276,3 +288,38 @@ def test_a_setting_nothing_reads_any_more_is_left_without_effect():
         LeftWithoutEffect("parameter", "extra", "serve", 6),
     ]
     assert left_without_effect(old, old) == [] and left_without_effect(b"x = (", new) == []
+
+
+def test_the_report_lists_a_removed_callback_whose_roots_came_from_the_projects_plumbing(tmp_path, monkeypatch):
+    """Issue 20 §3: a `_handle_list_roots` method fed by a constructor's `roots` parameter, a
+    closure over a `roots:` setting: removing the callback leaves what fed it without effect, so
+    besides the marker the report's interface changes list it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "host.py").write_text(
+        "from mcp import ClientSession\nfrom mcp.types import ListRootsResult, Root\n\n\nclass Host:\n"
+        "    def __init__(self, read, write, roots: list[str]):\n        self.roots = roots\n"
+        "        self.session = ClientSession(read, write, list_roots_callback=self._handle_list_roots)\n\n"
+        "    async def _handle_list_roots(self, context) -> ListRootsResult:\n"
+        '        return ListRootsResult(roots=[Root(uri=f"file://{r}") for r in self.roots])\n'
+    )
+    (tmp_path / "served.py").write_text(
+        "from pydantic import BaseModel\nfrom mcp import ClientSession\nfrom mcp.types import ListRootsResult, Root\n\n\n"
+        "class Settings(BaseModel):\n    roots: list[str] = []\n\n\nasync def serve(read, write, settings: Settings):\n"
+        "    async def provide(context) -> ListRootsResult:\n"
+        '        return ListRootsResult(roots=[Root(uri=f"file://{r}") for r in settings.roots])\n\n'
+        "    async with ClientSession(read, write, list_roots_callback=provide) as s:\n        await s.initialize()\n"
+    )
+    run("fix", "-q", "--unsafe-fixes", "--report", "R.md", ".")
+    text = (tmp_path / "R.md").read_text()
+    assert (
+        "# mcp-migrate: RT002 review: the roots came from `self._handle_list_roots`"
+        in (tmp_path / "host.py").read_text()
+    )
+    kept = text.split("### Public plumbing marked for review\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert kept == [
+        "- `host.py`: the roots `self._handle_list_roots` computed in `Host.__init__` reach no server now; what fed"
+        " it (a parameter, a setting) does nothing: carry those directories to the server or deprecate it (a review"
+        " marker says where)",
+        "- `served.py`: the roots `provide` computed in `serve` reach no server now; what fed it (a parameter, a"
+        " setting) does nothing: carry those directories to the server or deprecate it (a review marker says where)",
+    ]

@@ -50,14 +50,19 @@ def test_grouped_prints_each_file_then_its_findings_aligned(project):
     assert result.exit_code == 1
     assert result.stdout == (
         "pkg/notify.py:\n"
-        f"  14:11 RT004 [*] {f[0]['message']}\n"
-        f"  15:11 RT004 [*] {f[1]['message']}\n"
+        f"  14:11 RT004 {f[0]['message']}\n"
+        f"  15:11 RT004 {f[1]['message']}\n"
         "\n"
         "server.py:\n"
         f"  14:20 RT001 {f[2]['message']}\n"
         "\n"
-        "Checked 2 files: 3 findings (RT001: 1, RT004: 2); 2 fixable with `mcp-migrate fix`;"
-        " 1 more with `mcp-migrate fix --unsafe-fixes`\n"
+        "Checked 2 files: 3 findings (RT001: 1, RT004: 2); 3 fixable with `mcp-migrate fix --unsafe-fixes`\n"
+    )
+    # The server still asks for roots until `--unsafe-fixes` migrates it: plain `fix` keeps the
+    # client's list_changed sends (issue 20 §1), and their help says so.
+    assert f[0]["help"].startswith(
+        "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in server.py that still asks"
+        " for roots; "
     )
     # `[*]` is what plain `fix` applies: with unsafe fixes on, RT001's too; widths are per file
     (project / "short.py").write_text(NOTIFY.replace("    await session.send_roots_list_changed()\n", "", 1))
@@ -200,9 +205,15 @@ def test_fix_reports_what_remains_as_json_and_nothing_else_on_stdout(project, co
     result = run(*command, "--output-format", "json", ".")
     assert result.exit_code == 1, result.output  # RT001 (unsafe fix) remains
     doc = json.loads(result.stdout)
-    assert [(f["path"], f["code"]) for f in doc["findings"]] == [("server.py", "RT001")]
+    # The server still asks, so the client's sends stay too (issue 20 §1): all three remain,
+    # each fixable with `--unsafe-fixes`.
+    assert [(f["path"], f["code"], f["fix"]) for f in doc["findings"]] == [
+        ("pkg/notify.py", "RT004", "unsafe"),
+        ("pkg/notify.py", "RT004", "unsafe"),
+        ("server.py", "RT001", "unsafe"),
+    ]
     assert doc["files_checked"] == 2
-    assert "send_roots_list_changed" not in (project / "pkg" / "notify.py").read_text()
+    assert "send_roots_list_changed" in (project / "pkg" / "notify.py").read_text()
 
 
 @pytest.mark.parametrize("fmt", ["json-lines", "junit", "gitlab", "sarif", "github", "grouped"])
@@ -210,17 +221,19 @@ def test_fix_accepts_every_format_offered_in_its_help(project, fmt):
     result = run("fix", "--output-format", fmt, ".")
     assert result.exit_code == 1, result.output
     if fmt == "sarif":  # the driver lists every rule; the results are what remains
-        assert [r["ruleId"] for r in json.loads(result.stdout)["runs"][0]["results"]] == ["RT001"]
+        assert [r["ruleId"] for r in json.loads(result.stdout)["runs"][0]["results"]] == ["RT004", "RT004", "RT001"]
     else:
-        assert "RT001" in result.stdout and "RT004" not in result.stdout.replace("fixed RT004", "")
+        assert "RT001" in result.stdout and "RT004" in result.stdout and "fixed RT004" not in result.stdout
     assert "fix --output-format" not in result.stderr
 
 
 def test_fix_output_file_keeps_stdout_for_the_fixed_lines(project):
+    (project / "server.py").unlink()  # no server in the run still asks: the client's sends go
+    (project / "pkg" / "other.py").write_text(NOTIFY.replace("await session", "x = await session"))  # no fix
     result = run("fix", "--output-format", "gitlab", "-o", "quality.json", ".")
     assert result.exit_code == 1
     assert "pkg/notify.py:5: fixed RT004" in result.stdout
-    assert [issue["check_name"] for issue in json.loads((project / "quality.json").read_text())] == ["RT001"]
+    assert [issue["check_name"] for issue in json.loads((project / "quality.json").read_text())] == ["RT004"] * 2
 
 
 def test_fix_stdin_with_a_machine_format_puts_the_document_on_stderr(project):
@@ -234,7 +247,8 @@ def test_fix_stdin_with_a_machine_format_puts_the_document_on_stderr(project):
 
 def test_statistics_work_with_grouped_too(project):
     result = run("check", "--no-cache", "--statistics", "--output-format", "grouped", ".")
-    assert result.stdout.splitlines()[:2] == ["2  RT004  [*] roots-list-changed-send", "1  RT001  [-] roots-request"]
+    # RT004's removals wait for the server's migration, which only `--unsafe-fixes` does (issue 20 §1)
+    assert result.stdout.splitlines()[:2] == ["2  RT004  [-] roots-list-changed-send", "1  RT001  [-] roots-request"]
     bad = run("check", "--statistics", "--output-format", "gitlab", ".")
     assert bad.exit_code == 2
     assert bad.stderr == "mcp-migrate: error: --statistics works with --output-format full, concise, grouped or json\n"

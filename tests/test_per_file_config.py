@@ -27,8 +27,8 @@ PROVIDER = """\
 from mcp import ClientSession
 
 
-async def main(read, write, callback) -> None:
-    async with ClientSession(read, write, list_roots_callback=callback) as session:
+async def main(read, write) -> None:
+    async with ClientSession(read, write, list_roots_callback=lambda context: None) as session:
         await session.initialize()
 """
 
@@ -216,7 +216,8 @@ def test_a_sub_project_that_keeps_unsafe_fixes_off_keeps_its_server_asking(tmp_p
     )
     monkeypatch.chdir(tmp_path)
     result = run("fix", "--no-color", "srv/server.py", "cli/client.py")
-    assert "fixed" not in result.stdout, result.stdout
+    assert ": fixed " not in result.stdout, result.stdout
+    assert "not fixed while a server in this run still asks for roots, in srv/server.py" in result.stdout
     assert (tmp_path / "srv/server.py").read_text() == SERVER
     assert (tmp_path / "cli/client.py").read_text() == client
     (tmp_path / "srv/pyproject.toml").write_text("[tool.mcp-migrate]\nunsafe-fixes = true\n")

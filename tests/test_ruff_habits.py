@@ -78,8 +78,15 @@ def test_fix_diff_with_nothing_safe_says_so_and_counts_unsafe(project):
     assert clean.stderr == "No fixes to apply.\n"
 
 
+#: A file whose one finding has an unsafe fix, and no server asking for roots in it (a server
+#: that still asks would keep every client's list_changed send in the run: issue 20 §1).
+UNSAFE_ONLY = (
+    "from mcp.types import ClientCapabilities, RootsCapability\n\nCAPS = ClientCapabilities(roots=RootsCapability())\n"
+)
+
+
 def test_summary_hints_follow_unsafe_fixes_in_config(project):
-    (project / "server.py").write_text(SERVER)
+    (project / "server.py").write_text(UNSAFE_ONLY)
     (project / "a.py").write_text(FIXABLE)
     mixed = run("check", "--output-format", "concise", "server.py", "a.py")
     assert mixed.stdout.splitlines()[-1].endswith(
@@ -245,7 +252,7 @@ def test_rules_json_lists_the_catalog(project):
     doc = json.loads(result.stdout)
     assert [row["code"] for row in doc] == list(load_catalog())
     rt103 = next(row for row in doc if row["code"] == "RT103")
-    assert rt103["security_severity"] == "7.5" and rt103["fix"] == "unsafe"
+    assert rt103["security_severity"] == "7.5" and rt103["fix"] == "display"
     assert set(doc[0]) >= {"code", "name", "severity", "fix", "summary"}
 
 

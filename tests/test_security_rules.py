@@ -26,10 +26,12 @@ def _codes(source: str) -> list:
 
 
 def _unsafe_fix(source: str) -> str:
+    """The security rules' suggestion, taken (they are display-only: `fix` never applies them,
+    not even with unsafe fixes; issue 20 §4)."""
     source = textwrap.dedent(source)
-    fixed = fix_source(source, unsafe=True)
-    assert fix_source(fixed, unsafe=True) == fixed, "the fix is not idempotent"
-    assert fix_source(source) == source, "an unsafe-only fix changed the file in a safe run"
+    fixed = fix_source(source, unsafe=True, suggestions=True)
+    assert fix_source(fixed, unsafe=True, suggestions=True) == fixed, "the suggestion is not idempotent"
+    assert fix_source(source, unsafe=True) == source, "a display-only fix was applied by fix"
     compile(fixed, "<fixed>", "exec")
     return fixed
 
@@ -388,9 +390,9 @@ def test_golden_fixes_exist(code):
     inputs = sorted((FIXTURES / code).glob("fix_*.py"))
     assert inputs
     for path in inputs:
-        assert Path(str(path) + ".unsafe.fixed").is_file()
-        assert Path(str(path) + ".fixed").read_bytes() == path.read_bytes()  # unsafe only
-        result = fix_bytes(path.read_bytes(), str(path), unsafe=True)
+        assert Path(str(path) + ".suggested").is_file()
+        assert Path(str(path) + ".fixed").read_bytes() == path.read_bytes()  # never applied by fix
+        result = fix_bytes(path.read_bytes(), str(path), unsafe=True, suggestions=True)
         assert result.applied and all(applied.code == code for applied in result.applied)
 
 
@@ -437,7 +439,7 @@ def test_security_rules_look_at_mcp_code_only():
 def test_rt102_no_fix_where_the_meaning_would_change(name):
     """Issue 12 #1: never url2pathname under an existing unquote, never on test-only paths."""
     data = (FIXTURES / "RT102" / name).read_bytes()
-    result = fix_bytes(data, name, unsafe=True)
+    result = fix_bytes(data, name, unsafe=True, suggestions=True)
     assert not any(applied.code == "RT102" for applied in result.applied)
 
 
@@ -445,5 +447,5 @@ def test_rt103_separator_terminated_check_is_never_rewritten():
     """Issue 12 #7: `p.startswith(a.rstrip(os.sep) + os.sep)` compares whole components; a
     rewrite to `Path(a).resolve()` turned the `/` root into the current directory."""
     path = FIXTURES / "RT103" / "separator_and_derived_roots.py"
-    result = fix_bytes(path.read_bytes(), str(path), unsafe=True)
+    result = fix_bytes(path.read_bytes(), str(path), unsafe=True, suggestions=True)
     assert b"p.startswith(root.rstrip(os.sep) + os.sep)" in result.fixed_source

@@ -21,6 +21,20 @@ def ends_with(block, kinds: tuple) -> bool:
     return isinstance(last, kinds)
 
 
+def returns_constant(owner) -> bool:
+    """An `if` whose branch returns a constant label, or a conditional expression of labels."""
+    if isinstance(owner, cst.IfExp):
+        return literal(owner.body) is not None or literal(owner.orelse) is not None
+    if not isinstance(owner, cst.If) or not isinstance(owner.body, cst.IndentedBlock):
+        return False
+    for stmt in owner.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Return) and small.value is not None and literal(small.value) is not None:
+                    return True
+    return False
+
+
 def is_literal(expr: cst.BaseExpression) -> bool:
     """A string literal, or a tuple/list of them (`("http://", "https://")`)."""
     if literal(expr) is not None or isinstance(expr, cst.SimpleString):

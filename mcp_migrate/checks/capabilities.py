@@ -9,6 +9,7 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
+from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.screen import string
 from mcp_migrate.core.syntax import literal
 
@@ -60,6 +61,27 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
             name = target.value if isinstance(target, cst.Name) else getattr(getattr(target, "attr", None), "value", "")
             if name and _CAPS_NAME.search(name):
                 return True
+    return False
+
+
+def expected_value(ancestors: list) -> bool:
+    """Whether the node under `ancestors` is what a test expects: compared with `==`/`!=`,
+    asserted, bound to an `expected` name, or anywhere in a `test_*` function. Capability data
+    there is kept (issue 12 #8, issue 20 §4: removing it broke, or emptied, the test that
+    asserted it); the finding stays without a fix."""
+    for anc in reversed(ancestors):
+        if isinstance(anc, cst.Comparison) and any(
+            isinstance(t.operator, (cst.Equal, cst.NotEqual)) for t in anc.comparisons
+        ):
+            return True
+        if isinstance(anc, cst.Assert):
+            return True
+        if isinstance(anc, (cst.Assign, cst.AnnAssign)):
+            targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
+            if any("expected" in words(last_identifier(t) or "") for t in targets):
+                return True
+        if isinstance(anc, cst.FunctionDef) and anc.name.value.startswith("test"):
+            return True
     return False
 
 

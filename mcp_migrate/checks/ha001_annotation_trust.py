@@ -18,6 +18,13 @@ read too.
    `request_approval(...)`), directly or through a variable assigned from the hint, or through a
    function returning it that such a test calls.
 
+One call away (issue 19 §3): a hint read in an accessor (a method, a property, a helper) that
+returns it, or returns a label it decides (`return "read_only"`, `"safe" if hint else "ask"`), is
+a finding when an approval decision (2.) or an acting test (3.) in the same file reads that
+accessor. So is a hint mapped into a policy label (`ToolPolicy(trusted=hint)`,
+`{"read_only": hint}`, `self.auto_ok = hint`) when such a decision or test reads that label
+(`policy.trusted`, `p["read_only"]`). A caller of a caller is not followed.
+
 Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor is declaring one
 (`ToolAnnotations(readOnlyHint=True)`, `annotations={"readOnlyHint": True}`).
 """
@@ -29,7 +36,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.calls import call_qualified
+from mcp_migrate.checks.calls import call_qualified, returns_constant
 from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.messages import Message
@@ -150,6 +157,8 @@ def _acting_name(name: str) -> bool:
 
 
 class _Names(cst.CSTVisitor):
+    """Names (attribute names included), called names and string keys an expression reads."""
+
     def __init__(self) -> None:
         super().__init__()
         self.names: set = set()
@@ -158,6 +167,11 @@ class _Names(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         self.names.add(node.value)
 
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        value = literal(node)
+        if isinstance(value, str) and value.isidentifier():
+            self.names.add(value)
+
     def visit_Call(self, node: cst.Call) -> None:
         name = last_identifier(node.func)
         if name:
@@ -165,18 +179,8 @@ class _Names(cst.CSTVisitor):
 
 
 class _Read:
-    __slots__ = (
-        "node",
-        "hint",
-        "lambdas",
-        "functions",
-        "function",
-        "function_id",
-        "owner",
-        "variable",
-        "missing",
-        "returned",
-    )
+    __slots__ = ("node", "hint", "lambdas", "functions", "function", "function_id", "owner", "variable")
+    __slots__ += ("missing", "returned", "label")
 
     def __init__(self, **kw) -> None:
         for k, v in kw.items():
@@ -211,9 +215,8 @@ class AnnotationTrust(Rule):
                 return True
         if syntax.method_calls("approval_required"):
             return True
-        read_ids = {id(node) for node in reads}
         for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
-            if decision_function(function.name) and any(id(n) in read_ids for n in ast.walk(function)):
+            if decision_function(function.name):  # the hint may be read there or one call away
                 return True
         return any(_acting_branches(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
 
@@ -273,6 +276,8 @@ class AnnotationTrust(Rule):
         self.reads: list = []
         #: (function id, names in the test, functions called in the test) for tests whose branches act.
         self.acting_tests: list = []
+        #: (function name, function id, names and calls in its body) of the approval decisions.
+        self.deciders: list = []
 
     # ----- where approval decisions are made -----------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -325,6 +330,13 @@ class AnnotationTrust(Rule):
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
         self._test_acts(node, node.body, node.orelse)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """An approval decision's body: what it reads, for hints one call away."""
+        if decision_function(node.name.value) or node.name.value in self.approval_names:
+            names = _Names()
+            node.body.visit(names)
+            self.deciders.append((node.name.value, id(node), names.names | names.calls))
 
     # ----- hint reads ------------------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -384,6 +396,7 @@ class AnnotationTrust(Rule):
                 variable=facts.variable,
                 missing=missing or facts.missing,
                 returned=facts.returned,
+                label=facts.label,
             )
         )
 
@@ -416,18 +429,33 @@ class AnnotationTrust(Rule):
         for function_id, names, calls in self.acting_tests:
             if read.variable and function_id == read.function_id and read.variable in names:
                 return ("variable", read.function_id, read.variable), WHAT_BRANCH
-            if read.returned and read.functions and read.functions[-1] in calls:
+            if read.returned and read.functions and read.functions[-1] in calls | names:
                 return ("function", read.function_id), WHAT_BRANCH
+            if read.label and function_id != read.function_id and read.label in names:
+                return ("label", id(read.node)), f"whether a tool runs (via `{shorten(read.label, 16)}`)"
+        return self._one_call_away(read)
+
+    def _one_call_away(self, read: _Read):
+        """An approval decision that reads the accessor returning the hint (or a label it
+        decides), or the label the hint was mapped into (issue 19 §3)."""
+        accessor = read.functions[-1] if read.returned and read.functions else None
+        for name, function_id, refs in self.deciders:
+            if function_id == read.function_id:
+                continue
+            if accessor is not None and accessor in refs:
+                return ("function", read.function_id), f"`{shorten(name, 24)}()` via `{shorten(accessor, 16)}`"
+            if read.label and read.label in refs:
+                return ("label", id(read.node)), f"`{shorten(name, 24)}()` via label `{shorten(read.label, 16)}`"
         return None
 
 
 class _Facts:
     """Where a hint read sits in its statement (see `_statement_facts`)."""
 
-    __slots__ = ("owner", "variable", "returned", "missing")
+    __slots__ = ("owner", "variable", "returned", "missing", "label")
 
     def __init__(self) -> None:
-        self.owner = self.variable = None
+        self.owner = self.variable = self.label = None
         self.returned = self.missing = False
 
 
@@ -450,9 +478,28 @@ def _statement_facts(stack: list) -> _Facts:
                 facts.variable = targets[0].value
         if isinstance(anc, cst.Return):
             facts.returned = True
+        if facts.label is None:
+            facts.label = _label_of(anc, child)
         if isinstance(anc, cst.BaseSmallStatement):
             break
+    if facts.owner is not None and not facts.returned and returns_constant(facts.owner):
+        facts.returned = True  # `if hint: return "read_only"`: the hint decides what is returned
     return facts
+
+
+def _label_of(anc, child) -> Optional[str]:
+    """The label a hint is mapped into at this step: a keyword argument's name, a literal dict
+    key, or an attribute assigned (`self.auto_ok = hint`)."""
+    if isinstance(anc, cst.Arg) and anc.keyword is not None and child is anc.value:
+        return anc.keyword.value
+    if isinstance(anc, cst.DictElement) and child is anc.value:
+        key = literal(anc.key)
+        return key if isinstance(key, str) and key.isidentifier() else None
+    if isinstance(anc, cst.Assign) and child is anc.value and len(anc.targets) == 1:
+        target = anc.targets[0].target
+        if isinstance(target, cst.Attribute):
+            return target.attr.value
+    return None
 
 
 def _branches(owner) -> tuple:

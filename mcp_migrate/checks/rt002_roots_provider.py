@@ -92,6 +92,7 @@ _ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
 
 class RootsProvider(WireMethodRule):
     CODE = "RT002"
+    KEPT_WHILE_SERVER_ASKS = True
     METHOD = ROOTS_LIST
     SKIPS_CLAIMED = False
     WIRE_STRINGS = frozenset({ROOTS_LIST})

@@ -8,19 +8,25 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import capability_dicts, capability_mapping, roots_capability_shape, roots_members
+from mcp_migrate.checks.capabilities import (
+    capability_dicts,
+    capability_mapping,
+    expected_value,
+    roots_capability_shape,
+    roots_members,
+)
 from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
-from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
-from mcp_migrate.core.fix.edits import Fix, Replace
+from mcp_migrate.core.fix.edits import Fix, RemoveStatement, Replace
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
+from mcp_migrate.rewrites.names import sole_local_binding
 
 MSG_DECLARE = Message(
     "declares the roots capability, deprecated by SEP-2577",
@@ -35,6 +41,7 @@ MSG_PROBE = Message(
 
 class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
+    KEPT_WHILE_SERVER_ASKS = True
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
     GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
@@ -168,8 +175,17 @@ class RootsCapabilityDeclared(Rule):
         if self._in_check():
             self.report(arg, MSG_PROBE)
         else:
-            fixable = fixable and not server_still_asks(self.context)
-            self.report(arg, MSG_DECLARE, fix=remove_arg(node, arg, unsafe=True) if fixable else None)
+            fixable = fixable and not expected_value(self.ancestors)  # what a test asserts on
+            self.report(arg, MSG_DECLARE, fix=self._without_arg(node, arg) if fixable else None)
+
+    def _without_arg(self, call: cst.Call, arg: cst.Arg) -> Fix:
+        """`roots=` removed, and `roots = RootsCapability(...)` with it when that local only fed
+        this argument (left behind it is a dead variable: issue 20 §4)."""
+        fix = remove_arg(call, arg, unsafe=True)
+        local = sole_local_binding(self.context, arg.value)
+        if local is None or not isinstance(local.value, cst.Call):
+            return fix
+        return Fix((*fix.edits, RemoveStatement(local)), orphans=fix.orphans, unsafe=True)
 
     def _mcp_code(self) -> bool:
         """The SDK, a module of the project's own MCP implementation (`myapp.mcp.types`), or a
@@ -233,9 +249,9 @@ class RootsCapabilityDeclared(Rule):
         """The mapping without its roots key. As a branch of `{"roots": {}} if roots else {}`
         both branches become `{}`: the whole conditional is `{}` (its test is a plain name), not
         `{} if roots else {}`. None while a server in the same run still asks for roots (its
-        tests declare the capability on purpose)."""
-        if server_still_asks(self.context):
-            return None
+        tests declare the capability on purpose: core.coordination)."""
+        if expected_value(self.ancestors):
+            return None  # what a test asserts on (issue 20 §4)
         if not isinstance(holder, cst.IfExp):
             return remove_element(mapping, element, unsafe=True)
         other = holder.orelse if holder.body is mapping else holder.body

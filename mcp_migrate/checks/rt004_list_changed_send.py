@@ -21,7 +21,6 @@ from mcp_migrate.checks.wire import (
     sends,
 )
 from mcp_migrate.checks.wrappers import SameFileHelpers
-from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
 from mcp_migrate.core.messages import Message
@@ -47,6 +46,7 @@ _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 
 class ListChangedSend(WireMethodRule):
     CODE = "RT004"
+    KEPT_WHILE_SERVER_ASKS = True
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
@@ -101,8 +101,6 @@ class ListChangedSend(WireMethodRule):
         self.helpers = SameFileHelpers()
 
     def report(self, node, message, *, severity=None, fix=None, help=None) -> None:
-        if fix is not None and server_still_asks(self.context):
-            fix = None  # a server in this fix run still asks for roots: legacy clients still notify it
         super().report(node, message, severity=severity, fix=fix, help=help)
         self.helpers.found(self.ancestors, node)
 

@@ -15,7 +15,6 @@ from mcp_migrate.checks.wire import (
     registers,
 )
 from mcp_migrate.checks.wrappers import callee_key, definition_key
-from mcp_migrate.core.coordination import server_still_asks
 from mcp_migrate.core.fix.builders import remove_arg, remove_statement
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
@@ -35,6 +34,7 @@ MSG_DEF = Message(
 
 class ListChangedHandler(WireMethodRule):
     CODE = "RT005"
+    KEPT_WHILE_SERVER_ASKS = True
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
@@ -95,13 +95,6 @@ class ListChangedHandler(WireMethodRule):
         if syntax.mentions("RootsListChangedNotification"):
             return True
         return method_in_code(syntax, cls.WIRE_STRINGS, LIST_CHANGED)
-
-    def report(self, node, message, *, severity=None, fix=None, help=None) -> None:
-        """No removal while a server in this fix run still asks for roots: on a legacy
-        connection the handler is how it learns that the roots it asks for changed."""
-        if fix is not None and server_still_asks(self.context):
-            fix = None
-        super().report(node, message, severity=severity, fix=fix, help=help)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

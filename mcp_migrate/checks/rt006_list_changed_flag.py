@@ -6,9 +6,9 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import roots_members
+from mcp_migrate.checks.capabilities import expected_value, roots_members
 from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.words import last_identifier, words
+from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
@@ -25,6 +25,7 @@ _FLAGS = ("listChanged", "list_changed")
 
 class ListChangedFlag(Rule):
     CODE = "RT006"
+    KEPT_WHILE_SERVER_ASKS = True
     SCREEN = (b"listChanged", b"list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
     GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
@@ -80,23 +81,7 @@ class ListChangedFlag(Rule):
         """The safe removal, except where the literal is what a test expects: compared with
         `==`/`!=`, asserted, bound to an `expected` name, or anywhere in a `test_*` function
         (issue 12 #8: the edit broke the test that asserted the literal)."""
-        return None if self._expected_value() else build()
-
-    def _expected_value(self) -> bool:
-        for anc in reversed(self.ancestors):
-            if isinstance(anc, cst.Comparison) and any(
-                isinstance(t.operator, (cst.Equal, cst.NotEqual)) for t in anc.comparisons
-            ):
-                return True
-            if isinstance(anc, cst.Assert):
-                return True
-            if isinstance(anc, (cst.Assign, cst.AnnAssign)):
-                targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
-                if any("expected" in words(last_identifier(t) or "") for t in targets):
-                    return True
-            if isinstance(anc, cst.FunctionDef) and anc.name.value.startswith("test"):
-                return True
-        return False
+        return None if expected_value(self.ancestors) else build()
 
     def _own_roots_capability(self, node: cst.Call) -> bool:
         name = last_identifier(node.func) or ""

@@ -415,7 +415,7 @@ class RootsAsSandbox(Rule):
         new_method = "relative_to" if name == "relative_to" else "is_relative_to"
         new = method(self._resolved_path(left, path_name), new_method, self._resolved_path(right, path_name))
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
-        return Fix((Replace(node, new),), imports=(needed,), unsafe=True)
+        return Fix((Replace(node, new),), imports=(needed,), display=True)
 
     def _fix_common(self, node: cst.Call, elements: list) -> Optional[Fix]:
         """`commonpath([p, root]) == root` -> `Path(p).resolve().is_relative_to(Path(root).resolve())`."""
@@ -449,7 +449,7 @@ class RootsAsSandbox(Rule):
         if isinstance(target.operator, cst.NotEqual):
             new = cst.UnaryOperation(operator=cst.Not(), expression=new)
         new = new.with_changes(lpar=comparison.lpar, rpar=comparison.rpar)
-        return Fix((Replace(comparison, new),), imports=(needed,), unsafe=True)
+        return Fix((Replace(comparison, new),), imports=(needed,), display=True)
 
 
 #: Words that say a value is a separator, extension or scheme, not a directory (`path_sep_tuple`).

@@ -7,6 +7,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.core.fix.imports import unconditional_import_names
 from mcp_migrate.core.fix.nodes import attribute_chain
 
 
@@ -18,6 +19,14 @@ class Spelling:
     def __init__(self, context) -> None:
         self.context = context
         self._identifiers: dict = {}
+
+    def _unconditional(self) -> set:
+        """Names bound by imports on every platform: one imported only under `if os.name ==
+        "nt":` would be a NameError elsewhere (issue 20 §4)."""
+        found = self._identifiers.get(("", "unconditional"))
+        if found is None:
+            found = self._identifiers[("", "unconditional")] = unconditional_import_names(self.context.module)
+        return found
 
     def uses(self, name: str) -> bool:
         """Does the file's text hold `name` as a whole word? A superset of the identifiers the
@@ -32,7 +41,7 @@ class Spelling:
     def spell(self, module: str, name: str):
         """(expression, import) for `module.name`, or None."""
         resolver = self.context.resolver
-        if resolver.qualified(cst.Name(name)) == f"{module}.{name}":
+        if resolver.qualified(cst.Name(name)) == f"{module}.{name}" and name in self._unconditional():
             return cst.Name(name), (module, name)
         if not self.uses(name):
             return cst.Name(name), (module, name)

@@ -236,7 +236,15 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
     from mcp_migrate.commands import analysis
-    from mcp_migrate.commands.runner import FileRef, RunResult, file_policy, run_policy, stdin_target, unsafe_fixes
+    from mcp_migrate.commands.runner import (
+        FileRef,
+        RunResult,
+        file_policy,
+        planned_settings,
+        run_policy,
+        stdin_target,
+        unsafe_fixes,
+    )
     from mcp_migrate.output import report
 
     target = stdin_target(filename, options)
@@ -248,7 +256,8 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
         return EXIT_CLEAN
     own = file_policy(target.config, options)
     unsafe = unsafe_fixes(target.config, flags.unsafe)
-    result = analysis.fix(data, target.display, target.settings, unsafe, own.fixes)
+    settings = planned_settings(data, target.display, target.settings, unsafe, own.fixes)
+    result = analysis.fix(data, target.display, settings, unsafe, own.fixes)
     fixed = result.fixed_source if result.fixed_source is not None else data
     if flags.show_diff:
         from mcp_migrate.output.diff import unified_diff

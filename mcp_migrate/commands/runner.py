@@ -15,7 +15,7 @@ from typing import Callable, NamedTuple, Optional
 
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
-from mcp_migrate.core.coordination import FileNotes, RunPlan
+from mcp_migrate.core.coordination import RunPlan, coordinated, file_asks, for_file, plans, with_note
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import discover
@@ -590,7 +590,7 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
         source.display: FileRef(source.path, settings, None, p.policies.get(source.display))
         for source, settings in p.items
     }
-    return RunResult(
+    run = RunResult(
         results=results,
         files_checked=len(p.items),
         skipped=p.skipped,
@@ -598,6 +598,7 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
         warnings=warnings,
         **run_policy(p.config, options),
     )
+    return coordinate_check(run)
 
 
 def _run_cached(
@@ -741,8 +742,7 @@ def run_fix(
         items.append((source, settings, unsafe_here, _fixes_of(policy)))
     n = len(items)
     with options.timer.phase("fix", lambda: f"{n} file{'s' if n != 1 else ''} (fixes computed, nothing written)"):
-        if any(unsafe_here or _applies_rt001(unsafe_here, fixes) for _, _, unsafe_here, fixes in items):
-            items = _with_run_plan(items, options.jobs)
+        items = _with_run_plan(items, options.jobs)
         outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
     policy = run_policy(p.config, options)
     if flag is not None:
@@ -761,24 +761,69 @@ def _applies_rt001(unsafe: bool, fixes) -> bool:
 
 
 def _with_run_plan(items: list, jobs: int) -> list:
-    """What every file's rewrites tell the others (core.coordination.RunPlan: the tools that
-    gain a directories parameter, whether a server still asks), told to every file's settings,
-    so one fix run leaves a client and its server consistent. A server file whose RT001 rewrite
-    this run does not apply (its config keeps unsafe fixes off, or RT001 unfixable) still asks
-    for roots. Costs a check of the files."""
+    """Every file's settings with the run's plan (core.coordination.RunPlan: the tools that gain
+    a directories parameter, whether a server still asks after this run), decided once from a
+    check of every file before any is fixed, whatever the flags: plain `fix` and
+    `fix --unsafe-fixes` see the same coordination, so the unsafe run only adds fixes. A server
+    file whose RT001 rewrite this run does not apply (its config keeps unsafe fixes off, or
+    RT001 unfixable) still asks for roots."""
     checks = run_items([(source, settings) for source, settings, _, _ in items], jobs)
-    notes = []
-    for (_source, _settings, unsafe, fixes), result in zip(items, checks):
-        if _applies_rt001(unsafe, fixes):
-            notes.append(result.notes)
-        elif result.notes.tools or result.notes.still_asks or any(f.code == "RT001" for f in result.findings):
-            notes.append(FileNotes(still_asks=True))
-    joined = RunPlan.joined(notes)
-    if joined == RunPlan():
+    entries = [
+        file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))
+        for (_source, _settings, unsafe, fixes), result in zip(items, checks)
+    ]
+    run_plan = plans(entries).fix
+    if run_plan == RunPlan():
         return items
     return [
-        (source, dataclasses.replace(settings, run=joined), unsafe, fixes) for source, settings, unsafe, fixes in items
+        (source, dataclasses.replace(settings, run=for_file(run_plan, unsafe)), unsafe, fixes)
+        for source, settings, unsafe, fixes in items
     ]
+
+
+def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
+    """Standard input's settings with the plan of a run of that one file (`_with_run_plan`)."""
+    from mcp_migrate.commands import analysis
+
+    result = analysis.check(data, display, settings)
+    run_plan = plans([file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]).fix
+    return settings if run_plan == RunPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
+
+
+def coordinate_check(run: RunResult) -> RunResult:
+    """A check's findings with the fix kinds the run's `fix` commands give them
+    (core.coordination): a client-side fix that plain `fix` withholds while a server still asks
+    is `unsafe` when `fix --unsafe-fixes` frees it, else `none`, its help saying why; so what
+    `check` calls fixable is what each command changes."""
+    entries = []
+    for result in run.results:
+        ref = run.files.get(result.path)
+        if ref is None:
+            continue
+        fixes = _fixes_of(ref.policy)
+        entries.append(
+            file_asks(result, _applies_rt001(run.unsafe_fixes_for(result.path), fixes), _applies_rt001(True, fixes))
+        )
+    run_plan = plans(entries).fix
+    if not run_plan.server_still_asks:
+        return run
+    for result in run.results:
+        ref = run.files.get(result.path)
+        if ref is None:
+            continue
+        from mcp_migrate.api import with_rules  # the rule classes: the parent may not have loaded them
+
+        kept = {rule.CODE for rule in with_rules(ref.settings).rules if rule.KEPT_WHILE_SERVER_ASKS}
+        plan = for_file(run_plan, run.unsafe_fixes_for(result.path))
+
+        def one(finding, kept=kept, plan=plan):
+            if finding.code not in kept or finding.fix == "none":
+                return finding
+            kind, note = coordinated(finding.fix, plan)
+            return dataclasses.replace(finding, fix=kind, help=with_note(finding.help, note))
+
+        result.findings = [one(f) for f in result.findings]
+    return run
 
 
 @dataclass(frozen=True)
@@ -814,7 +859,7 @@ def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> 
     own = file_policy(target.config, options)
     _adjusted([result], {target.display: own})
     files = {target.display: FileRef(None, target.settings, data, own)}
-    return RunResult(results=[result], files_checked=1, files=files, **policy)
+    return coordinate_check(RunResult(results=[result], files_checked=1, files=files, **policy))
 
 
 class FixProposal(NamedTuple):
@@ -833,7 +878,7 @@ def propose_fixes(run: RunResult) -> RunResult:
     for finding in run.findings:
         if finding.fix == "none":
             continue
-        key = (finding.path, finding.code, finding.fix == "unsafe")
+        key = (finding.path, finding.code, finding.fix != "safe")
         if key not in run.fixes:
             ref = run.files.get(finding.path)
             known = previews.get(finding.path)
@@ -841,9 +886,12 @@ def propose_fixes(run: RunResult) -> RunResult:
                 # The config made this rule's fixes all one kind: its preview is all of them.
                 run.fixes[key] = _propose(ref, finding.path, finding.code, True)
             elif known is not None:
-                run.fixes[key] = _from_preview(ref, known.get(key[1:]))
+                # A safe fix the run plan leaves to `--unsafe-fixes` (core.coordination) was
+                # previewed with the safe ones.
+                new = known.get(key[1:]) or (known.get((finding.code, False)) if finding.fix == "unsafe" else None)
+                run.fixes[key] = _from_preview(ref, new)
             else:
-                run.fixes[key] = _propose(ref, *key)
+                run.fixes[key] = _propose(ref, *key, display=finding.fix == "display")
     run.fixes = {key: proposal for key, proposal in run.fixes.items() if proposal is not None}
     return run
 
@@ -857,7 +905,9 @@ def _from_preview(ref: Optional[FileRef], new: Optional[bytes]) -> Optional[FixP
         return None
 
 
-def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Optional[FixProposal]:
+def _propose(
+    ref: Optional[FileRef], path: str, code: str, unsafe: bool, display: bool = False
+) -> Optional[FixProposal]:
     from mcp_migrate.commands import analysis
 
     if ref is None:
@@ -871,6 +921,11 @@ def _propose(ref: Optional[FileRef], path: str, code: str, unsafe: bool) -> Opti
         select=frozenset({code}),
         extend_apis=tuple(api for api in ref.settings.extend_apis if api[0] == code),
     )
+    if display:  # never applied by fix: the preview pass shows it
+        from mcp_migrate import api
+
+        new = api.rule_previews(data, path, settings).get((code, True))
+        return FixProposal(data, new) if new is not None else None
     result = analysis.fix(data, path, settings, unsafe)
     if result.fixed_source is None or result.errors:
         return None

@@ -79,7 +79,7 @@ def parse_entry(text: str, origin: str) -> RuleInfo:
         raise CatalogError(f"{origin}: missing {', '.join(missing)}")
     if meta["severity"] not in SEVERITIES:
         raise CatalogError(f"{origin}: unknown severity {meta['severity']!r}")
-    if meta["fix"] not in ("none", "safe", "unsafe"):
+    if meta["fix"] not in ("none", "safe", "unsafe", "display"):
         raise CatalogError(f"{origin}: unknown fix kind {meta['fix']!r}")
     return RuleInfo(
         code=meta["code"],

@@ -28,6 +28,9 @@ class Report:
     ancestors: tuple = ()
     #: What to do about it (core.messages): shown under the snippet, carried apart in JSON.
     help: str = ""
+    #: The fix kind the engine settled on when it differs from the Fix's own (a withheld or
+    #: coordinated fix: core.engine._decide_fixes); None: the Fix says.
+    kind: Optional[str] = None
 
 
 @dataclass

@@ -2,13 +2,25 @@
 
 A fix run first checks every file; each file's analysis leaves `FileNotes` (the tools its RT001
 rewrite gives a directories parameter, whether its server still asks for roots after the
-rewrites); the run joins them into one `RunPlan` that every file is then fixed with
-(`Settings.run`), so a client and its server stay consistent.
+rewrites); the run joins them, with every file's remaining RT001 findings, into one `RunPlan`
+per kind of run (`plans`): the plan of `fix` and the plan of `fix --unsafe-fixes`. Every file
+is then fixed with its run's plan (`Settings.run`), decided once before any file is fixed, so
+the result does not depend on file order, flag order or how often fix runs, and `check` says
+exactly what each command changes (`coordinated`).
+
+The client side of Roots (the rules whose class sets `KEPT_WHILE_SERVER_ASKS`: a roots
+provider, a declared capability, list_changed sends, handlers and flags) keeps its fixes
+withheld while a server in the run still asks for roots after the run's fixes: its legacy
+clients, and the project's own client-server tests, need them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple, Optional
+
+#: The code of the rule whose findings are a server asking for roots.
+REQUEST_CODE = "RT001"
 
 
 @dataclass(frozen=True, order=True)
@@ -32,6 +44,18 @@ class ClientCall:
     kind: str = "tool"
 
 
+@dataclass(frozen=True, order=True)
+class KeptPlumbing:
+    """A project's public plumbing for roots (a `list_roots_callback=` parameter passed through
+    to the SDK) that a rewrite marked for review instead of leaving it silently dead: `kind`
+    "parameter" of `owner` (a function's qualified name). The migration report lists it among
+    the interface changes (issue 20 §3)."""
+
+    kind: str
+    name: str
+    owner: str
+
+
 @dataclass
 class FileNotes:
     """What one file's analysis tells the run (and the migration report's interface changes)."""
@@ -44,6 +68,8 @@ class FileNotes:
     env_vars: list = field(default_factory=list)
     #: ClientCalls this file's rewrites make pass the directories.
     client_calls: list = field(default_factory=list)
+    #: KeptPlumbing this file's rewrites marked for review (callers still hand roots to it).
+    kept: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -51,8 +77,14 @@ class RunPlan:
     """What the whole run knows before any file is fixed."""
 
     tools: tuple = ()
-    #: Some server in the run still asks for roots: clients keep theirs (their tests talk to it).
+    #: Some server in the run still asks for roots after this run's fixes: clients keep theirs
+    #: (their tests talk to it), and the client side's fixes are withheld.
     server_still_asks: bool = False
+    #: For a run without unsafe fixes: every server that still asks is one `fix --unsafe-fixes`
+    #: migrates, so a fix withheld here is reported as applied by that command.
+    freed_by_unsafe: bool = False
+    #: The files whose server still asks (display paths, sorted): the first is named in messages.
+    asking: tuple = ()
 
     @classmethod
     def joined(cls, notes) -> RunPlan:
@@ -64,10 +96,104 @@ class RunPlan:
         )
 
 
-def server_still_asks(context) -> bool:
-    """A server in this fix run still asks for roots: the client's roots stay, or the project's
-    own client-server tests would break."""
-    return context.settings.run.server_still_asks
+class FileAsks(NamedTuple):
+    """One checked file, as the plans need it: its display path, its notes, its RT001 findings
+    (kinds as the engine gave them) and suppressed RT001 findings, and whether `fix` and
+    `fix --unsafe-fixes` apply RT001's rewrite in it (its config's unsafe-fixes and fix policy)."""
+
+    path: str
+    notes: FileNotes
+    requests: tuple
+    suppressed_requests: int
+    rewritten_by_fix: bool
+    rewritten_by_unsafe: bool
+
+
+def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> FileAsks:
+    return FileAsks(
+        result.path,
+        result.notes,
+        tuple(f for f in result.findings if f.code == REQUEST_CODE),
+        sum(1 for s in result.suppressed if s.finding.code == REQUEST_CODE),
+        rewritten_by_fix,
+        rewritten_by_unsafe,
+    )
+
+
+def _asks_after(entry: FileAsks, rewritten: bool) -> bool:
+    """Whether the file's server still asks for roots after a run that does (`rewritten`) or
+    does not apply RT001's rewrite in it. A request without a rewrite (a hand-built `roots/list`,
+    a caller of a helper), one a comment suppresses, a marker or a refusal (the notes) all stay."""
+    if entry.notes.still_asks or entry.suppressed_requests:
+        return True
+    return any(f.fix == "none" or not rewritten for f in entry.requests)
+
+
+class Plans(NamedTuple):
+    """The plan of `fix` (each file's own unsafe-fixes) and of `fix --unsafe-fixes`."""
+
+    fix: RunPlan
+    unsafe: RunPlan
+
+
+def plans(entries) -> Plans:
+    """The two plans of a run, from every file's FileAsks (order-independent)."""
+    entries = sorted(entries, key=lambda e: e.path)
+
+    def one(attr: str) -> tuple:
+        asking = tuple(e.path for e in entries if _asks_after(e, getattr(e, attr)))
+        tools = tuple(sorted({t for e in entries if getattr(e, attr) for t in e.notes.tools}))
+        return tools, asking
+
+    unsafe_tools, unsafe_asking = one("rewritten_by_unsafe")
+    fix_tools, fix_asking = one("rewritten_by_fix")
+    unsafe = RunPlan(unsafe_tools, bool(unsafe_asking), asking=unsafe_asking)
+    fix = RunPlan(
+        fix_tools, bool(fix_asking), freed_by_unsafe=bool(fix_asking) and not unsafe_asking, asking=fix_asking
+    )
+    return Plans(fix, unsafe)
+
+
+def for_file(plan: RunPlan, unsafe: bool) -> RunPlan:
+    """The plan a file is fixed with: in a run without unsafe fixes, a file whose own config
+    applies them gets no promise that `--unsafe-fixes` frees its withheld fixes (it would apply
+    them now)."""
+    if unsafe and plan.freed_by_unsafe:
+        return RunPlan(plan.tools, plan.server_still_asks, False, plan.asking)
+    return plan
+
+
+#: Said before the help of a finding whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
+WITHHELD = "not fixed while a server in this run still asks for roots, in {where}: its legacy clients need this"
+FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in {where} that still asks for roots"
+
+
+def coordinated(kind: str, plan: RunPlan) -> tuple:
+    """(kind, note) of a client-side fix of kind `kind` under `plan`: unchanged while no server
+    in the run still asks; else `unsafe` when `fix --unsafe-fixes` frees it, `none` otherwise,
+    with the reason to add to the help (None when unchanged). The fix itself is never applied
+    under such a plan."""
+    if kind == "none" or not plan.server_still_asks:
+        return kind, None
+    where = _where(plan.asking)
+    if plan.freed_by_unsafe:
+        return "unsafe", FREED.format(where=where)
+    return "none", WITHHELD.format(where=where)
+
+
+def _where(asking: tuple) -> str:
+    if not asking:
+        return "elsewhere"
+    more = len(asking) - 1
+    return asking[0] + (f" and {more} more file{'s' if more != 1 else ''}" if more else "")
+
+
+def with_note(help_text: str, note: Optional[str]) -> str:
+    """A finding's help with the run's reason (issue 20 §1: the reason goes in the help; the
+    message stays short)."""
+    if not note:
+        return help_text
+    return f"{note}; {help_text}" if help_text else note
 
 
 def note_still_asks(context) -> None:
@@ -90,3 +216,9 @@ def note_client_call(context, call: ClientCall) -> None:
     """Record that this file's rewrite makes a client call pass the directories."""
     if call not in context.notes.client_calls:
         context.notes.client_calls.append(call)
+
+
+def note_kept_plumbing(context, item: KeptPlumbing) -> None:
+    """Record that this file's rewrite marked `item` for review instead of removing its use."""
+    if item not in context.notes.kept:
+        context.notes.kept.append(item)

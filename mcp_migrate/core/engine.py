@@ -30,6 +30,7 @@ from mcp_migrate.core.codes import (
     UNUSED_SUPPRESSION_CODE,
 )
 from mcp_migrate.core.context import Report
+from mcp_migrate.core.coordination import coordinated, with_note
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
@@ -355,6 +356,8 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
     text = data.decode(module.encoding)
     has_markers = any(marker in data for marker in MARKERS)
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
+    if reports:
+        _decide_fixes(reports, module, settings, rules)
     kept = _position(reports, module, text, path, suppressions, result) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)
@@ -469,10 +472,42 @@ def _stale(suppressions: SuppressionIndex, settings: Settings, path: str) -> lis
 
 def _fix_kind(report: Report) -> str:
     """A finding's fix kind, said once, by the Fix the rule built: none when it could not
-    describe one here. The rule page documents the kind; tests/test_catalog.py checks they agree."""
+    describe one here (or `_decide_fixes` settled it). The rule page documents the kind;
+    tests/test_catalog.py checks they agree."""
+    if report.kind is not None:
+        return report.kind
     if report.fix is None:
         return "none"
+    if report.fix.display:
+        return "display"
     return "unsafe" if report.fix.unsafe else "safe"
+
+
+def _decide_fixes(reports: list, module, settings: Settings, rules: list) -> None:
+    """What the run and the file make of each report's fix, before positions: a safe removal
+    whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
+    a client-side fix while a server in the run still asks is withheld from this run, and its
+    finding says why (core.coordination.coordinated)."""
+    candidates = [
+        rep for rep in reports if rep.fix is not None and rep.fix.orphans and not (rep.fix.unsafe or rep.fix.display)
+    ]
+    if candidates:
+        from mcp_migrate.core.fix.imports import name_uses
+        from mcp_migrate.core.fix.orphans import doomed_functions
+
+        doomed = doomed_functions(module, [rep.fix for rep in candidates], name_uses(module))
+        for rep in candidates:
+            if doomed.intersection(rep.fix.orphans):
+                rep.kind = "unsafe"
+    plan = settings.run
+    if not plan.server_still_asks:
+        return
+    kept = {rule.CODE for rule in rules if getattr(rule, "KEPT_WHILE_SERVER_ASKS", False)}
+    for rep in reports:
+        if rep.fix is None or rep.code not in kept:
+            continue
+        kind, note = coordinated(_fix_kind(rep), plan)
+        rep.fix, rep.kind, rep.help = None, kind, with_note(rep.help, note)
 
 
 def _dedupe(pairs: Iterable) -> list:

@@ -47,6 +47,9 @@ class Rule:
     #: String values this rule wants to see: `visit_string` is called for every plain string
     #: literal (implicit concatenation included) whose value is one of these.
     WIRE_STRINGS: ClassVar[frozenset] = frozenset()
+    #: A client-side rule of Roots (a provider, a capability, list_changed): its fixes are
+    #: withheld while a server in the same run still asks for roots (core.coordination).
+    KEPT_WHILE_SERVER_ASKS: ClassVar[bool] = False
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 

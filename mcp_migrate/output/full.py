@@ -118,7 +118,9 @@ def fix_block(proposal, finding, memo: Optional[dict] = None, own: Optional[list
             partial = len(mine) < len(changes)
     if not mine:
         return []
-    if finding.fix == "unsafe":
+    if finding.fix == "display":
+        out = [("= suggestion (never applied by `mcp-migrate fix`; apply it by hand if it is right here):", "yellow")]
+    elif finding.fix == "unsafe":
         out = [("= unsafe fix (review it; applied by `mcp-migrate fix --unsafe-fixes`):", "yellow")]
     else:
         out = [("= fix (applied by `mcp-migrate fix`):", "green")]
@@ -154,7 +156,7 @@ def _file_fixes(run, path: str, memo: dict) -> tuple:
             own.update(result.finding_fixes or {})
             for f in result.findings:
                 if f.fix != "none":
-                    key = (f.code, f.fix == "unsafe")
+                    key = (f.code, f.fix != "safe")
                     counts[key] = counts.get(key, 0) + 1
         known[path] = (counts, own)
     return known[path]
@@ -175,7 +177,7 @@ def finding_context(run, finding, lines_of: dict) -> list:
 
         out.append((f"help: {one_line(finding.help)}", "cyan"))
     if finding.fix != "none":
-        unsafe = finding.fix == "unsafe"
+        unsafe = finding.fix != "safe"
         counts, own = _file_fixes(run, finding.path, lines_of)
         hunks_of = own.get((finding.code, finding.line, finding.column, unsafe))
         proposal = run.fixes.get((finding.path, finding.code, unsafe))

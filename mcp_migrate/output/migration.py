@@ -227,7 +227,7 @@ def _interface(files: list, fixed: bool) -> list:
     """The interface-changes section (lines)."""
     from mcp_migrate.output.interface import left_without_effect
 
-    tools, env, calls, dead = [], [], [], []
+    tools, env, calls, dead, kept = [], [], [], [], []
     for file in files:
         done = {a.code for a in file.applied if a.kind != MARKED}
         if file.new is None:
@@ -238,10 +238,12 @@ def _interface(files: list, fixed: bool) -> list:
         if "RT002" in done:
             calls += [(call, file.path) for call in sorted(file.notes.client_calls)]
         dead += [(item, file.path) for item in left_without_effect(file.old, file.new)]
+        if any(a.code == "RT002" for a in file.applied):
+            kept += [(item, file.path) for item in sorted(file.notes.kept)]
     lines = ["", "## Interface changes", ""]
     if not fixed:
         return lines + ["None: a `check` run changes nothing."]
-    if not (tools or env or calls or dead):
+    if not (tools or env or calls or dead or kept):
         return lines + ["None: no tool signature, environment variable, client call or public parameter changed."]
     lines += ["What callers of this code see change; no single file's diff shows it."]
     lines += ["", "### Tools whose signature changed", ""]
@@ -276,6 +278,21 @@ def _interface(files: list, fixed: bool) -> list:
         tail = "is no longer used" if item.kind == "parameter" else "is no longer read in this file"
         lines.append(f"- {_code(path)} line {item.line}: {what} {tail}; callers that pass it get nothing")
     lines += [] if dead else ["None."]
+    lines += ["", "### Public plumbing marked for review", ""]
+    for item, path in kept:
+        if item.kind == "parameter":
+            lines.append(
+                f"- {_code(path)}: parameter {_code(item.name)} of {_code(item.owner)} still hands roots to the SDK;"
+                " its callers pass them: remove or deprecate it with them (a review marker says where)"
+            )
+        else:
+            where = f" in {_code(item.owner)}" if item.owner else ""
+            lines.append(
+                f"- {_code(path)}: the roots {_code(item.name)} computed{where} reach no server now; what fed it"
+                " (a parameter, a setting) does nothing: carry those directories to the server or deprecate it"
+                " (a review marker says where)"
+            )
+    lines += [] if kept else ["None."]
     return lines
 
 
@@ -304,7 +321,10 @@ def _marker_reason(finding) -> tuple:
 
 def _finding_line(finding, links: Links) -> str:
     text = f"- line {finding.line}: {links.code(finding.code)} {finding.name} ({finding.severity}): {finding.message}"
-    return text + (f". Help: {finding.help}" if finding.help else "")
+    text += f". Help: {finding.help}" if finding.help else ""
+    if finding.fix == "display":  # RT102, RT103: a suggestion `fix` never applies
+        text += " (suggested rewrite, never applied by `fix`: `mcp-migrate check --output-format full` shows it)"
+    return text
 
 
 def render(files: list, *, files_checked: int, fixed: bool, errors: list = (), docs_url: Optional[str] = None) -> str:

@@ -145,10 +145,13 @@ def replacements(old: bytes, new: bytes) -> list:
     return out
 
 
-def sarif_fix(path: str, code: str, unsafe: bool, proposal) -> dict:
+def sarif_fix(path: str, code: str, unsafe: bool, proposal, display: bool = False) -> dict:
     """A SARIF `fix` from the runner's proposal for one rule in one file (RunResult.fixes):
-    the description names the command that applies it; unsafe ones name `--unsafe-fixes`."""
-    if unsafe:
+    the description names the command that applies it; unsafe ones name `--unsafe-fixes`;
+    display-only ones say that no command applies them."""
+    if display:
+        text = f"A suggested {code} change, never applied by `mcp-migrate fix`: apply it by hand if it is right here"
+    elif unsafe:
         text = (
             f"Apply mcp-migrate's unsafe {code} fixes to this file (`mcp-migrate fix --unsafe-fixes`):"
             " they change behaviour or an interface, review them"
@@ -167,9 +170,9 @@ def _fix_for(run, finding):
     """The SARIF fix of a finding, from what the runner computed (reporters only report)."""
     if finding.fix == "none":
         return None
-    key = (finding.path, finding.code, finding.fix == "unsafe")
+    key = (finding.path, finding.code, finding.fix != "safe")
     proposal = getattr(run, "fixes", {}).get(key)
-    return None if proposal is None else sarif_fix(*key, proposal)
+    return None if proposal is None else sarif_fix(*key, proposal, display=finding.fix == "display")
 
 
 def _fingerprint(finding, lines_of: dict, run) -> dict:

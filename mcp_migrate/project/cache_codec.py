@@ -15,14 +15,14 @@ import json
 from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
-from mcp_migrate.core.coordination import ClientCall, MigratedTool
+from mcp_migrate.core.coordination import ClientCall, KeptPlumbing, MigratedTool
 from mcp_migrate.core.findings import FileResult, Finding, Suppressed
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
 SCHEMA = 5
 MAGIC = b"mcp-migrate-cache"
-FIX_KINDS = ("none", "safe", "unsafe")
+FIX_KINDS = ("none", "safe", "unsafe", "display")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
 _FINDING_STRS = ("path", "code", "name", "message", "help")
@@ -77,6 +77,7 @@ def _result(result: FileResult) -> dict:
             "still_asks": result.notes.still_asks,
             "env_vars": list(result.notes.env_vars),
             "client_calls": [[c.target, c.passes, c.kind] for c in result.notes.client_calls],
+            "kept": [[k.kind, k.name, k.owner] for k in result.notes.kept],
         },
         "fix_previews": [
             [code, unsafe, base64.b64encode(data).decode("ascii")]
@@ -124,6 +125,9 @@ def _file_result(path: str, raw: dict) -> FileResult:
     for item in _of(notes.get("client_calls"), list):
         target, passes, kind = _triple(item)
         result.notes.client_calls.append(ClientCall(_of(target, str), _of(passes, str), _of(kind, str)))
+    for item in _of(notes.get("kept"), list):
+        kind, name, owner = _triple(item)
+        result.notes.kept.append(KeptPlumbing(_of(kind, str), _of(name, str), _of(owner, str)))
     for item in _of(raw.get("fix_previews"), list):
         code, unsafe, data = _triple(item)
         result.fix_previews[(_of(code, str), _of(unsafe, bool))] = base64.b64decode(_of(data, str), validate=True)

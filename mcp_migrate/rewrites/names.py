@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
 import libcst as cst
 
 from mcp_migrate.core.syntax import (
     code_of,
+    enclosing,
     is_reference,
     iter_nodes,
     parent_map,
@@ -46,6 +49,28 @@ def is_store(node: cst.Name, parent) -> bool:
     if isinstance(parent, cst.Del):
         return True
     return False
+
+
+def sole_local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
+    """The one `name = ...` of a local whose only read is `value` (the removed argument)."""
+    func: Any = enclosing(context.ancestors, cst.FunctionDef)
+    if func is None or not isinstance(value, cst.Name):
+        return None
+    parents = parent_map(func.body)
+    assigns, reads = [], 0
+    for node in iter_nodes(func.body):
+        if not (isinstance(node, cst.Name) and node.value == value.value):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.AssignTarget):
+            assigns.append(parents.get(id(parent)))
+        elif is_store(node, parent):
+            return None
+        elif is_reference(node, parent):
+            reads += 1
+    if len(assigns) != 1 or reads != 1 or not isinstance(assigns[0], cst.Assign) or len(assigns[0].targets) != 1:
+        return None
+    return assigns[0]
 
 
 def free_reads(func: cst.FunctionDef) -> set:

@@ -1,4 +1,4 @@
-"""The rewrites RT102 proposes (unsafe): a URI to a path with `url2pathname(urlparse(X).path)`,
+"""The rewrites RT102 proposes (display-only: shown, never applied by fix): a URI to a path with `url2pathname(urlparse(X).path)`,
 a path to a URI with `Path(X).absolute().as_uri()` (both str, like the original), spelled so they
 do not clash with the file's own names, imports added."""
 
@@ -23,7 +23,7 @@ def to_path_fix(spelling, resolver, ancestors: list, node: cst.CSTNode, uri: cst
     new = call(topath[0], cst.Attribute(value=call(parse[0], bare(uri)), attr=cst.Name("path")))
     old = unquoted_by(resolver, ancestors, node) or node
     return Fix(
-        (Replace(old, new.with_changes(lpar=old.lpar, rpar=old.rpar)),), imports=(parse[1], topath[1]), unsafe=True
+        (Replace(old, new.with_changes(lpar=old.lpar, rpar=old.rpar)),), imports=(parse[1], topath[1]), display=True
     )
 
 
@@ -48,7 +48,7 @@ def path_only_fix(spelling, node: cst.CSTNode, owner) -> Optional[Fix]:
     if not topath:
         return None
     new = call(topath[0], cst.Attribute(value=owner, attr=cst.Name("path")))
-    return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), unsafe=True)
+    return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), display=True)
 
 
 def to_uri_fix(spelling, resolver, node: cst.CSTNode, path: cst.BaseExpression) -> Optional[Fix]:
@@ -56,12 +56,12 @@ def to_uri_fix(spelling, resolver, node: cst.CSTNode, path: cst.BaseExpression) 
     absolute Path already (no round trip through str)."""
     if resolved_path(resolver, path):
         new = method(bare(path), "as_uri")
-        return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), unsafe=True)
+        return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), display=True)
     spelled = spelling.spell("pathlib", "Path")
     if not spelled:
         return None
     new = method(method(call(spelled[0], bare(path)), "absolute"), "as_uri")
-    return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(spelled[1],), unsafe=True)
+    return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(spelled[1],), display=True)
 
 
 def resolved_path(resolver, expr) -> bool:

@@ -31,7 +31,8 @@ Flagged, path to URI: `f"file://{p}"`, `"file://" + p`, `"file://%s" % p`, `"fil
 `"file://" + pathname2url(p)` and `quote(...)`-encoded paths are left alone, and so is a `.path`
 handed back to `urlunsplit`/`urlunparse`/`urljoin` (it builds a URL, not a path).
 
-The unsafe fix rewrites the expression to `url2pathname(urlparse(X).path)` or
+The display-only fix (a suggestion `fix` never applies: no rewrite here is equivalent on every
+input) rewrites the expression to `url2pathname(urlparse(X).path)` or
 `Path(X).absolute().as_uri()` (both str, like the original) and adds the imports. `absolute()`,
 not `resolve()`: the f-string kept symlinks and never touched the file system, and a project's
 tests that compare the URI with the path they built (a symlinked temp folder) keep passing.
@@ -335,6 +336,8 @@ class NaiveFileUri(Rule):
             return
         op = node.comparisons[0].operator
         sides = [node.left, node.comparisons[0].comparator]
+        if isinstance(op, cst.Equal) and any(literal(s) == ":" for s in sides) and any(_drive_index(s) for s in sides):
+            self.frames[-1].drive = True  # `local[2] == ":"`: the drive letter is tested by index
         if not any(literal(s) == "file" for s in sides) or not isinstance(op, (cst.Equal, cst.NotEqual)):
             return
         for side in sides:
@@ -402,7 +405,8 @@ class NaiveFileUri(Rule):
             owner = self._parsed_path_source(inner)
             if owner is not None:
                 self.context.claim(inner)
-                self._hold(node, owner, inner, unquoted=True)
+                if not self._converted_here(node):  # `url2pathname(unquote(p.path))` converts
+                    self._hold(node, owner, inner, unquoted=True)
 
     def _note_call(self, node: cst.Call) -> None:
         """What a converter does, for `_settle`: names given to url2pathname or unquote, a
@@ -451,15 +455,27 @@ class NaiveFileUri(Rule):
         self._hold(node, owner, node, unquoted=False)
 
     def _converted_here(self, node) -> bool:
-        """`url2pathname(<node>)`: already the right conversion."""
+        """`url2pathname(<node>)`, also through `unquote(...)` and `x or "/"` on the way
+        (`url2pathname(unquote(parsed.path or ""))`): converted, not a raw URI path (decoding
+        twice is the project's own choice; a rewrite would not make it right)."""
         stack = self.ancestors
         if node is not stack[-1] or len(stack) < 3:
             return False
-        return (
-            isinstance(stack[-2], cst.Arg)
-            and isinstance(stack[-3], cst.Call)
-            and self.resolver.qualified(stack[-3].func) in URL2PATHNAME
-        )
+        i = len(stack) - 2
+        while i >= 1:
+            anc = stack[i]
+            if isinstance(anc, cst.BooleanOperation) and isinstance(anc.operator, cst.Or):
+                i -= 1
+                continue
+            if not (isinstance(anc, cst.Arg) and isinstance(stack[i - 1], cst.Call)):
+                return False
+            q = self.resolver.qualified(stack[i - 1].func)
+            if q in URL2PATHNAME:
+                return True
+            if q not in UNQUOTE:
+                return False
+            i -= 2
+        return False
 
     def _root_uri_path(self, node: cst.Attribute) -> bool:
         """`root.uri.path`: pydantic's `FileUrl.path` keeps `%20` and `/C:/x`. A finding only
@@ -600,3 +616,10 @@ class NaiveFileUri(Rule):
     def _report_to_uri(self, node: cst.CSTNode, path: Optional[cst.BaseExpression]) -> None:
         fix = to_uri_fix(self.spelling, self.resolver, node, path) if path is not None else None
         self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node), 36)), fix=fix)
+
+
+def _drive_index(expr) -> bool:
+    """`local[1]`, `local[2]`: where a drive letter's colon sits after an optional slash."""
+    if not isinstance(expr, cst.Subscript) or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        return False
+    return int_value(expr.slice[0].slice.value) in (1, 2)

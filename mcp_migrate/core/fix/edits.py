@@ -81,6 +81,10 @@ class Fix:
     #: applied and nothing in the file refers to them any more; deleting is an unsafe fix.
     orphans: tuple = ()
     unsafe: bool = False
+    #: Display-only (ruff's third applicability): shown by `check` and the report as a
+    #: suggestion, never applied by `fix`, not counted as fixable. The security rules' rewrites
+    #: are, unless proven equivalent on every input.
+    display: bool = False
     #: Imports the edits need, as (module, name) for `from module import name` or
     #: (module, None) for `import module`; added with LibCST's AddImportsVisitor.
     imports: tuple = ()

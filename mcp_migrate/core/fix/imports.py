@@ -330,16 +330,31 @@ def add_imports(module: cst.Module, imports: list) -> cst.Module:
     return AddImportsVisitor(context).transform_module(module)
 
 
+def unconditional_import_names(module: cst.Module) -> set:
+    """Names the module's imports bind on every platform and version (see
+    `_module_import_bindings`): what a fix may use without importing it again."""
+    return _import_bindings(module)
+
+
 def _module_import_bindings(module: cst.Module) -> set:
-    """Names bound by imports outside functions and classes (inside try/if included). A walk
-    of the statements only (an expression holds no import), not LibCST's visitor, which
-    rebuilds every node it passes: each added import of each preview asks this."""
+    """Names bound by imports outside functions and classes: inside try/except included (one
+    branch or the other binds), inside an `if` only when every branch binds the name (an import
+    under `if os.name == "nt":` is unbound elsewhere, issue 20 §4)."""
+    return _import_bindings(module)
+
+
+def _import_bindings(node: cst.CSTNode) -> set:
+    """A walk of the statements only (an expression holds no import), not LibCST's visitor,
+    which rebuilds every node it passes: each added import of each preview asks this."""
     names: set = set()
-    stack: list = [module]
+    stack: list = [node]
     while stack:
         node = stack.pop()
         if isinstance(node, cst.ImportAlias):
             names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
+        elif isinstance(node, cst.If):
+            if node.orelse is not None:
+                names.update(_import_bindings(node.body) & _import_bindings(node.orelse))
         elif not isinstance(node, (cst.BaseExpression, cst.FunctionDef, cst.ClassDef)):
             stack.extend(children(node))
     return names

@@ -1,12 +1,14 @@
 """Layout: the project's line length (found as ruff finds it), review comments wrapped to it,
-and the file's indent unit."""
+the file's indent unit, and the oldest Python the project declares (for the syntax a fix writes)."""
 
 from __future__ import annotations
 
 import functools
+import re
 import sys
 import textwrap
 from pathlib import Path
+from typing import Optional
 
 import libcst as cst
 
@@ -70,6 +72,56 @@ def _length_in(config: Path, tables: tuple) -> int:
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             return value
     return DEFAULT_LINE_LENGTH
+
+
+def python_floor(path: str) -> Optional[tuple]:
+    """The oldest Python the project declares, as (major, minor): the nearest pyproject.toml's
+    `requires-python` lower bound, else ruff's `target-version` (`py39`) in the nearest ruff
+    config; None when nothing says."""
+    try:
+        start = Path(path).resolve().parent
+    except (OSError, ValueError):
+        return None
+    return _floor_in(start)
+
+
+@functools.lru_cache(maxsize=256)
+def _floor_in(folder: Path) -> Optional[tuple]:
+    for candidate in (folder, *folder.parents):
+        for name in (".ruff.toml", "ruff.toml", "pyproject.toml"):
+            config = candidate / name
+            if not config.is_file():
+                continue
+            try:
+                data = tomllib.loads(config.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            project = data.get("project", {}) if name == "pyproject.toml" else {}
+            requires = project.get("requires-python") if isinstance(project, dict) else None
+            if isinstance(requires, str):
+                found = re.search(r"(?:>=|~=|==|>)\s*(\d+)\.(\d+)", requires)
+                if found:
+                    return int(found.group(1)), int(found.group(2))
+            ruff = data.get("tool", {}).get("ruff", {}) if name == "pyproject.toml" else data
+            target = ruff.get("target-version") if isinstance(ruff, dict) else None
+            if isinstance(target, str) and re.fullmatch(r"py3\d+", target):
+                return 3, int(target[3:])
+    return None
+
+
+def union_types_run(path: str, module: cst.Module) -> bool:
+    """Whether `X | None` in an annotation evaluated at definition time runs on every Python
+    the project declares: a module with `from __future__ import annotations`, or a floor of
+    3.10 or newer (or none declared)."""
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name):
+                    if small.module.value == "__future__" and not isinstance(small.names, cst.ImportStar):
+                        if any(getattr(a.name, "value", None) == "annotations" for a in small.names):
+                            return True
+    floor = python_floor(path)
+    return floor is None or floor >= (3, 10)
 
 
 def without_form_feed_indent(module: cst.Module) -> cst.Module:

@@ -32,11 +32,15 @@ class FixPass(NamedTuple):
     analysis: Analysis
 
 
-def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool) -> FixPass:
-    """One pass over `data`: apply every chosen fix that does not overlap another."""
+def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool, suggestions: bool = False) -> FixPass:
+    """One pass over `data`: apply every chosen fix that does not overlap another. `fix` never
+    applies the display-only ones; `suggestions` does (what the file would be with the
+    suggestions taken: tests of the suggestions, and the fix benchmark's review)."""
     analysis = analyze(data, path, settings)
-    wanted = (lambda finding: finding.fix in ("safe", "unsafe")) if unsafe else (lambda finding: finding.fix == "safe")
-    new, applied = _apply_pass(data, analysis, path, wanted, unsafe)
+    kinds: tuple = ("safe", "unsafe") if unsafe else ("safe",)
+    kinds += ("display",) if suggestions else ()
+    wanted = lambda finding: finding.fix in kinds  # noqa: E731 - the pass's one predicate
+    new, applied = _apply_pass(data, analysis, path, wanted)
     return FixPass(new, applied, analysis)
 
 
@@ -45,7 +49,6 @@ def _apply_pass(
     analysis,
     path: str,
     wanted,
-    unsafe: bool,
     used_before: Optional[dict] = None,
     roundtrip: Optional[_Pieces] = None,
 ):
@@ -63,7 +66,7 @@ def _apply_pass(
             chosen.extend(report.fix.edits)
             imports.extend(report.fix.imports)
             applied.append(Applied(finding.code, finding.line, MARKED if report.fix.marker_only else FIXED))
-            if unsafe:
+            if finding.fix != "safe":  # a safe fix never deletes a function (engine._decide_fixes)
                 orphans.update(report.fix.orphans)
     if not chosen:
         return None, []
@@ -121,7 +124,8 @@ def _module_bytes(new: cst.Module, pieces: _Pieces) -> bytes:
 
 
 def analysis_previews(analysis, data: bytes, path: str) -> dict:
-    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind: one transform
+    """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind (unsafe? is true
+    for the fixes plain `fix` does not apply: unsafe and display-only ones): one transform
     per (rule, fix kind) of the tree the check already parsed and walked (`analysis`, from
     engine.analyze of `data`), the module's name uses counted once for all of them. A preview
     is one pass, like the first pass of `fix`; what `fix` writes is still verified there.
@@ -137,13 +141,13 @@ def _analysis_previews(analysis, data: bytes, path: str) -> dict:
     previews: dict = {}
     if analysis.module is None:
         return previews
-    keys = dict.fromkeys((f.code, f.fix == "unsafe") for _, f in analysis.pairs if f.fix != "none")
+    keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
     used_before = name_uses(analysis.module) if keys else None
     roundtrip = _roundtrip(analysis) if keys else None
     for code, unsafe in keys:
-        kind = "unsafe" if unsafe else "safe"
+        kinds = ("unsafe", "display") if unsafe else ("safe",)
         new, _ = _apply_pass(
-            data, analysis, path, lambda f, c=code, k=kind: f.code == c and f.fix == k, unsafe, used_before, roundtrip
+            data, analysis, path, lambda f, c=code, k=kinds: f.code == c and f.fix in k, used_before, roundtrip
         )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
@@ -174,15 +178,19 @@ def _finding_previews(analysis, data: bytes, path: str) -> dict:
     shared: dict = {}
     for report, finding in analysis.pairs:
         if report.fix is not None and finding.fix != "none":
-            key = (finding.code, finding.fix == "unsafe")
+            key = (finding.code, finding.fix != "safe")
             shared[key] = shared.get(key, 0) + 1
-    alone = [f for r, f in analysis.pairs if r.fix is not None and shared.get((f.code, f.fix == "unsafe"), 0) > 1]
+    alone = [
+        f
+        for r, f in analysis.pairs
+        if r.fix is not None and f.fix != "none" and shared.get((f.code, f.fix != "safe"), 0) > 1
+    ]
     if not alone:
         return previews
     used_before, roundtrip = name_uses(analysis.module), _roundtrip(analysis)
     for finding in alone[:MAX_FINDING_PREVIEWS]:
-        unsafe = finding.fix == "unsafe"
-        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, unsafe, used_before, roundtrip)
+        unsafe = finding.fix != "safe"
+        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, used_before, roundtrip)
         if new is not None and new != data:
             previews[(finding.code, finding.line, finding.column, unsafe)] = new
     return previews
@@ -209,13 +217,15 @@ def _cpython_problem(data: bytes, path: str) -> Optional[str]:
     return None
 
 
-def fix_bytes(data: bytes, path: str, settings: Settings, *, unsafe: bool = False) -> FileResult:
+def fix_bytes(
+    data: bytes, path: str, settings: Settings, *, unsafe: bool = False, suggestions: bool = False
+) -> FileResult:
     """Fix one file's bytes. `fixed_source` is None when nothing changed; `findings` are what
     remains after fixing; a fix whose output does not parse is dropped with a FileError. Never
     raises: an internal error leaves the file untouched and is one of the result's `errors`.
     Runs on the deep-stack thread (core.deep): the transforms recurse as deep as the syntax."""
     try:
-        return call_deep(_fix_bytes, data, path, settings, unsafe)
+        return call_deep(_fix_bytes, data, path, settings, unsafe, suggestions)
     except Exception as exc:  # noqa: BLE001 - bytes in, a result out: never an exception
         return _untouched(data, path, settings, "internal", f"fix raised {type(exc).__name__}: {exc}")
 
@@ -230,12 +240,12 @@ def _untouched(data: bytes, path: str, settings: Settings, code: str, message: s
     return result
 
 
-def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool) -> FileResult:
+def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool, suggestions: bool = False) -> FileResult:
     current, applied = data, []
     compiles = None  # does this interpreter compile the input? asked once, when a fix applies
     for _ in range(MAX_PASSES):
         try:
-            new, done, analysis = fix_once(current, path, settings, unsafe)
+            new, done, analysis = fix_once(current, path, settings, unsafe, suggestions)
         except RecursionError:
             return _untouched(data, path, settings, "internal", "too deeply nested to fix")
         if new is None or new == current:

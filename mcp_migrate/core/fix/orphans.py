@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import merge_lines
+from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement, RemoveStatement, Replace
 from mcp_migrate.core.fix.imports import name_uses
 
 
@@ -41,3 +42,33 @@ def _is_import_line(stmt) -> bool:
     return isinstance(stmt, cst.SimpleStatementLine) and all(
         isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
     )
+
+
+def doomed_functions(module: cst.Module, fixes: list, uses: dict) -> set:
+    """The module-level functions that applying all of `fixes` with their orphan clean-up
+    deletes: every use of one of their `orphans` lies inside what the fixes remove (together:
+    four registrations of one handler orphan it only all at once). `uses`: the module's
+    name_uses. A fix naming one is unsafe whatever its edits are (a function may be imported
+    elsewhere), so `fix` and `fix --unsafe-fixes` never leave different trees behind."""
+    defined = {stmt.name.value for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+    names = {name for fix in fixes for name in fix.orphans if name in defined}
+    if not names:
+        return set()
+    removed: dict = {}
+    for fix in fixes:
+        for node in _removed_nodes(fix):
+            for name, count in name_uses(node).items():
+                removed[name] = removed.get(name, 0) + count
+    return {name for name in names if uses.get(name, 0) - removed.get(name, 0) <= 0}
+
+
+def _removed_nodes(fix) -> list:
+    out = []
+    for edit in fix.edits:
+        if isinstance(edit, (RemoveStatement, Replace)):
+            out.append(edit.node)
+        elif isinstance(edit, RemoveArg):
+            out.append(edit.arg)
+        elif isinstance(edit, RemoveElement):
+            out.append(edit.element)
+    return out

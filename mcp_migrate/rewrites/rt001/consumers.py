@@ -251,6 +251,12 @@ class ConsumerRewriter:
         if replaced is not None:
             self.plan.edits.append(Replace(replaced, path))
             return
+        holder = parent if isinstance(self.parent(node), cst.Arg) else None
+        if isinstance(holder, cst.Call) and not self._is_builtin_call(holder):
+            # `file_uri_to_path(str(root.uri))`, `to_local(root.uri)`: a URI rebuilt with
+            # `as_uri()` would go path -> URI -> path, or gain `%20` in code that strips
+            # `file://` itself (issue 20 §4); the call should get the directory instead.
+            raise NotUnderstood(f"a root's URI is passed to `{short(holder)}`")
         # The URI as text: the same shape, built from the path.
         self.plan.needs_path = True
         self.plan.edits.append(Replace(node, parse_expr(f"Path({code_of(path)}).resolve().as_uri()")))
@@ -325,12 +331,29 @@ class ConsumerRewriter:
             return parent
         return None
 
+    def _is_builtin_call(self, call: cst.Call) -> bool:
+        """`print(...)`, `str(...)`, a logger's method, a string's `format`: calls that only
+        show the URI's text (the rebuilt URI shows the same)."""
+        func = call.func
+        if isinstance(func, cst.Name):
+            return func.value in _TEXT_BUILTINS and self.resolver.lookup(func.value) is None
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in _TEXT_METHODS
+        return False
+
     def _is_call_to(self, node, qualified_names: tuple, arg_value) -> bool:
         if not isinstance(node, cst.Call) or len(node.args) != 1 or node.args[0].value is not arg_value:
             return False
         if isinstance(node.func, cst.Name) and node.func.value == "str" and "builtins.str" in qualified_names:
             return self.resolver.lookup("str") is None
         return self.resolver.qualified(node.func) in qualified_names
+
+
+#: Calls that only show or hold a URI's text: a URI rebuilt from the path keeps what they do.
+_TEXT_BUILTINS = frozenset({"print", "str", "repr", "len", "list", "tuple", "set", "sorted", "dict"})
+_TEXT_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "format", "append", "add", "join"}
+)
 
 
 def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:

@@ -32,12 +32,33 @@ class NewParam:
     def one_line(self) -> str:
         return f"{self.name}: Annotated[{self.inner}, {self.field}]{self._default()}"
 
-    def split(self, indent: str) -> str:
+    def split(self, indent: str, room: int = 0) -> str:
+        """Split like black; `room`: the columns the field's line may take after its step (0: no
+        limit). A `Field(description="...")` longer than that is split too, its text into two
+        implicitly joined strings where it has a parenthesised part (no new E501, issue 20 §3)."""
         step = indent + "    "
-        return f"{self.name}: Annotated[\n{step}{self.inner},\n{step}{self.field},\n{indent}]{self._default()}"
+        field = self.field
+        if room and len(step) + len(field) + 1 > room:
+            field = _split_field(field, step)
+        return f"{self.name}: Annotated[\n{step}{self.inner},\n{step}{field},\n{indent}]{self._default()}"
 
     def _default(self) -> str:
         return f" = {self.default}" if self.default else ""
+
+
+def _split_field(field: str, step: str) -> str:
+    """`Field(description="A (b).")` over three or four lines, as black would leave it."""
+    head, sep, text = field.partition('description="')
+    if head != "Field(" or not sep or not text.endswith('")'):
+        return field
+    text = text[: -len('")')]
+    inner = step + "    "
+    cut = text.find(" (")
+    if cut > 0:
+        body = f'description="{text[:cut]}"\n{inner}"{text[cut:]}"'
+    else:
+        body = f'description="{text}"'
+    return f"Field(\n{inner}{body},\n{step})"
 
 
 def rebuild(
@@ -78,7 +99,7 @@ def rebuild(
     for item in items:
         if isinstance(item, NewParam):  # existing parameters keep their own line breaks
             short = item.one_line()
-            item = short if len(inner) + len(short) + 1 <= width else item.split("    ")
+            item = short if len(inner) + len(short) + 1 <= width else item.split("    ", width - len(inner))
         lines.append("    " + item + ",")
     return _edit(func, "\n" + "\n".join(lines) + "\n")
 

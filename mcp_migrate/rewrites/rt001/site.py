@@ -8,16 +8,15 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveStatement, Unwrap
 from mcp_migrate.core.fix.layout import line_length
-from mcp_migrate.core.sdk import CONTEXT_CLASSES, LIST_ROOTS_RESULT, ROOT, TYPES_MODULE
+from mcp_migrate.core.sdk import CONTEXT_CLASSES
 from mcp_migrate.core.syntax import (
     all_params,
     is_reference,
     iter_nodes,
     keyword,
     parent_map,
-    parse_expr,
     positional,
 )
 from mcp_migrate.rewrites.names import is_store
@@ -152,26 +151,11 @@ class SiteRewrite:
 
     # --- fallbacks -------------------------------------------------------------------------------
     def _fallback(self, why: str) -> None:
-        if self.kind == "raw":
-            shaped = (
-                f'{{"roots": [{{"uri": Path(d).resolve().as_uri(), "name": Path(d).name}} for d in {self.target}]}}'
-            )
-            self.imports.append(("pathlib", "Path"))
-        else:
-            roots = f"[Root(uri=Path(d).resolve().as_uri(), name=Path(d).name) for d in {self.target}]"
-            shaped = f"ListRootsResult(roots={roots})" if self.kind == "result" else roots
-            self.imports += [("pathlib", "Path"), (TYPES_MODULE, ROOT)]
-            if self.kind == "result":
-                self.imports.append((TYPES_MODULE, LIST_ROOTS_RESULT))
-        self.edits.append(Replace(self.value, parse_expr(shaped)))
-        self.dropped.append(self.value)
-        line = statement_of(self.func, self.value)
-        self.edits.append(
-            AddComment(
-                line,
-                f"# mcp-migrate: RT001 review: {why}; check that the value now rebuilt from `{self.target}` is used the same way",
-            )
-        )
+        """A use of the roots result no rewrite covers: no value of the same shape is rebuilt
+        from the directories (`ListRootsResult(roots=[Root(...)...])`: made-up `Root`s that the
+        code reads paths back from, and a provider our own RT002 then reports); a marker says
+        where the directories must go, and the request stays."""
+        raise NoRewrite(f"{why}; give that code the directories by hand")
 
     # --- the ctx parameter -----------------------------------------------------------------------
     def _drop_unused_context(self) -> None:

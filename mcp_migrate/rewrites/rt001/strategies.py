@@ -11,6 +11,8 @@ and provides the directories (`provide`) to a site rewrite (site.SiteRewrite).
 
 from __future__ import annotations
 
+import re
+import textwrap
 from abc import ABC, abstractmethod
 from typing import ClassVar, Optional
 
@@ -18,6 +20,7 @@ import libcst as cst
 
 from mcp_migrate.core.coordination import MigratedTool, note_env_var, note_migrated_tool
 from mcp_migrate.core.fix.edits import Insert, Replace
+from mcp_migrate.core.fix.layout import line_length, union_types_run
 from mcp_migrate.core.sdk import SERVER_CLASSES
 from mcp_migrate.core.syntax import all_params, code_of, iter_nodes, module_binding, parent_map, parse_stmt
 from mcp_migrate.rewrites.names import bound_names, free_reads
@@ -77,13 +80,11 @@ class ServerConfig(Strategy):
             return
         env = self.settings.env_var
         note_env_var(site.context, env)
-        comment = cst.EmptyLine(
-            comment=cst.Comment(
-                "# Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
-            )
-        )
+        text = "Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
+        width = line_length(site.context.path)  # a module-level comment: no new E501 (issue 20 §4)
+        comments = [cst.EmptyLine(comment=cst.Comment(f"# {line}")) for line in textwrap.wrap(text, width - 2)]
         const = parse_stmt(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
-        const = const.with_changes(leading_lines=[cst.EmptyLine(), comment])
+        const = const.with_changes(leading_lines=[cst.EmptyLine(), *comments])
         site.imports.append(("os", None))
         site.edits.append(Insert(config_anchor(site.module, site.resolver), (const,)))
 
@@ -163,7 +164,11 @@ class ToolParameter(Strategy):
         field = f'Field(description="{self.DESCRIPTION}")'
         if optional:
             field = f'Field(description="{self.DESCRIPTION[:-1]} (used when `{fallback_for}` is not given).")'
-            site.new_param = NewParam(self.parameter, "list[str] | None", field, "None")
+            if union_types_run(site.context.path, site.context.module):
+                site.new_param = NewParam(self.parameter, "list[str] | None", field, "None")
+            else:  # a project that declares Python 3.9: `X | None` raises TypeError at import
+                site.imports.append(("typing", "Optional"))
+                site.new_param = NewParam(self.parameter, "Optional[list[str]]", field, "None")
         else:
             site.new_param = NewParam(self.parameter, "list[str]", field)
         note_migrated_tool(site.context, MigratedTool(tool_name(site.func), self.parameter, optional=optional))
@@ -273,8 +278,8 @@ def is_docstring(stmt: cst.BaseStatement) -> bool:
 def _param_marker_present(func: cst.FunctionDef) -> bool:
     """A parameter this rewrite added on an earlier pass (its `Field(description=...)`)."""
     for p in all_params(func.params):
-        if p.annotation is not None and "Field(description=" in code_of(p.annotation.annotation):
-            return True
+        if p.annotation is not None and re.search(r"Field\(\s*description=", code_of(p.annotation.annotation)):
+            return True  # one line, or split at the project's line length
     return False
 
 

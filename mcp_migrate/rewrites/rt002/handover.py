@@ -8,7 +8,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.coordination import ClientCall, note_client_call
+from mcp_migrate.core.coordination import ClientCall, KeptPlumbing, note_client_call, note_kept_plumbing
 from mcp_migrate.core.fix.edits import AddComment, Fix, Replace
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import STDIO_PARAMETERS
@@ -44,7 +44,22 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
         if statement is not None:
             note = f"# mcp-migrate: RT002 review: {listed}"
             edits.append(AddComment(statement, note))
+            _note_computed(context, dirs)
     return Fix(tuple(edits), orphans=orphans, unsafe=True)
+
+
+def _note_computed(context, dirs: list) -> None:
+    """Roots computed at run time (a method, a closure over the project's settings or
+    parameters): whatever fed them (a `roots` parameter, a setting) now reaches no server. The
+    report lists it among the interface changes, beside the marker (issue 20 §3)."""
+    func = enclosing(context.ancestors, cst.FunctionDef)
+    owner = enclosing(context.ancestors, cst.ClassDef)
+    where = ""
+    if isinstance(func, cst.FunctionDef):
+        where = f"{owner.name.value}.{func.name.value}" if isinstance(owner, cst.ClassDef) else func.name.value
+    for lit, text in dirs:
+        if lit is None:
+            note_kept_plumbing(context, KeptPlumbing("callback", text, where))
 
 
 def _stdio_env_edit(context, dirs: list):

@@ -3,13 +3,13 @@ nothing else uses), keeping the directories it held."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import libcst as cst
 
-from mcp_migrate.core.coordination import server_still_asks
+from mcp_migrate.core.coordination import KeptPlumbing, note_kept_plumbing
 from mcp_migrate.core.fix.builders import whole_statement
-from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveStatement, Replace
+from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveArg, RemoveStatement, Replace
 from mcp_migrate.core.syntax import (
     enclosing,
     is_reference,
@@ -18,15 +18,24 @@ from mcp_migrate.core.syntax import (
     parent_map,
     positional,
 )
-from mcp_migrate.rewrites.names import is_store
+from mcp_migrate.rewrites.names import sole_local_binding
 from mcp_migrate.rewrites.rt002.directories import directories_of
 from mcp_migrate.rewrites.rt002.handover import with_directories
 
+#: The marker left where a provider is the project's own parameter, passed through.
+PASS_THROUGH = (
+    "# mcp-migrate: RT002 review: `{name}` is a parameter of `{func}`, passed through here: its callers"
+    " still hand roots to it; remove or deprecate the parameter with them, then this argument"
+)
+
 
 def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
-    """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots."""
-    if server_still_asks(context):
-        return None
+    """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots. A
+    callback that is the enclosing function's own parameter (`list_roots_callback=
+    list_roots_callback`) is the project's public plumbing: removing only the pass-through would
+    leave the parameter silently dead (issue 20 §3), so a marker says what to decide."""
+    if isinstance(arg.value, cst.Name) and _parameter_of_enclosing(context, arg.value):
+        return _pass_through_marker(context, arg.value)
     args = positional(call)
     if arg.keyword is None and arg is not args[-1]:
         edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
@@ -43,11 +52,36 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
         only_here = [h for h in helpers if _only_used_inside(context, h, dead)]
         edits.extend(RemoveStatement(module_binding(context.module, h)) for h in only_here)
         orphans = tuple(h for h in helpers if h not in only_here)
-    local = _local_binding(context, arg.value)
+    local = sole_local_binding(context, arg.value)
     if local is not None:  # `roots = [...]` only fed the argument: it goes too (no unused local)
         edits.append(RemoveStatement(local))
     dirs = directories_of(context, local.value if local is not None else arg.value)
     return with_directories(context, edits, dirs, orphans)
+
+
+def _parameter_of_enclosing(context, value: cst.Name) -> bool:
+    func: Any = enclosing(context.ancestors, cst.FunctionDef)
+    if func is None:
+        return False
+    params = func.params
+    return value.value in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def _pass_through_marker(context, value: cst.Name) -> Optional[Fix]:
+    """The marker-only fix for a provider that is a parameter of the enclosing function (None
+    once the marker is there)."""
+    func: Any = enclosing(context.ancestors, cst.FunctionDef)
+    statement: Any = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+    if statement is None:
+        return None
+    text = PASS_THROUGH.format(name=value.value, func=func.name.value)
+    owner: Any = enclosing(context.ancestors, cst.ClassDef)
+    qualname = f"{owner.name.value}.{func.name.value}" if owner is not None else func.name.value
+    note_kept_plumbing(context, KeptPlumbing("parameter", value.value, qualname))
+    head = text[: len("# mcp-migrate: RT002 review:")]
+    if any(line.comment is not None and line.comment.value.startswith(head) for line in statement.leading_lines):
+        return None
+    return Fix((AddComment(statement, text),), unsafe=True)
 
 
 def _callback_names(value: cst.BaseExpression) -> tuple:
@@ -93,32 +127,8 @@ def _called_functions(context, func: cst.FunctionDef) -> tuple:
     return tuple(sorted(n for n in called if isinstance(module_binding(context.module, n), cst.FunctionDef)))
 
 
-def _local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
-    """The one `name = ...` of a local whose only read is `value` (the removed argument)."""
-    func = enclosing(context.ancestors, cst.FunctionDef)
-    if func is None or not isinstance(value, cst.Name):
-        return None
-    parents = parent_map(func.body)
-    assigns, reads = [], 0
-    for node in iter_nodes(func.body):
-        if not (isinstance(node, cst.Name) and node.value == value.value):
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, cst.AssignTarget):
-            assigns.append(parents.get(id(parent)))
-        elif is_store(node, parent):
-            return None
-        elif is_reference(node, parent):
-            reads += 1
-    if len(assigns) != 1 or reads != 1 or not isinstance(assigns[0], cst.Assign) or len(assigns[0].targets) != 1:
-        return None
-    return assigns[0]
-
-
 def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
     """`client.set_roots(...)` as a whole statement."""
-    if server_still_asks(context):
-        return None
     statement = whole_statement(context.ancestors)
     if statement is None:
         return None

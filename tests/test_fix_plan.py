@@ -1,0 +1,177 @@
+"""One fix plan whatever the flags (issue 20 §1): the run-level coordination is decided once,
+before any file is fixed, from the whole run's findings, so a fixture tree comes out the same
+whatever the order of the runs (`fix` then `fix --unsafe-fixes`, or the unsafe run alone), the
+order of the files, and however often fix runs; `--unsafe-fixes` only adds fixes; and what
+`check` calls fixable is what each `fix` command changes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcp_migrate.commands.cli import cli
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+#: Every fixture folder, and the run-plan trees of fixtures/plan/ one by one (a server that
+#: still asks whatever the flags; one that `--unsafe-fixes` migrates).
+TREES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and p.name != "plan") + sorted(
+    f"plan/{p.name}" for p in (FIXTURES / "plan").iterdir() if p.is_dir()
+)
+SAFE, UNSAFE = [], ["--unsafe-fixes"]
+#: Sequences of fix runs that must all leave the same tree as the unsafe run alone.
+ORDERS = {
+    "unsafe": [UNSAFE],
+    "safe-then-unsafe": [SAFE, UNSAFE],
+    "unsafe-twice": [UNSAFE, UNSAFE],
+    "unsafe-then-safe": [UNSAFE, SAFE],
+    "safe-twice-then-unsafe": [SAFE, SAFE, UNSAFE],
+}
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1"}, catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+def tree(root: Path) -> dict:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def copy(name: str, tmp_path: Path, label: str) -> Path:
+    dest = tmp_path / label / name
+    shutil.copytree(FIXTURES / name, dest)
+    return dest
+
+
+def python_files(root: Path) -> list:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py"))
+
+
+def after(root: Path, runs: list, files=None) -> dict:
+    for flags in runs:
+        run("fix", "--exit-zero", "-q", *flags, *(files or ["."]))
+    return tree(root)
+
+
+@pytest.mark.parametrize("name", TREES)
+def test_every_order_of_runs_leaves_one_tree(name, tmp_path, monkeypatch):
+    results = {}
+    for label, runs in ORDERS.items():
+        root = copy(name, tmp_path, label)
+        monkeypatch.chdir(root)
+        results[label] = after(root, runs)
+    # Files named in reverse order, and the flag before the command's other options.
+    root = copy(name, tmp_path, "reversed")
+    monkeypatch.chdir(root)
+    results["files-reversed"] = after(root, [["--unsafe-fixes"]], list(reversed(python_files(root))))
+    first = results["unsafe"]
+    different = [label for label, files in results.items() if files != first]
+    assert different == [], f"{name}: {different} differ from the unsafe run alone"
+
+
+@pytest.mark.parametrize("name", TREES)
+def test_safe_runs_agree_and_unsafe_only_adds(name, tmp_path, monkeypatch):
+    """Plain `fix` twice is plain `fix` once, and what plain `fix` changes in a file the unsafe
+    run changes too (it may only add)."""
+    once = copy(name, tmp_path, "once")
+    monkeypatch.chdir(once)
+    safe = after(once, [SAFE])
+    twice = copy(name, tmp_path, "twice")
+    monkeypatch.chdir(twice)
+    assert after(twice, [SAFE, SAFE]) == safe
+    original = tree(FIXTURES / name)
+    unsafe_root = copy(name, tmp_path, "unsafe")
+    monkeypatch.chdir(unsafe_root)
+    unsafe = after(unsafe_root, [UNSAFE])
+    for path, data in safe.items():
+        if data != original[path]:
+            assert unsafe[path] != original[path], f"{name}/{path}: fixed by `fix`, untouched by `--unsafe-fixes`"
+
+
+def _fixable(root: Path, unsafe: bool) -> Counter:
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--output-format", "json", "."))
+    kinds = ("safe", "unsafe") if unsafe else ("safe",)
+    return Counter((f["path"], f["code"]) for f in doc["findings"] if f["fix"] in kinds)
+
+
+def _findings(root: Path, *, unmarked: bool = False) -> Counter:
+    """(path, code) of every finding; with `unmarked`, only those without a review marker of
+    their code right above their line (a marker-only fix leaves its finding: issue 22)."""
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--output-format", "json", "."))
+    out = Counter()
+    for f in doc["findings"]:
+        if f["code"] == "RT901":
+            continue
+        if unmarked:
+            lines = (root / f["path"]).read_text(encoding="utf-8", errors="replace").splitlines()
+            above = lines[max(0, f["line"] - 6) : f["line"] - 1]
+            if any(line.strip().startswith(f"# mcp-migrate: {f['code']} review:") for line in above):
+                continue
+        out[(f["path"], f["code"])] += 1
+    return out
+
+
+@pytest.mark.parametrize("unsafe", [False, True], ids=["fix", "fix-unsafe"])
+@pytest.mark.parametrize("name", TREES)
+def test_check_calls_fixable_exactly_what_fix_changes(name, unsafe, tmp_path, monkeypatch):
+    """Every finding `check` calls fixable with a command is gone after that command (or, for a
+    marker-only fix, marked for review), and no finding is new. (A finding check calls not
+    fixable may still go with the code another fix removes: a stale suppression, a handler's
+    def with its registration.)"""
+    root = copy(name, tmp_path, "work")
+    monkeypatch.chdir(root)
+    before = _findings(root)
+    fixable = _fixable(root, unsafe)
+    run("fix", "--exit-zero", "-q", *(UNSAFE if unsafe else SAFE), ".")
+    assert _findings(root, unmarked=True) - (before - fixable) == Counter()
+    assert _findings(root) - before == Counter()
+
+
+def _kinds(tree: str, monkeypatch) -> dict:
+    monkeypatch.chdir(FIXTURES / tree)
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--output-format", "json", "."))
+    return {(f["path"], f["line"], f["code"]): (f["fix"], f["help"]) for f in doc["findings"]}
+
+
+def test_a_withheld_fix_is_not_fixable_and_says_why(monkeypatch):
+    """A server that still asks whatever the flags: the client side's fixes are reported as not
+    fixable, each help saying which server keeps them (issue 20 §1)."""
+    kinds = _kinds("plan/held", monkeypatch)
+    reason = "not fixed while a server in this run still asks for roots, in server.py: its legacy clients need this; "
+    held = {key[2]: value for key, value in kinds.items() if key[0] != "server.py"}
+    assert set(held) == {"RT002", "RT003", "RT004", "RT005", "RT006"}
+    assert all(kind == "none" and help_text.startswith(reason) for kind, help_text in held.values())
+
+
+def test_a_fix_only_unsafe_frees_is_reported_as_unsafe(monkeypatch):
+    """A server the unsafe rewrite migrates: the client's safe removals wait for `--unsafe-fixes`
+    (plain `fix` leaves the server asking), and say so."""
+    kinds = _kinds("plan/freed", monkeypatch)
+    note = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in server.py that still asks for roots; "
+    freed = sorted(code for (_path, _line, code), (kind, help_text) in kinds.items() if help_text.startswith(note))
+    assert freed == ["RT002", "RT003", "RT004", "RT005", "RT006"]
+    assert all(kinds[key][0] == "unsafe" for key in kinds if kinds[key][1].startswith(note))
+
+
+def test_security_rewrites_are_display_only(tmp_path, monkeypatch):
+    """RT102 and RT103 rewrites are suggestions (issue 20 §4): `check` shows them, `fix` never
+    applies them (not even with `--unsafe-fixes`), the summary does not count them, and the
+    migration report says where to read them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.py").write_text("import mcp\n\n\ndef path_of(root):\n    return root.uri.replace('file://', '')\n")
+    doc = json.loads(run("check", "--output-format", "json", "--exit-zero", "s.py"))
+    assert [(f["code"], f["fix"]) for f in doc["findings"]] == [("RT102", "display")]
+    shown = run("check", "--output-format", "full", "--exit-zero", "s.py")
+    assert "= suggestion (never applied by `mcp-migrate fix`" in shown and "+     return url2pathname(" in shown
+    assert "fixable" not in shown.splitlines()[-1]
+    before = (tmp_path / "s.py").read_bytes()
+    run("fix", "--unsafe-fixes", "--exit-zero", "s.py")
+    assert (tmp_path / "s.py").read_bytes() == before
+    run("check", "--exit-zero", "--report", "r.md", "s.py")
+    assert "(suggested rewrite, never applied by `fix`" in (tmp_path / "r.md").read_text()

@@ -1,0 +1,138 @@
+"""Shapes real diffs showed (issue 20 §4), each fixed where the first look found it wrong."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import mcp_migrate
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core.fix.layout import python_floor
+
+REPO = Path(mcp_migrate.__file__).resolve().parent.parent
+FALLBACK = REPO / "fixtures" / "migrate" / "fallback_parameter.py"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1"}, catch_exceptions=False)
+
+
+@pytest.mark.parametrize(
+    ("config", "annotation"),
+    [
+        ('[project]\nname = "p"\nrequires-python = ">=3.9"\n', "Optional[list[str]]"),
+        ('[tool.ruff]\ntarget-version = "py38"\n', "Optional[list[str]]"),
+        ('[project]\nname = "p"\nrequires-python = ">=3.10"\n', "list[str] | None"),
+        ("", "list[str] | None"),
+    ],
+)
+def test_an_optional_parameter_is_spelled_for_the_oldest_python_the_project_declares(
+    tmp_path, monkeypatch, config, annotation
+):
+    """`list[str] | None` in an Annotated[...] is evaluated when the tool is defined: a
+    TypeError at import on Python 3.9, which the project declares."""
+    monkeypatch.chdir(tmp_path)
+    if config:
+        (tmp_path / "pyproject.toml").write_text(config)
+    shutil.copy(FALLBACK, tmp_path / "tools.py")
+    run("fix", "-q", "--unsafe-fixes", "--exit-zero", "tools.py")
+    fixed = (tmp_path / "tools.py").read_text()
+    assert fixed.count(f"        {annotation},\n") == 2
+    other = "list[str] | None" if annotation.startswith("Optional") else "Optional[list[str]]"
+    assert other not in fixed
+    compile(fixed, "tools.py", "exec")
+
+
+def test_a_module_with_postponed_annotations_keeps_the_union(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8"\n')
+    text = FALLBACK.read_text().replace("import json\n", "from __future__ import annotations\n\nimport json\n", 1)
+    (tmp_path / "tools.py").write_text(text)
+    run("fix", "-q", "--unsafe-fixes", "--exit-zero", "tools.py")
+    assert "        list[str] | None,\n" in (tmp_path / "tools.py").read_text()
+
+
+def test_python_floor_reads_requires_python_then_ruff(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "pyproject.toml").write_text('[project]\nrequires-python = "~=3.9"\n')
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "ruff.toml").write_text('target-version = "py311"\n')
+    assert python_floor(str(tmp_path / "a" / "x.py")) == (3, 9)
+    assert python_floor(str(tmp_path / "b" / "x.py")) == (3, 11)
+
+
+GUARDED = """\
+import os
+
+from mcp.types import Root
+
+if os.name == "nt":
+    from urllib.request import url2pathname
+
+
+def open_root(root: Root):
+    return open(str(root.uri).replace("file://", ""))
+"""
+
+
+def test_a_name_imported_under_a_platform_guard_is_not_used_as_if_always_bound():
+    """`url2pathname` imported only under `if os.name == "nt":` is unbound on POSIX: the
+    suggestion must not call it bare without an import of its own (a NameError pyflakes
+    cannot see)."""
+    from mcp_migrate.api import check_source, fix_source
+
+    fixed = fix_source(GUARDED, "g.py", unsafe=True, suggestions=True)
+    body = fixed.split("def open_root", 1)[1]
+    top = fixed.split("if os.name", 1)[0]
+    assert "url2pathname(" not in body or "from urllib.request import url2pathname\n" in top
+    assert [f.code for f in check_source(GUARDED, "g.py")] == ["RT102"]  # still reported
+
+
+def test_an_import_under_an_if_without_else_does_not_stand_for_the_one_a_fix_needs():
+    import libcst as cst
+
+    from mcp_migrate.core.fix.imports import add_imports, unconditional_import_names
+
+    module = cst.parse_module(GUARDED)
+    assert "url2pathname" not in unconditional_import_names(module)
+    both = cst.parse_module("import sys\nif sys.platform == 'win32':\n    import a as b\nelse:\n    import c as b\n")
+    assert "b" in unconditional_import_names(both)
+    added = add_imports(module, [("urllib.request", "url2pathname")]).code
+    assert added.split("if os.name", 1)[0].count("from urllib.request import url2pathname\n") == 1
+
+
+def test_a_long_field_description_is_split_at_the_projects_line_length(tmp_path, monkeypatch):
+    """Issue 20 §3: no new ruff E501 in a project that configures ruff. The optional
+    parameter's `Field(description="... (used when `repo_path` is not given).")` was 112
+    characters in a project of line length 100."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
+    shutil.copy(FALLBACK, tmp_path / "tools.py")
+    run("fix", "-q", "--unsafe-fixes", "--exit-zero", "tools.py")
+    fixed = (tmp_path / "tools.py").read_text()
+    assert max(len(line) for line in fixed.splitlines()) <= 100
+    assert (
+        "        Field(\n"
+        '            description="Absolute paths of the directories to work in"\n'
+        '            " (used when `repo_path` is not given).",\n'
+        "        ),\n"
+    ) in fixed
+    compile(fixed, "tools.py", "exec")
+    again = run("fix", "--diff", "--unsafe-fixes", "--exit-zero", "tools.py")
+    assert again.stdout == ""
+
+
+def test_the_server_config_comment_fits_the_projects_line_length(tmp_path, monkeypatch):
+    """Issue 20 §4: a generated comment over the project's line length (a new E501)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 79\n")
+    shutil.copy(REPO / "fixtures" / "migrate" / "lowlevel_call_tool.py", tmp_path / "server.py")
+    run("fix", "-q", "--unsafe-fixes", "--exit-zero", "server.py")
+    fixed = (tmp_path / "server.py").read_text()
+    assert (
+        "# Directories this server works in, from its configuration (replaces MCP Roots,\n# SEP-2577).\nMCP_ROOTS = ["
+    ) in fixed
+    assert run("fix", "--diff", "--unsafe-fixes", "--exit-zero", "server.py").stdout == ""
