@@ -391,15 +391,7 @@ def _module_asks(source: str, settings, mentioned) -> bool:
     """Whether a project module can hold a helper that asks, as `ImportedHelpers._keys` would
     find it (the same size limit and tokens), by its syntax screen alone; or re-exports, on a
     line naming something the calling file `mentioned`, one from a module that can."""
-    try:
-        stat = os.stat(source)
-    except OSError:
-        return False
-    key = (source, stat.st_mtime_ns, stat.st_size)
-    found = _MODULES_ASK.get(key)
-    if found is None:
-        found = _MODULES_ASK[key] = _reads_as_asking(source, stat.st_size, settings.max_file_size)
-    if found:
+    if _reads_as_asking_cached(source, settings.max_file_size):
         return True
     # A package re-exporting the helper (`ImportedHelpers.helper`): the module it comes from, one hop.
     limit = settings.max_file_size

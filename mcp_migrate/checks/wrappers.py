@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 import os
 import re
-from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -345,7 +344,7 @@ def imported_module_files(syntax) -> list:
         if parts[0] in SDK_PACKAGES:
             continue
         modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    found = {file for module in modules if (file := _module_file(directory, module)) is not None}
+    found = {file for module in modules if (file := module_file(directory, module)) is not None}
     return sorted(found.union(relative))
 
 
@@ -384,21 +383,3 @@ def _dotted_chains(syntax) -> set:
             chains.add(".".join(reversed(parts)))
     chains.update(text for text in syntax.strings if "." in text and len(text) < 200 and _DOTTED.match(text))
     return chains
-
-
-@lru_cache(maxsize=4096)
-def _module_file(directory: str, module: str) -> Optional[str]:
-    """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
-    or `<dir>/a/b/__init__.py` for that directory and its parents (cached: a file calls many
-    imported names, most of them from the same few modules or from no project file at all)."""
-    relative = module.replace(".", os.sep)
-    for _ in range(8):
-        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
-            full = os.path.join(directory, candidate)
-            if os.path.isfile(full):
-                return full
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
-    return None
