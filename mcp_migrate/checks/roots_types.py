@@ -40,17 +40,23 @@ def annotation_symbols(resolver, annotation) -> set:
             if symbol:
                 found.add(symbol)
             continue
-        if isinstance(expr, cst.Subscript):
-            stack.append(expr.value)
-            stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
-        elif isinstance(expr, cst.BinaryOperation):
-            stack.extend((expr.left, expr.right))
-        elif isinstance(expr, cst.SimpleString):
-            try:
-                stack.append(cst.parse_expression(expr.evaluated_value))
-            except Exception:
-                pass
+        stack.extend(_annotation_parts(expr))
     return found
+
+
+def _annotation_parts(expr) -> list:
+    """The annotations inside one: a subscript's head and items, both sides of `X | Y`, the
+    expression a string annotation holds."""
+    if isinstance(expr, cst.Subscript):
+        return [expr.value, *(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))]
+    if isinstance(expr, cst.BinaryOperation):
+        return [expr.left, expr.right]
+    if isinstance(expr, cst.SimpleString):
+        try:
+            return [cst.parse_expression(expr.evaluated_value)]
+        except Exception:
+            return []
+    return []
 
 
 def param_symbols(resolver, params: cst.Parameters) -> set:
@@ -90,13 +96,5 @@ def provider_types(resolver, annotation) -> set:
             if head == "Callable" and inner & PROVIDER_SIGNATURE_TYPES:
                 found.add("Callable")  # a callable that takes a ListRootsRequest or gives a ListRootsResult
                 continue
-            stack.append(expr.value)
-            stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
-        elif isinstance(expr, cst.BinaryOperation):
-            stack.extend((expr.left, expr.right))
-        elif isinstance(expr, cst.SimpleString):
-            try:
-                stack.append(cst.parse_expression(expr.evaluated_value))
-            except Exception:
-                pass
+        stack.extend(_annotation_parts(expr))
     return found
