@@ -54,6 +54,10 @@ def capability_mapping(resolver, ancestors: list, dict_index: int) -> bool:
                 and resolver.sdk_name(call.func.value) == "ClientCapabilities"
             )
         )
+    if isinstance(parent, cst.Return):
+        # `def client_capabilities(): return {...}`: the helper's name says what it returns.
+        function = next((a for a in reversed(ancestors[:dict_index]) if isinstance(a, cst.FunctionDef)), None)
+        return function is not None and _CAPS_NAME.search(function.name.value) is not None
     if isinstance(parent, (cst.Assign, cst.AnnAssign)):
         targets = parent.targets if isinstance(parent, cst.Assign) else [parent]
         for t in targets:
@@ -89,7 +93,7 @@ def capability_dicts(syntax) -> list:
     """The syntax screen's twin of `capability_mapping`: every dict display that stands where
     that test can say yes (the value of a capabilities key or keyword, an argument of
     `ClientCapabilities(...)` or of one of its methods, the value bound to a caps-named
-    target), also as a branch of a conditional expression or an operand of `or`/`and` standing
+    target or returned by a caps-named function), also as a branch of a conditional expression or an operand of `or`/`and` standing
     there (RT003's `{"roots": {}} if roots else {}`, `capabilities or {...}`)."""
     slots = []
     for node in syntax.of(ast.Dict):
@@ -114,6 +118,9 @@ def capability_dicts(syntax) -> list:
             if name and _CAPS_NAME.search(name) and node.value is not None:
                 slots.append(node.value)
                 break
+    for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
+        if _CAPS_NAME.search(function.name):
+            slots.extend(node.value for node in ast.walk(function) if node.__class__ is ast.Return and node.value)
     found = []
     while slots:
         value = slots.pop()

@@ -20,6 +20,12 @@ MSG = Message(
     "`{flag}` on the roots capability promises a notification removed in 2026-07-28",
     "`notifications/roots/list_changed` is gone (Roots is deprecated by SEP-2577): remove the flag",
 )
+#: An explicit `False` promises nothing, but the flag itself is gone: a 2026-07-28 client declares
+#: roots as `{"roots": {}}` (the removed-key cleanup, at info).
+MSG_OFF = Message(
+    "`{flag}` on the roots capability is gone in 2026-07-28 (off here)",
+    "a 2026-07-28 client declares roots as `{{}}`: remove the flag (Roots itself is deprecated by SEP-2577)",
+)
 _FLAGS = ("listChanged", "list_changed")
 
 
@@ -32,7 +38,6 @@ class ListChangedFlag(Rule):
 
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),
-        Valid("from mcp.types import RootsCapability\nRootsCapability(listChanged=False)\n", "explicitly off"),
         Valid('caps = {"tools": {"listChanged": True}}\n', "tools, not roots"),
     ]
     INVALID = [
@@ -43,6 +48,14 @@ class ListChangedFlag(Rule):
         ),
         Invalid("from mcp_types import RootsCapability\nRootsCapability(list_changed=True)\n", "v2 spelling"),
         Invalid('caps = {"roots": {"listChanged": True}}\n', "raw capability mapping", fixed='caps = {"roots": {}}\n'),
+        Invalid(
+            "from mcp.types import RootsCapability\nRootsCapability(listChanged=False)\n",
+            "explicitly off: the flag is still gone (info)",
+            fixed="from mcp.types import RootsCapability\nRootsCapability()\n",
+        ),
+        Invalid(
+            'caps = {"roots": {"listChanged": False}}\n', "an off flag in a raw mapping", fixed='caps = {"roots": {}}\n'
+        ),
     ]
 
     @classmethod
@@ -72,10 +85,9 @@ class ListChangedFlag(Rule):
             return
         for flag in _FLAGS:
             arg = keyword(node, flag)
-            if arg is not None and not _is_false(arg.value):
-                self.report(
-                    arg, MSG.format(flag=flag), fix=self._fix(lambda arg=arg: remove_arg(node, arg)) if sdk else None
-                )
+            if arg is not None:
+                fix = self._fix(lambda arg=arg: remove_arg(node, arg)) if sdk else None
+                self._flag(arg, flag, arg.value, fix)
 
     def _fix(self, build):
         """The safe removal, except where the literal is what a test expects: compared with
@@ -89,9 +101,16 @@ class ListChangedFlag(Rule):
             return False
         return self.context.evidence.mcp
 
+    def _flag(self, node, flag: str, value, fix) -> None:
+        """An on flag promises the removed notification; an off one is a dead key (info)."""
+        if _is_false(value):
+            self.report(node, MSG_OFF.format(flag=flag), severity="info", fix=fix)
+        else:
+            self.report(node, MSG.format(flag=flag), fix=fix)
+
     def visit_DictElement(self, node: cst.DictElement) -> None:
         flag = literal(node.key)
-        if flag not in _FLAGS or _is_false(node.value):
+        if flag not in _FLAGS:
             return
         stack = self.ancestors
         # DictElement <- Dict (the roots capability) <- DictElement "roots"/Arg roots= <- Dict/Call
@@ -101,11 +120,11 @@ class ListChangedFlag(Rule):
         if isinstance(holder, cst.DictElement) and literal(holder.key) == "roots":
             # `"roots": {"listChanged": ...}` is a roots capability by its shape alone, wherever
             # the mapping sits (checks.capabilities.roots_capability_shape).
-            self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
+            self._flag(node, flag, node.value, self._fix(lambda: remove_element(stack[-2], node)))
         elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
             call = stack[-4]
             if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":
-                self.report(node, MSG.format(flag=flag), fix=self._fix(lambda: remove_element(stack[-2], node)))
+                self._flag(node, flag, node.value, self._fix(lambda: remove_element(stack[-2], node)))
 
 
 def _is_false(expr) -> bool:

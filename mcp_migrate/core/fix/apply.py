@@ -109,7 +109,16 @@ class _ApplyEdits(cst.CSTTransformer):
         doomed = self.elements.get(id(original_node))
         if not doomed:
             return updated_node
-        return updated_node.with_changes(elements=_remove_items(original_node.elements, updated_node.elements, doomed))
+        kept = _remove_items(original_node.elements, updated_node.elements, doomed)
+        if not kept and "#" not in code_of(original_node):
+            # The last entry gone: `{}`, not the lines the entries stood on (blank, indented).
+            empty = cst.SimpleWhitespace("")
+            return updated_node.with_changes(
+                elements=[],
+                lbrace=cst.LeftCurlyBrace(whitespace_after=empty),
+                rbrace=cst.RightCurlyBrace(whitespace_before=empty),
+            )
+        return updated_node.with_changes(elements=kept)
 
     # --- statement removal ----------------------------------------------------------------------
     def _kept_smalls(self, original, updated) -> Optional[list]:
