@@ -33,6 +33,57 @@ def stores_roots(func: cst.FunctionDef) -> bool:
     return False
 
 
+def stored_roots_attributes(func: cst.FunctionDef) -> set:
+    """The `self.<attr>` names a setter stores roots in (`self._roots.append(root)`,
+    `self._roots = list(roots)`): what a getter of the same class would return."""
+    found = set()
+    for node in iter_nodes(func.body):
+        target = None
+        if isinstance(node, cst.AssignTarget):
+            target = node.target
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if node.func.attr.value in ("append", "add", "extend", "update", "insert"):
+                target = node.func.value
+        if isinstance(target, cst.Subscript):
+            target = target.value
+        if _self_attribute(target) and _roots_attribute(target):
+            found.add(target.attr.value)
+    return found
+
+
+def returns_stored(func: cst.FunctionDef, attributes: set) -> bool:
+    """A getter of one of `attributes`: a method taking nothing but `self` that returns
+    `self.<attr>`, a copy of it (`list(...)`, `tuple(...)`, `.copy()`, `copy.copy(...)`) or a
+    comprehension over it."""
+    params = func.params
+    if params.posonly_params or params.kwonly_params or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT):
+        return False
+    if [p.name.value for p in params.params] != ["self"]:
+        return False
+    for node in iter_nodes(func.body):
+        if isinstance(node, cst.Return) and node.value is not None and _reads_stored(node.value, attributes):
+            return True
+    return False
+
+
+def _reads_stored(value: cst.BaseExpression, attributes: set) -> bool:
+    if _self_attribute(value):
+        return value.attr.value in attributes
+    if isinstance(value, cst.Call):
+        name = method_name(value)
+        if name == "copy" and isinstance(value.func, cst.Attribute) and not value.args:
+            return _reads_stored(value.func.value, attributes)
+        if name in ("list", "tuple", "copy", "deepcopy", "sorted") and len(value.args) == 1:
+            return _reads_stored(value.args[0].value, attributes)
+    if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+        return _reads_stored(value.for_in.iter, attributes)
+    return False
+
+
+def _self_attribute(expr) -> bool:
+    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"
+
+
 def _roots_attribute(expr) -> bool:
     if isinstance(expr, cst.Subscript):
         expr = expr.value

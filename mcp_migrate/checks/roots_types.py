@@ -13,14 +13,28 @@ from mcp_migrate.core.sdk import PROVIDER_SIGNATURE_TYPES, ROOTS_TYPE_NAMES
 
 def roots_type_definition(node: cst.ClassDef, data: bytes) -> Optional[str]:
     """The Roots protocol type a class defines (its own ListRootsRequest, ListRootsResult,
-    RootsListChangedNotification, a `Root` beside its own ListRootsResult, a ListRootsFn
+    RootsListChangedNotification, a `Root` beside its own ListRootsResult or with a `uri`
+    field (issue 19 §1: `Root` next to `uri=`), a ListRootsFn
     callback Protocol), else None."""
     name = node.name.value
     if name in ROOTS_TYPE_NAMES or name.startswith("ListRootsFn"):
         return name
-    if name == "Root" and b"class ListRootsResult" in data:
+    if name == "Root" and (b"class ListRootsResult" in data or _declares_uri(node)):
         return name
     return None
+
+
+def _declares_uri(node: cst.ClassDef) -> bool:
+    """A `uri` field in the class body (`uri: str`, `uri = Field(...)`): the spec's Root, whose
+    one required member is its URI."""
+    for stmt in getattr(node.body, "body", ()):
+        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine) else ():
+            targets = [small.target] if isinstance(small, cst.AnnAssign) else []
+            if isinstance(small, cst.Assign):
+                targets = [t.target for t in small.targets]
+            if any(isinstance(t, cst.Name) and t.value == "uri" for t in targets):
+                return True
+    return False
 
 
 def inside_roots_type_definition(ancestors: list, data: bytes) -> bool:

@@ -15,6 +15,7 @@ from mcp_migrate.checks.roots_api import (
     roots_argument,
     stores_roots,
 )
+from mcp_migrate.checks.roots_stores import RootsStores, type_names
 from mcp_migrate.checks.roots_types import (
     annotation_symbols,
     param_symbols,
@@ -32,9 +33,12 @@ from mcp_migrate.checks.wire import (
     relays,
     uri_dicts,
 )
+from mcp_migrate.core.dispatch import run_rules
+from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
+from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import (
     ASKING_TYPES,
     CLIENT_RECEIVERS,
@@ -77,6 +81,10 @@ MSG_SETTER = Message(
 MSG_SETTER_CALL = Message(
     "supplies roots through `{name}`, this project's roots setter",
     "Roots is deprecated by SEP-2577: pass the directories as tool arguments or configuration instead",
+)
+MSG_STORE = Message(
+    "`{name}` hands on `{kind}`, this project's roots store",
+    "it is where a roots setter keeps roots for the client; Roots is deprecated by SEP-2577: " + _GIVE,
 )
 MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
@@ -172,6 +180,13 @@ class RootsProvider(WireMethodRule):
         self._defined: dict = {}
         #: ids of the FunctionDefs already reported as providers or setters
         self._reported_defs: set = set()
+        #: this project's roots stores (checks/roots_stores.py)
+        self.stores = RootsStores(
+            context.path,
+            (*self.SCREEN, b"_root"),
+            lambda path, data: _store_keys(path, data, context),
+            context.settings.max_file_size,
+        )
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
@@ -326,6 +341,7 @@ class RootsProvider(WireMethodRule):
         if self._is_setter(node):
             self.report(node.name, MSG_SETTER.format(name=node.name.value))
             self._reported_defs.add(id(node))
+            self.stores.setter(self.parent(2), node)  # FunctionDef <- IndentedBlock <- ClassDef
             for param in all_params(node.params):
                 self.context.claim(param)
             return
@@ -381,7 +397,10 @@ class RootsProvider(WireMethodRule):
 
     def leave_Module(self, node: cst.Module) -> None:
         """Functions and methods of this file wired as `list_roots_callback=` (through a local
-        or a conditional): providers by their use, reported at their `def`."""
+        or a conditional): providers by their use, reported at their `def`; parameters and
+        arguments typed with a roots store of this file."""
+        for site, kind in self.stores.local_sites():
+            self._report_store(site, kind)
         for name in sorted(self._wired):
             func = self._defined.get(name)
             if func is not None and id(func) not in self._reported_defs:
@@ -435,6 +454,34 @@ class RootsProvider(WireMethodRule):
         if found:
             name, kind = shorten(node.name.value, 16), shorten(sorted(found)[0], 16)
             self.report(node, MSG.format(what=f"a `{name}` parameter typed `{kind}`"))
+            return
+        if not self._client_roots_code():
+            return
+        for part in type_names(node.annotation.annotation):
+            if isinstance(part, cst.Name) or self.resolver.qualified(part):
+                kind = self.stores.typed(node, self.resolver.qualified(part), getattr(part, "value", ""))
+                if kind is not None:
+                    self._report_store(node, kind)
+                    return
+
+    def _report_store(self, node, kind: str) -> None:
+        """A parameter typed with a roots store, or a store handed to a call (info: the store's
+        setter and getter are the sites)."""
+        if isinstance(node, cst.Param):
+            what = f"a `{shorten(node.name.value, 16)}` parameter typed `{shorten(kind, 16)}` (a roots store)"
+            self.report(node, MSG.format(what=what))
+        else:
+            self.report(node, MSG_STORE.format(name=shorten(code_of(node.value), 24), kind=kind), severity="info")
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        """A roots store of this project handed to a call (`create_router(roots_manager=m)`),
+        the value a name typed as one (an annotated parameter, a constructor's result)."""
+        if not isinstance(node.value, cst.Name) or not self._client_roots_code() or self.context.is_claimed(node):
+            return
+        qualified = self.resolver.instance_type(node.value)
+        kind = self.stores.typed(node, qualified, qualified) if qualified else None
+        if kind is not None:
+            self._report_store(node, kind)
 
     def visit_Dict(self, node: cst.Dict) -> None:
         """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form."""
@@ -448,6 +495,15 @@ class RootsProvider(WireMethodRule):
         if result is not None:
             self.context.claim(result)  # one construct, one finding: not the inner answer again
             self.report(node, MSG.format(what='a JSON-RPC `{"result": {"roots": [...]}}` answer'))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        """A roots store's getters (checks/roots_stores.py): the provider its roots are read back
+        through (known once the whole class is seen: a getter may precede its setter)."""
+        setter, getters = self.stores.getters(original_node, self._reported_defs)
+        for getter in getters:
+            why = f"returns the roots `{shorten(setter, 24)}` stores"
+            self.report(getter.name, MSG_PROVIDER.format(name=shorten(getter.name.value, 40), why=why))
+            self._reported_defs.add(id(getter))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
@@ -466,6 +522,18 @@ class RootsProvider(WireMethodRule):
         if where == "dispatch":
             return not relays(ancestors) and not error_data(ancestors)
         return registers(where)
+
+
+def _store_keys(path: str, data: bytes, caller) -> set:
+    """The roots stores another module of the project defines (classes whose roots setter
+    stores roots): that module run through this rule alone, within the limits of every parse."""
+    if beyond_limits(data, caller.settings) is not None or encoding_refusal(data) is not None:
+        return set()
+    syntax = read_syntax(data, path)
+    if syntax is not None and not provider_in(syntax):
+        return set()
+    _, (rule,) = run_rules(path, data, cst.parse_module(data), caller.settings, [RootsProvider])
+    return {(None, name) for name in rule.stores.classes}
 
 
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:

@@ -106,7 +106,15 @@ def _roots_type_name(node: ast.ClassDef, syntax) -> bool:
     name = node.name
     if name in ROOTS_TYPE_NAMES or name.startswith("ListRootsFn"):
         return name != "RootsListChangedNotification"
-    return name == "Root" and b"class ListRootsResult" in syntax.data
+    if name != "Root":
+        return False
+    if b"class ListRootsResult" in syntax.data:
+        return True
+    return any(
+        (stmt.__class__ is ast.AnnAssign and stmt.target.__class__ is ast.Name and stmt.target.id == "uri")
+        or (stmt.__class__ is ast.Assign and any(t.__class__ is ast.Name and t.id == "uri" for t in stmt.targets))
+        for stmt in node.body
+    )
 
 
 def _list_items_tree(value) -> list:

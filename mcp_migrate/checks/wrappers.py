@@ -204,7 +204,21 @@ class ImportedHelpers:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
         if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
             return None
-        target = _imported_target(call.func, resolver)
+        return self._found(_imported_target(call.func, resolver))
+
+    def defined(self, qualified: Optional[str]) -> Optional[str]:
+        """`qualified` (a project class or function named through an import: `RootsManager`
+        from `.session`), when the analysis of its module keys it (else None)."""
+        if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
+            return None
+        if not qualified or "." not in qualified.lstrip("."):
+            return None
+        module, _, name = qualified.rpartition(".")
+        if module.lstrip(".").partition(".")[0] in SDK_PACKAGES and not module.startswith("."):
+            return None
+        return self._found((module, (None, name)))
+
+    def _found(self, target) -> Optional[str]:
         if target is None:
             return None
         module, key = target
@@ -225,8 +239,9 @@ class ImportedHelpers:
             stat = os.stat(source)
         except OSError:
             return set()
-        # Keyed by size and mtime too: a long-lived process (an editor) sees the module change.
-        cache_key = (source, stat.st_mtime_ns, stat.st_size)
+        # Keyed by size and mtime too: a long-lived process (an editor) sees the module change;
+        # and by the screen's tokens, which tell one rule's analysis from another's.
+        cache_key = (source, stat.st_mtime_ns, stat.st_size, self.tokens)
         keys = ImportedHelpers._cache.get(cache_key)
         if keys is None:
             keys = set()
