@@ -28,7 +28,17 @@ from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
-from mcp_migrate.core.syntax import code_of, keyword, literal, method_name, positional, shorten
+from mcp_migrate.core.syntax import (
+    code_of,
+    iter_nodes,
+    keyword,
+    literal,
+    method_name,
+    positional,
+    required_params,
+    shorten,
+    shorten_dotted,
+)
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
@@ -53,6 +63,10 @@ _HELPER_HELP = "Roots is deprecated by SEP-2577: migrate the helper, then give t
 MSG_HELPER = Message("runs `{name}`, a helper in this file that asks for roots", _HELPER_HELP + MIGRATE)
 MSG_FRAMEWORK = Message(
     "runs `{name}`, an MCP framework's own function that asks for roots", "Roots is deprecated by SEP-2577: " + MIGRATE
+)
+MSG_FRAMEWORK_DEF = Message(
+    "`list_roots` is an MCP framework's own function that asks for roots",
+    "its callers await it for the client's roots (deprecated by SEP-2577); " + MIGRATE,
 )
 MSG_IMPORTED = Message("runs `{name}`, a helper of this project that asks for roots", _HELPER_HELP + MIGRATE)
 MSG_BRIDGE = Message(
@@ -208,6 +222,22 @@ class RootsRequest(WireMethodRule):
         for site, name in self.helpers.sites():
             super().report(site, MSG_HELPER.format(name=shorten(name, 32)), severity="info")  # the helper is the site
 
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        """A framework's own module-level `async def list_roots()` in MCP code that is not a
+        client's, taking no required argument and awaiting something: the API its tools await to
+        ask for roots (`_framework_function` reports its callers in other files), reported at the
+        `def` when its body asks nothing we can see (an injected request function)."""
+        func = original_node
+        if func.name.value != "list_roots" or func.asynchronous is None:
+            return
+        if not isinstance(self.parent(1), cst.Module) or (None, "list_roots") in self.helpers.doers:
+            return
+        evidence = self.context.evidence
+        if not evidence.mcp or evidence.side == "client" or required_params(func.params):
+            return
+        if any(isinstance(n, cst.Await) for n in iter_nodes(func.body)):
+            self.report(func.name, MSG_FRAMEWORK_DEF)
+
     def visit_Call(self, node: cst.Call) -> None:
         self.helpers.called(node, self.ancestors, self.resolver)
         if self.context.is_claimed(node):
@@ -228,7 +258,7 @@ class RootsRequest(WireMethodRule):
             self._construction(node)
             helper = self.imported.helper(node, self.resolver)
             if helper is not None:
-                super().report(node, MSG_IMPORTED.format(name=shorten(helper, 30)), severity="info")
+                super().report(node, MSG_IMPORTED.format(name=shorten_dotted(helper, 36)), severity="info")
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):
@@ -373,8 +403,7 @@ def asks_in(syntax) -> bool:
         return True
     if method_in_code(syntax, RootsRequest.WIRE_STRINGS, ROOTS_LIST):
         return True
-    # A shape the rule does not report yet, let through: a project's own `def list_roots()`
-    # (its framework's ask helper).
+    # A project's own `def list_roots()` (its framework's ask helper: `leave_FunctionDef`).
     return any(node.name == "list_roots" for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef))
 
 

@@ -86,6 +86,10 @@ MSG_STORE = Message(
     "`{name}` hands on `{kind}`, this project's roots store",
     "it is where a roots setter keeps roots for the client; Roots is deprecated by SEP-2577: " + _GIVE,
 )
+MSG_STORE_PARAM = Message(
+    "a `{name}` parameter typed `{kind}`, this project's roots store",
+    "roots reach the client through it; Roots is deprecated by SEP-2577: " + _GIVE,
+)
 MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
@@ -468,8 +472,7 @@ class RootsProvider(WireMethodRule):
         """A parameter typed with a roots store, or a store handed to a call (info: the store's
         setter and getter are the sites)."""
         if isinstance(node, cst.Param):
-            what = f"a `{shorten(node.name.value, 16)}` parameter typed `{shorten(kind, 16)}` (a roots store)"
-            self.report(node, MSG.format(what=what))
+            self.report(node, MSG_STORE_PARAM.format(name=shorten(node.name.value, 16), kind=shorten(kind, 20)))
         else:
             self.report(node, MSG_STORE.format(name=shorten(code_of(node.value), 24), kind=kind), severity="info")
 

@@ -55,14 +55,18 @@ def absolute(qualified: str, path: str) -> Optional[str]:
 @lru_cache(maxsize=4096)
 def module_file(directory: str, module: str) -> Optional[str]:
     """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
-    or `<dir>/a/b/__init__.py` for that directory and its parents (cached: a file calls many
+    or `<dir>/a/b/__init__.py`, or the same under `<dir>/src/`, for that directory and its
+    parents (cached: a file calls many
     imported names, most of them from the same few modules or from no project file at all)."""
     relative = module.replace(".", os.sep)
     for _ in range(_MAX_UP):
-        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
-            full = os.path.join(directory, candidate)
-            if os.path.isfile(full):
-                return full
+        # The package beside the directory, or in its `src/` (a src layout: tests/ and
+        # examples/ import `pkg` from `src/pkg`).
+        for root in (directory, os.path.join(directory, "src")):
+            for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
+                full = os.path.join(root, candidate)
+                if os.path.isfile(full):
+                    return full
         parent = os.path.dirname(directory)
         if parent == directory:
             break

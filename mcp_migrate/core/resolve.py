@@ -66,6 +66,8 @@ _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.DictComp, cst.Genera
 _ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
 #: `types = importlib.import_module("mcp.types")` binds a module as `import mcp.types as types`.
 _IMPORT_MODULE = "importlib.import_module"
+#: pytest fixture decorators: a test parameter named like a fixture of the file is what it gives.
+_FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
 
 def dotted(expr: cst.BaseExpression) -> Optional[str]:
@@ -112,6 +114,9 @@ class Resolver:
         self.imported_modules: list = []
         #: Names of functions/methods defined anywhere in this file (a user's own API).
         self.defined_functions: set = set()
+        #: This file's pytest fixtures -> the qualified class of what each returns or yields:
+        #: a test's parameter of that name is an instance of it (pytest injects it).
+        self.fixtures: dict = {}
         self._prepassing = False
 
     # ----- binding -------------------------------------------------------------------------
@@ -157,9 +162,43 @@ class Resolver:
                         self._bind_annassign(small, scope)
             elif isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 scope.names[stmt.name.value] = None
+                if isinstance(stmt, cst.FunctionDef) and self._is_fixture(stmt):
+                    made = self._fixture_type(stmt)
+                    if made:
+                        self.fixtures[stmt.name.value] = made
             elif isinstance(stmt, (cst.If, cst.Try, cst.With)) or type(stmt).__name__ == "TryStar":
                 for block in _sub_blocks(stmt):
                     self._prepass_block(block)
+
+    def _is_fixture(self, func: cst.FunctionDef) -> bool:
+        """Decorated `@pytest.fixture` / `@pytest.fixture(...)` (pytest-asyncio's too)."""
+        for decorator in func.decorators:
+            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if self.qualified(expr) in _FIXTURE_DECORATORS:
+                return True
+        return False
+
+    def _fixture_type(self, func: cst.FunctionDef) -> Optional[str]:
+        """The class a fixture gives: its return annotation, or the one constructor every
+        `return`/`yield` of its own body (not nested functions) hands back."""
+        if func.returns is not None:
+            return self.annotation_type(func.returns.annotation)
+        made = set()
+        stack = list(getattr(func.body, "body", ()))
+        while stack:
+            stmt = stack.pop()
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    value = small.value if isinstance(small, cst.Return) else None
+                    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield):
+                        value = small.value.value
+                    if value is not None:
+                        binding = self._value_binding(value) if isinstance(value, cst.Call) else None
+                        made.add(binding.name if binding is not None and binding.is_instance else None)
+            elif not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                for block in _statement_blocks(stmt):
+                    stack.extend(block)
+        return made.pop() if len(made) == 1 else None
 
     def _current(self) -> _Scope:
         return self.scopes[-1] if self.scopes else self.module_now
@@ -279,6 +318,8 @@ class Resolver:
             self.defined_functions.add(node.name.value)
             scope = _Scope()
             self._bind_params(node.params, scope)
+            if self.fixtures and (node.name.value.startswith("test") or node.name.value in self.fixtures):
+                self._bind_fixtures(node.params, scope)
             self.scopes.append(scope)
         elif kind is cst.Lambda:
             scope = _Scope()
@@ -352,6 +393,13 @@ class Resolver:
         for param in every:
             t = self.annotation_type(param.annotation.annotation) if param.annotation else None
             scope.names[param.name.value] = Binding.instance(t)
+
+    def _bind_fixtures(self, params: cst.Parameters, scope: _Scope) -> None:
+        """A test's (or fixture's) unannotated parameter named like a fixture of this file."""
+        for param in list(params.params) + list(params.kwonly_params):
+            made = self.fixtures.get(param.name.value) if param.annotation is None else None
+            if made:
+                scope.names[param.name.value] = Binding.instance(made)
 
     # ----- queries --------------------------------------------------------------------------
     def lookup(self, name: str) -> Optional[Binding]:

@@ -25,6 +25,18 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def shorten_dotted(qualified: str, limit: int) -> str:
+    """A qualified name's last components that fit (`...MCPProtocolHandler.send_roots_request`):
+    the function is what a reader looks for, not its package."""
+    if len(qualified) <= limit:
+        return qualified
+    parts = qualified.split(".")
+    kept = [parts.pop()]
+    while parts and len(parts[-1]) + 1 + len(".".join(kept)) <= limit - 3:
+        kept.insert(0, parts.pop())
+    return "..." + ".".join(kept)
+
+
 def short(node: cst.CSTNode, limit: int = 50) -> str:
     return shorten(code_of(node), limit)
 
@@ -162,3 +174,8 @@ def enclosing(ancestors: list, kinds) -> Optional[cst.CSTNode]:
 def all_params(params: cst.Parameters) -> list:
     """A function's named parameters: positional-only, regular and keyword-only."""
     return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def required_params(params: cst.Parameters) -> list:
+    """The named parameters a call must pass (no default; `*args`/`**kwargs` never are)."""
+    return [p for p in all_params(params) if p.default is None]
