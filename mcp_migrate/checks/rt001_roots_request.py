@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import ast
-import os
 import re
 
 import libcst as cst
 
 from mcp_migrate.checks.gates import GATES
+from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do
 from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
@@ -19,7 +19,7 @@ from mcp_migrate.checks.wire import (
     relays,
     sends,
 )
-from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files, reexport_sources
+from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.dispatch import run_rules
@@ -68,6 +68,7 @@ MSG_FRAMEWORK_DEF = Message(
     "`list_roots` is an MCP framework's own function that asks for roots",
     "its callers await it for the client's roots (deprecated by SEP-2577); " + MIGRATE,
 )
+MSG_RESOLVED = Message("parameter `{param}` is resolved through `{name}`, which asks for roots", _HELPER_HELP + MIGRATE)
 MSG_IMPORTED = Message("runs `{name}`, a helper of this project that asks for roots", _HELPER_HELP + MIGRATE)
 MSG_BRIDGE = Message(
     "era-portable roots request ({what}), deprecated by SEP-2577",
@@ -104,12 +105,23 @@ class RootsRequest(WireMethodRule):
         return b"_roots(" in data and _MENTIONS_MCP.search(data) is not None
 
     @classmethod
+    def screen_imports(cls, data: bytes, path: str, settings) -> bool:
+        """In MCP code: a project function, method or alias imported here whose body asks
+        (checks/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
+        if _MENTIONS_MCP.search(data) is None:
+            return False
+        return imports_a_doer(data, path, cls.SCREEN[:-1], settings.max_file_size)  # not `_roots(`: a helper's helper
+
+    @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
         """A request written here (`asks_in`), or a call that may run a helper of this project
         whose module asks (one call away: `ImportedHelpers`)."""
         if asks_in(syntax):
             return True
-        return any(_module_asks(source, settings, syntax.mentions) for source in imported_module_files(syntax))
+        limit, tokens = settings.max_file_size, cls.SCREEN
+        return any(
+            module_may_do(source, limit, tokens, asks_in, syntax.mentions) for source in imported_module_files(syntax)
+        )
 
     VALID = [
         Valid(
@@ -221,6 +233,25 @@ class RootsRequest(WireMethodRule):
             self.helpers.found(ancestors, call)
         for site, name in self.helpers.sites():
             super().report(site, MSG_HELPER.format(name=shorten(name, 32)), severity="info")  # the helper is the site
+        self.helpers.aliases(node)
+        for param, name in self.helpers.typed_sites():
+            super().report(
+                param, MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30)), severity="info"
+            )
+
+    def visit_Param(self, node: cst.Param) -> None:
+        """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
+        `Pinned = Annotated[ListRootsResult, Resolve(_ask)]`): the framework runs the resolver
+        for each call (one call away, at info); one of this file's aliases is known at the end."""
+        if node.annotation is None:
+            return
+        self.helpers.annotated(node, self.resolver)
+        annotation = node.annotation.annotation
+        if isinstance(annotation, (cst.Name, cst.Attribute)):
+            helper = self.imported.defined(self.resolver.qualified(annotation))
+            if helper is not None:
+                message = MSG_RESOLVED.format(param=shorten(node.name.value, 20), name=shorten_dotted(helper, 30))
+                super().report(node, message, severity="info")
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         """A framework's own module-level `async def list_roots()` in MCP code that is not a
@@ -410,47 +441,6 @@ def asks_in(syntax) -> bool:
 def _awaits_list_roots(value) -> bool:
     """`await list_roots()`: what `_framework_function` is asked about (a name, not a method)."""
     return value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == "list_roots"
-
-
-#: (module file, mtime, size) -> whether the module may ask (its `asks_in`).
-_MODULES_ASK: dict = {}
-
-
-def _module_asks(source: str, settings, mentioned) -> bool:
-    """Whether a project module can hold a helper that asks, as `ImportedHelpers._keys` would
-    find it (the same size limit and tokens), by its syntax screen alone; or re-exports, on a
-    line naming something the calling file `mentioned`, one from a module that can."""
-    if _reads_as_asking_cached(source, settings.max_file_size):
-        return True
-    # A package re-exporting the helper (`ImportedHelpers.helper`): the module it comes from, one hop.
-    limit = settings.max_file_size
-    return any(_reads_as_asking_cached(other, limit) for other in reexport_sources(source, mentioned))
-
-
-def _reads_as_asking_cached(source: str, limit: int) -> bool:
-    try:
-        stat = os.stat(source)
-    except OSError:
-        return False
-    key = (source, stat.st_mtime_ns, stat.st_size)
-    found = _MODULES_ASK.get(key)
-    if found is None:
-        found = _MODULES_ASK[key] = _reads_as_asking(source, stat.st_size, limit)
-    return found
-
-
-def _reads_as_asking(source: str, size: int, limit: int) -> bool:
-    if limit and size > limit:
-        return False
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read(limit + 1 if limit else -1)
-    except OSError:
-        return False
-    if not any(token in data for token in RootsRequest.SCREEN):
-        return False
-    syntax = read_syntax(data, source)
-    return syntax is None or asks_in(syntax)
 
 
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:

@@ -13,12 +13,13 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.gates import wrapper_tokens
+from mcp_migrate.checks.imported_asks import module_source, reexport_sources
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.messages import Message
-from mcp_migrate.core.modules import absolute, imported_module_file, module_file
+from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
-from mcp_migrate.core.syntax import all_params, shorten
+from mcp_migrate.core.syntax import all_params, iter_nodes, shorten
 
 #: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
 MSG = Message(
@@ -82,6 +83,8 @@ class SameFileHelpers:
         self.calls: list = []
         #: ids of nodes already reported by the rule itself (never reported twice).
         self.reported: set = set()
+        #: (parameter, name) for parameters annotated with a name bound in this file
+        self.typed: list = []
 
     def found(self, ancestors: list, node: cst.CSTNode) -> None:
         self.reported.add(id(node))
@@ -101,6 +104,37 @@ class SameFileHelpers:
                 key = callee_key(arg.value, ancestors, resolver, methods_only=True)
                 if key is not None:
                     self.calls.append((key, caller, arg.value, key[1]))
+
+    def annotated(self, param: cst.Param, resolver) -> None:
+        """Note a parameter whose annotation names something of this file (`pinned: Pinned`)."""
+        stack = [param.annotation.annotation]
+        while stack:
+            expr = stack.pop()
+            if isinstance(expr, cst.Name):
+                if resolver.lookup(expr.value) is None:
+                    self.typed.append((param, expr.value))
+            elif isinstance(expr, cst.Subscript):
+                stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
+            elif isinstance(expr, cst.BinaryOperation):
+                stack.extend((expr.left, expr.right))
+
+    def aliases(self, module: cst.Module) -> None:
+        """Module-level names bound to an expression that names a helper
+        (`Pinned = Annotated[ListRootsResult, Resolve(_ask)]`): a parameter typed with one has
+        the framework run the helper for it, so the alias is a helper too (one hop, no further)."""
+        helpers = {name for owner, name in self.doers if owner is None}
+        for stmt in module.body:
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                value = getattr(small, "value", None)
+                if not isinstance(small, (cst.Assign, cst.AnnAssign)) or value is None:
+                    continue
+                if any(isinstance(n, cst.Name) and n.value in helpers for n in iter_nodes(value)):
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    self.doers.update((None, t.value) for t in targets if isinstance(t, cst.Name))
+
+    def typed_sites(self) -> list:
+        """(parameter, alias) for every parameter typed with a helper alias of this file."""
+        return [(param, name) for param, name in self.typed if (None, name) in self.doers]
 
     def sites(self) -> list:
         """(node, helper name) for every call of a helper."""
@@ -222,7 +256,7 @@ class ImportedHelpers:
         if target is None:
             return None
         module, key = target
-        source = _source_of(self.path, module)
+        source = module_source(self.path, module)
         if source is None:
             return None
         if key not in self._keys(source):
@@ -265,44 +299,11 @@ class ImportedHelpers:
         return keys
 
 
-def _source_of(path: str, module: str) -> Optional[str]:
-    """The file of `module` (absolute, or relative to the importing file at `path`)."""
-    if module.startswith("."):
-        return imported_module_file(path, module + ".x")
-    return module_file(os.path.dirname(os.path.abspath(path)), module)
-
-
 def _reexported_from(source: str, name: str) -> Optional[str]:
-    """The file a module imports `name` from (`from .helpers import name`), if any."""
-    try:
-        with open(source, "rb") as handle:
-            text = handle.read(1024 * 1024).decode("utf-8", "replace")
-    except OSError:
-        return None
-    match = re.search(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\s+[^\n]*\b" + re.escape(name) + r"\b", text)
-    if match is None:
-        return None
-    module = match.group(1)
-    return imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
-
-
-def reexport_sources(source: str, wanted) -> list:
-    """The files a module imports from on a line that names a word `wanted` accepts
-    (`from .helpers import get_dirs`): every file `_reexported_from` could answer for such a
-    name (the syntax screen's twin: `wanted` tells the names the calling file spells)."""
-    try:
-        with open(source, "rb") as handle:
-            text = handle.read(1024 * 1024).decode("utf-8", "replace")
-    except OSError:
-        return []
-    found = set()
-    for module, names in re.findall(r"(?m)^from\s+(\.+[\w.]*|[\w.]+)\s+import\s+([^\n]*)", text):
-        if not any(wanted(name) for name in re.findall(r"\w+", names)):
-            continue
-        file = imported_module_file(source, module + ".x") if module.startswith(".") else _source_of(source, module)
-        if file is not None and file != source:
-            found.add(file)
-    return sorted(found)
+    """The file a module imports `name` from (`from .helpers import name`, the parenthesised
+    form too), if any."""
+    found = reexport_sources(source, lambda word: word == name)
+    return found[0] if found else None
 
 
 def _imported_target(func, resolver) -> Optional[tuple]:

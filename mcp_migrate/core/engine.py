@@ -102,7 +102,11 @@ def screens(data: bytes, path: str, settings: Settings) -> Screened:
 def _screens(data: bytes, path: str, settings: Settings) -> Screened:
     if not gate_open(data, settings):
         return Screened()
-    rules = tuple(rule for rule in settings.rules if rule.runs_on(data, settings))
+    rules = tuple(
+        rule
+        for rule in settings.rules
+        if rule.runs_on(data, settings) or (path and rule.applies(data) and rule.screen_imports(data, path, settings))
+    )
     # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
     # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
     audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)

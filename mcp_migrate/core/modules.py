@@ -59,10 +59,15 @@ def module_file(directory: str, module: str) -> Optional[str]:
     parents (cached: a file calls many
     imported names, most of them from the same few modules or from no project file at all)."""
     relative = module.replace(".", os.sep)
+    top = module.partition(".")[0]
     for _ in range(_MAX_UP):
         # The package beside the directory, or in its `src/` (a src layout: tests/ and
-        # examples/ import `pkg` from `src/pkg`).
+        # examples/ import `pkg` from `src/pkg`). A folder's listing answers first: most names
+        # a file imports (`typing`, `httpx`) are in no folder of the project.
         for root in (directory, os.path.join(directory, "src")):
+            entries = _entries(root)
+            if top not in entries and top + ".py" not in entries:
+                continue
             for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
                 full = os.path.join(root, candidate)
                 if os.path.isfile(full):
@@ -72,6 +77,15 @@ def module_file(directory: str, module: str) -> Optional[str]:
             break
         directory = parent
     return None
+
+
+@lru_cache(maxsize=4096)
+def _entries(directory: str) -> frozenset:
+    """The names in a folder (empty when it cannot be listed)."""
+    try:
+        return frozenset(os.listdir(directory))
+    except OSError:
+        return frozenset()
 
 
 def imported_module_file(path: str, qualified: str) -> Optional[str]:

@@ -234,7 +234,9 @@ class Resolver:
                 if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
                 else alias.name.value
             )
-            scope.names[local] = Binding.imported(f"{base}.{alias.name.value}")
+            # `from . import scope` is `.scope`, not `..scope` (the parent package's).
+            joined = base + alias.name.value if base.endswith(".") else f"{base}.{alias.name.value}"
+            scope.names[local] = Binding.imported(joined)
 
     def _note_module(self, full: str) -> None:
         if full:

@@ -73,6 +73,13 @@ class Rule:
         return cls.applies(data) and cls.screen(data)
 
     @classmethod
+    def screen_imports(cls, data: bytes, path: str, settings) -> bool:
+        """The byte screen's second chance, for a file its tokens miss: a call of an imported
+        project function that does what the rule reports (one call away). False by default;
+        like `screen`, False only where that cannot hold."""
+        return False
+
+    @classmethod
     def applies(cls, data: bytes) -> bool:
         """The rule's scope: files it looks at at all (the security rules look at MCP code
         only). Unlike `screen`, this is meaning, not a shortcut; both must hold."""

@@ -1,0 +1,299 @@
+"""One import away, by bytes: does a file import a project function (or a method's class, or a
+module) whose body can hold a rule's finding? The byte screen of a caller that names nothing of
+Roots itself (`allowed = await get_allowed_dirs(ctx)` with `get_allowed_dirs` imported from the
+project's `file_io` package, which asks for roots).
+
+A project module's "doing" names are found from its bytes and, only when it holds one of the
+rule's tokens, the standard library's parse: the top-level functions and class methods whose
+lines hold a token, the module-level names bound to an expression that names one of those
+(`Pinned = Annotated[ListRootsResult, Resolve(_ask)]`), and the names it re-exports from a
+module that has them (one hop). Everything is cached per module file, size and mtime: a tree's
+callers import the same few helpers."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import NamedTuple, Optional
+
+from mcp_migrate.core.modules import imported_module_file, module_file
+from mcp_migrate.core.screen import read as read_syntax
+from mcp_migrate.core.sdk import ASKING_TYPES
+
+#: `from pkg.mod import a, b as c` and the parenthesised, multi-line form.
+_FROM = re.compile(rb"(?m)^[ \t]*from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n#;]*))")
+#: `import pkg.mod` / `import pkg.mod as m` (one module per statement; the common form).
+_IMPORT = re.compile(rb"(?m)^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$")
+_ALIAS = re.compile(rb"([\w.]+)(?:\s+as\s+(\w+))?")
+_LIMIT = 4 * 1024 * 1024
+
+
+class Doers(NamedTuple):
+    """A module's names that can hold the rule's finding: top-level functions and aliases
+    (`functions`), and `(class, method)` pairs (`methods`)."""
+
+    functions: frozenset = frozenset()
+    methods: frozenset = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.functions or self.methods)
+
+
+_CACHE: dict = {}
+
+
+def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0) -> bool:
+    """Whether the file at `path` (its bytes `data`) imports, from a project module, a name
+    whose body holds one of `tokens`: a function or alias (imported by name), a class with such a
+    method (whose name the file spells as `.method`), or a module with one (spelled
+    `module.name`)."""
+    if not path or path.startswith("<"):
+        return False
+    for module, names in from_imports(data):
+        source = module_source(path, module)
+        doers = _doers(source, tokens, limit) if source else Doers()
+        for name, bound in names:
+            if name in doers.functions:
+                return True
+            if any(cls == name and _spells(data, b"." + method.encode()) for cls, method in doers.methods):
+                return True
+            if _module_spelled(
+                data,
+                module_source(path, f"{module}.{name}" if module != "." * len(module) else module + name),
+                bound,
+                tokens,
+                limit,
+            ):
+                return True
+    for module, bound in _plain_imports(data):
+        if _module_spelled(data, module_source(path, module), bound, tokens, limit):
+            return True
+    return False
+
+
+def _module_spelled(data: bytes, source: Optional[str], bound: str, tokens: tuple, limit: int) -> bool:
+    """`bound.<doer>` in the bytes, for a module bound to `bound` whose doers are known."""
+    if source is None:
+        return False
+    doers = _doers(source, tokens, limit)
+    if not doers:
+        return False
+    prefix = bound.encode() + b"."
+    if any(_spells(data, prefix + name.encode()) for name in doers.functions):
+        return True
+    return any(_spells(data, b"." + method.encode()) for _, method in doers.methods)
+
+
+def _spells(data: bytes, text: bytes) -> bool:
+    start = data.find(text)
+    while start >= 0:
+        end = start + len(text)
+        if end >= len(data) or not (data[end : end + 1].isalnum() or data[end : end + 1] == b"_"):
+            return True
+        start = data.find(text, end)
+    return False
+
+
+def from_imports(data: bytes) -> list:
+    """(module, [(name, bound name)]) for each `from module import ...` statement."""
+    found = []
+    for match in _FROM.finditer(data):
+        module = match.group(1).decode("ascii", "replace")
+        names = []
+        for alias in _ALIAS.finditer(match.group(2) or match.group(3) or b""):
+            name = alias.group(1).decode("ascii", "replace")
+            if "." not in name and name != "*":
+                names.append((name, (alias.group(2) or alias.group(1)).decode("ascii", "replace")))
+        if names:
+            found.append((module, names))
+    return found
+
+
+def _plain_imports(data: bytes) -> list:
+    """(module, bound name) for each `import a.b` / `import a.b as m` statement."""
+    return [
+        (m.group(1).decode("ascii", "replace"), (m.group(2) or m.group(1)).decode("ascii", "replace"))
+        for m in _IMPORT.finditer(data)
+    ]
+
+
+def module_source(path: str, module: str) -> Optional[str]:
+    """The project file of `module` as the file at `path` imports it (relative or absolute)."""
+    if module.startswith("."):
+        return imported_module_file(path, module + ".x")
+    return module_file(os.path.dirname(os.path.abspath(path)), module)
+
+
+def _doers(source: str, tokens: tuple, limit: int, hops: int = 1) -> Doers:
+    """A module's doers: its own (cached by its size and mtime) and, `hops` deep, those it
+    re-exports (composed on each call: the other module may have changed alone)."""
+    own = _own(source, tokens, limit)
+    if own is None:
+        return Doers()
+    functions, methods, imports = own
+    if hops and imports:
+        functions, methods = set(functions), set(methods)
+        for module, names in imports:
+            other = module_source(source, module)
+            if other is None or other == source:
+                continue
+            theirs = _doers(other, tokens, limit, hops - 1)
+            for name, bound in names:
+                if name in theirs.functions:
+                    functions.add(bound)
+                methods.update((bound, method) for cls, method in theirs.methods if cls == name)
+    return Doers(frozenset(functions), frozenset(methods))
+
+
+def _own(source: str, tokens: tuple, limit: int) -> Optional[tuple]:
+    """(functions, methods, from-imports) of one module file, cached by its size and mtime."""
+    try:
+        stat = os.stat(source)
+    except OSError:
+        return None
+    key = (source, stat.st_mtime_ns, stat.st_size, tokens)
+    found = _CACHE.get(key)
+    if found is None:
+        found = _CACHE[key] = _read_own(source, stat.st_size, tokens, limit)
+    return found
+
+
+def _read_own(source: str, size: int, tokens: tuple, limit: int) -> Optional[tuple]:
+    limit = limit or _LIMIT
+    if size > limit:
+        return None
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError:
+        return None
+    functions, methods = _own_doers(data, tokens) if any(token in data for token in tokens) else (set(), set())
+    return frozenset(functions), frozenset(methods), tuple(from_imports(data))
+
+
+def _own_doers(data: bytes, tokens: tuple) -> tuple:
+    """(functions and aliases, (class, method) pairs) of a module whose code (not its comments
+    or docstrings) names what the rule reports: a name or attribute of `_NAMES`, one spelling a
+    method constant, the method string itself."""
+    syntax = read_syntax(data)
+    if syntax is None:
+        return set(), set()
+    tree = syntax.tree
+    # Only a function whose lines hold a token is walked (most of a large module holds none).
+    lines = {data.count(b"\n", 0, m.start()) + 1 for token in tokens for m in re.finditer(re.escape(token), data)}
+
+    def asks(node) -> bool:
+        end = node.end_lineno or node.lineno
+        return any(node.lineno <= line <= end for line in lines) and _names_a_request(node)
+
+    functions, methods = set(), set()
+    for node in tree.body:
+        if node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) and asks(node):
+            functions.add(node.name)
+        elif node.__class__ is ast.ClassDef:
+            for item in node.body:
+                if item.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) and asks(item):
+                    methods.add((node.name, item.name))
+    for node in tree.body:  # aliases of a doer: `Pinned = Annotated[..., Resolve(_ask)]`
+        targets = (
+            node.targets if node.__class__ is ast.Assign else [node.target] if node.__class__ is ast.AnnAssign else []
+        )
+        value = getattr(node, "value", None)
+        if value is not None and any(n.__class__ is ast.Name and n.id in functions for n in ast.walk(value)):
+            functions.update(t.id for t in targets if t.__class__ is ast.Name)
+    return functions, methods
+
+
+#: Names and attributes a roots request is written with (RT001's findings: `.list_roots()`, an
+#: awaited framework `list_roots()`, `ListRootsRequest(...)`, v2's `ListRoots()` marker).
+_NAMES = ASKING_TYPES | {"list_roots"}
+_CONSTANT_WORDS = ("ROOTS_LIST", "LIST_ROOTS")
+
+
+def _names_a_request(func) -> bool:
+    """The function's code names a request. A method compared in a dispatch
+    (`if method == "roots/list":`, `case "roots/list":`) answers one instead, and a
+    `.list_roots()` whose result is used unawaited (`roots = store.list_roots()`) reads a
+    project's own store: the SDK's request is a coroutine."""
+    if func.name == "list_roots":
+        return True
+    compared, unawaited = set(), set()
+    for node in ast.walk(func):
+        if node.__class__ is ast.Compare:
+            compared.update(id(operand) for operand in (node.left, *node.comparators))
+        elif node.__class__ is ast.MatchValue:
+            compared.add(id(node.value))
+        elif node.__class__ in (ast.Assign, ast.Return, ast.Expr) and node.value.__class__ is ast.Call:
+            unawaited.add(id(node.value.func))  # `roots = store.list_roots()`: a getter, not the SDK's ask
+    for node in ast.walk(func):
+        if id(node) in compared or (id(node) in unawaited and getattr(node, "attr", "") == "list_roots"):
+            continue
+        kind = node.__class__
+        if kind is ast.Name or kind is ast.Attribute:
+            word = node.id if kind is ast.Name else node.attr
+            if word in _NAMES or any(w in word for w in _CONSTANT_WORDS):
+                return True
+        elif kind is ast.Constant and node.value == "roots/list":
+            return True
+    return False
+
+
+#: (module file, mtime, size, tokens) -> whether its syntax screen lets the rule through.
+_MAY_DO: dict = {}
+
+
+def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned) -> bool:
+    """The syntax screen's test of a module a call may run a helper of: whether it can hold a
+    helper that does what the rule reports, as `ImportedHelpers._keys` would find it (the same
+    size limit and tokens), by `screen` (the rule's own syntax screen) alone; or re-exports, on
+    a statement naming something the calling file `mentioned`, one from a module that can."""
+    if _may_do(source, limit, tokens, screen):
+        return True
+    return any(_may_do(other, limit, tokens, screen) for other in reexport_sources(source, mentioned))
+
+
+def _may_do(source: str, limit: int, tokens: tuple, screen) -> bool:
+    try:
+        stat = os.stat(source)
+    except OSError:
+        return False
+    key = (source, stat.st_mtime_ns, stat.st_size, tokens)
+    found = _MAY_DO.get(key)
+    if found is None:
+        found = _MAY_DO[key] = _reads_as_doing(source, stat.st_size, limit, tokens, screen)
+    return found
+
+
+def _reads_as_doing(source: str, size: int, limit: int, tokens: tuple, screen) -> bool:
+    if limit and size > limit:
+        return False
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read(limit + 1 if limit else -1)
+    except OSError:
+        return False
+    if not any(token in data for token in tokens):
+        return False
+    syntax = read_syntax(data, source)
+    return syntax is None or screen(syntax)
+
+
+def reexport_sources(source: str, wanted) -> list:
+    """The files a module imports from on a statement that names a word `wanted` accepts
+    (`from .helpers import get_dirs`, the parenthesised form too): where a re-exported name
+    comes from (`ImportedHelpers`), and the syntax screen's twin of it (`wanted` tells the names
+    the calling file spells)."""
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read(1024 * 1024)
+    except OSError:
+        return []
+    found = []
+    for module, names in from_imports(data):
+        if not any(wanted(name) or wanted(bound) for name, bound in names):
+            continue
+        file = module_source(source, module)
+        if file is not None and file != source and file not in found:
+            found.append(file)
+    return found
