@@ -189,3 +189,34 @@ def test_a_recent_file_is_checked_by_content_not_by_stat(tmp_path, monkeypatch):
     monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(1) or real(*a, **k))
     assert findings(check_json("a.py")) == findings(cold)
     assert digests and not parses, "too recent to trust its stat: hashed, still served from the cache"
+
+
+def test_a_caller_is_checked_again_when_the_helper_it_imports_changes(tmp_path, monkeypatch):
+    """One import away (issue 19 §2): the caller's bytes are unchanged, but its finding came from
+    the helper module's; a cached result records that module and holds only while it is the same."""
+    monkeypatch.chdir(tmp_path)
+    project = tmp_path / "proj"
+    project.mkdir()
+    helper = project / "dirs_helper.py"
+    helper.write_text(
+        "from mcp.server.fastmcp import Context\n\n\nasync def get_dirs(ctx: Context) -> list:\n"
+        "    return list(await ctx.list_roots())\n",
+        encoding="utf-8",
+    )
+    caller = project / "tool.py"
+    caller.write_text(
+        "from mcp.server.fastmcp import Context\n\nfrom dirs_helper import get_dirs\n\n\n"
+        "async def where(ctx: Context) -> list:\n    return await get_dirs(ctx)\n",
+        encoding="utf-8",
+    )
+    old = os.stat(caller)
+    os.utime(caller, ns=(old.st_atime_ns - 10**10, old.st_mtime_ns - 10**10))  # an old, trusted stat
+    os.utime(helper, ns=(old.st_atime_ns - 10**10, old.st_mtime_ns - 10**10))
+
+    def caller_codes() -> list:
+        return [f["code"] for f in check_json(str(project))["findings"] if f["path"].endswith("tool.py")]
+
+    assert caller_codes() == ["RT001"]
+    assert caller_codes() == ["RT001"]  # warm: from the cache
+    helper.write_text("async def get_dirs(ctx) -> list:\n    return []\n", encoding="utf-8")
+    assert caller_codes() == []

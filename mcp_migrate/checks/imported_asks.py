@@ -17,6 +17,7 @@ import os
 import re
 from typing import NamedTuple, Optional
 
+from mcp_migrate.core.dependencies import consulted
 from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import ASKING_TYPES
@@ -152,6 +153,7 @@ def _own(source: str, tokens: tuple, limit: int) -> Optional[tuple]:
         stat = os.stat(source)
     except OSError:
         return None
+    consulted(source, stat)
     key = (source, stat.st_mtime_ns, stat.st_size, tokens)
     found = _CACHE.get(key)
     if found is None:
@@ -258,6 +260,7 @@ def _may_do(source: str, limit: int, tokens: tuple, screen) -> bool:
         stat = os.stat(source)
     except OSError:
         return False
+    consulted(source, stat)
     key = (source, stat.st_mtime_ns, stat.st_size, tokens)
     found = _MAY_DO.get(key)
     if found is None:
@@ -289,6 +292,7 @@ def reexport_sources(source: str, wanted) -> list:
             data = handle.read(1024 * 1024)
     except OSError:
         return []
+    consulted(source)
     found = []
     for module, names in from_imports(data):
         if not any(wanted(name) or wanted(bound) for name, bound in names):

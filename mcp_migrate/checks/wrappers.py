@@ -15,6 +15,7 @@ import libcst as cst
 from mcp_migrate.checks.gates import wrapper_tokens
 from mcp_migrate.checks.imported_asks import module_source, reexport_sources
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.dependencies import consulted
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
@@ -273,6 +274,7 @@ class ImportedHelpers:
             stat = os.stat(source)
         except OSError:
             return set()
+        consulted(source, stat)
         # Keyed by size and mtime too: a long-lived process (an editor) sees the module change;
         # and by the screen's tokens, which tell one rule's analysis from another's.
         cache_key = (source, stat.st_mtime_ns, stat.st_size, self.tokens)

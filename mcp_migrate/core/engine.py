@@ -32,6 +32,7 @@ from mcp_migrate.core.codes import (
 from mcp_migrate.core.context import Report
 from mcp_migrate.core.coordination import coordinated, with_note
 from mcp_migrate.core.deep import call_deep
+from mcp_migrate.core.dependencies import recording
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
@@ -77,6 +78,9 @@ class Screened(NamedTuple):
     rules: tuple = ()
     audit: bool = False
     read: bool = False
+    #: The other files the screens read (core.dependencies): an import-following screen's
+    #: helper modules.
+    depends: frozenset = frozenset()
 
     @property
     def parses(self) -> bool:
@@ -94,7 +98,10 @@ def screens(data: bytes, path: str, settings: Settings) -> Screened:
     last = _LAST[0]
     if last is not None and last[0] is data and last[1] == path and last[2] is settings:
         return last[3]
-    decided = _screens(data, path, settings)
+    with recording() as seen:
+        decided = _screens(data, path, settings)
+    if seen:
+        decided = decided._replace(depends=frozenset(seen))
     _LAST[0] = (data, path, settings, decided)
     return decided
 
@@ -189,7 +196,17 @@ class Analysis:
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     """Screen, parse once, run the active rules in one traversal, position and filter reports.
     The parse and everything after it run on the deep-stack thread (core.deep), after the
-    size and nesting limits: no file can crash the process or exhaust its recursion limit."""
+    size and nesting limits: no file can crash the process or exhaust its recursion limit.
+    The other files the screens and the rules read go with the result (`depends`)."""
+    with recording() as seen:
+        analysis = _analyze(data, path, settings)
+    seen |= screens(data, path, settings).depends
+    if seen:
+        analysis.result.depends = tuple(sorted(seen))
+    return analysis
+
+
+def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     result = FileResult(path)
     refused = encoding_refusal(data)
     if refused is not None:  # before the gate: such a cookie hides from the gate what the parser sees

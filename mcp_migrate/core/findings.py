@@ -106,6 +106,9 @@ class FileResult:
     #: Whether the previews above were computed for this result (a run that shows fixes
     #: treats a cached result without them as not yet checked for it).
     previewed: bool = False
+    #: The other files the check read, (path, size, mtime ns) each (core.dependencies): a
+    #: cached result holds only while they are unchanged.
+    depends: tuple = ()
 
     @property
     def fixed(self) -> list:

@@ -189,7 +189,7 @@ class Resolver:
             stmt = stack.pop()
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
-                    value = small.value if isinstance(small, cst.Return) else None
+                    value: object = small.value if isinstance(small, cst.Return) else None
                     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Yield):
                         value = small.value.value
                     if value is not None:
@@ -320,8 +320,9 @@ class Resolver:
             self.defined_functions.add(node.name.value)
             scope = _Scope()
             self._bind_params(node.params, scope)
-            if self.fixtures and (node.name.value.startswith("test") or node.name.value in self.fixtures):
-                self._bind_fixtures(node.params, scope)
+            if self.fixtures and isinstance(node, cst.FunctionDef):
+                if node.name.value.startswith("test") or node.name.value in self.fixtures:
+                    self._bind_fixtures(node.params, scope)
             self.scopes.append(scope)
         elif kind is cst.Lambda:
             scope = _Scope()

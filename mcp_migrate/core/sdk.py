@@ -18,6 +18,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple, Optional
 
+from mcp_migrate.core.dependencies import consulted
+
 # ----- packages --------------------------------------------------------------------------------
 #: Top-level packages that make up an MCP SDK.
 MCP = "mcp"
@@ -257,7 +259,10 @@ def project_module_is_mcp(path: str, qualified: str) -> bool:
     from mcp_migrate.core.modules import imported_module_file
 
     found = imported_module_file(path, qualified)
-    return found is not None and _module_evidence(found)
+    if found is None:
+        return False
+    consulted(found)  # the caller's evidence depends on that module's bytes
+    return _module_evidence(found)
 
 
 @lru_cache(maxsize=4096)

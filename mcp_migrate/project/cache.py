@@ -43,6 +43,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
 from mcp_migrate.project.cache_codec import decode_table, encode_table
 from mcp_migrate.project.regular import read_regular
@@ -143,6 +144,7 @@ class ResultCache:
             and entry[1] is not None
             and entry[1] == self.stat_key(st)
             and not wants(entry[2], settings)
+            and unchanged(entry[2].depends)
         ):
             return entry[2]
         return None
@@ -152,6 +154,8 @@ class ResultCache:
         whose stat changed (a checkout that rewrote the same bytes) records the new stat."""
         entry = self._table(settings).get(path)
         if entry is None or entry[0] != content_digest(data) or wants(entry[2], settings):
+            return None
+        if not unchanged(entry[2].depends):  # a helper module it read one import away changed
             return None
         if st is not None:
             key = self.stat_key(st)

@@ -88,6 +88,7 @@ def _result(result: FileResult) -> dict:
             [code, line, column, unsafe, hunks] for (code, line, column, unsafe), hunks in result.finding_fixes.items()
         ],
         "previewed": result.previewed,
+        "depends": [list(entry) for entry in result.depends],
     }
 
 
@@ -138,6 +139,12 @@ def _file_result(path: str, raw: dict) -> FileResult:
         key = (_of(code, str), _int(line), _int(column), _of(unsafe, bool))
         result.finding_fixes[key] = [_hunk(hunk) for hunk in _of(hunks, list)]
     result.previewed = _of(raw.get("previewed"), bool)
+    depends = []
+    for item in _of(raw.get("depends", []), list):
+        if not isinstance(item, list) or len(item) != 3:
+            raise Malformed("dependency")
+        depends.append((_of(item[0], str), _int(item[1]), _int(item[2])))
+    result.depends = tuple(depends)
     return result
 
 

@@ -1,0 +1,53 @@
+"""The other files a file's check read: a helper's module one import away, a project module read
+for evidence. A cached result is only as fresh as they are, so the check records each one it
+consults (path, size, mtime) and the results cache keeps them with the result: a changed or
+removed helper module makes its callers be checked again.
+
+Recording is per check and per process: `recording()` opens a set, `consulted(path)` adds to it
+(the readers call it on every consultation, their own per-process caches included)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Optional
+
+#: The sets of the checks under way in this process, innermost last.
+_OPEN: list = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[set]:
+    seen: set = set()
+    _OPEN.append(seen)
+    try:
+        yield seen
+    finally:
+        _OPEN.pop()
+
+
+def consulted(path: str, st: Optional[os.stat_result] = None) -> None:
+    """Note that the check under way read `path` (its stat, when the reader has taken it)."""
+    if not _OPEN:
+        return
+    stamp = file_stamp(path, st)
+    _OPEN[-1].add((os.path.abspath(path), *stamp) if stamp else (os.path.abspath(path), -1, -1))
+
+
+def file_stamp(path: str, st: Optional[os.stat_result] = None) -> Optional[tuple]:
+    """(size, mtime in ns) of a file, or None when it cannot be read."""
+    try:
+        st = st or os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def unchanged(depends) -> bool:
+    """Whether every recorded dependency still has its recorded size and mtime."""
+    for path, size, mtime in depends:
+        stamp = file_stamp(path)
+        if (stamp or (-1, -1)) != (size, mtime):
+            return False
+    return True
