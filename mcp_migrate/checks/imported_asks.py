@@ -17,7 +17,7 @@ import os
 import re
 from typing import NamedTuple, Optional
 
-from mcp_migrate.core.dependencies import consulted
+from mcp_migrate.core.dependencies import consulted, file_stamp
 from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import ASKING_TYPES
@@ -42,6 +42,8 @@ class Doers(NamedTuple):
 
 
 _CACHE: dict = {}
+#: (module file, tokens, hops) -> (its own entry, [(re-exported-from file, stamp)], Doers)
+_COMPOSED: dict = {}
 
 
 def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0) -> bool:
@@ -55,22 +57,28 @@ def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0) -> boo
         source = module_source(path, module)
         doers = _doers(source, tokens, limit) if source else Doers()
         for name, bound in names:
-            if name in doers.functions:
+            if name in doers.functions and data.count(bound.encode()) > 1:  # imported and used
                 return True
             if any(cls == name and _spells(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
-            if _module_spelled(
-                data,
-                module_source(path, f"{module}.{name}" if module != "." * len(module) else module + name),
-                bound,
-                tokens,
-                limit,
-            ):
-                return True
+            if b"." in data and data.find(bound.encode() + b".") >= 0:  # `scope.Pinned`: a module?
+                submodule = f"{module}.{name}" if module != "." * len(module) else module + name
+                if _module_spelled(data, module_source(path, submodule), bound, tokens, limit):
+                    return True
     for module, bound in _plain_imports(data):
         if _module_spelled(data, module_source(path, module), bound, tokens, limit):
             return True
     return False
+
+
+def names_a_doer(path: str, qualified: Optional[str], tokens: tuple, limit: int = 0) -> bool:
+    """Whether `qualified` (`.scope.Pinned`, `pkg.helpers.get_dirs`) names a doer of its project
+    module, by that module's bytes: the cheap question before a rule analyses the module."""
+    if not qualified or not path or path.startswith("<") or "." not in qualified.lstrip("."):
+        return False
+    module, _, name = qualified.rpartition(".")
+    source = module_source(path, module)
+    return source is not None and name in _doers(source, tokens, limit).functions
 
 
 def _module_spelled(data: bytes, source: Optional[str], bound: str, tokens: tuple, limit: int) -> bool:
@@ -128,11 +136,20 @@ def module_source(path: str, module: str) -> Optional[str]:
 
 def _doers(source: str, tokens: tuple, limit: int, hops: int = 1) -> Doers:
     """A module's doers: its own (cached by its size and mtime) and, `hops` deep, those it
-    re-exports (composed on each call: the other module may have changed alone)."""
+    re-exports (composed again when a module it re-exports from changed alone)."""
     own = _own(source, tokens, limit)
     if own is None:
         return Doers()
     functions, methods, imports = own
+    if not hops or not imports:
+        return Doers(functions, methods)
+    key = (source, tokens, hops)
+    memo = _COMPOSED.get(key)
+    if memo is not None and memo[0] is own and all(file_stamp(f) == stamp for f, stamp in memo[1]):
+        for other, _ in memo[1]:
+            consulted(other)
+        return memo[2]
+    used = []
     if hops and imports:
         functions, methods = set(functions), set(methods)
         for module, names in imports:
@@ -140,11 +157,14 @@ def _doers(source: str, tokens: tuple, limit: int, hops: int = 1) -> Doers:
             if other is None or other == source:
                 continue
             theirs = _doers(other, tokens, limit, hops - 1)
+            used.append((other, file_stamp(other)))
             for name, bound in names:
                 if name in theirs.functions:
                     functions.add(bound)
                 methods.update((bound, method) for cls, method in theirs.methods if cls == name)
-    return Doers(frozenset(functions), frozenset(methods))
+    found = Doers(frozenset(functions), frozenset(methods))
+    _COMPOSED[key] = (own, used, found)
+    return found
 
 
 def _own(source: str, tokens: tuple, limit: int) -> Optional[tuple]:
@@ -282,19 +302,36 @@ def _reads_as_doing(source: str, size: int, limit: int, tokens: tuple, screen) -
     return syntax is None or screen(syntax)
 
 
+#: (module file, mtime, size) -> its from-imports
+_IMPORTS: dict = {}
+
+
+def _imports_of(source: str) -> tuple:
+    """A module's `from ... import ...` statements (its first MiB), cached by size and mtime."""
+    try:
+        stat = os.stat(source)
+    except OSError:
+        return ()
+    consulted(source, stat)
+    key = (source, stat.st_mtime_ns, stat.st_size)
+    found = _IMPORTS.get(key)
+    if found is None:
+        try:
+            with open(source, "rb") as handle:
+                found = tuple(from_imports(handle.read(1024 * 1024)))
+        except OSError:
+            found = ()
+        _IMPORTS[key] = found
+    return found
+
+
 def reexport_sources(source: str, wanted) -> list:
     """The files a module imports from on a statement that names a word `wanted` accepts
     (`from .helpers import get_dirs`, the parenthesised form too): where a re-exported name
     comes from (`ImportedHelpers`), and the syntax screen's twin of it (`wanted` tells the names
     the calling file spells)."""
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read(1024 * 1024)
-    except OSError:
-        return []
-    consulted(source)
     found = []
-    for module, names in from_imports(data):
+    for module, names in _imports_of(source):
         if not any(wanted(name) or wanted(bound) for name, bound in names):
             continue
         file = module_source(source, module)

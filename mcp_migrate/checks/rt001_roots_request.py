@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do
+from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do, names_a_doer
 from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
@@ -234,6 +234,7 @@ class RootsRequest(WireMethodRule):
         for site, name in self.helpers.sites():
             super().report(site, MSG_HELPER.format(name=shorten(name, 32)), severity="info")  # the helper is the site
         self.helpers.aliases(node)
+        self.imported.publish(self.context.data, self.helpers.doers)
         for param, name in self.helpers.typed_sites():
             super().report(
                 param, MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30)), severity="info"
@@ -247,8 +248,9 @@ class RootsRequest(WireMethodRule):
             return
         self.helpers.annotated(node, self.resolver)
         annotation = node.annotation.annotation
-        if isinstance(annotation, (cst.Name, cst.Attribute)):
-            helper = self.imported.defined(self.resolver.qualified(annotation))
+        qualified = self.resolver.qualified(annotation) if isinstance(annotation, (cst.Name, cst.Attribute)) else None
+        if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], self.context.settings.max_file_size):
+            helper = self.imported.defined(qualified)
             if helper is not None:
                 message = MSG_RESOLVED.format(param=shorten(node.name.value, 20), name=shorten_dotted(helper, 30))
                 super().report(node, message, severity="info")

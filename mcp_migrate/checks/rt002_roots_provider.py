@@ -93,6 +93,8 @@ MSG_STORE_PARAM = Message(
 MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
+#: What a module defining a roots store holds: the definition of its roots setter (SETTER_NAME).
+_STORE_TOKENS = tuple(b"def " + verb + b"_root" for verb in (b"set", b"update", b"replace", b"register", b"add"))
 #: Keywords that hand a project's own roots provider on (`roots_provider=`, `roots_manager=`).
 _PROVIDER_KEYWORDS = frozenset({"roots_provider", "roots_callback", "roots_handler"})
 
@@ -187,7 +189,7 @@ class RootsProvider(WireMethodRule):
         #: this project's roots stores (checks/roots_stores.py)
         self.stores = RootsStores(
             context.path,
-            (*self.SCREEN, b"_root"),
+            _STORE_TOKENS,
             lambda path, data: _store_keys(path, data, context),
             context.settings.max_file_size,
         )
@@ -405,6 +407,7 @@ class RootsProvider(WireMethodRule):
         arguments typed with a roots store of this file."""
         for site, kind in self.stores.local_sites():
             self._report_store(site, kind)
+        self.stores.imported.publish(self.context.data, {(None, name) for name in self.stores.classes})
         for name in sorted(self._wired):
             func = self._defined.get(name)
             if func is not None and id(func) not in self._reported_defs:

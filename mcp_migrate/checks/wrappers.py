@@ -234,6 +234,8 @@ class ImportedHelpers:
         self.analyse = analyse  # (path, data) -> set of function keys
         #: max-file-size: a larger module is not read (a 6 GB one would exhaust memory).
         self.max_size = max_size
+        #: target -> answer, for this file
+        self._answers: dict = {}
 
     def helper(self, call: cst.Call, resolver) -> Optional[str]:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
@@ -254,8 +256,15 @@ class ImportedHelpers:
         return self._found((module, (None, name)))
 
     def _found(self, target) -> Optional[str]:
+        """`target`'s qualified name when its module keys it; once per target in a file (a file
+        names the same few types and helpers again and again)."""
         if target is None:
             return None
+        if target not in self._answers:
+            self._answers[target] = self._look_up(target)
+        return self._answers[target]
+
+    def _look_up(self, target) -> Optional[str]:
         module, key = target
         source = module_source(self.path, module)
         if source is None:
@@ -268,6 +277,21 @@ class ImportedHelpers:
                 return None
         shown = absolute(module, self.path) or module if module.startswith(".") else module
         return f"{shown}.{'.'.join(k for k in key if k)}"
+
+    def publish(self, data: bytes, keys: set) -> None:
+        """The keys this file's own check found (the rule ran on it with every other rule): what
+        the analysis of this module alone would give a caller checked later in this process,
+        which then need not parse it again. Only for the file as it is on disk (same size and
+        mtime, as `_keys` keys it), and never from inside an analysis."""
+        if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
+            return
+        source = os.path.abspath(self.path)
+        try:
+            stat = os.stat(source)
+        except OSError:
+            return
+        if stat.st_size == len(data) and (not self.max_size or stat.st_size <= self.max_size):
+            ImportedHelpers._cache[(source, stat.st_mtime_ns, stat.st_size, self.tokens)] = set(keys)
 
     def _keys(self, source: str) -> set:
         try:

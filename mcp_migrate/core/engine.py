@@ -112,7 +112,7 @@ def _screens(data: bytes, path: str, settings: Settings) -> Screened:
     rules = tuple(
         rule
         for rule in settings.rules
-        if rule.runs_on(data, settings) or (path and rule.applies(data) and rule.screen_imports(data, path, settings))
+        if rule.runs_on(data, settings) or (path and rule.screen_imports(data, path, settings) and rule.applies(data))
     )
     # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
     # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
