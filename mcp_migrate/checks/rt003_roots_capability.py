@@ -234,9 +234,9 @@ class RootsCapabilityDeclared(Rule):
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """`{"capabilities": {"roots": {}}}`, also as one branch of a conditional expression
-        (`{"roots": {}} if roots else {}`). A boolean `{"roots": True}` is a status flag: a
-        capability is an object."""
-        if literal(node.key) != "roots" or self.context.is_claimed(node.value) or _boolean(node.value):
+        (`{"roots": {}} if roots else {}`). A boolean `{"roots": True}` is a status flag and a
+        list or a string a list of paths: a capability is an object."""
+        if literal(node.key) != "roots" or self.context.is_claimed(node.value) or _not_an_object(node.value):
             return
         stack = self.ancestors
         index = len(stack) - 2
@@ -347,6 +347,13 @@ def _roots_field(node: ast.ClassDef) -> bool:
 
 def _boolean(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name) and expr.value in ("True", "False")
+
+
+def _not_an_object(expr: cst.BaseExpression) -> bool:
+    """A value no capability has: a boolean, a list, tuple or set display, a string, a number."""
+    return _boolean(expr) or isinstance(
+        expr, (cst.List, cst.Tuple, cst.Set, cst.ListComp, cst.SetComp, cst.BaseString, cst.Integer, cst.Float)
+    )
 
 
 def _fields(node: cst.ClassDef) -> list:
