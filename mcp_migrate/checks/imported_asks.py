@@ -150,45 +150,59 @@ def _doers(source: str, tokens: tuple, limit: int, hops: int = 1) -> Doers:
             consulted(other)
         return memo[2]
     used = []
-    if hops and imports:
-        functions, methods = set(functions), set(methods)
-        for module, names in imports:
-            other = module_source(source, module)
-            if other is None or other == source:
-                continue
-            theirs = _doers(other, tokens, limit, hops - 1)
-            used.append((other, file_stamp(other)))
-            for name, bound in names:
-                if name in theirs.functions:
-                    functions.add(bound)
-                methods.update((bound, method) for cls, method in theirs.methods if cls == name)
+    functions, methods = set(functions), set(methods)
+    for module, names in imports:
+        other = module_source(source, module)
+        if other is None or other == source:
+            continue
+        theirs = _doers(other, tokens, limit, hops - 1)
+        used.append((other, file_stamp(other)))
+        for name, bound in names:
+            if name in theirs.functions:
+                functions.add(bound)
+            methods.update((bound, method) for cls, method in theirs.methods if cls == name)
     found = Doers(frozenset(functions), frozenset(methods))
     _COMPOSED[key] = (own, used, found)
     return found
 
 
-def _own(source: str, tokens: tuple, limit: int) -> Optional[tuple]:
-    """(functions, methods, from-imports) of one module file, cached by its size and mtime."""
+def per_file(cache: dict, source: str, extra, compute, missing=None):
+    """`compute(stat)` for one module file, cached by its size and mtime (and `extra`: the
+    asking rule's tokens), the file noted as read by the check under way (core.dependencies);
+    `missing` when it cannot be stat'ed."""
     try:
         stat = os.stat(source)
     except OSError:
-        return None
+        return missing
     consulted(source, stat)
-    key = (source, stat.st_mtime_ns, stat.st_size, tokens)
-    found = _CACHE.get(key)
+    key = (source, stat.st_mtime_ns, stat.st_size, extra)
+    found = cache.get(key)
     if found is None:
-        found = _CACHE[key] = _read_own(source, stat.st_size, tokens, limit)
+        found = cache[key] = compute(stat)
     return found
 
 
-def _read_own(source: str, size: int, tokens: tuple, limit: int) -> Optional[tuple]:
-    limit = limit or _LIMIT
-    if size > limit:
+def read_module(source: str, stat, limit: int, prefix: int = 0) -> Optional[bytes]:
+    """A module's bytes, or None when over `limit` (0: no limit) or unreadable; with `prefix`,
+    only its first `prefix` bytes, whatever its size."""
+    if limit and stat.st_size > limit and not prefix:
         return None
     try:
         with open(source, "rb") as handle:
-            data = handle.read(limit + 1)
+            data = handle.read(prefix or (limit + 1 if limit else -1))
     except OSError:
+        return None
+    return data
+
+
+def _own(source: str, tokens: tuple, limit: int) -> Optional[tuple]:
+    """(functions, methods, from-imports) of one module file."""
+    return per_file(_CACHE, source, tokens, lambda stat: _read_own(source, stat, tokens, limit or _LIMIT))
+
+
+def _read_own(source: str, stat, tokens: tuple, limit: int) -> Optional[tuple]:
+    data = read_module(source, stat, limit)
+    if data is None:
         return None
     functions, methods = _own_doers(data, tokens) if any(token in data for token in tokens) else (set(), set())
     return frozenset(functions), frozenset(methods), tuple(from_imports(data))
@@ -276,27 +290,12 @@ def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned) -> 
 
 
 def _may_do(source: str, limit: int, tokens: tuple, screen) -> bool:
-    try:
-        stat = os.stat(source)
-    except OSError:
-        return False
-    consulted(source, stat)
-    key = (source, stat.st_mtime_ns, stat.st_size, tokens)
-    found = _MAY_DO.get(key)
-    if found is None:
-        found = _MAY_DO[key] = _reads_as_doing(source, stat.st_size, limit, tokens, screen)
-    return found
+    return per_file(_MAY_DO, source, tokens, lambda stat: _reads_as_doing(source, stat, limit, tokens, screen), False)
 
 
-def _reads_as_doing(source: str, size: int, limit: int, tokens: tuple, screen) -> bool:
-    if limit and size > limit:
-        return False
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read(limit + 1 if limit else -1)
-    except OSError:
-        return False
-    if not any(token in data for token in tokens):
+def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen) -> bool:
+    data = read_module(source, stat, limit)
+    if data is None or not any(token in data for token in tokens):
         return False
     syntax = read_syntax(data, source)
     return syntax is None or screen(syntax)
@@ -307,22 +306,10 @@ _IMPORTS: dict = {}
 
 
 def _imports_of(source: str) -> tuple:
-    """A module's `from ... import ...` statements (its first MiB), cached by size and mtime."""
-    try:
-        stat = os.stat(source)
-    except OSError:
-        return ()
-    consulted(source, stat)
-    key = (source, stat.st_mtime_ns, stat.st_size)
-    found = _IMPORTS.get(key)
-    if found is None:
-        try:
-            with open(source, "rb") as handle:
-                found = tuple(from_imports(handle.read(1024 * 1024)))
-        except OSError:
-            found = ()
-        _IMPORTS[key] = found
-    return found
+    """A module's `from ... import ...` statements (its first MiB)."""
+    return per_file(
+        _IMPORTS, source, (), lambda stat: tuple(from_imports(read_module(source, stat, 0, 1024 * 1024) or b"")), ()
+    )
 
 
 def reexport_sources(source: str, wanted) -> list:

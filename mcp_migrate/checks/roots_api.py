@@ -21,13 +21,9 @@ def stores_roots(func: cst.FunctionDef) -> bool:
     """The function assigns or appends to an attribute named for roots (`self._roots = ...`,
     `self._roots.append(...)`, `self.roots_provider = p`), or sends roots/list_changed."""
     for node in iter_nodes(func.body):
-        if isinstance(node, cst.AssignTarget) and _roots_attribute(node.target):
+        if _roots_attribute(_stored_in(node)):
             return True
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            if node.func.attr.value in ("append", "add", "extend", "update", "insert") and _roots_attribute(
-                node.func.value
-            ):
-                return True
             if node.func.attr.value == "send_roots_list_changed":
                 return True
     return False
@@ -38,17 +34,25 @@ def stored_roots_attributes(func: cst.FunctionDef) -> set:
     `self._roots = list(roots)`): what a getter of the same class would return."""
     found = set()
     for node in iter_nodes(func.body):
-        target = None
-        if isinstance(node, cst.AssignTarget):
-            target = node.target
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            if node.func.attr.value in ("append", "add", "extend", "update", "insert"):
-                target = node.func.value
-        if isinstance(target, cst.Subscript):
-            target = target.value
+        target = _stored_in(node)
         if _self_attribute(target) and _roots_attribute(target):
             found.add(target.attr.value)
     return found
+
+
+#: The methods that add to a collection in place.
+_ADDERS = ("append", "add", "extend", "update", "insert")
+
+
+def _stored_in(node):
+    """What a node stores into: an assignment's target, the collection an adder is called on
+    (`x.append(...)`); a subscript's container (`self._roots[k] = v`). None for other nodes."""
+    target = None
+    if isinstance(node, cst.AssignTarget):
+        target = node.target
+    elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _ADDERS:
+        target = node.func.value
+    return target.value if isinstance(target, cst.Subscript) else target
 
 
 def returns_stored(func: cst.FunctionDef, attributes: set) -> bool:

@@ -60,17 +60,3 @@ class RootsStores:
     def local_sites(self) -> list:
         """(site, class name) typed with a store of this file (at the end of the file)."""
         return [(site, name) for site, name in self._local if name in self.classes]
-
-
-def type_names(annotation) -> list:
-    """The names an annotation is made of (`RootsManager | None` -> `RootsManager`, `None`)."""
-    found, stack = [], [annotation]
-    while stack:
-        expr = stack.pop()
-        if isinstance(expr, (cst.Name, cst.Attribute)):
-            found.append(expr)
-        elif isinstance(expr, cst.Subscript):
-            stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
-        elif isinstance(expr, cst.BinaryOperation):
-            stack.extend((expr.left, expr.right))
-    return found

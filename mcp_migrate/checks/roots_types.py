@@ -58,6 +58,19 @@ def annotation_symbols(resolver, annotation) -> set:
     return found
 
 
+def annotation_names(annotation) -> list:
+    """The names an annotation is made of (`RootsManager | None` -> `RootsManager`, `None`;
+    `Optional["Pinned"]` -> `Optional`, `Pinned`)."""
+    found, stack = [], [annotation]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            found.append(expr)
+        else:
+            stack.extend(_annotation_parts(expr))
+    return found
+
+
 def _annotation_parts(expr) -> list:
     """The annotations inside one: a subscript's head and items, both sides of `X | Y`, the
     expression a string annotation holds."""

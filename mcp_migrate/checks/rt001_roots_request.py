@@ -19,14 +19,11 @@ from mcp_migrate.checks.wire import (
     relays,
     sends,
 )
-from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files
+from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files, run_alone
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
-from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
 from mcp_migrate.core.syntax import (
     code_of,
@@ -449,13 +446,8 @@ def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
     """The functions of another module of the project whose body asks for roots: that module
     run through this rule alone (core.dispatch, the engine's own walk), within the limits of
     every parse. A module whose code holds no request (its syntax screen) is not parsed."""
-    if beyond_limits(data, caller.settings) is not None or encoding_refusal(data) is not None:
-        return set()  # too large or deep to parse (the guard of every parse): it asks nothing we see
-    syntax = read_syntax(data, path)
-    if syntax is not None and not asks_in(syntax):
-        return set()
-    _, (rule,) = run_rules(path, data, cst.parse_module(data), caller.settings, [RootsRequest])
-    return rule.helpers.doers
+    rule = run_alone(path, data, caller.settings, RootsRequest, asks_in)
+    return rule.helpers.doers if rule is not None else set()
 
 
 def _unwrap(expr: cst.BaseExpression, resolver):

@@ -15,8 +15,9 @@ from mcp_migrate.checks.roots_api import (
     roots_argument,
     stores_roots,
 )
-from mcp_migrate.checks.roots_stores import RootsStores, type_names
+from mcp_migrate.checks.roots_stores import RootsStores
 from mcp_migrate.checks.roots_types import (
+    annotation_names,
     annotation_symbols,
     param_symbols,
     provider_types,
@@ -33,12 +34,10 @@ from mcp_migrate.checks.wire import (
     relays,
     uri_dicts,
 )
-from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.engine import beyond_limits, encoding_refusal
+from mcp_migrate.checks.wrappers import run_alone
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import (
     ASKING_TYPES,
     CLIENT_RECEIVERS,
@@ -464,7 +463,7 @@ class RootsProvider(WireMethodRule):
             return
         if not self._client_roots_code():
             return
-        for part in type_names(node.annotation.annotation):
+        for part in annotation_names(node.annotation.annotation):
             if isinstance(part, cst.Name) or self.resolver.qualified(part):
                 kind = self.stores.typed(node, self.resolver.qualified(part), getattr(part, "value", ""))
                 if kind is not None:
@@ -533,13 +532,8 @@ class RootsProvider(WireMethodRule):
 def _store_keys(path: str, data: bytes, caller) -> set:
     """The roots stores another module of the project defines (classes whose roots setter
     stores roots): that module run through this rule alone, within the limits of every parse."""
-    if beyond_limits(data, caller.settings) is not None or encoding_refusal(data) is not None:
-        return set()
-    syntax = read_syntax(data, path)
-    if syntax is not None and not provider_in(syntax):
-        return set()
-    _, (rule,) = run_rules(path, data, cst.parse_module(data), caller.settings, [RootsProvider])
-    return {(None, name) for name in rule.stores.classes}
+    rule = run_alone(path, data, caller.settings, RootsProvider, provider_in)
+    return {(None, name) for name in rule.stores.classes} if rule is not None else set()
 
 
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:

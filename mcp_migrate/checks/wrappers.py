@@ -13,12 +13,15 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.checks.gates import wrapper_tokens
-from mcp_migrate.checks.imported_asks import module_source, reexport_sources
+from mcp_migrate.checks.imported_asks import module_source, per_file, read_module, reexport_sources
+from mcp_migrate.checks.roots_types import annotation_names
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.dependencies import consulted
+from mcp_migrate.core.dispatch import run_rules
+from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
+from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import SDK_PACKAGES
 from mcp_migrate.core.syntax import all_params, iter_nodes, shorten
 
@@ -108,16 +111,9 @@ class SameFileHelpers:
 
     def annotated(self, param: cst.Param, resolver) -> None:
         """Note a parameter whose annotation names something of this file (`pinned: Pinned`)."""
-        stack = [param.annotation.annotation]
-        while stack:
-            expr = stack.pop()
-            if isinstance(expr, cst.Name):
-                if resolver.lookup(expr.value) is None:
-                    self.typed.append((param, expr.value))
-            elif isinstance(expr, cst.Subscript):
-                stack.extend(e.slice.value for e in expr.slice if isinstance(e.slice, cst.Index))
-            elif isinstance(expr, cst.BinaryOperation):
-                stack.extend((expr.left, expr.right))
+        for expr in annotation_names(param.annotation.annotation):
+            if isinstance(expr, cst.Name) and resolver.lookup(expr.value) is None:
+                self.typed.append((param, expr.value))
 
     def aliases(self, module: cst.Module) -> None:
         """Module-level names bound to an expression that names a helper
@@ -294,35 +290,38 @@ class ImportedHelpers:
             ImportedHelpers._cache[(source, stat.st_mtime_ns, stat.st_size, self.tokens)] = set(keys)
 
     def _keys(self, source: str) -> set:
-        try:
-            stat = os.stat(source)
-        except OSError:
-            return set()
-        consulted(source, stat)
         # Keyed by size and mtime too: a long-lived process (an editor) sees the module change;
         # and by the screen's tokens, which tell one rule's analysis from another's.
-        cache_key = (source, stat.st_mtime_ns, stat.st_size, self.tokens)
-        keys = ImportedHelpers._cache.get(cache_key)
-        if keys is None:
-            keys = set()
-            limit = self.max_size
-            try:
-                with open(source, "rb") as handle:
-                    data = b"" if limit and stat.st_size > limit else handle.read(limit + 1 if limit else -1)
-            except OSError:
-                data = b""
-            if limit and len(data) > limit:
-                data = b""
-            if any(token in data for token in self.tokens):
-                ImportedHelpers._analysing = True
-                try:
-                    keys = self.analyse(source, data)
-                except Exception:  # a module we cannot parse asks nothing we can see
-                    keys = set()
-                finally:
-                    ImportedHelpers._analysing = False
-            ImportedHelpers._cache[cache_key] = keys
-        return keys
+        return per_file(ImportedHelpers._cache, source, self.tokens, lambda stat: self._analysed(source, stat), set())
+
+    def _analysed(self, source: str, stat) -> set:
+        limit = self.max_size
+        data = read_module(source, stat, limit) or b""
+        if limit and len(data) > limit:
+            data = b""
+        if not any(token in data for token in self.tokens):
+            return set()
+        ImportedHelpers._analysing = True
+        try:
+            return self.analyse(source, data)
+        except Exception:  # a module we cannot parse asks nothing we can see
+            return set()
+        finally:
+            ImportedHelpers._analysing = False
+
+
+def run_alone(path: str, data: bytes, settings, rule_class, screen):
+    """Another module of the project run through one rule alone (core.dispatch, the engine's own
+    walk) within the limits of every parse, when `screen` (the rule's test on the standard
+    library's reading) lets it through: the rule instance, or None (the analysis of
+    `ImportedHelpers`, which then reads what the rule noted)."""
+    if beyond_limits(data, settings) is not None or encoding_refusal(data) is not None:
+        return None  # too large or deep to parse (the guard of every parse): nothing we can see
+    syntax = read_syntax(data, path)
+    if syntax is not None and not screen(syntax):
+        return None
+    _, (rule,) = run_rules(path, data, cst.parse_module(data), settings, [rule_class])
+    return rule
 
 
 def _reexported_from(source: str, name: str) -> Optional[str]:

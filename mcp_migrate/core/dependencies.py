@@ -35,6 +35,12 @@ def consulted(path: str, st: Optional[os.stat_result] = None) -> None:
     _OPEN[-1].add((os.path.abspath(path), *stamp) if stamp else (os.path.abspath(path), -1, -1))
 
 
+def consulted_again(entries) -> None:
+    """Note dependencies recorded earlier (a screen's answer served again) for the check under way."""
+    if _OPEN and entries:
+        _OPEN[-1].update(entries)
+
+
 def file_stamp(path: str, st: Optional[os.stat_result] = None) -> Optional[tuple]:
     """(size, mtime in ns) of a file, or None when it cannot be read."""
     try:

@@ -32,7 +32,7 @@ from mcp_migrate.core.codes import (
 from mcp_migrate.core.context import Report
 from mcp_migrate.core.coordination import coordinated, with_note
 from mcp_migrate.core.deep import call_deep
-from mcp_migrate.core.dependencies import recording
+from mcp_migrate.core.dependencies import consulted_again, recording
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
@@ -97,11 +97,13 @@ def screens(data: bytes, path: str, settings: Settings) -> Screened:
     """The gate, the byte screens and the syntax screen of one file (see Screened)."""
     last = _LAST[0]
     if last is not None and last[0] is data and last[1] == path and last[2] is settings:
+        consulted_again(last[3].depends)  # the check under way read them too, through this answer
         return last[3]
     with recording() as seen:
         decided = _screens(data, path, settings)
     if seen:
         decided = decided._replace(depends=frozenset(seen))
+        consulted_again(seen)  # and for the check around this screening, if one is under way
     _LAST[0] = (data, path, settings, decided)
     return decided
 
@@ -200,7 +202,6 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     The other files the screens and the rules read go with the result (`depends`)."""
     with recording() as seen:
         analysis = _analyze(data, path, settings)
-    seen |= screens(data, path, settings).depends
     if seen:
         analysis.result.depends = tuple(sorted(seen))
     return analysis
