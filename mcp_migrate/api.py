@@ -74,6 +74,14 @@ def may_report(data: bytes, settings: Settings) -> bool:
     return gate_open(data, settings)
 
 
+def client_side(select: frozenset) -> frozenset:
+    """The codes in `select` of Roots' client side, whose fixes wait while a server asks
+    (core.coordination), read without importing a rule (checks.gates)."""
+    from mcp_migrate.checks.gates import CLIENT_SIDE
+
+    return CLIENT_SIDE & select
+
+
 def analyze(data: bytes, path: str, settings: Optional[Settings] = None):
     """The engine's analysis of one file (the parsed tree, reports and result)."""
     from mcp_migrate.core.engine import analyze as engine_analyze

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import mcp_migrate
 from mcp_migrate import api
 from mcp_migrate.checks import all_rules
-from mcp_migrate.checks.gates import GATES, gate_tokens, may_report
+from mcp_migrate.checks.gates import CLIENT_SIDE, GATES, gate_tokens, may_report
 from mcp_migrate.commands import analysis
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
@@ -68,6 +68,20 @@ def test_a_file_with_a_finding_loads_neither_rich_off_a_terminal_nor_the_codemod
     assert concise["libcst"] and concise["rules"] and not concise["rich"] and not concise["codemod"]
     full = loaded(tmp_path, "check", "--no-cache", "server.py")
     assert full["libcst"] and not full["rich"] and not full["codemod"]  # its preview removes an import plainly
+
+
+def test_a_warm_run_where_a_server_asks_loads_no_libcst_and_no_rule(tmp_path):
+    """Every result from the cache, and a server still asking in the run: coordinating the
+    client side's fixes reads which rules are kept from checks.gates, not from the rules."""
+    for name in ("client.py", "server.py"):
+        (tmp_path / name).write_bytes((FIXTURES / "example" / name).read_bytes())
+    args = ("check", "--output-format", "concise", ".")
+    assert loaded(tmp_path, *args)["libcst"]  # the cold run fills the cache
+    assert loaded(tmp_path, *args) == {"libcst": False, "codemod": False, "rich": False, "rules": []}
+
+
+def test_each_rules_client_side_flag_is_its_membership_in_the_table():
+    assert {rule.CODE for rule in all_rules() if rule.KEPT_WHILE_SERVER_ASKS} == CLIENT_SIDE
 
 
 # The runner's gate is the engine's ---------------------------------------------------------

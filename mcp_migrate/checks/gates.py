@@ -1,8 +1,10 @@
-"""Every rule's gate, said here once and read without importing a rule (or LibCST): the byte
-strings at least one of which every file a rule can report on contains. Each rule class's
-`GATE` is its entry of `GATES`; the runner tests a file's bytes against the gate of its
-selection before it loads the rules, so a file no rule can report on (most of a tree, and a
-pre-commit run on one such file) never pays for LibCST, the rules or rich."""
+"""What the runner knows of the rules without importing one (or LibCST), said here once: each
+rule's gate, the byte strings at least one of which every file a rule can report on contains,
+and which rules are Roots' client side. Each rule class's `GATE` is its entry of `GATES`; the
+runner tests a file's bytes against the gate of its selection before it loads the rules, so a
+file no rule can report on (most of a tree, and a pre-commit run on one such file) never pays
+for LibCST, the rules or rich; and a warm run whose results all come from the cache
+coordinates their fixes (core.coordination) without loading the rules either."""
 
 from __future__ import annotations
 
@@ -30,6 +32,11 @@ GATES = {
     "HA001": (b"Hint", b"_hint"),
     "HA002": _MCP,
 }
+
+#: Roots' client side (a provider, a capability, list_changed): the rules whose fixes are
+#: withheld while a server in the same run still asks for roots. Each rule class's
+#: `KEPT_WHILE_SERVER_ASKS` is its membership here.
+CLIENT_SIDE = frozenset({"RT002", "RT003", "RT004", "RT005", "RT006"})
 
 
 def wrapper_tokens(extend_apis) -> tuple:

@@ -6,7 +6,7 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import GATES
+from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
 from mcp_migrate.checks.roots_api import (
     SETTER_NAME,
     callables_named,
@@ -105,7 +105,7 @@ _ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
 
 class RootsProvider(WireMethodRule):
     CODE = "RT002"
-    KEPT_WHILE_SERVER_ASKS = True
+    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     METHOD = ROOTS_LIST
     SKIPS_CLAIMED = False
     WIRE_STRINGS = frozenset({ROOTS_LIST})

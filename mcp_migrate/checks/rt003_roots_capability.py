@@ -15,7 +15,7 @@ from mcp_migrate.checks.capabilities import (
     roots_capability_shape,
     roots_members,
 )
-from mcp_migrate.checks.gates import GATES
+from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
 from mcp_migrate.checks.wire import CAPABILITY_KEYS
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
@@ -41,7 +41,7 @@ MSG_PROBE = Message(
 
 class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
-    KEPT_WHILE_SERVER_ASKS = True
+    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
     GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported

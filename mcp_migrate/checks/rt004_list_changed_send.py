@@ -7,7 +7,7 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import GATES
+from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
 from mcp_migrate.checks.receivers import SESSION_SHAPE
 from mcp_migrate.checks.roots_types import roots_type_definition
 from mcp_migrate.checks.wire import (
@@ -46,7 +46,7 @@ _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 
 class ListChangedSend(WireMethodRule):
     CODE = "RT004"
-    KEPT_WHILE_SERVER_ASKS = True
+    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import GATES
+from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
 from mcp_migrate.checks.roots_types import param_symbols
 from mcp_migrate.checks.wire import (
     LIST_CHANGED,
@@ -34,7 +34,7 @@ MSG_DEF = Message(
 
 class ListChangedHandler(WireMethodRule):
     CODE = "RT005"
-    KEPT_WHILE_SERVER_ASKS = True
+    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS

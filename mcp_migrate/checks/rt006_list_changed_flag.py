@@ -7,7 +7,7 @@ import ast
 import libcst as cst
 
 from mcp_migrate.checks.capabilities import expected_value, roots_members
-from mcp_migrate.checks.gates import GATES
+from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
 from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.messages import Message
@@ -31,7 +31,7 @@ _FLAGS = ("listChanged", "list_changed")
 
 class ListChangedFlag(Rule):
     CODE = "RT006"
-    KEPT_WHILE_SERVER_ASKS = True
+    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     SCREEN = (b"listChanged", b"list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
     GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported

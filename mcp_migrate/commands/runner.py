@@ -810,13 +810,13 @@ def coordinate_check(run: RunResult) -> RunResult:
     run_plan = plans(entries).fix
     if not run_plan.server_still_asks:
         return run
+    from mcp_migrate.api import client_side
+
     for result in run.results:
         ref = run.files.get(result.path)
         if ref is None:
             continue
-        from mcp_migrate.api import with_rules  # the rule classes: the parent may not have loaded them
-
-        kept = {rule.CODE for rule in with_rules(ref.settings).rules if rule.KEPT_WHILE_SERVER_ASKS}
+        kept = client_side(ref.settings.select)  # no rule imported: a warm run may load none
         plan = for_file(run_plan, run.unsafe_fixes_for(result.path))
 
         def one(finding, kept=kept, plan=plan):
