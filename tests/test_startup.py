@@ -70,6 +70,14 @@ def test_a_file_with_a_finding_loads_neither_rich_off_a_terminal_nor_the_codemod
     assert full["libcst"] and not full["rich"] and not full["codemod"]  # its preview removes an import plainly
 
 
+def test_a_piped_run_over_more_files_than_the_progress_bar_needs_loads_no_rich(tmp_path):
+    from mcp_migrate.output.progress import THRESHOLD
+
+    for i in range(THRESHOLD + 1):
+        (tmp_path / f"m{i}.py").write_text(CLEAN)
+    assert loaded(tmp_path, "check", "--no-cache", ".")["rich"] is False
+
+
 def test_a_warm_run_where_a_server_asks_loads_no_libcst_and_no_rule(tmp_path):
     """Every result from the cache, and a server still asking in the run: coordinating the
     client side's fixes reads which rules are kept from checks.gates, not from the rules."""

@@ -15,17 +15,20 @@ from __future__ import annotations
 import ast
 import os
 import re
+from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from mcp_migrate.core.dependencies import consulted, file_stamp
+from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import ASKING_TYPES
 
-#: `from pkg.mod import a, b as c` and the parenthesised, multi-line form.
-_FROM = re.compile(rb"(?m)^[ \t]*from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n#;]*))")
+#: `from pkg.mod import a, b as c` and the parenthesised, multi-line form (at a line's start:
+#: core.line_scan).
+_FROM = re.compile(rb"from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n#;]*))")
 #: `import pkg.mod` / `import pkg.mod as m` (one module per statement; the common form).
-_IMPORT = re.compile(rb"(?m)^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$")
+_IMPORT = re.compile(rb"(?m)import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$")
 _ALIAS = re.compile(rb"([\w.]+)(?:\s+as\s+(\w+))?")
 _LIMIT = 4 * 1024 * 1024
 
@@ -107,7 +110,7 @@ def _spells(data: bytes, text: bytes) -> bool:
 def from_imports(data: bytes) -> list:
     """(module, [(name, bound name)]) for each `from module import ...` statement."""
     found = []
-    for match in _FROM.finditer(data):
+    for match in line_matches(_FROM, data):
         module = match.group(1).decode("ascii", "replace")
         names = []
         for alias in _ALIAS.finditer(match.group(2) or match.group(3) or b""):
@@ -123,7 +126,7 @@ def _plain_imports(data: bytes) -> list:
     """(module, bound name) for each `import a.b` / `import a.b as m` statement."""
     return [
         (m.group(1).decode("ascii", "replace"), (m.group(2) or m.group(1)).decode("ascii", "replace"))
-        for m in _IMPORT.finditer(data)
+        for m in line_matches(_IMPORT, data)
     ]
 
 
@@ -131,7 +134,12 @@ def module_source(path: str, module: str) -> Optional[str]:
     """The project file of `module` as the file at `path` imports it (relative or absolute)."""
     if module.startswith("."):
         return imported_module_file(path, module + ".x")
-    return module_file(os.path.dirname(os.path.abspath(path)), module)
+    return module_file(_folder(path), module)
+
+
+@lru_cache(maxsize=4096)
+def _folder(path: str) -> str:
+    return os.path.dirname(os.path.abspath(path))
 
 
 def _doers(source: str, tokens: tuple, limit: int, hops: int = 1) -> Doers:

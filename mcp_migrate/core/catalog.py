@@ -6,6 +6,7 @@ folder ships as the package `mcp_migrate._catalog`. Front matter sits between tw
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -52,7 +53,23 @@ class CatalogError(Exception):
 
 
 def _catalog_files():
+    """The catalog's Markdown files: the installed `mcp_migrate._catalog` folder, read as a
+    plain folder where it is one (importlib.resources, and the tempfile and shutil it imports,
+    only for a zipped install), else a source checkout's `rules/`."""
+    from importlib.util import find_spec
+
     try:
+        spec = find_spec("mcp_migrate._catalog")
+    except (ImportError, ValueError):
+        spec = None
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    found = sorted(Path(folder, name) for folder in folders if os.path.isdir(folder) for name in os.listdir(folder))
+    found = [path for path in found if path.name.endswith(".md")]
+    if found:
+        return found
+    try:
+        if spec is None:
+            raise ModuleNotFoundError("mcp_migrate._catalog")
         from importlib.resources import files
 
         root = files("mcp_migrate._catalog")

@@ -50,10 +50,16 @@ def file_stamp(path: str, st: Optional[os.stat_result] = None) -> Optional[tuple
     return (st.st_size, st.st_mtime_ns)
 
 
-def unchanged(depends) -> bool:
-    """Whether every recorded dependency still has its recorded size and mtime."""
+def unchanged(depends, stamps: Optional[dict] = None) -> bool:
+    """Whether every recorded dependency still has its recorded size and mtime. `stamps` keeps
+    the stamps taken so far (a run's results share their helper modules: each is stat-ed once)."""
     for path, size, mtime in depends:
-        stamp = file_stamp(path)
+        if stamps is None:
+            stamp = file_stamp(path)
+        elif path in stamps:
+            stamp = stamps[path]
+        else:
+            stamp = stamps[path] = file_stamp(path)
         if (stamp or (-1, -1)) != (size, mtime):
             return False
     return True

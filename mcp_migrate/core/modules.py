@@ -58,8 +58,11 @@ def module_file(directory: str, module: str) -> Optional[str]:
     or `<dir>/a/b/__init__.py`, or the same under `<dir>/src/`, for that directory and its
     parents (cached: a file calls many
     imported names, most of them from the same few modules or from no project file at all)."""
-    relative = module.replace(".", os.sep)
     top = module.partition(".")[0]
+    visible = _visible(directory)
+    if visible is not None and top not in visible and top + ".py" not in visible:
+        return None  # most names a file imports (`typing`, `httpx`) are in no folder looked in
+    relative = module.replace(".", os.sep)
     for _ in range(_MAX_UP):
         # The package beside the directory, or in its `src/` (a src layout: tests/ and
         # examples/ import `pkg` from `src/pkg`). A folder's listing answers first: most names
@@ -77,6 +80,28 @@ def module_file(directory: str, module: str) -> Optional[str]:
             break
         directory = parent
     return None
+
+
+#: `_visible` gives up past this many names (a site-packages folder): the walk answers there.
+_MAX_VISIBLE = 4096
+
+
+@lru_cache(maxsize=4096)
+def _visible(directory: str) -> Optional[frozenset]:
+    """The names in every folder `module_file` looks in from `directory` (it and its `src/`, and
+    the same for its parents, `_MAX_UP` deep): a module whose top name is not among them has no
+    project file, whatever the rest of its name. None past `_MAX_VISIBLE` names."""
+    names: set = set()
+    for _ in range(_MAX_UP):
+        names.update(_entries(directory))
+        names.update(_entries(os.path.join(directory, "src")))
+        if len(names) > _MAX_VISIBLE:
+            return None
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return frozenset(names)
 
 
 @lru_cache(maxsize=4096)

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from mcp_migrate.core.dependencies import consulted
+from mcp_migrate.core.line_scan import starts_a_line
 
 # ----- packages --------------------------------------------------------------------------------
 #: Top-level packages that make up an MCP SDK.
@@ -78,7 +79,8 @@ def sdk_or_framework(qualified: str) -> bool:
     return qualified.startswith((MCP, FASTMCP))
 
 
-_MCP_IMPORT = re.compile(rb"(?m)^[ \t]*(?:from|import)[ \t]+[\w.]*(?:mcp|MCP|Mcp)")
+#: An import of a module whose name holds `mcp`, at a line's start (core.line_scan).
+_MCP_IMPORT = re.compile(rb"(?:from|import)[ \t]+[\w.]*(?:mcp|MCP|Mcp)")
 
 
 def mcp_file(data: bytes) -> bool:
@@ -89,7 +91,7 @@ def mcp_file(data: bytes) -> bool:
     last = _MCP_FILE_LAST
     if last[0] is data:  # the gate, a rule's scope and the file's evidence ask of the same bytes
         return last[1]
-    found = (b"mcp" in data or b"MCP" in data or b"Mcp" in data) and _MCP_IMPORT.search(data) is not None
+    found = (b"mcp" in data or b"MCP" in data or b"Mcp" in data) and starts_a_line(_MCP_IMPORT, data)
     last[:] = [data, found]
     return found
 

@@ -4,6 +4,8 @@ so piped output and small runs get nothing extra. Plugs into runner's `progress`
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 
 #: Runs over more files than this show a bar (when stderr is a terminal).
 THRESHOLD = 300
@@ -15,7 +17,7 @@ def _noop() -> None:
 
 def bar(total: int, *, color: bool = True, label: str = "Checking"):
     """A context manager yielding `advance()`; a no-op below THRESHOLD or off a terminal."""
-    if total <= THRESHOLD:
+    if total <= THRESHOLD or not _may_be_terminal(sys.stderr):
         return contextlib.nullcontext(_noop)
     from mcp_migrate.output.report import make_console
 
@@ -23,6 +25,19 @@ def bar(total: int, *, color: bool = True, label: str = "Checking"):
     if not console.is_terminal:
         return contextlib.nullcontext(_noop)
     return _rich_bar(console, total, label)
+
+
+def _may_be_terminal(stream) -> bool:
+    """False only where rich's `Console.is_terminal` would say False too (no `TTY_COMPATIBLE` or
+    `FORCE_COLOR` to override the stream, and the stream is no tty), so a piped run over a big
+    tree never imports rich to learn it."""
+    if os.environ.get("TTY_COMPATIBLE") or os.environ.get("FORCE_COLOR") is not None:
+        return True
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty is not None and isatty())
+    except ValueError:  # a closed stream
+        return False
 
 
 @contextlib.contextmanager

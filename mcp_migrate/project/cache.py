@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 import stat as stat_module
 import time
 from collections.abc import Iterable
@@ -108,6 +107,8 @@ class ResultCache:
         #: id(settings) -> (settings, table name): the digest of a Settings value, once.
         self._names: dict = {}
         self._trusted_before = time.time_ns() - TRUST_MARGIN_NS
+        #: path -> (size, mtime) of the dependencies checked so far: one stat per module a run.
+        self._stamps: dict = {}
 
     @property
     def usable(self) -> bool:
@@ -144,7 +145,7 @@ class ResultCache:
             and entry[1] is not None
             and entry[1] == self.stat_key(st)
             and not wants(entry[2], settings)
-            and unchanged(entry[2].depends)
+            and unchanged(entry[2].depends, self._stamps)
         ):
             return entry[2]
         return None
@@ -155,7 +156,7 @@ class ResultCache:
         entry = self._table(settings).get(path)
         if entry is None or entry[0] != content_digest(data) or wants(entry[2], settings):
             return None
-        if not unchanged(entry[2].depends):  # a helper module it read one import away changed
+        if not unchanged(entry[2].depends, self._stamps):  # a helper module it read one import away changed
             return None
         if st is not None:
             key = self.stat_key(st)
@@ -286,7 +287,7 @@ def _claim(folder: str, key: bytes) -> None:
     if os.path.islink(folder):
         raise OSError(0, "the cache folder became a symlink")
     if not _owned(folder, key):
-        nonce = secrets.token_hex(16)
+        nonce = os.urandom(16).hex()  # secrets.token_hex, without importing random
         mark = f"{nonce} {_owner_mac(key, nonce)}\n"
         replace_file(Path(folder, OWNER_MARK), mark.encode("ascii"))
     for name, data in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _CACHEDIR_TAG)):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 from functools import lru_cache
 from typing import Optional
@@ -82,7 +81,7 @@ def _read_key(path: str) -> Optional[bytes]:
 def _create_key(path: str) -> bytes:
     """Write a fresh key to `path` (exclusive create, owner-only), return it."""
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    key = secrets.token_bytes(KEY_BYTES)
+    key = os.urandom(KEY_BYTES)  # secrets.token_bytes, without importing random
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags, 0o600)
     with os.fdopen(fd, "wb") as handle:
