@@ -86,12 +86,22 @@ def test_statement_shapes_match_position_provider(source):
     assert [ranges[id(n)] for n, _ in targets] == [expected[n] for n, _ in targets]
 
 
-def test_nodes_without_ancestors_fall_back_to_the_exact_pass(monkeypatch):
-    module = cst.parse_module(b"x = f(1)\n")
-    call = module.body[0].body[0].value
+def test_a_node_reported_without_ancestors_is_placed_through_its_found_chain(monkeypatch):
+    """A node a module-wide pass reports after the walk has no chain: it is found from the
+    module (a parent map), and no whole-module position pass runs."""
+    module = cst.parse_module(b"import os\n\n\ndef g():\n    x = f(1)\n")
+    call = module.body[1].body.body[0].body[0].value
     fallbacks = _whole_module_fallbacks(monkeypatch)
-    ranges = positions.node_ranges(module, module.code, [(call, ())])
-    assert fallbacks and (ranges[id(call)].start.line, ranges[id(call)].start.column) == (1, 4)
+    ranges = positions.node_ranges(module, module.code, [(call, ()), (call, [module])])
+    assert not fallbacks and (ranges[id(call)].start.line, ranges[id(call)].start.column) == (5, 8)
+
+
+def test_a_node_the_walk_does_not_reach_falls_back_to_the_exact_pass(monkeypatch):
+    module = cst.parse_module(b"# note\nx = 1\n")
+    comment = module.header[0].comment
+    fallbacks = _whole_module_fallbacks(monkeypatch)
+    ranges = positions.node_ranges(module, module.code, [(comment, ())])
+    assert fallbacks and (ranges[id(comment)].start.line, ranges[id(comment)].start.column) == (1, 0)
 
 
 def test_the_walks_node_types_are_every_concrete_syntax_node_of_libcst():

@@ -21,6 +21,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from mcp_migrate.core.walk import children
+
 _NEWLINE = re.compile(r"\r\n?|\n")
 
 
@@ -41,6 +43,9 @@ def node_ranges(module: cst.Module, text: str, targets: list) -> dict:
     by_statement: dict = {}
     for node, ancestors in targets:
         statement = locator.block_statement(ancestors)
+        if statement is None:  # reported after the walk (a module-wide pass): find its chain
+            ancestors = locator.chain_to(node)
+            statement = locator.block_statement(ancestors)
         if statement is None:
             pending.append(node)
         else:
@@ -69,6 +74,25 @@ class _StatementLocator:
         self._tree: Optional[ast.Module] = None
         self._failed = False
         self._lines: Optional[list] = None
+        self._parents: Optional[dict] = None
+
+    def chain_to(self, node: cst.CSTNode) -> list:
+        """The chain from the module down to `node` (empty when the walk's children do not
+        reach it), from a parent map built once: a node reported after the walk has none."""
+        if self._parents is None:
+            parents: dict = {}
+            stack = [self.module]
+            while stack:
+                current = stack.pop()
+                for child in children(current):
+                    parents[id(child)] = current
+                    stack.append(child)
+            self._parents = parents
+        chain = [node]
+        while id(chain[-1]) in self._parents:
+            chain.append(self._parents[id(chain[-1])])
+        chain.reverse()
+        return chain if chain[0] is self.module else []
 
     @staticmethod
     def block_statement(ancestors: list) -> Optional[cst.BaseStatement]:
