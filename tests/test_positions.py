@@ -10,6 +10,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from mcp_migrate.core import positions
+from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.walk import walk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,18 +46,27 @@ def _whole_module_fallbacks(monkeypatch) -> list:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_ranges_equal_position_provider_without_a_whole_module_pass(path, monkeypatch):
+    """However the engine hands the nodes over: with the walk's chains; with the screen's
+    `ast` tree of the bytes (core.screen.read) instead of a parse of the text; with no chain
+    (a node reported after the walk: its chain is found from the module)."""
     data = path.read_bytes()
     module = cst.parse_module(data)
     if b"\x0c" in data and module.bytes != data:
         pytest.skip("PositionProvider counts columns in LibCST's own code, which drops form feeds here")
-    targets = _targets(module)
+    walked = _targets(module)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     fallbacks = _whole_module_fallbacks(monkeypatch)
-    ranges = positions.node_ranges(module, data.decode(module.encoding), targets)
+    text = data.decode(module.encoding)
+    handovers = {
+        "walk": positions.node_ranges(module, text, walked),
+        "screen-tree": positions.node_ranges(module, text, walked, read_syntax(data).tree),
+        "no-chain": positions.node_ranges(module, text, [(node, ()) for node, _ in walked]),
+    }
     assert not fallbacks, "every node of a parsable file is placed by its statement"
     mismatched = [
-        (type(node).__name__, expected[node], ranges[id(node)])
-        for node, _ in targets
+        (handover, type(node).__name__, expected[node], ranges[id(node)])
+        for handover, ranges in handovers.items()
+        for node, _ in walked
         if ranges[id(node)] != expected[node]
     ]
     assert not mismatched, mismatched[:5]

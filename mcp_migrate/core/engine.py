@@ -81,6 +81,9 @@ class Screened(NamedTuple):
     #: The other files the screens read (core.dependencies): an import-following screen's
     #: helper modules.
     depends: frozenset = frozenset()
+    #: The standard library's tree of the file (when `read`): the positions of its findings
+    #: are found through it, and `ast` does not parse the file a second time.
+    tree: object = None
 
     @property
     def parses(self) -> bool:
@@ -125,7 +128,7 @@ def _screens(data: bytes, path: str, settings: Settings) -> Screened:
     if syntax is None:
         return Screened(True, rules, rules, audit, False)
     kept = tuple(rule for rule in rules if rule.screen_tree(syntax, settings))
-    return Screened(True, rules, kept, audit, True)
+    return Screened(True, rules, kept, audit, True, tree=syntax.tree)
 
 
 def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
@@ -226,7 +229,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         result.findings.append(file_finding(path, *problem))
         return Analysis(None, [], result)
     try:
-        return call_deep(_parse_and_analyze, data, path, settings, rules, audit)
+        return call_deep(_parse_and_analyze, data, path, settings, rules, audit, decided.tree)
     except RecursionError:
         # Nesting the guard does not measure (thousands of implicit string pieces beyond
         # even the deep thread's limit) costs this file only, never the run.
@@ -350,7 +353,7 @@ def _size(n: int) -> str:
     return f"{mib:.0f} MiB" if mib == int(mib) else f"{mib:.1f} MiB"
 
 
-def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, audit: bool) -> Analysis:
+def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, audit: bool, tree=None) -> Analysis:
     result = FileResult(path)
     try:
         module = cst.parse_module(data)
@@ -359,10 +362,12 @@ def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, 
     except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
         result.findings.append(_syntax_error(path, exc, data))
         return Analysis(None, [], result)
-    return _analyze_module(module, data, path, settings, rules, audit, result)
+    return _analyze_module(module, data, path, settings, rules, audit, result, tree)
 
 
-def _analyze_module(module, data, path, settings, rules, audit, result) -> Analysis:
+def _analyze_module(module, data, path, settings, rules, audit, result, tree=None) -> Analysis:
+    """The rules' walk over a parsed module, then positions, suppressions and reviews. `tree`:
+    the screen's `ast` tree of the same bytes, when it has one."""
     reports = []
     if rules:
         context, _ = run_rules(path, data, module, settings, rules, result.errors)
@@ -380,7 +385,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
         _decide_fixes(reports, module, settings, rules)
-    kept = _position(reports, module, text, path, suppressions, result) if reports else []
+    kept = _position(reports, module, text, path, suppressions, result, tree) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)
     result.findings.extend(f for _, f in pairs)
@@ -392,10 +397,10 @@ def _analyze_module(module, data, path, settings, rules, audit, result) -> Analy
     return Analysis(module, pairs, result)
 
 
-def _position(reports, module, text, path, suppressions, result) -> list:
+def _position(reports, module, text, path, suppressions, result, tree=None) -> list:
     """Findings for reports, minus the suppressed ones (kept aside with their reason).
     Only the statements holding reported nodes are positioned (core.positions)."""
-    ranges = node_ranges(module, text, [(rep.node, rep.ancestors) for rep in reports])
+    ranges = node_ranges(module, text, [(rep.node, rep.ancestors) for rep in reports], tree)
     catalog = load_catalog()
     kept = []
     for rep in reports:

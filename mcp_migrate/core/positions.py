@@ -33,13 +33,14 @@ class _Recorder:
         self._computed: dict = {}
 
 
-def node_ranges(module: cst.Module, text: str, targets: list) -> dict:
+def node_ranges(module: cst.Module, text: str, targets: list, tree: Optional[ast.Module] = None) -> dict:
     """{id(node): CodeRange} for each (node, ancestors) in `targets`; `ancestors` is the walk's
     chain from the module down to the node being visited when it was reported (may be empty);
-    `text` is the module's source (`module.code`, which the caller has without a codegen pass)."""
+    `text` is the module's source (`module.code`, which the caller has without a codegen pass);
+    `tree`, when given, `ast`'s tree of the same source (the engine's screen parsed it)."""
     ranges: dict = {}
     pending = []
-    locator = _StatementLocator(module, text)
+    locator = _StatementLocator(module, text, tree)
     by_statement: dict = {}
     for node, ancestors in targets:
         statement = locator.block_statement(ancestors)
@@ -68,10 +69,10 @@ def node_ranges(module: cst.Module, text: str, targets: list) -> dict:
 class _StatementLocator:
     """Finds where block statements start, through `ast`, parsed once and only when needed."""
 
-    def __init__(self, module: cst.Module, text: str) -> None:
+    def __init__(self, module: cst.Module, text: str, tree: Optional[ast.Module] = None) -> None:
         self.module = module
         self.text = text
-        self._tree: Optional[ast.Module] = None
+        self._tree: Optional[ast.Module] = tree
         self._failed = False
         self._lines: Optional[list] = None
         self._parents: Optional[dict] = None
