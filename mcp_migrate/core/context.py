@@ -12,6 +12,7 @@ from mcp_migrate.core.messages import split
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.syntax import parent_map
 
 
 @dataclass
@@ -63,6 +64,13 @@ class FileContext:
                 imports, self.data, self.path, project=lambda name: project_module_is_mcp(self.path, name)
             )
         return self._evidence
+
+    def module_parents(self) -> dict:
+        """id(node) -> parent for every syntax node of the module, built once per file."""
+        parents = self.memo.get("parents")
+        if parents is None:
+            parents = self.memo["parents"] = parent_map(self.module)
+        return parents
 
     def report(self, code, node, message, *, severity=None, fix=None, help=None) -> None:
         """`message`: a core.messages.Message (message and help), or the message alone."""

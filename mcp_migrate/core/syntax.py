@@ -127,6 +127,42 @@ def parent_map(root: cst.CSTNode) -> dict:
     return parents
 
 
+_KIND_INDEXES: dict = {}
+
+
+def nodes_by_kind(root: cst.CSTNode) -> dict:
+    """type -> the syntax nodes of exactly that type at and below `root`, each list in
+    `iter_nodes` order, from one walk (the last few indexes are kept, as parent maps are): a
+    rewrite that looks for every use of a name, once per finding, would otherwise walk a large
+    module once per finding (1,889 findings in one 1.26 MB module)."""
+    cached = _KIND_INDEXES.get(id(root))
+    if cached is not None and cached[0] is root:
+        return cached[1]
+    index: dict = {}
+    for node in iter_nodes(root):
+        index.setdefault(type(node), []).append(node)
+    if len(_KIND_INDEXES) > 8:
+        _KIND_INDEXES.clear()
+    _KIND_INDEXES[id(root)] = (root, index)
+    return index
+
+
+def names_called(root: cst.CSTNode, value: str) -> list:
+    """The `Name` nodes at and below `root` that spell `value`, in `iter_nodes` order."""
+    cached = _NAME_INDEXES.get(id(root))
+    if cached is None or cached[0] is not root:
+        by_value: dict = {}
+        for node in nodes_by_kind(root).get(cst.Name, ()):
+            by_value.setdefault(node.value, []).append(node)
+        if len(_NAME_INDEXES) > 8:
+            _NAME_INDEXES.clear()
+        cached = _NAME_INDEXES[id(root)] = (root, by_value)
+    return cached[1].get(value, [])
+
+
+_NAME_INDEXES: dict = {}
+
+
 def is_reference(node: cst.Name, parent: Optional[cst.CSTNode]) -> bool:
     """A Name that reads or writes a variable (not an attribute, keyword, or definition name)."""
     if isinstance(parent, cst.Attribute) and parent.attr is node:

@@ -18,7 +18,7 @@ from mcp_migrate.core.syntax import (
     iter_nodes,
     keyword,
     literal,
-    parent_map,
+    nodes_by_kind,
     parse_expr,
     positional,
 )
@@ -65,8 +65,8 @@ def _note_computed(context, dirs: list) -> None:
 def _stdio_env_edit(context, dirs: list):
     calls = [
         n
-        for n in iter_nodes(context.module)
-        if isinstance(n, cst.Call) and context.resolver.sdk_name(n.func) == STDIO_PARAMETERS
+        for n in nodes_by_kind(context.module).get(cst.Call, ())
+        if context.resolver.sdk_name(n.func) == STDIO_PARAMETERS
     ]
     if len(calls) != 1 or not _evaluable_at(context, dirs, calls[0]):
         return None
@@ -99,7 +99,7 @@ def _stdio_env_edit(context, dirs: list):
 def fit(context, old: cst.BaseExpression, new: cst.BaseExpression) -> cst.BaseExpression:
     """`new` in place of `old`, exploded one item per line (black's style, trailing comma) when
     the statement would otherwise run past the file's line length."""
-    parents = parent_map(context.module)
+    parents = context.module_parents()
     statement, depth, node = None, 0, old
     while node is not None:
         node = parents.get(id(node))
@@ -140,10 +140,8 @@ def _tool_call_edits(context, dirs: list) -> tuple:
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
     parents = None
-    for node in iter_nodes(context.module):
-        if not (
-            isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"
-        ):
+    for node in nodes_by_kind(context.module).get(cst.Call, ()):
+        if not (isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
             continue
         name_arg, arguments = _call_tool_args(node)
         name = literal(name_arg.value) if name_arg is not None else None
@@ -156,7 +154,7 @@ def _tool_call_edits(context, dirs: list) -> tuple:
         fits = known and _evaluable_at(context, dirs, node)
         edit = _call_edit(context, node, name_arg, arguments, param, dirs) if fits else None
         if edit is None:
-            parents = parents or parent_map(context.module)
+            parents = parents or context.module_parents()
             statement = _statement_above(parents, node)
             needs = "takes an optional" if name in optional else "now requires"
             note = (
@@ -182,7 +180,7 @@ def _evaluable_at(context, dirs: list, node: cst.CSTNode) -> bool:
     if not computed:
         return True
     provider = enclosing(context.ancestors, cst.FunctionDef)
-    parents = context.memo.setdefault("parents", parent_map(context.module))
+    parents = context.module_parents()
     here = node
     while here is not None and not isinstance(here, cst.FunctionDef):
         here = parents.get(id(here))

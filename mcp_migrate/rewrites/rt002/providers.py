@@ -15,7 +15,7 @@ from mcp_migrate.core.syntax import (
     is_reference,
     iter_nodes,
     module_binding,
-    parent_map,
+    names_called,
     positional,
 )
 from mcp_migrate.rewrites.names import sole_local_binding
@@ -100,24 +100,16 @@ def _dead_callback(context, names: tuple) -> Optional[cst.FunctionDef]:
     func = module_binding(context.module, names[0])
     if not isinstance(func, cst.FunctionDef) or func.decorators:
         return None
-    parents = context.memo.setdefault("parents", parent_map(context.module))
-    uses = [
-        n
-        for n in iter_nodes(context.module)
-        if isinstance(n, cst.Name) and n.value == names[0] and is_reference(n, parents.get(id(n)))
-    ]
+    parents = context.module_parents()
+    uses = [n for n in names_called(context.module, names[0]) if is_reference(n, parents.get(id(n)))]
     return func if len(uses) == 1 else None
 
 
 def _only_used_inside(context, name: str, func: cst.FunctionDef) -> bool:
     """Every reference to `name` in the file is inside `func`."""
     inside = {id(n) for n in iter_nodes(func)}
-    parents = context.memo.setdefault("parents", parent_map(context.module))
-    uses = [
-        n
-        for n in iter_nodes(context.module)
-        if isinstance(n, cst.Name) and n.value == name and is_reference(n, parents.get(id(n)))
-    ]
+    parents = context.module_parents()
+    uses = [n for n in names_called(context.module, name) if is_reference(n, parents.get(id(n)))]
     return bool(uses) and all(id(n) in inside for n in uses)
 
 

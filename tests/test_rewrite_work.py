@@ -1,0 +1,45 @@
+"""A check's work grows with the file, not with the file times its findings: a rewrite that asks
+"is this callback used anywhere else?" once per finding reads a module-wide index built once
+(core.syntax.nodes_by_kind, names_called), not a walk of the whole module per finding. What is
+counted is work (syntax nodes whose children were listed), never time."""
+
+from __future__ import annotations
+
+from mcp_migrate import api
+from mcp_migrate.core import syntax
+
+
+def _clients(count: int) -> str:
+    """`count` client sessions, each handed its own module-level roots callback (RT002)."""
+    parts = ["from mcp import ClientSession\n"]
+    for i in range(count):
+        parts.append(
+            f"\n\nasync def cb_{i}(context):\n    return []\n\n\n"
+            f"async def run_{i}(r, w):\n"
+            f"    async with ClientSession(r, w, list_roots_callback=cb_{i}) as s:\n"
+            "        await s.initialize()\n"
+        )
+    return "".join(parts)
+
+
+def _children_listed(monkeypatch, source: str) -> tuple:
+    """(the findings, how many nodes the rewrites' walks listed the children of)."""
+    listed = [0]
+    real = syntax.children
+
+    def counting(node):
+        listed[0] += 1
+        return real(node)
+
+    monkeypatch.setattr(syntax, "children", counting)
+    findings = api.check_source(source, "client.py")
+    monkeypatch.setattr(syntax, "children", real)
+    return findings, listed[0]
+
+
+def test_provider_rewrites_walk_the_module_once_not_once_per_finding(monkeypatch):
+    small, small_work = _children_listed(monkeypatch, _clients(4))
+    large, large_work = _children_listed(monkeypatch, _clients(32))
+    assert [f.code for f in small] == ["RT002"] * 8 and [f.code for f in large] == ["RT002"] * 64
+    # Eight times the file: about eight times the work (it was 44 times, walk per finding).
+    assert large_work < 12 * small_work, (small_work, large_work)
