@@ -67,7 +67,9 @@ def _use_reference_fixer(monkeypatch) -> None:
     for module in (loop, imports, orphans):  # every module that counts names
         monkeypatch.setattr(module, "name_uses", _visitor_name_uses)
     monkeypatch.setattr(
-        loop, "edit_transformer", lambda module, edits, width: apply._ApplyEdits(edits, width, module.default_indent)
+        loop,
+        "edit_transformer",
+        lambda module, edits, width, parents=None: apply._ApplyEdits(edits, width, module.default_indent),
     )
     monkeypatch.setattr(loop, "_module_bytes", lambda new, pieces: new.bytes)
     monkeypatch.setattr(

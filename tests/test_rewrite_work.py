@@ -43,3 +43,26 @@ def test_provider_rewrites_walk_the_module_once_not_once_per_finding(monkeypatch
     assert [f.code for f in small] == ["RT002"] * 8 and [f.code for f in large] == ["RT002"] * 64
     # Eight times the file: about eight times the work (it was 44 times, walk per finding).
     assert large_work < 12 * small_work, (small_work, large_work)
+
+
+def test_a_previews_passes_count_only_the_statements_they_changed(monkeypatch):
+    import libcst as cst
+
+    from mcp_migrate.core.fix import imports, shared_statements
+
+    module = cst.parse_module("import os\n\n\ndef a():\n    return os.sep\n\n\ndef b():\n    return a()\n")
+    changed = module.with_changes(body=[*module.body[:2], cst.parse_statement("def b():\n    return 1\n")])
+    counted: list = []
+    real = imports._uses_in
+
+    def counting(node):
+        counted.append(node)
+        return real(node)
+
+    monkeypatch.setattr(imports, "_uses_in", counting)
+    with shared_statements.statements_shared():
+        first, second = imports.name_uses(module), imports.name_uses(changed)
+    assert len(counted) == 4  # three statements, then only the changed one
+    assert (first["a"], first["os"], second["a"], second["os"]) == (1, 1, 0, 1)  # `b` stopped calling `a`
+    assert dict(imports.name_uses(changed)) == dict(second) and len(counted) == 7  # closed: nothing kept
+    assert shared_statements._SCOPES == []

@@ -12,7 +12,7 @@ from mcp_migrate.core.messages import split
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
-from mcp_migrate.core.syntax import parent_map
+from mcp_migrate.core.syntax import names_by_value, nodes_by_kind, parents_below
 
 
 @dataclass
@@ -69,8 +69,24 @@ class FileContext:
         """id(node) -> parent for every syntax node of the module, built once per file."""
         parents = self.memo.get("parents")
         if parents is None:
-            parents = self.memo["parents"] = parent_map(self.module)
+            parents = self.memo["parents"] = parents_below(self.module)
         return parents
+
+    def module_nodes(self, kind: type) -> list:
+        """The module's syntax nodes of exactly type `kind`, in source order (one index a file:
+        a rewrite asks once per finding)."""
+        index = self.memo.get("nodes")
+        if index is None:
+            index = self.memo["nodes"] = nodes_by_kind(self.module)
+        return index.get(kind, [])
+
+    def names_called(self, value: str) -> list:
+        """The module's `Name` nodes that spell `value`, in source order."""
+        by_value = self.memo.get("names")
+        if by_value is None:
+            self.module_nodes(cst.Name)
+            by_value = self.memo["names"] = names_by_value(self.memo["nodes"])
+        return by_value.get(value, [])
 
     def report(self, code, node, message, *, severity=None, fix=None, help=None) -> None:
         """`message`: a core.messages.Message (message and help), or the message alone."""

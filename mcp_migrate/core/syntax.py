@@ -110,10 +110,21 @@ _PARENT_MAPS: dict = {}
 
 def parent_map(root: cst.CSTNode) -> dict:
     """id(child) -> parent for every syntax node below `root` (the last few maps are kept:
-    one rewrite asks for the same function's map several times)."""
+    one rewrite asks for the same function's map several times). A whole module's map is
+    built with `parents_below` and kept by whoever owns the module's work (FileContext), so no
+    file's tree outlives its check in this cache."""
     cached = _PARENT_MAPS.get(id(root))
     if cached is not None and cached[0] is root:
         return cached[1]
+    parents = parents_below(root)
+    if len(_PARENT_MAPS) > 8:
+        _PARENT_MAPS.clear()
+    _PARENT_MAPS[id(root)] = (root, parents)
+    return parents
+
+
+def parents_below(root: cst.CSTNode) -> dict:
+    """id(child) -> parent for every syntax node below `root`, built now."""
     parents = {}
     stack = [root]
     while stack:
@@ -121,46 +132,26 @@ def parent_map(root: cst.CSTNode) -> dict:
         for child in children(node):
             parents[id(child)] = node
             stack.append(child)
-    if len(_PARENT_MAPS) > 8:
-        _PARENT_MAPS.clear()
-    _PARENT_MAPS[id(root)] = (root, parents)
     return parents
-
-
-_KIND_INDEXES: dict = {}
 
 
 def nodes_by_kind(root: cst.CSTNode) -> dict:
     """type -> the syntax nodes of exactly that type at and below `root`, each list in
-    `iter_nodes` order, from one walk (the last few indexes are kept, as parent maps are): a
-    rewrite that looks for every use of a name, once per finding, would otherwise walk a large
-    module once per finding (1,889 findings in one 1.26 MB module)."""
-    cached = _KIND_INDEXES.get(id(root))
-    if cached is not None and cached[0] is root:
-        return cached[1]
+    `iter_nodes` order, from one walk: a rewrite that looks for every use of a name once per
+    finding would otherwise walk a large module once per finding (1,889 findings in one
+    1.26 MB module). Kept by the module's FileContext (`module_nodes`)."""
     index: dict = {}
     for node in iter_nodes(root):
         index.setdefault(type(node), []).append(node)
-    if len(_KIND_INDEXES) > 8:
-        _KIND_INDEXES.clear()
-    _KIND_INDEXES[id(root)] = (root, index)
     return index
 
 
-def names_called(root: cst.CSTNode, value: str) -> list:
-    """The `Name` nodes at and below `root` that spell `value`, in `iter_nodes` order."""
-    cached = _NAME_INDEXES.get(id(root))
-    if cached is None or cached[0] is not root:
-        by_value: dict = {}
-        for node in nodes_by_kind(root).get(cst.Name, ()):
-            by_value.setdefault(node.value, []).append(node)
-        if len(_NAME_INDEXES) > 8:
-            _NAME_INDEXES.clear()
-        cached = _NAME_INDEXES[id(root)] = (root, by_value)
-    return cached[1].get(value, [])
-
-
-_NAME_INDEXES: dict = {}
+def names_by_value(index: dict) -> dict:
+    """value -> the `Name` nodes of a `nodes_by_kind` index that spell it, in its order."""
+    by_value: dict = {}
+    for node in index.get(cst.Name, ()):
+        by_value.setdefault(node.value, []).append(node)
+    return by_value
 
 
 def is_reference(node: cst.Name, parent: Optional[cst.CSTNode]) -> bool:

@@ -20,8 +20,7 @@ from mcp_migrate.core.fix.edits import (
     Unwrap,
 )
 from mcp_migrate.core.fix.layout import DEFAULT_LINE_LENGTH, wrap_comment
-from mcp_migrate.core.syntax import code_of, iter_nodes
-from mcp_migrate.core.walk import walk
+from mcp_migrate.core.syntax import code_of, iter_nodes, parents_below
 
 
 class _ApplyEdits(cst.CSTTransformer):
@@ -224,20 +223,24 @@ class _PrunedApplyEdits(_ApplyEdits):
         return super().on_leave(original_node, updated_node)
 
 
-def edit_transformer(module: cst.Module, edits: list, width: int) -> _ApplyEdits:
+def edit_transformer(module: cst.Module, edits: list, width: int, parents: Optional[dict] = None) -> _ApplyEdits:
     """The transformer for `edits`: pruned to the paths from the module to the nodes they
-    name, or the whole-tree one when some named node is not in the module (never guess)."""
+    name, or the whole-tree one when some named node is not in the module (never guess).
+    `parents`: the module's parent map (`parents_below`), when the caller keeps one for many
+    passes over the same module (a file's previews)."""
     targets = {id(_edit_anchor(edit)) for edit in edits}
+    if parents is None:
+        parents = parents_below(module)
     keep: set = set()
-    path: list = []
-
-    def enter(node) -> None:
-        path.append(node)
-        if id(node) in targets:
-            keep.update(id(n) for n in path)
-
-    walk(module, enter, lambda node: path.pop())
-    if not targets <= keep:
+    for target in targets:
+        node_id = target
+        while node_id not in keep:
+            keep.add(node_id)
+            parent = parents.get(node_id)
+            if parent is None:
+                break
+            node_id = id(parent)
+    if any(target != id(module) and target not in parents for target in targets):
         return _ApplyEdits(edits, width, module.default_indent)
     return _PrunedApplyEdits(edits, keep, width, module.default_indent)
 

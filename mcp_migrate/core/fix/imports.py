@@ -15,6 +15,7 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.core.fix.shared_statements import per_statement
 from mcp_migrate.core.syntax import code_of, iter_nodes
 from mcp_migrate.core.walk import children
 
@@ -22,8 +23,12 @@ from mcp_migrate.core.walk import children
 def _imported_names(module: cst.Module) -> list:
     """(bound name, module, obj, asname) for every absolute import in the module, in source
     order. Read with the engine's field walk: LibCST's visitor rebuilds every node it passes."""
+    return [item for found in per_statement("imports", module, _imports_in) for item in found]
+
+
+def _imports_in(root: cst.CSTNode) -> tuple:
     found = []
-    for node in iter_nodes(module):
+    for node in iter_nodes(root):
         if type(node) is cst.Import:
             for alias in node.names:
                 full = code_of(alias.name)
@@ -35,7 +40,7 @@ def _imported_names(module: cst.Module) -> list:
             for alias in node.names:
                 if isinstance(alias.name, cst.Name):
                     found.append((_asname(alias) or alias.name.value, mod, alias.name.value, _asname(alias)))
-    return found
+    return tuple(found)
 
 
 def _asname(alias: cst.ImportAlias) -> Optional[str]:
@@ -47,9 +52,20 @@ def name_uses(module: cst.Module) -> dict:
     Not counted: `x.name`'s `name` (not a use of a variable called name), `f(name=...)`'s
     keyword; counted: `__all__` entries and string annotations that are one identifier (they
     keep a name alive). One walk over the node fields (core.walk), no LibCST visitor: a preview
-    of a 12,000-line module counts its names several times."""
+    of a 12,000-line module counts its names several times, so a module's count is the sum of
+    its statements' counts, each unchanged statement counted once."""
+    if type(module) is not cst.Module:
+        return _uses_in(module)
     counts: dict = defaultdict(int)
-    stack = [module]
+    for found in per_statement("uses", module, _uses_in):
+        for name, count in found.items():
+            counts[name] += count
+    return counts
+
+
+def _uses_in(root: cst.CSTNode) -> dict:
+    counts: dict = defaultdict(int)
+    stack: list = [root]  # of any syntax node: each kind is told apart by its type below
     while stack:
         node = stack.pop()
         kind = type(node)

@@ -18,7 +18,9 @@ from mcp_migrate.core.fix.imports import add_imports, name_uses, remove_orphaned
 from mcp_migrate.core.fix.layout import line_length, without_form_feed_indent
 from mcp_migrate.core.fix.orphans import remove_orphan_functions
 from mcp_migrate.core.fix.preserve import exact_output
+from mcp_migrate.core.fix.shared_statements import statements_shared
 from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.syntax import parents_below
 
 MAX_PASSES = 5
 
@@ -51,10 +53,12 @@ def _apply_pass(
     wanted,
     used_before: Optional[dict] = None,
     roundtrip: Optional[_Pieces] = None,
+    parents: Optional[dict] = None,
 ):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
     one already chosen: (new bytes or None, [Applied(code, line, kind)]). `used_before`: the
-    module's name_uses, `roundtrip` its code (`_roundtrip`), when the caller already has them."""
+    module's name_uses, `roundtrip` its code (`_roundtrip`), `parents` its parent map, when the
+    caller already has them (a file's previews: many passes over the one parsed module)."""
     chosen, applied, orphans, imports = [], [], set(), []
     taken: set = set()
     for report, finding in analysis.pairs:
@@ -72,10 +76,12 @@ def _apply_pass(
         return None, []
     module = without_form_feed_indent(analysis.module)
     width = line_length(path)
+    if module is not analysis.module:
+        parents = None
     try:
-        new_module = module.visit(edit_transformer(module, chosen, width))
+        new_module = module.visit(edit_transformer(module, chosen, width, parents))
     except cst.CSTValidationError:  # `return"x" % p` -> `returnPath(p)...`: needs a separator
-        new_module = module.visit(edit_transformer(module, separated(chosen), width))
+        new_module = module.visit(edit_transformer(module, separated(chosen), width, parents))
     if orphans:
         new_module = remove_orphan_functions(new_module, orphans)
     new_module = remove_orphaned_imports(module, new_module, used_before)
@@ -132,7 +138,8 @@ def analysis_previews(analysis, data: bytes, path: str) -> dict:
     Runs on the deep-stack thread; a preview that cannot be computed is left out (the finding
     is still reported)."""
     try:
-        return call_deep(_analysis_previews, analysis, data, path)
+        with statements_shared():  # every preview's module shares most statements with the parsed one
+            return call_deep(_analysis_previews, analysis, data, path)
     except Exception:  # noqa: BLE001 - previews only illustrate findings
         return {}
 
@@ -144,10 +151,11 @@ def _analysis_previews(analysis, data: bytes, path: str) -> dict:
     keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
     used_before = name_uses(analysis.module) if keys else None
     roundtrip = _roundtrip(analysis) if keys else None
+    parents = parents_below(analysis.module) if len(keys) > 1 else None
     for code, unsafe in keys:
         kinds = ("unsafe", "display") if unsafe else ("safe",)
         new, _ = _apply_pass(
-            data, analysis, path, lambda f, c=code, k=kinds: f.code == c and f.fix in k, used_before, roundtrip
+            data, analysis, path, lambda f, c=code, k=kinds: f.code == c and f.fix in k, used_before, roundtrip, parents
         )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
@@ -166,7 +174,8 @@ def finding_previews(analysis, data: bytes, path: str) -> dict:
     the rule's preview, analysis_previews, is that finding's whole fix). The first
     MAX_FINDING_PREVIEWS such findings only; one that cannot be computed is left out."""
     try:
-        return call_deep(_finding_previews, analysis, data, path)
+        with statements_shared():
+            return call_deep(_finding_previews, analysis, data, path)
     except Exception:  # noqa: BLE001 - previews only illustrate findings
         return {}
 
@@ -188,9 +197,10 @@ def _finding_previews(analysis, data: bytes, path: str) -> dict:
     if not alone:
         return previews
     used_before, roundtrip = name_uses(analysis.module), _roundtrip(analysis)
+    parents = parents_below(analysis.module)
     for finding in alone[:MAX_FINDING_PREVIEWS]:
         unsafe = finding.fix != "safe"
-        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, used_before, roundtrip)
+        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, used_before, roundtrip, parents)
         if new is not None and new != data:
             previews[(finding.code, finding.line, finding.column, unsafe)] = new
     return previews

@@ -18,7 +18,6 @@ from mcp_migrate.core.syntax import (
     iter_nodes,
     keyword,
     literal,
-    nodes_by_kind,
     parse_expr,
     positional,
 )
@@ -63,11 +62,7 @@ def _note_computed(context, dirs: list) -> None:
 
 
 def _stdio_env_edit(context, dirs: list):
-    calls = [
-        n
-        for n in nodes_by_kind(context.module).get(cst.Call, ())
-        if context.resolver.sdk_name(n.func) == STDIO_PARAMETERS
-    ]
+    calls = [n for n in context.module_nodes(cst.Call) if context.resolver.sdk_name(n.func) == STDIO_PARAMETERS]
     if len(calls) != 1 or not _evaluable_at(context, dirs, calls[0]):
         return None
     call = calls[0]
@@ -140,7 +135,7 @@ def _tool_call_edits(context, dirs: list) -> tuple:
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
     parents = None
-    for node in nodes_by_kind(context.module).get(cst.Call, ()):
+    for node in context.module_nodes(cst.Call):
         if not (isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
             continue
         name_arg, arguments = _call_tool_args(node)

@@ -15,7 +15,6 @@ from mcp_migrate.core.syntax import (
     is_reference,
     iter_nodes,
     module_binding,
-    names_called,
     positional,
 )
 from mcp_migrate.rewrites.names import sole_local_binding
@@ -101,7 +100,7 @@ def _dead_callback(context, names: tuple) -> Optional[cst.FunctionDef]:
     if not isinstance(func, cst.FunctionDef) or func.decorators:
         return None
     parents = context.module_parents()
-    uses = [n for n in names_called(context.module, names[0]) if is_reference(n, parents.get(id(n)))]
+    uses = [n for n in context.names_called(names[0]) if is_reference(n, parents.get(id(n)))]
     return func if len(uses) == 1 else None
 
 
@@ -109,7 +108,7 @@ def _only_used_inside(context, name: str, func: cst.FunctionDef) -> bool:
     """Every reference to `name` in the file is inside `func`."""
     inside = {id(n) for n in iter_nodes(func)}
     parents = context.module_parents()
-    uses = [n for n in names_called(context.module, name) if is_reference(n, parents.get(id(n)))]
+    uses = [n for n in context.names_called(name) if is_reference(n, parents.get(id(n)))]
     return bool(uses) and all(id(n) in inside for n in uses)
 
 
