@@ -103,6 +103,17 @@ def test_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
     assert sum(1 for previews in slow if previews) > 20
 
 
+def test_the_parsed_modules_code_joined_from_its_statements_is_its_code():
+    for path, _, analysis in _fixable_analyses():
+        assert loop._roundtrip(analysis).bytes == analysis.module.bytes, path
+
+
+def test_both_previews_in_one_call_equal_each_asked_alone():
+    for path, data, analysis in _fixable_analyses():
+        alone = (loop.analysis_previews(analysis, data, path.name), loop.finding_previews(analysis, data, path.name))
+        assert loop.previews(analysis, data, path.name) == alone, path
+
+
 def test_finding_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
     """Each finding's own preview too (many passes over one parse: statements' code reused)."""
     cases = _fixable_analyses()

@@ -42,10 +42,9 @@ def _with_previews(analysis, data: bytes, display: str):
     others in the file (as bytes here; `check` keeps only their hunks)."""
     result = analysis.result
     if not result.errors and any(f.fix != "none" for f in result.findings):
-        from mcp_migrate.core.fix.loop import analysis_previews, finding_previews
+        from mcp_migrate.core.fix.loop import previews
 
-        result.fix_previews = analysis_previews(analysis, data, display)
-        result.finding_fixes = finding_previews(analysis, data, display)
+        result.fix_previews, result.finding_fixes = previews(analysis, data, display)
     return result
 
 

@@ -158,11 +158,10 @@ def check(data: bytes, display: str, settings, run: Callable):
 def _previews(spelled: Spelled, display: str, settings) -> tuple:
     """(rule previews, finding previews) of the spelled-out bytes, restored."""
     from mcp_migrate import api
-    from mcp_migrate.core.fix.loop import analysis_previews, finding_previews
+    from mcp_migrate.core.fix.loop import previews
 
     analysis = api.analyze(spelled.data, display, settings)
-    rules = analysis_previews(analysis, spelled.data, display)
-    findings = finding_previews(analysis, spelled.data, display)
+    rules, findings = previews(analysis, spelled.data, display)
     return (
         {key: spelled.restore(new) for key, new in rules.items()},
         {key: spelled.restore(new) for key, new in findings.items()},

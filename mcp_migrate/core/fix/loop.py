@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from functools import cached_property
 from typing import NamedTuple, Optional
 
 import libcst as cst
@@ -104,9 +105,32 @@ class _Pieces(NamedTuple):
 
 
 def _roundtrip(analysis) -> _Pieces:
+    """The parsed module's code by statement, and whole: joined from those pieces (as every
+    preview's new module is), not generated a second time."""
     module = analysis.module
     statements = {id(stmt): (stmt, module.code_for_node(stmt)) for stmt in module.body}
-    return _Pieces(module.bytes, module, statements)
+    return _Pieces(_module_bytes(module, _Pieces(b"", module, statements)), module, statements)
+
+
+class _PassInputs:
+    """What every preview pass over one analysis needs of the parsed module, each computed
+    once and only when a pass needs it: its name uses, its code (`_roundtrip`), its parent
+    map. The rules' previews and the findings' previews of a file share one."""
+
+    def __init__(self, analysis) -> None:
+        self.analysis = analysis
+
+    @cached_property
+    def used_before(self) -> dict:
+        return name_uses(self.analysis.module)
+
+    @cached_property
+    def roundtrip(self) -> _Pieces:
+        return _roundtrip(self.analysis)
+
+    @cached_property
+    def parents(self) -> dict:
+        return parents_below(self.analysis.module)
 
 
 def _module_bytes(new: cst.Module, pieces: _Pieces) -> bytes:
@@ -137,25 +161,46 @@ def analysis_previews(analysis, data: bytes, path: str) -> dict:
     is one pass, like the first pass of `fix`; what `fix` writes is still verified there.
     Runs on the deep-stack thread; a preview that cannot be computed is left out (the finding
     is still reported)."""
+    return previews(analysis, data, path, findings=False)[0]
+
+
+def previews(analysis, data: bytes, path: str, *, findings: bool = True) -> tuple:
+    """(analysis_previews, finding_previews) of one analysis, from one call on the deep-stack
+    thread whose passes share the parsed module's name uses, code and parent map (and each
+    top-level statement's, core.fix.shared_statements). Either is {} when it cannot be computed."""
     try:
-        with statements_shared():  # every preview's module shares most statements with the parsed one
-            return call_deep(_analysis_previews, analysis, data, path)
+        with statements_shared():
+            return call_deep(_previews, analysis, data, path, findings)
     except Exception:  # noqa: BLE001 - previews only illustrate findings
-        return {}
+        return {}, {}
 
 
-def _analysis_previews(analysis, data: bytes, path: str) -> dict:
+def _previews(analysis, data: bytes, path: str, findings: bool) -> tuple:
+    inputs = _PassInputs(analysis)
+    out = []
+    for wanted, make in ((True, _analysis_previews), (findings, _finding_previews)):
+        try:
+            out.append(make(analysis, data, path, inputs) if wanted else {})
+        except Exception:  # noqa: BLE001 - one kind of preview lost, not the other
+            out.append({})
+    return tuple(out)
+
+
+def _analysis_previews(analysis, data: bytes, path: str, inputs: _PassInputs) -> dict:
     previews: dict = {}
     if analysis.module is None:
         return previews
     keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
-    used_before = name_uses(analysis.module) if keys else None
-    roundtrip = _roundtrip(analysis) if keys else None
-    parents = parents_below(analysis.module) if len(keys) > 1 else None
     for code, unsafe in keys:
         kinds = ("unsafe", "display") if unsafe else ("safe",)
         new, _ = _apply_pass(
-            data, analysis, path, lambda f, c=code, k=kinds: f.code == c and f.fix in k, used_before, roundtrip, parents
+            data,
+            analysis,
+            path,
+            lambda f, c=code, k=kinds: f.code == c and f.fix in k,
+            inputs.used_before,
+            inputs.roundtrip,
+            inputs.parents,
         )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
@@ -175,12 +220,12 @@ def finding_previews(analysis, data: bytes, path: str) -> dict:
     MAX_FINDING_PREVIEWS such findings only; one that cannot be computed is left out."""
     try:
         with statements_shared():
-            return call_deep(_finding_previews, analysis, data, path)
+            return call_deep(_finding_previews, analysis, data, path, _PassInputs(analysis))
     except Exception:  # noqa: BLE001 - previews only illustrate findings
         return {}
 
 
-def _finding_previews(analysis, data: bytes, path: str) -> dict:
+def _finding_previews(analysis, data: bytes, path: str, inputs: _PassInputs) -> dict:
     previews: dict = {}
     if analysis.module is None:
         return previews
@@ -196,11 +241,17 @@ def _finding_previews(analysis, data: bytes, path: str) -> dict:
     ]
     if not alone:
         return previews
-    used_before, roundtrip = name_uses(analysis.module), _roundtrip(analysis)
-    parents = parents_below(analysis.module)
     for finding in alone[:MAX_FINDING_PREVIEWS]:
         unsafe = finding.fix != "safe"
-        new, _ = _apply_pass(data, analysis, path, lambda f, one=finding: f is one, used_before, roundtrip, parents)
+        new, _ = _apply_pass(
+            data,
+            analysis,
+            path,
+            lambda f, one=finding: f is one,
+            inputs.used_before,
+            inputs.roundtrip,
+            inputs.parents,
+        )
         if new is not None and new != data:
             previews[(finding.code, finding.line, finding.column, unsafe)] = new
     return previews
