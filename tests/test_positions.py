@@ -131,3 +131,25 @@ def test_the_walks_node_types_are_every_concrete_syntax_node_of_libcst():
     }
     assert len(expected) > 100
     assert walk.NODE_TYPES == expected
+
+
+def test_the_engine_positions_with_the_screens_tree_and_keeps_none_after(monkeypatch):
+    """A file's findings are placed through the `ast` tree its syntax screen made (no second
+    parse), and the last-file cache of the screens holds no tree once the check is done."""
+    from mcp_migrate import api
+    from mcp_migrate.core import engine
+
+    data = (ROOT / "fixtures" / "example" / "server.py").read_bytes()
+    expected = api.check_bytes(data, "server.py", api.default_settings()).findings
+    engine._LAST[0] = None
+
+    real = positions._StatementLocator._ast
+
+    def handed_a_tree(locator):
+        assert locator._tree is not None, "positions would parse the file again"
+        return real(locator)
+
+    monkeypatch.setattr(positions._StatementLocator, "_ast", handed_a_tree)
+    fallbacks = _whole_module_fallbacks(monkeypatch)
+    assert api.check_bytes(data, "server.py", api.default_settings()).findings == expected
+    assert not fallbacks and engine._LAST[0][3].tree is None

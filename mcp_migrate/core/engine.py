@@ -111,6 +111,15 @@ def screens(data: bytes, path: str, settings: Settings) -> Screened:
     return decided
 
 
+def _take_tree(decided: Screened):
+    """The screen's `ast` tree, for this analysis only: the last-file cache keeps the answer
+    without it, so no file's tree outlives its check (a 1.26 MB module's is 30 MB)."""
+    last = _LAST[0]
+    if decided.tree is not None and last is not None and last[3] is decided:
+        _LAST[0] = (*last[:3], decided._replace(tree=None))
+    return decided.tree
+
+
 def _screens(data: bytes, path: str, settings: Settings) -> Screened:
     if not gate_open(data, settings):
         return Screened()
@@ -217,6 +226,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         result.findings.append(file_finding(path, IO_ERROR_CODE, refused))
         return Analysis(None, [], result)
     decided = screens(data, path, settings)
+    tree = _take_tree(decided)
     if not decided.byte_rules and not decided.audit:
         return Analysis(None, [], result)
     problem = _size_problem(data, settings)
@@ -229,7 +239,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         result.findings.append(file_finding(path, *problem))
         return Analysis(None, [], result)
     try:
-        return call_deep(_parse_and_analyze, data, path, settings, rules, audit, decided.tree)
+        return call_deep(_parse_and_analyze, data, path, settings, rules, audit, tree)
     except RecursionError:
         # Nesting the guard does not measure (thousands of implicit string pieces beyond
         # even the deep thread's limit) costs this file only, never the run.
