@@ -202,6 +202,8 @@ class RootsProvider(WireMethodRule):
             return True
         if b"roots" not in data:
             return False
+        if not (b'roots"' in data or b"roots'" in data):  # what every `_ROOTS_KEY` match holds
+            return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES)
         if b"jsonrpc" in data and _ROOTS_KEY.search(data) is not None:  # an answer in its envelope
             return True
         # A raw `{"roots": [{"uri": ...}]}` answer.

@@ -36,7 +36,7 @@ _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 
 def own_api(data: bytes) -> bool:
     """`OWN_API.search(data)`, found by its literals first."""
-    if _OWN_TYPE.search(data):
+    if (b"Roots" in data or b"roots_" in data) and _OWN_TYPE.search(data):  # its literals first
         return True
     at = data.find(b"_root")
     while at >= 0:  # the setter's verb ends just before `_root`: at most 8 bytes back

@@ -102,7 +102,8 @@ class NaiveFileUri(Rule):
         that only bridges LSP document URIs is out of scope: its URIs are not roots."""
         if mcp_file(data):
             return ROOTS_OR_RESOURCES.search(data) is not None
-        return b"oots" in data and FILE_BYTES.search(data) is not None
+        # `e:/` or `E:/`: what every FILE_BYTES match holds, found like a string first.
+        return b"oots" in data and (b"e:/" in data or b"E:/" in data) and FILE_BYTES.search(data) is not None
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
