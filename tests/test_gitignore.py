@@ -1,6 +1,8 @@
 """The gitignore matcher against git's documented semantics."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_migrate.project.gitignore import IgnoreStack, PatternSet, compile_pattern, find_git_root
 
@@ -92,3 +94,61 @@ def test_ancestor_gitignore_up_to_git_root_only(tmp_path):
     stack = IgnoreStack.for_root(str(src))
     assert stack.ignored(str(src / "gen"), True)
     assert not stack.ignored(str(src / "a.py"), False)
+
+
+# Plain names and endings are told without a regex; the last match still wins ----------------
+def _by_regex(patterns: PatternSet, path: str, is_dir: bool):
+    """The verdict as git's rule says it: the last pattern whose regex matches decides."""
+    rel = patterns.relative(path)
+    for pat in reversed(patterns.patterns):
+        if (is_dir or not pat.dir_only) and pat.regex.match(rel):
+            return not pat.negated
+    return None
+
+
+def test_plain_names_and_endings_are_sorted_out_of_the_regexes():
+    pats = [compile_pattern(line) for line in ("node_modules", "*.log", "dist/", "/build", "a*b", "!keep.log")]
+    assert [(p.name, p.suffix) for p in pats] == [
+        ("node_modules", None),
+        (None, ".log"),
+        ("dist", None),
+        (None, None),
+        (None, None),
+        ("keep.log", None),
+    ]
+
+
+LINES = st.sampled_from(
+    [
+        "foo",
+        "bar",
+        "foo/",
+        "!foo",
+        "*.py",
+        "!*.py",
+        "*",
+        "!keep.py",
+        "keep.py",
+        "/foo",
+        "a/foo",
+        "**/bar",
+        "*.py/",
+        "!bar/",
+        "b*r",
+        "f?o",
+        "[fb]oo",
+        "\\!foo",
+        "a/**",
+        "*o",
+        "!*o",
+    ]
+)
+PARTS = st.sampled_from(["foo", "bar", "a", "keep.py", "x.py", "bo", "!foo", "b", "fo"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(LINES, max_size=8), st.lists(PARTS, min_size=1, max_size=4).map("/".join), st.booleans())
+def test_the_verdict_is_the_last_matching_patterns(lines, rel, is_dir):
+    patterns = PatternSet.from_lines("/base", lines)
+    path = "/base/" + rel
+    assert patterns.verdict(path, is_dir) == _by_regex(patterns, path, is_dir), (lines, rel, is_dir)

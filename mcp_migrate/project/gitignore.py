@@ -24,6 +24,14 @@ class Pattern:
     regex: re.Pattern[str]
     negated: bool
     dir_only: bool
+    #: The pattern's whole meaning where it is a plain name (`node_modules`: the last path
+    #: part equals it) or a name ending (`*.log`: the last part ends with it); None otherwise.
+    name: Optional[str] = None
+    suffix: Optional[str] = None
+
+
+#: Characters that make a pattern more than a plain name (a glob, an escape, a path).
+_NOT_PLAIN = frozenset("/*?[\\")
 
 
 def _bracket(pat: str, i: int):
@@ -116,7 +124,10 @@ def compile_pattern(line: str) -> Optional[Pattern]:
     anchored = "/" in line
     body = translate(line[1:] if line.startswith("/") else line)
     prefix = "" if anchored else "(?:.*/)?"
-    return Pattern(source, re.compile("^" + prefix + body + r"\Z", re.DOTALL), negated, dir_only)
+    regex = re.compile("^" + prefix + body + r"\Z", re.DOTALL)
+    name = line if _NOT_PLAIN.isdisjoint(line) else None
+    suffix = line[1:] if line.startswith("*") and _NOT_PLAIN.isdisjoint(line[1:]) else None
+    return Pattern(source, regex, negated, dir_only, name, suffix)
 
 
 def parse_patterns(lines: Iterable[str]) -> list:
@@ -130,6 +141,18 @@ class PatternSet:
         self.base = os.path.abspath(base)
         self._prefix = self.base.rstrip(os.sep) + os.sep
         self.patterns = list(patterns)
+        # Most lines of a real .gitignore are plain names and `*.ext` endings: those are told
+        # by the path's last part, without a regex each; their order still decides (`verdict`).
+        self._by_name: dict = {}
+        self._suffixes: list = []
+        self._others: list = []
+        for index, pat in enumerate(self.patterns):
+            if pat.name is not None:
+                self._by_name.setdefault(pat.name, []).append((index, pat))
+            elif pat.suffix is not None:
+                self._suffixes.append((index, pat.suffix, pat))
+            else:
+                self._others.append((index, pat))
 
     @classmethod
     def from_lines(cls, base: str, lines: Iterable[str]) -> PatternSet:
@@ -156,16 +179,30 @@ class PatternSet:
         return rel.replace(os.sep, "/")
 
     def verdict(self, path: str, is_dir: bool) -> Optional[bool]:
-        """True ignored, False re-included by `!`, None when no pattern matches."""
+        """True ignored, False re-included by `!`, None when no pattern matches: the last
+        pattern that matches decides. Plain names are looked up by the path's last part and
+        endings tested on it; a regex runs only for a pattern that could come later than both."""
         if not self.patterns:
             return None
         rel = self.relative(path)
-        for pat in reversed(self.patterns):
-            if pat.dir_only and not is_dir:
-                continue
-            if pat.regex.match(rel):
+        last = rel.rpartition("/")[2]
+        best, found = -1, None
+        for index, pat in reversed(self._by_name.get(last, ())):
+            if is_dir or not pat.dir_only:
+                best, found = index, pat
+                break
+        for index, suffix, pat in reversed(self._suffixes):
+            if index < best:
+                break
+            if (is_dir or not pat.dir_only) and last.endswith(suffix):
+                best, found = index, pat
+                break
+        for index, pat in reversed(self._others):
+            if index < best:
+                break
+            if (is_dir or not pat.dir_only) and pat.regex.match(rel):
                 return not pat.negated
-        return None
+        return None if found is None else not found.negated
 
     def matches(self, path: str, is_dir: bool = False) -> bool:
         return bool(self.verdict(path, is_dir))
