@@ -1,6 +1,6 @@
 """A check's work grows with the file, not with the file times its findings: a rewrite that asks
 "is this callback used anywhere else?" once per finding reads a module-wide index built once
-(core.syntax.nodes_by_kind, names_called), not a walk of the whole module per finding. What is
+(core.syntax.ModuleIndex), not a walk of the whole module per finding. What is
 counted is work (syntax nodes whose children were listed), never time."""
 
 from __future__ import annotations

@@ -53,31 +53,28 @@ class CatalogError(Exception):
 
 
 def _catalog_files():
-    """The catalog's Markdown files: the installed `mcp_migrate._catalog` folder, read as a
-    plain folder where it is one (importlib.resources, and the tempfile and shutil it imports,
-    only for a zipped install), else a source checkout's `rules/`."""
+    """The catalog's Markdown files: the installed `mcp_migrate._catalog` folder, listed as a
+    plain folder (importlib.resources, and the tempfile and shutil it imports, only for a
+    zipped install), else a source checkout's `rules/`."""
     from importlib.util import find_spec
 
     try:
         spec = find_spec("mcp_migrate._catalog")
     except (ImportError, ValueError):
         spec = None
-    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
-    found = sorted(Path(folder, name) for folder in folders if os.path.isdir(folder) for name in os.listdir(folder))
-    found = [path for path in found if path.name.endswith(".md")]
-    if found:
-        return found
-    try:
-        if spec is None:
-            raise ModuleNotFoundError("mcp_migrate._catalog")
-        from importlib.resources import files
+    if spec is not None:
+        folders = [folder for folder in spec.submodule_search_locations or () if os.path.isdir(folder)]
+        found = sorted(Path(folder, name) for folder in folders for name in os.listdir(folder) if name.endswith(".md"))
+        if found:
+            return found
+        try:
+            from importlib.resources import files
 
-        root = files("mcp_migrate._catalog")
-        entries = [e for e in root.iterdir() if e.name.endswith(".md")]
-        if entries:
-            return entries
-    except (ImportError, ModuleNotFoundError, FileNotFoundError, TypeError):
-        pass
+            entries = [e for e in files("mcp_migrate._catalog").iterdir() if e.name.endswith(".md")]
+            if entries:
+                return entries
+        except (ImportError, FileNotFoundError, TypeError):
+            pass
     # A source checkout that was not installed: the catalog is the sibling `rules/` folder.
     here = Path(__file__).resolve().parents[2] / "rules"
     return sorted(here.glob("*.md"))

@@ -12,7 +12,7 @@ from mcp_migrate.core.messages import split
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
-from mcp_migrate.core.syntax import names_by_value, nodes_by_kind, parents_below
+from mcp_migrate.core.syntax import ModuleIndex
 
 
 @dataclass
@@ -54,6 +54,11 @@ class FileContext:
     #: Per-file answers a rewrite computes once and asks again (e.g. the registered tools).
     memo: dict = field(default_factory=dict)
     _evidence: Optional[Evidence] = None
+    #: The module's whole-tree indexes (parents, nodes by kind, names), built on first use.
+    index: ModuleIndex = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.index = ModuleIndex(self.module)
 
     @property
     def evidence(self) -> Evidence:
@@ -64,29 +69,6 @@ class FileContext:
                 imports, self.data, self.path, project=lambda name: project_module_is_mcp(self.path, name)
             )
         return self._evidence
-
-    def module_parents(self) -> dict:
-        """id(node) -> parent for every syntax node of the module, built once per file."""
-        parents = self.memo.get("parents")
-        if parents is None:
-            parents = self.memo["parents"] = parents_below(self.module)
-        return parents
-
-    def module_nodes(self, kind: type) -> list:
-        """The module's syntax nodes of exactly type `kind`, in source order (one index a file:
-        a rewrite asks once per finding)."""
-        index = self.memo.get("nodes")
-        if index is None:
-            index = self.memo["nodes"] = nodes_by_kind(self.module)
-        return index.get(kind, [])
-
-    def names_called(self, value: str) -> list:
-        """The module's `Name` nodes that spell `value`, in source order."""
-        by_value = self.memo.get("names")
-        if by_value is None:
-            self.module_nodes(cst.Name)
-            by_value = self.memo["names"] = names_by_value(self.memo["nodes"])
-        return by_value.get(value, [])
 
     def report(self, code, node, message, *, severity=None, fix=None, help=None) -> None:
         """`message`: a core.messages.Message (message and help), or the message alone."""

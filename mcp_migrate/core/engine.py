@@ -41,7 +41,7 @@ from mcp_migrate.core.positions import node_ranges
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
-from mcp_migrate.core.syntax import shorten
+from mcp_migrate.core.syntax import ModuleIndex, shorten
 
 
 @lru_cache(maxsize=64)
@@ -205,6 +205,9 @@ class Analysis:
     module: Optional[cst.Module]
     pairs: list
     result: FileResult
+    #: The module's whole-tree indexes, shared by the rules' rewrites, the positions and the
+    #: previews of this analysis (core.syntax.ModuleIndex).
+    index: Optional[ModuleIndex] = None
 
 
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
@@ -379,13 +382,15 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     """The rules' walk over a parsed module, then positions, suppressions and reviews. `tree`:
     the screen's `ast` tree of the same bytes, when it has one."""
     reports = []
+    index = ModuleIndex(module)
     if rules:
         context, _ = run_rules(path, data, module, settings, rules, result.errors)
         # What a rule reported before it broke stands: an internal error never hides a finding.
         reports = list(context.reports)
         result.notes = context.notes
+        index = context.index
     if not reports and not audit:
-        return Analysis(module, [], result)
+        return Analysis(module, [], result, index)
     # The source text without a codegen pass: the decoded bytes themselves (utf-8-sig drops a
     # BOM as LibCST does). They equal `module.code` except where LibCST's codegen loses bytes
     # (a form feed before an indented line, a CR-only file's final CR): positions count in the
@@ -395,7 +400,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
         _decide_fixes(reports, module, settings, rules)
-    kept = _position(reports, module, text, path, suppressions, result, tree) if reports else []
+    kept = _position(reports, module, text, path, suppressions, result, tree, index) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)
     result.findings.extend(f for _, f in pairs)
@@ -404,13 +409,13 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
         if UNUSED_SUPPRESSION_CODE in settings.select:
             result.findings.extend(_stale(suppressions, settings, path))
         result.findings.sort(key=Finding.sort_key)
-    return Analysis(module, pairs, result)
+    return Analysis(module, pairs, result, index)
 
 
-def _position(reports, module, text, path, suppressions, result, tree=None) -> list:
+def _position(reports, module, text, path, suppressions, result, tree=None, index=None) -> list:
     """Findings for reports, minus the suppressed ones (kept aside with their reason).
     Only the statements holding reported nodes are positioned (core.positions)."""
-    ranges = node_ranges(module, text, [(rep.node, rep.ancestors) for rep in reports], tree)
+    ranges = node_ranges(module, text, [(rep.node, rep.ancestors) for rep in reports], tree, index)
     catalog = load_catalog()
     kept = []
     for rep in reports:

@@ -21,7 +21,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-from mcp_migrate.core.walk import children
+from mcp_migrate.core.syntax import ModuleIndex
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 
@@ -33,14 +33,17 @@ class _Recorder:
         self._computed: dict = {}
 
 
-def node_ranges(module: cst.Module, text: str, targets: list, tree: Optional[ast.Module] = None) -> dict:
+def node_ranges(
+    module: cst.Module, text: str, targets: list, tree: Optional[ast.Module] = None, index: Optional[ModuleIndex] = None
+) -> dict:
     """{id(node): CodeRange} for each (node, ancestors) in `targets`; `ancestors` is the walk's
     chain from the module down to the node being visited when it was reported (may be empty);
     `text` is the module's source (`module.code`, which the caller has without a codegen pass);
-    `tree`, when given, `ast`'s tree of the same source (the engine's screen parsed it)."""
+    `tree`, when given, `ast`'s tree of the same source (the engine's screen parsed it);
+    `index`, the module's ModuleIndex when the caller has one (its parent map is shared)."""
     ranges: dict = {}
     pending = []
-    locator = _StatementLocator(module, text, tree)
+    locator = _StatementLocator(module, text, tree, index)
     by_statement: dict = {}
     for node, ancestors in targets:
         statement = locator.block_statement(ancestors)
@@ -69,29 +72,23 @@ def node_ranges(module: cst.Module, text: str, targets: list, tree: Optional[ast
 class _StatementLocator:
     """Finds where block statements start, through `ast`, parsed once and only when needed."""
 
-    def __init__(self, module: cst.Module, text: str, tree: Optional[ast.Module] = None) -> None:
+    def __init__(
+        self, module: cst.Module, text: str, tree: Optional[ast.Module] = None, index: Optional[ModuleIndex] = None
+    ) -> None:
         self.module = module
         self.text = text
         self._tree: Optional[ast.Module] = tree
         self._failed = False
         self._lines: Optional[list] = None
-        self._parents: Optional[dict] = None
+        self._index = index if index is not None and index.module is module else ModuleIndex(module)
 
     def chain_to(self, node: cst.CSTNode) -> list:
         """The chain from the module down to `node` (empty when the walk's children do not
-        reach it), from a parent map built once: a node reported after the walk has none."""
-        if self._parents is None:
-            parents: dict = {}
-            stack = [self.module]
-            while stack:
-                current = stack.pop()
-                for child in children(current):
-                    parents[id(child)] = current
-                    stack.append(child)
-            self._parents = parents
+        reach it), from the module's parent map: a node reported after the walk has none."""
+        parents = self._index.parents
         chain = [node]
-        while id(chain[-1]) in self._parents:
-            chain.append(self._parents[id(chain[-1])])
+        while id(chain[-1]) in parents:
+            chain.append(parents[id(chain[-1])])
         chain.reverse()
         return chain if chain[0] is self.module else []
 

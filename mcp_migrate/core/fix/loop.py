@@ -21,7 +21,6 @@ from mcp_migrate.core.fix.orphans import remove_orphan_functions
 from mcp_migrate.core.fix.preserve import exact_output
 from mcp_migrate.core.fix.shared_statements import statements_shared
 from mcp_migrate.core.settings import Settings
-from mcp_migrate.core.syntax import parents_below
 
 MAX_PASSES = 5
 
@@ -54,12 +53,12 @@ def _apply_pass(
     wanted,
     used_before: Optional[dict] = None,
     roundtrip: Optional[_Pieces] = None,
-    parents: Optional[dict] = None,
 ):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
     one already chosen: (new bytes or None, [Applied(code, line, kind)]). `used_before`: the
-    module's name_uses, `roundtrip` its code (`_roundtrip`), `parents` its parent map, when the
-    caller already has them (a file's previews: many passes over the one parsed module)."""
+    module's name_uses, `roundtrip` its code (`_roundtrip`), when the caller already has them
+    (a file's previews: many passes over the one parsed module, whose parent map the analysis's
+    index keeps)."""
     chosen, applied, orphans, imports = [], [], set(), []
     taken: set = set()
     for report, finding in analysis.pairs:
@@ -77,8 +76,8 @@ def _apply_pass(
         return None, []
     module = without_form_feed_indent(analysis.module)
     width = line_length(path)
-    if module is not analysis.module:
-        parents = None
+    index = analysis.index
+    parents = index.parents if index is not None and index.module is module else None
     try:
         new_module = module.visit(edit_transformer(module, chosen, width, parents))
     except cst.CSTValidationError:  # `return"x" % p` -> `returnPath(p)...`: needs a separator
@@ -114,8 +113,8 @@ def _roundtrip(analysis) -> _Pieces:
 
 class _PassInputs:
     """What every preview pass over one analysis needs of the parsed module, each computed
-    once and only when a pass needs it: its name uses, its code (`_roundtrip`), its parent
-    map. The rules' previews and the findings' previews of a file share one."""
+    once and only when a pass needs it: its name uses and its code (`_roundtrip`). The rules'
+    previews and the findings' previews of a file share one."""
 
     def __init__(self, analysis) -> None:
         self.analysis = analysis
@@ -127,10 +126,6 @@ class _PassInputs:
     @cached_property
     def roundtrip(self) -> _Pieces:
         return _roundtrip(self.analysis)
-
-    @cached_property
-    def parents(self) -> dict:
-        return parents_below(self.analysis.module)
 
 
 def _module_bytes(new: cst.Module, pieces: _Pieces) -> bytes:
@@ -164,21 +159,22 @@ def analysis_previews(analysis, data: bytes, path: str) -> dict:
     return previews(analysis, data, path, findings=False)[0]
 
 
-def previews(analysis, data: bytes, path: str, *, findings: bool = True) -> tuple:
+def previews(analysis, data: bytes, path: str, *, rules: bool = True, findings: bool = True) -> tuple:
     """(analysis_previews, finding_previews) of one analysis, from one call on the deep-stack
     thread whose passes share the parsed module's name uses, code and parent map (and each
-    top-level statement's, core.fix.shared_statements). Either is {} when it cannot be computed."""
+    top-level statement's, core.fix.shared_statements). Either is {} when it cannot be computed
+    or was not asked for (`rules`, `findings`)."""
     try:
         with statements_shared():
-            return call_deep(_previews, analysis, data, path, findings)
+            return call_deep(_previews, analysis, data, path, rules, findings)
     except Exception:  # noqa: BLE001 - previews only illustrate findings
         return {}, {}
 
 
-def _previews(analysis, data: bytes, path: str, findings: bool) -> tuple:
+def _previews(analysis, data: bytes, path: str, rules: bool, findings: bool) -> tuple:
     inputs = _PassInputs(analysis)
     out = []
-    for wanted, make in ((True, _analysis_previews), (findings, _finding_previews)):
+    for wanted, make in ((rules, _analysis_previews), (findings, _finding_previews)):
         try:
             out.append(make(analysis, data, path, inputs) if wanted else {})
         except Exception:  # noqa: BLE001 - one kind of preview lost, not the other
@@ -200,7 +196,6 @@ def _analysis_previews(analysis, data: bytes, path: str, inputs: _PassInputs) ->
             lambda f, c=code, k=kinds: f.code == c and f.fix in k,
             inputs.used_before,
             inputs.roundtrip,
-            inputs.parents,
         )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
@@ -218,11 +213,7 @@ def finding_previews(analysis, data: bytes, path: str) -> dict:
     the findings whose rule has more than one fix of that kind in the file (for the others
     the rule's preview, analysis_previews, is that finding's whole fix). The first
     MAX_FINDING_PREVIEWS such findings only; one that cannot be computed is left out."""
-    try:
-        with statements_shared():
-            return call_deep(_finding_previews, analysis, data, path, _PassInputs(analysis))
-    except Exception:  # noqa: BLE001 - previews only illustrate findings
-        return {}
+    return previews(analysis, data, path, rules=False)[1]
 
 
 def _finding_previews(analysis, data: bytes, path: str, inputs: _PassInputs) -> dict:
@@ -250,7 +241,6 @@ def _finding_previews(analysis, data: bytes, path: str, inputs: _PassInputs) -> 
             lambda f, one=finding: f is one,
             inputs.used_before,
             inputs.roundtrip,
-            inputs.parents,
         )
         if new is not None and new != data:
             previews[(finding.code, finding.line, finding.column, unsafe)] = new

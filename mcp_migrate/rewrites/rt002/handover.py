@@ -62,7 +62,7 @@ def _note_computed(context, dirs: list) -> None:
 
 
 def _stdio_env_edit(context, dirs: list):
-    calls = [n for n in context.module_nodes(cst.Call) if context.resolver.sdk_name(n.func) == STDIO_PARAMETERS]
+    calls = [n for n in context.index.nodes(cst.Call) if context.resolver.sdk_name(n.func) == STDIO_PARAMETERS]
     if len(calls) != 1 or not _evaluable_at(context, dirs, calls[0]):
         return None
     call = calls[0]
@@ -94,7 +94,7 @@ def _stdio_env_edit(context, dirs: list):
 def fit(context, old: cst.BaseExpression, new: cst.BaseExpression) -> cst.BaseExpression:
     """`new` in place of `old`, exploded one item per line (black's style, trailing comma) when
     the statement would otherwise run past the file's line length."""
-    parents = context.module_parents()
+    parents = context.index.parents
     statement, depth, node = None, 0, old
     while node is not None:
         node = parents.get(id(node))
@@ -135,7 +135,7 @@ def _tool_call_edits(context, dirs: list) -> tuple:
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
     parents = None
-    for node in context.module_nodes(cst.Call):
+    for node in context.index.nodes(cst.Call):
         if not (isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
             continue
         name_arg, arguments = _call_tool_args(node)
@@ -149,7 +149,7 @@ def _tool_call_edits(context, dirs: list) -> tuple:
         fits = known and _evaluable_at(context, dirs, node)
         edit = _call_edit(context, node, name_arg, arguments, param, dirs) if fits else None
         if edit is None:
-            parents = parents or context.module_parents()
+            parents = parents or context.index.parents
             statement = _statement_above(parents, node)
             needs = "takes an optional" if name in optional else "now requires"
             note = (
@@ -175,7 +175,7 @@ def _evaluable_at(context, dirs: list, node: cst.CSTNode) -> bool:
     if not computed:
         return True
     provider = enclosing(context.ancestors, cst.FunctionDef)
-    parents = context.module_parents()
+    parents = context.index.parents
     here = node
     while here is not None and not isinstance(here, cst.FunctionDef):
         here = parents.get(id(here))

@@ -99,16 +99,16 @@ def _dead_callback(context, names: tuple) -> Optional[cst.FunctionDef]:
     func = module_binding(context.module, names[0])
     if not isinstance(func, cst.FunctionDef) or func.decorators:
         return None
-    parents = context.module_parents()
-    uses = [n for n in context.names_called(names[0]) if is_reference(n, parents.get(id(n)))]
+    parents = context.index.parents
+    uses = [n for n in context.index.names_called(names[0]) if is_reference(n, parents.get(id(n)))]
     return func if len(uses) == 1 else None
 
 
 def _only_used_inside(context, name: str, func: cst.FunctionDef) -> bool:
     """Every reference to `name` in the file is inside `func`."""
     inside = {id(n) for n in iter_nodes(func)}
-    parents = context.module_parents()
-    uses = [n for n in context.names_called(name) if is_reference(n, parents.get(id(n)))]
+    parents = context.index.parents
+    uses = [n for n in context.index.names_called(name) if is_reference(n, parents.get(id(n)))]
     return bool(uses) and all(id(n) in inside for n in uses)
 
 
