@@ -382,13 +382,14 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     """The rules' walk over a parsed module, then positions, suppressions and reviews. `tree`:
     the screen's `ast` tree of the same bytes, when it has one."""
     reports = []
-    index = ModuleIndex(module)
     if rules:
         context, _ = run_rules(path, data, module, settings, rules, result.errors)
         # What a rule reported before it broke stands: an internal error never hides a finding.
         reports = list(context.reports)
         result.notes = context.notes
         index = context.index
+    else:
+        index = ModuleIndex(module)
     if not reports and not audit:
         return Analysis(module, [], result, index)
     # The source text without a codegen pass: the decoded bytes themselves (utf-8-sig drops a
