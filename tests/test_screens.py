@@ -178,3 +178,30 @@ def test_the_runner_screens_each_file_once_and_with_the_rule_classes(tmp_path, m
     results = runner.run_items(items, jobs=2)
     assert (len(results), sum(len(r.findings) for r in results)) == (count, 0)
     assert len(calls) == count and all(calls), calls[:4]
+
+
+def test_the_runner_asks_each_files_gate_once(tmp_path, monkeypatch):
+    """A pooled check tests each file against the gate while it screens: a file the gate keeps
+    out is finished with that answer, not handed to the engine to be tested again (the gate's
+    substring tests were a sixth of a 5,000-file site-packages run, paid twice)."""
+    from mcp_migrate.checks import gates
+    from mcp_migrate.commands import runner
+
+    monkeypatch.chdir(tmp_path)
+    count = runner.POOL_THRESHOLD + 1
+    for i in range(count):
+        (tmp_path / f"p{i}.py").write_text("import os\n\nprint(os.sep)\n")
+    (tmp_path / "s.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
+    calls = []
+    real = gates.may_report
+
+    def counted(data, settings):
+        calls.append(data)
+        return real(data, settings)
+
+    monkeypatch.setattr(gates, "may_report", counted)
+    items = runner.plan(["."], runner.CheckOptions()).items
+    results = runner.run_items(items, jobs=2)
+    assert (len(results), sum(len(r.findings) for r in results)) == (count + 1, 0)
+    # each closed file once; the open one once here and once in the engine's check
+    assert len(calls) == count + 2

@@ -16,7 +16,7 @@ def check(data: bytes, display: str, settings):
     (`applicability.adjust`) after the results cache. A file no selected rule can report on
     (checks.gates) gets the engine's empty result without loading the rules or LibCST."""
     if not may_report(data, settings):
-        return FileResult(display, previewed=bool(settings.fix_previews))
+        return unreported(display, settings)
     from mcp_migrate import api
 
     if settings.fix_previews:
@@ -34,6 +34,12 @@ def check(data: bytes, display: str, settings):
         result.previewed = True
         result.finding_fixes = _as_hunks(data, result.finding_fixes)
     return result
+
+
+def unreported(display: str, settings) -> FileResult:
+    """The check's result for a file no selected rule can report on (`may_report` False):
+    empty, and previewed when the run previews (there is nothing to preview)."""
+    return FileResult(display, previewed=bool(settings.fix_previews))
 
 
 def _with_previews(analysis, data: bytes, display: str):

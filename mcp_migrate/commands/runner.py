@@ -521,6 +521,7 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
     finished here too. A pool starts only for what is left for LibCST, and only when that is
     enough work (`POOL_BYTES`) for the workers' start-up to pay; otherwise it runs here."""
     from mcp_migrate.api import may_report, with_rules
+    from mcp_migrate.commands.analysis import unreported
     from mcp_migrate.core.engine import screens
 
     results: list = [None] * len(items)
@@ -531,7 +532,10 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
         if data is None:  # unreadable, too large: check_file reports it
             results[index] = check_file((source, settings))
             advance()
-        elif not may_report(data, settings) or not screens(data, source.display, with_rules(settings)).parses:
+        elif not may_report(data, settings):  # the gate's answer is the check's: not asked twice
+            results[index] = unreported(source.display, settings)
+            advance()
+        elif not screens(data, source.display, with_rules(settings)).parses:
             # The screens need the rule classes (a run's Settings name them by code only until
             # a file opens a gate); the engine's own check then finds this screening done.
             results[index] = check_data((source, settings, data))  # no LibCST: decided by the screens
