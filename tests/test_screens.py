@@ -205,3 +205,68 @@ def test_the_runner_asks_each_files_gate_once(tmp_path, monkeypatch):
     assert (len(results), sum(len(r.findings) for r in results)) == (count + 1, 0)
     # each closed file once; the open one once here and once in the engine's check
     assert len(calls) == count + 2
+
+
+def _mixed_tree(root, closed: int) -> None:
+    """Three files no gate opens, an MCP file a rule reports on, one it does not, then
+    `closed` more files no gate opens."""
+    for name in [f"a{i}" for i in range(3)] + [f"z{i:03}" for i in range(closed)]:
+        (root / f"{name}.py").write_text("import os\n\nprint(os.sep)\n")
+    (root / "m_ask.py").write_text(
+        "from mcp.server.fastmcp import Context\n\n\nasync def tool(ctx: Context):\n"
+        "    return await ctx.session.list_roots()\n"
+    )
+    (root / "m_plain.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
+
+
+def _run_findings(results) -> list:
+    return [(r.path, [(f.code, f.line, f.column) for f in r.findings], r.errors) for r in results]
+
+
+def test_a_big_check_is_screened_in_the_pool_with_the_results_of_one_process(tmp_path, monkeypatch):
+    """From `SCREEN_POOL_FILES` files on, the pool reads and screens them too; the main process
+    reads only up to the first file that opens a gate, and loads the rules before the workers
+    start, so they inherit them. The results are those of `-j 1`, in the plan's order."""
+    from mcp_migrate import api
+    from mcp_migrate.commands import runner
+
+    monkeypatch.chdir(tmp_path)
+    _mixed_tree(tmp_path, runner.POOL_THRESHOLD + 10)
+    monkeypatch.setattr(runner, "SCREEN_POOL_FILES", runner.POOL_THRESHOLD + 1)
+    items = runner.plan(["."], runner.CheckOptions()).items
+    events = []
+    real_rules, real_pool = api.with_rules, runner._run_pool
+    monkeypatch.setattr(api, "with_rules", lambda s: events.append("rules") or real_rules(s))
+
+    def pool(func, pending, workers, advance):
+        events.append(("pool", len(pending)))
+        return real_pool(func, pending, workers, advance)
+
+    monkeypatch.setattr(runner, "_run_pool", pool)
+    pooled = runner.run_items(items, jobs=2)
+    # the three files before the first open gate were decided here
+    assert events[:2] == ["rules", ("pool", runner.POOL_THRESHOLD + 12)], events[:4]
+    alone = runner.run_items(items, jobs=1)
+    assert _run_findings(pooled) == _run_findings(alone)
+    assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
+
+
+def test_a_big_check_no_gate_opens_on_starts_no_pool_and_loads_no_rule(tmp_path, monkeypatch):
+    from mcp_migrate import api
+    from mcp_migrate.commands import runner
+
+    monkeypatch.chdir(tmp_path)
+    count = runner.POOL_THRESHOLD + 10
+    for i in range(count):
+        (tmp_path / f"a{i:03}.py").write_text("import os\n\nprint(os.sep)\n")
+    monkeypatch.setattr(runner, "SCREEN_POOL_FILES", runner.POOL_THRESHOLD + 1)
+    items = runner.plan(["."], runner.CheckOptions()).items
+
+    def refused(*args):
+        raise AssertionError("not wanted here")
+
+    monkeypatch.setattr(api, "with_rules", refused)
+    monkeypatch.setattr(runner, "_run_pool", refused)
+    results = runner.run_items(items, jobs=2)
+    assert [r.path for r in results] == [source.display for source, _ in items]
+    assert not any(r.findings or r.errors for r in results)
