@@ -14,7 +14,6 @@ import atexit
 import os
 import re
 import stat
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -141,6 +140,8 @@ def replace_file(
     reader never sees half a file. `unchanged()`, called just before the rename, may veto it
     with a reason (WriteRefused). Raises OSError (WriteRefused when the owner cannot be kept);
     the temporary file never survives a failure."""
+    import tempfile  # here: a warm check imports this module (the cache) but writes nothing
+
     _sweep_once(path.parent)
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     _live.add(tmp)
