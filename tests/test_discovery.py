@@ -133,3 +133,49 @@ def test_relative_path_outside_the_base_without_relpath_is_the_same():
     patterns = PatternSet("/work/project", [])
     for path in ("/work/project", "/work/project/a/b.py", "/work/other/a.py", "/tmp/x", "/work/projectile/a.py", "/"):
         assert patterns.relative(path) == by_relpath("/work/project", path), path
+
+
+def test_what_a_folder_holds_is_read_from_its_listing(tree, monkeypatch):
+    """A virtual environment's pyvenv.cfg, a .gitignore and a config file are looked for only in
+    the folders whose listing holds them: on a tree of many folders the walk costs a listing
+    per folder, not five more system calls (2,000 on a 414-folder repository)."""
+    from mcp_migrate.project import config as config_module
+    from mcp_migrate.project import gitignore
+    from mcp_migrate.project.config import ConfigResolver
+
+    folders = [f"pkg{i}/sub" for i in range(12)]
+    make({f"{folder}/m.py": "" for folder in folders}, tree)
+    make(
+        {
+            "pkg3/.gitignore": "sub/\n",
+            "pkg5/pyproject.toml": "[tool.mcp-migrate]\n",
+            "env/pyvenv.cfg": "",
+            "env/e.py": "",
+        },
+        tree,
+    )
+    asked = []
+    real_isfile, real_exists, real_lines = os.path.isfile, os.path.exists, gitignore._lines
+
+    def isfile(path):
+        asked.append(os.path.relpath(path, tree))
+        return real_isfile(path)
+
+    def exists(path):
+        asked.append(os.path.relpath(path, tree))
+        return real_exists(path)
+
+    def lines(path):
+        asked.append(os.path.relpath(path, tree))
+        return real_lines(path)
+
+    resolver = ConfigResolver.for_run(["."])
+    monkeypatch.setattr(config_module.os.path, "isfile", isfile)
+    monkeypatch.setattr(os.path, "exists", exists)
+    monkeypatch.setattr(gitignore, "_lines", lines)
+    files = [f.display for f in discover(["."], resolver).files]
+    assert files == sorted(f"{folder}/m.py" for folder in folders if folder != "pkg3/sub")
+    # the run's own: the git root and the config above and at the root, looked for once
+    run = [".git", ".gitignore", ".mcp-migrate.toml", "mcp-migrate.toml", "pyproject.toml"]
+    inside = sorted(path for path in asked if not path.startswith(".."))
+    assert inside == sorted(run + ["env/pyvenv.cfg", "pkg3/.gitignore", "pkg5/pyproject.toml"])

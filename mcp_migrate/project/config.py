@@ -109,9 +109,12 @@ def _section(data: dict):
 CONFIG_FILES = (".mcp-migrate.toml", "mcp-migrate.toml", "pyproject.toml")
 
 
-def config_in(folder: str) -> Optional[str]:
-    """The config file of `folder` itself (see CONFIG_FILES), or None."""
+def config_in(folder: str, names=None) -> Optional[str]:
+    """The config file of `folder` itself (see CONFIG_FILES), or None; `names`, when given,
+    the lowered names of the folder's listing: a config file not among them is not there."""
     for name in CONFIG_FILES:
+        if names is not None and name not in names:
+            continue
         candidate = os.path.join(folder, name)
         if os.path.isfile(candidate):
             if name != "pyproject.toml" or _section(_load_toml(candidate)) is not None:
@@ -382,7 +385,9 @@ class ConfigResolver:
     def for_run(cls, paths, explicit: Optional[str] = None, isolated: bool = False) -> ConfigResolver:
         return cls(resolve_config(paths, explicit, isolated), fixed=bool(explicit or isolated))
 
-    def for_folder(self, folder: str) -> Config:
+    def for_folder(self, folder: str, names=None) -> Config:
+        """`folder`'s Config; `names`, when given, the lowered names of `folder`'s own listing
+        (discovery has it: no config file is looked for there that it does not hold)."""
         if self.fixed:
             return self.base
         from mcp_migrate.project.gitignore import walk_up
@@ -395,7 +400,7 @@ class ConfigResolver:
                 config = known
                 break
             seen.append(each)
-            found = config_in(each)
+            found = config_in(each, names if each == folder else None)
             if found is not None:
                 config = self._load(found)
                 break

@@ -71,8 +71,10 @@ class _Exclusions:
         self.configs = configs
         self._patterns: dict = {}
 
-    def config(self, folder: str):
-        return self.configs.for_folder(folder) if hasattr(self.configs, "for_folder") else self.configs
+    def config(self, folder: str, names=None):
+        """`folder`'s Config; `names`, when given, the lowered names of its listing (a config
+        file not among them is not looked for)."""
+        return self.configs.for_folder(folder, names) if hasattr(self.configs, "for_folder") else self.configs
 
     def patterns(self, config) -> PatternSet:
         found = self._patterns.get(id(config))
@@ -80,8 +82,8 @@ class _Exclusions:
             found = self._patterns[id(config)] = (config, exclude_patterns(config))
         return found[1]
 
-    def for_folder(self, folder: str) -> PatternSet:
-        return self.patterns(self.config(folder))
+    def for_folder(self, folder: str, names=None) -> PatternSet:
+        return self.patterns(self.config(folder, names))
 
 
 def _walk(root: str, shown: str, exclusions: _Exclusions, ignores: IgnoreStack, out: Discovery) -> None:
@@ -89,17 +91,24 @@ def _walk(root: str, shown: str, exclusions: _Exclusions, ignores: IgnoreStack, 
     list instead of recursion: a tree 1,000 folders deep (deeper than Python's recursion
     limit) is walked like any other. The entries of a folder are judged by that folder's
     Config, as ruff does: a sub-project's config applies below its own folder, while the folder
-    itself was judged by its parent's."""
-    stack = [(root, shown, ignores)]
+    itself was judged by its parent's. What a folder holds (a virtual environment's
+    `pyvenv.cfg`, a `.gitignore`, a config file) is read from its own listing: a name not in it
+    costs no system call (on a 414-folder tree, 2,000 of them)."""
+    stack = [(root, shown, ignores, True)]
     while stack:
-        folder, shown, ignores = stack.pop()
-        excluded = exclusions.for_folder(folder)
+        folder, shown, ignores, top = stack.pop()
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
             out.unreadable.append((shown, f"cannot list folder: {exc.strerror or exc}"))
             continue
+        names = {entry.name.lower() for entry in entries}  # lowered: the file system may ignore case
+        if not top and "pyvenv.cfg" in names and os.path.exists(os.path.join(folder, "pyvenv.cfg")):
+            continue  # a virtual environment
+        if not top and ".gitignore" in names:
+            ignores = ignores.child(folder)
+        excluded = exclusions.for_folder(folder, names)
         folders = []
         for entry in entries:
             path = entry.path
@@ -113,9 +122,7 @@ def _walk(root: str, shown: str, exclusions: _Exclusions, ignores: IgnoreStack, 
             if excluded.matches(path, is_dir) or ignores.ignored(path, is_dir):
                 continue
             if is_dir:
-                if os.path.exists(os.path.join(path, "pyvenv.cfg")):
-                    continue
-                folders.append((path, _join(shown, entry.name), ignores.child(path)))
+                folders.append((path, _join(shown, entry.name), ignores, False))
             else:
                 out.files.append(SourceFile(path, _join(shown, entry.name)))  # root is absolute
         stack.extend(reversed(folders))
