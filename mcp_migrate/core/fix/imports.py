@@ -15,6 +15,7 @@ from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.core.fix.read_strings import read_string_mentions
 from mcp_migrate.core.fix.shared_statements import per_statement
 from mcp_migrate.core.syntax import code_of, iter_nodes
 from mcp_migrate.core.walk import children
@@ -115,9 +116,10 @@ def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: 
 def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[cst.Module]:
     """What RemoveImportsVisitor makes of `module` for the `orphaned` imports, without it (its
     package loads `libcst.matchers`, a quarter of a second, and its scope analysis costs more),
-    where nothing but an import's own alias can keep one of `words` alive: no string in the
-    module mentions one (a string annotation, an `__all__` entry: the visitor's scope analysis
-    decides those), and every import binding one is a top-level line of that import alone.
+    where nothing but an import's own alias can keep one of `words` alive: no string the visitor
+    reads as code mentions one (a string annotation, an `__all__` entry: core.fix.read_strings;
+    a docstring or a log message it never reads), and every import binding one is a top-level
+    line of that import alone.
     The aliases are then unused by any measure (name_uses counted none), and they are removed
     as the visitor removes them: a trailing comma dropped, a comment after a removed alias's
     comma kept on the alias before it (or the opening parenthesis), a line left empty
@@ -129,11 +131,10 @@ def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[c
         if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
             if isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
                 lines[id(stmt.body[0])] = index
+    if read_string_mentions(module, words):
+        return None
     for node in iter_nodes(module):
         kind = type(node)
-        text = getattr(node, "value", "") if kind is cst.SimpleString or kind is cst.FormattedStringText else ""
-        if text and any(w in text for w in words):
-            return None
         if getattr(node, "type_parameters", None) is not None:
             return None
         if (kind is cst.Import or kind is cst.ImportFrom) and id(node) not in lines and _binds(node) & words:
