@@ -540,7 +540,7 @@ def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     rest = items[len(results) :]
     done = _run_pool(func, rest, workers, advance) if len(rest) > POOL_THRESHOLD else None
     if done is None:
-        return results + _screen_first(rest, workers, advance) if rest else results
+        return (results + _screen_first(rest, workers, advance)) if rest else results
     _SCREENED_WORKERS[0] = workers
     return results + done
 

@@ -26,7 +26,7 @@ def read_string_mentions(module: cst.Module, words: set) -> bool:
     hint_calls = set(_HINT_CALLS)  # and the names they are imported as (`cast as c`), found anywhere
     exports = False
     stack: list = [(module, False, ())]
-    strings: list = []  # (text, in an annotation or subscript, the names of the calls around it)
+    strings: list = []  # of each string naming a word: (in an annotation or subscript?, the calls around it)
     while stack:
         node, hinted, calls = stack.pop()
         kind = type(node)
