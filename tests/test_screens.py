@@ -270,3 +270,31 @@ def test_a_big_check_no_gate_opens_on_starts_no_pool_and_loads_no_rule(tmp_path,
     results = runner.run_items(items, jobs=2)
     assert [r.path for r in results] == [source.display for source, _ in items]
     assert not any(r.findings or r.errors for r in results)
+
+
+def test_a_big_check_probes_only_the_first_files_for_an_open_gate(tmp_path, monkeypatch):
+    """Where no gate opens among the first `POOL_THRESHOLD` files, the pool starts for the rest
+    without the rules (a worker that meets an MCP file loads them), instead of the main process
+    reading the whole tree alone."""
+    from mcp_migrate import api
+    from mcp_migrate.commands import runner
+
+    monkeypatch.chdir(tmp_path)
+    _mixed_tree(tmp_path, 3 * runner.POOL_THRESHOLD)
+    for i in range(runner.POOL_THRESHOLD):  # closed files sorted before the MCP ones
+        (tmp_path / f"0{i:03}.py").write_text("import os\n")
+    monkeypatch.setattr(runner, "SCREEN_POOL_FILES", runner.POOL_THRESHOLD + 1)
+    items = runner.plan(["."], runner.CheckOptions()).items
+    events = []
+    real_rules, real_pool = api.with_rules, runner._run_pool
+    monkeypatch.setattr(api, "with_rules", lambda s: events.append("rules") or real_rules(s))
+
+    def pool(func, pending, workers, advance):
+        events.append(("pool", len(pending)))
+        return real_pool(func, pending, workers, advance)
+
+    monkeypatch.setattr(runner, "_run_pool", pool)
+    pooled = runner.run_items(items, jobs=2)
+    assert events[:1] == [("pool", len(items) - runner.POOL_THRESHOLD)], events[:3]
+    assert _run_findings(pooled) == _run_findings(runner.run_items(items, jobs=1))
+    assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]

@@ -523,13 +523,15 @@ def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     """A big check (`SCREEN_POOL_FILES`): the pool reads and screens the files too. The main
     process first reads files until one opens the gate and loads the rules for it, so the
     workers, forked after, inherit LibCST and the rules instead of each importing them (0.2 s
-    a worker); the files before it are finished here, by the gate. A tree no rule can report on
-    never loads them."""
+    a worker); the files before it are finished here, by the gate. It reads at most
+    `POOL_THRESHOLD` of them: where no gate opens that early (a tree of other code), the pool
+    starts without the rules, and a worker that needs them loads them itself; a tree no rule
+    can report on never loads them."""
     from mcp_migrate.api import may_report, with_rules
     from mcp_migrate.commands.analysis import unreported
 
     results: list = []
-    for item in items:
+    for item in items[:POOL_THRESHOLD]:
         source, settings = item[0], item[1]
         data = item[2] if len(item) == 3 else _read_for_screen(source, settings)
         if data is not None and may_report(data, settings):
