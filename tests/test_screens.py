@@ -223,18 +223,16 @@ def _run_findings(results) -> list:
     return [(r.path, [(f.code, f.line, f.column) for f in r.findings], r.errors) for r in results]
 
 
-def test_a_big_check_is_screened_in_the_pool_with_the_results_of_one_process(tmp_path, monkeypatch):
-    """From `SCREEN_POOL_FILES` files on, the pool reads and screens them too; the main process
-    reads only up to the first file that opens a gate, and loads the rules before the workers
-    start, so they inherit them. The results are those of `-j 1`, in the plan's order."""
+def _pooled_run(monkeypatch):
+    """A `-j 2` run of the current folder, big enough to be screened in the pool (the threshold
+    lowered to `POOL_THRESHOLD + 1` files): (its plan's items, its results, the rule loads and
+    pool starts of the main process, in order)."""
     from mcp_migrate import api
     from mcp_migrate.commands import runner
 
-    monkeypatch.chdir(tmp_path)
-    _mixed_tree(tmp_path, runner.POOL_THRESHOLD + 10)
     monkeypatch.setattr(runner, "SCREEN_POOL_FILES", runner.POOL_THRESHOLD + 1)
     items = runner.plan(["."], runner.CheckOptions()).items
-    events = []
+    events: list = []
     real_rules, real_pool = api.with_rules, runner._run_pool
     monkeypatch.setattr(api, "with_rules", lambda s: events.append("rules") or real_rules(s))
 
@@ -243,7 +241,18 @@ def test_a_big_check_is_screened_in_the_pool_with_the_results_of_one_process(tmp
         return real_pool(func, pending, workers, advance)
 
     monkeypatch.setattr(runner, "_run_pool", pool)
-    pooled = runner.run_items(items, jobs=2)
+    return items, runner.run_items(items, jobs=2), events
+
+
+def test_a_big_check_is_screened_in_the_pool_with_the_results_of_one_process(tmp_path, monkeypatch):
+    """From `SCREEN_POOL_FILES` files on, the pool reads and screens them too; the main process
+    reads only up to the first file that opens a gate, and loads the rules before the workers
+    start, so they inherit them. The results are those of `-j 1`, in the plan's order."""
+    from mcp_migrate.commands import runner
+
+    monkeypatch.chdir(tmp_path)
+    _mixed_tree(tmp_path, runner.POOL_THRESHOLD + 10)
+    items, pooled, events = _pooled_run(monkeypatch)
     # the three files before the first open gate were decided here
     assert events[:2] == ["rules", ("pool", runner.POOL_THRESHOLD + 12)], events[:4]
     alone = runner.run_items(items, jobs=1)
@@ -276,25 +285,13 @@ def test_a_big_check_probes_only_the_first_files_for_an_open_gate(tmp_path, monk
     """Where no gate opens among the first `POOL_THRESHOLD` files, the pool starts for the rest
     without the rules (a worker that meets an MCP file loads them), instead of the main process
     reading the whole tree alone."""
-    from mcp_migrate import api
     from mcp_migrate.commands import runner
 
     monkeypatch.chdir(tmp_path)
     _mixed_tree(tmp_path, 3 * runner.POOL_THRESHOLD)
     for i in range(runner.POOL_THRESHOLD):  # closed files sorted before the MCP ones
         (tmp_path / f"0{i:03}.py").write_text("import os\n")
-    monkeypatch.setattr(runner, "SCREEN_POOL_FILES", runner.POOL_THRESHOLD + 1)
-    items = runner.plan(["."], runner.CheckOptions()).items
-    events = []
-    real_rules, real_pool = api.with_rules, runner._run_pool
-    monkeypatch.setattr(api, "with_rules", lambda s: events.append("rules") or real_rules(s))
-
-    def pool(func, pending, workers, advance):
-        events.append(("pool", len(pending)))
-        return real_pool(func, pending, workers, advance)
-
-    monkeypatch.setattr(runner, "_run_pool", pool)
-    pooled = runner.run_items(items, jobs=2)
+    items, pooled, events = _pooled_run(monkeypatch)
     assert events[:1] == [("pool", len(items) - runner.POOL_THRESHOLD)], events[:3]
     assert _run_findings(pooled) == _run_findings(runner.run_items(items, jobs=1))
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
