@@ -527,17 +527,15 @@ def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     `POOL_THRESHOLD` of them: where no gate opens that early (a tree of other code), the pool
     starts without the rules, and a worker that needs them loads them itself; a tree no rule
     can report on never loads them."""
-    from mcp_migrate.api import may_report, with_rules
-    from mcp_migrate.commands.analysis import unreported
+    from mcp_migrate.api import with_rules
 
     results: list = []
     for item in items[:POOL_THRESHOLD]:
-        source, settings = item[0], item[1]
-        data = item[2] if len(item) == 3 else _read_for_screen(source, settings)
-        if data is not None and may_report(data, settings):
-            with_rules(settings)
+        decided = _decided_without_rules(item[0], item[1], _item_bytes(item))
+        if decided is None:
+            with_rules(item[1])
             break
-        results.append(check_file((source, settings)) if data is None else unreported(source.display, settings))
+        results.append(decided)
         advance()
     rest = items[len(results) :]
     done = _run_pool(func, rest, workers, advance) if len(rest) > POOL_THRESHOLD else None
@@ -557,20 +555,17 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
     byte and the syntax screens: core.engine.screens), and the files no rule can report on are
     finished here too. A pool starts only for what is left for LibCST, and only when that is
     enough work (`POOL_BYTES`) for the workers' start-up to pay; otherwise it runs here."""
-    from mcp_migrate.api import may_report, with_rules
-    from mcp_migrate.commands.analysis import unreported
+    from mcp_migrate.api import with_rules
     from mcp_migrate.core.engine import screens
 
     results: list = [None] * len(items)
     left, size = [], 0
     for index, item in enumerate(items):
         source, settings = item[0], item[1]
-        data = item[2] if len(item) == 3 else _read_for_screen(source, settings)
-        if data is None:  # unreadable, too large: check_file reports it
-            results[index] = check_file((source, settings))
-            advance()
-        elif not may_report(data, settings):  # the gate's answer is the check's: not asked twice
-            results[index] = unreported(source.display, settings)
+        data = _item_bytes(item)
+        decided = _decided_without_rules(source, settings, data)
+        if decided is not None:
+            results[index] = decided
             advance()
         elif not screens(data, source.display, with_rules(settings)).parses:
             # The screens need the rule classes (a run's Settings name them by code only until
@@ -593,11 +588,27 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
     return results
 
 
-def _read_for_screen(source, settings) -> Optional[bytes]:
+def _item_bytes(item) -> Optional[bytes]:
+    """The bytes of a check's item: read already (a cached run's), else read now; None for a
+    file that cannot be read or is too large (check_file reports it)."""
+    if len(item) == 3:
+        return item[2]
     try:
-        return read_regular(source.path, max_size=settings.max_file_size)[0]
+        return read_regular(item[0].path, max_size=item[1].max_file_size)[0]
     except (TooLarge, OSError):
         return None
+
+
+def _decided_without_rules(source, settings, data: Optional[bytes]) -> Optional[FileResult]:
+    """The result of a file the screening loops finish before any rule is loaded: one that
+    cannot be read (check_file's E902 / E997), or one the gate keeps out (its answer is the
+    check's: the engine does not ask it again). None for a file that opens the gate."""
+    from mcp_migrate.api import may_report
+    from mcp_migrate.commands.analysis import unreported
+
+    if data is None:
+        return check_file((source, settings))
+    return None if may_report(data, settings) else unreported(source.display, settings)
 
 
 def unreadable_results(p: Plan) -> list:
