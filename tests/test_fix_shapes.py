@@ -94,7 +94,7 @@ def test_a_name_imported_under_a_platform_guard_is_not_used_as_if_always_bound()
 def test_an_import_under_an_if_without_else_does_not_stand_for_the_one_a_fix_needs():
     import libcst as cst
 
-    from mcp_migrate.core.fix.imports import add_imports, unconditional_import_names
+    from mcp_migrate.core.fix.import_block import add_imports, unconditional_import_names
 
     module = cst.parse_module(GUARDED)
     assert "url2pathname" not in unconditional_import_names(module)

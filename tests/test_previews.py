@@ -19,6 +19,7 @@ from mcp_migrate import api
 from mcp_migrate.api import default_settings
 from mcp_migrate.commands.runner import check_data
 from mcp_migrate.core.fix import apply, imports, loop, orphans
+from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.project.discovery import SourceFile
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -175,3 +176,28 @@ def test_limited_import_removal_equals_the_whole_module_one(rest, words):
     whole = RemoveImportsVisitor(context()).transform_module(module)
     limited = imports._remove_imports(context(), module, words)
     assert limited.code == whole.code
+
+
+def test_imports_are_found_without_walking_into_expressions():
+    """The statement-only walk finds every import a walk of every node finds, in order, on
+    every fixture's statements (an import inside a class, a function, an `if`, a `try`)."""
+
+    def every_node_way(root) -> tuple:
+        saved = imports._statement_nodes
+        imports._statement_nodes = iter_nodes
+        try:
+            return imports._imports_in(root)
+        finally:
+            imports._statement_nodes = saved
+
+    nested = 0
+    for path in sorted(FIXTURES.glob("**/*.py")):
+        try:
+            module = cst.parse_module(path.read_bytes())
+        except cst.ParserSyntaxError:
+            continue
+        for stmt in module.body:
+            found = imports._imports_in(stmt)
+            assert found == every_node_way(stmt), path
+            nested += bool(found) and not isinstance(stmt, cst.SimpleStatementLine)
+    assert nested > 5

@@ -7,7 +7,7 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.core.fix.imports import unconditional_import_names
+from mcp_migrate.core.fix.import_block import unconditional_import_names
 from mcp_migrate.core.fix.nodes import attribute_chain
 
 

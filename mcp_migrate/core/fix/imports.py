@@ -1,6 +1,6 @@
 """Imports around a fix: the imports the edits made unused are removed (with LibCST's
-RemoveImportsVisitor, on the statements that can matter), and the imports the edits need are
-added where an isort-style tool would put them.
+RemoveImportsVisitor, on the statements that can matter); the imports the edits need are
+added by core.fix.import_block.
 
 LibCST's codemod visitors are imported only when an import is to be removed (or added where
 there is no import block): importing `libcst.codemod` loads `libcst.matchers`, a quarter of a
@@ -8,17 +8,17 @@ second, which a fix or preview that touches no import must not pay."""
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
 
+from mcp_migrate.core.fix.import_block import separate_sections
 from mcp_migrate.core.fix.read_strings import read_string_mentions
 from mcp_migrate.core.fix.shared_statements import per_statement
 from mcp_migrate.core.syntax import code_of, iter_nodes
-from mcp_migrate.core.walk import children
+from mcp_migrate.core.walk import NODE_TYPES, children
 
 
 def _imported_names(module: cst.Module) -> list:
@@ -29,7 +29,7 @@ def _imported_names(module: cst.Module) -> list:
 
 def _imports_in(root: cst.CSTNode) -> tuple:
     found = []
-    for node in iter_nodes(root):
+    for node in _statement_nodes(root):
         if type(node) is cst.Import:
             for alias in node.names:
                 full = code_of(alias.name)
@@ -42,6 +42,27 @@ def _imports_in(root: cst.CSTNode) -> tuple:
                 if isinstance(alias.name, cst.Name):
                     found.append((_asname(alias) or alias.name.value, mod, alias.name.value, _asname(alias)))
     return tuple(found)
+
+
+def _statement_nodes(root: cst.CSTNode):
+    """`iter_nodes(root)` without what lies below an expression, in the same order: no
+    statement, so no import, is ever inside one (a class's whole body of calls and literals
+    is not walked to find the imports a preview's changed statement holds)."""
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child for child in reversed(children(current)) if type(child) not in _NO_STATEMENTS)
+
+
+#: Syntax nodes below which no statement can be: every expression, and the parts of a
+#: definition or call made of expressions only.
+_NO_STATEMENTS = frozenset(kind for kind in NODE_TYPES if cst.BaseExpression in kind.__mro__) | {
+    cst.Arg,
+    cst.Annotation,
+    cst.Decorator,
+    cst.Parameters,
+}
 
 
 def _asname(alias: cst.ImportAlias) -> Optional[str]:
@@ -103,14 +124,14 @@ def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: 
     words = {bound for bound, _, _, _ in orphaned}
     fast = _plain_removal(after, orphaned, words)
     if fast is not None:
-        return _separate_sections(_no_new_leading_blank(after, fast))
+        return separate_sections(_no_new_leading_blank(after, fast))
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
 
     context = CodemodContext()
     for _bound, mod, obj, asname in orphaned:
         RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
-    return _separate_sections(_no_new_leading_blank(after, _remove_imports(context, after, words)))
+    return separate_sections(_no_new_leading_blank(after, _remove_imports(context, after, words)))
 
 
 def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[cst.Module]:
@@ -291,21 +312,6 @@ def _top_level_remover() -> type:
     return TopLevelRemoveImports
 
 
-def _separate_sections(module: cst.Module) -> cst.Module:
-    """One blank line between import sections at the top of the module (removing or adding an
-    import can take away or leave out the line that separated two sections)."""
-    block = _top_imports(module)
-    if any(a[2][0] > b[2][0] for a, b in zip(block, block[1:])):
-        return module  # sections out of order already: not ours to rearrange
-    body = list(module.body)
-    changed = False
-    for (_, _, before), (index, stmt, key) in zip(block, block[1:]):
-        if before[0] != key[0] and not any(line.comment is None for line in stmt.leading_lines):
-            body[index] = stmt.with_changes(leading_lines=[cst.EmptyLine(), *stmt.leading_lines])
-            changed = True
-    return module.with_changes(body=body) if changed else module
-
-
 def _no_new_leading_blank(before: cst.Module, after: cst.Module) -> cst.Module:
     """Removing a module's first import must not leave the file starting with a blank line."""
     if before.header or not after.body or not before.body:
@@ -317,168 +323,3 @@ def _no_new_leading_blank(before: cst.Module, after: cst.Module) -> cst.Module:
     while lines and lines[0].comment is None:
         lines.pop(0)
     return after.with_changes(body=[after.body[0].with_changes(leading_lines=lines), *after.body[1:]])
-
-
-def add_imports(module: cst.Module, imports: list) -> cst.Module:
-    """Add what the edits need where an isort-style tool would put it: into an existing
-    `from m import ...` (names in order, its one-per-line layout kept), else as a new line in
-    its section of the top import block; a name any module-level import already binds (a
-    conditional one included) is not imported twice. Without a top import block, LibCST's
-    AddImportsVisitor places it."""
-    leftover = []
-    for mod, name in dict.fromkeys(imports):
-        if (name or mod.partition(".")[0]) in _module_import_bindings(module):
-            continue
-        placed = _merge_into_from(module, mod, name) if name else None
-        if placed is None:
-            placed = _insert_sorted(module, mod, name)
-        if placed is None:
-            leftover.append((mod, name))
-        else:
-            module = placed
-    if not leftover:
-        return _separate_sections(module)
-    from libcst.codemod import CodemodContext
-    from libcst.codemod.visitors import AddImportsVisitor
-
-    context = CodemodContext()
-    for mod, name in leftover:
-        AddImportsVisitor.add_needed_import(context, mod, name)
-    return AddImportsVisitor(context).transform_module(module)
-
-
-def unconditional_import_names(module: cst.Module) -> set:
-    """Names the module's imports bind on every platform and version (see
-    `_module_import_bindings`): what a fix may use without importing it again."""
-    return _import_bindings(module)
-
-
-def _module_import_bindings(module: cst.Module) -> set:
-    """Names bound by imports outside functions and classes: inside try/except included (one
-    branch or the other binds), inside an `if` only when every branch binds the name (an import
-    under `if os.name == "nt":` is unbound elsewhere, issue 20 §4)."""
-    return _import_bindings(module)
-
-
-def _import_bindings(node: cst.CSTNode) -> set:
-    """A walk of the statements only (an expression holds no import), not LibCST's visitor,
-    which rebuilds every node it passes: each added import of each preview asks this."""
-    names: set = set()
-    stack: list = [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.ImportAlias):
-            names.add(node.evaluated_alias or node.evaluated_name.partition(".")[0])
-        elif isinstance(node, cst.If):
-            if node.orelse is not None:
-                names.update(_import_bindings(node.body) & _import_bindings(node.orelse))
-        elif not isinstance(node, (cst.BaseExpression, cst.FunctionDef, cst.ClassDef)):
-            stack.extend(children(node))
-    return names
-
-
-def _top_imports(module: cst.Module) -> list:
-    """(index in module.body, statement, sort key) of the import lines at the top of the
-    module (after the docstring and `from __future__`), up to the first other statement."""
-    out = []
-    for index, stmt in enumerate(module.body):
-        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
-        if isinstance(small, (cst.Import, cst.ImportFrom)):
-            key = _import_key(small)
-            if key is not None:
-                out.append((index, stmt, key))
-                continue
-        if index == 0 and small is not None and isinstance(small, cst.Expr):
-            continue  # the docstring
-        break
-    return out
-
-
-def _import_key(small) -> Optional[tuple]:
-    """isort's default order: section (future, stdlib, third party), `import x` before
-    `from x import`, then the module name; relative imports come last (local section)."""
-    if isinstance(small, cst.ImportFrom):
-        if small.relative:
-            return (4, 1, "")
-        mod = code_of(small.module) if small.module is not None else ""
-        return (_section(mod), 1, mod.lower())
-    return (_section(code_of(small.names[0].name)), 0, code_of(small.names[0].name).lower())
-
-
-def _section(mod: str) -> int:
-    top = mod.partition(".")[0]
-    if top == "__future__":
-        return 0
-    return 1 if top in _stdlib_names() else 2
-
-
-def _stdlib_names() -> frozenset:
-    names = getattr(sys, "stdlib_module_names", None)
-    if names is None:  # Python < 3.10: the modules this package ever imports
-        names = {"os", "pathlib", "typing", "urllib", "sys", "asyncio", "json", "re"}
-    return frozenset(names)
-
-
-def _merge_into_from(module: cst.Module, mod: str, name: str) -> Optional[cst.Module]:
-    """Add `name` to an existing top-level `from mod import ...`, in order."""
-    for index, stmt, _ in _top_imports(module):
-        small = stmt.body[0]
-        if not (
-            isinstance(small, cst.ImportFrom)
-            and not small.relative
-            and small.module is not None
-            and code_of(small.module) == mod
-            and not isinstance(small.names, cst.ImportStar)
-        ):
-            continue
-        names = list(small.names)
-        at = sum(1 for alias in names if _member_key(code_of(alias.name)) < _member_key(name))
-        template = names[at - 1].comma if at > 0 else names[0].comma
-        if not isinstance(template, cst.Comma):
-            template = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        new = cst.ImportAlias(cst.Name(name), comma=template)
-        if at == len(names):  # the new last name takes over the old last one's (lack of) comma
-            new = new.with_changes(comma=names[-1].comma)
-            names[-1] = names[-1].with_changes(comma=template)
-        names.insert(at, new)
-        if small.rpar is None and len(names) > 1 and any("\n" in code_of(a) for a in names):
-            return None
-        new_stmt = stmt.with_changes(body=[small.with_changes(names=names)])
-        return module.with_changes(body=[*module.body[:index], new_stmt, *module.body[index + 1 :]])
-    return None
-
-
-def _member_key(name: str) -> tuple:
-    """isort's order-by-type for imported names: CONSTANTS, Classes, functions."""
-    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    return (kind, name.lower(), name)
-
-
-def _insert_sorted(module: cst.Module, mod: str, name: Optional[str]) -> Optional[cst.Module]:
-    """A new import line at its place in the top import block, a blank line between sections."""
-    block = _top_imports(module)
-    if not block:
-        return None
-    text = f"from {mod} import {name}\n" if name else f"import {mod}\n"
-    new = cst.parse_statement(text)
-    key = _import_key(new.body[0])
-    body = list(module.body)
-    after = [item for item in block if item[2] > key]
-    if after:
-        index, follower, follower_key = after[0]
-        previous = next((item for item in reversed(block) if item[0] < index), None)
-        if previous is None:  # the new first import: it takes the follower's leading lines
-            new = new.with_changes(leading_lines=follower.leading_lines)
-            gap = [cst.EmptyLine()] if follower_key[0] != key[0] else []
-            body[index] = follower.with_changes(leading_lines=gap)
-        elif previous[2][0] != key[0]:
-            new = new.with_changes(leading_lines=[cst.EmptyLine()])
-            if follower_key[0] == key[0]:
-                body[index] = follower.with_changes(leading_lines=[])
-        body.insert(index, new)
-    else:
-        index, last, last_key = block[-1]
-        if last_key[0] != key[0]:
-            new = new.with_changes(leading_lines=[cst.EmptyLine()])
-        body.insert(index + 1, new)
-    return module.with_changes(body=body)

@@ -15,7 +15,8 @@ from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.engine import Analysis, analyze
 from mcp_migrate.core.findings import FIXED, MARKED, Applied, FileError, FileResult
 from mcp_migrate.core.fix.apply import edit_transformer, separated, touched
-from mcp_migrate.core.fix.imports import add_imports, name_uses, remove_orphaned_imports
+from mcp_migrate.core.fix.import_block import add_imports
+from mcp_migrate.core.fix.imports import name_uses, remove_orphaned_imports
 from mcp_migrate.core.fix.layout import line_length, without_form_feed_indent
 from mcp_migrate.core.fix.orphans import remove_orphan_functions
 from mcp_migrate.core.fix.preserve import exact_output

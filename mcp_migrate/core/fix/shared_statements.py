@@ -41,3 +41,15 @@ def per_statement(question: str, module: cst.Module, answer) -> list:
             known = memo[id(stmt)] = (stmt, answer(stmt))
         out.append(known[1])
     return out
+
+
+def per_node(question: str, node: cst.CSTNode, answer):
+    """`answer(node)`, remembered for that node within `statements_shared()` (a statement the
+    passes share is asked again by each of them: the sort key of a top import)."""
+    if not _SCOPES:
+        return answer(node)
+    memo = _SCOPES[-1].setdefault(question, {})
+    known = memo.get(id(node))
+    if known is None or known[0] is not node:
+        known = memo[id(node)] = (node, answer(node))
+    return known[1]
