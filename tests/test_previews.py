@@ -18,7 +18,7 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 from mcp_migrate import api
 from mcp_migrate.api import default_settings
 from mcp_migrate.commands.runner import check_data
-from mcp_migrate.core.fix import apply, imports, loop, orphans
+from mcp_migrate.core.fix import apply, imports, loop, orphans, pieces
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.project.discovery import SourceFile
 
@@ -72,7 +72,7 @@ def _use_reference_fixer(monkeypatch) -> None:
         "edit_transformer",
         lambda module, edits, width, parents=None: apply._ApplyEdits(edits, width, module.default_indent),
     )
-    monkeypatch.setattr(loop, "_module_bytes", lambda new, pieces: new.bytes)
+    monkeypatch.setattr(loop, "module_bytes", lambda new, pieces: new.bytes)
     monkeypatch.setattr(
         imports,
         "_remove_imports",
@@ -104,9 +104,19 @@ def test_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
     assert sum(1 for previews in slow if previews) > 20
 
 
-def test_the_parsed_modules_code_joined_from_its_statements_is_its_code():
-    for path, _, analysis in _fixable_analyses():
-        assert loop._roundtrip(analysis).bytes == analysis.module.bytes, path
+def test_the_parsed_modules_code_by_statement_is_what_libcst_writes():
+    """Sliced from the file or generated, each statement's piece is LibCST's code for it, and
+    the whole is the module's code; on most fixtures the pieces are sliced."""
+    sliced = 0
+    for path, data, analysis in _fixable_analyses():
+        module = analysis.module
+        found = pieces.module_pieces(module, data, analysis.spans)
+        assert found.bytes == module.bytes, path
+        assert [found.statements[id(stmt)] for stmt in module.body] == [
+            (stmt, module.code_for_node(stmt)) for stmt in module.body
+        ], path
+        sliced += pieces.sliced(module, data, analysis.spans) is not None
+    assert sliced > 30
 
 
 def test_both_previews_in_one_call_equal_each_asked_alone():

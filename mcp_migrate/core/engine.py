@@ -37,7 +37,7 @@ from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
 from mcp_migrate.core.nesting import measure
-from mcp_migrate.core.positions import node_ranges
+from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
@@ -208,6 +208,10 @@ class Analysis:
     #: The module's whole-tree indexes, shared by the rules' rewrites, the positions and the
     #: previews of this analysis (core.syntax.ModuleIndex).
     index: Optional[ModuleIndex] = None
+    #: Where each top-level statement starts and ends, from the screen's `ast` tree when it
+    #: had one and a finding has a fix (core.positions.top_level_spans): the previews slice
+    #: the module's code by statement from the file instead of generating it.
+    spans: Optional[tuple] = None
 
 
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
@@ -410,7 +414,8 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
         if UNUSED_SUPPRESSION_CODE in settings.select:
             result.findings.extend(_stale(suppressions, settings, path))
         result.findings.sort(key=Finding.sort_key)
-    return Analysis(module, pairs, result, index)
+    fixable = tree is not None and any(report.fix is not None for report, _ in pairs)
+    return Analysis(module, pairs, result, index, top_level_spans(tree) if fixable else None)
 
 
 def _position(reports, module, text, path, suppressions, result, tree=None, index=None) -> list:

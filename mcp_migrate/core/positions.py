@@ -145,6 +145,17 @@ class _StatementLocator:
         return computed
 
 
+def top_level_spans(tree: ast.Module) -> tuple:
+    """(first line, last line) of each top-level statement of `tree`, the first decorator's
+    line for a decorated definition (as `_first_line` places it): where the previews cut the
+    module's code by statement (core.fix.pieces)."""
+    spans = []
+    for stmt in tree.body:
+        decorators = getattr(stmt, "decorator_list", None)
+        spans.append((decorators[0].lineno if decorators else stmt.lineno, stmt.end_lineno))
+    return tuple(spans)
+
+
 def _start_line(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> Optional[int]:
     """The source line where `target` (without its leading blank and comment lines) starts,
     found by walking LibCST's ancestor chain and the `ast` tree side by side."""

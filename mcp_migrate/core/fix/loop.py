@@ -19,6 +19,7 @@ from mcp_migrate.core.fix.import_block import add_imports
 from mcp_migrate.core.fix.imports import name_uses, remove_orphaned_imports
 from mcp_migrate.core.fix.layout import line_length, without_form_feed_indent
 from mcp_migrate.core.fix.orphans import remove_orphan_functions
+from mcp_migrate.core.fix.pieces import Pieces, module_bytes, module_pieces
 from mcp_migrate.core.fix.preserve import exact_output
 from mcp_migrate.core.fix.shared_statements import statements_shared
 from mcp_migrate.core.settings import Settings
@@ -52,14 +53,12 @@ def _apply_pass(
     analysis,
     path: str,
     wanted,
-    used_before: Optional[dict] = None,
-    roundtrip: Optional[_Pieces] = None,
+    inputs: Optional[_PassInputs] = None,
 ):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
-    one already chosen: (new bytes or None, [Applied(code, line, kind)]). `used_before`: the
-    module's name_uses, `roundtrip` its code (`_roundtrip`), when the caller already has them
-    (a file's previews: many passes over the one parsed module, whose parent map the analysis's
-    index keeps)."""
+    one already chosen: (new bytes or None, [Applied(code, line, kind)]). `inputs`: the
+    module's name uses, code and line length, when the caller shares them (a file's previews:
+    many passes over the one parsed module, whose parent map the analysis's index keeps)."""
     chosen, applied, orphans, imports = [], [], set(), []
     taken: set = set()
     for report, finding in analysis.pairs:
@@ -76,7 +75,7 @@ def _apply_pass(
     if not chosen:
         return None, []
     module = without_form_feed_indent(analysis.module)
-    width = line_length(path)
+    width = inputs.width if inputs is not None else line_length(path)
     index = analysis.index
     parents = index.parents if index is not None and index.module is module else None
     try:
@@ -85,68 +84,37 @@ def _apply_pass(
         new_module = module.visit(edit_transformer(module, separated(chosen), width, parents))
     if orphans:
         new_module = remove_orphan_functions(new_module, orphans)
-    new_module = remove_orphaned_imports(module, new_module, used_before)
+    new_module = remove_orphaned_imports(module, new_module, inputs.used_before if inputs is not None else None)
     if imports:
         new_module = add_imports(new_module, imports)
-    if roundtrip is None or module is not analysis.module:
+    if inputs is None or module is not analysis.module:
         return exact_output(data, module.bytes, new_module.bytes), applied
-    return exact_output(data, roundtrip.bytes, _module_bytes(new_module, roundtrip)), applied
-
-
-class _Pieces(NamedTuple):
-    """LibCST's code for the module the analysis parsed, whole (`bytes`) and by top-level
-    statement (id -> (statement, code)). The previews of one file make many passes over it;
-    each compares that code with the file's bytes, and each pass's new module shares most of
-    its statements with it: only the statements a pass changed need their code generated."""
-
-    bytes: bytes
-    module: cst.Module
-    statements: dict
-
-
-def _roundtrip(analysis) -> _Pieces:
-    """The parsed module's code by statement, and whole: joined from those pieces (as every
-    preview's new module is), not generated a second time."""
-    module = analysis.module
-    statements = {id(stmt): (stmt, module.code_for_node(stmt)) for stmt in module.body}
-    return _Pieces(_module_bytes(module, _Pieces(b"", module, statements)), module, statements)
+    pieces = inputs.roundtrip
+    return exact_output(data, pieces.bytes, module_bytes(new_module, pieces)), applied
 
 
 class _PassInputs:
-    """What every preview pass over one analysis needs of the parsed module, each computed
-    once and only when a pass needs it: its name uses and its code (`_roundtrip`). The rules'
-    previews and the findings' previews of a file share one."""
+    """What every preview pass over one analysis needs, each computed once and only when a
+    pass needs it: the parsed module's name uses and its code by statement (core.fix.pieces),
+    and the project's line length. The rules' previews and the findings' previews of a file
+    share one."""
 
-    def __init__(self, analysis) -> None:
+    def __init__(self, analysis, data: bytes, path: str) -> None:
         self.analysis = analysis
+        self.data = data
+        self.path = path
 
     @cached_property
     def used_before(self) -> dict:
         return name_uses(self.analysis.module)
 
     @cached_property
-    def roundtrip(self) -> _Pieces:
-        return _roundtrip(self.analysis)
+    def roundtrip(self) -> Pieces:
+        return module_pieces(self.analysis.module, self.data, self.analysis.spans)
 
-
-def _module_bytes(new: cst.Module, pieces: _Pieces) -> bytes:
-    """`new.bytes`, with the code of each statement it shares with the parsed module reused
-    (Module._codegen_impl: header, statements and footer in turn, each from a fresh state at
-    the top level; the trailing newline as it adds it)."""
-    old = pieces.module
-    if not new.has_trailing_newline or (new.default_indent, new.default_newline, new.encoding) != (
-        old.default_indent,
-        old.default_newline,
-        old.encoding,
-    ):
-        return new.bytes
-    parts = [new.code_for_node(line) for line in new.header]
-    for stmt in new.body:
-        known = pieces.statements.get(id(stmt))
-        parts.append(known[1] if known is not None and known[0] is stmt else new.code_for_node(stmt))
-    parts.extend(new.code_for_node(line) for line in new.footer)
-    code = "".join(parts)
-    return (code or new.default_newline).encode(new.encoding)
+    @cached_property
+    def width(self) -> int:
+        return line_length(self.path)
 
 
 def analysis_previews(analysis, data: bytes, path: str) -> dict:
@@ -173,7 +141,7 @@ def previews(analysis, data: bytes, path: str, *, rules: bool = True, findings: 
 
 
 def _previews(analysis, data: bytes, path: str, rules: bool, findings: bool) -> tuple:
-    inputs = _PassInputs(analysis)
+    inputs = _PassInputs(analysis, data, path)
     out = []
     for wanted, make in ((rules, _analysis_previews), (findings, _finding_previews)):
         try:
@@ -195,8 +163,7 @@ def _analysis_previews(analysis, data: bytes, path: str, inputs: _PassInputs) ->
             analysis,
             path,
             lambda f, c=code, k=kinds: f.code == c and f.fix in k,
-            inputs.used_before,
-            inputs.roundtrip,
+            inputs,
         )
         if new is not None and new != data:
             previews[(code, unsafe)] = new
@@ -240,8 +207,7 @@ def _finding_previews(analysis, data: bytes, path: str, inputs: _PassInputs) -> 
             analysis,
             path,
             lambda f, one=finding: f is one,
-            inputs.used_before,
-            inputs.roundtrip,
+            inputs,
         )
         if new is not None and new != data:
             previews[(finding.code, finding.line, finding.column, unsafe)] = new

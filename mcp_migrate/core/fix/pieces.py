@@ -1,0 +1,209 @@
+"""LibCST's code for a parsed module, by top-level statement: what the previews of one file
+reuse across their passes, where each pass regenerates only the statements it changed.
+
+LibCST writes a module as its header lines, each statement (its leading blank and comment
+lines first, the footers of the blocks it ends with last), then its footer lines. Where that
+code is the file's text, each statement's code is a slice of the file, from its leading lines
+to the next statement's. Where a statement starts comes from `ast` (the engine's screen
+parsed the file: `Analysis.spans`); the lines between two statements' code are checked
+against LibCST's tree (the leading lines, the block footers, the header and the footer as
+LibCST writes them). LibCST's code is not always the text: it loses a form feed, a lone CR,
+and some comment and blank lines at the end of a module; each of these shows in those checks
+or is declined outright. Where anything does not hold, every statement's code is generated,
+as before."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+import libcst as cst
+
+from mcp_migrate.core.walk import children
+
+
+class Pieces(NamedTuple):
+    """LibCST's code for the module the analysis parsed, whole (`bytes`) and by top-level
+    statement (id -> (statement, code)). The previews of one file make many passes over it;
+    each compares that code with the file's bytes, and each pass's new module shares most of
+    its statements with it: only the statements a pass changed need their code generated."""
+
+    bytes: bytes
+    module: cst.Module
+    statements: dict
+
+
+def module_pieces(module: cst.Module, data: bytes, spans: Optional[tuple]) -> Pieces:
+    """The parsed module's code by statement, and whole: sliced from `data` where the
+    boundaries hold (`sliced`), else generated statement by statement and joined (as every
+    preview's new module is), not generated a second time."""
+    found = sliced(module, data, spans)
+    if found is not None:
+        return found
+    statements = {id(stmt): (stmt, module.code_for_node(stmt)) for stmt in module.body}
+    return Pieces(module_bytes(module, Pieces(b"", module, statements)), module, statements)
+
+
+def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
+    """`new.bytes`, with the code of each statement it shares with the parsed module reused
+    (Module._codegen_impl: header, statements and footer in turn, each from a fresh state at
+    the top level; the trailing newline as it adds it)."""
+    old = pieces.module
+    if not new.has_trailing_newline or (new.default_indent, new.default_newline, new.encoding) != (
+        old.default_indent,
+        old.default_newline,
+        old.encoding,
+    ):
+        return new.bytes
+    parts = [new.code_for_node(line) for line in new.header]
+    for stmt in new.body:
+        known = pieces.statements.get(id(stmt))
+        parts.append(known[1] if known is not None and known[0] is stmt else new.code_for_node(stmt))
+    parts.extend(new.code_for_node(line) for line in new.footer)
+    code = "".join(parts)
+    return (code or new.default_newline).encode(new.encoding)
+
+
+def sliced(module: cst.Module, data: bytes, spans: Optional[tuple]) -> Optional[Pieces]:
+    """Pieces cut from the file's text, or None where a boundary is not certain. `spans`: the
+    (first line, last line) of each of `ast`'s top-level statements (the first decorator's
+    line for a decorated definition)."""
+    if (
+        spans is None
+        or not module.body
+        or b"\r" in data
+        or b"\f" in data
+        or data.startswith(b"\xef\xbb\xbf")
+        or not data.endswith(b"\n")
+        or module.default_newline != "\n"
+        or not module.has_trailing_newline
+    ):
+        return None
+    try:
+        text = data.decode(module.encoding)
+    except (LookupError, UnicodeDecodeError):
+        return None
+    lines = text.split("\n")[:-1]  # the text ends with a newline: no line after it
+    starts = _line_starts(lines)
+    bounds = _boundaries(module, spans, lines)
+    if bounds is None:
+        return None
+    statements = {}
+    for stmt, begin, end in zip(module.body, bounds, bounds[1:]):
+        statements[id(stmt)] = (stmt, text[starts[begin] : starts[end]])
+    return Pieces(data, module, statements)
+
+
+def _line_starts(lines: list) -> list:
+    """Offset of each line's first character, and one past the end (0-based lines)."""
+    starts, offset = [0], 0
+    for line in lines:
+        offset += len(line) + 1
+        starts.append(offset)
+    return starts
+
+
+def _boundaries(module: cst.Module, spans: tuple, lines: list) -> Optional[list]:
+    """The 0-based line where each top-level statement's code begins, then where the footer
+    begins; None where the text does not agree with LibCST's tree."""
+    header = len(module.header)
+    if not _written_as(module.header, lines[:header]):
+        return None
+    footer = len(lines) - len(module.footer)
+    if footer < header or not _written_as(module.footer, lines[footer:]):
+        return None
+    bounds, taken, previous_end = [], 0, header  # previous_end: 0-based line after the last code line
+    previous: Optional[cst.BaseStatement] = None
+    for stmt in module.body:
+        count = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        if taken + count > len(spans):
+            return None
+        first, last = spans[taken][0] - 1, spans[taken + count - 1][1]  # 0-based first, end
+        taken += count
+        leading = list(stmt.leading_lines)
+        decorators = getattr(stmt, "decorators", ())
+        if decorators:
+            leading += decorators[0].leading_lines
+        begin = first - len(leading)
+        if (
+            first >= len(lines)
+            or begin < previous_end
+            or last <= first
+            or not _code_line(lines[first])
+            or not _written_as(leading, lines[begin:first])
+            or not _ends_as(previous, lines[previous_end:begin], module.default_indent)
+        ):
+            return None
+        bounds.append(begin)
+        previous, previous_end = stmt, last
+    if taken != len(spans) or previous_end > footer:
+        return None
+    if not _ends_as(previous, lines[previous_end:footer], module.default_indent):
+        return None
+    if bounds[0] != header:
+        return None
+    bounds.append(footer)
+    return bounds
+
+
+def _ends_as(stmt: Optional[cst.BaseStatement], lines: list, default_indent: str) -> bool:
+    """Whether the lines after a statement's last code line (up to the next statement's
+    leading lines) are the footers of the blocks it ends with, as LibCST writes them: nothing
+    of the text between two statements is missing from the tree (LibCST drops a blank line
+    before an indented comment at the end of a module, for one)."""
+    if stmt is None:
+        return not lines
+    blocks: list = []
+    node = _last_suite(stmt)
+    while node is not None:
+        blocks.append(node)
+        node = _last_suite(node.body[-1]) if node.body else None
+    written: list = []
+    indent = ""
+    indents = []
+    for block in blocks:  # outermost first: each block's footer at its own depth
+        indent += default_indent if block.indent is None else block.indent
+        indents.append(indent)
+    for block, depth in zip(reversed(blocks), reversed(indents)):  # the innermost footer first
+        written.extend((line, depth) for line in block.footer)
+    if len(written) != len(lines):
+        return False
+    return all(_written_as((node,), [text], depth) for (node, depth), text in zip(written, lines))
+
+
+#: The clauses a compound statement may end with, each holding its own block.
+_CLAUSES = (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.If, cst.MatchCase)
+
+
+def _last_suite(node: cst.CSTNode) -> Optional[cst.IndentedBlock]:
+    """The indented block a statement's code ends with, or None (a simple statement, a
+    one-line suite)."""
+    if isinstance(node, cst.SimpleStatementLine):
+        return None
+    for child in reversed(children(node)):
+        if type(child) is cst.IndentedBlock:
+            return child
+        if type(child) is cst.SimpleStatementSuite:
+            return None
+        if isinstance(child, _CLAUSES):
+            return _last_suite(child)
+    return None
+
+
+def _written_as(empty_lines, lines: list, indent: str = "") -> bool:
+    """Whether these EmptyLine nodes are written as exactly these lines (EmptyLine._codegen:
+    the block's indent when the line takes it, whitespace, comment, newline; no indent at the
+    module's level)."""
+    if len(empty_lines) != len(lines):
+        return False
+    for node, line in zip(empty_lines, lines):
+        comment = node.comment.value if node.comment is not None else ""
+        newline = node.newline.value
+        written = (indent if node.indent else "") + node.whitespace.value + comment
+        if (newline is not None and newline != "\n") or written != line:
+            return False
+    return True
+
+
+def _code_line(line: str) -> bool:
+    """A top-level statement's first line: code from its first column."""
+    return bool(line) and line[0] not in " \t#"

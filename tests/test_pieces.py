@@ -1,0 +1,153 @@
+"""The parsed module's code by top-level statement (core/fix/pieces.py): sliced from the file,
+each piece is exactly LibCST's code for its statement, or the slicing declines and the pieces
+are generated. Never a piece that differs."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mcp_migrate.core.fix import pieces
+from mcp_migrate.core.positions import top_level_spans
+
+#: Top-level fragments whose boundaries LibCST places in different ways: comments after an
+#: indented block (indented: the block's footer; at column 0: the next statement's), comments
+#: between decorators, several statements on one line, a one-line compound statement, strings
+#: over several lines, a continuation line.
+FRAGMENTS = [
+    "import os\n",
+    "import os; import sys\n",
+    "x = 1  # trailing\n",
+    "\n",
+    "\n\n",
+    "# a comment\n",
+    "    # an indented comment\n",
+    "def f():\n    return 1\n",
+    "def f():\n    return 1\n    # the block's own comment\n",
+    "def f():\n    return 1\n\n    # after a blank line, indented\n",
+    "async def g(a,\n            b):\n    await a\n",
+    "@decorator\n# between decorators\n@other(1)\ndef h():\n    pass\n",
+    "# before the decorator\n@decorator\ndef h():\n    pass\n",
+    "class C:\n    x = 1\n\n    def m(self):\n        pass\n        # deep\n    # shallower\n",
+    "if x: pass\n",
+    "if x:\n    y = 1\nelse:\n    y = 2\n",
+    'text = """one\n\ntwo\n# not a comment\n"""\n',
+    "total = 1 + \\\n    2\n",
+    "try:\n    pass\nexcept Exception:\n    pass\nfinally:\n    pass\n",
+    "for i in range(3):\n    print(i)\n",
+]
+
+
+def _check(text: str) -> bool:
+    """Whether the slicing took the file (True) or declined; asserts its pieces are LibCST's."""
+    data = text.encode()
+    module = cst.parse_module(data)
+    found = pieces.sliced(module, data, top_level_spans(ast.parse(data)))
+    if found is None:
+        return False
+    assert found.bytes == data == module.bytes
+    assert [found.statements[id(stmt)] for stmt in module.body] == [
+        (stmt, module.code_for_node(stmt)) for stmt in module.body
+    ]
+    return True
+
+
+def test_a_module_of_every_fragment_is_sliced_exactly():
+    assert _check('"""Docstring."""\n# header comment\n\n' + "".join(FRAGMENTS) + "# footer\n\n# last\n")
+
+
+@pytest.mark.parametrize("fragment", FRAGMENTS)
+def test_each_fragment_between_statements(fragment):
+    text = "import os\n" + fragment + "y = 2\n"
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        pytest.skip("not a module on its own")
+    assert _check(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=12))
+def test_any_order_of_fragments_is_sliced_exactly_or_declined(chosen):
+    text = "".join(chosen)
+    try:
+        ast.parse(text)
+        cst.parse_module(text)
+    except (SyntaxError, cst.ParserSyntaxError):
+        return
+    _check(text)  # a decline is allowed; a wrong piece is not
+
+
+_BETWEEN = ["", "\n", "# c\n", "    # c4\n", "        # c8\n", "  # c2\n", "\t# tab\n", "    \n", "\t\n"]
+
+
+def _nested(rng, depth: int = 0) -> str:
+    """Blocks in blocks with blank and comment lines at every indent between and after them
+    (where LibCST's parser gives lines to one block's footer or another's, or loses them)."""
+    indent = "    " * depth
+    out = ""
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.random()
+        if kind < 0.4 or depth > 2:
+            out += indent + "x = 1\n"
+        elif kind < 0.7:
+            out += indent + "def f():\n" + _nested(rng, depth + 1)
+        else:
+            out += indent + "if a:\n" + _nested(rng, depth + 1)
+            if rng.random() < 0.5:
+                out += indent + "else:\n" + _nested(rng, depth + 1)
+        out += "".join(rng.choice(_BETWEEN) for _ in range(rng.randint(0, 2)))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_nested_blocks_with_lines_between_are_sliced_exactly_or_declined(rng):
+    text = _nested(rng) + rng.choice(["", "\n", "# end\n", "\n    # e\n", "x = 2\n"])
+    try:
+        ast.parse(text)
+        cst.parse_module(text)
+    except (SyntaxError, cst.ParserSyntaxError):
+        return
+    _check(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import os\n\n    # an indented comment\n",  # LibCST's code loses the blank line
+        "x = 1\n  # c2\n  # c2\n",  # and here the second comment
+        "x = 1\r\ny = 2\r\n",  # CRLF
+        "x = 1\ry = 2\r",  # lone CRs
+        "x = 1\n\x0cy = 2\n",  # a form feed
+        "\ufeffx = 1\n",  # a BOM
+        "x = 1\ny = 2",  # no final newline
+        "@(\n    decorator\n)\ndef f():\n    pass\n",  # the decorator's expression starts below its `@`
+    ],
+)
+def test_what_the_slicing_declines(text):
+    data = text.encode()
+    module = cst.parse_module(data)
+    assert pieces.sliced(module, data, top_level_spans(ast.parse(data))) is None
+    whole = pieces.module_pieces(module, data, top_level_spans(ast.parse(data)))
+    assert whole.bytes == module.bytes
+    assert [whole.statements[id(stmt)][1] for stmt in module.body] == [module.code_for_node(s) for s in module.body]
+
+
+def test_without_spans_the_pieces_are_generated():
+    data = b"x = 1\n"
+    module = cst.parse_module(data)
+    assert pieces.sliced(module, data, None) is None
+    assert pieces.module_pieces(module, data, None).statements[id(module.body[0])][1] == "x = 1\n"
+
+
+def test_spans_that_disagree_with_the_tree_are_declined():
+    data = b"x = 1\n\ny = 2\n"
+    module = cst.parse_module(data)
+    assert pieces.sliced(module, data, ((1, 1), (2, 2))) is None  # the second starts on a blank line
+    assert pieces.sliced(module, data, ((1, 1),)) is None  # a statement too few
+    assert pieces.sliced(module, data, ((1, 1), (3, 3))) is not None
