@@ -148,11 +148,11 @@ class _ApplyEdits(cst.CSTTransformer):
         """The body with inserted statements placed (skipping ones already there)."""
         if not any(id(o) in self.after or id(o) in self.before or id(o) in self.unwrap for o in original_body):
             return list(updated_body)
-        present = {code_of(stmt).strip() for stmt in updated_body}
+        present = _Present(updated_body)
         out = []
         for original, updated in zip(original_body, updated_body):
             for stmt in self.before.get(id(original), ()):
-                if _add_once(stmt, present):
+                if present.add_once(stmt):
                     out.append(stmt)
             keep = self.unwrap.get(id(original))
             if keep is not None and isinstance(updated, cst.If):
@@ -160,7 +160,7 @@ class _ApplyEdits(cst.CSTTransformer):
             else:
                 out.append(updated)
             for stmt in self.after.get(id(original), ()):
-                if _add_once(stmt, present):
+                if present.add_once(stmt):
                     out.append(stmt)
         return out
 
@@ -271,12 +271,37 @@ def _branch(node: cst.If, keep: str) -> list:
     return statements
 
 
-def _add_once(stmt, present: set) -> bool:
-    code = code_of(stmt).strip()
-    if code in present:
-        return False
-    present.add(code)
-    return True
+class _Present:
+    """The code of a block's statements, for inserting a statement only where its text is not
+    there yet. Only the statements that could have the same text are generated (same kind,
+    same name, same small statements): an insertion at the top of a module does not generate
+    the whole module."""
+
+    def __init__(self, body) -> None:
+        self.by_shape: dict = {}
+        for stmt in body:
+            self.by_shape.setdefault(_shape(stmt), []).append(stmt)
+        self.codes: set = set()  # the texts of the statements generated so far, and inserted
+        self.generated: set = set()
+
+    def add_once(self, stmt) -> bool:
+        code = code_of(stmt).strip()
+        shape = _shape(stmt)
+        if shape not in self.generated:
+            self.generated.add(shape)
+            self.codes.update(code_of(other).strip() for other in self.by_shape.get(shape, ()))
+        if code in self.codes:
+            return False
+        self.codes.add(code)
+        return True
+
+
+def _shape(stmt) -> tuple:
+    """What two statements of the same text share: their kind, a definition's name, the kinds
+    of a line's small statements."""
+    name = getattr(stmt, "name", None)
+    smalls = tuple(type(small) for small in stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else ()
+    return type(stmt), name.value if isinstance(name, cst.Name) else None, smalls
 
 
 def merge_lines(carried, own, first: bool = False) -> list:
