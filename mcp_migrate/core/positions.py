@@ -5,10 +5,13 @@ node: on a 3,000-line module that is most of a check's cost, for the one or two 
 reports. Here each reported node is positioned by generating only the statement that holds it:
 the innermost statement of a block (module body or indented block) in the node's ancestor chain.
 Where that statement starts comes from the standard library's `ast` (C, much cheaper than a
-codegen pass), matched to LibCST's statements by their order in each block. The statement's
-first generated line is compared with the source line before any position is trusted; whatever
-cannot be placed this way (no ancestors, a mismatch, source `ast` cannot parse) falls back to the
-exact whole-module PositionProvider, so positions never differ from LibCST's.
+codegen pass), matched to LibCST's statements by their order in each block. Inside a statement,
+the node's smallest enclosing expression whose start `ast` gives (core.anchors: a table entry,
+not the function whose decorator holds the table) is generated instead, where it can be. The
+generated code is compared with the source before any position is trusted; whatever cannot be
+placed this way (no ancestors, a mismatch, source `ast` cannot parse) falls back to the
+statement, then to the exact whole-module PositionProvider, so positions never differ from
+LibCST's.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from mcp_migrate.core.anchors import Anchor, anchor
 from mcp_migrate.core.syntax import ModuleIndex
 
 _NEWLINE = re.compile(r"\r\n?|\n")
@@ -53,10 +57,13 @@ def node_ranges(
         if statement is None:
             pending.append(node)
         else:
-            by_statement.setdefault(id(statement), (statement, ancestors, []))[2].append(node)
+            by_statement.setdefault(id(statement), (statement, ancestors, []))[2].append((node, ancestors))
     for statement, ancestors, nodes in by_statement.values():
+        left = locator.place_by_anchors(statement, ancestors, nodes, ranges)
+        if not left:
+            continue
         computed = locator.positions_in(statement, ancestors)
-        for node in nodes:
+        for node, _ in left:
             found = computed.get(node) if computed is not None else None
             if found is None:
                 pending.append(node)
@@ -80,6 +87,8 @@ class _StatementLocator:
         self._tree: Optional[ast.Module] = tree
         self._failed = False
         self._lines: Optional[list] = None
+        self._starts: Optional[list] = None
+        self._memo: dict = {}  # core.anchors' index of each container's children
         self._index = index if index is not None and index.module is module else ModuleIndex(module)
 
     def chain_to(self, node: cst.CSTNode) -> list:
@@ -114,6 +123,77 @@ class _StatementLocator:
             self._lines = _NEWLINE.split(self.text)
         return self._lines
 
+    def place_by_anchors(self, statement: cst.BaseStatement, ancestors: list, nodes: list, ranges: dict) -> list:
+        """Ranges of the (node, chain) pairs in `nodes` that an anchor inside `statement`
+        places (core.anchors), written into `ranges`; the pairs left for the statement."""
+        tree = self._ast()
+        twin = _ast_twin(tree, ancestors, statement) if tree is not None else None
+        if twin is None:
+            return nodes
+        block, index = twin
+        lines = self._source_lines()
+        first = _first_line(statement, block[index])
+        if not 1 <= first <= len(lines):
+            return nodes
+        indent = _indent_of(lines[first - 1])
+        left: list = []
+        by_anchor: dict = {}
+        for node, chain in nodes:
+            below = _chain_below(statement, chain, node)
+            found = anchor(block, index, below, self._memo) if below is not None else None
+            if found is None:
+                left.append((node, chain))
+            else:
+                by_anchor.setdefault(id(found.node), (found, []))[1].append((node, chain))
+        for found, placed in by_anchor.values():
+            computed = self._positions_at(found, indent)
+            for node, chain in placed:
+                known = computed.get(node) if computed is not None else None
+                if known is None:
+                    left.append((node, chain))
+                else:
+                    ranges[id(node)] = known
+        return left
+
+    def _positions_at(self, found: Anchor, indent: str) -> Optional[dict]:
+        """Ranges of every node inside the anchor's expression, generated where `ast` says it
+        starts; None unless the generated code is the file's text there."""
+        lines = self._source_lines()
+        if not 1 <= found.line <= len(lines):
+            return None
+        line = lines[found.line - 1]
+        column = found.byte_column
+        if not line.isascii():
+            try:
+                column = len(line.encode("utf-8")[: found.byte_column].decode("utf-8"))
+            except UnicodeDecodeError:
+                return None
+        generated, computed = self._generate(found.node, indent, found.line, column)
+        start = self._line_starts()[found.line - 1] + column
+        if self.text[start : start + len(generated)] != generated:
+            return None
+        return computed
+
+    def _generate(self, node: cst.CSTNode, indent: str, line: int, column: int = 0) -> tuple:
+        """(the code of `node` generated from `line` and `column` inside a block indented by
+        `indent`, the ranges recorded for every node in it)."""
+        recorder = _Recorder()
+        state = PositionProvidingCodegenState(
+            default_indent=self.module.default_indent,
+            default_newline=self.module.default_newline,
+            provider=recorder,
+            indent_tokens=[indent],
+            line=line,
+            column=column,
+        )
+        node._codegen(state)
+        return "".join(state.tokens), recorder._computed
+
+    def _line_starts(self) -> list:
+        if self._starts is None:
+            self._starts = [0, *(match.end() for match in _NEWLINE.finditer(self.text))]
+        return self._starts
+
     def positions_in(self, statement: cst.BaseStatement, ancestors: list) -> Optional[dict]:
         """Ranges of every node inside `statement`, or None when it cannot be placed exactly."""
         tree = self._ast()
@@ -124,25 +204,31 @@ class _StatementLocator:
         if start is None or not 1 <= start <= len(lines):
             return None
         text = lines[start - 1]
-        indent = text[: len(text) - len(text.lstrip(" \t\f"))]
+        indent = _indent_of(text)
         bare = statement.with_changes(leading_lines=())
-        recorder = _Recorder()
-        state = PositionProvidingCodegenState(
-            default_indent=self.module.default_indent,
-            default_newline=self.module.default_newline,
-            provider=recorder,
-            indent_tokens=[indent],
-            line=start,
-        )
-        bare._codegen(state)
-        generated = "".join(state.tokens)
+        generated, computed = self._generate(bare, indent, start)
         first = _NEWLINE.split(generated, 1)[0]
         if first != text:
             return None
-        computed = recorder._computed
         if bare in computed:
             computed[statement] = computed[bare]
         return computed
+
+
+def _indent_of(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t\f"))]
+
+
+def _chain_below(statement: cst.BaseStatement, chain: list, node: cst.CSTNode) -> Optional[list]:
+    """The chain from `statement` down to `node`, or None when `node` is not on it (a rule
+    may report a node beside the one it visits)."""
+    start = next((i for i in range(len(chain) - 1, -1, -1) if chain[i] is statement), None)
+    if start is None:
+        return None
+    for end in range(len(chain) - 1, start, -1):
+        if chain[end] is node:
+            return list(chain[start : end + 1])
+    return None
 
 
 def top_level_spans(tree: ast.Module) -> tuple:
@@ -159,6 +245,13 @@ def top_level_spans(tree: ast.Module) -> tuple:
 def _start_line(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> Optional[int]:
     """The source line where `target` (without its leading blank and comment lines) starts,
     found by walking LibCST's ancestor chain and the `ast` tree side by side."""
+    twin = _ast_twin(tree, ancestors, target)
+    return None if twin is None else _first_line(target, twin[0][twin[1]])
+
+
+def _ast_twin(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> Optional[tuple]:
+    """(ast statement list of `target`'s block, index of the ast statement `target` starts
+    with): a simple statement line holds as many ast statements as small statements."""
     block = list(tree.body)
     i = 1
     while i < len(ancestors):
@@ -167,24 +260,25 @@ def _start_line(tree: ast.Module, ancestors: list, target: cst.BaseStatement) ->
         if not isinstance(node, cst.BaseStatement) or not isinstance(container, (cst.Module, cst.IndentedBlock)):
             i += 1
             continue
-        statement = _matching(container.body, node, block)
-        if statement is None:
+        index = _matching(container.body, node, block)
+        if index is None:
             return None
         if node is target:
-            return _first_line(node, statement)
-        block = _inner_block(node, statement, ancestors[i + 1 :])
-        if block is None:
+            return block, index
+        inner = _inner_block(node, block[index], ancestors[i + 1 :])
+        if inner is None:
             return None
+        block = inner
         i += 1
     return None
 
 
-def _matching(body, node: cst.BaseStatement, block: list) -> Optional[ast.stmt]:
-    """The ast statement that `node` (an element of LibCST's `body`) starts with."""
+def _matching(body, node: cst.BaseStatement, block: list) -> Optional[int]:
+    """The index of the ast statement that `node` (an element of LibCST's `body`) starts with."""
     index = 0
     for sibling in body:
         if sibling is node:
-            return block[index] if index < len(block) else None
+            return index if index < len(block) else None
         index += len(sibling.body) if isinstance(sibling, cst.SimpleStatementLine) else 1
     return None
 
