@@ -24,3 +24,21 @@ def _private_cache_key(tmp_path_factory):
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
         os.environ["XDG_CACHE_HOME"] = before
+
+
+@pytest.fixture
+def default_signals():
+    """SIGINT, SIGHUP and SIGTERM as a terminal leaves them, for this test and the processes it
+    starts: a suite run under `nohup` or as a background job of a script inherits SIGHUP or
+    SIGINT ignored, and an ignored signal stays ignored in every child."""
+    import signal
+
+    wanted = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    if hasattr(signal, "SIGHUP"):
+        wanted[signal.SIGHUP] = signal.SIG_DFL
+    saved = {signum: signal.getsignal(signum) for signum in wanted}
+    for signum, handler in wanted.items():
+        signal.signal(signum, handler)
+    yield
+    for signum, handler in saved.items():
+        signal.signal(signum, handler)

@@ -156,7 +156,7 @@ def test_a_killed_worker_costs_a_fresh_pool_not_a_process_per_file(tmp_path):
 
 # --- a signal while fix writes -----------------------------------------------------------------
 @pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
-def test_a_signal_while_fix_writes_leaves_no_temporary_file(tmp_path, signum, status):
+def test_a_signal_while_fix_writes_leaves_no_temporary_file(tmp_path, signum, status, default_signals):
     """SIGTERM (and SIGHUP) killed the process mid-write, leaving `.a.py.XXXXXXXX.mcp-migrate`
     until the next write in that folder ten minutes later; Ctrl-C already cleaned up."""
     (tmp_path / "a.py").write_text(FIXABLE)

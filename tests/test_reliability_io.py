@@ -339,7 +339,7 @@ def _slow_item(item):
     return item
 
 
-def test_ctrl_c_stops_the_pool_at_once(capfd):
+def test_ctrl_c_stops_the_pool_at_once(capfd, default_signals):
     """Workers ignore SIGINT (no traceback from each) and the main process ends them: without
     that, every batch already queued ran to its end first (200 items x 50 ms on 2 workers)."""
     import signal
