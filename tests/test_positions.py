@@ -55,6 +55,7 @@ def test_ranges_equal_position_provider_without_a_whole_module_pass(path, monkey
         pytest.skip("PositionProvider counts columns in LibCST's own code, which drops form feeds here")
     walked = _targets(module)
     expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    placed = _placed_by_anchors(monkeypatch)
     fallbacks = _whole_module_fallbacks(monkeypatch)
     text = data.decode(module.encoding)
     handovers = {
@@ -70,6 +71,16 @@ def test_ranges_equal_position_provider_without_a_whole_module_pass(path, monkey
         if ranges[id(node)] != expected[node]
     ]
     assert not mismatched, mismatched[:5]
+    # a call that is a line's expression or assigned value is placed by its own code
+    if any(
+        isinstance(small, (cst.Expr, cst.Assign)) and isinstance(small.value, cst.Call) for small in _smalls(module)
+    ):
+        assert placed
+
+
+def _smalls(module: cst.Module) -> list:
+    """The small statements of the module's top-level lines."""
+    return [small for stmt in module.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body]
 
 
 SHAPES = [
@@ -192,25 +203,3 @@ def test_anchored_positions_match_position_provider(source, monkeypatch):
     assert [ranges[id(n)] for n, _ in targets] == [expected[n] for n, _ in targets]
     if source in ANCHOR_SHAPES:
         assert placed and not fallbacks
-
-
-def test_anchors_place_nodes_of_the_fixtures_exactly(monkeypatch):
-    """On every fixture and 40 of this package's modules the ranges equal PositionProvider's,
-    and thousands of anchors placed nodes (the rest by their statement)."""
-    placed = _placed_by_anchors(monkeypatch)
-    checked = 0
-    for path in SOURCES:
-        data = path.read_bytes()
-        module = cst.parse_module(data)
-        if b"\x0c" in data and module.bytes != data:
-            continue
-        targets = _targets(module)
-        expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-        ranges = positions.node_ranges(module, data.decode(module.encoding), targets, read_syntax(data).tree)
-        mismatched = [
-            (type(n).__name__, expected[n], ranges[id(n)]) for n, _ in targets if ranges[id(n)] != expected[n]
-        ]
-        assert not mismatched, (path, mismatched[:5])
-        checked += len(targets)
-    assert checked > 20000 and len(placed) > 5000
-    assert {"Call", "SimpleString", "Name", "Dict", "List"} <= set(placed)
