@@ -89,6 +89,7 @@ class _StatementLocator:
         self._lines: Optional[list] = None
         self._starts: Optional[list] = None
         self._memo: dict = {}  # core.anchors' index of each container's children
+        self._twins: dict = {}  # id(statement) -> (statement, _twin's answer)
         self._index = index if index is not None and index.module is module else ModuleIndex(module)
 
     def chain_to(self, node: cst.CSTNode) -> list:
@@ -123,19 +124,29 @@ class _StatementLocator:
             self._lines = _NEWLINE.split(self.text)
         return self._lines
 
+    def _twin(self, statement: cst.BaseStatement, ancestors: list) -> Optional[tuple]:
+        """(ast statement list of `statement`'s block, index of its first ast statement, the
+        source line where it starts), or None; found once per statement (its anchors and, for
+        the nodes they leave, the statement itself are placed from it)."""
+        known = self._twins.get(id(statement))
+        if known is not None and known[0] is statement:
+            return known[1]
+        tree = self._ast()
+        found = _ast_twin(tree, ancestors, statement) if tree is not None else None
+        if found is not None:
+            first = _first_line(statement, found[0][found[1]])
+            found = (*found, first) if 1 <= first <= len(self._source_lines()) else None
+        self._twins[id(statement)] = (statement, found)
+        return found
+
     def place_by_anchors(self, statement: cst.BaseStatement, ancestors: list, nodes: list, ranges: dict) -> list:
         """Ranges of the (node, chain) pairs in `nodes` that an anchor inside `statement`
         places (core.anchors), written into `ranges`; the pairs left for the statement."""
-        tree = self._ast()
-        twin = _ast_twin(tree, ancestors, statement) if tree is not None else None
+        twin = self._twin(statement, ancestors)
         if twin is None:
             return nodes
-        block, index = twin
-        lines = self._source_lines()
-        first = _first_line(statement, block[index])
-        if not 1 <= first <= len(lines):
-            return nodes
-        indent = _indent_of(lines[first - 1])
+        block, index, first = twin
+        indent = _indent_of(self._source_lines()[first - 1])
         left: list = []
         by_anchor: dict = {}
         for node, chain in nodes:
@@ -196,14 +207,11 @@ class _StatementLocator:
 
     def positions_in(self, statement: cst.BaseStatement, ancestors: list) -> Optional[dict]:
         """Ranges of every node inside `statement`, or None when it cannot be placed exactly."""
-        tree = self._ast()
-        if tree is None:
+        twin = self._twin(statement, ancestors)
+        if twin is None:
             return None
-        start = _start_line(tree, ancestors, statement)
-        lines = self._source_lines()
-        if start is None or not 1 <= start <= len(lines):
-            return None
-        text = lines[start - 1]
+        start = twin[2]
+        text = self._source_lines()[start - 1]
         indent = _indent_of(text)
         bare = statement.with_changes(leading_lines=())
         generated, computed = self._generate(bare, indent, start)
@@ -240,13 +248,6 @@ def top_level_spans(tree: ast.Module) -> tuple:
         decorators = getattr(stmt, "decorator_list", None)
         spans.append((decorators[0].lineno if decorators else stmt.lineno, stmt.end_lineno))
     return tuple(spans)
-
-
-def _start_line(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> Optional[int]:
-    """The source line where `target` (without its leading blank and comment lines) starts,
-    found by walking LibCST's ancestor chain and the `ast` tree side by side."""
-    twin = _ast_twin(tree, ancestors, target)
-    return None if twin is None else _first_line(target, twin[0][twin[1]])
 
 
 def _ast_twin(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> Optional[tuple]:

@@ -48,7 +48,7 @@ def add_imports(module: cst.Module, imports: list) -> cst.Module:
 def unconditional_import_names(module: cst.Module) -> set:
     """Names the module's imports bind on every platform and version (see
     `_module_import_bindings`): what a fix may use without importing it again."""
-    return _import_bindings(module)
+    return _module_import_bindings(module)
 
 
 def _module_import_bindings(module: cst.Module) -> set:

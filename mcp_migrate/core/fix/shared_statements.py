@@ -31,16 +31,7 @@ def statements_shared() -> Iterator[None]:
 def per_statement(question: str, module: cst.Module, answer) -> list:
     """`answer(statement)` for each syntax child of `module` in order (the module itself adds
     nothing to either question asked this way), remembered within `statements_shared()`."""
-    if not _SCOPES:
-        return [answer(stmt) for stmt in children(module)]
-    memo = _SCOPES[-1].setdefault(question, {})
-    out = []
-    for stmt in children(module):
-        known = memo.get(id(stmt))
-        if known is None or known[0] is not stmt:
-            known = memo[id(stmt)] = (stmt, answer(stmt))
-        out.append(known[1])
-    return out
+    return [per_node(question, stmt, answer) for stmt in children(module)]
 
 
 def per_node(question: str, node: cst.CSTNode, answer):
