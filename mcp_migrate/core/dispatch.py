@@ -76,9 +76,7 @@ class Dispatcher:
         stays linear in the number of pieces."""
         if type(node) is cst.ConcatenatedString and type(self.context.ancestors[-2]) is cst.ConcatenatedString:
             return
-        value = _plain_value(node) if type(node) is cst.SimpleString else None
-        if value is None:
-            value = literal(node)
+        value = literal(node)
         if value is None:
             return
         wanted = [(rule, method) for rule, method, values in self.strings if value in values]
@@ -91,19 +89,6 @@ class Dispatcher:
             self._call(handlers, original_node)
         self.resolver.on_leave(original_node)
         self.context.ancestors.pop()
-
-
-def _plain_value(node: cst.SimpleString) -> Optional[str]:
-    """A str literal's value without evaluating it, when its text has no escapes: the body
-    between the quotes is the value. None when evaluation is needed (escapes, bytes)."""
-    raw = node.value
-    if "\\" in raw or "\r" in raw:
-        return None
-    body = raw.lstrip("rRuUfF")
-    if body[:1] not in ("'", '"') or len(raw) - len(body) > 1 or body[:1] != body[-1:]:
-        return None
-    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
-    return body[len(quote) : -len(quote)] if len(body) >= 2 * len(quote) else None
 
 
 def run_rules(path: str, data: bytes, module: cst.Module, settings, rule_classes, errors: Optional[list] = None):
