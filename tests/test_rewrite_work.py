@@ -66,3 +66,30 @@ def test_a_previews_passes_count_only_the_statements_they_changed(monkeypatch):
     assert (first["a"], first["os"], second["a"], second["os"]) == (1, 1, 0, 1)  # `b` stopped calling `a`
     assert dict(imports.name_uses(changed)) == dict(second) and len(counted) == 7  # closed: nothing kept
     assert shared_statements._SCOPES == []
+
+
+def test_the_rules_walk_leaves_the_module_index_it_built_on_its_way():
+    """The parents and the nodes by kind that the rules' walk collects are what ModuleIndex's
+    own walks build, node for node and in the same order; a rewrite, the positions and the
+    previews then read them without walking the module again."""
+    from pathlib import Path
+
+    import libcst as cst
+
+    from mcp_migrate.api import default_settings
+    from mcp_migrate.core.dispatch import run_rules
+
+    settings = default_settings()
+    paths = sorted((Path(__file__).resolve().parent.parent / "fixtures").rglob("*.py"))[::6]
+    assert len(paths) > 30
+    for path in paths:
+        data = path.read_bytes()
+        module = cst.parse_module(data)
+        context, _ = run_rules(str(path), data, module, settings, list(settings.rules))
+        learned = context.index.__dict__
+        assert {"parents", "_by_kind"} <= set(learned), path
+        fresh = syntax.ModuleIndex(module)
+        assert {k: id(v) for k, v in learned["parents"].items()} == {k: id(v) for k, v in fresh.parents.items()}, path
+        assert {k: [id(n) for n in v] for k, v in learned["_by_kind"].items()} == {
+            k: [id(n) for n in v] for k, v in fresh._by_kind.items()
+        }, path

@@ -57,7 +57,9 @@ class Dispatcher:
                 )
 
     def run(self, module: cst.Module) -> None:
-        walk(module, self.on_visit, self.on_leave)
+        walked = walk(module, self.on_visit, self.on_leave)
+        if module is self.context.module:
+            self.context.index.learn(walked)
 
     def on_visit(self, node: cst.CSTNode) -> None:
         self.context.ancestors.append(node)

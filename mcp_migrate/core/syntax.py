@@ -10,7 +10,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.walk import children
+from mcp_migrate.core.walk import Walked, children
 
 _EMPTY = cst.Module([])
 
@@ -160,6 +160,12 @@ class ModuleIndex:
 
     def __init__(self, module: cst.Module) -> None:
         self.module = module
+
+    def learn(self, walked: Walked) -> None:
+        """Take the indexes the rules' walk of this module built on its way (core.walk): a
+        rewrite, the positions or the previews that ask for them then walk nothing again."""
+        self.__dict__.setdefault("parents", walked.parents)
+        self.__dict__.setdefault("_by_kind", walked.by_kind)
 
     @cached_property
     def parents(self) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import libcst as cst
 
@@ -88,8 +88,19 @@ def children(node: cst.CSTNode) -> list:
     return out
 
 
-def walk(root: cst.CSTNode, on_visit: Callable, on_leave: Callable) -> None:
+class Walked(NamedTuple):
+    """What a walk learns on the way, which ModuleIndex would otherwise build by two more
+    walks of the same tree: id(node) -> parent for every node below the root, and the nodes
+    (the root too) by exact type, in source order."""
+
+    parents: dict
+    by_kind: dict
+
+
+def walk(root: cst.CSTNode, on_visit: Callable, on_leave: Callable) -> Walked:
     """Call on_visit(node) before and on_leave(node) after each node's subtree."""
+    parents: dict = {}
+    by_kind: dict = {}
     stack = [(root, False)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -98,7 +109,14 @@ def walk(root: cst.CSTNode, on_visit: Callable, on_leave: Callable) -> None:
             on_leave(node)
             continue
         on_visit(node)
+        bucket = by_kind.get(type(node))
+        if bucket is None:
+            by_kind[type(node)] = [node]
+        else:
+            bucket.append(node)
         push((node, True))
         kids = children(node)
         for child in reversed(kids):
+            parents[id(child)] = node
             push((child, False))
+    return Walked(parents, by_kind)
