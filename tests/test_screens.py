@@ -295,3 +295,25 @@ def test_a_big_check_probes_only_the_first_files_for_an_open_gate(tmp_path, monk
     assert events[:1] == [("pool", len(items) - runner.POOL_THRESHOLD)], events[:3]
     assert _run_findings(pooled) == _run_findings(runner.run_items(items, jobs=1))
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
+
+
+def test_child_nodes_are_iter_child_nodes_less_contexts_and_operators():
+    """The screens' fast child listing gives the standard library's children, in its order,
+    but the expression contexts and operators (nodes that hold nothing a screen asks for)."""
+    holds_nothing = (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+    import argparse
+    import dataclasses
+    import typing
+
+    paths = SOURCES + [Path(module.__file__) for module in (ast, argparse, dataclasses, typing)]
+    compared = 0
+    for path in paths:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            expected = [c for c in ast.iter_child_nodes(node) if not isinstance(c, holds_nothing)]
+            assert [id(c) for c in screen.child_nodes(node)] == [id(c) for c in expected], (path, node)
+            compared += 1
+    assert compared > 50_000

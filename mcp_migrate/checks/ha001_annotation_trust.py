@@ -41,6 +41,7 @@ from mcp_migrate.checks.gates import GATES
 from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.screen import child_nodes
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
@@ -145,7 +146,7 @@ def _acting_branches(node) -> bool:
             name = screen_last_identifier(current.func)
             if name and _acting_name(name):
                 return True
-        for child in ast.iter_child_nodes(current):
+        for child in child_nodes(current):
             if child.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
                 stack.append(child)
     return False

@@ -24,7 +24,7 @@ import libcst as cst
 
 from mcp_migrate.checks.calls import call_qualified
 from mcp_migrate.checks.words import resolved_name, rootish_name
-from mcp_migrate.core.screen import string
+from mcp_migrate.core.screen import child_nodes, string
 from mcp_migrate.core.syntax import literal
 
 #: Methods that keep a root a root: `r.rstrip("/")`, `r.resolve()`, `dirs.split(":")`.
@@ -322,8 +322,7 @@ class TreeFlow:
                     bindings[scope].append((_bound_names(node.target), node.value))
             elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
                 bindings[scope].append((_bound_names(node.target), node.iter))
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, scope))
+            stack.extend((child, scope) for child in child_nodes(node))
 
     def _rootish_word(self, name: str) -> bool:
         found = self._words.get(name)
@@ -348,7 +347,7 @@ class TreeFlow:
             elif kind is ast.Constant:
                 if current.value.__class__ is str and self._rootish_word(current.value):
                     return True, names
-            stack.extend(ast.iter_child_nodes(current))
+            stack.extend(child_nodes(current))
         return False, names
 
     def _tags(self, scope) -> set:

@@ -283,7 +283,21 @@ def within(node, kinds, stop=()) -> list:
         current = stack.pop()
         if isinstance(current, kinds):
             found.append(current)
-        for child in ast.iter_child_nodes(current):
+        for child in child_nodes(current):
             if not isinstance(child, stop):
                 stack.append(child)
     return found
+
+
+def child_nodes(node: ast.AST) -> list:
+    """The nodes right below `node` in `ast.iter_child_nodes`' order, less the expression
+    contexts and operators (no screen asks for one): a list read from the node's fields, a
+    few times faster than that generator on a whole module."""
+    out: list = []
+    for name in _FIELDS.get(node.__class__) or _fields(node.__class__):
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            out.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            out.append(value)
+    return out
