@@ -6,7 +6,7 @@ counted is work (syntax nodes whose children were listed), never time."""
 from __future__ import annotations
 
 from mcp_migrate import api
-from mcp_migrate.core import syntax
+from mcp_migrate.core import syntax, walk
 
 
 def _clients(count: int) -> str:
@@ -31,9 +31,11 @@ def _children_listed(monkeypatch, source: str) -> tuple:
         listed[0] += 1
         return real(node)
 
-    monkeypatch.setattr(syntax, "children", counting)
+    for module in (syntax, walk):  # the rewrites' own walks; the rules' walk and the index's
+        monkeypatch.setattr(module, "children", counting)
     findings = api.check_source(source, "client.py")
-    monkeypatch.setattr(syntax, "children", real)
+    for module in (syntax, walk):
+        monkeypatch.setattr(module, "children", real)
     return findings, listed[0]
 
 
@@ -68,10 +70,10 @@ def test_a_previews_passes_count_only_the_statements_they_changed(monkeypatch):
     assert shared_statements._SCOPES == []
 
 
-def test_the_rules_walk_leaves_the_module_index_it_built_on_its_way():
-    """The parents and the nodes by kind that the rules' walk collects are what ModuleIndex's
-    own walks build, node for node and in the same order; a rewrite, the positions and the
-    previews then read them without walking the module again."""
+def test_the_rules_walk_and_the_index_walk_build_the_same_module_index():
+    """The parents and the nodes by kind that the rules' walk collects, and those ModuleIndex's
+    own single walk builds, are what parents_below and iter_nodes find, node for node and in
+    the same order."""
     from pathlib import Path
 
     import libcst as cst
@@ -87,9 +89,11 @@ def test_the_rules_walk_leaves_the_module_index_it_built_on_its_way():
         module = cst.parse_module(data)
         context, _ = run_rules(str(path), data, module, settings, list(settings.rules))
         learned = context.index.__dict__
-        assert {"parents", "_by_kind"} <= set(learned), path
-        fresh = syntax.ModuleIndex(module)
-        assert {k: id(v) for k, v in learned["parents"].items()} == {k: id(v) for k, v in fresh.parents.items()}, path
-        assert {k: [id(n) for n in v] for k, v in learned["_by_kind"].items()} == {
-            k: [id(n) for n in v] for k, v in fresh._by_kind.items()
-        }, path
+        assert "_walked" in learned, path
+        parents = {k: id(v) for k, v in syntax.parents_below(module).items()}
+        by_kind: dict = {}
+        for node in syntax.iter_nodes(module):
+            by_kind.setdefault(type(node), []).append(id(node))
+        for built in (learned["_walked"], walk.index_tree(module)):
+            assert {k: id(v) for k, v in built.parents.items()} == parents, path
+            assert {k: [id(n) for n in v] for k, v in built.by_kind.items()} == by_kind, path

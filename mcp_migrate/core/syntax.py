@@ -10,7 +10,7 @@ from typing import Optional
 
 import libcst as cst
 
-from mcp_migrate.core.walk import Walked, children
+from mcp_migrate.core.walk import Walked, children, index_tree
 
 _EMPTY = cst.Module([])
 
@@ -153,31 +153,32 @@ def parents_below(root: cst.CSTNode) -> dict:
 
 
 class ModuleIndex:
-    """One module's whole-tree indexes, each built by one walk on first use and kept with the
-    file's work (its FileContext, then its Analysis): the rewrites, the positions and the
-    previews of one file share them, and a rewrite asking once per finding (1,889 findings in
-    one 1.26 MB module) never walks the module again."""
+    """One module's whole-tree indexes, built together by one walk on first use (or taken from
+    the rules' walk, when it is over first) and kept with the file's work (its FileContext,
+    then its Analysis): the rewrites, the positions and the previews of one file share them,
+    and a rewrite asking once per finding (1,889 findings in one 1.26 MB module) never walks
+    the module again."""
 
     def __init__(self, module: cst.Module) -> None:
         self.module = module
 
     def learn(self, walked: Walked) -> None:
-        """Take the indexes the rules' walk of this module built on its way (core.walk): a
-        rewrite, the positions or the previews that ask for them then walk nothing again."""
-        self.__dict__.setdefault("parents", walked.parents)
-        self.__dict__.setdefault("_by_kind", walked.by_kind)
+        """Take the indexes the rules' walk of this module built on its way (core.walk), when
+        nothing asked for them during it: what asks later walks nothing again."""
+        self.__dict__.setdefault("_walked", walked)
 
     @cached_property
+    def _walked(self) -> Walked:
+        return index_tree(self.module)
+
+    @property
     def parents(self) -> dict:
         """id(node) -> parent for every syntax node of the module."""
-        return parents_below(self.module)
+        return self._walked.parents
 
-    @cached_property
+    @property
     def _by_kind(self) -> dict:
-        index: dict = {}
-        for node in iter_nodes(self.module):
-            index.setdefault(type(node), []).append(node)
-        return index
+        return self._walked.by_kind
 
     @cached_property
     def _names(self) -> dict:

@@ -120,3 +120,23 @@ def walk(root: cst.CSTNode, on_visit: Callable, on_leave: Callable) -> Walked:
             parents[id(child)] = node
             push((child, False))
     return Walked(parents, by_kind)
+
+
+def index_tree(root: cst.CSTNode) -> Walked:
+    """What walk() learns, by a walk of its own with nothing to call (ModuleIndex, asked before
+    the rules' walk is over)."""
+    parents: dict = {}
+    by_kind: dict = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        bucket = by_kind.get(type(node))
+        if bucket is None:
+            by_kind[type(node)] = [node]
+        else:
+            bucket.append(node)
+        kids = children(node)
+        for child in kids:
+            parents[id(child)] = node
+        stack.extend(reversed(kids))
+    return Walked(parents, by_kind)
