@@ -220,3 +220,20 @@ def test_a_caller_is_checked_again_when_the_helper_it_imports_changes(tmp_path, 
     assert caller_codes() == ["RT001"]  # warm: from the cache
     helper.write_text("async def get_dirs(ctx) -> list:\n    return []\n", encoding="utf-8")
     assert caller_codes() == []
+
+
+def test_an_empty_entry_decodes_to_the_result_the_field_checks_give():
+    """The codec's shortcut for a file with nothing to say builds what the checked decoding
+    builds from the same JSON, and a look-alike the field checks refuse is still refused."""
+    import json
+
+    from mcp_migrate.core.findings import FileResult
+    from mcp_migrate.project import cache_codec
+
+    stored = json.loads(json.dumps(cache_codec._result(FileResult("a.py"))))
+    assert cache_codec._file_result("a.py", stored) == cache_codec._checked_result("a.py", stored) == FileResult("a.py")
+    for field, value in (("previewed", 0), ("notes", {**stored["notes"], "still_asks": 0})):
+        look_alike = {**stored, field: value}
+        assert look_alike == stored  # 0 == False: equality alone would take it
+        with pytest.raises(cache_codec.Malformed):
+            cache_codec._file_result("a.py", look_alike)

@@ -240,7 +240,7 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     selectors: dict = {}
     items, policies, config_files = [], {}, {}
     for f in found.files:
-        config = resolver.for_path(f.path)
+        config = resolver.for_file(f.path)
         known = selectors.get(id(config))
         if known is None:
             known = selectors[id(config)] = (config, selector_for(config, options), file_policy(config, options))

@@ -26,6 +26,7 @@ FIX_KINDS = ("none", "safe", "unsafe", "display")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
 _FINDING_STRS = ("path", "code", "name", "message", "help")
+_FINDING_FIELDS = frozenset(_FINDING_INTS + _FINDING_STRS + ("severity", "fix"))
 
 
 class Malformed(ValueError):
@@ -94,6 +95,9 @@ def _result(result: FileResult) -> dict:
 
 # --------------------------------------------------------------------------- reading
 
+#: The entry of a file with nothing to say, as the JSON decoder gives it back.
+_EMPTY_RESULT = _result(FileResult(""))
+
 
 def _entries(raw) -> dict:
     out = {}
@@ -110,6 +114,14 @@ def _entries(raw) -> dict:
 
 
 def _file_result(path: str, raw: dict) -> FileResult:
+    """The FileResult of one entry. Most of a tree's files hold no finding and store the same
+    empty result: one comparison decodes those (a warm run of 1,993 files, 1,828 of them empty)."""
+    if raw == _EMPTY_RESULT and raw["previewed"] is False and raw["notes"]["still_asks"] is False:
+        return FileResult(path)  # `is False`: 0 equals False, and the field check refuses it
+    return _checked_result(path, raw)
+
+
+def _checked_result(path: str, raw: dict) -> FileResult:
     result = FileResult(path)
     result.findings = [_finding(path, item) for item in _of(raw.get("findings"), list)]
     for item in _of(raw.get("suppressed"), list):
@@ -158,16 +170,20 @@ def _hunk(raw) -> list:
 
 
 def _finding(path: str, raw) -> Finding:
-    _of(raw, dict)
-    if set(raw) != set(_FINDING_INTS + _FINDING_STRS + ("severity", "fix")):
+    """One finding, every field checked (a warm run reads thousands: the checks are unrolled)."""
+    if type(raw) is not dict or raw.keys() != _FINDING_FIELDS:
         raise Malformed("finding fields")
-    values = {name: _int(raw[name]) for name in _FINDING_INTS}
-    values.update({name: _of(raw[name], str) for name in _FINDING_STRS})
+    line, column, end_line, end_column = raw["line"], raw["column"], raw["end_line"], raw["end_column"]
+    code, name, message, help_ = raw["code"], raw["name"], raw["message"], raw["help"]
+    if not type(line) is type(column) is type(end_line) is type(end_column) is int:  # bool is not a position
+        raise Malformed("int")
+    if not type(code) is type(name) is type(message) is type(help_) is type(raw["path"]) is str:
+        raise Malformed("str")
     if raw["path"] != path or raw["severity"] not in SEVERITIES or raw["fix"] not in FIX_KINDS:
         raise Malformed("finding")
-    if min(values[name] for name in _FINDING_INTS) < 0:
+    if min(line, column, end_line, end_column) < 0:
         raise Malformed("position")
-    return Finding(severity=raw["severity"], fix=raw["fix"], **values)
+    return Finding(path, line, column, end_line, end_column, code, name, message, raw["severity"], raw["fix"], help_)
 
 
 def _triple(raw) -> list:

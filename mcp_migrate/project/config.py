@@ -412,6 +412,10 @@ class ConfigResolver:
         """The Config of a file (its folder's) or of a folder (its own)."""
         return self.for_folder(_start_folder(path))
 
+    def for_file(self, path: str) -> Config:
+        """The Config of a file discovery found (its folder's): no stat to tell it from a folder."""
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+
     def _load(self, path: str) -> Config:
         config = self._loaded.get(path)
         if config is None:
