@@ -15,7 +15,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.core.fix.import_block import separate_sections
-from mcp_migrate.core.fix.read_strings import read_string_mentions
+from mcp_migrate.core.fix.read_strings import module_facts, read_string_mentions
 from mcp_migrate.core.fix.shared_statements import per_statement
 from mcp_migrate.core.syntax import code_of, iter_nodes
 from mcp_migrate.core.walk import NODE_TYPES, children
@@ -154,11 +154,8 @@ def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[c
                 lines[id(stmt.body[0])] = index
     if read_string_mentions(module, words):
         return None
-    for node in iter_nodes(module):
-        kind = type(node)
-        if getattr(node, "type_parameters", None) is not None:
-            return None
-        if (kind is cst.Import or kind is cst.ImportFrom) and id(node) not in lines and _binds(node) & words:
+    for facts in module_facts(module):  # each statement read once across the previews' passes
+        if facts.generic or any(_binds(node) & words for node in facts.nested_imports):
             return None
     modules = {mod: asname for _, mod, obj, asname in orphaned if obj is None}
     objects: dict = {}
