@@ -1,5 +1,9 @@
 """The gitignore matcher against git's documented semantics."""
 
+import re
+import shutil
+import subprocess
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -152,3 +156,30 @@ def test_the_verdict_is_the_last_matching_patterns(lines, rel, is_dir):
     patterns = PatternSet.from_lines("/base", lines)
     path = "/base/" + rel
     assert patterns.verdict(path, is_dir) == _by_regex(patterns, path, is_dir), (lines, rel, is_dir)
+
+
+# Brackets as git's wildmatch reads them, held to `git check-ignore` itself --------------------
+BRACKETS = ["[z-a]", "b[z-a]c", "[a-c-a]", "[a--]", "[!z-a]x", "[a-c-e]", "[]-a]q", "[\\z-a]", "[a-\\c]"]
+NAMES = ["z", "a", "m", "-", "b", "c", "e", "d", "bzc", "bac", "zx", "ax", "]q", "aq", "-q", "\\"]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+@pytest.mark.parametrize("line", BRACKETS)
+def test_brackets_match_what_git_check_ignore_says(tmp_path, line):
+    """A backwards range (`[z-a]`) is its first character alone in git, and a `-` after a range
+    is itself: a `.gitignore` git reads never stops a run (it raised re.error, exit 2)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text(line + "\n")
+    for name in NAMES:
+        (tmp_path / name).write_text("")
+    said = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--", *NAMES], cwd=tmp_path, capture_output=True, text=True
+    )
+    expected = set(said.stdout.split())
+    patterns = PatternSet.from_lines(str(tmp_path), [line])
+    assert {name for name in NAMES if patterns.matches(str(tmp_path / name))} == expected
+
+
+def test_a_config_glob_with_a_backwards_range_is_still_refused():
+    with pytest.raises(re.error):
+        compile_pattern("[z-a]", strict=True)

@@ -204,7 +204,7 @@ def glob_problem(glob: str) -> Optional[str]:
     if index is not None:
         return f"'[' at position {index + 1} is never closed"
     try:
-        compile_pattern(glob)
+        compile_pattern(glob, strict=True)
     except re.error as exc:  # e.g. a range written backwards, `[z-a]`
         return exc.msg
     return None

@@ -34,24 +34,38 @@ class Pattern:
 _NOT_PLAIN = frozenset("/*?[\\")
 
 
-def _bracket(pat: str, i: int):
-    """Translate the `[...]` starting at pat[i]; returns (regex, next index) or None if unclosed."""
+def _bracket(pat: str, i: int, git: bool = True):
+    """Translate the `[...]` starting at pat[i]; returns (regex, next index) or None if unclosed.
+    A backwards range (`[z-a]`) is what git's wildmatch makes of it, its first character alone
+    (`git check-ignore` says so); not `git`, it is left for the regex compiler to refuse."""
     j = i + 1
     negated = j < len(pat) and pat[j] in "!^"
     if negated:
         j += 1
     parts = []
     first = True
+    previous: Optional[str] = None  # the last character that can start a range
     while j < len(pat) and (pat[j] != "]" or first):
         ch = pat[j]
+        if ch == "-" and parts and j + 1 < len(pat) and pat[j + 1] != "]":
+            escaped = pat[j + 1] == "\\" and j + 2 < len(pat)
+            end = pat[j + 2] if escaped else pat[j + 1]
+            if git and previous is not None and end < previous:  # wildmatch: nothing in the range
+                j += 3 if escaped else 2
+                first = False
+                previous = None
+                continue
+            parts.append("-")
+            parts.append(re.escape(end))
+            j += 3 if escaped else 2
+            first = False
+            previous = None  # after a range, a `-` is itself (in git and in the regex)
+            continue
         if ch == "\\" and j + 1 < len(pat):
             j += 1
             ch = pat[j]
-            parts.append(re.escape(ch))
-        elif ch == "-" and parts and j + 1 < len(pat) and pat[j + 1] != "]":
-            parts.append("-")
-        else:
-            parts.append(re.escape(ch))
+        parts.append(re.escape(ch))
+        previous = ch
         first = False
         j += 1
     if j >= len(pat):
@@ -60,8 +74,9 @@ def _bracket(pat: str, i: int):
     return ("[^/" + body + "]" if negated else "(?!/)[" + body + "]"), j + 1
 
 
-def translate(pat: str) -> str:
-    """Regex body for one pattern (no anchoring, no leading `/`, no trailing `/`)."""
+def translate(pat: str, git: bool = True) -> str:
+    """Regex body for one pattern (no anchoring, no leading `/`, no trailing `/`); `git`: as
+    `_bracket` says."""
     out, i, n = [], 0, len(pat)
     while i < n:
         c = pat[i]
@@ -85,7 +100,7 @@ def translate(pat: str) -> str:
             out.append("[^/]")
             i += 1
         elif c == "[":
-            got = _bracket(pat, i)
+            got = _bracket(pat, i, git)
             if got is None:
                 out.append(re.escape(c))
                 i += 1
@@ -107,8 +122,10 @@ def _strip_trailing_spaces(line: str) -> str:
     return line
 
 
-def compile_pattern(line: str) -> Optional[Pattern]:
-    """One gitignore line -> Pattern, or None for blanks and comments."""
+def compile_pattern(line: str, strict: bool = False) -> Optional[Pattern]:
+    """One gitignore line -> Pattern, or None for blanks and comments. `strict`, for a config's
+    own glob (checked before use, as ruff refuses it): a backwards range raises re.error; a
+    `.gitignore` line gets git's reading of it instead."""
     source = line
     line = _strip_trailing_spaces(line.rstrip("\r\n"))
     if not line or line.startswith("#"):
@@ -122,7 +139,7 @@ def compile_pattern(line: str) -> Optional[Pattern]:
     if not line:
         return None
     anchored = "/" in line
-    body = translate(line[1:] if line.startswith("/") else line)
+    body = translate(line[1:] if line.startswith("/") else line, git=not strict)
     prefix = "" if anchored else "(?:.*/)?"
     regex = re.compile("^" + prefix + body + r"\Z", re.DOTALL)
     name = line if _NOT_PLAIN.isdisjoint(line) else None
