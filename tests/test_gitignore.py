@@ -183,3 +183,10 @@ def test_brackets_match_what_git_check_ignore_says(tmp_path, line):
 def test_a_config_glob_with_a_backwards_range_is_still_refused():
     with pytest.raises(re.error):
         compile_pattern("[z-a]", strict=True)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("[]-!^\\az*?/.Z09")), min_size=1, max_size=10))
+def test_no_gitignore_line_raises(line):
+    """Whatever a `.gitignore` holds, reading it never stops the run."""
+    compile_pattern(line)
