@@ -15,7 +15,7 @@ from typing import Optional
 import libcst as cst
 
 from mcp_migrate.core.fix.import_block import separate_sections
-from mcp_migrate.core.fix.read_strings import module_facts, read_string_mentions
+from mcp_migrate.core.fix.read_strings import line_import, module_facts, read_string_mentions
 from mcp_migrate.core.fix.shared_statements import per_statement
 from mcp_migrate.core.syntax import code_of, iter_nodes
 from mcp_migrate.core.walk import NODE_TYPES, children
@@ -147,23 +147,19 @@ def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[c
     deleted. None where those conditions do not hold: the visitor decides."""
     if any(mod == "__future__" for _, mod, _, _ in orphaned):
         return None
-    lines: dict = {}
-    for index, stmt in enumerate(module.body):
-        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-            if isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
-                lines[id(stmt.body[0])] = index
     if read_string_mentions(module, words):
         return None
     for facts in module_facts(module):  # each statement read once across the previews' passes
         if facts.generic or any(_binds(node) & words for node in facts.nested_imports):
             return None
+    lines = [index for index, stmt in enumerate(module.body) if line_import(stmt) is not None]
     modules = {mod: asname for _, mod, obj, asname in orphaned if obj is None}
     objects: dict = {}
     for _, mod, obj, asname in orphaned:
         if obj is not None:
             objects.setdefault(mod, set()).add((obj, asname))
     body = list(module.body)
-    for index in sorted(lines.values(), reverse=True):
+    for index in reversed(lines):
         stmt = body[index]
         small = stmt.body[0]
         if isinstance(small, cst.Import):

@@ -77,7 +77,7 @@ def statement_facts(statement: cst.CSTNode) -> StatementFacts:
     hinted_texts: list = []
     by_calls: dict = {}
     nested: list = []
-    line_import = _line_import(statement)
+    own_line = line_import(statement)
     stack: list = [(statement, False, ())]
     while stack:
         node, hinted, calls = stack.pop()
@@ -94,7 +94,7 @@ def statement_facts(statement: cst.CSTNode) -> StatementFacts:
                 hinted_texts.append(node.value)
             elif calls:
                 by_calls.setdefault(frozenset(calls), []).append(node.value)
-        elif (kind is cst.Import or kind is cst.ImportFrom) and node is not line_import:
+        elif (kind is cst.Import or kind is cst.ImportFrom) and node is not own_line:
             nested.append(node)
         if getattr(node, "type_parameters", None) is not None:
             generic = True
@@ -114,7 +114,7 @@ def statement_facts(statement: cst.CSTNode) -> StatementFacts:
     )
 
 
-def _line_import(statement: cst.CSTNode):
+def line_import(statement: cst.CSTNode):
     """The import of a top-level line that holds one import and nothing else, else None."""
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         if isinstance(statement.body[0], (cst.Import, cst.ImportFrom)):
