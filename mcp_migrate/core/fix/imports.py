@@ -158,7 +158,7 @@ def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[c
     for _, mod, obj, asname in orphaned:
         if obj is not None:
             objects.setdefault(mod, set()).add((obj, asname))
-    body = list(module.body)
+    body: list = list(module.body)  # the lines of one import (`lines`) are SimpleStatementLines
     for index in reversed(lines):
         stmt = body[index]
         small = stmt.body[0]
