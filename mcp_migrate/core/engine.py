@@ -29,6 +29,7 @@ from mcp_migrate.core.codes import (
     SYNTAX_ERROR_CODE,
     UNUSED_SUPPRESSION_CODE,
 )
+from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
 from mcp_migrate.core.coordination import coordinated, with_note
 from mcp_migrate.core.deep import call_deep
@@ -373,7 +374,8 @@ def _size(n: int) -> str:
 def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, audit: bool, tree=None) -> Analysis:
     result = FileResult(path)
     try:
-        module = cst.parse_module(data)
+        with collector_paused():
+            module = cst.parse_module(data)
     except RecursionError:
         raise
     except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies

@@ -15,12 +15,12 @@ against the development corpus.
 from __future__ import annotations
 
 import ast
-import gc
 import re
 import warnings
 from functools import cached_property
 from typing import Optional
 
+from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.sdk import mcp_module
 
 #: Fields that never hold a syntax node worth indexing (expression contexts, operators).
@@ -39,19 +39,13 @@ def read(data: bytes, path: str = "") -> Optional[Syntax]:
     """The index of a file's code, or None when the standard library's parser cannot read it
     (a syntax error, syntax newer than this Python, a bad coding cookie, nesting beyond its
     limits): then no screen can answer and every rule the byte screens let through runs."""
-    collecting = gc.isenabled()
-    if collecting:  # a syntax tree has no cycles: the collector would only rescan its nodes
-        gc.disable()
     try:
-        with warnings.catch_warnings():
+        with collector_paused(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # `"\d"` and friends: the parser's business, not ours
             tree = ast.parse(data)
-        return Syntax(tree, data, path)
+            return Syntax(tree, data, path)
     except Exception:  # noqa: BLE001 - SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError
         return None
-    finally:
-        if collecting:
-            gc.enable()
 
 
 class Syntax:

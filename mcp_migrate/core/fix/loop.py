@@ -11,6 +11,7 @@ from typing import NamedTuple, Optional
 
 import libcst as cst
 
+from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.engine import Analysis, analyze
 from mcp_migrate.core.findings import FIXED, MARKED, Applied, FileError, FileResult
@@ -219,7 +220,8 @@ def verify_parses(data: bytes, path: str, *, compiles: bool = True) -> Optional[
     it when it compiled the input (`compiles`): syntax newer than this interpreter (a 3.12
     `type` statement on 3.11) is checked by the parser that accepted the input, LibCST."""
     try:
-        cst.parse_module(data)
+        with collector_paused():
+            cst.parse_module(data)
     except Exception as exc:  # noqa: BLE001 - any failure means the fix is unusable
         return f"{type(exc).__name__}: {exc}"
     if compiles:
