@@ -1,4 +1,4 @@
-from mcp_migrate.commands.cli import main
+from mcp_migrate.commands.process import run
 
 if __name__ == "__main__":
-    main()
+    run()

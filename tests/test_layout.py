@@ -30,7 +30,7 @@ def test_schemas_ship_as_package_data():
 
 def test_distribution_name_is_free_and_the_clash_is_documented():
     assert PROJECT["project"]["name"] == "mcp-roots-migrate"
-    assert PROJECT["project"]["scripts"] == {"mcp-migrate": "mcp_migrate.commands.cli:main"}
+    assert PROJECT["project"]["scripts"] == {"mcp-migrate": "mcp_migrate.commands.process:run"}
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "cannot be installed in one environment" in " ".join(readme.split())
 
