@@ -188,5 +188,11 @@ def test_a_config_glob_with_a_backwards_range_is_still_refused():
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("[]-!^\\az*?/.Z09")), min_size=1, max_size=10))
 def test_no_gitignore_line_raises(line):
-    """Whatever a `.gitignore` holds, reading it never stops the run."""
-    compile_pattern(line)
+    """Whatever a `.gitignore` holds, reading it and matching paths against it never stops the
+    run (its regexes are compiled when first asked for: a verdict asks for them)."""
+    pattern = compile_pattern(line)
+    if pattern is not None:
+        pattern.regex  # noqa: B018
+    patterns = PatternSet.from_lines("/base", [line, "keep/"])
+    for is_dir in (False, True):
+        patterns.verdict("/base/a/x.py", is_dir)

@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional
 
 from mcp_migrate.project.regular import read_regular
@@ -21,13 +22,19 @@ from mcp_migrate.project.regular import read_regular
 @dataclass(frozen=True)
 class Pattern:
     source: str
-    regex: re.Pattern[str]
+    #: The regular expression of the whole pattern (anchored at both ends), compiled only
+    #: where it is asked for: most lines of a `.gitignore` are told by `name` or `suffix`.
+    expression: str
     negated: bool
     dir_only: bool
     #: The pattern's whole meaning where it is a plain name (`node_modules`: the last path
     #: part equals it) or a name ending (`*.log`: the last part ends with it); None otherwise.
     name: Optional[str] = None
     suffix: Optional[str] = None
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(self.expression, re.DOTALL)
 
 
 #: Characters that make a pattern more than a plain name (a glob, an escape, a path).
@@ -141,10 +148,12 @@ def compile_pattern(line: str, strict: bool = False) -> Optional[Pattern]:
     anchored = "/" in line
     body = translate(line[1:] if line.startswith("/") else line, git=not strict)
     prefix = "" if anchored else "(?:.*/)?"
-    regex = re.compile("^" + prefix + body + r"\Z", re.DOTALL)
     name = line if _NOT_PLAIN.isdisjoint(line) else None
     suffix = line[1:] if line.startswith("*") and _NOT_PLAIN.isdisjoint(line[1:]) else None
-    return Pattern(source, regex, negated, dir_only, name, suffix)
+    pattern = Pattern(source, "^" + prefix + body + r"\Z", negated, dir_only, name, suffix)
+    if strict:
+        pattern.regex  # noqa: B018 - compiled now: a malformed glob raises here, not mid-walk
+    return pattern
 
 
 def parse_patterns(lines: Iterable[str]) -> list:
@@ -163,6 +172,8 @@ class PatternSet:
         self._by_name: dict = {}
         self._suffixes: list = []
         self._others: list = []
+        #: is_dir -> (the other patterns that apply, last first; one regex of them all)
+        self._joined: dict = {}
         for index, pat in enumerate(self.patterns):
             if pat.name is not None:
                 self._by_name.setdefault(pat.name, []).append((index, pat))
@@ -214,12 +225,24 @@ class PatternSet:
             if (is_dir or not pat.dir_only) and last.endswith(suffix):
                 best, found = index, pat
                 break
-        for index, pat in reversed(self._others):
-            if index < best:
-                break
-            if (is_dir or not pat.dir_only) and pat.regex.match(rel):
-                return not pat.negated
+        if self._others:
+            other = self._last_other(rel, is_dir)
+            if other is not None and other[0] > best:
+                return not other[1].negated
         return None if found is None else not found.negated
+
+    def _last_other(self, rel: str, is_dir: bool) -> Optional[tuple]:
+        """(index, pattern) of the last pattern neither a name nor an ending that matches, by
+        one regex of all of them, last first: the first alternative that matches is the
+        pattern a loop from the end would have stopped at, found without a call per pattern."""
+        joined = self._joined.get(is_dir)
+        if joined is None:
+            applying = [(index, pat) for index, pat in reversed(self._others) if is_dir or not pat.dir_only]
+            expression = "|".join(f"({pat.expression})" for _, pat in applying)
+            joined = self._joined[is_dir] = (applying, re.compile(expression, re.DOTALL) if applying else None)
+        applying, regex = joined
+        match = regex.match(rel) if regex is not None else None
+        return None if match is None else applying[match.lastindex - 1]
 
     def matches(self, path: str, is_dir: bool = False) -> bool:
         return bool(self.verdict(path, is_dir))
