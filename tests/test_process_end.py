@@ -97,3 +97,20 @@ def test_an_output_stream_that_cannot_be_flushed_gets_the_usual_exit(tmp_path):
     """
     ran = child(tmp_path, body)
     assert "teardown" in ran.stderr  # the interpreter's own way out, whatever it makes of the stream
+
+
+def test_the_process_asks_the_collector_to_look_less_often_and_main_leaves_it_alone(tmp_path):
+    from mcp_migrate.commands.process import COLLECTOR_THRESHOLDS
+
+    body = """
+    import gc
+    atexit.register(lambda: sys.stderr.write(str(gc.get_threshold()) + "\\n"))
+    from mcp_migrate.commands.MODULE import FUNCTION
+    FUNCTION()
+    """
+    ran = child(tmp_path, body.replace("MODULE", "process").replace("FUNCTION", "run"), "--version")
+    assert ran.returncode == 0
+    assert ran.stderr.splitlines()[0] == str(COLLECTOR_THRESHOLDS)
+    plain = child(tmp_path, body.replace("MODULE", "cli").replace("FUNCTION", "main"), "--version")
+    python = subprocess.run([sys.executable, "-c", "import gc; print(gc.get_threshold())"], capture_output=True)
+    assert plain.stderr.splitlines()[0] == python.stdout.decode().strip() != str(COLLECTOR_THRESHOLDS)

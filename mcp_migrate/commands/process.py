@@ -8,20 +8,29 @@ the way mypy's does (`hard_exit`): the exit functions run, both output streams a
 and `os._exit` ends it with the command's status. Where that could lose anything (a stream
 that cannot be flushed, a child process or a thread still running) it exits the usual way.
 
+The process also asks the cyclic garbage collector to look less often, as mypy does: a run
+allocates millions of objects that reference counting frees, and the collector's scans of them
+found little (2.1-2.3% of the instructions of a check of xiaozhi-esp32-server or Dev10x-Claude).
+
 `commands.cli.main` stays an ordinary function that raises SystemExit, for callers that go on
-after it.
+after it, and leaves the collector as it is.
 """
 
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import sys
 from typing import NoReturn
 
+#: The collector's thresholds for the process (Python's are 700, 10, 10): mypy's.
+COLLECTOR_THRESHOLDS = (200_000, 30, 30)
+
 
 def run() -> NoReturn:
     """Run the command line, then end the process (see the module's docstring)."""
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
     from mcp_migrate.commands.cli import main
 
     try:
