@@ -4,7 +4,7 @@ gate's work is counted, not timed."""
 
 from pathlib import Path
 
-from mcp_migrate.api import check_bytes, default_settings
+from mcp_migrate.api import check_bytes, default_settings, settings
 from mcp_migrate.checks import all_rules
 from mcp_migrate.core import engine
 
@@ -42,3 +42,15 @@ def test_gate_tokens_are_few_and_skip_ordinary_code(monkeypatch):
     ordinary = b"import os\n\n\ndef walk(root):\n    for base, dirs, files in os.walk(root):\n        yield base\n"
     assert check_bytes(ordinary, "x.py", settings).findings == []
     assert parsed == []
+
+
+def test_a_rule_selected_alone_finds_what_it_finds_among_all(monkeypatch):
+    """A rule's gate (checks/gates.py) holds for every file it can report on, so selecting the
+    rule alone loses none of its findings. RT001's gate lacked the `mcp` its import-following
+    screen needs: `--select RT001` lost `runs dirs_helper.get_dirs`, a helper that asks
+    (fixtures/RT001/imported_helper_no_word.py), which the union of all gates let through."""
+    everything = _findings(default_settings())
+    for rule in all_rules():
+        alone = _findings(settings([rule.CODE]))
+        among_all = {name: [f for f in found if f[2] == rule.CODE] for name, found in everything.items()}
+        assert {n: f for n, f in alone.items() if f} == {n: f for n, f in among_all.items() if f}, rule.CODE

@@ -17,7 +17,8 @@ _MCP = (b"mcp", b"MCP", b"Mcp")
 
 #: rule code -> its gate.
 GATES = {
-    "RT001": (b"oots", b"OOTS"),
+    #: Roots named, or MCP code that may call a project helper which asks (its import screen).
+    "RT001": (b"oots", b"OOTS", *_MCP),
     "RT002": (b"oots", b"OOTS", b"mcp"),
     "RT003": (b"oots",),
     "RT004": (b"oots", b"OOTS"),
