@@ -317,3 +317,53 @@ def test_child_nodes_are_iter_child_nodes_less_contexts_and_operators():
             assert [id(c) for c in screen.child_nodes(node)] == [id(c) for c in expected], (path, node)
             compared += 1
     assert compared > 50_000
+
+
+def _oracle_paths() -> list:
+    import argparse
+    import dataclasses
+    import typing
+
+    return SOURCES + [Path(module.__file__) for module in (ast, argparse, dataclasses, typing)]
+
+
+def test_the_index_holds_every_node_ast_walk_meets_less_contexts_and_operators():
+    """`Syntax` walks a tree by each node class's grammar signature (a name or a number is never
+    looked at): it must hold exactly the nodes `ast.walk` meets, but the contexts and operators,
+    on every fixture and on large standard-library modules; `{**x}` and `def f(*, a)` put a
+    None in a list field, which the walk skips."""
+    holds_nothing = (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+    extra = ast.parse("d = {**x, 'a': 1}\ndef f(*, a, b=2): ...\nglobal g\nmatch m:\n    case C(k=1): pass\n")
+    compared = 0
+    for tree in [extra] + [_parsed(path) for path in _oracle_paths()]:
+        if tree is None:
+            continue
+        expected: dict = {}
+        for node in ast.walk(tree):
+            if not isinstance(node, holds_nothing):
+                expected.setdefault(node.__class__, set()).add(id(node))
+                compared += 1
+        found = screen.Syntax(tree, b"")._by
+        assert {kind: {id(node) for node in nodes} for kind, nodes in found.items()} == expected
+        assert sum(map(len, found.values())) == sum(map(len, expected.values()))  # each node once
+    assert compared > 30_000
+
+
+def test_a_node_class_whose_signature_cannot_be_read_has_every_value_tested(monkeypatch):
+    """Another Python may document its node classes otherwise: a class without a readable
+    signature falls back to testing each field's value, and loses no node."""
+    tree = ast.parse("d = {**x, 'a': f(y)}\n")
+    monkeypatch.setattr(ast.Dict, "__doc__", "a mapping display")
+    monkeypatch.setattr(screen, "_PLANS", {})
+    monkeypatch.setattr(screen, "_SPLIT_PLANS", {})
+    assert screen._plan(ast.Dict) == (("keys", screen._UNKNOWN), ("values", screen._UNKNOWN))
+    found = screen.Syntax(tree, b"")._by
+    assert sorted(node.id for node in found[ast.Name]) == ["d", "f", "x", "y"]
+    assert [child.__class__ for child in screen.child_nodes(tree.body[0].value)] == [ast.Constant, ast.Name, ast.Call]
+
+
+def _parsed(path: Path):
+    try:
+        return ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError):
+        return None

@@ -25,14 +25,53 @@ from mcp_migrate.core.sdk import mcp_module
 
 #: Fields that never hold a syntax node worth indexing (expression contexts, operators).
 _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
-_FIELDS: dict = {}
+#: The types of the grammar (ASDL) whose fields hold no syntax node worth indexing: plain
+#: values, expression contexts and operators.
+_NOT_NODES = frozenset(
+    {"constant", "identifier", "int", "string", "expr_context", "boolop", "operator", "unaryop", "cmpop"}
+)
+_SIGNATURE = re.compile(r"\w+\((.*)\)")
+#: A field's kind in a plan: one node or None, a list of nodes (a `None` among them: a dict's
+#: `**` entry, a keyword-only parameter without a default), or not known (test each value).
+_ONE, _MANY, _UNKNOWN = 0, 1, 2
+_PLANS: dict = {}
+_SPLIT_PLANS: dict = {}
 
 
-def _fields(kind: type) -> tuple:
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = tuple(f for f in getattr(kind, "_fields", ()) if f not in _SKIPPED_FIELDS)
-    return names
+def _plan(kind: type) -> tuple:
+    """(field, its kind) for each field of `kind` that can hold a syntax node, in field order,
+    from the class's grammar signature (its docstring, `Dict(expr* keys, expr* values)`): a
+    name or a number is never looked at. A class whose signature cannot be read (another
+    Python) has every field but contexts and operators, each value tested as it is met."""
+    plan = _PLANS.get(kind)
+    if plan is not None:
+        return plan
+    fields = tuple(getattr(kind, "_fields", ()))
+    lines = (kind.__doc__ or "").strip().splitlines()
+    match = _SIGNATURE.fullmatch(lines[0]) if lines and fields else None
+    parts = [part.rsplit(" ", 1) for part in match.group(1).split(", ")] if match else []
+    if match is not None and all(len(part) == 2 for part in parts) and tuple(n for _, n in parts) == fields:
+        plan = tuple(
+            (name, _MANY if kind_.endswith("*") else _ONE)
+            for kind_, name in parts
+            if kind_.rstrip("*?") not in _NOT_NODES
+        )
+    else:
+        plan = tuple((name, _UNKNOWN) for name in fields if name not in _SKIPPED_FIELDS)
+    _PLANS[kind] = plan
+    return plan
+
+
+def _split_plan(kind: type) -> tuple:
+    """`_plan` as (fields of one node, fields of a list, fields not known), for a walk that
+    needs no order."""
+    split = _SPLIT_PLANS.get(kind)
+    if split is None:
+        plan = _plan(kind)
+        split = _SPLIT_PLANS[kind] = tuple(
+            tuple(name for name, k in plan if k == want) for want in (_ONE, _MANY, _UNKNOWN)
+        )
+    return split
 
 
 def read(data: bytes, path: str = "") -> Optional[Syntax]:
@@ -57,16 +96,25 @@ class Syntax:
         by: dict = {}
         stack: list = [tree]
         pop, push, extend = stack.pop, stack.append, stack.extend
-        node_type = ast.AST
+        node_type, plans = ast.AST, _SPLIT_PLANS
         while stack:  # an explicit stack: no recursion limit on deeply nested code
             node = pop()
+            if node is None:  # from a list field (`{**x}`'s key)
+                continue
             kind = node.__class__
             bucket = by.get(kind)
             if bucket is None:
                 by[kind] = [node]
             else:
                 bucket.append(node)
-            for name in _FIELDS.get(kind) or _fields(kind):
+            ones, manies, unknown = plans.get(kind) or _split_plan(kind)
+            for name in ones:
+                value = getattr(node, name, None)
+                if value is not None:
+                    push(value)
+            for name in manies:
+                extend(getattr(node, name, None) or ())
+            for name in unknown:
                 value = getattr(node, name, None)
                 if value.__class__ is list:
                     extend(item for item in value if isinstance(item, node_type))
@@ -288,9 +336,15 @@ def child_nodes(node: ast.AST) -> list:
     contexts and operators (no screen asks for one): a list read from the node's fields, a
     few times faster than that generator on a whole module."""
     out: list = []
-    for name in _FIELDS.get(node.__class__) or _fields(node.__class__):
+    for name, kind in _PLANS.get(node.__class__) or _plan(node.__class__):
         value = getattr(node, name, None)
-        if value.__class__ is list:
+        if kind == _ONE:
+            if value is not None:
+                out.append(value)
+        elif kind == _MANY:
+            if value:
+                out.extend(item for item in value if item is not None)
+        elif value.__class__ is list:
             out.extend(item for item in value if isinstance(item, ast.AST))
         elif isinstance(value, ast.AST):
             out.append(value)
