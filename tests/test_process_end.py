@@ -114,3 +114,24 @@ def test_the_process_asks_the_collector_to_look_less_often_and_main_leaves_it_al
     plain = child(tmp_path, body.replace("MODULE", "cli").replace("FUNCTION", "main"), "--version")
     python = subprocess.run([sys.executable, "-c", "import gc; print(gc.get_threshold())"], capture_output=True)
     assert plain.stderr.splitlines()[0] == python.stdout.decode().strip() != str(COLLECTOR_THRESHOLDS)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closes a file descriptor before the child starts")
+def test_a_run_without_standard_output_says_so_in_one_line(tmp_path):
+    """Started with its standard output closed (`mcp-migrate check x.py >&-`), a run said
+    "internal error, please report it: AttributeError: 'NoneType' object has no attribute
+    'write'"; it is the environment, not a bug, and no report can be given."""
+    import os
+
+    (tmp_path / "a.py").write_text(FIXABLE)
+    ran = subprocess.run(
+        [sys.executable, "-m", "mcp_migrate", "check", "--no-cache", "a.py"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+        timeout=120,
+    )
+    assert ran.returncode == 2
+    assert ran.stderr == "mcp-migrate: error: standard output is closed: nowhere to report\n"

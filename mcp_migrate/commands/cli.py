@@ -89,9 +89,13 @@ def guarded(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        import sys
+
         from mcp_migrate.project.config import ConfigError
         from mcp_migrate.project.discovery import PathNotFoundError
 
+        if sys.stdout is None:  # started with no standard output (`>&-`): no report can be given
+            raise fail("standard output is closed: nowhere to report")
         replaced = _catch_termination()
         _tolerant_output()
         try:
