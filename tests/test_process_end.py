@@ -135,3 +135,14 @@ def test_a_run_without_standard_output_says_so_in_one_line(tmp_path):
     )
     assert ran.returncode == 2
     assert ran.stderr == "mcp-migrate: error: standard output is closed: nowhere to report\n"
+    quiet = subprocess.run(  # nothing for standard output: the report goes to its file
+        [sys.executable, "-m", "mcp_migrate", "check", "--no-cache", "-q", "-o", "report.txt", "a.py"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+        timeout=120,
+    )
+    assert quiet.returncode == 1 and quiet.stderr == ""
+    assert "RT004" in (tmp_path / "report.txt").read_text()

@@ -94,8 +94,9 @@ def guarded(func):
         from mcp_migrate.project.config import ConfigError
         from mcp_migrate.project.discovery import PathNotFoundError
 
-        if sys.stdout is None:  # started with no standard output (`>&-`): no report can be given
-            raise fail("standard output is closed: nowhere to report")
+        closed = sys.stdout is None  # started with no standard output (`>&-`)
+        if closed:
+            sys.stdout = _ClosedOutput()
         replaced = _catch_termination()
         _tolerant_output()
         try:
@@ -116,8 +117,24 @@ def guarded(func):
             raise fail(describe(exc)) from None
         finally:
             _restore_signals(replaced)
+            if closed:
+                sys.stdout = None
 
     return wrapper
+
+
+class _ClosedOutput:
+    """Standard output when the process has none (Python's sys.stdout is then None): a run
+    that writes nothing there (`-q -o report.txt`) works; the first write is the one-line
+    error, where it was "internal error: 'NoneType' object has no attribute 'write'"."""
+
+    def write(self, text: str) -> int:
+        import errno
+
+        raise OSError(errno.EBADF, "standard output is closed: nowhere to report")
+
+    def flush(self) -> None:
+        pass
 
 
 def describe(exc: BaseException) -> str:
