@@ -116,33 +116,30 @@ def test_the_process_asks_the_collector_to_look_less_often_and_main_leaves_it_al
     assert plain.stderr.splitlines()[0] == python.stdout.decode().strip() != str(COLLECTOR_THRESHOLDS)
 
 
+def without_stdout(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m mcp_migrate ARGS` started with its standard output closed (`>&-`)."""
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_migrate", *args],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+        timeout=120,
+    )
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="closes a file descriptor before the child starts")
 def test_a_run_without_standard_output_says_so_in_one_line(tmp_path):
     """Started with its standard output closed (`mcp-migrate check x.py >&-`), a run said
     "internal error, please report it: AttributeError: 'NoneType' object has no attribute
-    'write'"; it is the environment, not a bug, and no report can be given."""
-    import os
-
+    'write'"; it is the environment, not a bug, and no report can be given there."""
     (tmp_path / "a.py").write_text(FIXABLE)
-    ran = subprocess.run(
-        [sys.executable, "-m", "mcp_migrate", "check", "--no-cache", "a.py"],
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: os.close(1),
-        timeout=120,
-    )
+    ran = without_stdout(tmp_path, "check", "--no-cache", "a.py")
     assert ran.returncode == 2
     assert ran.stderr == "mcp-migrate: error: standard output is closed: nowhere to report\n"
-    quiet = subprocess.run(  # nothing for standard output: the report goes to its file
-        [sys.executable, "-m", "mcp_migrate", "check", "--no-cache", "-q", "-o", "report.txt", "a.py"],
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: os.close(1),
-        timeout=120,
-    )
-    assert quiet.returncode == 1 and quiet.stderr == ""
+    quiet = without_stdout(tmp_path, "check", "--no-cache", "-q", "-o", "report.txt", "a.py")
+    assert quiet.returncode == 1 and quiet.stderr == ""  # nothing for standard output: it works
     assert "RT004" in (tmp_path / "report.txt").read_text()
