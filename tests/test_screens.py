@@ -301,16 +301,10 @@ def test_child_nodes_are_iter_child_nodes_less_contexts_and_operators():
     """The screens' fast child listing gives the standard library's children, in its order,
     but the expression contexts and operators (nodes that hold nothing a screen asks for)."""
     holds_nothing = (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
-    import argparse
-    import dataclasses
-    import typing
-
-    paths = SOURCES + [Path(module.__file__) for module in (ast, argparse, dataclasses, typing)]
     compared = 0
-    for path in paths:
-        try:
-            tree = ast.parse(path.read_bytes())
-        except (SyntaxError, ValueError):
+    for path in _oracle_paths():
+        tree = _parsed(path)
+        if tree is None:
             continue
         for node in ast.walk(tree):
             expected = [c for c in ast.iter_child_nodes(node) if not isinstance(c, holds_nothing)]

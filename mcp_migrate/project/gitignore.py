@@ -57,13 +57,9 @@ def _bracket(pat: str, i: int, git: bool = True):
         if ch == "-" and parts and j + 1 < len(pat) and pat[j + 1] != "]":
             escaped = pat[j + 1] == "\\" and j + 2 < len(pat)
             end = pat[j + 2] if escaped else pat[j + 1]
-            if git and previous is not None and end < previous:  # wildmatch: nothing in the range
-                j += 3 if escaped else 2
-                first = False
-                previous = None
-                continue
-            parts.append("-")
-            parts.append(re.escape(end))
+            if not (git and previous is not None and end < previous):  # wildmatch: none in [z-a]
+                parts.append("-")
+                parts.append(re.escape(end))
             j += 3 if escaped else 2
             first = False
             previous = None  # after a range, a `-` is itself (in git and in the regex)
@@ -234,7 +230,8 @@ class PatternSet:
     def _last_other(self, rel: str, is_dir: bool) -> Optional[tuple]:
         """(index, pattern) of the last pattern neither a name nor an ending that matches, by
         one regex of all of them, last first: the first alternative that matches is the
-        pattern a loop from the end would have stopped at, found without a call per pattern."""
+        pattern a loop from the end would have stopped at, found without a call per pattern
+        (a pattern's expression holds no group of its own: `translate` writes `(?:` and `(?!`)."""
         joined = self._joined.get(is_dir)
         if joined is None:
             applying = [(index, pat) for index, pat in reversed(self._others) if is_dir or not pat.dir_only]
