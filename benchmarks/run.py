@@ -45,7 +45,10 @@ import textwrap
 import time
 from pathlib import Path, PurePosixPath
 
-from one_file import ENV as ONE_FILE_ENV  # this script's folder is sys.path[0]
+# The children run as an installed tool does, with bytecode caches: without one_file's ENV, a
+# caller's PYTHONDONTWRITEBYTECODE (this machine sets it) makes every timed run compile
+# mcp_migrate from source, about 0.1 s of CPU that no installed copy pays.
+from one_file import ENV as CHILD_ENV  # this script's folder is sys.path[0]
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -64,11 +67,6 @@ TARGET_FULL = 1.2  # default full output / concise, cold CPU
 TARGET_PEAK_MB = 150  # largest single process of a run
 TARGET_SITE = 1.3  # site-packages tree: ours concise / ruff (wall)
 TARGET_PROCESS_MB = 200  # a -j 1 process over the largest file (issue 11)
-
-#: The children run as an installed tool does, with bytecode caches: without this, a caller's
-#: PYTHONDONTWRITEBYTECODE (this machine sets it) makes every timed run compile mcp_migrate
-#: from source, about 0.1 s of CPU that no installed copy pays.
-CHILD_ENV = ONE_FILE_ENV
 
 # Runs a command, then prints one JSON line with wall seconds, exit code and peak RSS (getrusage
 # of waited-for children; ru_maxrss is in KiB on Linux, bytes on macOS). With sample=True it also
@@ -750,10 +748,12 @@ def fmt_cmd(cmd: list) -> str:
 # --------------------------------------------------------------------------------------------
 # Measuring one tree
 # --------------------------------------------------------------------------------------------
-def prime_bytecode(ours: list) -> None:
+def prime_bytecode(ours: list, cache: bool) -> None:
     """One untimed run over the fixtures, so that every module the timed runs import has its
-    bytecode cache written first (the fixtures reach every rule, fix and output path)."""
-    cmd = ours + ["--no-cache", "--exit-zero", "-q", "-o", os.devnull, str(REPO / "fixtures")]
+    bytecode cache written first (the fixtures reach every rule, fix and output path); with
+    `--no-cache` where the tool has it, so that it leaves no results cache behind."""
+    cold = ["--no-cache"] if cache else []
+    cmd = ours + cold + ["--exit-zero", "-q", "-o", os.devnull, str(REPO / "fixtures")]
     subprocess.run(cmd, cwd=REPO, capture_output=True, check=False, env=CHILD_ENV)
 
 
@@ -1225,7 +1225,7 @@ def main(argv=None) -> int:
     ours = args.ours.split() if args.ours else [sys.executable, "-m", "mcp_migrate", "check"]
     ruff = args.ruff.split() if args.ruff else find_ruff()
     cache = has_cache_flag(ours)
-    prime_bytecode(ours)
+    prime_bytecode(ours, cache)
     log(f"ruff:    {fmt_cmd(ruff)} check --select UP --no-cache <targets>")
     log(f"ours:    {fmt_cmd(ours)}{' --no-cache' if cache else ''} <targets>")
     log(

@@ -4,6 +4,7 @@ nothing can be lost by it."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -118,8 +119,6 @@ def test_the_process_asks_the_collector_to_look_less_often_and_main_leaves_it_al
 
 def without_stdout(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     """`python -m mcp_migrate ARGS` started with its standard output closed (`>&-`)."""
-    import os
-
     return subprocess.run(
         [sys.executable, "-m", "mcp_migrate", *args],
         cwd=tmp_path,
