@@ -6,7 +6,7 @@ The public API (mcp_migrate.api) is the pure core the CLI is built on:
 Attributes load lazily so `mcp-migrate rules` / `explain` start without importing LibCST.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _LAZY = {
     "Settings": "mcp_migrate.core.settings",

@@ -18,7 +18,7 @@ import pytest
 from clone import REPO, make_clone
 
 pytestmark = pytest.mark.network
-VERSION_LINE = "mcp-migrate 0.1.0"
+VERSION_LINE = "mcp-migrate 0.2.0"
 
 
 @pytest.fixture(scope="module")

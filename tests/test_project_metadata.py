@@ -42,7 +42,7 @@ def test_readme_does_not_claim_the_package_is_on_pypi():
 def test_changelog_starts_at_0_1_0_with_unreleased_on_top():
     text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
     versions = re.findall(r"^## \[([^\]]+)\]", text, flags=re.M)
-    assert versions[0] == "Unreleased" and versions[-1] == "0.1.0" == PROJECT["version"]
+    assert versions[0] == "Unreleased" and versions[1] == PROJECT["version"] and versions[-1] == "0.1.0"
     assert "keepachangelog.com" in text
 
 
