@@ -192,3 +192,71 @@ def test_a_signal_while_fix_writes_leaves_no_temporary_file(tmp_path, signum, st
     assert (child.returncode, err.decode().splitlines()) == (status, [expected])
     assert temporaries(tmp_path) == []
     assert (tmp_path / "a.py").read_text() == FIXABLE
+
+
+# --- the main process killed outright ----------------------------------------------------------
+def _children(pid: int) -> list:
+    """The pids whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running still (a zombie is dead: nobody has reaped it yet)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+#: The run with only the portable watch: the kernel's parent-death signal left out.
+WITHOUT_PRCTL = "from mcp_migrate.commands import lifeline; lifeline._ask_the_kernel = lambda: False\n"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+@pytest.mark.parametrize("prelude", ["", WITHOUT_PRCTL], ids=["prctl", "watch"])
+def test_workers_end_when_the_main_process_is_killed_so_a_pipe_reader_sees_the_end(tmp_path, prelude):
+    """`mcp-migrate check | tee log`, the main process killed by the OOM killer: the pool's
+    workers waited on their queue for ever, holding the pipe's write end, so `tee` never
+    saw the end of its input and the CI step hung. Now they end with the main process."""
+    body = FIXABLE + "".join(
+        f"\n\nasync def f{i}(session: ClientSession) -> None:\n    await session.send_roots_list_changed()\n"
+        for i in range(60)
+    )
+    for index in range(70):  # a pool: over 64 files, over 256 KiB left for LibCST
+        (tmp_path / f"m{index:02d}.py").write_text(body)
+    code = prelude + "from mcp_migrate.commands.process import run\nrun()\n"
+    argv = [sys.executable, "-c", code, "check", "--no-cache", "-j", "2", "."]
+    main = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    reader = subprocess.Popen(["cat"], stdin=main.stdout, stdout=subprocess.DEVNULL)
+    main.stdout.close()  # the reader's and the run's ends only, as in a shell's pipe
+    workers: list = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2 and main.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = _children(main.pid)
+        assert len(workers) == 2 and main.poll() is None, "the pool never started"
+        main.kill()
+        main.wait()
+        reader.wait(timeout=30)  # a hang check: before, it never ended
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in workers if _alive(pid)] == []
+    finally:
+        for process in (main, reader):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
