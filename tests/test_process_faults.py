@@ -260,3 +260,74 @@ def test_workers_end_when_the_main_process_is_killed_so_a_pipe_reader_sees_the_e
         for pid in workers:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+# --- a signal while fix's pool runs ------------------------------------------------------------
+def _slow_item(item):
+    time.sleep(0.2)
+    return item[0].display
+
+
+def test_an_interrupted_pool_leaves_no_manager_thread_and_no_worker(monkeypatch, tmp_path):
+    """The pool stopped by Ctrl-C or SIGTERM left its manager thread running, and Python's exit
+    raced it ("Exception ignored in: <module 'threading'> ... OSError: [Errno 9] Bad file
+    descriptor" after "terminated (SIGTERM)", 1 of 10 fix runs): the thread has reaped the
+    workers and ended before the interrupt leaves the pool."""
+    import contextlib
+    import multiprocessing
+    import threading
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    from mcp_migrate.commands import runner
+    from mcp_migrate.project.discovery import SourceFile
+
+    def interrupted(total):
+        def advance():
+            raise KeyboardInterrupt  # what Terminated is, arriving as the first batch ends
+
+        return contextlib.nullcontext(advance)
+
+    monkeypatch.setattr(runner, "POOL_THRESHOLD", 4)
+    items = [(SourceFile(str(tmp_path / f"{i}.py"), f"{i}.py"), None) for i in range(40)]
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_items(items, jobs=2, func=_slow_item, progress=interrupted)
+    managers = [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
+    assert (managers, multiprocessing.active_children()) == ([], [])
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+def test_sigterm_while_fix_computes_in_its_pool_is_one_line_and_leaves_nothing(tmp_path, default_signals):
+    """SIGTERM while `fix`'s workers compute: the one line, 143, no traceback, no file written or
+    half-written, no temporary file, no worker left."""
+    body = FIXABLE + "".join(
+        f"\n\nasync def f{i}(session: ClientSession) -> None:\n    await session.send_roots_list_changed()\n"
+        for i in range(60)
+    )
+    for index in range(70):
+        (tmp_path / f"m{index:02d}.py").write_text(body)
+    code = "from mcp_migrate.commands.process import run\nrun()\n"
+    main = subprocess.Popen(
+        [sys.executable, "-c", code, "fix", "-j", "2", "."],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    pools: list = []
+    try:
+        deadline = time.monotonic() + 300
+        while len(pools) < 2 and main.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = sorted(_children(main.pid))
+            if len(workers) == 2 and workers not in pools:
+                pools.append(workers)  # the plan's check, then the fixes
+        assert len(pools) == 2 and main.poll() is None, "the fix pool never started"
+        main.send_signal(signal.SIGTERM)
+        _out, err = main.communicate(timeout=60)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    assert (main.returncode, err.decode().splitlines()) == (143, ["mcp-migrate: terminated (SIGTERM)"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"m{index:02d}.py" for index in range(70)]
+    assert {p.read_text() for p in tmp_path.iterdir()} == {body}
+    assert [pid for pid in pools[1] if _alive(pid)] == []
