@@ -322,6 +322,7 @@ def _alive(pid: int) -> bool:
 WITHOUT_PRCTL = "from mcp_migrate.commands import lifeline; lifeline._ask_the_kernel = lambda: False\n"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
 @pytest.mark.parametrize("prelude", ["", WITHOUT_PRCTL], ids=["prctl", "watch"])
 def test_workers_end_when_the_main_process_is_killed_so_a_pipe_reader_sees_the_end(tmp_path, prelude):
@@ -396,6 +397,7 @@ def test_an_interrupted_pool_leaves_no_manager_thread_and_no_worker(monkeypatch,
     assert (managers, multiprocessing.active_children()) == ([], [])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
 def test_sigterm_while_fix_computes_in_its_pool_is_one_line_and_leaves_nothing(tmp_path, default_signals):
     """SIGTERM while `fix`'s workers compute: the one line, 143, no traceback, no file written or
