@@ -142,3 +142,17 @@ def test_a_run_without_standard_output_says_so_in_one_line(tmp_path):
     quiet = without_stdout(tmp_path, "check", "--no-cache", "-q", "-o", "report.txt", "a.py")
     assert quiet.returncode == 1 and quiet.stderr == ""  # nothing for standard output: it works
     assert "RT004" in (tmp_path / "report.txt").read_text()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closes a file descriptor before the child starts")
+@pytest.mark.parametrize("args", [("fix", "--diff", "a.py"), ("fix", "--stdin-filename", "a.py", "-")])
+def test_fix_writing_to_standard_output_without_one_says_so_as_check_does(tmp_path, args):
+    """`fix --diff x.py >&-` said "internal error, please report it: AttributeError:
+    '_ClosedOutput' object has no attribute 'buffer'": the diff (and standard input's fixed
+    source) is written as bytes. Same line and exit as `check`; no file is written."""
+    (tmp_path / "a.py").write_text(FIXABLE)
+    ran = without_stdout(tmp_path, *args)
+    assert ran.returncode == 2
+    assert ran.stderr == "mcp-migrate: error: standard output is closed: nowhere to report\n"
+    assert (tmp_path / "a.py").read_text() == FIXABLE
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py"]

@@ -90,6 +90,107 @@ def test_a_file_deleted_while_fix_writes_stays_deleted(project, monkeypatch):
     assert temporaries(project) == []
 
 
+def _swaps_here(folder: Path) -> bool:
+    """Whether this system swaps two names in one step in `folder` (project.exchange)."""
+    from mcp_migrate.project.exchange import exchange
+
+    first, second = folder / ".probe-1", folder / ".probe-2"
+    first.write_text("1")
+    second.write_text("2")
+    try:
+        return bool(exchange(str(first), str(second)))
+    finally:
+        first.unlink()
+        second.unlink()
+
+
+def at_the_last_look(monkeypatch, action) -> None:
+    """Run `action` right after fix's last comparison of the file with what it read before it
+    replaces it (the second: one before the replacement is written, one after): between that
+    look and the rename, where an editor's save was lost in 1 of 36 tries, and a deleted file
+    came back in 1 of 19."""
+    from mcp_migrate.project import writer
+
+    real = writer.changed_since
+    looks = []
+
+    def changed_since(path, before):
+        answer = real(path, before)
+        looks.append(path)
+        if len(looks) == 2:
+            action()
+        return answer
+
+    monkeypatch.setattr(writer, "changed_since", changed_since)
+
+
+@pytest.mark.parametrize("save", [_in_place, _by_rename, _same_size_and_mtime])
+def test_an_editor_save_after_the_last_look_is_kept(project, monkeypatch, save):
+    if not _swaps_here(project):
+        pytest.skip("no atomic exchange of two names here: the rename keeps a window (writer.py)")
+    path = project / "a.py"
+    expected = FIXABLE.replace("main", "mane") if save is _same_size_and_mtime else EDITED
+    at_the_last_look(monkeypatch, lambda: save(path))
+    result = CliRunner().invoke(cli, ["fix", "--output-format", "concise", "a.py"])
+    assert path.read_text() == expected
+    assert result.exit_code == 2, result.output
+    assert CHANGED in result.output.splitlines()
+    assert sorted(p.name for p in project.iterdir()) == ["a.py"]
+
+
+def test_a_file_deleted_after_the_last_look_stays_deleted(project, monkeypatch):
+    if not _swaps_here(project):
+        pytest.skip("no atomic exchange of two names here: the rename keeps a window (writer.py)")
+    path = project / "a.py"
+    at_the_last_look(monkeypatch, path.unlink)
+    result = CliRunner().invoke(cli, ["fix", "--output-format", "concise", "a.py"])
+    assert not path.exists()
+    assert result.exit_code == 2, result.output
+    assert "a.py: error: write deleted during the run (after it was read): not written back" in result.output
+    assert list(project.iterdir()) == []
+
+
+def _after_the_swap(monkeypatch, action) -> None:
+    """Run `action` right after fix's replacement has been swapped in (the file read is out)."""
+    from mcp_migrate.project import exchange
+
+    real = exchange.exchange
+    done = []
+
+    def swapped(first, second):
+        answer = real(first, second)
+        if not done:
+            done.append(second)
+            action()
+        return answer
+
+    monkeypatch.setattr(exchange, "exchange", swapped)
+
+
+@pytest.mark.parametrize("save", [_by_rename, Path.unlink])
+def test_a_save_or_deletion_just_after_the_swap_stands(project, monkeypatch, save):
+    """After the swap the file at the path is fix's: a save then replaces it (kept), a
+    deletion removes it (stays deleted); the file that came out is the one read, removed."""
+    if not _swaps_here(project):
+        pytest.skip("no atomic exchange of two names here")
+    path = project / "a.py"
+    _after_the_swap(monkeypatch, lambda: save(path))
+    result = CliRunner().invoke(cli, ["fix", "--output-format", "concise", "a.py"])
+    assert result.exit_code == 0, result.output
+    assert (path.read_text() if path.exists() else None) == (EDITED if save is _by_rename else None)
+    assert sorted(p.name for p in project.iterdir()) == (["a.py"] if save is _by_rename else [])
+
+
+def test_where_names_cannot_be_swapped_the_file_is_renamed_over(project, monkeypatch):
+    from mcp_migrate.project import exchange
+
+    monkeypatch.setattr(exchange, "exchange", lambda first, second: None)
+    result = CliRunner().invoke(cli, ["fix", "--output-format", "concise", "a.py"])
+    assert (project / "a.py").read_text() == FIXED
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in project.iterdir()) == ["a.py"]
+
+
 def test_an_unchanged_file_is_still_fixed(project):
     result = CliRunner().invoke(cli, ["fix", "--output-format", "concise", "a.py"])
     assert (project / "a.py").read_text() == FIXED
@@ -192,3 +293,144 @@ def test_a_signal_while_fix_writes_leaves_no_temporary_file(tmp_path, signum, st
     assert (child.returncode, err.decode().splitlines()) == (status, [expected])
     assert temporaries(tmp_path) == []
     assert (tmp_path / "a.py").read_text() == FIXABLE
+
+
+# --- the main process killed outright ----------------------------------------------------------
+def _children(pid: int) -> list:
+    """The pids whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running still (a zombie is dead: nobody has reaped it yet)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+#: The run with only the portable watch: the kernel's parent-death signal left out.
+WITHOUT_PRCTL = "from mcp_migrate.commands import lifeline; lifeline._ask_the_kernel = lambda: False\n"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+@pytest.mark.parametrize("prelude", ["", WITHOUT_PRCTL], ids=["prctl", "watch"])
+def test_workers_end_when_the_main_process_is_killed_so_a_pipe_reader_sees_the_end(tmp_path, prelude):
+    """`mcp-migrate check | tee log`, the main process killed by the OOM killer: the pool's
+    workers waited on their queue for ever, holding the pipe's write end, so `tee` never
+    saw the end of its input and the CI step hung. Now they end with the main process."""
+    body = FIXABLE + "".join(
+        f"\n\nasync def f{i}(session: ClientSession) -> None:\n    await session.send_roots_list_changed()\n"
+        for i in range(60)
+    )
+    for index in range(70):  # a pool: over 64 files, over 256 KiB left for LibCST
+        (tmp_path / f"m{index:02d}.py").write_text(body)
+    code = prelude + "from mcp_migrate.commands.process import run\nrun()\n"
+    argv = [sys.executable, "-c", code, "check", "--no-cache", "-j", "2", "."]
+    main = subprocess.Popen(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    reader = subprocess.Popen(["cat"], stdin=main.stdout, stdout=subprocess.DEVNULL)
+    main.stdout.close()  # the reader's and the run's ends only, as in a shell's pipe
+    workers: list = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2 and main.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = _children(main.pid)
+        assert len(workers) == 2 and main.poll() is None, "the pool never started"
+        main.kill()
+        main.wait()
+        reader.wait(timeout=30)  # a hang check: before, it never ended
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in workers if _alive(pid)] == []
+    finally:
+        for process in (main, reader):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+# --- a signal while fix's pool runs ------------------------------------------------------------
+def _slow_item(item):
+    time.sleep(0.2)
+    return item[0].display
+
+
+def test_an_interrupted_pool_leaves_no_manager_thread_and_no_worker(monkeypatch, tmp_path):
+    """The pool stopped by Ctrl-C or SIGTERM left its manager thread running, and Python's exit
+    raced it ("Exception ignored in: <module 'threading'> ... OSError: [Errno 9] Bad file
+    descriptor" after "terminated (SIGTERM)", 1 of 10 fix runs): the thread has reaped the
+    workers and ended before the interrupt leaves the pool."""
+    import contextlib
+    import multiprocessing
+    import threading
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    from mcp_migrate.commands import runner
+    from mcp_migrate.project.discovery import SourceFile
+
+    def interrupted(total):
+        def advance():
+            raise KeyboardInterrupt  # what Terminated is, arriving as the first batch ends
+
+        return contextlib.nullcontext(advance)
+
+    monkeypatch.setattr(runner, "POOL_THRESHOLD", 4)
+    items = [(SourceFile(str(tmp_path / f"{i}.py"), f"{i}.py"), None) for i in range(40)]
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_items(items, jobs=2, func=_slow_item, progress=interrupted)
+    managers = [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
+    assert (managers, multiprocessing.active_children()) == ([], [])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the workers in /proc")
+def test_sigterm_while_fix_computes_in_its_pool_is_one_line_and_leaves_nothing(tmp_path, default_signals):
+    """SIGTERM while `fix`'s workers compute: the one line, 143, no traceback, no file written or
+    half-written, no temporary file, no worker left."""
+    body = FIXABLE + "".join(
+        f"\n\nasync def f{i}(session: ClientSession) -> None:\n    await session.send_roots_list_changed()\n"
+        for i in range(60)
+    )
+    for index in range(70):
+        (tmp_path / f"m{index:02d}.py").write_text(body)
+    code = "from mcp_migrate.commands.process import run\nrun()\n"
+    main = subprocess.Popen(
+        [sys.executable, "-c", code, "fix", "-j", "2", "."],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    pools: list = []
+    try:
+        deadline = time.monotonic() + 300
+        while len(pools) < 2 and main.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = sorted(_children(main.pid))
+            if len(workers) == 2 and workers not in pools:
+                pools.append(workers)  # the plan's check, then the fixes
+        assert len(pools) == 2 and main.poll() is None, "the fix pool never started"
+        main.send_signal(signal.SIGTERM)
+        _out, err = main.communicate(timeout=60)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    assert (main.returncode, err.decode().splitlines()) == (143, ["mcp-migrate: terminated (SIGTERM)"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"m{index:02d}.py" for index in range(70)]
+    assert {p.read_text() for p in tmp_path.iterdir()} == {body}
+    assert [pid for pid in pools[1] if _alive(pid)] == []

@@ -246,8 +246,9 @@ def odd_name(project):
     return project
 
 
-@pytest.mark.parametrize("output_format", ["full", "concise", "json", "sarif", "github"])
+@pytest.mark.parametrize("output_format", ["full", "concise", "json", "sarif", "github", "gitlab"])
 def test_every_format_reports_a_file_name_that_is_not_utf8(odd_name, output_format):
+    """gitlab failed with "internal error: UnicodeEncodeError" (its fingerprint encoded the path)."""
     for args in (
         ("check", "--output-format", output_format, "."),
         ("check", "-o", "out.txt", "--format", output_format, "."),
@@ -264,6 +265,8 @@ def test_every_format_reports_a_file_name_that_is_not_utf8(odd_name, output_form
         assert uris == {"bad%FF.py"}
     elif output_format == "json":
         assert [f["path"] for f in json.loads(text)["findings"]] == ["bad\\xff.py"]
+    elif output_format == "gitlab":
+        assert [f["location"]["path"] for f in json.loads(text)] == ["bad\\xff.py"]
     else:
         assert "bad\\xff.py" in text
 

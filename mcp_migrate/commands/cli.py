@@ -136,6 +136,12 @@ class _ClosedOutput:
     def flush(self) -> None:
         pass
 
+    @property
+    def buffer(self) -> _ClosedOutput:
+        """The binary side (`fix --diff`, fixed source on standard output): the same first-write
+        error, where it was "internal error: '_ClosedOutput' object has no attribute 'buffer'"."""
+        return self
+
 
 def describe(exc: BaseException) -> str:
     """One clear line for an exception nothing more specific caught: a file that cannot be

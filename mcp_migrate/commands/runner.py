@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Optional
 
+from mcp_migrate.commands.lifeline import end_with_parent, parent_for_workers
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.coordination import RunPlan, coordinated, file_asks, for_file, plans, with_note
@@ -371,7 +372,8 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
     broken, processes = False, None
     try:
         state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state,)) as pool:
+        parent = parent_for_workers(multiprocessing.get_start_method())
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state, parent)) as pool:
             futures = {
                 pool.submit(_run_batch, func, [(index, items[index]) for index in batch]): batch for batch in batches
             }
@@ -411,7 +413,7 @@ def _run_isolated(func, item, advance: Callable):
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_isolated_child, args=(func, item, send), daemon=True)
+    child = context.Process(target=_isolated_child, args=(func, item, send, parent_for_workers(method)), daemon=True)
     child.start()
     send.close()
     try:
@@ -427,8 +429,9 @@ def _run_isolated(func, item, advance: Callable):
     return result
 
 
-def _isolated_child(func, item, send) -> None:
+def _isolated_child(func, item, send, parent) -> None:
     _ignore_interrupts()
+    end_with_parent(parent)
     send.send(func(item))
     send.close()
 
@@ -455,13 +458,25 @@ def _crashed(func, item, exitcode: Optional[int]):
     return FixOutcome(source, result, settings=settings) if func is fix_file else result
 
 
+#: How long an interrupted pool's manager thread may take to see its workers end (it takes
+#: milliseconds; the bound only keeps a stuck thread from holding the exit).
+STOP_SECONDS = 10
+
+
 def _stop_now(pool) -> None:
-    """Ctrl-C: cancel the batches not started and end the workers at once (they ignore SIGINT,
-    so they would finish every batch already queued first; SIGTERM ends them silently)."""
+    """Ctrl-C, SIGTERM: cancel the batches not started and end the workers at once (they ignore
+    SIGINT, so they would finish every batch already queued first; SIGTERM ends them silently),
+    then wait for the pool's manager thread to reap them. Left running, that thread raced
+    Python's exit (concurrent.futures' `_python_exit` woke it through a pipe it was closing):
+    "Exception ignored in: <module 'threading'> ... OSError: [Errno 9] Bad file descriptor"
+    under "terminated (SIGTERM)" in about 1 of 10 fix runs stopped in their pool."""
     workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         process.terminate()
+    if manager is not None:
+        manager.join(STOP_SECONDS)
 
 
 def _ignore_interrupts() -> None:
@@ -481,10 +496,14 @@ def _ignore_interrupts() -> None:
 _state = None
 
 
-def _start_worker(state) -> None:
+def _start_worker(state, parent) -> None:
+    """A pool worker's start: the shared array, signals left to the main process, and an end
+    when the main process dies (commands.lifeline: a killed run must not leave workers holding
+    its output pipe)."""
     global _state
     _state = state
     _ignore_interrupts()
+    end_with_parent(parent)
 
 
 def _run_batch(func, batch: list) -> list:

@@ -30,7 +30,12 @@ def _path(run, finding, project_dir) -> str:
 
 
 def fingerprint(code: str, path: str, line_hash: str, salt: str = "") -> str:
-    return hashlib.sha256(f"{salt}\0{code}\0{path}\0{line_hash}".encode()).hexdigest()[:16]
+    """A file name that is not UTF-8 reaches us with lone surrogates (os.fsdecode), which a
+    plain `.encode()` refuses (the whole report failed with UnicodeEncodeError): they are
+    hashed as they are (`surrogatepass`), so the fingerprint stays stable, and a UTF-8 name's
+    is unchanged. The report itself shows such a path as `\\xff` (printable_data)."""
+    text = f"{salt}\0{code}\0{path}\0{line_hash}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def code_quality(run, project_dir=None) -> list:

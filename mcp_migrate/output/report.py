@@ -55,7 +55,20 @@ def make_console(*, stderr: bool = False, color=True, file=None):
         emoji=False,
         color_system=system,
         no_color=False if forced else None,
+        _environ=_sized_environ(),
     )
+
+
+def _sized_environ():
+    """The environment rich reads, without a `COLUMNS` or `LINES` of 0: rich takes any digits
+    as the size, and a console 0 wide printed nothing on a terminal (`COLUMNS=0 mcp-migrate
+    check` showed no finding and exited 1). Without them rich asks the terminal (80 columns
+    when it cannot tell), as Python's shutil.get_terminal_size does with 0. None (rich reads
+    os.environ itself) when neither is 0."""
+    zero = {name for name in ("COLUMNS", "LINES") if os.environ.get(name, "").isdigit() and not int(os.environ[name])}
+    if not zero:
+        return None
+    return {key: value for key, value in os.environ.items() if key not in zero}
 
 
 def _plural(n: int, word: str) -> str:

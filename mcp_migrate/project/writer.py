@@ -6,11 +6,21 @@ Like an editor, `fix` refuses a read-only file and a file it could not give back
 temporary file of a write is named `.NAME.<8 random characters>.mcp-migrate` beside NAME; it never outlives
 a failed or interrupted write (SIGINT, SIGTERM, SIGHUP, any exit path), and the ones a killed
 (SIGKILL) run left behind are removed by the next write in that folder once they are stale.
+
+What "refuses to clobber concurrent edits" guarantees (`write_atomic`): where the system swaps
+two names in one step (Linux's renameat2 RENAME_EXCHANGE: ext4, xfs, btrfs, tmpfs; not NFS),
+a save made by renaming a new file over the original, or a deletion, at any moment after the
+file was read, is kept: the replacement is swapped in, the file that came out is compared with
+what was read, and it goes back if it differs. A save written in place is kept too, unless
+its writer opened the file before the swap and writes after that comparison (microseconds):
+those bytes go to the file that came out, which is removed. Elsewhere the last comparison is
+made just before a plain rename, and a save in the microseconds between is lost.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import re
 import stat
@@ -113,9 +123,11 @@ def changed_since(path: Path, before: Snapshot) -> Optional[str]:
 
 def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
     """Replace `path` with `new` unless it changed since `before` or an editor would refuse to
-    (see `refusal`); None on success, else why not. The file is compared with `before` once
-    more at the last moment, after the new bytes are on disk and just before the rename: an
-    editor's save (or a deletion) made while the replacement was written is kept, not lost."""
+    (see `refusal`); None on success, else why not. The file is compared with `before` again
+    once the new bytes are on disk, and, where the system can swap two names in one step
+    (`replace_file`), once more on the very file the swap moved out, which goes back if it is
+    not what was read: an editor's save by rename, or a deletion, made at any moment after the
+    read is kept, not lost."""
     try:
         changed = changed_since(path, before)
         if changed is not None:
@@ -124,7 +136,7 @@ def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
         problem = refusal(st, path)
         if problem is not None:
             return problem
-        replace_file(path, new, like=st, unchanged=lambda: changed_since(path, before))
+        replace_file(path, new, like=st, unchanged=lambda where: changed_since(where, before))
     except OSError as exc:
         if isinstance(exc, WriteRefused):
             return exc.strerror
@@ -137,9 +149,12 @@ def replace_file(
 ) -> None:
     """Write `data` to a temporary file beside `path`, flush it to disk, give it `like`'s
     permission bits and owner (else the mode a new file gets), then rename it over `path`, so a
-    reader never sees half a file. `unchanged()`, called just before the rename, may veto it
-    with a reason (WriteRefused). Raises OSError (WriteRefused when the owner cannot be kept);
-    the temporary file never survives a failure."""
+    reader never sees half a file. `unchanged(where)` says why the file at `where` is no longer
+    the one to replace (a reason), or None: it is asked of `path` once the new bytes are on
+    disk, and may veto the write (WriteRefused). With it, the rename is an exchange where the
+    system has one (`_swap_in`): no save can slip in between that last look and the rename.
+    Raises OSError (WriteRefused when the owner cannot be kept or `unchanged` vetoes); the
+    temporary file never survives a failure."""
     import tempfile  # here: a warm check imports this module (the cache) but writes nothing
 
     _sweep_once(path.parent)
@@ -153,16 +168,84 @@ def replace_file(
         os.chmod(tmp, stat.S_IMODE(like.st_mode) if like is not None else _new_file_mode())
         if like is not None:
             _keep_owner(tmp, like)
-        veto = unchanged() if unchanged is not None else None
+        veto = unchanged(path) if unchanged is not None else None
         if veto is not None:
             raise WriteRefused(veto)
-        os.replace(tmp, path)
+        if unchanged is None or not _swap_in(tmp, path, unchanged):
+            os.replace(tmp, path)
     except BaseException:
         if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
     finally:
         _live.discard(tmp)
+
+
+def _swap_in(tmp: str, path: Path, unchanged: Callable) -> bool:
+    """Exchange the replacement at `tmp` with the file at `path` (project.exchange), then ask
+    `unchanged` of the file that came out, now at `tmp`: the file as it was at the instant of
+    the swap, whatever an editor did after the last look. What was read: it is removed, and the
+    write is done (True). Anything else (a save landed in between) goes back to `path` and the
+    write is refused (WriteRefused), as is a file deleted in between (the swap finds no file:
+    nothing is recreated). False where the system cannot swap (the caller renames).
+
+    Signals wait until the swap is settled: a Ctrl-C in between would remove the file at
+    `tmp`, which may be the editor's save. What stays open: bytes written in place by a program
+    that opened the file before the swap and writes after the comparison go to the file that
+    came out, which is removed (no call locks out such a write)."""
+    from mcp_migrate.project.exchange import exchange
+
+    ours = os.lstat(tmp).st_ino
+    with _signals_held():
+        try:
+            swapped = exchange(tmp, str(path))
+        except FileNotFoundError:
+            raise WriteRefused(DELETED) from None
+        if not swapped:
+            return False
+        veto = unchanged(Path(tmp))
+        if veto is not None:
+            _put_back(tmp, path, ours)
+        os.unlink(tmp)
+    if veto is not None:
+        raise WriteRefused(veto)
+    return True
+
+
+def _put_back(tmp: str, path: Path, ours: int) -> None:
+    """The file that came out of the swap (at `tmp`) back at `path`, where the replacement
+    (inode `ours`) now is; the replacement then leaves at `tmp`. When `path` no longer holds
+    the replacement (a newer save or a deletion came after the swap), that newer act stands and
+    nothing moves. A save that lands between that look and the swap back comes out in its turn,
+    and one more swap puts it back in place."""
+    from mcp_migrate.project.exchange import exchange
+
+    try:
+        if os.lstat(path).st_ino != ours:
+            return
+        exchange(tmp, str(path))
+        if os.lstat(tmp).st_ino != ours:
+            exchange(tmp, str(path))
+    except FileNotFoundError:  # deleted after the swap: the deletion stands
+        pass
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """SIGINT, SIGTERM and SIGHUP held back for the block (main thread, POSIX): their handlers
+    raise in Python, and an exception in the middle of an exchange could remove a saved file."""
+    import signal
+    import threading
+
+    held = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def sweep_own_temps() -> None:

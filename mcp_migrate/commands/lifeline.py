@@ -1,0 +1,69 @@
+"""A worker process ends when the process that started it dies.
+
+The pool's workers (and a file's isolated process) are forked with the main process's
+standard output and error. When the main process is killed outright (`kill -9`, the kernel's
+out-of-memory killer), nothing tells them: they wait on the pool's queue for ever, and they
+still hold the write end of the pipe the main process wrote to, so `mcp-migrate check | tee
+log` never saw the end of its input and the CI step hung until its timeout. A worker has
+nothing to finish for a dead main process (it never writes a file: the main process does),
+so it ends too:
+
+- on Linux the kernel kills it the moment its parent dies (`prctl(PR_SET_PDEATHSIG,
+  SIGKILL)`), even while it is deep in the parser;
+- everywhere, a daemon thread notices the parent is gone (`os.getppid()` changes when the
+  orphan is adopted) within `POLL_SECONDS` and ends the process.
+
+The parent may die before either is set up: the worker compares its parent with the pid the
+main process gave it (`expected`) once both are in place.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from typing import Optional
+
+#: How often the watching thread asks whether the parent is still there.
+POLL_SECONDS = 0.5
+#: The status of a worker that ended because its parent was gone (nobody is left to read it).
+ORPHANED = 70
+#: prctl's option to get a signal when the parent dies (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def parent_for_workers(start_method: str) -> Optional[int]:
+    """The pid a worker started with `start_method` should see as its parent: this process,
+    except under `forkserver`, where the server is the parent (and ends with this process)."""
+    return None if start_method == "forkserver" else os.getpid()
+
+
+def end_with_parent(expected: Optional[int] = None) -> None:
+    """Called first thing in a worker: end this process when its parent dies. `expected` is the
+    parent it should have (None: whichever it has now)."""
+    parent = os.getppid() if expected is None else expected
+    _ask_the_kernel()
+    if os.getppid() != parent:  # the parent died before the worker got here
+        os._exit(ORPHANED)
+    threading.Thread(target=_watch, args=(parent,), name="mcp-migrate-lifeline", daemon=True).start()
+
+
+def _ask_the_kernel() -> bool:
+    """PR_SET_PDEATHSIG on Linux: SIGKILL when the parent dies. False where it is not there."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError, ImportError):  # no libc to load, no prctl in it
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(POLL_SECONDS)
+    os._exit(ORPHANED)
