@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat as stat_module
+import sys
 import time
 from collections.abc import Iterable
 from functools import lru_cache
@@ -73,12 +74,14 @@ def cache_dir(config) -> str:
 @lru_cache(maxsize=1)
 def tool_fingerprint() -> str:
     """The version plus the size and mtime of every file of the package: a development
-    checkout that changes a rule without a version bump gets a fresh cache too."""
+    checkout that changes a rule without a version bump gets a fresh cache too. What else
+    decides a file's findings is in it too: LibCST (its version and native parser), and the
+    Python that runs it (its `ast` screens the files first)."""
     from mcp_migrate import __version__
     from mcp_migrate.project.cache_codec import SCHEMA
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    digest = hashlib.sha256(f"{__version__}:{SCHEMA}".encode())
+    digest = hashlib.sha256(f"{__version__}:{SCHEMA}:{python_stamp()}:{package_stamp('libcst')}".encode())
     for folder, dirs, files in sorted(os.walk(package)):
         dirs.sort()
         for name in sorted(files):
@@ -86,6 +89,41 @@ def tool_fingerprint() -> str:
                 st = os.stat(os.path.join(folder, name))
                 digest.update(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return f"{__version__}-{digest.hexdigest()[:16]}"
+
+
+def python_stamp() -> str:
+    """The interpreter: its implementation and full version."""
+    return f"{sys.implementation.cache_tag}:{sys.version}"
+
+
+def package_stamp(name: str) -> str:
+    """An installed package as its results depend on it, found without importing it (a warm
+    run never loads LibCST; `importlib.metadata` alone costs 35 ms to import): its version
+    file's bytes and the size and mtime of its top-level files (its native parser among them).
+    An upgrade, a downgrade or a rebuilt extension changes it; "missing" when it is not there."""
+    import importlib.util  # already loaded by the interpreter's start-up
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    if not folders:
+        return "missing"
+    digest = hashlib.sha256()
+    try:
+        digest.update(read_regular(os.path.join(folders[0], "_version.py"), 64 * 1024)[0])
+    except OSError:
+        digest.update(b"no version file")
+    try:
+        with os.scandir(folders[0]) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    digest.update(f"{entry.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    except OSError:
+        digest.update(b"unlisted")
+    return digest.hexdigest()[:16]
 
 
 def content_digest(data: bytes) -> str:
