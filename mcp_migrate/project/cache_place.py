@@ -91,8 +91,10 @@ def key_in_tree(trees: Iterable[str]) -> Optional[str]:
     path = cache_key.key_path()
     if path is None:
         return None
+    real = os.path.realpath(path)
     for tree in trees:
-        if within(path, tree):
+        top = os.path.realpath(tree)
+        if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
             return (
                 f"results cache off: the cache's private key {display_path(path)} is inside the checked "
                 f"files (a repository could ship one); set XDG_CACHE_HOME to a folder outside {display_path(tree)}"
