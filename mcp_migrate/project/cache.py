@@ -25,8 +25,9 @@ within the same clock tick as the recorded one is ruled out by the margin, as gi
 `.mcp_migrate_cache/` at the project root (the config's folder); `cache-dir` in the config (inside
 the project) or `MCP_MIGRATE_CACHE_DIR` move it; `--no-cache` bypasses it.
 
-Never trusted across versions or settings: the tool fingerprint covers the version and the
-package's own files (size and mtime), the settings digest the whole Settings value but for
+Never trusted across versions or settings: the tool fingerprint covers the version, the
+package's own files (size and mtime), LibCST's version and native parser, and the Python running
+it; the settings digest the whole Settings value but for
 whether fix previews are wanted (one table for every output format; a result stored without
 previews is checked again by a run that shows them, and stored with them). Writes are
 atomic (a temporary file, then `os.replace`) and merge with what is on disk at that moment, so
