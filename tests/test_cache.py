@@ -88,6 +88,40 @@ def test_another_tool_version_never_reads_the_cache(tree, tmp_path, monkeypatch)
     assert parses, "a new version starts cold"
 
 
+@pytest.mark.parametrize("stamp", ["package_stamp", "python_stamp"])
+def test_another_libcst_or_python_never_reads_the_cache(tree, tmp_path, monkeypatch, stamp):
+    """LibCST parses every file and Python's `ast` screens it: another version of either (a
+    shared project cache between two virtual environments) starts cold too."""
+    monkeypatch.chdir(tmp_path)
+    check_json(str(tree))
+    cache_module.tool_fingerprint.cache_clear()
+    real = getattr(cache_module, stamp)
+    monkeypatch.setattr(cache_module, stamp, lambda *a: real(*a) + "-other")
+    parses = []
+    real_analyze = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(1) or real_analyze(*a, **k))
+    check_json(str(tree))
+    cache_module.tool_fingerprint.cache_clear()
+    assert parses, "another LibCST or Python starts cold"
+
+
+def test_a_package_stamp_follows_its_version_file_without_importing_it(tmp_path, monkeypatch):
+    import sys
+
+    package = tmp_path / "fake_cst_33"
+    package.mkdir()
+    (package / "__init__.py").write_text("raise SystemExit('imported')\n")
+    (package / "_version.py").write_text("__version__ = '1.9.0'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = cache_module.package_stamp("fake_cst_33")
+    (package / "_version.py").write_text("__version__ = '1.9.1'\n")  # the same size
+    os.utime(package / "_version.py", ns=(0, 0))
+    second = cache_module.package_stamp("fake_cst_33")
+    assert len({first, second, cache_module.package_stamp("libcst")}) == 3
+    assert "fake_cst_33" not in sys.modules
+    assert cache_module.package_stamp("no_such_package_33") == "missing"
+
+
 def test_no_cache_neither_reads_nor_writes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     where = tmp_path / "cache"

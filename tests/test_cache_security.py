@@ -141,9 +141,8 @@ def test_an_unwritable_cache_location_only_costs_the_cache(project):
     assert run_check("server.py")[1] == found
 
 
-@pytest.mark.parametrize("where", [".", "..", "../..", "/"])
-def test_a_cache_dir_holding_the_checked_files_is_refused(project, where):
-    (project / "pyproject.toml").write_text(f'[tool.mcp-migrate]\ncache-dir = "{where}"\n')
+def test_a_cache_dir_holding_the_checked_files_is_refused(project):
+    (project / "pyproject.toml").write_text('[tool.mcp-migrate]\ncache-dir = "."\n')
     before = sorted(p.name for p in project.iterdir())
     code, found, stderr = run_check("server.py")
     assert found == cold(project)
@@ -151,6 +150,68 @@ def test_a_cache_dir_holding_the_checked_files_is_refused(project, where):
     assert sorted(p.name for p in project.iterdir()) == before
     assert not (project / ".gitignore").exists() and not (project / "CACHEDIR.TAG").exists()
     assert run_check("server.py")[1] == found, "the next run still sees the files"
+
+
+def markers_above(project: Path) -> list:
+    return [p for p in project.parents for name in MARKERS if (p / name).exists()]
+
+
+MARKERS = (".gitignore", "CACHEDIR.TAG", cache_module.OWNER_MARK)
+
+
+@pytest.mark.parametrize(
+    "where", ["..", "../..", "/", "../Desktop", "sub/../../Desktop", "{tmp}/Desktop", "link/cache"]
+)
+def test_a_config_cannot_put_the_cache_outside_its_project(project, tmp_path, where):
+    """Issue 33: a cloned repository's `cache-dir = "../Desktop"` adopted the user's (empty)
+    Desktop, hid what they saved there later from `tar --exclude-caches-all` and let `clean`
+    delete it. A config file's cache-dir may only be inside its project (resolved: `..` and
+    symlinks) or the user's cache folder; elsewhere is one warning and the default place."""
+    desktop = tmp_path / "Desktop"
+    desktop.mkdir()
+    (project / "link").symlink_to(desktop)
+    (project / "pyproject.toml").write_text(f'[tool.mcp-migrate]\ncache-dir = "{where.format(tmp=tmp_path)}"\n')
+    code, found, stderr = run_check("server.py")
+    assert found == cold(project)
+    assert stderr.count("\n") == 1 and "is outside the project and the user's cache folder: using" in stderr
+    assert list(desktop.iterdir()) == [] and not markers_above(project)
+    assert (project / ".mcp_migrate_cache" / cache_module.OWNER_MARK).is_file(), "the default place instead"
+    assert tables(project) and run_check("server.py")[1] == found
+
+
+def test_a_config_may_put_the_cache_inside_its_project_or_the_users_cache_folder(project, tmp_path, monkeypatch):
+    (project / "pyproject.toml").write_text('[tool.mcp-migrate]\ncache-dir = "build/../lint-cache"\n')
+    assert run_check("server.py")[2] == "" and (project / "lint-cache" / "CACHEDIR.TAG").is_file()
+    user_cache = Path(cache_key.user_cache_home())
+    (project / "pyproject.toml").write_text(f'[tool.mcp-migrate]\ncache-dir = "{user_cache}/mcp-33-test"\n')
+    assert run_check("server.py")[2] == "" and (user_cache / "mcp-33-test" / "CACHEDIR.TAG").is_file()
+
+
+def test_an_existing_empty_folder_a_config_names_is_not_adopted(project):
+    """CACHEDIR.TAG goes only into a folder mcp-migrate created: an empty folder already there
+    is someone's (the user may fill it later)."""
+    (project / "build").mkdir()
+    (project / "pyproject.toml").write_text('[tool.mcp-migrate]\ncache-dir = "build"\n')
+    code, found, stderr = run_check("server.py")
+    assert found == cold(project) and "did not create it" in stderr
+    assert list((project / "build").iterdir()) == []
+
+
+def test_an_empty_folder_the_user_names_in_the_environment_is_adopted(project, tmp_path, monkeypatch):
+    mine = tmp_path / "ci-cache"
+    mine.mkdir()  # `mkdir -p $CACHE` before a CI run restores it
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(mine))
+    assert run_check("server.py")[2] == ""
+    assert (mine / "CACHEDIR.TAG").is_file() and list(mine.glob("*/*.json"))
+
+
+def test_a_cache_dir_with_a_nul_is_a_config_error(project):
+    (project / "pyproject.toml").write_text('[tool.mcp-migrate]\ncache-dir = "\\u0000"\n')
+    result = CliRunner().invoke(cli, ["check", "server.py"])
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "mcp-migrate: error: pyproject.toml: 'cache-dir' must be a path, got '\\x00' (it holds a NUL character)\n",
+    )
 
 
 def test_the_environment_variable_cannot_point_the_cache_at_the_root_folder(project, monkeypatch):
@@ -256,3 +317,180 @@ def test_fuzzed_tables_always_give_the_cold_result(project):
         table.write_bytes(case)
         (project / "server.py").write_text(SOURCE)  # new stat: the digest decides
         assert run_check("server.py")[1] == expected
+
+
+# The signing key (issue 33 B) ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_key():
+    """The key is read once per process: read it again for this test, and again after it."""
+    cache_key.load_key.cache_clear()
+    yield
+    cache_key.load_key.cache_clear()
+
+
+def ship_forged_cache(project: Path, monkeypatch, key: bytes) -> None:
+    """What a repository can commit: a cache folder whose tables, signed with `key`, say "no
+    findings" for every file, its owner mark signed with the same key."""
+    with monkeypatch.context() as patched:
+        patched.setattr(cache_key, "user_key", lambda: key)
+        run_check("server.py")
+    for table in tables(project):
+        name = f"{table.parent.name}/{table.name}"
+        entries = cache_codec.decode_table(key, name, table.read_bytes())
+        emptied = {path: (digest, stat, cache_codec.FileResult(path)) for path, (digest, stat, _) in entries.items()}
+        table.write_bytes(cache_codec.encode_table(key, name, emptied))
+
+
+@pytest.mark.parametrize("checked", ["server.py", "."])
+def test_a_key_shipped_inside_the_checkout_is_never_read(project, monkeypatch, fresh_key, checked):
+    """`XDG_CACHE_HOME=$CI_PROJECT_DIR/.cache` (the usual CI idiom) put the key inside the tree
+    being checked: a repository shipped the key with a signed table and got "no findings",
+    exit 0. The key there is not read (nor created): the run is cold, with one warning."""
+    expected = cold(project)
+    shipped = b"K" * cache_key.KEY_BYTES
+    ship_forged_cache(project, monkeypatch, shipped)
+    key_file = project / ".cache" / "mcp-migrate" / "key"
+    key_file.parent.mkdir(parents=True, mode=0o700)
+    key_file.write_bytes(shipped)
+    key_file.chmod(0o600)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
+    code, found, stderr = run_check(checked)
+    assert (code, [f for f in found if f[0] == "RT001"]) == (1, expected)
+    assert stderr == (
+        "mcp-migrate: warning: results cache off: the cache's private key .cache/mcp-migrate/key is inside the "
+        "checked files (a repository could ship one); set XDG_CACHE_HOME to a folder outside .\n"
+    )
+
+
+def test_no_key_is_made_inside_the_checkout(project, monkeypatch, fresh_key):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
+    code, found, stderr = run_check("server.py")
+    assert found == cold(project) and "is inside the checked files" in stderr
+    assert not (project / ".cache").exists() and not (project / ".mcp_migrate_cache").exists()
+
+
+@pytest.mark.parametrize("loose", ["key", "folder"])
+def test_a_key_others_can_write_is_not_trusted(project, tmp_path, monkeypatch, fresh_key, loose):
+    """Another user who can write the key (or replace it in its folder) can sign "no findings"."""
+    expected = cold(project)
+    home = tmp_path / "user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    run_check("server.py")  # makes the key, private
+    key_file = home / "mcp-migrate" / "key"
+    assert key_file.stat().st_mode & 0o777 == 0o600 and key_file.parent.stat().st_mode & 0o777 == 0o700
+    ship_forged_cache(project, monkeypatch, key_file.read_bytes())  # the other user's forgery
+    (key_file if loose == "key" else key_file.parent).chmod(0o666 if loose == "key" else 0o777)
+    cache_key.load_key.cache_clear()
+    code, found, stderr = run_check("server.py")
+    assert (code, found) == (1, expected)
+    shown = key_file if loose == "key" else key_file.parent
+    what = "the cache's private key" if loose == "key" else "the folder of the cache's key"
+    assert stderr == (
+        f"mcp-migrate: warning: results cache off: {what} {shown} can be written by other users: not trusted "
+        "(make it private: chmod go-w)\n"
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")
+def test_a_key_another_user_owns_is_not_trusted(project, tmp_path, monkeypatch, fresh_key):
+    home = tmp_path / "user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    run_check("server.py")
+    key_file = home / "mcp-migrate" / "key"
+    os.chown(key_file, 12345, 12345)
+    cache_key.load_key.cache_clear()
+    code, found, stderr = run_check("server.py")
+    assert found == cold(project)
+    assert stderr == (
+        f"mcp-migrate: warning: results cache off: the cache's private key {key_file} belongs to another user "
+        "(uid 12345): not trusted\n"
+    )
+
+
+# mcp-migrate clean removes only what the cache wrote (issue 33 A) ----------------------------------
+
+
+def clean(*args):
+    return CliRunner().invoke(cli, ["clean", *args], catch_exceptions=False)
+
+
+def test_clean_removes_only_the_caches_own_files_and_keeps_a_folder_with_others(project, tmp_path, monkeypatch):
+    """The user saved files into a folder that is (also) the cache: `clean` removed them all
+    with the folder. Now it removes its own files (CACHEDIR.TAG too: the user's files are no
+    longer hidden from backups), keeps theirs and the folder, and says so."""
+    folder = tmp_path / "Desktop"
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(folder))
+    run_check("server.py")
+    fingerprint = next(folder.glob("*/*.json")).parent
+    (folder / "notes.txt").write_text("mine\n")
+    (folder / "photos").mkdir()
+    (folder / "photos" / "a.jpg").write_bytes(b"\xff\xd8")
+    (fingerprint / "draft.json").write_text("{}")  # not a table's name
+    (fingerprint / ("0" * 24 + ".json")).write_text("{}")  # a table's name, not its format
+    result = clean()
+    assert result.exit_code == 0
+    assert result.stdout == f"Removing cache at: {folder}\n"
+    assert result.stderr == (
+        f"mcp-migrate: warning: {folder} kept: 4 entries mcp-migrate did not write "
+        f"({fingerprint.name}/{'0' * 24}.json, {fingerprint.name}/draft.json, notes.txt and 1 more)\n"
+    )
+    assert sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) == sorted(
+        [
+            "notes.txt",
+            "photos",
+            "photos/a.jpg",
+            fingerprint.name,
+            f"{fingerprint.name}/draft.json",
+            f"{fingerprint.name}/{'0' * 24}.json",
+        ]
+    )
+    code, found, stderr = run_check("server.py")
+    assert found == cold(project) and "did not create it" in stderr, "no longer taken for a cache"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["notes.txt", "photos", fingerprint.name])
+
+
+def test_clean_removes_a_cache_whole_with_a_killed_writes_leftovers(project, tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(folder))
+    run_check("server.py")
+    table = next(folder.glob("*/*.json"))
+    (table.parent / f".{table.name}.ab12cd34.mcp-migrate").write_bytes(b"half")
+    (folder / ".CACHEDIR.TAG.zz99yy88.mcp-migrate").write_bytes(b"")
+    result = clean()
+    assert (result.exit_code, result.stdout, result.stderr) == (0, f"Removing cache at: {folder}\n", "")
+    assert not folder.exists()
+
+
+def test_clean_never_follows_a_config_outside_the_project(project, tmp_path, monkeypatch):
+    desktop = tmp_path / "Desktop"
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(desktop))
+    run_check("server.py")  # a real cache of this user's there, made on purpose
+    monkeypatch.delenv("MCP_MIGRATE_CACHE_DIR")
+    (project / "pyproject.toml").write_text('[tool.mcp-migrate]\ncache-dir = "../Desktop"\n')
+    before = sorted(desktop.rglob("*"))
+    result = clean()
+    assert result.exit_code == 0 and result.stdout == ""
+    assert result.stderr == (
+        "mcp-migrate: warning: cache-dir '../Desktop' in pyproject.toml is outside the project and the user's "
+        "cache folder: using .mcp_migrate_cache (set MCP_MIGRATE_CACHE_DIR to put the cache elsewhere)\n"
+    )
+    assert sorted(desktop.rglob("*")) == before
+
+
+def test_clean_trusts_no_key_inside_the_paths_it_cleans(project, monkeypatch, fresh_key):
+    shipped = b"K" * cache_key.KEY_BYTES
+    ship_forged_cache(project, monkeypatch, shipped)
+    (project / ".mcp_migrate_cache" / "keep.txt").write_text("mine\n")
+    key_file = project / ".cache" / "mcp-migrate" / "key"
+    key_file.parent.mkdir(parents=True, mode=0o700)
+    key_file.write_bytes(shipped)
+    key_file.chmod(0o600)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
+    result = clean()
+    assert result.exit_code == 0 and result.stdout == ""
+    assert (
+        "no cache removed: the cache's private key .cache/mcp-migrate/key is inside the checked files" in result.stderr
+    )
+    assert (project / ".mcp_migrate_cache" / "keep.txt").is_file() and tables(project)

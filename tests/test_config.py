@@ -95,6 +95,10 @@ def test_migration_settings_reach_each_files_settings(tmp_path):
         ("extend-apis = {RT0 = ['a.b']}", "'extend-apis': unknown rule code: RT0"),
         ("extend-apis = {RT001 = ['not a name']}", "not a qualified name"),
         ("select = [", "invalid TOML"),
+        # (issue 33: these two were tracebacks, an OverflowError and a ValueError)
+        ("max-file-size = 100000000000000000000000", "'max-file-size' must be a whole number of bytes from 0"),
+        ("max-file-size = 1e23", "'max-file-size' must be a whole number of bytes from 0 (no limit) to"),
+        ('cache-dir = "\\u0000"', "'cache-dir' must be a path, got '\\x00' (it holds a NUL character)"),
     ],
 )
 def test_errors_are_one_line_with_the_path(tmp_path, body, message):

@@ -132,6 +132,31 @@ def test_a_file_growing_while_read_is_never_read_past_the_limit(tmp_path, monkey
     assert raised.value.size > 200
 
 
+@pytest.mark.parametrize(
+    "value, status, said",
+    [
+        (
+            "100000000000000000000000",
+            2,
+            ("must be a whole number of bytes from 0 (no limit) to 9223372036854775807",) * 2,
+        ),
+        ("9223372036854775807", 1, ("server.py:5:11: RT004", "Would fix 1 finding.")),  # a limit, not an allocation
+    ],
+)
+def test_max_file_size_beyond_any_file_is_a_config_error_or_a_limit(tmp_path, monkeypatch, value, status, said):
+    """10**23 was an OverflowError traceback ("internal error"), and so was 2**63 - 1, TOML's
+    largest integer: a read of the limit and one byte asked to allocate that much."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.mcp-migrate]\nmax-file-size = {value}\n")
+    (tmp_path / "server.py").write_text(HEAD)
+    for command, text in ((["check", "--no-cache"], said[0]), (["check"], said[0]), (["fix", "--diff"], said[1])):
+        result = CliRunner().invoke(cli, [*command, "--output-format", "concise", "server.py"])
+        shown = result.stdout + result.stderr
+        assert (result.exit_code, text in shown, "internal error" in shown) == (status, True, False), shown
+        if status == 2:
+            assert result.stderr.count("\n") == 1
+
+
 @pytest.mark.skipif(not hasattr(os, "truncate"), reason="needs sparse files")
 @pytest.mark.parametrize("command", ["check", "fix"])
 def test_a_6gb_file_is_reported_without_reading_it(tmp_path, command):

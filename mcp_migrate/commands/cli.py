@@ -578,7 +578,8 @@ def clean(paths, config_file, isolated, quiet):
     """Remove the results caches mcp-migrate made for PATHs (default: the current folder), as
     `ruff clean`: the one the configuration names, and every `.mcp_migrate_cache` below PATHs.
 
-    Only a folder that carries mcp-migrate's owner mark for this user is removed."""
+    Only a folder that carries mcp-migrate's owner mark for this user is touched; only the
+    files the cache wrote are removed, and the folder only when nothing else is left in it."""
     from mcp_migrate.commands.clean import run_clean
 
     raise click.exceptions.Exit(run_clean(list(paths) or ["."], config_file, isolated, quiet))

@@ -8,10 +8,13 @@ checked, and a table this user's key did not sign is a miss.
 
 The cache folder must be one mcp-migrate made for itself: it holds `.gitignore` (`*`, as ruff
 writes, so it is never committed by accident), `CACHEDIR.TAG`, and `.mcp-migrate-owner`, a mark
-signed with this user's key (project.cache_key). A folder without a valid mark that is not empty
-(one committed with a repository, or any other folder `cache-dir` names), a symlink, the project
-root, `/` or an ancestor of a checked path is never read or written: the run goes on cold, with
-a one-line warning. Marker files go only inside the cache folder.
+signed with this user's key (project.cache_key). Those are written only into a folder this run
+created (`mkdir`, never an existing one), or an empty one the user named in
+MCP_MIGRATE_CACHE_DIR. A folder without a valid mark (one committed with a repository, any
+other folder `cache-dir` names), a symlink, the project root, `/` or an ancestor of a checked
+path is never read or written: the run goes on cold, with a one-line warning. Where the folder
+may be, and where the key may not, is project.cache_place's; what `clean` removes,
+project.cache_removal's.
 
 A warm run first compares each file's stat (size, mtime, ctime, inode, device) with the one
 recorded: equal means unchanged, without reading the file. A stat is recorded only when the
@@ -19,11 +22,12 @@ file's mtime and ctime were already older than the run by TRUST_MARGIN_NS, so a 
 always moves one of them (ctime cannot be set back by tools that restore mtimes, and an edit
 within the same clock tick as the recorded one is ruled out by the margin, as git does for
 "racily clean" entries). Otherwise the content digest decides. The default cache dir is
-`.mcp_migrate_cache/` at the project root (the config's folder); `cache-dir` in the config or
-`MCP_MIGRATE_CACHE_DIR` move it; `--no-cache` bypasses it.
+`.mcp_migrate_cache/` at the project root (the config's folder); `cache-dir` in the config (inside
+the project) or `MCP_MIGRATE_CACHE_DIR` move it; `--no-cache` bypasses it.
 
-Never trusted across versions or settings: the tool fingerprint covers the version and the
-package's own files (size and mtime), the settings digest the whole Settings value but for
+Never trusted across versions or settings: the tool fingerprint covers the version, the
+package's own files (size and mtime), LibCST's version and native parser, and the Python running
+it; the settings digest the whole Settings value but for
 whether fix previews are wanted (one table for every output format; a result stored without
 previews is checked again by a run that shows them, and stored with them). Writes are
 atomic (a temporary file, then `os.replace`) and merge with what is on disk at that moment, so
@@ -36,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat as stat_module
+import sys
 import time
 from collections.abc import Iterable
 from functools import lru_cache
@@ -45,40 +50,31 @@ from typing import Optional
 from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
 from mcp_migrate.project.cache_codec import decode_table, encode_table
+from mcp_migrate.project.cache_place import cache_place, key_in_tree
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import replace_file
 
-DEFAULT_DIR = ".mcp_migrate_cache"
-ENV_VAR = "MCP_MIGRATE_CACHE_DIR"
 #: A file's stat is trusted only when its mtime and ctime are this much older than the run.
 TRUST_MARGIN_NS = 2_000_000_000
 #: The mark that says "mcp-migrate made this folder for this user" (signed with the user's key).
 OWNER_MARK = ".mcp-migrate-owner"
-#: What mcp-migrate writes into a cache folder besides its fingerprint folders.
-MARKER_FILES = (".gitignore", "CACHEDIR.TAG", OWNER_MARK)
 #: A table larger than this is not read (a cache is a hint; a huge file is a miss, not a load).
 MAX_TABLE_BYTES = 256 * 1024 * 1024
-_GITIGNORE = b"# Created by mcp-migrate automatically.\n*\n"
-_CACHEDIR_TAG = b"Signature: 8a477f597d28d172789f06886806bc55\n"
-
-
-def cache_dir(config) -> str:
-    """Where this run's cache lives: the environment, then the config, then the project root."""
-    chosen = os.environ.get(ENV_VAR) or getattr(config, "cache_dir", None)
-    if chosen:
-        return chosen if os.path.isabs(chosen) else os.path.join(config.root, chosen)
-    return os.path.join(config.root, DEFAULT_DIR)
+GITIGNORE = b"# Created by mcp-migrate automatically.\n*\n"
+CACHEDIR_TAG = b"Signature: 8a477f597d28d172789f06886806bc55\n"
 
 
 @lru_cache(maxsize=1)
 def tool_fingerprint() -> str:
     """The version plus the size and mtime of every file of the package: a development
-    checkout that changes a rule without a version bump gets a fresh cache too."""
+    checkout that changes a rule without a version bump gets a fresh cache too. What else
+    decides a file's findings is in it too: LibCST (its version and native parser), and the
+    Python that runs it (its `ast` screens the files first)."""
     from mcp_migrate import __version__
     from mcp_migrate.project.cache_codec import SCHEMA
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    digest = hashlib.sha256(f"{__version__}:{SCHEMA}".encode())
+    digest = hashlib.sha256(f"{__version__}:{SCHEMA}:{python_stamp()}:{package_stamp('libcst')}".encode())
     for folder, dirs, files in sorted(os.walk(package)):
         dirs.sort()
         for name in sorted(files):
@@ -88,6 +84,41 @@ def tool_fingerprint() -> str:
     return f"{__version__}-{digest.hexdigest()[:16]}"
 
 
+def python_stamp() -> str:
+    """The interpreter: its implementation and full version."""
+    return f"{sys.implementation.cache_tag}:{sys.version}"
+
+
+def package_stamp(name: str) -> str:
+    """An installed package as its results depend on it, found without importing it (a warm
+    run never loads LibCST; `importlib.metadata` alone costs 35 ms to import): its version
+    file's bytes and the size and mtime of its top-level files (its native parser among them).
+    An upgrade, a downgrade or a rebuilt extension changes it; "missing" when it is not there."""
+    import importlib.util  # already loaded by the interpreter's start-up
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+    if not folders:
+        return "missing"
+    digest = hashlib.sha256()
+    try:
+        digest.update(read_regular(os.path.join(folders[0], "_version.py"), 64 * 1024)[0])
+    except OSError:
+        digest.update(b"no version file")
+    try:
+        with os.scandir(folders[0]) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_file(follow_symlinks=False):
+                    st = entry.stat(follow_symlinks=False)
+                    digest.update(f"{entry.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    except OSError:
+        digest.update(b"unlisted")
+    return digest.hexdigest()[:16]
+
+
 def content_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -95,13 +126,24 @@ def content_digest(data: bytes) -> str:
 class ResultCache:
     """One run's view of the cache: lookups against the tables loaded at start, stores
     collected and written once at the end. An unusable cache (see `refusal`) answers every
-    lookup with a miss and writes nothing; `warnings` says why, in one line."""
+    lookup with a miss and writes nothing; `warnings` says why, in one line (and what else the
+    run should know: a `cache-dir` not followed)."""
 
-    def __init__(self, root: str, key: Optional[bytes], warning: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        root: str,
+        key: Optional[bytes],
+        warning: Optional[str] = None,
+        notes: tuple = (),
+        adopt_empty: bool = False,
+    ) -> None:
         self.folder = os.path.join(root, tool_fingerprint())
         self.root = root
         self.key = key
-        self.warnings: list = [warning] if warning else []
+        self.refused = warning
+        #: An existing empty folder may become the cache (the user named it in the environment).
+        self.adopt_empty = adopt_empty
+        self.warnings: list = [*notes, *([warning] if warning else [])]
         self._tables: dict = {}
         self._new: dict = {}
         #: id(settings) -> (settings, table name): the digest of a Settings value, once.
@@ -112,7 +154,7 @@ class ResultCache:
 
     @property
     def usable(self) -> bool:
-        return self.key is not None and not self.warnings
+        return self.key is not None and self.refused is None
 
     def _table_name(self, settings) -> str:
         known = self._names.get(id(settings))
@@ -176,7 +218,7 @@ class ResultCache:
         if not self._new or not self.usable:
             return
         try:
-            _claim(self.root, self.key)
+            _claim(self.root, self.key, self.adopt_empty)
             _make_own_folder(self.folder)
             for name, entries in self._new.items():
                 table = self._load(name)
@@ -229,8 +271,11 @@ def _settings_key(settings) -> tuple:
 # --------------------------------------------------------------------------- the folder
 
 
-def refusal(folder: str, key: Optional[bytes], project_root: str, checked: Iterable[str]) -> Optional[str]:
-    """Why `folder` may not be this run's cache (one line), or None when it may."""
+def refusal(
+    folder: str, key: Optional[bytes], project_root: str, checked: Iterable[str], adopt_empty: bool = False
+) -> Optional[str]:
+    """Why `folder` may not be this run's cache (one line), or None when it may: a missing
+    folder (this run makes it), ours, or with `adopt_empty` an empty one."""
     if key is None:
         return "results cache off: no private key could be kept in the user's cache folder"
     shown = folder
@@ -249,13 +294,13 @@ def refusal(folder: str, key: Optional[bytes], project_root: str, checked: Itera
         return f"results cache off: {shown}: {exc.strerror or exc}"
     if not stat_module.S_ISDIR(st.st_mode):
         return f"results cache off: {shown} is not a folder"
-    if _owned(folder, key):
+    if owned(folder, key):
         return None
     try:
         empty = not os.listdir(folder)
     except OSError as exc:
         return f"results cache off: {shown}: {exc.strerror or exc}"
-    if empty:
+    if empty and adopt_empty:
         return None
     return (
         f"ignoring the results cache in {shown}: mcp-migrate did not create it for this user on this "
@@ -263,7 +308,7 @@ def refusal(folder: str, key: Optional[bytes], project_root: str, checked: Itera
     )
 
 
-def _owned(folder: str, key: bytes) -> bool:
+def owned(folder: str, key: bytes) -> bool:
     """Whether `folder` carries an owner mark signed with `key`."""
     try:
         text = read_regular(os.path.join(folder, OWNER_MARK), 200)[0].decode("ascii")
@@ -281,16 +326,25 @@ def _owner_mac(key: bytes, nonce: str) -> str:
     return cache_key.sign(key, _owner_text(nonce))
 
 
-def _claim(folder: str, key: bytes) -> None:
-    """Create the cache folder (or adopt the empty one `refusal` allowed) and its marker files."""
-    os.makedirs(folder, exist_ok=True)
-    if os.path.islink(folder):
+def _claim(folder: str, key: bytes, adopt_empty: bool = False) -> None:
+    """Create the cache folder and its marker files. A folder that already exists is used only
+    when it is ours (its owner mark), or empty with `adopt_empty`: never a folder someone else
+    made, which `refusal` may have seen missing and which appeared since."""
+    os.makedirs(os.path.dirname(os.path.abspath(folder)), exist_ok=True)
+    try:
+        os.mkdir(folder)
+        created = True
+    except FileExistsError:
+        created = False
+    if os.path.islink(folder) or not os.path.isdir(folder):
         raise OSError(0, "the cache folder became a symlink")
-    if not _owned(folder, key):
+    if not created and not owned(folder, key) and not (adopt_empty and not os.listdir(folder)):
+        raise OSError(0, "the cache folder appeared during the run and is not ours")
+    if created or not owned(folder, key):
         nonce = os.urandom(16).hex()  # secrets.token_hex, without importing random
         mark = f"{nonce} {_owner_mac(key, nonce)}\n"
         replace_file(Path(folder, OWNER_MARK), mark.encode("ascii"))
-    for name, data in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
+    for name, data in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
         path = os.path.join(folder, name)
         if not os.path.lexists(path):
             replace_file(Path(path), data)
@@ -303,37 +357,21 @@ def _make_own_folder(folder: str) -> None:
         raise OSError(0, "the fingerprint folder is not a folder of ours")
 
 
-def removal_refused(folder: str, key: Optional[bytes]) -> Optional[str]:
-    """Why `mcp-migrate clean` may not remove `folder` (one line), or None when it may: only a
-    real folder (not a symlink) whose owner mark this user's key signed is mcp-migrate's own
-    cache; a folder committed with a repository, or any other folder, is left alone."""
-    if os.path.islink(folder):
-        return f"{folder} is a symlink: not removed"
-    if not os.path.isdir(folder):
-        return f"{folder} is not a folder: not removed"
-    if key is None or not _owned(folder, key):
-        return f"{folder} carries no owner mark of mcp-migrate for this user (not a cache it made): not removed"
-    return None
-
-
-def remove_cache(folder: str, key: Optional[bytes]) -> Optional[str]:
-    """Remove the cache `folder` (see `removal_refused`); why not, or None once it is gone."""
-    import shutil
-
-    refused = removal_refused(folder, key)
-    if refused is not None:
-        return refused
-    try:
-        shutil.rmtree(folder)
-    except OSError as exc:
-        return f"{folder}: {exc.strerror or exc}"
-    return None
-
-
 def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> Optional[ResultCache]:
-    """This run's cache (possibly unusable, with a warning), or None when caching is off."""
+    """This run's cache (possibly unusable, with a warning), or None when caching is off. The
+    key is never taken from inside a tree being checked (the project's, when a config file
+    says where it is, and every checked path)."""
     if not enabled:
         return None
-    folder = cache_dir(config)
-    key = cache_key.user_key()
-    return ResultCache(folder, key, refusal(folder, key, config.root, checked))
+    checked = list(checked)
+    place = cache_place(config)
+    key = None
+    problem = key_in_tree(([config.root] if config.path else []) + checked)
+    if problem is None:
+        key = cache_key.user_key()
+        if key is None:
+            problem = cache_key.load_key().problem or "results cache off: no private key could be kept"
+    if problem is None:
+        problem = refusal(place.folder, key, config.root, checked, place.users_choice)
+    notes = (place.warning,) if place.warning else ()
+    return ResultCache(place.folder, key, problem, notes, place.users_choice)

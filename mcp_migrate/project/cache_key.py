@@ -3,8 +3,12 @@ signed with it, so a cache that arrived with a repository (a fork's pull request
 project) can never be taken for one this user's runs wrote.
 
 The key is 32 random bytes in the user's cache folder (`$XDG_CACHE_HOME/mcp-migrate/key`, else
-`%LOCALAPPDATA%` on Windows, else `~/.cache`), created once with mode 0600, never inside a checked
-tree. No key (no home, a read-only home) means no results cache: every run is cold.
+`%LOCALAPPDATA%` on Windows, else `~/.cache`), created once with mode 0600. A key only this user
+could have written is trusted: the file and its `mcp-migrate` folder this user's and writable by
+no one else (another user who can replace the key can forge "no findings"). A key inside a tree
+being checked (`XDG_CACHE_HOME=$CI_PROJECT_DIR/.cache`) could have come with the repository:
+project.cache never reads one there. No trusted key (no home, a read-only home, a key others can
+write) means no results cache: every run is cold, with the reason in one line.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import hashlib
 import hmac
 import os
 import stat
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
@@ -21,15 +26,33 @@ KEY_BYTES = 32
 KEY_NAME = os.path.join("mcp-migrate", "key")
 
 
-def key_path() -> Optional[str]:
-    """The key file's path, or None when this user has no cache folder to keep it in."""
+def user_cache_home() -> Optional[str]:
+    """This user's cache folder (XDG_CACHE_HOME, else LOCALAPPDATA, else ~/.cache), or None."""
     base = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA")
     if not base:
         home = os.path.expanduser("~")
         if home == "~" or not os.path.isabs(home):
             return None
         base = os.path.join(home, ".cache")
-    return os.path.join(base, KEY_NAME)
+    return base
+
+
+def key_path() -> Optional[str]:
+    """The key file's path, or None when this user has no cache folder to keep it in."""
+    base = user_cache_home()
+    return os.path.join(base, KEY_NAME) if base else None
+
+
+class Untrusted(OSError):
+    """A key file (or its folder) that someone other than this user could have written."""
+
+
+@dataclass(frozen=True)
+class KeyAnswer:
+    """This user's key, or None and why not (one line)."""
+
+    key: Optional[bytes]
+    problem: Optional[str] = None
 
 
 def existing_key() -> Optional[bytes]:
@@ -44,43 +67,73 @@ def existing_key() -> Optional[bytes]:
         return None
 
 
-@lru_cache(maxsize=1)
 def user_key() -> Optional[bytes]:
     """This user's key: read, or created the first time; None when it cannot be had safely."""
+    return load_key().key
+
+
+@lru_cache(maxsize=1)
+def load_key() -> KeyAnswer:
+    """This user's key, read or created the first time, or why it cannot be had safely."""
     path = key_path()
     if path is None:
-        return None
+        return KeyAnswer(None, "results cache off: no home folder to keep the cache's private key in")
     try:
-        return _read_key(path)
+        return _answer(path, _read_key(path))
     except FileNotFoundError:
         pass
-    except OSError:
-        return None
+    except Untrusted as exc:
+        return KeyAnswer(None, f"results cache off: {exc.strerror}")
+    except OSError as exc:
+        return KeyAnswer(None, f"results cache off: cannot read the cache's private key {path}: {exc.strerror or exc}")
     try:
-        return _create_key(path)
+        return _answer(path, _create_key(path))
     except FileExistsError:  # another run created it first
         try:
-            return _read_key(path)
-        except OSError:
-            return None
-    except OSError:
-        return None
+            return _answer(path, _read_key(path))
+        except OSError as exc:
+            return KeyAnswer(None, f"results cache off: {exc.strerror or exc}")
+    except OSError as exc:
+        return KeyAnswer(None, f"results cache off: no private key could be kept in {path}: {exc.strerror or exc}")
+
+
+def _answer(path: str, key: Optional[bytes]) -> KeyAnswer:
+    if key is None:
+        return KeyAnswer(
+            None, f"results cache off: {path} is not a key mcp-migrate wrote (delete it to make a new one)"
+        )
+    return KeyAnswer(key)
 
 
 def _read_key(path: str) -> Optional[bytes]:
-    """The key in `path` when it is a regular file of ours of the right size, else None."""
+    """The key in `path` when it is a regular file of ours of the right size, else None; an
+    Untrusted error when this user is not the only one who could have written it."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(fd, "rb") as handle:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or (hasattr(os, "geteuid") and st.st_uid != os.geteuid()):
+        if not stat.S_ISREG(st.st_mode):
             return None
+        _require_private(st, path, "the cache's private key")
+        _require_private(os.lstat(os.path.dirname(path)), os.path.dirname(path), "the folder of the cache's key")
         data = handle.read(KEY_BYTES + 1)
     return data if len(data) == KEY_BYTES else None
+
+
+def _require_private(st: os.stat_result, path: str, what: str) -> None:
+    """Raise Untrusted unless `st` is this user's and writable by no group or other user
+    (where the system has owners: not on Windows)."""
+    if not hasattr(os, "geteuid"):
+        return
+    if st.st_uid != os.geteuid():
+        raise Untrusted(0, f"{what} {path} belongs to another user (uid {st.st_uid}): not trusted")
+    if stat.S_ISLNK(st.st_mode) or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise Untrusted(0, f"{what} {path} can be written by other users: not trusted (make it private: chmod go-w)")
 
 
 def _create_key(path: str) -> bytes:
     """Write a fresh key to `path` (exclusive create, owner-only), return it."""
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    _require_private(os.lstat(os.path.dirname(path)), os.path.dirname(path), "the folder of the cache's key")
     key = os.urandom(KEY_BYTES)  # secrets.token_bytes, without importing random
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags, 0o600)

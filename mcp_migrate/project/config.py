@@ -19,6 +19,9 @@ from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular  # a FIFO named by --config must not hang
 
 SECTION = "mcp-migrate"
+#: The largest integer TOML has (a 64-bit signed one): Python's TOML reader accepts more, which
+#: no file size, and no `read()` count, can be.
+MAX_INTEGER = 2**63 - 1
 _QUALNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
@@ -281,12 +284,13 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
         elif key == "strategy":
             fields[key] = check_strategy(v.scalar(key, value, str), f"{shown}: 'strategy'")
         elif key == "max-file-size":
-            value = v.scalar(key, value, int)
-            if isinstance(value, bool) or value < 0:
-                v.fail(f"'{key}' must be a number of bytes (0: no limit), got {value!r}")
+            if type(value) is not int or not 0 <= value <= MAX_INTEGER:  # bool is an int; so is 10**23
+                v.fail(f"'{key}' must be a whole number of bytes from 0 (no limit) to {MAX_INTEGER}, got {value!r}")
             fields["max_file_size"] = value
         elif key == "cache-dir":
             fields["cache_dir"] = v.scalar(key, value, str)
+            if "\0" in value:  # no file system has such a path (os.stat would raise ValueError)
+                v.fail(f"'{key}' must be a path, got {value!r} (it holds a NUL character)")
         elif key in ("parameter", "env-var"):
             fields[key.replace("-", "_")] = v.identifier(key, v.scalar(key, value, str))
         else:

@@ -53,10 +53,31 @@ def read_regular(path: str, limit: int = -1, max_size: int = 0) -> tuple:
         if not max_size:
             return handle.read(limit), st
         _require_size(st.st_size, max_size)
-        data = handle.read(max_size + 1 if limit < 0 else min(limit, max_size + 1))
+        want = max_size + 1 if limit < 0 else min(limit, max_size + 1)
+        data = _read_upto(handle, want, st.st_size)
         if len(data) > max_size:
             raise TooLarge(max(os.fstat(fd).st_size, len(data)), max_size)
         return data, st
+
+
+#: How much more a file that grew after its stat is read at a time.
+_CHUNK = 1 << 20
+
+
+def _read_upto(handle, want: int, size: int) -> bytes:
+    """At most `want` bytes of `handle`, a file `size` bytes long at its stat. A read allocates
+    its whole count first, so the first asks for no more than the file holds (plus one, to see
+    it grow): a limit of 2**63 - 1 (max-file-size's largest) is a limit, not an allocation."""
+    data = handle.read(min(want, size + 1))
+    if len(data) <= size:
+        return data
+    grown = bytearray(data)
+    while len(grown) < want:  # it grew after its stat: read on, never past `want`
+        more = handle.read(min(want - len(grown), _CHUNK))
+        if not more:
+            break
+        grown += more
+    return bytes(grown)
 
 
 def _require_size(size: int, max_size: int) -> None:
