@@ -175,7 +175,8 @@ def test_what_a_folder_holds_is_read_from_its_listing(tree, monkeypatch):
     monkeypatch.setattr(gitignore, "_lines", lines)
     files = [f.display for f in discover(["."], resolver).files]
     assert files == sorted(f"{folder}/m.py" for folder in folders if folder != "pkg3/sub")
-    # the run's own: the git root and the config above and at the root, looked for once
-    run = [".git", ".gitignore", ".mcp-migrate.toml", "mcp-migrate.toml", "pyproject.toml"]
+    # the run's own: the git root; the config files at the root were looked for (once) by
+    # `for_run`, whose answer the walk reuses
+    run = [".git", ".gitignore"]
     inside = sorted(path for path in asked if not path.startswith(".."))
     assert inside == sorted(run + ["env/pyvenv.cfg", "pkg3/.gitignore", "pkg5/pyproject.toml"])

@@ -386,7 +386,7 @@ def test_config_refuses_keywords_and_malformed_globs(project, setting, message):
 
 @pytest.mark.parametrize("glob", ["[]]", "[!]]", "\\[literal\\]", "x[\\]]", "!keep.py", "./tests/", "**/build/"])
 def test_well_formed_globs_stay_accepted(glob):
-    from mcp_migrate.project.config import glob_problem
+    from mcp_migrate.project.gitignore import glob_problem
 
     assert glob_problem(glob) is None
 

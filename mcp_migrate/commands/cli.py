@@ -237,6 +237,60 @@ strategy_option = click.option(
     callback=_strategy,
     help=f"Migration strategy for RT001-RT003: {', '.join(STRATEGIES)} (overrides the config).",
 )
+
+
+def _raw(ctx, param, value):
+    """A repeatable glob option's values, checked as soon as they are parsed (one-line error)."""
+    from mcp_migrate.project import overrides
+    from mcp_migrate.project.config import ConfigError
+
+    check = overrides.split_pairs if "per-file" in param.opts[0] else overrides.split_globs
+    try:
+        check(value, param.opts[0])
+    except ConfigError as exc:
+        raise fail(str(exc)) from None
+    return value
+
+
+#: ruff's file-selection flags, laid over every config file (project.overrides).
+override_options = _compose(
+    click.option(
+        "--exclude",
+        metavar="GLOBS",
+        multiple=True,
+        callback=_raw,
+        help="Files and folders to skip, comma-separated globs relative to the current folder;"
+        " replaces the config's `exclude` (default: .git, .venv, build, ...). Repeatable.",
+    ),
+    click.option(
+        "--extend-exclude",
+        metavar="GLOBS",
+        multiple=True,
+        callback=_raw,
+        help="Like --exclude, but added to the config's `exclude` and `extend-exclude`. Repeatable.",
+    ),
+    click.option(
+        "--per-file-ignores",
+        metavar="GLOB:CODES",
+        multiple=True,
+        callback=_raw,
+        help="Rules to skip in files matching GLOB (relative to the current folder), e.g."
+        " 'tests/*:RT004,RT005'; replaces the config's `per-file-ignores`. Repeatable.",
+    ),
+    click.option(
+        "--extend-per-file-ignores",
+        metavar="GLOB:CODES",
+        multiple=True,
+        callback=_raw,
+        help="Like --per-file-ignores, but added to the config's `per-file-ignores`. Repeatable.",
+    ),
+    click.option(
+        "--include-templates/--no-include-templates",
+        default=None,
+        help="Also check template folders (a name holding `{{`, `}}` or `{%`, as cookiecutter's"
+        " `{{cookiecutter.slug}}`), which are skipped by default.",
+    ),
+)
 force_exclude_option = click.option(
     "--force-exclude/--no-force-exclude",
     default=None,
@@ -317,7 +371,14 @@ output_file_option = click.option(
 
 #: The options every file-processing command takes.
 check_options = _compose(
-    paths_argument, select_options, config_option, isolated_option, jobs_option, strategy_option, force_exclude_option
+    paths_argument,
+    select_options,
+    config_option,
+    isolated_option,
+    jobs_option,
+    strategy_option,
+    force_exclude_option,
+    override_options,
 )
 
 
@@ -332,8 +393,11 @@ def make_options(
     unsafe=None,
     fail_on=None,
     isolated=False,
+    overrides=None,
 ):
+    """CheckOptions of the shared options; `overrides` the dict of override_options' values."""
     from mcp_migrate.commands.runner import CheckOptions
+    from mcp_migrate.project.overrides import from_flags
 
     if config_file and isolated:
         raise fail(f"--config {config_file} cannot be used with --isolated, which reads no config file")
@@ -348,6 +412,7 @@ def make_options(
         unsafe=unsafe,
         fail_on=fail_on,
         isolated=isolated,
+        overrides=from_flags(**overrides) if overrides else None,
     )
 
 
@@ -423,7 +488,7 @@ def check(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, output_format, output_file,
     apply_fixes, unsafe, show_diff, show_fixes, show_files, fail_on, report_file, exit_zero, quiet, statistics,
     baseline, write_baseline, add_noqa, no_cache, stdin_filename, no_color, color_when, fix_only,
-    exit_non_zero_on_fix, verbose,
+    exit_non_zero_on_fix, verbose, **overrides,
 ):  # fmt: skip
     """Check PATHs (default: the current folder) for Roots usage.
 
@@ -433,7 +498,7 @@ def check(
 
     output_format = concise(output_format)
     options = make_options(
-        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
+        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated, overrides
     )
     options.cache = not no_cache
     options.timings = timings(verbose, quiet)
@@ -491,11 +556,18 @@ def check(
 
 
 def _show_files(paths, options) -> int:
-    """`--show-files`: the files a run would check, one per line, sorted (as ruff)."""
+    """`--show-files`: the files a run would check, one per line, sorted (as ruff), on standard
+    output; on standard error, the run's warnings and each template folder skipped, so the
+    list stays one path a line for scripts."""
     from mcp_migrate.commands.runner import plan
     from mcp_migrate.output.printable import one_line
 
-    for source, _settings in sorted(plan(paths, options).items, key=lambda item: item[0].display):
+    p = plan(paths, options)
+    for warning in p.warnings:
+        click.echo(one_line(f"{PROG}: warning: {warning}"), err=True)
+    for folder in p.templates:
+        click.echo(one_line(f"{PROG}: skipped (template folder): {folder}  (--include-templates checks it)"), err=True)
+    for source, _settings in sorted(p.items, key=lambda item: item[0].display):
         click.echo(one_line(source.display))
     return 0
 
@@ -530,7 +602,7 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 def fix(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
     output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet,
-    stdin_filename, no_color, color_when, fix_only, verbose,
+    stdin_filename, no_color, color_when, fix_only, verbose, **overrides,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
@@ -539,7 +611,7 @@ def fix(
     With --report FILE.md, write the migration report for the pull request."""
     output_format = concise(output_format)
     options = make_options(
-        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated
+        select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated, overrides
     )
     options.timings = timings(verbose, quiet)
     code = _fix(
@@ -558,13 +630,24 @@ def fix(
 @output_format_option("text or json.", choices=("text", "json"), default="text")
 @guarded
 def config_command(
-    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, unsafe, output_format
-):
+    paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, unsafe, output_format,
+    **overrides,
+):  # fmt: skip
     """Print the effective configuration for PATHs and where each value came from
     (default, pyproject, flag)."""
     from mcp_migrate.commands.config import print_config
 
-    options = make_options(select, ignore, config_file, jobs, strategy, force_exclude, extend_select, isolated=isolated)
+    options = make_options(
+        select,
+        ignore,
+        config_file,
+        jobs,
+        strategy,
+        force_exclude,
+        extend_select,
+        isolated=isolated,
+        overrides=overrides,
+    )
     print_config(list(paths) or ["."], options, unsafe, output_format)
 
 

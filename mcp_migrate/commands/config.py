@@ -23,14 +23,19 @@ def _toml(value) -> str:
 
 def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
-    from mcp_migrate.commands.runner import selector_for
+    from mcp_migrate.commands.runner import resolver_for, selector_for
     from mcp_migrate.core.catalog import DEFAULT_FAIL_ON
     from mcp_migrate.core.settings import Settings
+    from mcp_migrate.output.printable import printable
     from mcp_migrate.output.sarif import DOCS_URL
-    from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
+    from mcp_migrate.project.overrides import Overrides
 
-    config = resolve_config(paths, options.config, options.isolated)
+    resolver = resolver_for(paths, options)
+    for warning in resolver.warnings:
+        sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
+    config = resolver.base
+    flags = config.overrides or Overrides(os.getcwd())
     file_origin = "pyproject" if config.path and os.path.basename(config.path) == "pyproject.toml" else "config"
     defaults = {f.name: f.default for f in dataclasses.fields(Settings)}
 
@@ -47,12 +52,26 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
             origin("extend-select", options.extend_select),
         ),
         ("ignore", list(options.ignore or config.ignore), origin("ignore", options.ignore)),
-        ("exclude", list(config.exclude or [f"{name}/" for name in DEFAULT_EXCLUDE]), origin("exclude")),
-        ("extend-exclude", list(config.extend_exclude), origin("extend-exclude")),
+        (
+            "exclude",
+            list(flags.exclude if flags.exclude is not None else config.exclude or [f"{n}/" for n in DEFAULT_EXCLUDE]),
+            origin("exclude", flags.exclude),
+        ),
+        (
+            "extend-exclude",
+            list(config.extend_exclude + flags.extend_exclude),
+            origin("extend-exclude", flags.extend_exclude or None),
+        ),
         (
             "per-file-ignores",
-            {glob: sorted(codes) for glob, codes in config.per_file_ignores},
-            origin("per-file-ignores"),
+            {
+                glob: sorted(codes)
+                for glob, codes in (
+                    (flags.per_file_ignores if flags.per_file_ignores is not None else config.per_file_ignores)
+                    + flags.extend_per_file_ignores
+                )
+            },
+            origin("per-file-ignores", flags.per_file_ignores or flags.extend_per_file_ignores or None),
         ),
         ("extend-apis", {code: list(names) for code, names in config.extend_apis}, origin("extend-apis")),
         ("unsafe-fixes", bool(unsafe if unsafe is not None else config.unsafe_fixes), origin("unsafe-fixes", unsafe)),
@@ -64,6 +83,11 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
             "force-exclude",
             bool(options.force_exclude if options.force_exclude is not None else config.force_exclude),
             origin("force-exclude", options.force_exclude),
+        ),
+        (
+            "include-templates",
+            config.templates_included,
+            origin("include-templates", flags.include_templates),
         ),
         ("strategy", options.strategy or config.strategy, origin("strategy", options.strategy)),
         ("parameter", config.parameter or defaults["parameter"], origin("parameter")),

@@ -248,6 +248,8 @@ def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: byt
     from mcp_migrate.output import report
 
     target = stdin_target(filename, options)
+    for warning in target.warnings:
+        sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
     out = sys.stdout.buffer
     if target.settings is None:
         if not flags.show_diff:

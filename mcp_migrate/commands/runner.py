@@ -62,6 +62,9 @@ class CheckOptions:
     isolated: bool = False
     #: `-v`: phase timings on stderr (commands.timing.Timings); the default prints nothing.
     timings: object = None
+    #: `--exclude`, `--extend-exclude`, `--per-file-ignores`, `--extend-per-file-ignores`,
+    #: `--include-templates` (project.overrides.Overrides), laid over every config; None: none.
+    overrides: object = None
 
     @property
     def timer(self):
@@ -166,8 +169,10 @@ class Plan:
     policies: dict = field(default_factory=dict)
     #: Every config file the run's files resolved to (display path -> number of files).
     config_files: dict = field(default_factory=dict)
-    #: One-line warnings from discovery (an ignore file that cannot be read).
+    #: One-line warnings from discovery (an ignore file or a config file that cannot be read).
     warnings: tuple = ()
+    #: Display paths of the template folders discovery skipped (`--show-files`, `-v` say them).
+    templates: tuple = ()
 
 
 def io_error(display: str, message: str) -> Finding:
@@ -219,11 +224,15 @@ def force_exclude(config, options: CheckOptions) -> bool:
     return bool(options.force_exclude if options.force_exclude is not None else config.force_exclude)
 
 
+def resolver_for(paths: Sequence[str], options: CheckOptions) -> ConfigResolver:
+    return ConfigResolver.for_run(paths, options.config, options.isolated, options.overrides)
+
+
 def _configure(paths: Sequence[str], options: CheckOptions):
-    """The config and rule selector of standard input's file (the closest config above
-    `--stdin-filename`, as for a file on disk)."""
-    config = ConfigResolver.for_run(paths, options.config, options.isolated).base
-    return config, selector_for(config, options)
+    """The config, rule selector and config warnings of standard input's file (the closest
+    config above `--stdin-filename`, as for a file on disk)."""
+    resolver = resolver_for(paths, options)
+    return resolver.base, selector_for(resolver.base, options), resolver.warnings
 
 
 def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
@@ -236,7 +245,7 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     missing = [(display_path(path), MISSING_PATH) for path in paths if not os.path.lexists(path)]
     timer = options.timer
     with timer.phase("discover", lambda: f"{len(found.files)} file{'s' if len(found.files) != 1 else ''}"):
-        resolver = ConfigResolver.for_run(paths, options.config, options.isolated)
+        resolver = resolver_for(paths, options)
         found = discover(present, resolver, lambda config: force_exclude(config, options))
     selectors: dict = {}
     items, policies, config_files = [], {}, {}
@@ -258,8 +267,17 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
         if set(config_files) - {base}:
             used = ", ".join(f"{shown} ({n} file{'s' if n != 1 else ''})" for shown, n in sorted(config_files.items()))
             timer.note(f"config per file: {used}")
+        if found.templates:
+            timer.note(f"skipped template folders (--include-templates checks them): {', '.join(found.templates)}")
     return Plan(
-        items, missing + found.unreadable, resolver.base, found.skipped, policies, config_files, tuple(found.warnings)
+        items,
+        missing + found.unreadable,
+        resolver.base,
+        found.skipped,
+        policies,
+        config_files,
+        tuple(resolver.warnings + found.warnings),
+        tuple(found.templates),
     )
 
 
@@ -908,32 +926,35 @@ class StdinTarget:
     display: str
     settings: object
     config: object
+    #: One-line warnings: config files below the current folder that cannot be read.
+    warnings: tuple = ()
 
 
 def stdin_target(filename: Optional[str], options: CheckOptions) -> StdinTarget:
     from mcp_migrate.project.discovery import force_excluded
     from mcp_migrate.project.paths import display_path
 
-    config, selector = _configure([filename or "."], options)
+    config, selector, warnings = _configure([filename or "."], options)
     if filename and force_exclude(config, options) and force_excluded(filename, config):
-        return StdinTarget(display_path(filename), None, config)
+        return StdinTarget(display_path(filename), None, config, tuple(warnings))
     settings = selector.settings_for(filename or os.path.join(os.getcwd(), "-"))
-    return StdinTarget(display_path(filename) if filename else "-", settings, config)
+    return StdinTarget(display_path(filename) if filename else "-", settings, config, tuple(warnings))
 
 
 def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> RunResult:
     """`check --stdin-filename PATH -`: check `data` as if it were PATH."""
     target = stdin_target(filename, options)
     policy = run_policy(target.config, options)
+    warnings = list(target.warnings)
     if target.settings is None:
-        return RunResult(skipped=1, **policy)
+        return RunResult(skipped=1, warnings=warnings, **policy)
     from mcp_migrate.commands import analysis
 
     result = analysis.check(data, target.display, target.settings)
     own = file_policy(target.config, options)
     _adjusted([result], {target.display: own})
     files = {target.display: FileRef(None, target.settings, data, own)}
-    return coordinate_check(RunResult(results=[result], files_checked=1, files=files, **policy))
+    return coordinate_check(RunResult(results=[result], files_checked=1, files=files, warnings=warnings, **policy))
 
 
 class FixProposal(NamedTuple):

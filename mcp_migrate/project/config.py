@@ -29,6 +29,13 @@ class ConfigError(Exception):
     """Bad config or bad selection input; the CLI prints it on one line and exits 2."""
 
 
+class UnreadableConfig(ConfigError):
+    """A config file that cannot be read as TOML at all (not TOML, not UTF-8, unreadable):
+    fatal for `--config` and the run's own config, a warning for one found below them
+    (`ConfigResolver`): a cookiecutter template's `pyproject.toml` holding Jinja must not
+    refuse the whole repository."""
+
+
 @dataclass(frozen=True)
 class Config:
     #: The file the settings came from (None: defaults). Globs are relative to `root`.
@@ -64,16 +71,29 @@ class Config:
     unfixable: tuple = ()
     extend_safe_fixes: tuple = ()
     extend_unsafe_fixes: tuple = ()
+    #: Walk into template folders (a name holding `{{`, `}}` or `{%`); None: skip them.
+    include_templates: Optional[bool] = None
+    #: The command line's layer over every config file (project.overrides.Overrides), or None.
+    overrides: Optional[object] = None
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
     def per_file_ignore_sets(self) -> list:
+        """[(PatternSet, codes)]: this file's `per-file-ignores`, or the command line's in their
+        place (`--per-file-ignores`), then `--extend-per-file-ignores`."""
         from mcp_migrate.project.gitignore import PatternSet
 
-        return [(PatternSet.from_lines(self.root, [_plain_glob(glob)]), codes) for glob, codes in self.per_file_ignores]
+        own = [(PatternSet.from_lines(self.root, [plain_glob(glob)]), codes) for glob, codes in self.per_file_ignores]
+        return own if self.overrides is None else self.overrides.per_file_ignore_sets(own)
+
+    @property
+    def templates_included(self) -> bool:
+        """Whether discovery walks into template folders (`--include-templates`, else the key)."""
+        flag = getattr(self.overrides, "include_templates", None)
+        return bool(flag if flag is not None else self.include_templates)
 
 
-def _plain_glob(glob: str) -> str:
+def plain_glob(glob: str) -> str:
     """`./tests/` means what `tests/` means: people write keys relative to the project root
     the way their shell shows paths, and a gitignore pattern never starts with `./`."""
     negated = glob.startswith("!")
@@ -92,13 +112,13 @@ def _load_toml(path: str) -> dict:
     try:
         return tomllib.loads(read_regular(path)[0].decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{shown}: invalid TOML: {exc}") from None
+        raise UnreadableConfig(f"{shown}: invalid TOML: {' '.join(str(exc).split())}") from None
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{shown}: invalid TOML: not UTF-8 text (at byte {exc.start})") from None
+        raise UnreadableConfig(f"{shown}: invalid TOML: not UTF-8 text (at byte {exc.start})") from None
     except FileNotFoundError:
-        raise ConfigError(f"{shown}: config file not found") from None
+        raise UnreadableConfig(f"{shown}: config file not found") from None
     except OSError as exc:
-        raise ConfigError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        raise UnreadableConfig(f"{shown}: cannot read: {exc.strerror or exc}") from None
 
 
 def _section(data: dict):
@@ -123,6 +143,12 @@ def config_in(folder: str, names=None) -> Optional[str]:
             if name != "pyproject.toml" or _section(_load_toml(candidate)) is not None:
                 return candidate
     return None
+
+
+def _at_or_above(folder: str, where: str) -> bool:
+    """Whether `folder` is `where` or a folder above it."""
+    folder, where = os.path.normcase(os.path.abspath(folder)), os.path.normcase(os.path.abspath(where))
+    return where == folder or where.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _start_folder(start: str) -> str:
@@ -177,6 +203,8 @@ class _Validator:
     def globs(self, key: str, globs) -> tuple:
         """Every glob well formed: git would read a stray `[` literally, which in a config is
         almost always a typo that silently excludes nothing."""
+        from mcp_migrate.project.gitignore import glob_problem
+
         for glob in globs:
             problem = glob_problem(glob)
             if problem is not None:
@@ -192,48 +220,6 @@ class _Validator:
         if not isinstance(value, kind):
             self.fail(f"'{key}' must be a {kind.__name__ if kind is not bool else 'boolean'}")
         return value
-
-
-def glob_problem(glob: str) -> Optional[str]:
-    """What is wrong with one exclude / per-file-ignores glob, or None."""
-    from mcp_migrate.project.gitignore import compile_pattern
-
-    body = glob[1:] if glob.startswith("!") else glob
-    if not body.strip(" /"):
-        return "empty pattern"
-    if (len(body) - len(body.rstrip("\\"))) % 2:
-        return "ends with a lone backslash"
-    index = _unclosed_bracket(body)
-    if index is not None:
-        return f"'[' at position {index + 1} is never closed"
-    try:
-        compile_pattern(glob, strict=True)
-    except re.error as exc:  # e.g. a range written backwards, `[z-a]`
-        return exc.msg
-    return None
-
-
-def _unclosed_bracket(body: str) -> Optional[int]:
-    """The index of a `[` with no `]` to close it (gitignore rules: `\\` escapes the next
-    character; a `]` right after `[` or `[!` is a member, not the end)."""
-    i = 0
-    while i < len(body):
-        if body[i] == "\\":
-            i += 2
-            continue
-        if body[i] == "[":
-            j = i + 1
-            if j < len(body) and body[j] in "!^":
-                j += 1
-            first = True  # the first member may be `]`
-            while j < len(body) and (body[j] != "]" or first):
-                j += 2 if body[j] == "\\" else 1
-                first = False
-            if j >= len(body):
-                return i
-            i = j
-        i += 1
-    return None
 
 
 def parse_section(section: dict, path: Optional[str]) -> Config:
@@ -275,7 +261,7 @@ def parse_section(section: dict, path: Optional[str]) -> Config:
                     v.fail(f"'{key}.{code}': not a qualified name: {bad[0]!r}")
                 apis.append((code, names))
             fields["extend_apis"] = tuple(sorted(apis))
-        elif key in ("unsafe-fixes", "force-exclude"):
+        elif key in ("unsafe-fixes", "force-exclude", "include-templates"):
             fields[key.replace("-", "_")] = v.scalar(key, value, bool)
         elif key == "fail-on":
             fields["fail_on"] = check_fail_on(v.scalar(key, value, str), f"{shown}: 'fail-on'")
@@ -310,6 +296,7 @@ KEYS = (
     "extend-apis",
     "unsafe-fixes",
     "force-exclude",
+    "include-templates",
     "strategy",
     "parameter",
     "env-var",
@@ -351,10 +338,16 @@ def check_fail_on(value: str, where: str) -> str:
 def load_config(path: str) -> Config:
     """Read an explicit config file. A pyproject.toml (or any file with a `[tool.mcp-migrate]`
     table) uses that table; another TOML file, e.g. `mcp-migrate.toml`, is the table itself."""
-    data = _load_toml(path)
+    return _config_from(_load_toml(path), path) or parse_section({}, path)
+
+
+def _config_from(data: dict, path: str) -> Optional[Config]:
+    """The Config a file's TOML holds; None for a pyproject.toml without the table (no config)."""
     section = _section(data)
     if section is None:
-        section = {} if os.path.basename(path) == "pyproject.toml" else data
+        if os.path.basename(path) == "pyproject.toml":
+            return None
+        section = data
     return parse_section(section, path)
 
 
@@ -362,7 +355,7 @@ def resolve_config(paths, explicit: Optional[str] = None, isolated: bool = False
     """The run's Config: `--config FILE`, else (unless `isolated`, which reads no config file)
     the nearest config file above the first path, else defaults rooted at the CWD. Values of
     the run as a whole (cache-dir, docs-url) come from it; each file's own settings come from
-    `ConfigResolver`."""
+    `ConfigResolver` (which finds this one its own way, tolerant below the current folder)."""
     if explicit and isolated:
         raise ConfigError(f"--config {explicit} cannot be used with --isolated, which reads no config file")
     if explicit:
@@ -377,17 +370,39 @@ class ConfigResolver:
     """Each file's Config, as ruff resolves it: the closest config file at or above the file's
     folder, with its globs relative to that file's folder, so a monorepo's sub-projects each keep
     their own settings in one run. `--config` (or `--isolated`) gives every file the run's
-    Config; so does a file with no config file above it. Folders and files are looked up once."""
+    Config; so does a file with no config file above it. Folders and files are looked up once.
 
-    def __init__(self, base: Config, fixed: bool = False) -> None:
-        self.base = base
+    Unlike ruff, a config file below the current folder (or in another tree a PATH names) that
+    cannot be read as TOML (a cookiecutter template's `pyproject.toml` full of Jinja, a file not
+    in UTF-8, one without read permission) does not stop the run: it is said once in `warnings`
+    and counts as absent, so its folder takes the closest readable config above. One in the
+    current folder or above it is the project's own and stops the run, as `--config` does. A
+    readable table with a wrong key or value stops it wherever it is: that file is meant for
+    mcp-migrate, and guessing past a typo would check with settings nobody chose. `overrides` (the command line's excludes and
+    per-file ignores, project.overrides) is laid over every Config handed out."""
+
+    def __init__(self, base: Config, fixed: bool = False, overrides=None) -> None:
+        self.overrides = overrides
+        self.base = self._over(base)
         self.fixed = fixed
         self._folders: dict = {}
-        self._loaded: dict = {base.path: base} if base.path else {}
+        #: config file path -> its Config, or None (a pyproject.toml without the table, or unreadable)
+        self._loaded: dict = {base.path: self.base} if base.path else {}
+        #: One line per config file ignored because it cannot be read, in the order met.
+        self.warnings: list = []
 
     @classmethod
-    def for_run(cls, paths, explicit: Optional[str] = None, isolated: bool = False) -> ConfigResolver:
-        return cls(resolve_config(paths, explicit, isolated), fixed=bool(explicit or isolated))
+    def for_run(cls, paths, explicit: Optional[str] = None, isolated: bool = False, overrides=None) -> ConfigResolver:
+        """The resolver of a run; its `base` is `--config`, or the closest config above the
+        first path (`resolve_config`'s answer, found the resolver's way)."""
+        if explicit or isolated:
+            return cls(resolve_config(paths, explicit, isolated), fixed=True, overrides=overrides)
+        resolver = cls(Config(root=os.getcwd()), overrides=overrides)
+        resolver.base = resolver.for_path(paths[0] if paths else ".")
+        return resolver
+
+    def _over(self, config: Config) -> Config:
+        return config if self.overrides is None else self.overrides.apply(config)
 
     def for_folder(self, folder: str, names=None) -> Config:
         """`folder`'s Config; `names`, when given, the lowered names of `folder`'s own listing
@@ -404,9 +419,9 @@ class ConfigResolver:
                 config = known
                 break
             seen.append(each)
-            found = config_in(each, names if each == folder else None)
+            found = self._config_of(each, names if each == folder else None)
             if found is not None:
-                config = self._load(found)
+                config = found
                 break
         for each in seen:
             self._folders[each] = config
@@ -420,10 +435,33 @@ class ConfigResolver:
         """The Config of a file discovery found (its folder's): no stat to tell it from a folder."""
         return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
-    def _load(self, path: str) -> Config:
-        config = self._loaded.get(path)
-        if config is None:
-            config = self._loaded[path] = load_config(path)
+    def _config_of(self, folder: str, names=None) -> Optional[Config]:
+        """The Config of `folder`'s own config file (CONFIG_FILES, in order), skipping one that
+        cannot be read; None when it has none."""
+        for name in CONFIG_FILES:
+            if names is not None and name not in names:
+                continue
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
+                config = self._load(candidate)
+                if config is not None:
+                    return config
+        return None
+
+    def _load(self, path: str) -> Optional[Config]:
+        if path in self._loaded:
+            return self._loaded[path]
+        try:
+            data = _load_toml(path)
+        except UnreadableConfig as exc:
+            if _at_or_above(os.path.dirname(path), os.getcwd()):
+                raise  # the project's own config, where the run stands: not to be guessed past
+            self.warnings.append(f"{exc}; ignored: its folder uses the closest config above it")
+            config = None
+        else:
+            found = _config_from(data, path)
+            config = None if found is None else self._over(found)
+        self._loaded[path] = config
         return config
 
     @property

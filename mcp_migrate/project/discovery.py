@@ -1,11 +1,13 @@
 """Which files a run checks: walk the PATHs for `*.py`, skipping the usual noise.
 
 Skipped while walking: folders named in the default list (replaced by config `exclude`,
-extended by `extend-exclude`), virtualenvs (any folder holding `pyvenv.cfg`), whatever
-`.gitignore` files ignore, and symlinked folders (no loops). Explicitly named files are
-always checked, unless `force-exclude` is on (pre-commit, editors): then they are skipped when
-excluded or not Python (neither `.py`/`.pyi` nor a python shebang). The result is sorted by
-display path so output and tests are deterministic.
+extended by `extend-exclude`; `--exclude` / `--extend-exclude` do the same from the command
+line), virtualenvs (any folder holding `pyvenv.cfg`), whatever `.gitignore` files ignore,
+symlinked folders (no loops), and template folders (`{{cookiecutter.slug}}`, unless
+`include-templates`). Explicitly named files are always checked, unless `force-exclude` is on
+(pre-commit, editors): then they are skipped when excluded, in a template folder, or not
+Python (neither `.py`/`.pyi` nor a python shebang), as ruff treats a file it excludes. The
+result is sorted by display path so output and tests are deterministic.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from mcp_migrate.project.gitignore import IgnoreStack, PatternSet
+from mcp_migrate.project.gitignore import IgnoreStack, PatternLayers, PatternSet
 from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular
 
@@ -45,12 +47,37 @@ class Discovery:
     skipped: int = 0
     #: One-line warnings: ignore files that exist but cannot be read.
     warnings: list = field(default_factory=list)
+    #: Display paths (ending in `/`) of the template folders the walk skipped.
+    templates: list = field(default_factory=list)
 
 
-def exclude_patterns(config) -> PatternSet:
-    """The config's exclude globs (default: the folder names above), relative to its root."""
-    base = config.exclude if config.exclude is not None else tuple(f"{name}/" for name in DEFAULT_EXCLUDE)
-    return PatternSet.from_lines(config.root, base + tuple(config.extend_exclude))
+def exclude_patterns(config):
+    """The config's exclude globs (default: the folder names above), relative to its root, with
+    the command line's `--exclude` / `--extend-exclude` (relative to the current folder) laid
+    over them: a PatternSet, or PatternLayers when flags were given."""
+    default = tuple(f"{name}/" for name in DEFAULT_EXCLUDE)
+    overrides = getattr(config, "overrides", None)
+    if overrides is None or not overrides.excludes:
+        base = config.exclude if config.exclude is not None else default
+        return PatternSet.from_lines(config.root, base + tuple(config.extend_exclude))
+    layers = overrides.exclude_layers(config, default)
+    return PatternLayers([PatternSet.from_lines(root, globs) for root, globs in layers if globs])
+
+
+def is_template_folder(name: str) -> bool:
+    """A folder whose name is a template expression (cookiecutter's `{{cookiecutter.slug}}`,
+    copier's and Jinja's `{% if %}`): what it holds is source for a generator, not code to
+    check, and its pyproject.toml is usually not even TOML."""
+    return "{{" in name or "}}" in name or "{%" in name
+
+
+def in_template_folder(path: str, config) -> bool:
+    """Whether a named path is a template folder or lies in one (below the config's root)."""
+    full = os.path.abspath(path)
+    root = os.path.abspath(config.root).rstrip(os.sep) + os.sep
+    rel = full[len(root) :] if full.startswith(root) else os.path.splitdrive(full)[1]
+    parts = rel.split(os.sep) if os.path.isdir(full) else rel.split(os.sep)[:-1]
+    return any(is_template_folder(part) for part in parts)
 
 
 def check_paths_exist(paths: Sequence[str]) -> None:
@@ -76,14 +103,16 @@ class _Exclusions:
         file not among them is not looked for)."""
         return self.configs.for_folder(folder, names) if hasattr(self.configs, "for_folder") else self.configs
 
-    def patterns(self, config) -> PatternSet:
+    def patterns(self, config):
         found = self._patterns.get(id(config))
         if found is None or found[0] is not config:
             found = self._patterns[id(config)] = (config, exclude_patterns(config))
         return found[1]
 
-    def for_folder(self, folder: str, names=None) -> PatternSet:
-        return self.patterns(self.config(folder, names))
+    def for_folder(self, folder: str, names=None):
+        """(exclude patterns, whether template folders are walked) of `folder`'s Config."""
+        config = self.config(folder, names)
+        return self.patterns(config), config.templates_included
 
 
 def _walk(root: str, shown: str, exclusions: _Exclusions, ignores: IgnoreStack, out: Discovery) -> None:
@@ -108,7 +137,7 @@ def _walk(root: str, shown: str, exclusions: _Exclusions, ignores: IgnoreStack, 
             continue  # a virtual environment
         if not top and ".gitignore" in names:
             ignores = ignores.child(folder)
-        excluded = exclusions.for_folder(folder, names)
+        excluded, templates = exclusions.for_folder(folder, names)
         folders = []
         for entry in entries:
             path = entry.path
@@ -121,7 +150,9 @@ def _walk(root: str, shown: str, exclusions: _Exclusions, ignores: IgnoreStack, 
                 continue
             if excluded.matches(path, is_dir) or ignores.ignored(path, is_dir):
                 continue
-            if is_dir:
+            if is_dir and not templates and is_template_folder(entry.name):
+                out.templates.append(_join(shown, entry.name) + "/")
+            elif is_dir:
                 folders.append((path, _join(shown, entry.name), ignores, False))
             else:
                 out.files.append(SourceFile(path, _join(shown, entry.name)))  # root is absolute
@@ -141,7 +172,10 @@ def looks_like_python(path: str) -> bool:
 
 
 def force_excluded(path: str, config) -> bool:
-    """Whether force-exclude drops an explicitly named file (or stdin's `--stdin-filename`)."""
+    """Whether force-exclude drops an explicitly named file (or stdin's `--stdin-filename`):
+    excluded, in a template folder the config does not include, or not Python."""
+    if not config.templates_included and in_template_folder(path, config):
+        return True
     patterns = exclude_patterns(config)
     full = os.path.abspath(path)
     if os.path.isdir(full):
@@ -177,4 +211,5 @@ def discover(paths: Sequence[str], config, force_exclude=False) -> Discovery:
             unique.append(item)
     out.files = unique
     out.warnings = list(dict.fromkeys(out.warnings))  # a folder under two PATHs says it once
+    out.templates = sorted(set(out.templates))
     return out

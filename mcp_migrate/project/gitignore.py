@@ -156,6 +156,46 @@ def parse_patterns(lines: Iterable[str]) -> list:
     return [p for p in (compile_pattern(line) for line in lines) if p is not None]
 
 
+def glob_problem(glob: str) -> Optional[str]:
+    """What is wrong with one exclude / per-file-ignores glob, or None."""
+    body = glob[1:] if glob.startswith("!") else glob
+    if not body.strip(" /"):
+        return "empty pattern"
+    if (len(body) - len(body.rstrip("\\"))) % 2:
+        return "ends with a lone backslash"
+    index = _unclosed_bracket(body)
+    if index is not None:
+        return f"'[' at position {index + 1} is never closed"
+    try:
+        compile_pattern(glob, strict=True)
+    except re.error as exc:  # e.g. a range written backwards, `[z-a]`
+        return exc.msg
+    return None
+
+
+def _unclosed_bracket(body: str) -> Optional[int]:
+    """The index of a `[` with no `]` to close it (gitignore rules: `\\` escapes the next
+    character; a `]` right after `[` or `[!` is a member, not the end)."""
+    i = 0
+    while i < len(body):
+        if body[i] == "\\":
+            i += 2
+            continue
+        if body[i] == "[":
+            j = i + 1
+            if j < len(body) and body[j] in "!^":
+                j += 1
+            first = True  # the first member may be `]`
+            while j < len(body) and (body[j] != "]" or first):
+                j += 2 if body[j] == "\\" else 1
+                first = False
+            if j >= len(body):
+                return i
+            i = j
+        i += 1
+    return None
+
+
 class PatternSet:
     """Patterns relative to one base folder, e.g. one `.gitignore` or the config's excludes."""
 
@@ -253,6 +293,44 @@ class PatternSet:
         for depth in range(len(parts), 0, -1):
             if self.matches(os.path.join(self.base, *parts[:depth]), is_dir=True):
                 return True
+        return False
+
+
+class PatternLayers:
+    """Pattern sets with different base folders matched as one list, the last match deciding
+    (the config's excludes relative to its folder, the command line's to the current one)."""
+
+    def __init__(self, layers: Sequence[PatternSet]):
+        self.layers = list(layers)
+
+    def verdict(self, path: str, is_dir: bool) -> Optional[bool]:
+        found = None
+        for layer in self.layers:
+            verdict = layer.verdict(path, is_dir)
+            if verdict is not None:
+                found = verdict
+        return found
+
+    def matches(self, path: str, is_dir: bool = False) -> bool:
+        return bool(self.verdict(path, is_dir))
+
+    def matches_with_parents(self, path: str) -> bool:
+        """As PatternSet's: the file, or a folder above it, each layer judging only the folders
+        below its own base."""
+        if self.matches(path):
+            return True
+        full = os.path.abspath(path)
+        parent = os.path.dirname(full)
+        while parent != os.path.dirname(parent):
+            found = None
+            for layer in self.layers:
+                if parent.startswith(layer.base.rstrip(os.sep) + os.sep):
+                    verdict = layer.verdict(parent, True)
+                    if verdict is not None:
+                        found = verdict
+            if found:
+                return True
+            parent = os.path.dirname(parent)
         return False
 
 
