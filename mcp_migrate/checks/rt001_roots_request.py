@@ -22,6 +22,7 @@ from mcp_migrate.checks.wire import (
 from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files, run_alone
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
+from mcp_migrate.core.findings import Via
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
@@ -228,14 +229,27 @@ class RootsRequest(WireMethodRule):
         for call, ancestors in self._built.values():
             super().report(call, MSG_SEND)
             self.helpers.found(ancestors, call)
-        for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=shorten(name, 32)), severity="info")  # the helper is the site
+        for site, name, key in self.helpers.keyed_sites():
+            message = MSG_HELPER.format(name=shorten(name, 32))
+            super().report(site, message, severity="info", via=self._via("", key))  # the helper is the site
         self.helpers.aliases(node)
         self.imported.publish(self.context.data, self.helpers.doers)
         for param, name in self.helpers.typed_sites():
-            super().report(
-                param, MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30)), severity="info"
-            )
+            message = MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30))
+            super().report(param, message, severity="info", via=self._via("", (None, name)))
+        sites = self.context.helper_sites
+        for (owner, name), first in self.helpers.first.items():
+            if first is not None:
+                sites[(self.CODE, owner, name)] = first
+
+    def _via(self, path: str, key: tuple) -> Via:
+        """What a caller's finding stands for: the helper `key` of the file at `path` ("" here)
+        (core.callers makes the caller a related location of the helper's finding)."""
+        return Via(self.CODE, path, key[0], key[1])
+
+    def _imported_via(self, helper: str):
+        origin = self.imported.origins.get(helper)
+        return self._via(*origin) if origin is not None else None
 
     def visit_Param(self, node: cst.Param) -> None:
         """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
@@ -250,7 +264,7 @@ class RootsRequest(WireMethodRule):
             helper = self.imported.defined(qualified)
             if helper is not None:
                 message = MSG_RESOLVED.format(param=shorten(node.name.value, 20), name=shorten_dotted(helper, 30))
-                super().report(node, message, severity="info")
+                super().report(node, message, severity="info", via=self._imported_via(helper))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         """A framework's own module-level `async def list_roots()` in MCP code that is not a
@@ -288,7 +302,8 @@ class RootsRequest(WireMethodRule):
             self._construction(node)
             helper = self.imported.helper(node, self.resolver)
             if helper is not None:
-                super().report(node, MSG_IMPORTED.format(name=shorten_dotted(helper, 36)), severity="info")
+                message = MSG_IMPORTED.format(name=shorten_dotted(helper, 36))
+                super().report(node, message, severity="info", via=self._imported_via(helper))
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):

@@ -89,12 +89,15 @@ class SameFileHelpers:
         self.reported: set = set()
         #: (parameter, name) for parameters annotated with a name bound in this file
         self.typed: list = []
+        #: key of each doer -> the node of its first finding (where its callers lead).
+        self.first: dict = {}
 
     def found(self, ancestors: list, node: cst.CSTNode) -> None:
         self.reported.add(id(node))
         key = function_key(ancestors)
         if key is not None:
             self.doers.add(key)
+            self.first.setdefault(key, node)
 
     def called(self, node: cst.Call, ancestors: list, resolver) -> None:
         """Note `helper(...)` / `self.helper(...)`, and `self.helper` handed on as a callable
@@ -125,9 +128,13 @@ class SameFileHelpers:
                 value = getattr(small, "value", None)
                 if not isinstance(small, (cst.Assign, cst.AnnAssign)) or value is None:
                     continue
-                if any(isinstance(n, cst.Name) and n.value in helpers for n in iter_nodes(value)):
+                named = [n.value for n in iter_nodes(value) if isinstance(n, cst.Name) and n.value in helpers]
+                if named:
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                    self.doers.update((None, t.value) for t in targets if isinstance(t, cst.Name))
+                    for t in targets:
+                        if isinstance(t, cst.Name):
+                            self.doers.add((None, t.value))
+                            self.first.setdefault((None, t.value), self.first.get((None, named[0])))
 
     def typed_sites(self) -> list:
         """(parameter, alias) for every parameter typed with a helper alias of this file."""
@@ -135,8 +142,12 @@ class SameFileHelpers:
 
     def sites(self) -> list:
         """(node, helper name) for every call of a helper."""
+        return [(node, name) for node, name, _ in self.keyed_sites()]
+
+    def keyed_sites(self) -> list:
+        """(node, helper name, helper key) for every call of a helper."""
         return [
-            (node, name)
+            (node, name, callee)
             for callee, caller, node, name in self.calls
             if callee in self.doers and callee != caller and id(node) not in self.reported
         ]
@@ -232,6 +243,8 @@ class ImportedHelpers:
         self.max_size = max_size
         #: target -> answer, for this file
         self._answers: dict = {}
+        #: answer (a helper's qualified name) -> (its module's absolute path, its function key)
+        self.origins: dict = {}
 
     def helper(self, call: cst.Call, resolver) -> Optional[str]:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
@@ -272,7 +285,9 @@ class ImportedHelpers:
             if source is None or key not in self._keys(source):
                 return None
         shown = absolute(module, self.path) or module if module.startswith(".") else module
-        return f"{shown}.{'.'.join(k for k in key if k)}"
+        name = f"{shown}.{'.'.join(k for k in key if k)}"
+        self.origins[name] = (os.path.abspath(source), key)
+        return name
 
     def publish(self, data: bytes, keys: set) -> None:
         """The keys this file's own check found (the rule ran on it with every other rule): what

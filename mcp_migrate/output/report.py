@@ -73,9 +73,27 @@ def summary_line(run) -> str:
     else:
         head += "no findings"
     head += fix_hint(findings, getattr(run, "unsafe_fixes_for", None) or getattr(run, "unsafe_fixes", False))
+    head += passing_note(run, findings)
     if run.errors:
         head += f"; {_plural(len(run.errors), 'error')}"
     return head
+
+
+def passing_note(run, findings) -> str:
+    """`; 2 findings are info and do not fail the run`: findings reported below their file's
+    `fail-on`, so that a run that lists findings and exits 0 says why."""
+    failing = getattr(run, "failing", None)
+    if failing is None or not findings:
+        return ""
+    from mcp_migrate.core.catalog import SEVERITIES
+
+    failed = {id(f) for f in failing}
+    below = [f for f in findings if id(f) not in failed]
+    if not below:
+        return ""
+    severities = " or ".join(s for s in SEVERITIES if any(f.severity == s for f in below))
+    verb = ("is", "does") if len(below) == 1 else ("are", "do")
+    return f"; {_plural(len(below), 'finding')} {verb[0]} {severities} and {verb[1]} not fail the run"
 
 
 def fix_hint(findings, unsafe_enabled) -> str:
@@ -230,6 +248,8 @@ def _finding_lines(run, full: bool, markup: bool = True):
     lines_of: dict = {}
     for f in run.findings:
         path, message = one_line(f.path), one_line(f.message)
+        if f.related and not full:  # the full format lists them under the snippet
+            message += f" (called from {_plural(len(f.related), 'place')})"
         if markup:
             style = "red" if f.severity in ("breaks", "error") else "yellow"
             yield (
