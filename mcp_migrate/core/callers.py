@@ -11,8 +11,9 @@ helper's finding as a `Related` location ("called from here"), and the caller's 
 A caller's finding stays a finding of its own only when its helper's finding is not in the run
 to hold it: the helper's file was not checked (`check one_file.py`, another module left out of
 the selection or excluded), or its rule is off there (per-file ignores). A helper's finding an
-inline comment suppresses takes its callers with it (they were reported only because of it); a
-caller's own suppression removes just that caller (its finding is suppressed before the join).
+inline comment suppresses takes its callers with it (they were reported only because of it: they
+are listed in the suppressed finding); a caller's own suppression removes just that caller (its
+finding is suppressed before the join).
 
 Joining happens after the results cache, on every run: a cached result holds its callers'
 Vias, so a warm run joins exactly as a cold one, and a caller's related location is as fresh as
@@ -56,40 +57,40 @@ def join(results: Iterable[FileResult], real_path: Optional[Callable[[FileResult
             if target is None:
                 continue  # no helper finding in this run to hold it: the caller's stays
             gone.add(id(finding))
-            if target is not _SUPPRESSED:
-                entry = Related(finding.path, finding.line, finding.column, CALLED_FROM)
-                related.setdefault((id(helper), *target), []).append(entry)
+            entry = Related(finding.path, finding.line, finding.column, CALLED_FROM)
+            related.setdefault((id(helper), *target), []).append(entry)
     if not gone:
         return
     for result in results:
-        kept = []
-        for finding in result.findings:
-            if id(finding) in gone:
-                continue
-            extra = related.get((id(result), finding.line, finding.column, finding.code))
-            if extra:
-                merged = sorted(set(finding.related).union(extra))
-                finding = dataclasses.replace(finding, related=tuple(merged))
-            kept.append(finding)
-        result.findings = kept
+        result.findings = [
+            _with(f, related.get((id(result), f.line, f.column, f.code))) for f in result.findings if id(f) not in gone
+        ]
+        if result.suppressed:
+            result.suppressed = [
+                s._replace(
+                    finding=_with(
+                        s.finding, related.get((id(result), s.finding.line, s.finding.column, s.finding.code))
+                    )
+                )
+                for s in result.suppressed
+            ]
 
 
-#: A helper's finding an inline comment suppressed: its callers go with it.
-_SUPPRESSED = ("suppressed",)
+def _with(finding: Finding, extra: Optional[list]) -> Finding:
+    """`finding` with the related locations `extra` added, sorted."""
+    if not extra:
+        return finding
+    return dataclasses.replace(finding, related=tuple(sorted(set(finding.related).union(extra))))
 
 
-def _target(helper: FileResult, caller: Finding):
-    """(line, column, code) of the helper's finding `caller` stands for, `_SUPPRESSED` when an
-    inline comment silenced it, or None when the helper's result holds no such finding."""
+def _target(helper: FileResult, caller: Finding) -> Optional[tuple]:
+    """(line, column, code) of the helper's finding `caller` stands for (reported, or silenced
+    by an inline comment: the callers go with it, listed in the suppressed finding), or None
+    when the helper's result holds no such finding."""
     via = caller.via
     site = next((s for s in helper.helpers if (s.code, s.owner, s.name) == (via.code, via.owner, via.name)), None)
     if site is None:
         return None
-    for finding in helper.findings:
-        if (finding.line, finding.column, finding.code) == (site.line, site.column, site.code) and finding.via is None:
-            return (site.line, site.column, site.code)
-    for suppressed in helper.suppressed:
-        found = suppressed.finding
-        if (found.line, found.column, found.code) == (site.line, site.column, site.code):
-            return _SUPPRESSED
-    return None
+    at = (site.line, site.column, site.code)
+    findings = [f for f in helper.findings if f.via is None] + [s.finding for s in helper.suppressed]
+    return at if any((f.line, f.column, f.code) == at for f in findings) else None
