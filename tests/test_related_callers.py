@@ -157,6 +157,36 @@ def test_concise_output_counts_the_callers(project):
     )
 
 
+def test_grouped_output_counts_the_callers(project):
+    result = run("--format", "grouped", "pkg")
+    assert result.stdout.splitlines()[:2] == ["pkg/server.py:", f"  7:18 RT001 {REQUEST} (called from 3 places)"]
+
+
+def test_a_frameworks_own_list_roots_holds_its_callers_in_other_modules(tmp_path, monkeypatch):
+    """`await list_roots()` imported from the project's own framework module: reported under the
+    framework function's finding when that module is checked too, else at the call (info)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "acme_mcp").mkdir()
+    (tmp_path / "acme_mcp" / "__init__.py").write_text("")
+    (tmp_path / "acme_mcp" / "context.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\n\n_ask = None\n\n\nasync def list_roots():\n    return await _ask()\n"
+    )
+    (tmp_path / "tools.py").write_text(
+        "from acme_mcp.context import list_roots\n\n\nasync def tool() -> list:\n    return await list_roots()\n"
+    )
+    both = run("--format", "concise", ".")
+    assert both.stdout.splitlines()[0] == (
+        "acme_mcp/context.py:6:11: RT001 `list_roots` is an MCP framework's own function that asks for roots"
+        " (called from 1 place)"
+    )
+    assert len(both.stdout.splitlines()) == 3
+    alone = run("--format", "concise", "tools.py")
+    assert alone.exit_code == 0
+    assert alone.stdout.splitlines()[0] == (
+        "tools.py:5:18: RT001 runs `acme_mcp.context.list_roots`, an MCP framework's own function that asks for roots"
+    )
+
+
 def test_a_caller_whose_helper_is_not_in_the_run_stays_a_finding_and_the_summary_says_it_does_not_fail(project):
     """`check pkg/other.py`: the helper's module is read (one import away) but not checked, so
     no finding of the run can hold the call: it is reported at the call, at info, and the

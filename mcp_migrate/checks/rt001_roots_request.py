@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 
 import libcst as cst
 
 from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do, names_a_doer
+from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do, module_source, names_a_doer
 from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
@@ -247,6 +248,15 @@ class RootsRequest(WireMethodRule):
         (core.callers makes the caller a related location of the helper's finding)."""
         return Via(self.CODE, path, key[0], key[1])
 
+    def _framework_via(self, qualified: str):
+        """A framework function's module of this project (its `def list_roots` is reported
+        there, `leave_FunctionDef`), when the file has a path to look beside."""
+        path = self.context.path
+        if not path or path.startswith("<"):
+            return None
+        source = module_source(path, qualified.rpartition(".")[0])
+        return self._via(os.path.abspath(source), (None, "list_roots")) if source else None
+
     def _imported_via(self, helper: str):
         origin = self.imported.origins.get(helper)
         return self._via(*origin) if origin is not None else None
@@ -290,7 +300,9 @@ class RootsRequest(WireMethodRule):
         if name == "list_roots" and isinstance(node.func, cst.Attribute):
             self._list_roots(node, node.func.value)
         elif name == "list_roots" and isinstance(self.parent(1), cst.Await) and self._framework_function(node.func):
-            super().report(node, MSG_FRAMEWORK.format(name=self.resolver.qualified(node.func)), severity="info")
+            qualified = self.resolver.qualified(node.func)
+            message = MSG_FRAMEWORK.format(name=qualified)
+            super().report(node, message, severity="info", via=self._framework_via(qualified))
         elif name in _SEND_METHODS:
             self._send_request(node)
         elif name == "send_raw_request":

@@ -240,6 +240,7 @@ def _finding_lines(run, full: bool, markup: bool = True):
     with `full` its source lines, caret and proposed fix (output.full). As rich markup, or
     (`markup=False`) the plain text that markup renders to. Control characters from file
     names, messages and source lines are shown, never sent (output.printable)."""
+    from mcp_migrate.output.grouped import called_count
     from mcp_migrate.output.printable import one_line, printable
 
     if markup:
@@ -248,8 +249,8 @@ def _finding_lines(run, full: bool, markup: bool = True):
     lines_of: dict = {}
     for f in run.findings:
         path, message = one_line(f.path), one_line(f.message)
-        if f.related and not full:  # the full format lists them under the snippet
-            message += f" (called from {_plural(len(f.related), 'place')})"
+        if not full:  # the full format lists them under the snippet
+            message += called_count(f)
         if markup:
             style = "red" if f.severity in ("breaks", "error") else "yellow"
             yield (
