@@ -88,6 +88,8 @@ def _target(helper: FileResult, caller: Finding) -> Optional[tuple]:
     by an inline comment: the callers go with it, listed in the suppressed finding), or None
     when the helper's result holds no such finding."""
     via = caller.via
+    if via is None:
+        return None
     site = next((s for s in helper.helpers if (s.code, s.owner, s.name) == (via.code, via.owner, via.name)), None)
     if site is None:
         return None

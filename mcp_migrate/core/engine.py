@@ -427,8 +427,10 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
     rules' helpers, (code, owner, name) -> a reported node, placed as `result.helpers`."""
     ranges = node_ranges(module, text, [(rep.node, rep.ancestors) for rep in reports], tree, index)
     result.helpers = tuple(
-        HelperSite(*key, ranges[id(node)].start.line, ranges[id(node)].start.column + 1)
-        for key, node in sorted((sites or {}).items(), key=lambda item: (item[0][0], item[0][1] or "", item[0][2]))
+        HelperSite(code, owner, name, ranges[id(node)].start.line, ranges[id(node)].start.column + 1)
+        for (code, owner, name), node in sorted(
+            (sites or {}).items(), key=lambda item: (item[0][0], item[0][1] or "", item[0][2])
+        )
         if id(node) in ranges
     )
     catalog = load_catalog()
