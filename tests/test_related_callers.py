@@ -246,6 +246,13 @@ def test_a_warm_run_reports_what_a_cold_one_does_and_a_changed_caller_is_seen(pr
     warm = run("--format", "json", "--jobs", "1", "pkg", cache=True)
     assert analysed == []  # every file from the cache
     assert warm.stdout == cold.stdout
+    full = [run("--format", fmt, "--jobs", "1", "pkg", cache=True).stdout for fmt in ("full", "full", "sarif")]
+    assert full[0] == full[1] and "called from pkg/other.py:8:23" in full[0]
+    assert json.loads(full[2])["runs"][0]["results"][0]["relatedLocations"][0]["physicalLocation"]["region"] == {
+        "startLine": 8,
+        "startColumn": 23,
+    }
+    analysed.clear()  # (the first full run checked the helper's module again for its fix previews)
     assert json.loads(warm.stdout)["findings"] == [FINDING]
     # The other module's call moves down two lines: its related location follows, from a warm run.
     other = project / "pkg" / "other.py"
@@ -260,6 +267,14 @@ def test_a_warm_run_reports_what_a_cold_one_does_and_a_changed_caller_is_seen(pr
     os.utime(other, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2 * 10**9))
     gone = json.loads(run("--format", "json", "--jobs", "1", "pkg", cache=True).stdout)["findings"]
     assert gone == [{**FINDING, "related": RELATED[1:]}]
+    # The helper's module moves down two lines: its finding and its own callers follow.
+    server = project / "pkg" / "server.py"
+    server.write_text('"""Tools."""\n\n' + SERVER)
+    os.utime(server, ns=(stat.st_atime_ns, stat.st_mtime_ns + 3 * 10**9))
+    shifted = json.loads(run("--format", "json", "--jobs", "1", "pkg", cache=True).stdout)["findings"]
+    assert shifted == [
+        {**FINDING, "line": 9, "end_line": 9, "related": [{**r, "line": r["line"] + 2} for r in RELATED[1:]]}
+    ]
 
 
 def test_the_migration_report_lists_the_callers_under_the_helper(project):
@@ -274,3 +289,18 @@ def test_the_migration_report_lists_the_callers_under_the_helper(project):
         "  - called from `pkg/server.py:17:23`\n"
     ) in text
     assert "runs `_roots`" not in text and "runs `pkg.server._roots`" not in text
+
+
+def test_what_fix_leaves_holds_its_callers_too(project):
+    """The request is only marked for review (its roots result is used whole): the finding that
+    remains holds the calls, at their positions after the marker went in."""
+    result = CliRunner().invoke(
+        cli, ["fix", "--unsafe-fixes", "--format", "json", "pkg"], env={"NO_COLOR": "1"}, catch_exceptions=False
+    )
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert [(f["code"], f["line"], f.get("related")) for f in doc["findings"]] == [
+        ("RT901", 7, None),
+        ("RT001", 9, [RELATED[0], *({**r, "line": r["line"] + 2} for r in RELATED[1:])]),
+    ]
+    assert doc["marked_for_review"] == [{"path": "pkg/server.py", "code": "RT001", "line": 7}]
