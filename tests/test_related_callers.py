@@ -295,7 +295,10 @@ def test_what_fix_leaves_holds_its_callers_too(project):
     """The request is only marked for review (its roots result is used whole): the finding that
     remains holds the calls, at their positions after the marker went in."""
     result = CliRunner().invoke(
-        cli, ["fix", "--unsafe-fixes", "--format", "json", "pkg"], env={"NO_COLOR": "1"}, catch_exceptions=False
+        cli,
+        ["fix", "--unsafe-fixes", "--format", "json", "--report", "report.md", "pkg"],
+        env={"NO_COLOR": "1"},
+        catch_exceptions=False,
     )
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
@@ -304,3 +307,10 @@ def test_what_fix_leaves_holds_its_callers_too(project):
         ("RT001", 9, [RELATED[0], *({**r, "line": r["line"] + 2} for r in RELATED[1:])]),
     ]
     assert doc["marked_for_review"] == [{"path": "pkg/server.py", "code": "RT001", "line": 7}]
+    report = (project / "report.md").read_text()
+    assert "- Found: 1\n" in report  # the request; its callers were never findings of their own
+    assert report.endswith(
+        "  - called from `pkg/other.py:8:23`\n"
+        "  - called from `pkg/server.py:14:40`\n"
+        "  - called from `pkg/server.py:19:23`\n"
+    )
