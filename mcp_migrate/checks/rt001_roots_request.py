@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import ast
-import os
 import re
 
 import libcst as cst
 
 from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do, module_source, names_a_doer
+from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do, names_a_doer
 from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.checks.wire import (
     ROOTS_LIST,
@@ -20,7 +19,13 @@ from mcp_migrate.checks.wire import (
     relays,
     sends,
 )
-from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files, run_alone
+from mcp_migrate.checks.wrappers import (
+    ImportedHelpers,
+    SameFileHelpers,
+    framework_via,
+    imported_module_files,
+    run_alone,
+)
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.findings import Via
@@ -226,40 +231,23 @@ class RootsRequest(WireMethodRule):
 
     def leave_Module(self, node: cst.Module) -> None:
         """Requests built and never sent here, then calls of same-file helpers that ask for
-        roots (both known once the whole file is seen)."""
+        roots (both known once the whole file is seen), each with the Via that makes it a related
+        location of its helper's finding (core.callers); then where each helper's finding is."""
         for call, ancestors in self._built.values():
             super().report(call, MSG_SEND)
             self.helpers.found(ancestors, call)
         for site, name, key in self.helpers.keyed_sites():
             message = MSG_HELPER.format(name=shorten(name, 32))
-            super().report(site, message, severity="info", via=self._via("", key))  # the helper is the site
+            super().report(site, message, severity="info", via=Via(self.CODE, "", *key))
         self.helpers.aliases(node)
         self.imported.publish(self.context.data, self.helpers.doers)
         for param, name in self.helpers.typed_sites():
             message = MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30))
-            super().report(param, message, severity="info", via=self._via("", (None, name)))
+            super().report(param, message, severity="info", via=Via(self.CODE, "", None, name))
         sites = self.context.helper_sites
         for (owner, name), first in self.helpers.first.items():
             if first is not None:
                 sites[(self.CODE, owner, name)] = first
-
-    def _via(self, path: str, key: tuple) -> Via:
-        """What a caller's finding stands for: the helper `key` of the file at `path` ("" here)
-        (core.callers makes the caller a related location of the helper's finding)."""
-        return Via(self.CODE, path, key[0], key[1])
-
-    def _framework_via(self, qualified: str):
-        """A framework function's module of this project (its `def list_roots` is reported
-        there, `leave_FunctionDef`), when the file has a path to look beside."""
-        path = self.context.path
-        if not path or path.startswith("<"):
-            return None
-        source = module_source(path, qualified.rpartition(".")[0])
-        return self._via(os.path.abspath(source), (None, "list_roots")) if source else None
-
-    def _imported_via(self, helper: str):
-        origin = self.imported.origins.get(helper)
-        return self._via(*origin) if origin is not None else None
 
     def visit_Param(self, node: cst.Param) -> None:
         """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
@@ -274,7 +262,7 @@ class RootsRequest(WireMethodRule):
             helper = self.imported.defined(qualified)
             if helper is not None:
                 message = MSG_RESOLVED.format(param=shorten(node.name.value, 20), name=shorten_dotted(helper, 30))
-                super().report(node, message, severity="info", via=self._imported_via(helper))
+                super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         """A framework's own module-level `async def list_roots()` in MCP code that is not a
@@ -302,7 +290,7 @@ class RootsRequest(WireMethodRule):
         elif name == "list_roots" and isinstance(self.parent(1), cst.Await) and self._framework_function(node.func):
             qualified = self.resolver.qualified(node.func)
             message = MSG_FRAMEWORK.format(name=qualified)
-            super().report(node, message, severity="info", via=self._framework_via(qualified))
+            super().report(node, message, severity="info", via=framework_via(self.CODE, self.context.path, qualified))
         elif name in _SEND_METHODS:
             self._send_request(node)
         elif name == "send_raw_request":
@@ -315,7 +303,7 @@ class RootsRequest(WireMethodRule):
             helper = self.imported.helper(node, self.resolver)
             if helper is not None:
                 message = MSG_IMPORTED.format(name=shorten_dotted(helper, 36))
-                super().report(node, message, severity="info", via=self._imported_via(helper))
+                super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):

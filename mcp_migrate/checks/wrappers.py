@@ -18,6 +18,7 @@ from mcp_migrate.checks.roots_types import annotation_names
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.engine import beyond_limits, encoding_refusal
+from mcp_migrate.core.findings import Via
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
@@ -264,6 +265,12 @@ class ImportedHelpers:
             return None
         return self._found((module, (None, name)))
 
+    def via(self, code: str, helper: str) -> Optional[Via]:
+        """What a call of `helper` (an answer of `helper` or `defined`) stands for: the `code`
+        finding of that function in its module (core.callers)."""
+        origin = self.origins.get(helper)
+        return Via(code, origin[0], *origin[1]) if origin is not None else None
+
     def _found(self, target) -> Optional[str]:
         """`target`'s qualified name when its module keys it; once per target in a file (a file
         names the same few types and helpers again and again)."""
@@ -323,6 +330,15 @@ class ImportedHelpers:
             return set()
         finally:
             ImportedHelpers._analysing = False
+
+
+def framework_via(code: str, path: str, qualified: str) -> Optional[Via]:
+    """What `await list_roots()` of a framework's module stands for, when that module is one of
+    the project's beside `path`: the `code` finding at its own `def list_roots` (core.callers)."""
+    if not path or path.startswith("<"):
+        return None
+    source = module_source(path, qualified.rpartition(".")[0])
+    return Via(code, os.path.abspath(source), None, "list_roots") if source else None
 
 
 def run_alone(path: str, data: bytes, settings, rule_class, screen):
