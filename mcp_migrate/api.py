@@ -98,11 +98,15 @@ def check_bytes(data: bytes, path: str, settings: Optional[Settings] = None) -> 
 
 def check_source(source, path: str = "<string>", *, settings: Optional[Settings] = None) -> list:
     """Findings for one source text (str or bytes), sorted by position; an internal error (a
-    rule that raised) is a finding too (INTERNAL_ERROR_CODE), so it can never pass as clean."""
+    rule that raised) is a finding too (INTERNAL_ERROR_CODE), so it can never pass as clean.
+    Calls of a helper of the same text are related locations of the helper's finding
+    (core.callers), as `check` reports them; those of a helper in another module stay findings."""
+    from mcp_migrate.core import callers
     from mcp_migrate.core.engine import internal_error_finding
 
     data = source.encode("utf-8") if isinstance(source, str) else source
     result = check_bytes(data, path, settings)
+    callers.join([result])
     return result.findings + [internal_error_finding(e) for e in result.errors]
 
 

@@ -247,13 +247,17 @@ def test_a_caller_is_checked_again_when_the_helper_it_imports_changes(tmp_path, 
     os.utime(caller, ns=(old.st_atime_ns - 10**10, old.st_mtime_ns - 10**10))  # an old, trusted stat
     os.utime(helper, ns=(old.st_atime_ns - 10**10, old.st_mtime_ns - 10**10))
 
-    def caller_codes() -> list:
-        return [f["code"] for f in check_json(str(project))["findings"] if f["path"].endswith("tool.py")]
+    def caller_sites() -> list:
+        """Where tool.py's call is reported: a related location of the helper's finding (core.callers)."""
+        found = check_json(str(project))["findings"]
+        sites = [(f["code"], f["path"]) for f in found if f["path"].endswith("tool.py")]
+        sites += [(f["code"], r["path"], r["line"], r["column"]) for f in found for r in f.get("related", ())]
+        return sites
 
-    assert caller_codes() == ["RT001"]
-    assert caller_codes() == ["RT001"]  # warm: from the cache
+    assert caller_sites() == [("RT001", "proj/tool.py", 7, 18)]
+    assert caller_sites() == [("RT001", "proj/tool.py", 7, 18)]  # warm: from the cache
     helper.write_text("async def get_dirs(ctx) -> list:\n    return []\n", encoding="utf-8")
-    assert caller_codes() == []
+    assert caller_sites() == []
 
 
 def test_an_empty_entry_decodes_to_the_result_the_field_checks_give():

@@ -45,8 +45,19 @@ def _key(entry: str) -> tuple:
 
 
 def expected_lines(path: Path) -> list:
-    """What `path`'s `.expected` must hold: its findings, one `LINE:COL CODE message` each."""
-    return [f"{f.line}:{f.column} {f.code} {f.message}" for f in check_source(path.read_bytes(), str(path))]
+    """What `path`'s `.expected` must hold: its findings, one `LINE:COL CODE message` each, and
+    a helper's callers (core.callers: related locations in the same file) after the message as
+    `[called from LINE:COL, ...]`."""
+    return [
+        f"{f.line}:{f.column} {f.code} {f.message}{called_from(f)}" for f in check_source(path.read_bytes(), str(path))
+    ]
+
+
+def called_from(finding) -> str:
+    """` [called from 11:20, 17:18]`: the finding's related locations, all in its own file."""
+    assert all(r.path == finding.path for r in finding.related)
+    where = ", ".join(f"{r.line}:{r.column}" for r in finding.related)
+    return f" [called from {where}]" if where else ""
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])

@@ -18,7 +18,14 @@ RENAMES = ["relaykit", "acmewire", "corelink"]
 
 
 def _lines(path: Path) -> list:
-    return [f"{f.line}:{f.column} {f.code} {f.message}" for f in check_source(path.read_bytes(), str(path))]
+    findings = check_source(path.read_bytes(), str(path))
+    return [f"{f.line}:{f.column} {f.code} {f.message}{_called_from(f)}" for f in findings]
+
+
+def _called_from(finding) -> str:
+    """` [called from 27:15]`: a helper's callers in the same file (core.callers)."""
+    where = ", ".join(f"{r.line}:{r.column}" for r in finding.related if r.path == finding.path)
+    return f" [called from {where}]" if where else ""
 
 
 def _expected(path: Path) -> list:

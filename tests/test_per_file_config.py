@@ -140,7 +140,7 @@ def test_fail_on_and_unsafe_fixes_follow_each_files_config(mono):
     assert both.exit_code == 1
     assert both.stdout.splitlines()[-1] == (
         "Checked 2 files: 2 findings (RT002: 2); 1 fixable with `mcp-migrate fix`;"
-        " 1 more with `mcp-migrate fix --unsafe-fixes`"
+        " 1 more with `mcp-migrate fix --unsafe-fixes`; 1 finding is deprecated and does not fail the run"
     )
     fixed = run("fix", "packages/a/provider.py", "packages/b/provider.py")
     assert "packages/a/provider.py:5: fixed RT002" in fixed.stdout

@@ -134,11 +134,13 @@ def module_source(path: str, module: str) -> Optional[str]:
     """The project file of `module` as the file at `path` imports it (relative or absolute)."""
     if module.startswith("."):
         return imported_module_file(path, module + ".x")
-    return module_file(_folder(path), module)
+    return module_file(_folder(path, "" if os.path.isabs(path) else os.getcwd()), module)
 
 
 @lru_cache(maxsize=4096)
-def _folder(path: str) -> str:
+def _folder(path: str, cwd: str) -> str:
+    """The folder of `path`; a relative path's answer is kept per working folder (a process that
+    changes folder, a test suite's runs, must not find a helper beside another folder's file)."""
     return os.path.dirname(os.path.abspath(path))
 
 

@@ -19,9 +19,16 @@ from mcp_migrate.checks.wire import (
     relays,
     sends,
 )
-from mcp_migrate.checks.wrappers import ImportedHelpers, SameFileHelpers, imported_module_files, run_alone
+from mcp_migrate.checks.wrappers import (
+    ImportedHelpers,
+    SameFileHelpers,
+    framework_via,
+    imported_module_files,
+    run_alone,
+)
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
+from mcp_migrate.core.findings import Via
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
@@ -224,18 +231,23 @@ class RootsRequest(WireMethodRule):
 
     def leave_Module(self, node: cst.Module) -> None:
         """Requests built and never sent here, then calls of same-file helpers that ask for
-        roots (both known once the whole file is seen)."""
+        roots (both known once the whole file is seen), each with the Via that makes it a related
+        location of its helper's finding (core.callers); then where each helper's finding is."""
         for call, ancestors in self._built.values():
             super().report(call, MSG_SEND)
             self.helpers.found(ancestors, call)
-        for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=shorten(name, 32)), severity="info")  # the helper is the site
+        for site, name, key in self.helpers.keyed_sites():
+            message = MSG_HELPER.format(name=shorten(name, 32))
+            super().report(site, message, severity="info", via=Via(self.CODE, "", *key))
         self.helpers.aliases(node)
         self.imported.publish(self.context.data, self.helpers.doers)
         for param, name in self.helpers.typed_sites():
-            super().report(
-                param, MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30)), severity="info"
-            )
+            message = MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30))
+            super().report(param, message, severity="info", via=Via(self.CODE, "", None, name))
+        sites = self.context.helper_sites
+        for (owner, name), first in self.helpers.first.items():
+            if first is not None:
+                sites[(self.CODE, owner, name)] = first
 
     def visit_Param(self, node: cst.Param) -> None:
         """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
@@ -250,7 +262,7 @@ class RootsRequest(WireMethodRule):
             helper = self.imported.defined(qualified)
             if helper is not None:
                 message = MSG_RESOLVED.format(param=shorten(node.name.value, 20), name=shorten_dotted(helper, 30))
-                super().report(node, message, severity="info")
+                super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         """A framework's own module-level `async def list_roots()` in MCP code that is not a
@@ -276,7 +288,9 @@ class RootsRequest(WireMethodRule):
         if name == "list_roots" and isinstance(node.func, cst.Attribute):
             self._list_roots(node, node.func.value)
         elif name == "list_roots" and isinstance(self.parent(1), cst.Await) and self._framework_function(node.func):
-            super().report(node, MSG_FRAMEWORK.format(name=self.resolver.qualified(node.func)), severity="info")
+            qualified = self.resolver.qualified(node.func)
+            message = MSG_FRAMEWORK.format(name=qualified)
+            super().report(node, message, severity="info", via=framework_via(self.CODE, self.context.path, qualified))
         elif name in _SEND_METHODS:
             self._send_request(node)
         elif name == "send_raw_request":
@@ -288,7 +302,8 @@ class RootsRequest(WireMethodRule):
             self._construction(node)
             helper = self.imported.helper(node, self.resolver)
             if helper is not None:
-                super().report(node, MSG_IMPORTED.format(name=shorten_dotted(helper, 36)), severity="info")
+                message = MSG_IMPORTED.format(name=shorten_dotted(helper, 36))
+                super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):

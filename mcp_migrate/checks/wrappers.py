@@ -18,6 +18,7 @@ from mcp_migrate.checks.roots_types import annotation_names
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.engine import beyond_limits, encoding_refusal
+from mcp_migrate.core.findings import Via
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
@@ -89,12 +90,15 @@ class SameFileHelpers:
         self.reported: set = set()
         #: (parameter, name) for parameters annotated with a name bound in this file
         self.typed: list = []
+        #: key of each doer -> the node of its first finding (where its callers lead).
+        self.first: dict = {}
 
     def found(self, ancestors: list, node: cst.CSTNode) -> None:
         self.reported.add(id(node))
         key = function_key(ancestors)
         if key is not None:
             self.doers.add(key)
+            self.first.setdefault(key, node)
 
     def called(self, node: cst.Call, ancestors: list, resolver) -> None:
         """Note `helper(...)` / `self.helper(...)`, and `self.helper` handed on as a callable
@@ -125,9 +129,13 @@ class SameFileHelpers:
                 value = getattr(small, "value", None)
                 if not isinstance(small, (cst.Assign, cst.AnnAssign)) or value is None:
                     continue
-                if any(isinstance(n, cst.Name) and n.value in helpers for n in iter_nodes(value)):
+                named = [n.value for n in iter_nodes(value) if isinstance(n, cst.Name) and n.value in helpers]
+                if named:
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                    self.doers.update((None, t.value) for t in targets if isinstance(t, cst.Name))
+                    for t in targets:
+                        if isinstance(t, cst.Name):
+                            self.doers.add((None, t.value))
+                            self.first.setdefault((None, t.value), self.first.get((None, named[0])))
 
     def typed_sites(self) -> list:
         """(parameter, alias) for every parameter typed with a helper alias of this file."""
@@ -135,8 +143,12 @@ class SameFileHelpers:
 
     def sites(self) -> list:
         """(node, helper name) for every call of a helper."""
+        return [(node, name) for node, name, _ in self.keyed_sites()]
+
+    def keyed_sites(self) -> list:
+        """(node, helper name, helper key) for every call of a helper."""
         return [
-            (node, name)
+            (node, name, callee)
             for callee, caller, node, name in self.calls
             if callee in self.doers and callee != caller and id(node) not in self.reported
         ]
@@ -232,6 +244,8 @@ class ImportedHelpers:
         self.max_size = max_size
         #: target -> answer, for this file
         self._answers: dict = {}
+        #: answer (a helper's qualified name) -> (its module's absolute path, its function key)
+        self.origins: dict = {}
 
     def helper(self, call: cst.Call, resolver) -> Optional[str]:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
@@ -250,6 +264,12 @@ class ImportedHelpers:
         if module.lstrip(".").partition(".")[0] in SDK_PACKAGES and not module.startswith("."):
             return None
         return self._found((module, (None, name)))
+
+    def via(self, code: str, helper: str) -> Optional[Via]:
+        """What a call of `helper` (an answer of `helper` or `defined`) stands for: the `code`
+        finding of that function in its module (core.callers)."""
+        origin = self.origins.get(helper)
+        return Via(code, origin[0], *origin[1]) if origin is not None else None
 
     def _found(self, target) -> Optional[str]:
         """`target`'s qualified name when its module keys it; once per target in a file (a file
@@ -272,7 +292,9 @@ class ImportedHelpers:
             if source is None or key not in self._keys(source):
                 return None
         shown = absolute(module, self.path) or module if module.startswith(".") else module
-        return f"{shown}.{'.'.join(k for k in key if k)}"
+        name = f"{shown}.{'.'.join(k for k in key if k)}"
+        self.origins[name] = (os.path.abspath(source), key)
+        return name
 
     def publish(self, data: bytes, keys: set) -> None:
         """The keys this file's own check found (the rule ran on it with every other rule): what
@@ -308,6 +330,15 @@ class ImportedHelpers:
             return set()
         finally:
             ImportedHelpers._analysing = False
+
+
+def framework_via(code: str, path: str, qualified: str) -> Optional[Via]:
+    """What `await list_roots()` of a framework's module stands for, when that module is one of
+    the project's beside `path`: the `code` finding at its own `def list_roots` (core.callers)."""
+    if not path or path.startswith("<"):
+        return None
+    source = module_source(path, qualified.rpartition(".")[0])
+    return Via(code, os.path.abspath(source), None, "list_roots") if source else None
 
 
 def run_alone(path: str, data: bytes, settings, rule_class, screen):

@@ -4,6 +4,7 @@ input (`--stdin-filename PATH -`) the fixed source goes to standard output inste
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,7 +91,7 @@ def fix_only_summary(fixed: int, waiting: int, marked: int = 0) -> Optional[str]
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
     from mcp_migrate.commands.check import refuse_overwriting_inputs
-    from mcp_migrate.commands.runner import FileRef, RunResult, propose_fixes, run_fix
+    from mcp_migrate.commands.runner import FileRef, RunResult, join_callers, propose_fixes, run_fix
     from mcp_migrate.output import progress, report
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
@@ -153,9 +154,10 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     if flags.report:
         from mcp_migrate.output import migration
 
-        files = [_report_input(outcome) for outcome in fix_run.outcomes]
+        files = _report_inputs(fix_run.outcomes)
         text = migration.fix_report(files, fix_run.files_checked, run.errors, fix_run.policy.get("docs_url"))
         migration.write(flags.report, text)
+    join_callers(run)
     if flags.fix_only:  # what remains is not reported; errors are
         report.print_errors(run, color=flags.color)
         return _exit(run, changed, flags)
@@ -185,22 +187,46 @@ class _LazyConsole:
         self._console.print(*args, **kwargs)
 
 
-def _report_input(outcome):
-    """The migration report's view of one file: for a file written, its findings before the fix
-    (a check of the bytes read, with the run's settings and the file's fix policy) and what its
-    rewrites recorded there (core.coordination.FileNotes); otherwise what remains."""
+def _report_inputs(outcomes) -> list:
+    """The migration report's view of every file (`_report_input`), a helper's callers joined
+    to its finding before and after the fix apart (core.callers), as `check` reports them."""
+    import dataclasses
+
+    from mcp_migrate.core import callers
+
+    pairs = [_report_input(outcome) for outcome in outcomes]
+    real = {outcome.result.path: os.path.abspath(outcome.source.path) for outcome in outcomes}
+
+    def real_path(result) -> str:
+        return real.get(result.path) or os.path.abspath(result.path)
+
+    befores = [dataclasses.replace(before, findings=list(before.findings)) for _, before in pairs]
+    afters = [dataclasses.replace(outcome.result, findings=list(outcome.result.findings)) for outcome in outcomes]
+    callers.join(befores, real_path)
+    callers.join(afters, real_path)
+    return [
+        dataclasses.replace(file, before=before.findings, after=after.findings)
+        for (file, _), before, after in zip(pairs, befores, afters)
+    ]
+
+
+def _report_input(outcome) -> tuple:
+    """(FileInput, the FileResult before the fix) of one file: for a file written, its findings
+    before the fix (a check of the bytes read, with the run's settings and the file's fix
+    policy) and what its rewrites recorded there (core.coordination.FileNotes); otherwise what
+    remains."""
     from mcp_migrate.output.migration import FileInput
 
     result = outcome.result
     if result.fixed_source is None or outcome.snapshot is None:
-        return FileInput(result.path, result.findings, result.findings)
+        return FileInput(result.path, result.findings, result.findings), result
     from mcp_migrate.commands import analysis
     from mcp_migrate.commands.applicability import adjust
 
     before = analysis.check(outcome.snapshot.data, result.path, outcome.settings)
     if outcome.policy is not None:
         adjust(before, outcome.policy)
-    return FileInput(
+    file = FileInput(
         result.path,
         before.findings,
         result.findings,
@@ -209,6 +235,7 @@ def _report_input(outcome):
         result.fixed_source,
         before.notes,
     )
+    return file, before
 
 
 def _print_fix_enumeration(console, outcomes) -> None:

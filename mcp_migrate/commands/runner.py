@@ -690,7 +690,7 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
         warnings=warnings,
         **run_policy(p.config, options),
     )
-    return coordinate_check(run)
+    return join_callers(coordinate_check(run))
 
 
 def _run_cached(
@@ -918,6 +918,19 @@ def coordinate_check(run: RunResult) -> RunResult:
     return run
 
 
+def join_callers(run: RunResult) -> RunResult:
+    """A helper's callers as related locations of the helper's finding (core.callers), once the
+    run's plans have counted them (a caller's file still asks for roots while its helper does)."""
+    from mcp_migrate.core import callers
+
+    def real_path(result) -> str:
+        ref = run.files.get(result.path)
+        return os.path.abspath(ref.path if ref is not None and ref.path else result.path)
+
+    callers.join(run.results, real_path)
+    return run
+
+
 @dataclass(frozen=True)
 class StdinTarget:
     """`--stdin-filename PATH -`: the source comes from standard input but gets PATH's config,
@@ -954,7 +967,9 @@ def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> 
     own = file_policy(target.config, options)
     _adjusted([result], {target.display: own})
     files = {target.display: FileRef(None, target.settings, data, own)}
-    return coordinate_check(RunResult(results=[result], files_checked=1, files=files, warnings=warnings, **policy))
+    return join_callers(
+        coordinate_check(RunResult(results=[result], files_checked=1, files=files, warnings=warnings, **policy))
+    )
 
 
 class FixProposal(NamedTuple):

@@ -32,6 +32,8 @@ class Report:
     #: The fix kind the engine settled on when it differs from the Fix's own (a withheld or
     #: coordinated fix: core.engine._decide_fixes); None: the Fix says.
     kind: Optional[str] = None
+    #: A caller's report: the helper finding it stands for (core.findings.Via, core.callers).
+    via: Any = None
 
 
 @dataclass
@@ -53,6 +55,9 @@ class FileContext:
     notes: FileNotes = field(default_factory=FileNotes)
     #: Per-file answers a rewrite computes once and asks again (e.g. the registered tools).
     memo: dict = field(default_factory=dict)
+    #: (code, owner, name) of a helper of this file whose body holds a finding -> the node of
+    #: its first report: where its callers' findings lead (core.findings.HelperSite).
+    helper_sites: dict = field(default_factory=dict)
     _evidence: Optional[Evidence] = None
     #: The module's whole-tree indexes (parents, nodes by kind, names), built on first use.
     index: ModuleIndex = field(init=False)
@@ -70,10 +75,10 @@ class FileContext:
             )
         return self._evidence
 
-    def report(self, code, node, message, *, severity=None, fix=None, help=None) -> None:
+    def report(self, code, node, message, *, severity=None, fix=None, help=None, via=None) -> None:
         """`message`: a core.messages.Message (message and help), or the message alone."""
         text, advice = split(message, help)
-        self.reports.append(Report(code, node, text, severity, fix, tuple(self.ancestors), advice))
+        self.reports.append(Report(code, node, text, severity, fix, tuple(self.ancestors), advice, via=via))
 
     def claim(self, node: cst.CSTNode) -> None:
         self.claimed.add(id(node))

@@ -35,7 +35,7 @@ from mcp_migrate.core.coordination import coordinated, with_note
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dependencies import consulted_again, recording
 from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
+from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges, top_level_spans
@@ -387,11 +387,12 @@ def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, 
 def _analyze_module(module, data, path, settings, rules, audit, result, tree=None) -> Analysis:
     """The rules' walk over a parsed module, then positions, suppressions and reviews. `tree`:
     the screen's `ast` tree of the same bytes, when it has one."""
-    reports = []
+    reports, sites = [], {}
     if rules:
         context, _ = run_rules(path, data, module, settings, rules, result.errors)
         # What a rule reported before it broke stands: an internal error never hides a finding.
         reports = list(context.reports)
+        sites = context.helper_sites
         result.notes = context.notes
         index = context.index
     else:
@@ -407,7 +408,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
         _decide_fixes(reports, module, settings, rules)
-    kept = _position(reports, module, text, path, suppressions, result, tree, index) if reports else []
+    kept = _position(reports, module, text, path, suppressions, result, tree, index, sites) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)
     result.findings.extend(f for _, f in pairs)
@@ -420,10 +421,18 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     return Analysis(module, pairs, result, index, top_level_spans(tree) if fixable else None)
 
 
-def _position(reports, module, text, path, suppressions, result, tree=None, index=None) -> list:
+def _position(reports, module, text, path, suppressions, result, tree=None, index=None, sites=None) -> list:
     """Findings for reports, minus the suppressed ones (kept aside with their reason).
-    Only the statements holding reported nodes are positioned (core.positions)."""
+    Only the statements holding reported nodes are positioned (core.positions). `sites`: the
+    rules' helpers, (code, owner, name) -> a reported node, placed as `result.helpers`."""
     ranges = node_ranges(module, text, [(rep.node, rep.ancestors) for rep in reports], tree, index)
+    result.helpers = tuple(
+        HelperSite(code, owner, name, ranges[id(node)].start.line, ranges[id(node)].start.column + 1)
+        for (code, owner, name), node in sorted(
+            (sites or {}).items(), key=lambda item: (item[0][0], item[0][1] or "", item[0][2])
+        )
+        if id(node) in ranges
+    )
     catalog = load_catalog()
     kept = []
     for rep in reports:
@@ -441,6 +450,7 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
             rep.severity or info.severity,
             _fix_kind(rep),
             rep.help,
+            via=rep.via,
         )
         match = suppressions.match(finding)
         if match is None:

@@ -8,6 +8,41 @@ from typing import NamedTuple, Optional
 from mcp_migrate.core.coordination import FileNotes
 
 
+class Related(NamedTuple):
+    """Another place a finding concerns: a caller of the helper the finding is in (SARIF's
+    relatedLocations). Lines and columns are 1-based, as the finding's own."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "line": self.line, "column": self.column, "message": self.message}
+
+
+class Via(NamedTuple):
+    """What a caller's finding stands for: a call of the helper `owner.name` (owner: its class,
+    or None) in the file at `path` ("" for the caller's own file), whose `code` finding is the
+    real one. core.callers folds such findings into that finding as Related locations."""
+
+    code: str
+    path: str
+    owner: Optional[str]
+    name: str
+
+
+class HelperSite(NamedTuple):
+    """Where the first `code` finding of a helper (`owner.name`) of this file is: what a
+    caller's Via leads to."""
+
+    code: str
+    owner: Optional[str]
+    name: str
+    line: int
+    column: int
+
+
 @dataclass(frozen=True)
 class Finding:
     """One diagnostic. Lines and columns are 1-based; the end is exclusive, like ruff's."""
@@ -24,6 +59,10 @@ class Finding:
     fix: str = "none"
     #: What to do about it (core.messages); the message says only what is wrong.
     help: str = ""
+    #: Related locations (its helper's callers, core.callers), sorted; reported with the finding.
+    related: tuple = ()
+    #: Set on a caller's finding: the helper finding it stands for (core.callers); never reported.
+    via: Optional[Via] = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -41,6 +80,7 @@ class Finding:
             "help": self.help,
             "severity": self.severity,
             "fix": self.fix,
+            **({"related": [r.to_json() for r in self.related]} if self.related else {}),
         }
 
 
@@ -109,6 +149,9 @@ class FileResult:
     #: The other files the check read, (path, size, mtime ns) each (core.dependencies): a
     #: cached result holds only while they are unchanged.
     depends: tuple = ()
+    #: HelperSite per helper of this file whose body holds a finding that callers stand for
+    #: (one call away): where a caller's Via leads (core.callers).
+    helpers: tuple = ()
 
     @property
     def fixed(self) -> list:

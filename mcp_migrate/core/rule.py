@@ -110,10 +110,11 @@ class Rule:
         severity: Optional[str] = None,
         fix=None,
         help: Optional[str] = None,
+        via=None,
     ) -> None:
         """`message`: a core.messages.Message (what is wrong, and what to do), or the message
-        alone with `help`."""
-        self.context.report(self.CODE, node, message, severity=severity, fix=fix, help=help)
+        alone with `help`. `via`: a caller's finding, the helper's it stands for (core.findings.Via)."""
+        self.context.report(self.CODE, node, message, severity=severity, fix=fix, help=help, via=via)
 
     # Shared helpers ---------------------------------------------------------------------------
     @property

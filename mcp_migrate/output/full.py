@@ -162,6 +162,14 @@ def _file_fixes(run, path: str, memo: dict) -> tuple:
     return known[path]
 
 
+def called_from(finding) -> list:
+    """`called from path:line:col` per related location of the finding (a helper's callers,
+    core.callers), as (text, style) lines."""
+    from mcp_migrate.output.printable import one_line
+
+    return [(f"called from {one_line(r.path)}:{r.line}:{r.column}", "cyan") for r in finding.related]
+
+
 def finding_context(run, finding, lines_of: dict) -> list:
     """(text, style) lines to print under one finding; `lines_of` caches each file's lines
     (and, under keys no path can have, each proposal's hunks and each file's fixes)."""
@@ -176,6 +184,7 @@ def finding_context(run, finding, lines_of: dict) -> list:
         from mcp_migrate.output.printable import one_line
 
         out.append((f"help: {one_line(finding.help)}", "cyan"))
+    out.extend(called_from(finding))
     if finding.fix != "none":
         unsafe = finding.fix != "safe"
         counts, own = _file_fixes(run, finding.path, lines_of)

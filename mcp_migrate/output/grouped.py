@@ -24,6 +24,12 @@ def fixable_now(run, finding) -> bool:
     return bool(enabled(finding.path) if enabled is not None else getattr(run, "unsafe_fixes", False))
 
 
+def called_count(finding) -> str:
+    """` (called from 3 places)`: how many callers of its helper a finding holds (core.callers)."""
+    n = len(finding.related)
+    return f" (called from {n} place{'s' if n != 1 else ''})" if n else ""
+
+
 def grouped_lines(run, markup: bool = True):
     """(text, style) lines, as `report._finding_lines` yields them: rich markup, or plain text."""
     from rich.markup import escape
@@ -37,12 +43,13 @@ def grouped_lines(run, markup: bool = True):
             row = f"{f.line:>{row_width}}"
             col = f"{f.column:<{col_width}}"
             mark = "[*] " if fixable_now(run, f) else ""
+            message = f.message + called_count(f)
             if markup:
                 style = "red" if f.severity in ("breaks", "error") else "yellow"
                 yield (
-                    f"  {row}[cyan]:[/]{col} [bold {style}]{escape(f.code)}[/] {escape(mark)}{escape(f.message)}",
+                    f"  {row}[cyan]:[/]{col} [bold {style}]{escape(f.code)}[/] {escape(mark)}{escape(message)}",
                     "",
                 )
             else:
-                yield f"  {row}:{col} {f.code} {mark}{f.message}", ""
+                yield f"  {row}:{col} {f.code} {mark}{message}", ""
         yield "", ""

@@ -324,6 +324,8 @@ def _finding_line(finding, links: Links) -> str:
     text += f". Help: {finding.help}" if finding.help else ""
     if finding.fix == "display":  # RT102, RT103: a suggestion `fix` never applies
         text += " (suggested rewrite, never applied by `fix`: `mcp-migrate check --output-format full` shows it)"
+    for related in finding.related:  # the helper's callers (core.callers): migrated with it
+        text += f"\n  - called from {_code(f'{related.path}:{related.line}:{related.column}')}"
     return text
 
 

@@ -86,9 +86,27 @@ def summary_line(run) -> str:
     else:
         head += "no findings"
     head += fix_hint(findings, getattr(run, "unsafe_fixes_for", None) or getattr(run, "unsafe_fixes", False))
+    head += passing_note(run, findings)
     if run.errors:
         head += f"; {_plural(len(run.errors), 'error')}"
     return head
+
+
+def passing_note(run, findings) -> str:
+    """`; 2 findings are info and do not fail the run`: findings reported below their file's
+    `fail-on`, so that a run that lists findings and exits 0 says why."""
+    failing = getattr(run, "failing", None)
+    if failing is None or not findings:
+        return ""
+    from mcp_migrate.core.catalog import SEVERITIES
+
+    failed = {id(f) for f in failing}
+    below = [f for f in findings if id(f) not in failed]
+    if not below:
+        return ""
+    severities = " or ".join(s for s in SEVERITIES if any(f.severity == s for f in below))
+    verb = ("is", "does") if len(below) == 1 else ("are", "do")
+    return f"; {_plural(len(below), 'finding')} {verb[0]} {severities} and {verb[1]} not fail the run"
 
 
 def fix_hint(findings, unsafe_enabled) -> str:
@@ -235,6 +253,7 @@ def _finding_lines(run, full: bool, markup: bool = True):
     with `full` its source lines, caret and proposed fix (output.full). As rich markup, or
     (`markup=False`) the plain text that markup renders to. Control characters from file
     names, messages and source lines are shown, never sent (output.printable)."""
+    from mcp_migrate.output.grouped import called_count
     from mcp_migrate.output.printable import one_line, printable
 
     if markup:
@@ -243,6 +262,8 @@ def _finding_lines(run, full: bool, markup: bool = True):
     lines_of: dict = {}
     for f in run.findings:
         path, message = one_line(f.path), one_line(f.message)
+        if not full:  # the full format lists them under the snippet
+            message += called_count(f)
         if markup:
             style = "red" if f.severity in ("breaks", "error") else "yellow"
             yield (

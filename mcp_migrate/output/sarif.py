@@ -183,6 +183,16 @@ def _fingerprint(finding, lines_of: dict, run) -> dict:
     return {"mcpMigrateLineHash/v1": f"{finding.code}:{finding_hash(finding, lines_of[finding.path])}"}
 
 
+def _related(number: int, related) -> dict:
+    """One related location (core.findings.Related): a point, as its line and column say."""
+    region = {"startLine": related.line, "startColumn": related.column}
+    return {
+        "id": number,
+        "physicalLocation": {"artifactLocation": artifact_location(related.path), "region": region},
+        "message": {"text": related.message},
+    }
+
+
 def sarif_log(run) -> dict:
     from mcp_migrate import __version__
 
@@ -200,6 +210,8 @@ def sarif_log(run) -> dict:
             ],
             "partialFingerprints": _fingerprint(finding, lines_of, run),
         }
+        if finding.related:  # a helper's callers (core.callers)
+            item["relatedLocations"] = [_related(i, r) for i, r in enumerate(finding.related)]
         if finding.code in index:
             item["ruleIndex"] = index[finding.code]
         if finding.help:  # what to do: the message says only what is wrong

@@ -11,22 +11,25 @@ standard `json` module builds only dicts, lists, strings and numbers.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.coordination import ClientCall, KeptPlumbing, MigratedTool
-from mcp_migrate.core.findings import FileResult, Finding, Suppressed
+from mcp_migrate.core.findings import FileResult, Finding, HelperSite, Related, Suppressed, Via
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
-SCHEMA = 5
+SCHEMA = 6
 MAGIC = b"mcp-migrate-cache"
 FIX_KINDS = ("none", "safe", "unsafe", "display")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
 _FINDING_STRS = ("path", "code", "name", "message", "help")
 _FINDING_FIELDS = frozenset(_FINDING_INTS + _FINDING_STRS + ("severity", "fix"))
+#: A finding's optional fields (core.callers): its related locations, and a caller's Via.
+_FINDING_EXTRAS = frozenset(("related", "via"))
 
 
 class Malformed(ValueError):
@@ -69,10 +72,19 @@ def _signed(name: str, body: bytes) -> bytes:
 # --------------------------------------------------------------------------- writing
 
 
+def _finding_json(finding: Finding) -> dict:
+    """A finding as JSON, with the Via of a caller's finding (never reported, but joined on
+    every run: core.callers)."""
+    raw = finding.to_json()
+    if finding.via is not None:
+        raw["via"] = list(finding.via)
+    return raw
+
+
 def _result(result: FileResult) -> dict:
     return {
-        "findings": [f.to_json() for f in result.findings],
-        "suppressed": [[f.to_json(), kind, reason] for f, kind, reason in result.suppressed],
+        "findings": [_finding_json(f) for f in result.findings],
+        "suppressed": [[_finding_json(f), kind, reason] for f, kind, reason in result.suppressed],
         "notes": {
             "tools": [[t.tool, t.parameter, t.optional] for t in result.notes.tools],
             "still_asks": result.notes.still_asks,
@@ -90,6 +102,7 @@ def _result(result: FileResult) -> dict:
         ],
         "previewed": result.previewed,
         "depends": [list(entry) for entry in result.depends],
+        "helpers": [list(site) for site in result.helpers],
     }
 
 
@@ -157,7 +170,18 @@ def _checked_result(path: str, raw: dict) -> FileResult:
             raise Malformed("dependency")
         depends.append((_of(item[0], str), _int(item[1]), _int(item[2])))
     result.depends = tuple(depends)
+    helpers = []
+    for item in _of(raw.get("helpers"), list):
+        if not isinstance(item, list) or len(item) != 5:
+            raise Malformed("helper")
+        code, owner, name, line, column = item
+        helpers.append(HelperSite(_of(code, str), _optional_str(owner), _of(name, str), _int(line), _int(column)))
+    result.helpers = tuple(helpers)
     return result
+
+
+def _optional_str(value) -> Optional[str]:
+    return None if value is None else _of(value, str)
 
 
 def _hunk(raw) -> list:
@@ -171,8 +195,10 @@ def _hunk(raw) -> list:
 
 def _finding(path: str, raw) -> Finding:
     """One finding, every field checked (a warm run reads thousands: the checks are unrolled)."""
-    if type(raw) is not dict or raw.keys() != _FINDING_FIELDS:
+    if type(raw) is not dict:
         raise Malformed("finding fields")
+    if raw.keys() != _FINDING_FIELDS:
+        return _finding_with_extras(path, raw)
     line, column, end_line, end_column = raw["line"], raw["column"], raw["end_line"], raw["end_column"]
     code, name, message, help_ = raw["code"], raw["name"], raw["message"], raw["help"]
     if not type(line) is type(column) is type(end_line) is type(end_column) is int:  # bool is not a position
@@ -184,6 +210,27 @@ def _finding(path: str, raw) -> Finding:
     if min(line, column, end_line, end_column) < 0:
         raise Malformed("position")
     return Finding(path, line, column, end_line, end_column, code, name, message, raw["severity"], raw["fix"], help_)
+
+
+def _finding_with_extras(path: str, raw: dict) -> Finding:
+    """A finding with related locations or a caller's Via (core.callers), each checked."""
+    extras = raw.keys() - _FINDING_FIELDS
+    if not extras or not extras <= _FINDING_EXTRAS or not _FINDING_FIELDS <= raw.keys():
+        raise Malformed("finding fields")
+    finding = _finding(path, {key: raw[key] for key in _FINDING_FIELDS})
+    related = []
+    for item in _of(raw.get("related", []), list):
+        if type(item) is not dict or item.keys() != {"path", "line", "column", "message"}:
+            raise Malformed("related")
+        related.append(
+            Related(_of(item["path"], str), _int(item["line"]), _int(item["column"]), _of(item["message"], str))
+        )
+    via = raw.get("via")
+    if via is not None:
+        if not isinstance(via, list) or len(via) != 4:
+            raise Malformed("via")
+        via = Via(_of(via[0], str), _of(via[1], str), _optional_str(via[2]), _of(via[3], str))
+    return dataclasses.replace(finding, related=tuple(related), via=via)
 
 
 def _triple(raw) -> list:
