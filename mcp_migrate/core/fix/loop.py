@@ -42,7 +42,8 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool, suggestio
     applies the display-only ones; `suggestions` does (what the file would be with the
     suggestions taken: tests of the suggestions, and the fix benchmark's review)."""
     analysis = analyze(data, path, settings)
-    kinds: tuple = ("safe", "unsafe") if unsafe else ("safe",)
+    # A review marker is written with the unsafe fixes (it is never counted as one).
+    kinds: tuple = ("safe", "unsafe", "marker") if unsafe else ("safe",)
     kinds += ("display",) if suggestions else ()
     wanted = lambda finding: finding.fix in kinds  # noqa: E731 - the pass's one predicate
     new, applied = _apply_pass(data, analysis, path, wanted)
@@ -158,7 +159,7 @@ def _analysis_previews(analysis, data: bytes, path: str, inputs: _PassInputs) ->
         return previews
     keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
     for code, unsafe in keys:
-        kinds = ("unsafe", "display") if unsafe else ("safe",)
+        kinds = ("unsafe", "display", "marker") if unsafe else ("safe",)
         new, _ = _apply_pass(
             data,
             analysis,
