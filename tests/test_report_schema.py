@@ -12,8 +12,8 @@ from importlib.resources import files
 import jsonschema
 import pytest
 from click.testing import CliRunner
-
 from fixture_units import folders
+
 from mcp_migrate.commands.cli import cli
 
 SCHEMA = json.loads((files("mcp_migrate.schemas") / "report.schema.json").read_text(encoding="utf-8"))

@@ -7,7 +7,6 @@ from typing import NamedTuple, Optional
 
 from mcp_migrate.core.coordination import FileNotes
 
-
 #: What a finding's `fix` may say: no fix; a fix `fix` applies; one only `fix --unsafe-fixes`
 #: applies; a suggestion shown, never applied (ruff's display-only); or only a review marker,
 #: a comment `fix --unsafe-fixes` leaves for a human (the code is unchanged and the finding
