@@ -269,3 +269,15 @@ def test_a_marker_whose_finding_is_gone_is_reported(project):
     (project / "m.py").write_text(text)  # a human rewrote the call and forgot the marker
     doc = json.loads(run("check", "--output-format", "json", "m.py").stdout)
     assert [(f["code"], f["line"]) for f in doc["findings"]] == [("RT901", 10)]
+
+
+def test_a_marker_finding_is_served_from_the_results_cache(project, monkeypatch):
+    from mcp_migrate.core import engine
+
+    (project / "m.py").write_text(MARKED_ONLY)
+    first = run("check", "--output-format", "json", "m.py").stdout
+    parses = []
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    assert run("check", "--output-format", "json", "m.py").stdout == first
+    assert parses == []  # the cache's codec knows the `marker` kind
