@@ -6,10 +6,12 @@ preview promises a fix that is not applied.
 
 A file's previews are one per (rule, safety), each computed alone on the checked tree; where
 they touch different lines they are laid together and must give the fixed file byte for byte.
-Where two fixes change the same code they nest, and `fix` applies them over two passes
-(core.fix.loop: an overlapping fix waits for the next pass) while a preview is one pass, so the
-previews are not the file's whole fix: those files are listed in NESTED, with why, and the test
-fails when one of them no longer differs (unlist it)."""
+A rule whose own fixes overlap (two requests in one tool) has its preview continued pass by
+pass as `fix` applies them (core.fix.loop.continued_previews). Where two rules' fixes change
+the same code they nest: `fix --unsafe-fixes` applies one and the other's finding is gone with
+it, while each rule's preview shows its own change (plain `fix` applies exactly that one), so
+the previews are not the file's whole fix: those files are listed in NESTED, with why, and the
+test fails when one of them no longer differs (unlist it)."""
 
 from __future__ import annotations
 
@@ -37,8 +39,6 @@ NESTED = {
     "RT006/roots_capability_v1.py": "RT003 over RT006",
     "RT006/roots_capability_v2.py": "RT003 over RT006",
     "migrate/client_computed_callback.py": "RT003 over RT006",
-    # Two requests in one tool: the second RT001 rewrite waits for the first (two passes).
-    "migrate/signature_shapes.py": "RT001 over RT001",
 }
 
 
