@@ -281,3 +281,16 @@ def test_a_marker_finding_is_served_from_the_results_cache(project, monkeypatch)
     monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
     assert run("check", "--output-format", "json", "m.py").stdout == first
     assert parses == []  # the cache's codec knows the `marker` kind
+
+
+def test_json_statistics_count_no_suggestion_as_fixable(monkeypatch):
+    """Display-only suggestions are never applied (core.fix.edits.Fix.display): the JSON
+    statistics' `fixable` agrees with the text's marks, which never mark them."""
+    monkeypatch.chdir(Path(mcp_migrate.__file__).resolve().parent.parent)
+    doc = json.loads(
+        run(
+            "check", "--no-cache", "--output-format", "json", "--statistics", "fixtures/RT102/fix_path_to_uri.py"
+        ).stdout
+    )
+    assert {f["fix"] for f in doc["findings"]} == {"display", "none"}
+    assert doc["statistics"] == [{"code": "RT102", "name": "naive-file-uri", "count": 4, "fixable": 0}]
