@@ -75,7 +75,8 @@ def test_the_fix_loop_records_a_marker_as_a_marker():
     assert result.fixed_source is not None and b"# mcp-migrate: RT001 review:" in result.fixed_source
     assert result.applied == [Applied("RT001", 10, MARKED)]
     assert result.fixed == [] and result.marked == [("RT001", 10, "marker")]
-    assert [f.code for f in result.findings] == ["RT901", "RT001"]  # the finding stays
+    # The finding stays, and the marker above it is its note, not a second finding (issue 33 §3).
+    assert [f.code for f in result.findings] == ["RT001"]
 
 
 def test_a_real_rewrite_is_recorded_as_fixed():
@@ -95,7 +96,8 @@ def test_fix_prints_markers_apart_from_fixes(project):
         "    1 × RT001 (roots-request) marked for review",
     ]
     assert "fixed RT001" not in result.stdout and "Fixed 1" not in result.stdout
-    assert "m.py:14:32: RT001" in result.stdout and "RT901" in result.stdout
+    assert "m.py:14:32: RT001" in result.stdout and "RT901" not in result.stdout
+    assert lines[-1] == "Checked 1 file: 1 finding (RT001: 1)"  # as many as before the fix
 
 
 def test_fix_counts_both_when_both_happen(project):
@@ -114,7 +116,7 @@ def test_fix_json_lists_markers_apart(project):
     jsonschema.validate(doc, SCHEMA)
     assert doc["fixed"] == [{"path": "t.py", "code": "RT001", "line": 8}]
     assert doc["marked_for_review"] == [{"path": "m.py", "code": "RT001", "line": 10}]
-    assert {f["code"] for f in doc["findings"] if f["path"] == "m.py"} == {"RT001", "RT901"}
+    assert [f["code"] for f in doc["findings"] if f["path"] == "m.py"] == ["RT001"]
     checked = json.loads(run("check", "--output-format", "json", ".").stdout)
     assert "fixed" not in checked and "marked_for_review" not in checked  # a check fixes nothing
 
@@ -204,11 +206,11 @@ def test_statistics_mark_safe_unsafe_and_none(project):
     assert run("fix", "-q", "--unsafe-fixes", "--select", "RT001", "m.py").exit_code == 1  # RT001 marked: no fix left
     (project / "t.py").write_text(ONE_TOOL)
     lines = run("check", "--statistics", ".").stdout.splitlines()
-    assert lines[:3] == [
+    assert lines == [
         "2  RT001  [-] roots-request",
         "1  RT004  [ ] roots-list-changed-send",  # m.py's server still asks (a marker): withheld (issue 20 §1)
-        "1  RT901  [ ] review-pending",
-    ]
+        "Checked 2 files: 3 findings (RT001: 2, RT004: 1); 1 fixable with `mcp-migrate fix --unsafe-fixes`",
+    ]  # the marker above m.py's RT001 is that finding's note: no RT901 beside it
     unfixable = run("check", "--statistics", "--select", "RT901", ".").stdout.splitlines()
     assert unfixable[0] == "1  RT901  review-pending"  # no rule has a fix: no marks, as ruff
 
@@ -217,3 +219,78 @@ def test_statistics_count_unsafe_as_fixable_where_unsafe_fixes_are_on(project):
     (project / "t.py").write_text(ONE_TOOL)
     (project / "pyproject.toml").write_text("[tool.mcp-migrate]\nunsafe-fixes = true\n")
     assert run("check", "--statistics", "t.py").stdout.splitlines()[0] == "1  RT001  [*] roots-request"
+
+
+# A finding whose only action is a review marker is not fixable, in any output (issue 33 §3) --
+def test_check_never_calls_a_marker_fixable(project):
+    (project / "m.py").write_text(MARKED_ONLY)
+    summary = "Checked 1 file: 1 finding (RT001: 1); 1 needs review by hand"
+    for flags in ((), ("--unsafe-fixes",)):
+        concise = run("check", *flags, "--output-format", "concise", "m.py").stdout.splitlines()
+        assert concise[-1] == summary
+        stats = run("check", *flags, "--statistics", "m.py").stdout.splitlines()
+        assert stats == ["1  RT001  roots-request", summary]  # no rule has a fix: no marks, as ruff
+    doc = json.loads(run("check", "--output-format", "json", "--statistics", "m.py").stdout)
+    jsonschema.validate(doc, SCHEMA)
+    assert [f["fix"] for f in doc["findings"]] == ["marker"]
+    assert doc["statistics"] == [{"code": "RT001", "name": "roots-request", "count": 1, "fixable": 0}]
+    sarif = json.loads(run("check", "--output-format", "sarif", "m.py").stdout)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["RT001"]
+    assert "fixes" not in sarif["runs"][0]["results"][0]
+    full = run("check", "m.py").stdout
+    assert "= review marker, not a fix (`mcp-migrate fix --unsafe-fixes` leaves it; the finding stays):" in full
+    assert "unsafe fix" not in full and "fixable" not in full
+
+
+def test_fix_hints_at_no_marker_as_an_unsafe_fix(project):
+    (project / "m.py").write_text(MARKED_ONLY)
+    diff = run("fix", "--diff", "m.py")
+    assert (diff.exit_code, diff.stdout, diff.stderr) == (0, "", "No fixes to apply.\n")
+    only = run("fix", "--fix-only", "m.py")
+    assert (only.exit_code, only.stdout) == (0, "")
+    assert (project / "m.py").read_text() == MARKED_ONLY
+
+
+def test_fix_unsafe_leaves_the_finding_count_as_it_was(project):
+    (project / "m.py").write_text(MARKED_ONLY)
+    before = json.loads(run("check", "--output-format", "json", "m.py").stdout)["findings"]
+    run("fix", "--unsafe-fixes", "-q", "m.py")
+    after = json.loads(run("check", "--output-format", "json", "m.py").stdout)["findings"]
+    assert [f["code"] for f in before] == [f["code"] for f in after] == ["RT001"]
+    assert after[0]["fix"] == "none"  # the marker is there: nothing more to do but a human's work
+    again = run("fix", "--unsafe-fixes", "--output-format", "concise", "m.py").stdout.splitlines()
+    assert again[-1] == "Checked 1 file: 1 finding (RT001: 1)"
+
+
+def test_a_marker_whose_finding_is_gone_is_reported(project):
+    (project / "m.py").write_text(MARKED_ONLY)
+    run("fix", "--unsafe-fixes", "-q", "m.py")
+    text = (project / "m.py").read_text().replace("asyncio.create_task(ctx.session.list_roots())", "make()")
+    (project / "m.py").write_text(text)  # a human rewrote the call and forgot the marker
+    doc = json.loads(run("check", "--output-format", "json", "m.py").stdout)
+    assert [(f["code"], f["line"]) for f in doc["findings"]] == [("RT901", 10)]
+
+
+def test_a_marker_finding_is_served_from_the_results_cache(project, monkeypatch):
+    from mcp_migrate.core import engine
+
+    (project / "m.py").write_text(MARKED_ONLY)
+    first = run("check", "--output-format", "json", "m.py").stdout
+    parses = []
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    assert run("check", "--output-format", "json", "m.py").stdout == first
+    assert parses == []  # the cache's codec knows the `marker` kind
+
+
+def test_json_statistics_count_no_suggestion_as_fixable(monkeypatch):
+    """Display-only suggestions are never applied (core.fix.edits.Fix.display): the JSON
+    statistics' `fixable` agrees with the text's marks, which never mark them."""
+    monkeypatch.chdir(Path(mcp_migrate.__file__).resolve().parent.parent)
+    doc = json.loads(
+        run(
+            "check", "--no-cache", "--output-format", "json", "--statistics", "fixtures/RT102/fix_path_to_uri.py"
+        ).stdout
+    )
+    assert {f["fix"] for f in doc["findings"]} == {"display", "none"}
+    assert doc["statistics"] == [{"code": "RT102", "name": "naive-file-uri", "count": 4, "fixable": 0}]

@@ -97,7 +97,8 @@ def _assert_only_markers_added(data: bytes, out: bytes, path: Path, settings: Se
     after = [f for f in check_bytes(out, str(path), settings).findings if f.code == "RT001"]
     assert sum(line.lstrip().startswith(MARKER) for line in added) == len(before)
     assert [f.message.split(" (")[0] for f in after] == [f.message.split(" (")[0] for f in before]
-    assert all(f.fix == "unsafe" for f in before) and all(f.fix == "none" for f in after)
+    # A review marker is not a fix (issue 33 §3): "marker" before, nothing left once it is there.
+    assert all(f.fix == "marker" for f in before) and all(f.fix == "none" for f in after)
 
 
 def test_side_channel_message_says_what_to_decide():

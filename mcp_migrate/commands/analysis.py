@@ -22,7 +22,7 @@ def check(data: bytes, display: str, settings):
     if settings.fix_previews:
 
         def run(current: bytes):
-            return _with_previews(api.analyze(current, display, settings), current, display)
+            return _with_previews(api.analyze(current, display, settings), current, display, settings)
 
     else:
 
@@ -42,15 +42,23 @@ def unreported(display: str, settings) -> FileResult:
     return FileResult(display, previewed=bool(settings.fix_previews))
 
 
-def _with_previews(analysis, data: bytes, display: str):
+def _with_previews(analysis, data: bytes, display: str, settings):
     """The check's result plus its fix previews, built from the tree the check parsed (no
     second parse or walk): each rule's change, and each finding's own where its rule has
-    others in the file (as bytes here; `check` keeps only their hunks)."""
+    others in the file (as bytes here; `check` keeps only their hunks). A rule whose fixes
+    overlap (two requests in one tool) has its preview continued as `fix` applies them."""
     result = analysis.result
     if not result.errors and any(f.fix != "none" for f in result.findings):
-        from mcp_migrate.core.fix.loop import previews
+        from mcp_migrate.core.fix.loop import continued_previews, previews
 
-        result.fix_previews, result.finding_fixes = previews(analysis, data, display)
+        rules, result.finding_fixes = previews(analysis, data, display)
+        if rules:
+            from mcp_migrate import api
+
+            rules = continued_previews(
+                display, analysis, rules, lambda current: api.analyze(current, display, settings)
+            )
+        result.fix_previews = rules
     return result
 
 

@@ -39,6 +39,8 @@ class FixPolicy(NamedTuple):
             return kind
         if code in self.unfixable:
             return "none"
+        if kind in ("display", "marker"):  # never a fix `fix` applies: no safety to change
+            return kind
         if code in self.forced_unsafe:
             return "unsafe"
         if code in self.forced_safe:

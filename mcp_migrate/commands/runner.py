@@ -16,7 +16,15 @@ from typing import Callable, NamedTuple, Optional
 from mcp_migrate.commands.lifeline import end_with_parent, parent_for_workers
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
-from mcp_migrate.core.coordination import RunPlan, coordinated, file_asks, for_file, plans, with_note
+from mcp_migrate.core.coordination import (
+    TOOL_CALLER_CODE,
+    RunPlan,
+    coordinated,
+    file_asks,
+    for_file,
+    plans,
+    with_note,
+)
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import discover
@@ -690,7 +698,14 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
         warnings=warnings,
         **run_policy(p.config, options),
     )
-    return join_callers(coordinate_check(run))
+
+    def recheck(items: list) -> list:
+        """The files of `items` checked as the first time (the cache, the pool)."""
+        if options.cache:
+            return _run_cached(dataclasses.replace(p, items=items), options, None, paths, warnings)
+        return run_items(items, options.jobs)
+
+    return join_callers(coordinate_check(run, recheck))
 
 
 def _run_cached(
@@ -882,11 +897,13 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
     return settings if run_plan == RunPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
 
 
-def coordinate_check(run: RunResult) -> RunResult:
+def coordinate_check(run: RunResult, recheck: Optional[Callable] = None) -> RunResult:
     """A check's findings with the fix kinds the run's `fix` commands give them
     (core.coordination): a client-side fix that plain `fix` withholds while a server still asks
     is `unsafe` when `fix --unsafe-fixes` frees it, else `none`, its help saying why; so what
-    `check` calls fixable is what each command changes."""
+    `check` calls fixable is what each command changes. Where the plan of `fix --unsafe-fixes`
+    changes a client's fix itself (a tool's call now passes the directories), the client's file
+    is checked again under that plan: its findings and previews are that command's fixes."""
     entries = []
     for result in run.results:
         ref = run.files.get(result.path)
@@ -896,7 +913,10 @@ def coordinate_check(run: RunResult) -> RunResult:
         entries.append(
             file_asks(result, _applies_rt001(run.unsafe_fixes_for(result.path), fixes), _applies_rt001(True, fixes))
         )
-    run_plan = plans(entries).fix
+    both = plans(entries)
+    if both.unsafe.tools:
+        _check_under(run, for_file(both.unsafe, True), recheck or run_items)
+    run_plan = both.fix
     if not run_plan.server_still_asks:
         return run
     from mcp_migrate.api import client_side
@@ -929,6 +949,51 @@ def join_callers(run: RunResult) -> RunResult:
 
     callers.join(run.results, real_path)
     return run
+
+
+def _check_under(run: RunResult, unsafe_plan: RunPlan, recheck: Callable) -> None:
+    """Check again, with the plan of `fix --unsafe-fixes` (`unsafe_plan`), each file whose
+    provider fix depends on it (core.coordination.TOOL_CALLER_CODE): that plan's migrated tools
+    change the client's fix (its calls pass the directories instead of a review marker), so
+    its findings' kinds and fix previews must come from that plan to be what
+    `fix --unsafe-fixes` applies (issue 33 §3: the preview is the fix). `recheck` checks
+    [(SourceFile or display path, Settings)] as the run did (its cache, its pool). The `fix`
+    plan's kinds are then derived from these (coordinate_check)."""
+    chosen = []
+    for index, result in enumerate(run.results):
+        ref = run.files.get(result.path)
+        if ref is None or result.errors:
+            continue
+        if any(f.code == TOOL_CALLER_CODE and f.fix != "none" for f in result.findings):
+            chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
+    if not chosen:
+        return
+    from mcp_migrate.project.discovery import SourceFile
+
+    sources = [ref.path if ref.data is None else None for _, ref, _ in chosen]
+    if all(path is not None for path in sources):
+        items = [(SourceFile(ref.path, run.results[i].path), s) for i, ref, s in chosen]
+        again = recheck(items)
+    else:
+        again = _recheck_here([(run.results[i].path, ref, s) for i, ref, s in chosen])
+    for (index, ref, settings), result in zip(chosen, again):
+        if result.errors:
+            continue  # the first check's result stands
+        run.results[index] = _adjusted([result], {result.path: ref.policy})[0]
+        run.files[result.path] = ref._replace(settings=settings)  # what propose_fixes runs
+
+
+def _recheck_here(items: list) -> list:
+    """[(display, FileRef, Settings)] checked in this process (standard input's bytes)."""
+    from mcp_migrate.project.discovery import SourceFile
+
+    out = []
+    for display, ref, settings in items:
+        try:
+            out.append(check_data((SourceFile(ref.path or display, display), settings, ref.read())))
+        except OSError as exc:
+            out.append(FileResult(display, errors=[FileError(display, "internal", str(exc))]))
+    return out
 
 
 @dataclass(frozen=True)

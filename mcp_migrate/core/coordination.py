@@ -21,6 +21,9 @@ from typing import NamedTuple, Optional
 
 #: The code of the rule whose findings are a server asking for roots.
 REQUEST_CODE = "RT001"
+#: The code of the rule whose fix reads the plan's tools (a client's calls to a migrated tool
+#: pass the directories): `check` previews its fixes under the plan of `fix --unsafe-fixes`.
+TOOL_CALLER_CODE = "RT002"
 
 
 @dataclass(frozen=True, order=True)
@@ -176,8 +179,8 @@ def coordinated(kind: str, plan: RunPlan) -> tuple:
     if kind == "none" or not plan.server_still_asks:
         return kind, None
     where = _where(plan.asking)
-    if plan.freed_by_unsafe:
-        return "unsafe", FREED.format(where=where)
+    if plan.freed_by_unsafe:  # a suggestion or a review marker stays what it is
+        return ("unsafe" if kind in ("safe", "unsafe") else kind), FREED.format(where=where)
     return "none", WITHHELD.format(where=where)
 
 

@@ -9,6 +9,7 @@ reported, then apply suppressions.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -413,7 +414,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     pairs = _dedupe(kept)
     result.findings.extend(f for _, f in pairs)
     if audit:
-        result.findings.extend(_reviews(module.code, suppressions, settings, path, result))
+        result.findings.extend(_reviews(module.code, suppressions, settings, path, result, result.findings, tree))
         if UNUSED_SUPPRESSION_CODE in settings.select:
             result.findings.extend(_stale(suppressions, settings, path))
         result.findings.sort(key=Finding.sort_key)
@@ -474,15 +475,30 @@ def _may_hold_markers(data: bytes, settings: Settings) -> bool:
     return REVIEW_PENDING_CODE in settings.select and REVIEW_TOKEN in data
 
 
-def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path: str, result: FileResult) -> list:
+def _reviews(
+    text: str,
+    suppressions: SuppressionIndex,
+    settings: Settings,
+    path: str,
+    result: FileResult,
+    findings: Iterable = (),
+    tree=None,
+) -> list:
     """RT901 findings, one per review marker `fix` (or a person) left; produced here as RT900's
     are, because the rules walk the syntax tree and comments are not in it. A suppression
-    comment may silence one like any finding."""
+    comment may silence one like any finding. A marker right above the statement that still
+    holds its rule's finding is that finding's note, not a second finding: the marker a fix
+    left without changing code (core.fix.edits.Fix.marker_only) must not make the count rise
+    (issue 33 §3); once the finding is gone, the marker is reported."""
     if REVIEW_PENDING_CODE not in settings.select:
         return []
     info = load_catalog()[REVIEW_PENDING_CODE]
     kept = []
-    for marker in review_markers(text, load_catalog()):
+    markers = review_markers(text, load_catalog())
+    answered = _markers_with_their_finding(markers, findings, text, tree) if markers else set()
+    for marker in markers:
+        if marker in answered:
+            continue
         reason = marker.reason or "no reason given"
         finding = Finding(
             path,
@@ -503,6 +519,41 @@ def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path
         else:
             result.suppressed.append(Suppressed(finding, match.kind, match.reason))
     return kept
+
+
+def _markers_with_their_finding(markers: list, findings: Iterable, text: str, tree=None) -> set:
+    """The markers whose rule still reports a finding in the statement right below them (the
+    statement that starts on the line after the marker's last line)."""
+    lines: dict = {}
+    for finding in findings:
+        lines.setdefault(finding.code, set()).add(finding.line)
+    candidates = [m for m in markers if lines.get(m.code)]
+    if not candidates:
+        return set()
+    ends = statement_ends(text, tree)
+    out = set()
+    for marker in candidates:
+        first = marker.last_line + 1
+        last = ends.get(first, first)
+        if any(first <= line <= last for line in lines[marker.code]):
+            out.add(marker)
+    return out
+
+
+def statement_ends(text: str, tree=None) -> dict:
+    """First line -> last line of every statement of `text` (`ast`, the screen's tree when
+    given); {} when CPython cannot parse it (then a statement is taken as one line)."""
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return {}
+    ends: dict = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            end = getattr(node, "end_lineno", None) or node.lineno
+            ends[node.lineno] = max(ends.get(node.lineno, 0), end)
+    return ends
 
 
 def _code_prefixes() -> tuple:
@@ -540,6 +591,8 @@ def _fix_kind(report: Report) -> str:
         return "none"
     if report.fix.display:
         return "display"
+    if report.fix.marker_only:  # a comment for a human, not a fix: the finding stays
+        return "marker"
     return "unsafe" if report.fix.unsafe else "safe"
 
 

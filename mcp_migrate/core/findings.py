@@ -7,6 +7,14 @@ from typing import NamedTuple, Optional
 
 from mcp_migrate.core.coordination import FileNotes
 
+#: What a finding's `fix` may say: no fix; a fix `fix` applies; one only `fix --unsafe-fixes`
+#: applies; a suggestion shown, never applied (ruff's display-only); or only a review marker,
+#: a comment `fix --unsafe-fixes` leaves for a human (the code is unchanged and the finding
+#: stays, so it is never counted or shown as fixable). The JSON schema's enum is this tuple.
+FIX_KINDS = ("none", "safe", "unsafe", "display", "marker")
+#: The kinds that change code: what "fixable" counts.
+FIXING_KINDS = ("safe", "unsafe")
+
 
 class Related(NamedTuple):
     """Another place a finding concerns: a caller of the helper the finding is in (SARIF's

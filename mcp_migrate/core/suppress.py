@@ -117,6 +117,8 @@ class ReviewMarker:
     end_column: int
     code: str
     reason: str
+    #: The comment's last line (a wrapped marker continues on `#   ...` lines below).
+    last_line: int = 0
 
 
 def review_markers(text: str, codes) -> list:
@@ -127,8 +129,9 @@ def review_markers(text: str, codes) -> list:
     for index, (line, col, comment, _only) in enumerate(tokens):
         match = _REVIEW.match(comment)
         if match is not None and match.group(1) in codes:
-            reason = " ".join([match.group(2).strip(), *_continuation(tokens, index)]).strip()
-            found.append(ReviewMarker(line, col + 1, col + len(comment) + 1, match.group(1), reason))
+            more = _continuation(tokens, index)
+            reason = " ".join([match.group(2).strip(), *more]).strip()
+            found.append(ReviewMarker(line, col + 1, col + len(comment) + 1, match.group(1), reason, line + len(more)))
     return found
 
 

@@ -96,7 +96,7 @@ def diff_command(finding) -> str:
 
     from mcp_migrate.output.printable import one_line
 
-    unsafe = " --unsafe-fixes" if finding.fix == "unsafe" else ""
+    unsafe = " --unsafe-fixes" if finding.fix in ("unsafe", "marker") else ""
     return f"mcp-migrate fix --diff{unsafe} --select {finding.code} {shlex.quote(one_line(finding.path))}"
 
 
@@ -120,6 +120,10 @@ def fix_block(proposal, finding, memo: Optional[dict] = None, own: Optional[list
         return []
     if finding.fix == "display":
         out = [("= suggestion (never applied by `mcp-migrate fix`; apply it by hand if it is right here):", "yellow")]
+    elif finding.fix == "marker":
+        out = [
+            ("= review marker, not a fix (`mcp-migrate fix --unsafe-fixes` leaves it; the finding stays):", "yellow")
+        ]
     elif finding.fix == "unsafe":
         out = [("= unsafe fix (review it; applied by `mcp-migrate fix --unsafe-fixes`):", "yellow")]
     else:

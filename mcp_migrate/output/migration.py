@@ -297,17 +297,34 @@ def _interface(files: list, fixed: bool) -> list:
 
 
 def _review(files: list, links: Links) -> list:
-    """A checkbox per review marker left in the code (RT901)."""
+    """A checkbox per review marker left in the code: each RT901, and each marker this fix
+    wrote above a finding that stays (no RT901 repeats that finding, core.engine._reviews)."""
     lines = ["", "## Needs review", ""]
-    markers = [(file.path, f) for file in files for f in file.after if f.code == REVIEW_PENDING_CODE]
+    markers = []
+    for file in files:
+        listed = {f.line for f in file.after if f.code == REVIEW_PENDING_CODE}
+        markers += [(file.path, f.line, *_marker_reason(f)) for f in file.after if f.code == REVIEW_PENDING_CODE]
+        markers += [(file.path, *m) for m in _written_markers(file) if m[0] not in listed]
     if not markers:
         return lines + ["No review marker is left in the code."]
     lines.append("Each box is a `# mcp-migrate: CODE review:` comment; remove it once you have decided.")
     lines.append("")
-    for path, finding in sorted(markers, key=lambda item: (item[0], item[1].line)):
-        code, reason = _marker_reason(finding)
-        lines.append(f"- [ ] {_code(path)} line {finding.line} ({links.code(code) if code else 'review'}): {reason}")
+    for path, line, code, reason in sorted(markers, key=lambda item: (item[0], item[1])):
+        lines.append(f"- [ ] {_code(path)} line {line} ({links.code(code) if code else 'review'}): {reason}")
     return lines
+
+
+def _written_markers(file: FileInput) -> list:
+    """(line, code, reason) of the review markers in the fixed file of the rules this fix only
+    marked for review."""
+    codes = {a.code for a in file.applied if a.kind == MARKED}
+    if not codes or file.new is None:
+        return []
+    from mcp_migrate.core.catalog import load_catalog
+    from mcp_migrate.core.suppress import review_markers
+
+    text = "\n".join(decode_lines(file.new))
+    return [(m.line, m.code, m.reason) for m in review_markers(text, load_catalog()) if m.code in codes]
 
 
 def _marker_reason(finding) -> tuple:

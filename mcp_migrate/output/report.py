@@ -86,6 +86,9 @@ def summary_line(run) -> str:
     else:
         head += "no findings"
     head += fix_hint(findings, getattr(run, "unsafe_fixes_for", None) or getattr(run, "unsafe_fixes", False))
+    review = sum(1 for f in findings if f.fix == "marker")
+    if review:
+        head += f"; {review} need{'s' if review == 1 else ''} review by hand"
     head += passing_note(run, findings)
     if run.errors:
         head += f"; {_plural(len(run.errors), 'error')}"
@@ -113,7 +116,8 @@ def fix_hint(findings, unsafe_enabled) -> str:
     """`; N fixable with ...` that tells the truth: with `unsafe-fixes = true` (config or flag)
     plain `mcp-migrate fix` applies unsafe fixes too; "more" only follows a first count.
     `unsafe_enabled`: a bool for the run, or a function of a finding's path (each file's own
-    config decides, per file configuration)."""
+    config decides, per file configuration). A finding whose only action is a review marker
+    is not fixable (summary_line counts it as needing review)."""
     enabled = unsafe_enabled if callable(unsafe_enabled) else (lambda _path: unsafe_enabled)
     plain = sum(1 for f in findings if f.fix == "safe" or (f.fix == "unsafe" and enabled(f.path)))
     unsafe = sum(1 for f in findings if f.fix == "unsafe" and not enabled(f.path))
@@ -281,9 +285,12 @@ def _finding_lines(run, full: bool, markup: bool = True):
 
 
 def statistics(run) -> list:
-    """One row per rule with findings: code, name, count, how many have a fix; most first."""
+    """One row per rule with findings: code, name, count, how many have a fix (a safe or unsafe
+    one: not a suggestion, not a review marker); most first."""
+    from mcp_migrate.core.findings import FIXING_KINDS
+
     counts = Counter((f.code, f.name) for f in run.findings)
-    fixable = Counter(f.code for f in run.findings if f.fix != "none")
+    fixable = Counter(f.code for f in run.findings if f.fix in FIXING_KINDS)
     rows = [{"code": code, "name": name, "count": n, "fixable": fixable[code]} for (code, name), n in counts.items()]
     return sorted(rows, key=lambda row: (-row["count"], row["code"]))
 

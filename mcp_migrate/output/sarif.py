@@ -167,8 +167,9 @@ def sarif_fix(path: str, code: str, unsafe: bool, proposal, display: bool = Fals
 
 
 def _fix_for(run, finding):
-    """The SARIF fix of a finding, from what the runner computed (reporters only report)."""
-    if finding.fix == "none":
+    """The SARIF fix of a finding, from what the runner computed (reporters only report). A
+    review marker is a comment for a human, not a fix: no SARIF fix."""
+    if finding.fix in ("none", "marker"):
         return None
     key = (finding.path, finding.code, finding.fix != "safe")
     proposal = getattr(run, "fixes", {}).get(key)

@@ -17,13 +17,12 @@ from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.coordination import ClientCall, KeptPlumbing, MigratedTool
-from mcp_migrate.core.findings import FileResult, Finding, HelperSite, Related, Suppressed, Via
+from mcp_migrate.core.findings import FIX_KINDS, FileResult, Finding, HelperSite, Related, Suppressed, Via
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
 SCHEMA = 6
 MAGIC = b"mcp-migrate-cache"
-FIX_KINDS = ("none", "safe", "unsafe", "display")
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
 _FINDING_STRS = ("path", "code", "name", "message", "help")

@@ -42,7 +42,8 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool, suggestio
     applies the display-only ones; `suggestions` does (what the file would be with the
     suggestions taken: tests of the suggestions, and the fix benchmark's review)."""
     analysis = analyze(data, path, settings)
-    kinds: tuple = ("safe", "unsafe") if unsafe else ("safe",)
+    # A review marker is written with the unsafe fixes (it is never counted as one).
+    kinds: tuple = ("safe", "unsafe", "marker") if unsafe else ("safe",)
     kinds += ("display",) if suggestions else ()
     wanted = lambda finding: finding.fix in kinds  # noqa: E731 - the pass's one predicate
     new, applied = _apply_pass(data, analysis, path, wanted)
@@ -158,7 +159,7 @@ def _analysis_previews(analysis, data: bytes, path: str, inputs: _PassInputs) ->
         return previews
     keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
     for code, unsafe in keys:
-        kinds = ("unsafe", "display") if unsafe else ("safe",)
+        kinds = ("unsafe", "display", "marker") if unsafe else ("safe",)
         new, _ = _apply_pass(
             data,
             analysis,
@@ -169,6 +170,52 @@ def _analysis_previews(analysis, data: bytes, path: str, inputs: _PassInputs) ->
         if new is not None and new != data:
             previews[(code, unsafe)] = new
     return previews
+
+
+def continued_previews(path: str, analysis, previews: dict, reanalyze) -> dict:
+    """`previews` (analysis_previews of `analysis`) with each rule preview whose one pass left
+    out a fix of that rule overlapping one it applied (two requests in one tool) continued as
+    `fix` continues: its bytes analysed again (`reanalyze`: bytes -> Analysis, with the check's
+    settings) and that rule's fixes of that kind applied, a pass at a time (MAX_PASSES in all),
+    while the output parses. So a rule's preview is its whole fix in the file (issue 33 §3). A
+    continuation that fails leaves the one-pass preview."""
+    incomplete = [key for key in previews if _overlapping(analysis, _kind_of(*key))]
+    if not incomplete:
+        return previews
+    out = dict(previews)
+    for key in incomplete:
+        try:
+            out[key] = call_deep(_continue, out[key], path, reanalyze, _kind_of(*key))
+        except Exception:  # noqa: BLE001 - previews only illustrate findings
+            continue
+    return out
+
+
+def _kind_of(code: str, unsafe: bool):
+    """The predicate of the findings a rule preview (code, unsafe?) applies."""
+    kinds = ("unsafe", "display", "marker") if unsafe else ("safe",)
+    return lambda finding: finding.code == code and finding.fix in kinds
+
+
+def _overlapping(analysis, wanted) -> bool:
+    """Whether two fixes `wanted` accepts touch the same nodes (the pass applies one)."""
+    taken: set = set()
+    for report, finding in analysis.pairs:
+        if report.fix is not None and wanted(finding):
+            nodes = touched(report.fix)
+            if nodes & taken:
+                return True
+            taken |= nodes
+    return False
+
+
+def _continue(current: bytes, path: str, reanalyze, wanted) -> bytes:
+    for _ in range(MAX_PASSES - 1):
+        step, _applied = _apply_pass(current, reanalyze(current), path, wanted)
+        if step is None or step == current or verify_parses(step, path, compiles=False) is not None:
+            break
+        current = step
+    return current
 
 
 #: Findings a check previews one by one (each one more transform of the tree it parsed), per
