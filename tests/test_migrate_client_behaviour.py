@@ -18,7 +18,6 @@ import dataclasses
 import functools
 import os
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
@@ -38,7 +37,7 @@ CLIENTS = Path(__file__).resolve().parent.parent / "fixtures" / "behaviour" / "c
 PAIRS = sorted(p.name for p in CLIENTS.iterdir() if (p / "client.py").is_file())
 
 
-def _settings(strategy: str, run: Optional[RunPlan] = None) -> Settings:
+def _settings(strategy: str, run: RunPlan | None = None) -> Settings:
     return dataclasses.replace(default_settings(), strategy=strategy, run=run or RunPlan())
 
 

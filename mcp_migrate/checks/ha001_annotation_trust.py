@@ -32,7 +32,6 @@ Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor i
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 import libcst as cst
 
@@ -116,7 +115,7 @@ class _Acting(cst.CSTVisitor):
         super().__init__()
         self.found = False
 
-    def visit_Call(self, node: cst.Call) -> Optional[bool]:
+    def visit_Call(self, node: cst.Call) -> bool | None:
         if _acts(node):
             self.found = True
         return not self.found
@@ -371,7 +370,7 @@ class AnnotationTrust(Rule):
         name = last_identifier(node.func) or ""
         return name.startswith("set") or name in ("update", "pop")
 
-    def _function(self) -> Optional[cst.FunctionDef]:
+    def _function(self) -> cst.FunctionDef | None:
         for anc in reversed(self.ancestors):
             if isinstance(anc, cst.FunctionDef):
                 return anc
@@ -488,7 +487,7 @@ def _statement_facts(stack: list) -> _Facts:
     return facts
 
 
-def _label_of(anc, child) -> Optional[str]:
+def _label_of(anc, child) -> str | None:
     """The label a hint is mapped into at this step: a keyword argument's name, a literal dict
     key, or an attribute assigned (`self.auto_ok = hint`)."""
     if isinstance(anc, cst.Arg) and anc.keyword is not None and child is anc.value:
@@ -511,7 +510,7 @@ def _branches(owner) -> tuple:
     return (owner.body,)
 
 
-def _skips_missing(function: Optional[cst.FunctionDef]) -> bool:
+def _skips_missing(function: cst.FunctionDef | None) -> bool:
     """`if tool.annotations is None: return False` (no approval) in an approval function."""
     if function is None or not isinstance(function.body, cst.IndentedBlock):
         return False

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -287,7 +286,7 @@ class RootsAsSandbox(Rule):
             resolved = [self.flow.resolved(a.value) for a in node.args if a.keyword is None and not a.star]
             self.calls.setdefault(node.func.value, []).append(resolved)
 
-    def _parameter(self, subject) -> Optional[tuple]:
+    def _parameter(self, subject) -> tuple | None:
         """(function name, position) when the unresolved side is a positional parameter of a
         module-level function: its callers in this file may all pass resolved paths."""
         stack = self.ancestors
@@ -374,7 +373,7 @@ class RootsAsSandbox(Rule):
         self.report(node, message.format(expr=shorten(code_of(node), 36)), fix=self._fix_common(node, elements))
 
     # ----- fixes ----------------------------------------------------------------------------
-    def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> Optional[cst.BaseExpression]:
+    def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> cst.BaseExpression | None:
         """The path inside a side of the check, without `str()`/`Path()`/`+ os.sep` around it;
         None when the side is not a plain path (a URI, a tuple of prefixes, a string with text)."""
         while True:
@@ -405,7 +404,7 @@ class RootsAsSandbox(Rule):
     def _resolved_path(self, expr: cst.BaseExpression, path_name: cst.BaseExpression) -> cst.Call:
         return method(call(path_name, expr), "resolve")
 
-    def _fix_method(self, node: cst.Call, name: str, subject, other) -> Optional[Fix]:
+    def _fix_method(self, node: cst.Call, name: str, subject, other) -> Fix | None:
         left = self._side(subject)
         right = self._side(other, strip_separator=True)
         spelled = self.spelling.spell("pathlib", "Path")
@@ -417,7 +416,7 @@ class RootsAsSandbox(Rule):
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         return Fix((Replace(node, new),), imports=(needed,), display=True)
 
-    def _fix_common(self, node: cst.Call, elements: list) -> Optional[Fix]:
+    def _fix_common(self, node: cst.Call, elements: list) -> Fix | None:
         """`commonpath([p, root]) == root` -> `Path(p).resolve().is_relative_to(Path(root).resolve())`."""
         if len(elements) != 2:
             return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import libcst as cst
 
@@ -22,7 +22,7 @@ class Report:
     code: str
     node: cst.CSTNode
     message: str
-    severity: Optional[str]
+    severity: str | None
     fix: Any = None
     #: The walk's ancestor chain when the report was made: where to look for the node's
     #: statement when positions are computed (core.positions).
@@ -31,7 +31,7 @@ class Report:
     help: str = ""
     #: The fix kind the engine settled on when it differs from the Fix's own (a withheld or
     #: coordinated fix: core.engine._decide_fixes); None: the Fix says.
-    kind: Optional[str] = None
+    kind: str | None = None
 
 
 @dataclass
@@ -53,7 +53,7 @@ class FileContext:
     notes: FileNotes = field(default_factory=FileNotes)
     #: Per-file answers a rewrite computes once and asks again (e.g. the registered tools).
     memo: dict = field(default_factory=dict)
-    _evidence: Optional[Evidence] = None
+    _evidence: Evidence | None = None
     #: The module's whole-tree indexes (parents, nodes by kind, names), built on first use.
     index: ModuleIndex = field(init=False)
 

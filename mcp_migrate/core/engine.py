@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -203,16 +203,16 @@ class Analysis:
     """What one parse produced: the tree (None when screened out or unparsable), the kept
     reports paired with their findings (same order), and the file's result."""
 
-    module: Optional[cst.Module]
+    module: cst.Module | None
     pairs: list
     result: FileResult
     #: The module's whole-tree indexes, shared by the rules' rewrites, the positions and the
     #: previews of this analysis (core.syntax.ModuleIndex).
-    index: Optional[ModuleIndex] = None
+    index: ModuleIndex | None = None
     #: Where each top-level statement starts and ends, from the screen's `ast` tree when it
     #: had one and a finding has a fix (core.positions.top_level_spans): the previews slice
     #: the module's code by statement from the file instead of generating it.
-    spans: Optional[tuple] = None
+    spans: tuple | None = None
 
 
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
@@ -295,7 +295,7 @@ def _over_size(size: int, limit: int) -> Message:
 _ASCII_SAMPLE = bytes(range(128)) + b" \\n \\x41 \\u0041 +AGE- &AGE-"
 
 
-def encoding_refusal(data: bytes) -> Optional[Message]:
+def encoding_refusal(data: bytes) -> Message | None:
     """Why a file whose coding cookie names an encoding that is not ASCII-compatible is not
     read (an E902 message and help), else None. Python source must be ASCII-compatible, and the bytes
     every gate, screen and position works on are taken as such: under `unicode_escape` the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from mcp_migrate.core.coordination import FileNotes
 
@@ -88,7 +88,7 @@ class FileResult:
     findings: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     #: Set by fix mode: the new bytes, or None when nothing changed.
-    fixed_source: Optional[bytes] = None
+    fixed_source: bytes | None = None
     #: Set by fix mode: an Applied record (code, line, kind) per fix applied, review markers
     #: included (kind MARKED); `fixed` and `marked` split them.
     applied: list = field(default_factory=list)

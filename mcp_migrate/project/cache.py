@@ -40,7 +40,6 @@ import time
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
 
 from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
@@ -97,7 +96,7 @@ class ResultCache:
     collected and written once at the end. An unusable cache (see `refusal`) answers every
     lookup with a miss and writes nothing; `warnings` says why, in one line."""
 
-    def __init__(self, root: str, key: Optional[bytes], warning: Optional[str] = None) -> None:
+    def __init__(self, root: str, key: bytes | None, warning: str | None = None) -> None:
         self.folder = os.path.join(root, tool_fingerprint())
         self.root = root
         self.key = key
@@ -130,7 +129,7 @@ class ResultCache:
             table = self._tables[name] = self._load(name) if self.usable else {}
         return table
 
-    def stat_key(self, st: os.stat_result) -> Optional[tuple]:
+    def stat_key(self, st: os.stat_result) -> tuple | None:
         """The key a file's stat may be recorded under, or None while it is too recent to trust."""
         if st.st_mtime_ns >= self._trusted_before or st.st_ctime_ns >= self._trusted_before:
             return None
@@ -150,7 +149,7 @@ class ResultCache:
             return entry[2]
         return None
 
-    def get(self, path: str, data: bytes, settings, st: Optional[os.stat_result] = None):
+    def get(self, path: str, data: bytes, settings, st: os.stat_result | None = None):
         """The cached FileResult of `path` with exactly these bytes and settings, or None. A hit
         whose stat changed (a checkout that rewrote the same bytes) records the new stat."""
         entry = self._table(settings).get(path)
@@ -164,7 +163,7 @@ class ResultCache:
                 self._new.setdefault(self._table_name(settings), {})[path] = (entry[0], key, entry[2])
         return entry[2]
 
-    def put(self, path: str, data: bytes, settings, result, st: Optional[os.stat_result] = None) -> None:
+    def put(self, path: str, data: bytes, settings, result, st: os.stat_result | None = None) -> None:
         if result.errors or not self.usable:
             return
         key = self.stat_key(st) if st is not None else None
@@ -229,7 +228,7 @@ def _settings_key(settings) -> tuple:
 # --------------------------------------------------------------------------- the folder
 
 
-def refusal(folder: str, key: Optional[bytes], project_root: str, checked: Iterable[str]) -> Optional[str]:
+def refusal(folder: str, key: bytes | None, project_root: str, checked: Iterable[str]) -> str | None:
     """Why `folder` may not be this run's cache (one line), or None when it may."""
     if key is None:
         return "results cache off: no private key could be kept in the user's cache folder"
@@ -303,7 +302,7 @@ def _make_own_folder(folder: str) -> None:
         raise OSError(0, "the fingerprint folder is not a folder of ours")
 
 
-def removal_refused(folder: str, key: Optional[bytes]) -> Optional[str]:
+def removal_refused(folder: str, key: bytes | None) -> str | None:
     """Why `mcp-migrate clean` may not remove `folder` (one line), or None when it may: only a
     real folder (not a symlink) whose owner mark this user's key signed is mcp-migrate's own
     cache; a folder committed with a repository, or any other folder, is left alone."""
@@ -316,7 +315,7 @@ def removal_refused(folder: str, key: Optional[bytes]) -> Optional[str]:
     return None
 
 
-def remove_cache(folder: str, key: Optional[bytes]) -> Optional[str]:
+def remove_cache(folder: str, key: bytes | None) -> str | None:
     """Remove the cache `folder` (see `removal_refused`); why not, or None once it is gone."""
     import shutil
 
@@ -330,7 +329,7 @@ def remove_cache(folder: str, key: Optional[bytes]) -> Optional[str]:
     return None
 
 
-def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> Optional[ResultCache]:
+def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> ResultCache | None:
     """This run's cache (possibly unusable, with a warning), or None when caching is off."""
     if not enabled:
         return None

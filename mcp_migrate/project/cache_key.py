@@ -14,14 +14,13 @@ import hmac
 import os
 import stat
 from functools import lru_cache
-from typing import Optional
 
 KEY_BYTES = 32
 #: Where the key lives, below the user's cache folder.
 KEY_NAME = os.path.join("mcp-migrate", "key")
 
 
-def key_path() -> Optional[str]:
+def key_path() -> str | None:
     """The key file's path, or None when this user has no cache folder to keep it in."""
     base = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA")
     if not base:
@@ -32,7 +31,7 @@ def key_path() -> Optional[str]:
     return os.path.join(base, KEY_NAME)
 
 
-def existing_key() -> Optional[bytes]:
+def existing_key() -> bytes | None:
     """This user's key when it exists (never created: `mcp-migrate clean` asks whether a folder
     is this user's cache, and without a key none is)."""
     path = key_path()
@@ -45,7 +44,7 @@ def existing_key() -> Optional[bytes]:
 
 
 @lru_cache(maxsize=1)
-def user_key() -> Optional[bytes]:
+def user_key() -> bytes | None:
     """This user's key: read, or created the first time; None when it cannot be had safely."""
     path = key_path()
     if path is None:
@@ -67,7 +66,7 @@ def user_key() -> Optional[bytes]:
         return None
 
 
-def _read_key(path: str) -> Optional[bytes]:
+def _read_key(path: str) -> bytes | None:
     """The key in `path` when it is a regular file of ours of the right size, else None."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(fd, "rb") as handle:

@@ -11,7 +11,6 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import Optional
 
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
@@ -29,35 +28,35 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     #: The file the settings came from (None: defaults). Globs are relative to `root`.
-    path: Optional[str] = None
+    path: str | None = None
     root: str = "."
-    select: Optional[tuple] = None
+    select: tuple | None = None
     ignore: tuple = ()
-    exclude: Optional[tuple] = None
+    exclude: tuple | None = None
     extend_exclude: tuple = ()
     #: ((glob, frozenset of codes), ...)
     per_file_ignores: tuple = ()
     #: ((code, (qualified name, ...)), ...) sorted by code
     extend_apis: tuple = ()
-    unsafe_fixes: Optional[bool] = None
+    unsafe_fixes: bool | None = None
     #: Apply `exclude` / `extend-exclude` to files named explicitly too (pre-commit, editors).
-    force_exclude: Optional[bool] = None
+    force_exclude: bool | None = None
     #: Migration strategy and the names rewrites introduce (core.settings.Settings).
-    strategy: Optional[str] = None
-    parameter: Optional[str] = None
-    env_var: Optional[str] = None
+    strategy: str | None = None
+    parameter: str | None = None
+    env_var: str | None = None
     #: Where check results are cached (relative to `root`); None: `.mcp_migrate_cache`.
-    cache_dir: Optional[str] = None
+    cache_dir: str | None = None
     #: Codes added to the selection (`extend-select`), the lowest severity that fails a run
     #: (`fail-on`), and the base URL of the rule pages SARIF links (`docs-url`).
     extend_select: tuple = ()
-    fail_on: Optional[str] = None
-    docs_url: Optional[str] = None
+    fail_on: str | None = None
+    docs_url: str | None = None
     #: Files over this many bytes are reported (E997), not parsed; 0: no limit; None: the default.
-    max_file_size: Optional[int] = None
+    max_file_size: int | None = None
     #: Fix applicability, as ruff's keys: the rules whose fixes may be applied (None: all), those
     #: whose fixes may not, those whose unsafe fixes count as safe, and whose safe ones as unsafe.
-    fixable: Optional[tuple] = None
+    fixable: tuple | None = None
     unfixable: tuple = ()
     extend_safe_fixes: tuple = ()
     extend_unsafe_fixes: tuple = ()
@@ -109,7 +108,7 @@ def _section(data: dict):
 CONFIG_FILES = (".mcp-migrate.toml", "mcp-migrate.toml", "pyproject.toml")
 
 
-def config_in(folder: str, names=None) -> Optional[str]:
+def config_in(folder: str, names=None) -> str | None:
     """The config file of `folder` itself (see CONFIG_FILES), or None; `names`, when given,
     the lowered names of the folder's listing: a config file not among them is not there."""
     for name in CONFIG_FILES:
@@ -127,7 +126,7 @@ def _start_folder(start: str) -> str:
     return folder if os.path.isdir(folder) else os.path.dirname(folder)
 
 
-def find_config(start: str) -> Optional[str]:
+def find_config(start: str) -> str | None:
     """The nearest config file at or above `start` (a folder or a file): `.mcp-migrate.toml`,
     `mcp-migrate.toml`, or a pyproject.toml with a `[tool.mcp-migrate]` table; a pyproject.toml
     without the table does not stop the search (as ruff)."""
@@ -191,7 +190,7 @@ class _Validator:
         return value
 
 
-def glob_problem(glob: str) -> Optional[str]:
+def glob_problem(glob: str) -> str | None:
     """What is wrong with one exclude / per-file-ignores glob, or None."""
     from mcp_migrate.project.gitignore import compile_pattern
 
@@ -210,7 +209,7 @@ def glob_problem(glob: str) -> Optional[str]:
     return None
 
 
-def _unclosed_bracket(body: str) -> Optional[int]:
+def _unclosed_bracket(body: str) -> int | None:
     """The index of a `[` with no `]` to close it (gitignore rules: `\\` escapes the next
     character; a `]` right after `[` or `[!` is a member, not the end)."""
     i = 0
@@ -233,7 +232,7 @@ def _unclosed_bracket(body: str) -> Optional[int]:
     return None
 
 
-def parse_section(section: dict, path: Optional[str]) -> Config:
+def parse_section(section: dict, path: str | None) -> Config:
     """Validate one `[tool.mcp-migrate]` table (or a standalone config's top level)."""
     shown = display_path(path) if path else "<config>"
     v = _Validator(shown)
@@ -354,7 +353,7 @@ def load_config(path: str) -> Config:
     return parse_section(section, path)
 
 
-def resolve_config(paths, explicit: Optional[str] = None, isolated: bool = False) -> Config:
+def resolve_config(paths, explicit: str | None = None, isolated: bool = False) -> Config:
     """The run's Config: `--config FILE`, else (unless `isolated`, which reads no config file)
     the nearest config file above the first path, else defaults rooted at the CWD. Values of
     the run as a whole (cache-dir, docs-url) come from it; each file's own settings come from
@@ -382,7 +381,7 @@ class ConfigResolver:
         self._loaded: dict = {base.path: base} if base.path else {}
 
     @classmethod
-    def for_run(cls, paths, explicit: Optional[str] = None, isolated: bool = False) -> ConfigResolver:
+    def for_run(cls, paths, explicit: str | None = None, isolated: bool = False) -> ConfigResolver:
         return cls(resolve_config(paths, explicit, isolated), fixed=bool(explicit or isolated))
 
     def for_folder(self, folder: str, names=None) -> Config:
