@@ -137,6 +137,10 @@ class RootsProvider(WireMethodRule):
         Valid("def set_roots(x): ...\nset_roots([1])\n", "a user's own set_roots"),
         Valid('if method == "roots/listeners":\n    pass\n', "a different method string"),
         Valid(
+            'def seen(n):\n    return n.value == "roots/list"\n',
+            "a checker comparing a syntax node's value with the method string answers nothing",
+        ),
+        Valid(
             "import fastmcp\n\nclass Store:\n    def set_roots(self, r): ...\n\n"
             "class App:\n    def go(self):\n        self.store.set_roots([])\n",
             "set_roots on an untyped attribute in a file that defines its own set_roots",
@@ -156,6 +160,10 @@ class RootsProvider(WireMethodRule):
         Invalid("from fastmcp import Client\nc = Client('srv.py', roots=['file:///repo'])\n", "fastmcp Client roots="),
         Invalid("from fastmcp import Client\nc = Client('srv.py')\nc.set_roots(['file:///x'])\n", "fastmcp set_roots"),
         Invalid('if msg["method"] == "roots/list":\n    reply({"roots": []})\n', "a raw client answering roots/list"),
+        Invalid(
+            'if req.method.value == "roots/list":\n    reply({"roots": []})\n',
+            "an enum method's value is still the message's method",
+        ),
         Invalid(
             "from fastmcp import Client\n\nclass App:\n    def __init__(self):\n        self.client = Client('s.py')\n\n"
             "    def share(self, paths):\n        self.client.set_roots(paths)\n",

@@ -43,7 +43,7 @@ from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import within
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
-from mcp_migrate.core.syntax import code_of, literal, positional, shorten
+from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
 _RESOLVED = "`Path(p).resolve().is_relative_to(Path(root).resolve())`"
@@ -160,8 +160,17 @@ class RootsAsSandbox(Rule):
             "resolved path against a separator-terminated resolved root",
         ),
         Valid("def f(root_key, key):\n    return key.startswith(root_key)\n", "`root_key` is not a directory"),
+        Valid(
+            EXAMPLE_IMPORT + 'def row(path, root):\n    ok = path.startswith(root + "/")\n    return f"{path}: {ok}"\n',
+            "a check only written into text grants or refuses nothing",
+        ),
     ]
     INVALID = [
+        Invalid(
+            EXAMPLE_IMPORT + 'def read(path, root):\n    ok = path.startswith(root + "/")\n'
+            '    if not ok:\n        raise PermissionError(path)\n    return f"{path}: {ok}"\n',
+            "a check written into text and also deciding",
+        ),
         Invalid(
             EXAMPLE_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n",
             "a string prefix against a root",
@@ -319,7 +328,32 @@ class RootsAsSandbox(Rule):
             return False
         if _not_a_directory(subject) or _not_a_directory(other) or flow.walked(subject):
             return False
-        return not self._in_assert() and not self._strips_prefix()
+        return not self._in_assert() and not self._strips_prefix() and not self._only_formatted()
+
+    def _only_formatted(self) -> bool:
+        """`ok = p.startswith(root + "/") and ...` whose name is then only written into f-string
+        text (a label, a report line, generated data): the check grants or refuses nothing."""
+        stack = self.ancestors
+        i = len(stack) - 2
+        while i >= 0 and isinstance(stack[i], (cst.BooleanOperation, cst.UnaryOperation)):
+            i -= 1
+        assign = stack[i] if i >= 0 else None
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return False
+        target = assign.targets[0].target
+        scope = next((a for a in reversed(stack[:i]) if isinstance(a, (cst.FunctionDef, cst.Module))), None)
+        if not isinstance(target, cst.Name) or scope is None:
+            return False
+        name = target.value
+        uses = sum(1 for n in iter_nodes(scope) if isinstance(n, cst.Name) and n.value == name)
+        formatted = sum(
+            1
+            for f in iter_nodes(scope)
+            if isinstance(f, cst.FormattedStringExpression)
+            for n in iter_nodes(f.expression)
+            if isinstance(n, cst.Name) and n.value == name
+        )
+        return uses > 1 and formatted == uses - 1
 
     def _strips_prefix(self) -> bool:
         """`if p.startswith(root + "/"): return p[len(root):]`: the test guards removing the

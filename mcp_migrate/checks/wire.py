@@ -74,18 +74,63 @@ def string_context(ancestors: list) -> str | None:
             return "call:" + (method_name(call) or "")  # `make_request(1, "roots/list")`: any position
         return None
     if isinstance(parent, cst.ComparisonTarget) or isinstance(parent, cst.Comparison):
-        return "dispatch"
-    if isinstance(parent, (cst.MatchValue, cst.SubscriptElement, cst.Index)):
+        return None if _compares_code(ancestors[: i + 1], node) else "dispatch"
+    if isinstance(parent, cst.MatchValue):
+        return None if _matches_code(ancestors[:i]) else "dispatch"
+    if isinstance(parent, (cst.SubscriptElement, cst.Index)):
         return "dispatch"
     if isinstance(parent, (cst.Element,)) and i >= 1 and isinstance(ancestors[i - 1], (cst.Tuple, cst.Set, cst.List)):
         # `method in ("roots/list", ...)`
         j = i - 2
         if j >= 0 and isinstance(ancestors[j], (cst.ComparisonTarget, cst.Comparison)):
-            return "dispatch"
+            return None if _compares_code(ancestors[: j + 1], ancestors[i - 1]) else "dispatch"
         return None
     if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is node:
         return "constant"
     return None
+
+
+#: The attributes through which syntax trees give a literal's value: `ast.Constant.value`,
+#: LibCST's `SimpleString.value` / `evaluated_value` / `raw_value`, a token's `string`.
+_LITERAL_VALUE_ATTRIBUTES = frozenset({"value", "evaluated_value", "raw_value", "string"})
+
+
+def _compares_code(ancestors: list, operand: cst.CSTNode) -> bool:
+    """Is the comparison at ancestors[-1] (or the one holding it) a test of source code, not of a
+    message: is the method string compared with a literal's value read from a syntax tree
+    (`node.value == "roots/list"`, `literal(arg.value) in (M, ...)`)? A checker or a code
+    generator that looks for the method string neither asks for roots nor answers them."""
+    comparison = ancestors[-1]
+    if isinstance(comparison, cst.ComparisonTarget):
+        comparison = ancestors[-2] if len(ancestors) >= 2 else None
+    if not isinstance(comparison, cst.Comparison):
+        return False
+    sides = [comparison.left, *(target.comparator for target in comparison.comparisons)]
+    others = [side for side in sides if side is not operand]
+    return bool(others) and all(_literal_value_read(side) for side in others)
+
+
+def _matches_code(ancestors: list) -> bool:
+    """`match node.value: case "roots/list":`: the subject is a literal's value read from a tree."""
+    for anc in reversed(ancestors):
+        if isinstance(anc, cst.Match):
+            return _literal_value_read(anc.subject)
+    return False
+
+
+def _literal_value_read(expr: cst.BaseExpression) -> bool:
+    """`x.value`, `x[0].evaluated_value`, or one such given to a function (`literal(arg.value)`,
+    `str(x.value)`): the value of a syntax node. Not a message's method: `msg.method.value` (an
+    enum member's value) names a method before its `.value`, and stays a dispatch."""
+    while isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None:
+        expr = expr.args[0].value
+    if not isinstance(expr, cst.Attribute) or expr.attr.value not in _LITERAL_VALUE_ATTRIBUTES:
+        return False
+    owner = expr.value
+    owner_name = (
+        owner.attr.value if isinstance(owner, cst.Attribute) else owner.value if isinstance(owner, cst.Name) else ""
+    )
+    return "method" not in owner_name.lower()
 
 
 #: Upper-case constant names that spell a roots method: `ROOTS_LIST`, `METHOD_LIST_ROOTS`,
