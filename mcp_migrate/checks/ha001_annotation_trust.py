@@ -45,7 +45,7 @@ from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
-from mcp_migrate.core.syntax import keyword, literal, positional, shorten
+from mcp_migrate.core.syntax import keyword, literal, positional
 
 HINTS = {
     "readOnlyHint": "readOnlyHint",
@@ -413,7 +413,7 @@ class AnnotationTrust(Rule):
             reported.add(unit)
             missing = read.missing or (unit[0] == "function" and _skips_missing(read.function))
             message = MSG_MISSING if missing else MSG
-            self.report(read.node, message.format(hint=shorten(read.hint, 16), what=what))
+            self.report(read.node, message.format(hint=read.hint, what=what))
 
     def _decision(self, read: _Read):
         for lam in read.lambdas:
@@ -423,7 +423,7 @@ class AnnotationTrust(Rule):
             if name in self.approval_names:
                 return ("function", read.function_id), self.approval_names[name]
         if read.functions and decision_function(read.functions[-1]):
-            return ("function", read.function_id), f"`{shorten(read.functions[-1], 24)}()`, which approves calls"
+            return ("function", read.function_id), f"`{read.functions[-1]}()`, which approves calls"
         if read.owner is not None and _branches_act(*_branches(read.owner)):
             return ("test", id(read.owner)), WHAT_BRANCH
         for function_id, names, calls in self.acting_tests:
@@ -432,7 +432,7 @@ class AnnotationTrust(Rule):
             if read.returned and read.functions and read.functions[-1] in calls | names:
                 return ("function", read.function_id), WHAT_BRANCH
             if read.label and function_id != read.function_id and read.label in names:
-                return ("label", id(read.node)), f"whether a tool runs (via `{shorten(read.label, 16)}`)"
+                return ("label", id(read.node)), f"whether a tool runs (via `{read.label}`)"
         return self._one_call_away(read)
 
     def _one_call_away(self, read: _Read):
@@ -443,9 +443,9 @@ class AnnotationTrust(Rule):
             if function_id == read.function_id:
                 continue
             if accessor is not None and accessor in refs:
-                return ("function", read.function_id), f"`{shorten(name, 24)}()` via `{shorten(accessor, 16)}`"
+                return ("function", read.function_id), f"`{name}()` via `{accessor}`"
             if read.label and read.label in refs:
-                return ("label", id(read.node)), f"`{shorten(name, 24)}()` via label `{shorten(read.label, 16)}`"
+                return ("label", id(read.node)), f"`{name}()` via label `{read.label}`"
         return None
 
 

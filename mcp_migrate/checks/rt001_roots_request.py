@@ -33,7 +33,6 @@ from mcp_migrate.core.syntax import (
     method_name,
     positional,
     required_params,
-    shorten,
     shorten_dotted,
 )
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
@@ -229,13 +228,11 @@ class RootsRequest(WireMethodRule):
             super().report(call, MSG_SEND)
             self.helpers.found(ancestors, call)
         for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=shorten(name, 32)), severity="info")  # the helper is the site
+            super().report(site, MSG_HELPER.format(name=name), severity="info")  # the helper is the site
         self.helpers.aliases(node)
         self.imported.publish(self.context.data, self.helpers.doers)
         for param, name in self.helpers.typed_sites():
-            super().report(
-                param, MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30)), severity="info"
-            )
+            super().report(param, MSG_RESOLVED.format(param=param.name.value, name=name), severity="info")
 
     def visit_Param(self, node: cst.Param) -> None:
         """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
@@ -249,7 +246,7 @@ class RootsRequest(WireMethodRule):
         if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], self.context.settings.max_file_size):
             helper = self.imported.defined(qualified)
             if helper is not None:
-                message = MSG_RESOLVED.format(param=shorten(node.name.value, 20), name=shorten_dotted(helper, 30))
+                message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
                 super().report(node, message, severity="info")
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:

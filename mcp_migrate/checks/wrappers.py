@@ -22,7 +22,7 @@ from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import SDK_PACKAGES
-from mcp_migrate.core.syntax import all_params, iter_nodes, shorten
+from mcp_migrate.core.syntax import all_params, iter_nodes
 
 #: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
 MSG = Message(
@@ -66,7 +66,7 @@ class WrapperCalls(Rule):
         code = self.targets.get(qname) if qname else None
         if code is not None:
             info = load_catalog()[code]
-            message = MSG.format(name=shorten(qname, 40), rule=info.name, summary=info.summary.rstrip("."), code=code)
+            message = MSG.format(name=qname, rule=info.name, summary=info.summary.rstrip("."), code=code)
             self.context.report(code, node, message)
 
 

@@ -17,6 +17,7 @@ from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.coordination import RunPlan, coordinated, file_asks, for_file, plans, with_note
 from mcp_migrate.core.findings import FileError, FileResult, Finding
+from mcp_migrate.core.messages import fit
 from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import discover
 from mcp_migrate.project.regular import TooLarge, read_regular
@@ -170,7 +171,12 @@ class Plan:
 
 
 def io_error(display: str, message: str) -> Finding:
-    return Finding(display, 1, 1, 1, 1, IO_ERROR_CODE, "io-error", message, "error", "none")
+    """A file that cannot be read, as a finding (the system's words fitted to MAX_MESSAGE, and
+    given whole as the help when cut)."""
+    short = fit(message)
+    return Finding(
+        display, 1, 1, 1, 1, IO_ERROR_CODE, "io-error", short, "error", "none", message if short != message else ""
+    )
 
 
 def selector_for(config, options: CheckOptions):

@@ -8,7 +8,7 @@ from typing import Any
 import libcst as cst
 
 from mcp_migrate.core.coordination import FileNotes
-from mcp_migrate.core.messages import split
+from mcp_migrate.core.messages import fit, split
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
@@ -71,8 +71,12 @@ class FileContext:
         return self._evidence
 
     def report(self, code, node, message, *, severity=None, fix=None, help=None) -> None:
-        """`message`: a core.messages.Message (message and help), or the message alone."""
+        """`message`: a core.messages.Message (message and help), or the message alone. A message
+        over MAX_MESSAGE characters is fitted (never cutting a name) and given whole as the help."""
         text, advice = split(message, help)
+        short = fit(text)
+        if short != text:
+            text, advice = short, f"{text}; {advice}" if advice else text
         self.reports.append(Report(code, node, text, severity, fix, tuple(self.ancestors), advice))
 
     def claim(self, node: cst.CSTNode) -> None:

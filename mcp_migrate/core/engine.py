@@ -36,13 +36,13 @@ from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dependencies import consulted_again, recording
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, Suppressed
-from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
+from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
-from mcp_migrate.core.syntax import ModuleIndex, shorten
+from mcp_migrate.core.syntax import ModuleIndex
 
 
 @lru_cache(maxsize=64)
@@ -175,7 +175,7 @@ def file_finding(path: str, code: str, message, line: int = 1, column: int = 1) 
     text, advice = split(message)
     text, advice = " ".join(text.split()), " ".join(advice.split())
     if len(text) > MAX_MESSAGE:
-        text, advice = shorten(text, MAX_MESSAGE), f"{text}; {advice}" if advice else text
+        text, advice = fit(text), f"{text}; {advice}" if advice else text
     return Finding(path, line, column, line, column, code, name, text, "error", "none", advice)
 
 
@@ -482,7 +482,7 @@ def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path
             marker.end_column,
             REVIEW_PENDING_CODE,
             info.name,
-            shorten(f"review pending ({marker.code}): {reason}", MAX_MESSAGE),
+            fit(f"review pending ({marker.code}): {reason}"),
             info.severity,
             "none",
             f"{reason}; remove the marker once a human has decided",
@@ -578,7 +578,19 @@ def check_bytes(data: bytes, path: str, settings: Settings) -> FileResult:
 
 
 def internal_error_finding(error: FileError) -> Finding:
-    """An internal error as a finding at the top of its file, naming the rule involved."""
+    """An internal error as a finding at the top of its file, naming the rule involved (a message
+    over MAX_MESSAGE is fitted, and given whole as the help)."""
+    text = f"{error.code}: {error.message}"
+    short = fit(text)
     return Finding(
-        error.path, 1, 1, 1, 1, INTERNAL_ERROR_CODE, "internal-error", f"{error.code}: {error.message}", "error"
+        error.path,
+        1,
+        1,
+        1,
+        1,
+        INTERNAL_ERROR_CODE,
+        "internal-error",
+        short,
+        "error",
+        help=text if short != text else "",
     )

@@ -20,9 +20,22 @@ def code_of(node: cst.CSTNode) -> str:
 
 
 def shorten(text: str, limit: int = 60) -> str:
-    """Whitespace folded, cut to `limit` characters with `...`: snippets in messages."""
+    """Whitespace folded, cut to about `limit` characters with `...`: snippets in messages. The
+    cut falls between tokens, never inside a name (`str(root.uri)...`, not `str(root.u...`); a
+    single name longer than `limit` stays whole (the message's own fit, core.messages.fit,
+    keeps the finding within its length)."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    cut = limit - 3
+    while cut > 0 and _word_char(text[cut - 1]) and _word_char(text[cut]):
+        cut -= 1
+    head = text[:cut].rstrip(" .")
+    return head + "..." if head else text
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def shorten_dotted(qualified: str, limit: int) -> str:
