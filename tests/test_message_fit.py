@@ -59,6 +59,17 @@ TEMPLATES = [
 ]
 
 
+def test_fit_keeps_the_prose_that_says_what_is_wrong():
+    name = "h" * 70
+    assert fit(f"runs `{name}`, a helper of this project that asks for roots (one call away)") == (
+        "runs this name, a helper of this project that asks for roots"
+    )
+    name = "h" * 50
+    assert fit(f"`{name}` handles roots `list_changed`, removed in the 2026-07-28 revision") == (
+        f"`{name}` handles roots `list_changed`"
+    )
+
+
 @given(NAMES, st.sampled_from(TEMPLATES))
 def test_fit_keeps_every_code_span_whole(name, template):
     text = template.format(n=name)

@@ -482,7 +482,7 @@ def _reviews(text: str, suppressions: SuppressionIndex, settings: Settings, path
             marker.end_column,
             REVIEW_PENDING_CODE,
             info.name,
-            fit(f"review pending ({marker.code}): {reason}"),
+            _review_message(marker.code, reason),
             info.severity,
             "none",
             f"{reason}; remove the marker once a human has decided",
@@ -575,6 +575,12 @@ def check_bytes(data: bytes, path: str, settings: Settings) -> FileResult:
     """Check one file's raw bytes with `settings` (its `rules` chosen by mcp_migrate.api).
     Never raises for bad input: it becomes an E999 finding."""
     return analyze(data, path, settings).result
+
+
+def _review_message(code: str, reason: str) -> str:
+    """`review pending (CODE): reason`, the reason fitted after its prefix (which reports read)."""
+    prefix = f"review pending ({code}): "
+    return prefix + fit(reason, MAX_MESSAGE - len(prefix))
 
 
 def internal_error_finding(error: FileError) -> Finding:

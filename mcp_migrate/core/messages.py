@@ -39,7 +39,8 @@ def split(message, help_text=None) -> tuple:
 
 def fit(text: str, limit: int = MAX_MESSAGE) -> str:
     """`text` in at most `limit` characters, never cutting a code span or a word: trailing prose
-    clauses without code are dropped first (`, deprecated by SEP-2577`), then the longest code
+    clauses without code are dropped first (`, deprecated by SEP-2577`) while two words of prose
+    are left before them (`runs `x`, a helper that asks` keeps its helper), then the longest code
     span gives way to a generic noun (`this name`, `this code`), and prose alone is cut at a
     space. A long identifier is shown whole or not at all."""
     if len(text) <= limit:
@@ -49,8 +50,8 @@ def fit(text: str, limit: int = MAX_MESSAGE) -> str:
     for cut in reversed(cuts):
         if len(text) <= limit:
             break
-        if "`" in text[cut:]:
-            break
+        if "`" in text[cut:] or len(_CODE_SPAN.sub("", text[:cut]).split()) < 2:
+            break  # a clause with code stays, and so does the prose that says what is wrong
         text = text[:cut]
     while len(text) > limit:
         spans = [m.span() for m in _CODE_SPAN.finditer(text)]
