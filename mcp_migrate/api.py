@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
-from typing import Optional
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import FileResult
@@ -62,7 +61,7 @@ def default_settings(**fields) -> Settings:
     return settings(frozenset(load_catalog()), **fields)
 
 
-def _complete(value: Optional[Settings]) -> Settings:
+def _complete(value: Settings | None) -> Settings:
     return default_settings() if value is None else with_rules(value)
 
 
@@ -82,21 +81,21 @@ def client_side(select: frozenset) -> frozenset:
     return CLIENT_SIDE & select
 
 
-def analyze(data: bytes, path: str, settings: Optional[Settings] = None):
+def analyze(data: bytes, path: str, settings: Settings | None = None):
     """The engine's analysis of one file (the parsed tree, reports and result)."""
     from mcp_migrate.core.engine import analyze as engine_analyze
 
     return engine_analyze(data, path, _complete(settings))
 
 
-def check_bytes(data: bytes, path: str, settings: Optional[Settings] = None) -> FileResult:
+def check_bytes(data: bytes, path: str, settings: Settings | None = None) -> FileResult:
     """Check one file's raw bytes. Never raises for bad input: it becomes an E999 finding."""
     from mcp_migrate.core.engine import check_bytes as engine_check
 
     return engine_check(data, path, _complete(settings))
 
 
-def check_source(source, path: str = "<string>", *, settings: Optional[Settings] = None) -> list:
+def check_source(source, path: str = "<string>", *, settings: Settings | None = None) -> list:
     """Findings for one source text (str or bytes), sorted by position; an internal error (a
     rule that raised) is a finding too (INTERNAL_ERROR_CODE), so it can never pass as clean.
     Calls of a helper of the same text are related locations of the helper's finding
@@ -111,7 +110,7 @@ def check_source(source, path: str = "<string>", *, settings: Optional[Settings]
 
 
 def fix_bytes(
-    data: bytes, path: str, settings: Optional[Settings] = None, *, unsafe: bool = False, suggestions: bool = False
+    data: bytes, path: str, settings: Settings | None = None, *, unsafe: bool = False, suggestions: bool = False
 ) -> FileResult:
     """Fix one file's bytes (see core.fix.loop.fix_bytes). Never raises. `suggestions` also takes
     the display-only fixes `fix` never applies (RT102, RT103)."""
@@ -124,7 +123,7 @@ def fix_source(
     source,
     path: str = "<string>",
     *,
-    settings: Optional[Settings] = None,
+    settings: Settings | None = None,
     unsafe: bool = False,
     suggestions: bool = False,
 ):
@@ -137,7 +136,7 @@ def fix_source(
     return fixed.decode("utf-8") if isinstance(source, str) else fixed
 
 
-def rule_previews(data: bytes, path: str, settings: Optional[Settings] = None) -> dict:
+def rule_previews(data: bytes, path: str, settings: Settings | None = None) -> dict:
     """(code, unsafe?) -> the file's bytes after that rule's fixes of that kind."""
     from mcp_migrate.core.fix.loop import analysis_previews
 

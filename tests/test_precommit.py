@@ -8,6 +8,7 @@ rather than at the working tree itself, so the test sees uncommitted and untrack
 `pre-commit try-repo /path/to/clone mcp-migrate --all-files`."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,10 @@ def test_hook_manifest_offline():
         assert "--force-exclude" in hook["entry"] and "--unsafe-fixes" not in hook["entry"]
     assert hooks["mcp-migrate"]["entry"].startswith("mcp-migrate check")
     assert hooks["mcp-migrate-fix"]["entry"].startswith("mcp-migrate fix")
+    # one job each, so a config with both prints a finding once: the fix hook lists only what it
+    # changed, the check hook lists the findings and fixes nothing
+    assert "--fix-only" in hooks["mcp-migrate-fix"]["entry"].split()
+    assert not {"--fix", "--fix-only", "--diff"} & set(hooks["mcp-migrate"]["entry"].split())
 
 
 def make_repo(root: Path, files: dict) -> Path:
@@ -123,23 +128,52 @@ def test_hooks_print_one_summary_however_many_files(hooks, tmp_path):
     assert check.returncode == 1, check.stdout
     assert check.stdout.count("Checked 24 files") == 1, check.stdout
     assert check.stdout.count("Checked ") == 1, check.stdout
-    fix = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
-    assert fix.returncode == 1, fix.stdout
-    assert fix.stdout.count("Checked ") == 1, fix.stdout
+    fix = try_repo(hooks, work, "mcp-migrate-fix", "--all-files", "--verbose")  # a hook that passes is quiet
+    assert fix.returncode == 0, fix.stdout  # the servers beside them leave the clients' fixes unsafe
+    assert fix.stdout.count("No findings fixed (36 fixes available with `--unsafe-fixes`).") == 1, fix.stdout
 
 
 @pytest.mark.network
-def test_fix_hook_keeps_failing_while_only_unsafe_fixes_remain(hooks, tmp_path):
-    """What the README says: the fix hook changes nothing here, still fails because findings
-    remain, and its summary says how many more `--unsafe-fixes` would fix."""
+def test_fix_hook_leaves_unsafe_fixes_to_the_check_hook(hooks, tmp_path):
+    """Only unsafe fixes here: the fix hook changes nothing, passes and says how many
+    `--unsafe-fixes` would apply; the check hook fails and lists the finding."""
     work = make_repo(tmp_path / "work", {"server.py": SERVER})
     for _ in range(2):
-        proc = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
-        assert proc.returncode == 1, proc.stdout
-        assert "server.py:14:20: RT001 " in proc.stdout
-        assert "1 fixable with `mcp-migrate fix --unsafe-fixes`" in proc.stdout
-        assert "files were modified by this hook" not in proc.stdout
+        proc = try_repo(hooks, work, "mcp-migrate-fix", "--all-files", "--verbose")  # a hook that passes is quiet
+        assert proc.returncode == 0, proc.stdout
+        assert "No findings fixed (1 fix available with `--unsafe-fixes`)." in proc.stdout
+        assert "RT001" not in proc.stdout
         assert (work / "server.py").read_text() == SERVER
+    check = try_repo(hooks, work, "mcp-migrate", "--all-files")
+    assert check.returncode == 1, check.stdout
+    assert "server.py:14:20: RT001 " in check.stdout
+    assert "1 fixable with `mcp-migrate fix --unsafe-fixes`" in check.stdout
+
+
+FINDING_LINE = re.compile(r"^\S+\.py:\d+:\d+: [A-Z]+\d+ ", re.M)
+
+
+@pytest.mark.network
+def test_both_hooks_of_the_readme_print_each_finding_once(hooks, tmp_path):
+    """The README's snippet configures both hooks; `pre-commit run` runs them one after the
+    other on the same files, and each finding is printed once (the fix hook lists only fixes)."""
+    snapshot, env = hooks
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    config = readme_precommit_config(str(snapshot)).replace(
+        "0123456789abcdef0123456789abcdef01234567", head.stdout.strip()
+    )
+    work = make_repo(tmp_path / "work", {".pre-commit-config.yaml": config, "server.py": SERVER})
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "mcp-migrate (fix)" in proc.stdout and "- hook id: mcp-migrate\n" in proc.stdout  # both ran
+    assert FINDING_LINE.findall(proc.stdout) == ["server.py:14:20: RT001 "], proc.stdout
 
 
 README = (REPO / "README.md").read_text()
@@ -157,7 +191,6 @@ def test_readme_snippet_pins_a_commit_and_autoupdate_writes_one(tmp_path):
     """The snippet names no tag (none exists, and pre-commit stops at a rev it cannot find): its
     rev is a 40-hex commit SHA placeholder, and the README's autoupdate command, run against a
     clone, replaces it with the clone's head SHA. Needs git only, not the package registry."""
-    import re
 
     import yaml
 

@@ -3,8 +3,6 @@ arguments, and whether a block ends in a return or a raise."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.core.syntax import literal
@@ -44,7 +42,7 @@ def is_literal(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def call_qualified(resolver, call: cst.Call) -> Optional[str]:
+def call_qualified(resolver, call: cst.Call) -> str | None:
     """The qualified name of a call's function: through imports, or a builtin by its bare name."""
     q = resolver.qualified(call.func)
     if q:

@@ -32,7 +32,6 @@ Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor i
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 import libcst as cst
 
@@ -46,7 +45,7 @@ from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
-from mcp_migrate.core.syntax import keyword, literal, positional, shorten
+from mcp_migrate.core.syntax import keyword, literal, positional
 
 HINTS = {
     "readOnlyHint": "readOnlyHint",
@@ -116,7 +115,7 @@ class _Acting(cst.CSTVisitor):
         super().__init__()
         self.found = False
 
-    def visit_Call(self, node: cst.Call) -> Optional[bool]:
+    def visit_Call(self, node: cst.Call) -> bool | None:
         if _acts(node):
             self.found = True
         return not self.found
@@ -371,7 +370,7 @@ class AnnotationTrust(Rule):
         name = last_identifier(node.func) or ""
         return name.startswith("set") or name in ("update", "pop")
 
-    def _function(self) -> Optional[cst.FunctionDef]:
+    def _function(self) -> cst.FunctionDef | None:
         for anc in reversed(self.ancestors):
             if isinstance(anc, cst.FunctionDef):
                 return anc
@@ -414,7 +413,7 @@ class AnnotationTrust(Rule):
             reported.add(unit)
             missing = read.missing or (unit[0] == "function" and _skips_missing(read.function))
             message = MSG_MISSING if missing else MSG
-            self.report(read.node, message.format(hint=shorten(read.hint, 16), what=what))
+            self.report(read.node, message.format(hint=read.hint, what=what))
 
     def _decision(self, read: _Read):
         for lam in read.lambdas:
@@ -424,7 +423,7 @@ class AnnotationTrust(Rule):
             if name in self.approval_names:
                 return ("function", read.function_id), self.approval_names[name]
         if read.functions and decision_function(read.functions[-1]):
-            return ("function", read.function_id), f"`{shorten(read.functions[-1], 24)}()`, which approves calls"
+            return ("function", read.function_id), f"`{read.functions[-1]}()`, which approves calls"
         if read.owner is not None and _branches_act(*_branches(read.owner)):
             return ("test", id(read.owner)), WHAT_BRANCH
         for function_id, names, calls in self.acting_tests:
@@ -433,7 +432,7 @@ class AnnotationTrust(Rule):
             if read.returned and read.functions and read.functions[-1] in calls | names:
                 return ("function", read.function_id), WHAT_BRANCH
             if read.label and function_id != read.function_id and read.label in names:
-                return ("label", id(read.node)), f"whether a tool runs (via `{shorten(read.label, 16)}`)"
+                return ("label", id(read.node)), f"whether a tool runs (via `{read.label}`)"
         return self._one_call_away(read)
 
     def _one_call_away(self, read: _Read):
@@ -444,9 +443,9 @@ class AnnotationTrust(Rule):
             if function_id == read.function_id:
                 continue
             if accessor is not None and accessor in refs:
-                return ("function", read.function_id), f"`{shorten(name, 24)}()` via `{shorten(accessor, 16)}`"
+                return ("function", read.function_id), f"`{name}()` via `{accessor}`"
             if read.label and read.label in refs:
-                return ("label", id(read.node)), f"`{shorten(name, 24)}()` via label `{shorten(read.label, 16)}`"
+                return ("label", id(read.node)), f"`{name}()` via label `{read.label}`"
         return None
 
 
@@ -488,7 +487,7 @@ def _statement_facts(stack: list) -> _Facts:
     return facts
 
 
-def _label_of(anc, child) -> Optional[str]:
+def _label_of(anc, child) -> str | None:
     """The label a hint is mapped into at this step: a keyword argument's name, a literal dict
     key, or an attribute assigned (`self.auto_ok = hint`)."""
     if isinstance(anc, cst.Arg) and anc.keyword is not None and child is anc.value:
@@ -511,7 +510,7 @@ def _branches(owner) -> tuple:
     return (owner.body,)
 
 
-def _skips_missing(function: Optional[cst.FunctionDef]) -> bool:
+def _skips_missing(function: cst.FunctionDef | None) -> bool:
     """`if tool.annotations is None: return False` (no approval) in an approval function."""
     if function is None or not isinstance(function.body, cst.IndentedBlock):
         return False

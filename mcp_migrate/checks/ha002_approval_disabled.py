@@ -18,7 +18,6 @@ Not flagged: `"always"`, callables (HA001 judges those), and the per-tool allow-
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 import libcst as cst
 
@@ -43,7 +42,7 @@ MSG_ADK = Message(
 )
 
 
-def _never(expr: cst.BaseExpression) -> Optional[str]:
+def _never(expr: cst.BaseExpression) -> str | None:
     """How the value turns approval off for every tool, or None."""
     if literal(expr) == "never":
         return '"never"'
@@ -58,7 +57,7 @@ def _never(expr: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def _never_tree(node) -> Optional[str]:
+def _never_tree(node) -> str | None:
     """`_never` on the standard library's nodes."""
     if screen_string(node) == "never":
         return '"never"'

@@ -16,7 +16,7 @@ import ast
 import os
 import re
 from functools import lru_cache
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from mcp_migrate.core.dependencies import consulted, file_stamp
 from mcp_migrate.core.line_scan import line_matches
@@ -74,7 +74,7 @@ def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0) -> boo
     return False
 
 
-def names_a_doer(path: str, qualified: Optional[str], tokens: tuple, limit: int = 0) -> bool:
+def names_a_doer(path: str, qualified: str | None, tokens: tuple, limit: int = 0) -> bool:
     """Whether `qualified` (`.scope.Pinned`, `pkg.helpers.get_dirs`) names a doer of its project
     module, by that module's bytes: the cheap question before a rule analyses the module."""
     if not qualified or not path or path.startswith("<") or "." not in qualified.lstrip("."):
@@ -84,7 +84,7 @@ def names_a_doer(path: str, qualified: Optional[str], tokens: tuple, limit: int 
     return source is not None and name in _doers(source, tokens, limit).functions
 
 
-def _module_spelled(data: bytes, source: Optional[str], bound: str, tokens: tuple, limit: int) -> bool:
+def _module_spelled(data: bytes, source: str | None, bound: str, tokens: tuple, limit: int) -> bool:
     """`bound.<doer>` in the bytes, for a module bound to `bound` whose doers are known."""
     if source is None:
         return False
@@ -130,7 +130,7 @@ def _plain_imports(data: bytes) -> list:
     ]
 
 
-def module_source(path: str, module: str) -> Optional[str]:
+def module_source(path: str, module: str) -> str | None:
     """The project file of `module` as the file at `path` imports it (relative or absolute)."""
     if module.startswith("."):
         return imported_module_file(path, module + ".x")
@@ -192,7 +192,7 @@ def per_file(cache: dict, source: str, extra, compute, missing=None):
     return found
 
 
-def read_module(source: str, stat, limit: int, prefix: int = 0) -> Optional[bytes]:
+def read_module(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:
     """A module's bytes, or None when over `limit` (0: no limit) or unreadable; with `prefix`,
     only its first `prefix` bytes, whatever its size."""
     if limit and stat.st_size > limit and not prefix:
@@ -205,12 +205,12 @@ def read_module(source: str, stat, limit: int, prefix: int = 0) -> Optional[byte
     return data
 
 
-def _own(source: str, tokens: tuple, limit: int) -> Optional[tuple]:
+def _own(source: str, tokens: tuple, limit: int) -> tuple | None:
     """(functions, methods, from-imports) of one module file."""
     return per_file(_CACHE, source, tokens, lambda stat: _read_own(source, stat, tokens, limit or _LIMIT))
 
 
-def _read_own(source: str, stat, tokens: tuple, limit: int) -> Optional[tuple]:
+def _read_own(source: str, stat, tokens: tuple, limit: int) -> tuple | None:
     data = read_module(source, stat, limit)
     if data is None:
         return None

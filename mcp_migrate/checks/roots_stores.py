@@ -5,8 +5,6 @@ call), in the same module or one import away. RT002 owns one `RootsStores` per f
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.checks.roots_api import returns_stored, stored_roots_attributes
@@ -49,7 +47,7 @@ class RootsStores:
         self.classes.add(node.name.value)
         return setter, getters
 
-    def typed(self, site, qualified: Optional[str], name: str) -> Optional[str]:
+    def typed(self, site, qualified: str | None, name: str) -> str | None:
         """The store class `site` (a parameter, an argument) is typed with, when one of another
         module; one of this file's classes is held for `local_sites`."""
         if qualified is None or "." not in qualified:

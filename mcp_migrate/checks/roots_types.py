@@ -4,14 +4,13 @@ annotation or a signature names."""
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 import libcst as cst
 
 from mcp_migrate.core.sdk import PROVIDER_SIGNATURE_TYPES, ROOTS_TYPE_NAMES
 
 
-def roots_type_definition(node: cst.ClassDef, data: bytes) -> Optional[str]:
+def roots_type_definition(node: cst.ClassDef, data: bytes) -> str | None:
     """The Roots protocol type a class defines (its own ListRootsRequest, ListRootsResult,
     RootsListChangedNotification, a `Root` beside its own ListRootsResult or with a `uri`
     field (issue 19 §1: `Root` next to `uri=`), a ListRootsFn

@@ -40,7 +40,6 @@ from mcp_migrate.core.syntax import (
     method_name,
     positional,
     required_params,
-    shorten,
     shorten_dotted,
 )
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
@@ -237,12 +236,12 @@ class RootsRequest(WireMethodRule):
             super().report(call, MSG_SEND)
             self.helpers.found(ancestors, call)
         for site, name, key in self.helpers.keyed_sites():
-            message = MSG_HELPER.format(name=shorten(name, 32))
+            message = MSG_HELPER.format(name=name)
             super().report(site, message, severity="info", via=Via(self.CODE, "", *key))
         self.helpers.aliases(node)
         self.imported.publish(self.context.data, self.helpers.doers)
         for param, name in self.helpers.typed_sites():
-            message = MSG_RESOLVED.format(param=shorten(param.name.value, 20), name=shorten(name, 30))
+            message = MSG_RESOLVED.format(param=param.name.value, name=name)
             super().report(param, message, severity="info", via=Via(self.CODE, "", None, name))
         sites = self.context.helper_sites
         for (owner, name), first in self.helpers.first.items():
@@ -261,7 +260,7 @@ class RootsRequest(WireMethodRule):
         if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], self.context.settings.max_file_size):
             helper = self.imported.defined(qualified)
             if helper is not None:
-                message = MSG_RESOLVED.format(param=shorten(node.name.value, 20), name=shorten_dotted(helper, 30))
+                message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
                 super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:

@@ -137,6 +137,10 @@ class RootsProvider(WireMethodRule):
         Valid("def set_roots(x): ...\nset_roots([1])\n", "a user's own set_roots"),
         Valid('if method == "roots/listeners":\n    pass\n', "a different method string"),
         Valid(
+            'def seen(n):\n    return n.value == "roots/list"\n',
+            "a checker comparing a syntax node's value with the method string answers nothing",
+        ),
+        Valid(
             "import fastmcp\n\nclass Store:\n    def set_roots(self, r): ...\n\n"
             "class App:\n    def go(self):\n        self.store.set_roots([])\n",
             "set_roots on an untyped attribute in a file that defines its own set_roots",
@@ -156,6 +160,10 @@ class RootsProvider(WireMethodRule):
         Invalid("from fastmcp import Client\nc = Client('srv.py', roots=['file:///repo'])\n", "fastmcp Client roots="),
         Invalid("from fastmcp import Client\nc = Client('srv.py')\nc.set_roots(['file:///x'])\n", "fastmcp set_roots"),
         Invalid('if msg["method"] == "roots/list":\n    reply({"roots": []})\n', "a raw client answering roots/list"),
+        Invalid(
+            'if req.method.value == "roots/list":\n    reply({"roots": []})\n',
+            "an enum method's value is still the message's method",
+        ),
         Invalid(
             "from fastmcp import Client\n\nclass App:\n    def __init__(self):\n        self.client = Client('s.py')\n\n"
             "    def share(self, paths):\n        self.client.set_roots(paths)\n",
@@ -329,7 +337,7 @@ class RootsProvider(WireMethodRule):
         if key not in CALLBACK_KEYS or is_false_or_none(node.value) or not self.context.evidence.mcp:
             return
         if key == "list_roots_callback" or "callback" in (code_of(node.value)):
-            self.report(node, MSG.format(what=f"the `{shorten(key, 30)}` callback entry"))
+            self.report(node, MSG.format(what=f"the `{key}` callback entry"))
 
     def _names_list_roots_request(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.Tuple):
@@ -354,7 +362,7 @@ class RootsProvider(WireMethodRule):
             return
         why = self._provider_signature(node)
         if why is not None:
-            self.report(node.name, MSG_PROVIDER.format(name=shorten(node.name.value, 40), why=why))
+            self.report(node.name, MSG_PROVIDER.format(name=node.name.value, why=why))
             self._reported_defs.add(id(node))
 
     def visit_Return(self, node: cst.Return) -> None:
@@ -375,7 +383,7 @@ class RootsProvider(WireMethodRule):
         if returns & ASKING_TYPES or returns_built(function.body, self.resolver, ASKING_TYPES):
             return  # a server-side resolver that asks (`-> ListRoots | ListRootsResult`, `return ListRoots()`)
         why = "builds and returns a `ListRootsResult`"
-        self.report(function.name, MSG_PROVIDER.format(name=shorten(function.name.value, 40), why=why))
+        self.report(function.name, MSG_PROVIDER.format(name=function.name.value, why=why))
         self._reported_defs.add(id(function))
 
     def _is_setter(self, node: cst.FunctionDef) -> bool:
@@ -412,9 +420,7 @@ class RootsProvider(WireMethodRule):
         for name in sorted(self._wired):
             func = self._defined.get(name)
             if func is not None and id(func) not in self._reported_defs:
-                self.report(
-                    func.name, MSG_PROVIDER.format(name=shorten(name, 40), why="is wired as `list_roots_callback=`")
-                )
+                self.report(func.name, MSG_PROVIDER.format(name=name, why="is wired as `list_roots_callback=`"))
 
     def _message_handler_method(self, node: cst.FunctionDef) -> None:
         owner = self.parent(2)  # FunctionDef <- IndentedBlock <- ClassDef
@@ -460,7 +466,7 @@ class RootsProvider(WireMethodRule):
         if not found and node.default is not None and self._client_roots_code():
             found = provider_types(self.resolver, node.annotation.annotation)
         if found:
-            name, kind = shorten(node.name.value, 16), shorten(sorted(found)[0], 16)
+            name, kind = node.name.value, sorted(found)[0]
             self.report(node, MSG.format(what=f"a `{name}` parameter typed `{kind}`"))
             return
         if not self._client_roots_code():
@@ -476,7 +482,7 @@ class RootsProvider(WireMethodRule):
         """A parameter typed with a roots store, or a store handed to a call (info: the store's
         setter and getter are the sites)."""
         if isinstance(node, cst.Param):
-            self.report(node, MSG_STORE_PARAM.format(name=shorten(node.name.value, 16), kind=shorten(kind, 20)))
+            self.report(node, MSG_STORE_PARAM.format(name=node.name.value, kind=kind))
         else:
             self.report(node, MSG_STORE.format(name=shorten(code_of(node.value), 24), kind=kind), severity="info")
 
@@ -508,15 +514,15 @@ class RootsProvider(WireMethodRule):
         through (known once the whole class is seen: a getter may precede its setter)."""
         setter, getters = self.stores.getters(original_node, self._reported_defs)
         for getter in getters:
-            why = f"returns the roots `{shorten(setter, 24)}` stores"
-            self.report(getter.name, MSG_PROVIDER.format(name=shorten(getter.name.value, 40), why=why))
+            why = f"returns the roots `{setter}` stores"
+            self.report(getter.name, MSG_PROVIDER.format(name=getter.name.value, why=why))
             self._reported_defs.add(id(getter))
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own ListRootsRequest / ListRootsResult / Root / ListRootsFn in MCP code."""
         name = roots_type_definition(node, self.context.data)
         if name is not None and name != "RootsListChangedNotification" and self.context.evidence.mcp:
-            self.report(node.name, MSG_TYPE.format(name=shorten(name, 20)))
+            self.report(node.name, MSG_TYPE.format(name=name))
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
         """A roots/list string or constant (`Method.ROOTS_LIST`) used where the method is answered."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -245,7 +244,7 @@ class RootsCapabilityDeclared(Rule):
         if capability_mapping(self.resolver, stack, index) or roots_capability_shape(node.value):
             self.report(node, MSG_DECLARE, fix=self._without_key(stack[-2], node, stack[index]))
 
-    def _without_key(self, mapping: cst.Dict, element: cst.DictElement, holder) -> Optional[Fix]:
+    def _without_key(self, mapping: cst.Dict, element: cst.DictElement, holder) -> Fix | None:
         """The mapping without its roots key. As a branch of `{"roots": {}} if roots else {}`
         both branches become `{}`: the whole conditional is `{}` (its test is a plain name), not
         `{} if roots else {}`. None while a server in the same run still asks for roots (its

@@ -26,7 +26,7 @@ from mcp_migrate.core.fix.edits import AddComment
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import CLIENT_RECEIVERS, NOTIFICATION_WRAPPERS
-from mcp_migrate.core.syntax import literal, method_name, positional, shorten
+from mcp_migrate.core.syntax import literal, method_name, positional
 
 _REMOVED = "`notifications/roots/list_changed` is removed in the 2026-07-28 revision (Roots is deprecated by SEP-2577)"
 MSG = Message(
@@ -107,7 +107,7 @@ class ListChangedSend(WireMethodRule):
     def leave_Module(self, node: cst.Module) -> None:
         """Calls of same-file helpers that send list_changed (known once the file is seen)."""
         for site, name in self.helpers.sites():
-            super().report(site, MSG_HELPER.format(name=shorten(name, 24)), severity="info")  # the helper is the site
+            super().report(site, MSG_HELPER.format(name=name), severity="info")  # the helper is the site
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own RootsListChangedNotification model, in MCP code."""
@@ -115,7 +115,7 @@ class ListChangedSend(WireMethodRule):
             roots_type_definition(node, self.context.data) == "RootsListChangedNotification"
             and self.context.evidence.mcp
         ):
-            self.report(node.name, MSG_TYPE.format(name=shorten(node.name.value, 24)))
+            self.report(node.name, MSG_TYPE.format(name=node.name.value))
 
     def visit_Call(self, node: cst.Call) -> None:
         self.helpers.called(node, self.ancestors, self.resolver)

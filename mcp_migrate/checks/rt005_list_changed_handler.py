@@ -19,7 +19,7 @@ from mcp_migrate.core.fix.builders import remove_arg, remove_statement
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.screen import none_or_false
-from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional, shorten
+from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
 
 _REFRESH = "make what it refreshed a per-call parameter or a configuration reload"
 MSG = Message(
@@ -180,7 +180,7 @@ class ListChangedHandler(WireMethodRule):
         done = self.context.memo.setdefault("rt005_reported_defs", set())
         if id(node) not in done:
             done.add(id(node))
-            self.report(node.name, MSG_DEF.format(name=shorten(node.name.value, 20)))
+            self.report(node.name, MSG_DEF.format(name=node.name.value))
 
     def leave_Module(self, node: cst.Module) -> None:
         """The defs of handlers registered by name (known once the whole file is seen)."""

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -64,7 +63,7 @@ def _shorten(text: str) -> str:
     return shorten(text, 36)
 
 
-def _leading_text(expr: cst.BaseExpression) -> Optional[tuple]:
+def _leading_text(expr: cst.BaseExpression) -> tuple | None:
     """(text, complete) for the start of a string value we can read, else None."""
     value = literal(expr)
     if value is not None:
@@ -80,12 +79,12 @@ def _leading_text(expr: cst.BaseExpression) -> Optional[tuple]:
     return None
 
 
-def _agent_settings(q: Optional[str]) -> bool:
+def _agent_settings(q: str | None) -> bool:
     """mcp-agent / fast-agent `MCPRootSettings`."""
     return bool(q) and q.partition(".")[0] in HOST_FRAMEWORKS and q.endswith(".MCPRootSettings")
 
 
-def classify(expr: cst.BaseExpression) -> Optional[tuple]:
+def classify(expr: cst.BaseExpression) -> tuple | None:
     """("scheme", scheme, shown) or ("path", None, shown) for a URI that is not `file:`; None when
     it is a file URI or cannot be read."""
     if isinstance(expr, cst.Call) and expr.args and isinstance(expr.func, (cst.Name, cst.Attribute)):
@@ -99,7 +98,7 @@ def classify(expr: cst.BaseExpression) -> Optional[tuple]:
     return _judge(*lead)
 
 
-def _judge(text: str, complete: bool) -> Optional[tuple]:
+def _judge(text: str, complete: bool) -> tuple | None:
     """classify's verdict on the text a value starts with (`complete`: all of the value)."""
     shown = _shorten(text if complete else text + "...")
     if not text:
@@ -113,7 +112,7 @@ def _judge(text: str, complete: bool) -> Optional[tuple]:
     return ("path", None, shown)
 
 
-def _leading_text_tree(node) -> Optional[tuple]:
+def _leading_text_tree(node) -> tuple | None:
     """`_leading_text` on the standard library's nodes (an f-string's first literal part; the
     left of a `+`)."""
     value = screen_string(node)
@@ -128,7 +127,7 @@ def _leading_text_tree(node) -> Optional[tuple]:
     return None
 
 
-def classify_tree(node) -> Optional[tuple]:
+def classify_tree(node) -> tuple | None:
     """`classify` on the standard library's nodes: a URI we can read that is not `file:`."""
     if node.__class__ is ast.Call and (node.args or node.keywords) and screen_last_identifier(node.func):
         if screen_last_identifier(node.func) in URL_TYPES:
@@ -249,7 +248,7 @@ class RootUriScheme(Rule):
             if literal(el.value) is not None or isinstance(el.value, (cst.FormattedString, cst.BinaryOperation)):
                 self._check(el.value, MSG_SCHEME, _FASTMCP_LIB)
 
-    def _takes_fastmcp_roots(self, node: cst.Call, q: Optional[str], symbol: Optional[str]) -> bool:
+    def _takes_fastmcp_roots(self, node: cst.Call, q: str | None, symbol: str | None) -> bool:
         if in_package(q, FASTMCP) and symbol in FASTMCP_CLIENTS:
             return True
         if in_package(q, PYDANTIC_AI) and "MCP" in q.rpartition(".")[2]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -44,7 +43,7 @@ from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import within
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
-from mcp_migrate.core.syntax import code_of, literal, positional, shorten
+from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
 _RESOLVED = "`Path(p).resolve().is_relative_to(Path(root).resolve())`"
@@ -161,8 +160,17 @@ class RootsAsSandbox(Rule):
             "resolved path against a separator-terminated resolved root",
         ),
         Valid("def f(root_key, key):\n    return key.startswith(root_key)\n", "`root_key` is not a directory"),
+        Valid(
+            EXAMPLE_IMPORT + 'def row(path, root):\n    ok = path.startswith(root + "/")\n    return f"{path}: {ok}"\n',
+            "a check only written into text grants or refuses nothing",
+        ),
     ]
     INVALID = [
+        Invalid(
+            EXAMPLE_IMPORT + 'def read(path, root):\n    ok = path.startswith(root + "/")\n'
+            '    if not ok:\n        raise PermissionError(path)\n    return f"{path}: {ok}"\n',
+            "a check written into text and also deciding",
+        ),
         Invalid(
             EXAMPLE_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n",
             "a string prefix against a root",
@@ -287,7 +295,7 @@ class RootsAsSandbox(Rule):
             resolved = [self.flow.resolved(a.value) for a in node.args if a.keyword is None and not a.star]
             self.calls.setdefault(node.func.value, []).append(resolved)
 
-    def _parameter(self, subject) -> Optional[tuple]:
+    def _parameter(self, subject) -> tuple | None:
         """(function name, position) when the unresolved side is a positional parameter of a
         module-level function: its callers in this file may all pass resolved paths."""
         stack = self.ancestors
@@ -320,7 +328,32 @@ class RootsAsSandbox(Rule):
             return False
         if _not_a_directory(subject) or _not_a_directory(other) or flow.walked(subject):
             return False
-        return not self._in_assert() and not self._strips_prefix()
+        return not self._in_assert() and not self._strips_prefix() and not self._only_formatted()
+
+    def _only_formatted(self) -> bool:
+        """`ok = p.startswith(root + "/") and ...` whose name is then only written into f-string
+        text (a label, a report line, generated data): the check grants or refuses nothing."""
+        stack = self.ancestors
+        i = len(stack) - 2
+        while i >= 0 and isinstance(stack[i], (cst.BooleanOperation, cst.UnaryOperation)):
+            i -= 1
+        assign = stack[i] if i >= 0 else None
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+            return False
+        target = assign.targets[0].target
+        scope = next((a for a in reversed(stack[:i]) if isinstance(a, (cst.FunctionDef, cst.Module))), None)
+        if not isinstance(target, cst.Name) or scope is None:
+            return False
+        name = target.value
+        uses = sum(1 for n in iter_nodes(scope) if isinstance(n, cst.Name) and n.value == name)
+        formatted = sum(
+            1
+            for f in iter_nodes(scope)
+            if isinstance(f, cst.FormattedStringExpression)
+            for n in iter_nodes(f.expression)
+            if isinstance(n, cst.Name) and n.value == name
+        )
+        return uses > 1 and formatted == uses - 1
 
     def _strips_prefix(self) -> bool:
         """`if p.startswith(root + "/"): return p[len(root):]`: the test guards removing the
@@ -374,7 +407,7 @@ class RootsAsSandbox(Rule):
         self.report(node, message.format(expr=shorten(code_of(node), 36)), fix=self._fix_common(node, elements))
 
     # ----- fixes ----------------------------------------------------------------------------
-    def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> Optional[cst.BaseExpression]:
+    def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> cst.BaseExpression | None:
         """The path inside a side of the check, without `str()`/`Path()`/`+ os.sep` around it;
         None when the side is not a plain path (a URI, a tuple of prefixes, a string with text)."""
         while True:
@@ -405,7 +438,7 @@ class RootsAsSandbox(Rule):
     def _resolved_path(self, expr: cst.BaseExpression, path_name: cst.BaseExpression) -> cst.Call:
         return method(call(path_name, expr), "resolve")
 
-    def _fix_method(self, node: cst.Call, name: str, subject, other) -> Optional[Fix]:
+    def _fix_method(self, node: cst.Call, name: str, subject, other) -> Fix | None:
         left = self._side(subject)
         right = self._side(other, strip_separator=True)
         spelled = self.spelling.spell("pathlib", "Path")
@@ -417,7 +450,7 @@ class RootsAsSandbox(Rule):
         new = new.with_changes(lpar=node.lpar, rpar=node.rpar)
         return Fix((Replace(node, new),), imports=(needed,), display=True)
 
-    def _fix_common(self, node: cst.Call, elements: list) -> Optional[Fix]:
+    def _fix_common(self, node: cst.Call, elements: list) -> Fix | None:
         """`commonpath([p, root]) == root` -> `Path(p).resolve().is_relative_to(Path(root).resolve())`."""
         if len(elements) != 2:
             return None

@@ -5,7 +5,7 @@ constant...); `WireMethodRule`, the string and constant handling of the rules ab
 from __future__ import annotations
 
 import re
-from typing import ClassVar, NamedTuple, Optional
+from typing import ClassVar, NamedTuple
 
 import libcst as cst
 
@@ -41,7 +41,7 @@ CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
 CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capabilities", CLIENT_CAPABILITIES_META_KEY})
 
 
-def string_context(ancestors: list) -> Optional[str]:
+def string_context(ancestors: list) -> str | None:
     """Classify where the string literal at `ancestors[-1]` sits.
 
     Returns "request" (value of a "method" key: a message built by hand), "send" (first argument
@@ -74,18 +74,63 @@ def string_context(ancestors: list) -> Optional[str]:
             return "call:" + (method_name(call) or "")  # `make_request(1, "roots/list")`: any position
         return None
     if isinstance(parent, cst.ComparisonTarget) or isinstance(parent, cst.Comparison):
-        return "dispatch"
-    if isinstance(parent, (cst.MatchValue, cst.SubscriptElement, cst.Index)):
+        return None if _compares_code(ancestors[: i + 1], node) else "dispatch"
+    if isinstance(parent, cst.MatchValue):
+        return None if _matches_code(ancestors[:i]) else "dispatch"
+    if isinstance(parent, (cst.SubscriptElement, cst.Index)):
         return "dispatch"
     if isinstance(parent, (cst.Element,)) and i >= 1 and isinstance(ancestors[i - 1], (cst.Tuple, cst.Set, cst.List)):
         # `method in ("roots/list", ...)`
         j = i - 2
         if j >= 0 and isinstance(ancestors[j], (cst.ComparisonTarget, cst.Comparison)):
-            return "dispatch"
+            return None if _compares_code(ancestors[: j + 1], ancestors[i - 1]) else "dispatch"
         return None
     if isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is node:
         return "constant"
     return None
+
+
+#: The attributes through which syntax trees give a literal's value: `ast.Constant.value`,
+#: LibCST's `SimpleString.value` / `evaluated_value` / `raw_value`, a token's `string`.
+_LITERAL_VALUE_ATTRIBUTES = frozenset({"value", "evaluated_value", "raw_value", "string"})
+
+
+def _compares_code(ancestors: list, operand: cst.CSTNode) -> bool:
+    """Is the comparison at ancestors[-1] (or the one holding it) a test of source code, not of a
+    message: is the method string compared with a literal's value read from a syntax tree
+    (`node.value == "roots/list"`, `literal(arg.value) in (M, ...)`)? A checker or a code
+    generator that looks for the method string neither asks for roots nor answers them."""
+    comparison = ancestors[-1]
+    if isinstance(comparison, cst.ComparisonTarget):
+        comparison = ancestors[-2] if len(ancestors) >= 2 else None
+    if not isinstance(comparison, cst.Comparison):
+        return False
+    sides = [comparison.left, *(target.comparator for target in comparison.comparisons)]
+    others = [side for side in sides if side is not operand]
+    return bool(others) and all(_literal_value_read(side) for side in others)
+
+
+def _matches_code(ancestors: list) -> bool:
+    """`match node.value: case "roots/list":`: the subject is a literal's value read from a tree."""
+    for anc in reversed(ancestors):
+        if isinstance(anc, cst.Match):
+            return _literal_value_read(anc.subject)
+    return False
+
+
+def _literal_value_read(expr: cst.BaseExpression) -> bool:
+    """`x.value`, `x[0].evaluated_value`, or one such given to a function (`literal(arg.value)`,
+    `str(x.value)`): the value of a syntax node. Not a message's method: `msg.method.value` (an
+    enum member's value) names a method before its `.value`, and stays a dispatch."""
+    while isinstance(expr, cst.Call) and len(expr.args) == 1 and expr.args[0].keyword is None:
+        expr = expr.args[0].value
+    if not isinstance(expr, cst.Attribute) or expr.attr.value not in _LITERAL_VALUE_ATTRIBUTES:
+        return False
+    owner = expr.value
+    owner_name = (
+        owner.attr.value if isinstance(owner, cst.Attribute) else owner.value if isinstance(owner, cst.Name) else ""
+    )
+    return "method" not in owner_name.lower()
 
 
 #: Upper-case constant names that spell a roots method: `ROOTS_LIST`, `METHOD_LIST_ROOTS`,
@@ -104,7 +149,7 @@ _REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^noti
 _RPC_VERBS = frozenset({"request", "call", "call_method", "rpc", "invoke", "send_request", "send", "notify"})
 
 
-def constant_method(name: str) -> Optional[str]:
+def constant_method(name: str) -> str | None:
     """The roots method an upper-case constant's name spells, else None."""
     if "ROOTS" not in name:
         return None
@@ -115,7 +160,7 @@ def constant_method(name: str) -> Optional[str]:
     return None
 
 
-def constant_use(ancestors: list, known: dict) -> Optional[tuple]:
+def constant_use(ancestors: list, known: dict) -> tuple | None:
     """(method, ancestors ending at the reference) for a Name or `X.NAME` at ancestors[-1]
     that names a roots-method constant, by its name or by a same-file assignment (`known`)."""
     node = ancestors[-1]
@@ -133,11 +178,11 @@ class ConstantUse(NamedTuple):
     string: `string_context`), and the ancestors ending at it."""
 
     node: cst.CSTNode
-    where: Optional[str]
+    where: str | None
     ancestors: list
 
 
-def constant_reference(context, ancestors: list, method: str) -> Optional[ConstantUse]:
+def constant_reference(context, ancestors: list, method: str) -> ConstantUse | None:
     """For a Name visited at ancestors[-1]: its use when it names a `method` constant
     (`ROOTS_LIST`, `Method.ROOTS_LIST`), else None. Cheap first test: most names hold no
     "OOTS" and are no known constant."""
@@ -168,7 +213,7 @@ def note_constant(context, ancestors: list, value: str) -> None:
 _METHOD_KEY_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*METHOD(?:_[A-Z0-9]+)*$")
 
 
-def method_key(key: Optional[cst.BaseExpression]) -> bool:
+def method_key(key: cst.BaseExpression | None) -> bool:
     """A JSON-RPC message's `method` key: the literal, or a constant named for it."""
     if key is None:
         return False
@@ -178,7 +223,7 @@ def method_key(key: Optional[cst.BaseExpression]) -> bool:
     return bool(name) and _METHOD_KEY_CONSTANT.match(name) is not None and "KEY" in name
 
 
-def registers(where: Optional[str]) -> bool:
+def registers(where: str | None) -> bool:
     """`router.notification(M)`, `emitter.on(M)`, `bus.register(M)`, `add_request_handler(M)`:
     the method is handled here (sends are not registrations)."""
     if not where or not where.startswith("call:"):
@@ -189,7 +234,7 @@ def registers(where: Optional[str]) -> bool:
     )
 
 
-def sends(where: Optional[str]) -> bool:
+def sends(where: str | None) -> bool:
     """`send_request(M)`, `session.request(M)`, `rpc.call(M)`: the method goes to the peer."""
     if not where or not where.startswith("call:"):
         return False
@@ -202,7 +247,7 @@ def sends(where: Optional[str]) -> bool:
 _FACTORY = re.compile(r"^(?:make|build|create|new)_?\w*(?:notification|request|message)", re.I)
 
 
-def builds(where: Optional[str]) -> bool:
+def builds(where: str | None) -> bool:
     """`make_notification(method=M)`, `build_request(1, M)`: a message built with the method,
     to be written to a stream (a factory's name says so; a sender's is `sends`)."""
     if not where or not where.startswith("call:"):
@@ -303,7 +348,7 @@ class WireMethodRule(Rule):
         if use is not None:
             self.method_used(use.node, use.where, use.ancestors, constant=True)
 
-    def method_used(self, node: cst.CSTNode, where: Optional[str], ancestors: list, *, constant: bool) -> None:
+    def method_used(self, node: cst.CSTNode, where: str | None, ancestors: list, *, constant: bool) -> None:
         """`METHOD` used at `node` (`where`: string_context's answer); `constant`: through a name."""
 
 

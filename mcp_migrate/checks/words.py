@@ -4,7 +4,6 @@ The security rules read names this way; see root_flow.py for the heuristic."""
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -117,7 +116,7 @@ def resolved_name(name: str) -> bool:
     return bool(_RESOLVED_WORDS.intersection(words(name)))
 
 
-def last_identifier(expr: cst.BaseExpression) -> Optional[str]:
+def last_identifier(expr: cst.BaseExpression) -> str | None:
     if isinstance(expr, cst.Name):
         return expr.value
     if isinstance(expr, cst.Attribute):

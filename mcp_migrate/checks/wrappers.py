@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -24,7 +23,7 @@ from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import SDK_PACKAGES
-from mcp_migrate.core.syntax import all_params, iter_nodes, shorten
+from mcp_migrate.core.syntax import all_params, iter_nodes
 
 #: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
 MSG = Message(
@@ -68,7 +67,7 @@ class WrapperCalls(Rule):
         code = self.targets.get(qname) if qname else None
         if code is not None:
             info = load_catalog()[code]
-            message = MSG.format(name=shorten(qname, 40), rule=info.name, summary=info.summary.rstrip("."), code=code)
+            message = MSG.format(name=qname, rule=info.name, summary=info.summary.rstrip("."), code=code)
             self.context.report(code, node, message)
 
 
@@ -154,7 +153,7 @@ class SameFileHelpers:
         ]
 
 
-def function_key(ancestors: list) -> Optional[tuple]:
+def function_key(ancestors: list) -> tuple | None:
     """(class name or None, function name) of the outermost function around the node: a
     method directly in a class body, or a module-level function (closures count as their
     enclosing function)."""
@@ -165,7 +164,7 @@ def function_key(ancestors: list) -> Optional[tuple]:
     return None
 
 
-def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> Optional[tuple]:
+def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> tuple | None:
     """The function key a reference names: `helper` (a same-file function: bound by no import)
     or `self.helper` / `cls.helper` (a method of the enclosing class)."""
     if isinstance(func, cst.Name) and not methods_only:
@@ -183,7 +182,7 @@ def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> O
     return None
 
 
-def instance_class(name: str, ancestors: list) -> Optional[str]:
+def instance_class(name: str, ancestors: list) -> str | None:
     """The same-file class `name` holds an instance of, in the functions around the node
     (innermost first): a parameter annotated with it (`manager: RootsManager`), or one plain
     assignment from its constructor (`cfg = RootsConfig(...)`, a closure reading it too)."""
@@ -212,7 +211,7 @@ def instance_class(name: str, ancestors: list) -> Optional[str]:
     return None
 
 
-def definition_key(ancestors: list) -> Optional[tuple]:
+def definition_key(ancestors: list) -> tuple | None:
     """The key of the FunctionDef at ancestors[-1], when it is a module-level function or a
     method directly in a class body (what `callee_key` can name)."""
     node = ancestors[-1]
@@ -247,13 +246,13 @@ class ImportedHelpers:
         #: answer (a helper's qualified name) -> (its module's absolute path, its function key)
         self.origins: dict = {}
 
-    def helper(self, call: cst.Call, resolver) -> Optional[str]:
+    def helper(self, call: cst.Call, resolver) -> str | None:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
         if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
             return None
         return self._found(_imported_target(call.func, resolver))
 
-    def defined(self, qualified: Optional[str]) -> Optional[str]:
+    def defined(self, qualified: str | None) -> str | None:
         """`qualified` (a project class or function named through an import: `RootsManager`
         from `.session`), when the analysis of its module keys it (else None)."""
         if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
@@ -265,13 +264,13 @@ class ImportedHelpers:
             return None
         return self._found((module, (None, name)))
 
-    def via(self, code: str, helper: str) -> Optional[Via]:
+    def via(self, code: str, helper: str) -> Via | None:
         """What a call of `helper` (an answer of `helper` or `defined`) stands for: the `code`
         finding of that function in its module (core.callers)."""
         origin = self.origins.get(helper)
         return Via(code, origin[0], *origin[1]) if origin is not None else None
 
-    def _found(self, target) -> Optional[str]:
+    def _found(self, target) -> str | None:
         """`target`'s qualified name when its module keys it; once per target in a file (a file
         names the same few types and helpers again and again)."""
         if target is None:
@@ -280,7 +279,7 @@ class ImportedHelpers:
             self._answers[target] = self._look_up(target)
         return self._answers[target]
 
-    def _look_up(self, target) -> Optional[str]:
+    def _look_up(self, target) -> str | None:
         module, key = target
         source = module_source(self.path, module)
         if source is None:
@@ -332,7 +331,7 @@ class ImportedHelpers:
             ImportedHelpers._analysing = False
 
 
-def framework_via(code: str, path: str, qualified: str) -> Optional[Via]:
+def framework_via(code: str, path: str, qualified: str) -> Via | None:
     """What `await list_roots()` of a framework's module stands for, when that module is one of
     the project's beside `path`: the `code` finding at its own `def list_roots` (core.callers)."""
     if not path or path.startswith("<"):
@@ -355,14 +354,14 @@ def run_alone(path: str, data: bytes, settings, rule_class, screen):
     return rule
 
 
-def _reexported_from(source: str, name: str) -> Optional[str]:
+def _reexported_from(source: str, name: str) -> str | None:
     """The file a module imports `name` from (`from .helpers import name`, the parenthesised
     form too), if any."""
     found = reexport_sources(source, lambda word: word == name)
     return found[0] if found else None
 
 
-def _imported_target(func, resolver) -> Optional[tuple]:
+def _imported_target(func, resolver) -> tuple | None:
     """(module, function key) a call's callee names through the file's imports: a function
     imported from a project module (absolutely or relatively), or a method on an instance of an
     imported class. SDK names are not followed."""

@@ -16,7 +16,7 @@ import io
 import re
 import tokenize
 from collections import defaultdict
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from mcp_migrate.core.codes import UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.suppress import NOQA
@@ -25,7 +25,7 @@ from mcp_migrate.core.suppress import NOQA
 SKIPPED_CODES = (*UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE)
 
 
-def _line_ends(text: str) -> Optional[set]:
+def _line_ends(text: str) -> set | None:
     """Lines whose end is outside any string or continuation (a comment may go there);
     None when the tokenizer cannot read the file."""
     ends = set()
@@ -49,7 +49,7 @@ def _comments(text: str) -> dict:
     return found
 
 
-def _with_codes(content: str, comment_col: Optional[int], codes: list) -> str:
+def _with_codes(content: str, comment_col: int | None, codes: list) -> str:
     """`content` (one line without its ending) carrying a noqa directive for `codes`."""
     if comment_col is not None:
         match = NOQA.search(content, comment_col)
@@ -73,7 +73,7 @@ class NoqaEdit(NamedTuple):
     """What `add_noqa` did to one file: the new bytes (None: unchanged), how many codes it
     added, and the findings it found no place for."""
 
-    data: Optional[bytes]
+    data: bytes | None
     added: int
     unplaced: list
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple
 
 from mcp_migrate.core.codes import UNFILTERED_CODES
 from mcp_migrate.core.findings import Suppressed
@@ -77,7 +78,7 @@ def _covered(finding, lines: set) -> bool:
     return finding.code not in UNFILTERED_CODES and (finding.line in lines or finding.end_line in lines)
 
 
-def suppress(result, data: bytes, found: Optional[list] = None):
+def suppress(result, data: bytes, found: list | None = None):
     """Move the findings a blanket `# noqa` covers to `result.suppressed`; returns `result`."""
     if not result.findings:
         return result
@@ -104,7 +105,7 @@ class Spelled(NamedTuple):
     data: bytes
     inserted: tuple
 
-    def restore(self, new: Optional[bytes]) -> Optional[bytes]:
+    def restore(self, new: bytes | None) -> bytes | None:
         if new is None:
             return None
         for text in self.inserted:
@@ -112,7 +113,7 @@ class Spelled(NamedTuple):
         return new
 
 
-def spell_out(data: bytes, findings, found: list) -> Optional[Spelled]:
+def spell_out(data: bytes, findings, found: list) -> Spelled | None:
     """Each blanket directive on a line with findings becomes `# noqa: CODES <sentinel>`; None
     when none covers a finding (or the file already holds our sentinel)."""
     if _SENTINEL in data:

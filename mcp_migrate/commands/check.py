@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from mcp_migrate.output.printable import printable
@@ -17,13 +16,13 @@ class OutputOptions:
     """How a command reports: format, destination, verbosity, exit policy."""
 
     output_format: str = "full"
-    output_file: Optional[str] = None
+    output_file: str | None = None
     color: bool = True
     quiet: bool = False
     statistics: bool = False
     exit_zero: bool = False
     #: `--report FILE.md`: also write the Markdown migration report there.
-    report: Optional[str] = None
+    report: str | None = None
 
 
 def exit_code(run, exit_zero: bool = False) -> int:
@@ -40,10 +39,10 @@ def run_check_command(
     options,
     output: OutputOptions,
     *,
-    stdin: Optional[bytes] = None,
-    stdin_filename: Optional[str] = None,
-    baseline: Optional[str] = None,
-    write_baseline: Optional[str] = None,
+    stdin: bytes | None = None,
+    stdin_filename: str | None = None,
+    baseline: str | None = None,
+    write_baseline: str | None = None,
     add_noqa: bool = False,
 ) -> int:
     from mcp_migrate.commands import runner

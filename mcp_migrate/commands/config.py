@@ -7,7 +7,6 @@ import dataclasses
 import json
 import os
 import sys
-from typing import Optional
 
 
 def _toml(value) -> str:
@@ -21,7 +20,7 @@ def _toml(value) -> str:
     return "[" + ", ".join(_toml(v) for v in value) + "]"
 
 
-def effective(paths, options, unsafe: Optional[bool]) -> tuple:
+def effective(paths, options, unsafe: bool | None) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
     from mcp_migrate.commands.runner import resolver_for, selector_for
     from mcp_migrate.core.catalog import DEFAULT_FAIL_ON
@@ -101,7 +100,7 @@ def effective(paths, options, unsafe: Optional[bool]) -> tuple:
     return config.path, rows
 
 
-def print_config(paths, options, unsafe: Optional[bool], output_format: str = "text") -> None:
+def print_config(paths, options, unsafe: bool | None, output_format: str = "text") -> None:
     from mcp_migrate.output.printable import printable, printable_data
     from mcp_migrate.project.paths import display_path
 

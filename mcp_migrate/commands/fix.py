@@ -8,7 +8,6 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UNFILTERED_CODES
 from mcp_migrate.core.findings import FileError
@@ -17,7 +16,7 @@ from mcp_migrate.output.printable import one_line, printable
 
 @dataclass(frozen=True)
 class FixOptions:
-    unsafe: Optional[bool] = None
+    unsafe: bool | None = None
     show_diff: bool = False
     color: bool = True
     quiet: bool = False
@@ -31,8 +30,8 @@ class FixOptions:
     #: migration report).
     output_format: str = "full"
     show_fixes: bool = False
-    report: Optional[str] = None
-    output_file: Optional[str] = None
+    report: str | None = None
+    output_file: str | None = None
     #: `--fix-only`: apply fixes, then neither report what remains nor exit 1 for it (ruff's).
     fix_only: bool = False
 
@@ -65,7 +64,7 @@ def marked_note(marked: int) -> str:
     return f"; {marked} marked for review (the findings remain)" if marked else ""
 
 
-def fix_summary(fixed: int, marked: int) -> Optional[str]:
+def fix_summary(fixed: int, marked: int) -> str | None:
     """`Fixed 4 findings.`, `Fixed 4 findings; 3 marked for review (the findings remain).`, or
     `No findings fixed; 3 marked ...` when only markers were written; None for nothing."""
     if not (fixed or marked):
@@ -74,7 +73,7 @@ def fix_summary(fixed: int, marked: int) -> Optional[str]:
     return f"{head}{marked_note(marked)}."
 
 
-def fix_only_summary(fixed: int, waiting: int, marked: int = 0) -> Optional[str]:
+def fix_only_summary(fixed: int, waiting: int, marked: int = 0) -> str | None:
     """ruff's `--fix-only` line: what was fixed (and marked for review) and how many unsafe
     fixes wait; None when there is nothing to say."""
     extra = (
@@ -259,7 +258,7 @@ def _print_fix_enumeration(console, outcomes) -> None:
                 console.print(f"    {count} × {escape(code)} ({escape(name)}){suffix}")
 
 
-def run_fix_stdin(filename: Optional[str], options, flags: FixOptions, data: bytes) -> int:
+def run_fix_stdin(filename: str | None, options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
     from mcp_migrate.commands import analysis

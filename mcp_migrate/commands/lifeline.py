@@ -23,7 +23,6 @@ import os
 import sys
 import threading
 import time
-from typing import Optional
 
 #: How often the watching thread asks whether the parent is still there.
 POLL_SECONDS = 0.5
@@ -33,13 +32,13 @@ ORPHANED = 70
 _PR_SET_PDEATHSIG = 1
 
 
-def parent_for_workers(start_method: str) -> Optional[int]:
+def parent_for_workers(start_method: str) -> int | None:
     """The pid a worker started with `start_method` should see as its parent: this process,
     except under `forkserver`, where the server is the parent (and ends with this process)."""
     return None if start_method == "forkserver" else os.getpid()
 
 
-def end_with_parent(expected: Optional[int] = None) -> None:
+def end_with_parent(expected: int | None = None) -> None:
     """Called first thing in a worker: end this process when its parent dies. `expected` is the
     parent it should have (None: whichever it has now)."""
     parent = os.getppid() if expected is None else expected

@@ -9,9 +9,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple
 
 from mcp_migrate.commands.lifeline import end_with_parent, parent_for_workers
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
@@ -26,6 +26,7 @@ from mcp_migrate.core.coordination import (
     with_note,
 )
 from mcp_migrate.core.findings import FileError, FileResult, Finding
+from mcp_migrate.core.messages import fit
 from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import discover
 from mcp_migrate.project.regular import TooLarge, read_regular
@@ -51,21 +52,21 @@ MISSING_PATH = "No such file or directory"
 class CheckOptions:
     """What the shared CLI options resolve to; codes are already split (`("RT", "RT004")`)."""
 
-    select: Optional[Sequence[str]] = None
-    ignore: Optional[Sequence[str]] = None
-    config: Optional[str] = None
+    select: Sequence[str] | None = None
+    ignore: Sequence[str] | None = None
+    config: str | None = None
     jobs: int = 0
     #: `--strategy` (None: the config's); `--force-exclude` (None: the config's).
-    strategy: Optional[str] = None
-    force_exclude: Optional[bool] = None
+    strategy: str | None = None
+    force_exclude: bool | None = None
     #: Read and write the results cache (project.cache); `check --no-cache` turns it off.
     cache: bool = False
     #: Compute fix previews with the check (full text and SARIF output show them).
     previews: bool = False
     #: `--extend-select` codes, `--unsafe-fixes/--no-unsafe-fixes` and `--severity` (None: the config's).
-    extend_select: Optional[Sequence[str]] = None
-    unsafe: Optional[bool] = None
-    fail_on: Optional[str] = None
+    extend_select: Sequence[str] | None = None
+    unsafe: bool | None = None
+    fail_on: str | None = None
     #: `--isolated`: read no config file; every file gets the defaults (and the flags).
     isolated: bool = False
     #: `-v`: phase timings on stderr (commands.timing.Timings); the default prints nothing.
@@ -106,7 +107,7 @@ class RunResult:
     #: rule pages' base URL (`docs-url`).
     unsafe_fixes: bool = False
     fail_on: str = DEFAULT_FAIL_ON
-    docs_url: Optional[str] = None
+    docs_url: str | None = None
     #: (path, code, unsafe?) -> FixProposal, filled by `propose_fixes` for reporters that show
     #: fixes (SARIF, the full text format): reporters only report, they never run the fixer.
     fixes: dict = field(default_factory=dict)
@@ -121,7 +122,7 @@ class RunResult:
         """The findings that make the run exit 1 (severity at or above their file's `fail-on`)."""
         return [f for f in self.findings if fails(f.severity, self.fail_on_for(f.path))]
 
-    def _policy(self, path: str) -> Optional[FilePolicy]:
+    def _policy(self, path: str) -> FilePolicy | None:
         ref = self.files.get(path)
         return getattr(ref, "policy", None)
 
@@ -153,10 +154,10 @@ class FileRef(NamedTuple):
     """Where a checked file's bytes come from (`data` for standard input), its Settings and
     its FilePolicy (None: the run's)."""
 
-    path: Optional[str]
+    path: str | None
     settings: object
-    data: Optional[bytes] = None
-    policy: Optional[FilePolicy] = None
+    data: bytes | None = None
+    policy: FilePolicy | None = None
 
     def read(self) -> bytes:
         if self.data is not None:
@@ -184,7 +185,12 @@ class Plan:
 
 
 def io_error(display: str, message: str) -> Finding:
-    return Finding(display, 1, 1, 1, 1, IO_ERROR_CODE, "io-error", message, "error", "none")
+    """A file that cannot be read, as a finding (the system's words fitted to MAX_MESSAGE, and
+    given whole as the help when cut)."""
+    short = fit(message)
+    return Finding(
+        display, 1, 1, 1, 1, IO_ERROR_CODE, "io-error", short, "error", "none", message if short != message else ""
+    )
 
 
 def selector_for(config, options: CheckOptions):
@@ -211,7 +217,7 @@ def file_policy(config, options: CheckOptions) -> FilePolicy:
     )
 
 
-def _fixes_of(policy: Optional[FilePolicy]):
+def _fixes_of(policy: FilePolicy | None):
     from mcp_migrate.commands.applicability import NO_POLICY
 
     return policy.fixes if policy is not None and policy.fixes is not None else NO_POLICY
@@ -347,7 +353,7 @@ def worker_count(n_files: int, jobs: int) -> int:
 MAX_POOLS = 6
 
 
-def _run_pool(func, items: list, workers: int, advance: Callable) -> Optional[list]:
+def _run_pool(func, items: list, workers: int, advance: Callable) -> list | None:
     """Results in order, or None when a pool cannot run here (then the caller runs in-process).
     A worker that dies (a native crash, the kernel's OOM killer) loses no file and costs little:
     the files left unfinished run again in a fresh pool, and only a file that was in a dying
@@ -462,7 +468,7 @@ def _isolated_child(func, item, send, parent) -> None:
     send.close()
 
 
-def _crashed(func, item, exitcode: Optional[int]):
+def _crashed(func, item, exitcode: int | None):
     """The result of a file whose process died: E998 naming the signal (or exit status)."""
     import signal
 
@@ -548,7 +554,7 @@ def _no_progress(total: int):
     return contextlib.nullcontext(lambda: None)
 
 
-def run_items(items: list, jobs: int = 0, func=check_file, progress: Optional[Callable] = None) -> list:
+def run_items(items: list, jobs: int = 0, func=check_file, progress: Callable | None = None) -> list:
     workers = worker_count(len(items), jobs)
     with (progress or _no_progress)(len(items)) as advance:
         if workers > 1 and func in (check_file, _check_item):
@@ -633,7 +639,7 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
     return results
 
 
-def _item_bytes(item) -> Optional[bytes]:
+def _item_bytes(item) -> bytes | None:
     """The bytes of a check's item: read already (a cached run's), else read now; None for a
     file that cannot be read or is too large (check_file reports it)."""
     if len(item) == 3:
@@ -644,7 +650,7 @@ def _item_bytes(item) -> Optional[bytes]:
         return None
 
 
-def _decided_without_rules(source, settings, data: Optional[bytes]) -> Optional[FileResult]:
+def _decided_without_rules(source, settings, data: bytes | None) -> FileResult | None:
     """The result of a file the screening loops finish before any rule is loaded: one that
     cannot be read (check_file's E902 / E997), or one the gate keeps out (its answer is the
     check's: the engine does not ask it again). None for a file that opens the gate."""
@@ -666,7 +672,7 @@ def unreadable_results(p: Plan) -> list:
     return out
 
 
-def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Callable] = None) -> RunResult:
+def run_check(paths: Sequence[str], options: CheckOptions, progress: Callable | None = None) -> RunResult:
     """Check `paths`; prints nothing. Raises ConfigError for bad input."""
     p = plan(paths, options)
     warnings: list = list(p.warnings)
@@ -709,7 +715,7 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Optional[Ca
 
 
 def _run_cached(
-    p: Plan, options: CheckOptions, progress: Optional[Callable], paths, warnings: list, counts: Optional[dict] = None
+    p: Plan, options: CheckOptions, progress: Callable | None, paths, warnings: list, counts: dict | None = None
 ) -> list:
     """Check the plan's files, reusing cached results for unchanged bytes; the rest run as
     usual (in the pool for big trees) and are stored. Results keep the plan's order; why the
@@ -807,7 +813,7 @@ def fix_file(item) -> FixOutcome:
     return FixOutcome(source, result, snap if result.fixed_source is not None else None, settings, policy)
 
 
-def unsafe_fixes(config, unsafe: Optional[bool]) -> bool:
+def unsafe_fixes(config, unsafe: bool | None) -> bool:
     """`--unsafe-fixes/--no-unsafe-fixes` when given, else the config's `unsafe-fixes`."""
     return bool(unsafe if unsafe is not None else config.unsafe_fixes)
 
@@ -831,7 +837,7 @@ class FixRun:
 
 
 def run_fix(
-    paths: Sequence[str], options: CheckOptions, unsafe: Optional[bool], progress: Optional[Callable] = None
+    paths: Sequence[str], options: CheckOptions, unsafe: bool | None, progress: Callable | None = None
 ) -> FixRun:
     """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes each file's
     config's `unsafe-fixes`."""
@@ -897,7 +903,7 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
     return settings if run_plan == RunPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
 
 
-def coordinate_check(run: RunResult, recheck: Optional[Callable] = None) -> RunResult:
+def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResult:
     """A check's findings with the fix kinds the run's `fix` commands give them
     (core.coordination): a client-side fix that plain `fix` withholds while a server still asks
     is `unsafe` when `fix --unsafe-fixes` frees it, else `none`, its help saying why; so what
@@ -1008,7 +1014,7 @@ class StdinTarget:
     warnings: tuple = ()
 
 
-def stdin_target(filename: Optional[str], options: CheckOptions) -> StdinTarget:
+def stdin_target(filename: str | None, options: CheckOptions) -> StdinTarget:
     from mcp_migrate.project.discovery import force_excluded
     from mcp_migrate.project.paths import display_path
 
@@ -1019,7 +1025,7 @@ def stdin_target(filename: Optional[str], options: CheckOptions) -> StdinTarget:
     return StdinTarget(display_path(filename) if filename else "-", settings, config, tuple(warnings))
 
 
-def check_stdin(filename: Optional[str], options: CheckOptions, data: bytes) -> RunResult:
+def check_stdin(filename: str | None, options: CheckOptions, data: bytes) -> RunResult:
     """`check --stdin-filename PATH -`: check `data` as if it were PATH."""
     target = stdin_target(filename, options)
     policy = run_policy(target.config, options)
@@ -1071,7 +1077,7 @@ def propose_fixes(run: RunResult) -> RunResult:
     return run
 
 
-def _from_preview(ref: Optional[FileRef], new: Optional[bytes]) -> Optional[FixProposal]:
+def _from_preview(ref: FileRef | None, new: bytes | None) -> FixProposal | None:
     if ref is None or new is None:
         return None
     try:
@@ -1080,9 +1086,7 @@ def _from_preview(ref: Optional[FileRef], new: Optional[bytes]) -> Optional[FixP
         return None
 
 
-def _propose(
-    ref: Optional[FileRef], path: str, code: str, unsafe: bool, display: bool = False
-) -> Optional[FixProposal]:
+def _propose(ref: FileRef | None, path: str, code: str, unsafe: bool, display: bool = False) -> FixProposal | None:
     from mcp_migrate.commands import analysis
 
     if ref is None:

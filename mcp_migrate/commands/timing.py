@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 PREFIX = "mcp-migrate: verbose: "
 
@@ -32,7 +32,7 @@ class Timings:
             (self.stream or sys.stderr).write(printable(PREFIX + text) + "\n")
 
     @contextlib.contextmanager
-    def phase(self, name: str, detail: Optional[Callable[[], str]] = None):
+    def phase(self, name: str, detail: Callable[[], str] | None = None):
         """Time the block; on leaving it, `name: <detail> in N s` (`detail()` is asked then)."""
         start = time.perf_counter()
         try:

@@ -15,7 +15,7 @@ and compares the code with the file's text before any position is trusted."""
 from __future__ import annotations
 
 import ast
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import libcst as cst
 
@@ -29,7 +29,7 @@ class Anchor(NamedTuple):
     byte_column: int
 
 
-def anchor(block: list, index: int, chain: list, memo: dict) -> Optional[Anchor]:
+def anchor(block: list, index: int, chain: list, memo: dict) -> Anchor | None:
     """The deepest expression of `chain` (LibCST's nodes from a block statement down to a
     reported node, that statement first) whose start `ast` gives; `block[index]` is the ast
     statement the LibCST statement starts with. None when the walk gets no further than the
@@ -45,7 +45,7 @@ def anchor(block: list, index: int, chain: list, memo: dict) -> Optional[Anchor]
         cst_node, ast_node, rest = rest[0], block[position], rest[1:]
     else:
         cst_node, ast_node = statement, block[index]
-    found: Optional[Anchor] = None
+    found: Anchor | None = None
     while rest:
         step = _step(cst_node, ast_node, rest, memo)
         if step is None:
@@ -58,7 +58,7 @@ def anchor(block: list, index: int, chain: list, memo: dict) -> Optional[Anchor]
     return found
 
 
-def _position(items, child: cst.CSTNode, memo: dict) -> Optional[int]:
+def _position(items, child: cst.CSTNode, memo: dict) -> int | None:
     """Where `child` sits in `items` (a node's list field), by identity."""
     key = id(items)
     known = memo.get(key)
@@ -67,7 +67,7 @@ def _position(items, child: cst.CSTNode, memo: dict) -> Optional[int]:
     return known[1].get(id(child))
 
 
-def _step(cst_node: Any, ast_node: Any, rest: list, memo: dict) -> Optional[tuple]:
+def _step(cst_node: Any, ast_node: Any, rest: list, memo: dict) -> tuple | None:
     """(the next LibCST expression on the chain, its ast twin, how many chain nodes that
     took), or None where the two trees part."""
     child = rest[0]
@@ -110,7 +110,7 @@ _VALUE_OWNERS = frozenset({cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign, c
 _SEQUENCES = frozenset({cst.List, cst.Tuple, cst.Set})
 
 
-def _call_argument(call: cst.Call, twin: ast.AST, rest: list, memo: dict) -> Optional[tuple]:
+def _call_argument(call: cst.Call, twin: ast.AST, rest: list, memo: dict) -> tuple | None:
     """An argument's value: LibCST's arguments in source order are `ast`'s positional and
     keyword arguments sorted by where they start."""
     child = rest[0]
@@ -126,7 +126,7 @@ def _call_argument(call: cst.Call, twin: ast.AST, rest: list, memo: dict) -> Opt
     return rest[1], value, 2
 
 
-def _dict_part(node: cst.Dict, twin: ast.AST, rest: list, memo: dict) -> Optional[tuple]:
+def _dict_part(node: cst.Dict, twin: ast.AST, rest: list, memo: dict) -> tuple | None:
     """A dict entry's key or value (`**spread` has no key in either tree)."""
     child = rest[0]
     position = _position(node.elements, child, memo)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Iterable
-from typing import Optional
 
 from mcp_migrate.core.findings import FileResult, Finding, Related
 
@@ -34,7 +33,7 @@ from mcp_migrate.core.findings import FileResult, Finding, Related
 CALLED_FROM = "called from here"
 
 
-def join(results: Iterable[FileResult], real_path: Optional[Callable[[FileResult], str]] = None) -> None:
+def join(results: Iterable[FileResult], real_path: Callable[[FileResult], str] | None = None) -> None:
     """Fold every caller's finding whose helper finding is among `results` into that finding
     (in place: the results' finding lists are replaced). `real_path`: a result's file as an
     absolute path (a Via names the helper's module so); by default its path made absolute."""
@@ -76,14 +75,14 @@ def join(results: Iterable[FileResult], real_path: Optional[Callable[[FileResult
             ]
 
 
-def _with(finding: Finding, extra: Optional[list]) -> Finding:
+def _with(finding: Finding, extra: list | None) -> Finding:
     """`finding` with the related locations `extra` added, sorted."""
     if not extra:
         return finding
     return dataclasses.replace(finding, related=tuple(sorted(set(finding.related).union(extra))))
 
 
-def _target(helper: FileResult, caller: Finding) -> Optional[tuple]:
+def _target(helper: FileResult, caller: Finding) -> tuple | None:
     """(line, column, code) of the helper's finding `caller` stands for (reported, or silenced
     by an inline comment: the callers go with it, listed in the suppressed finding), or None
     when the helper's result holds no such finding."""

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import libcst as cst
 
 from mcp_migrate.core.coordination import FileNotes
-from mcp_migrate.core.messages import split
+from mcp_migrate.core.messages import fit, split
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
@@ -22,7 +22,7 @@ class Report:
     code: str
     node: cst.CSTNode
     message: str
-    severity: Optional[str]
+    severity: str | None
     fix: Any = None
     #: The walk's ancestor chain when the report was made: where to look for the node's
     #: statement when positions are computed (core.positions).
@@ -31,7 +31,7 @@ class Report:
     help: str = ""
     #: The fix kind the engine settled on when it differs from the Fix's own (a withheld or
     #: coordinated fix: core.engine._decide_fixes); None: the Fix says.
-    kind: Optional[str] = None
+    kind: str | None = None
     #: A caller's report: the helper finding it stands for (core.findings.Via, core.callers).
     via: Any = None
 
@@ -58,7 +58,7 @@ class FileContext:
     #: (code, owner, name) of a helper of this file whose body holds a finding -> the node of
     #: its first report: where its callers' findings lead (core.findings.HelperSite).
     helper_sites: dict = field(default_factory=dict)
-    _evidence: Optional[Evidence] = None
+    _evidence: Evidence | None = None
     #: The module's whole-tree indexes (parents, nodes by kind, names), built on first use.
     index: ModuleIndex = field(init=False)
 
@@ -76,8 +76,12 @@ class FileContext:
         return self._evidence
 
     def report(self, code, node, message, *, severity=None, fix=None, help=None, via=None) -> None:
-        """`message`: a core.messages.Message (message and help), or the message alone."""
+        """`message`: a core.messages.Message (message and help), or the message alone. A message
+        over MAX_MESSAGE characters is fitted (never cutting a name) and given whole as the help."""
         text, advice = split(message, help)
+        short = fit(text)
+        if short != text:
+            text, advice = short, f"{text}; {advice}" if advice else text
         self.reports.append(Report(code, node, text, severity, fix, tuple(self.ancestors), advice, via=via))
 
     def claim(self, node: cst.CSTNode) -> None:

@@ -17,7 +17,7 @@ clients, and the project's own client-server tests, need them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 #: The code of the rule whose findings are a server asking for roots.
 REQUEST_CODE = "RT001"
@@ -191,7 +191,7 @@ def _where(asking: tuple) -> str:
     return asking[0] + (f" and {more} more file{'s' if more != 1 else ''}" if more else "")
 
 
-def with_note(help_text: str, note: Optional[str]) -> str:
+def with_note(help_text: str, note: str | None) -> str:
     """A finding's help with the run's reason (issue 20 §1: the reason goes in the help; the
     message stays short)."""
     if not note:

@@ -16,7 +16,7 @@ import os
 import queue
 import sys
 import threading
-from typing import Callable, Optional
+from collections.abc import Callable
 
 #: The worker thread's stack, and the recursion limit while it works.
 STACK_SIZE = 512 * 1024 * 1024
@@ -67,11 +67,11 @@ def _with_limit(func: Callable, args: tuple):
         sys.setrecursionlimit(limit)
 
 
-_WORKER: Optional[_Worker] = None
+_WORKER: _Worker | None = None
 _LOCK = threading.Lock()
 
 
-def _worker() -> Optional[_Worker]:
+def _worker() -> _Worker | None:
     global _WORKER
     worker = _WORKER
     if worker is not None and worker.pid == os.getpid():

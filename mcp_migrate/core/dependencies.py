@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from typing import Optional
 
 #: The sets of the checks under way in this process, innermost last.
 _OPEN: list = []
@@ -27,7 +26,7 @@ def recording() -> Iterator[set]:
         _OPEN.pop()
 
 
-def consulted(path: str, st: Optional[os.stat_result] = None) -> None:
+def consulted(path: str, st: os.stat_result | None = None) -> None:
     """Note that the check under way read `path` (its stat, when the reader has taken it)."""
     if not _OPEN:
         return
@@ -41,7 +40,7 @@ def consulted_again(entries) -> None:
         _OPEN[-1].update(entries)
 
 
-def file_stamp(path: str, st: Optional[os.stat_result] = None) -> Optional[tuple]:
+def file_stamp(path: str, st: os.stat_result | None = None) -> tuple | None:
     """(size, mtime in ns) of a file, or None when it cannot be read."""
     try:
         st = st or os.stat(path)
@@ -50,7 +49,7 @@ def file_stamp(path: str, st: Optional[os.stat_result] = None) -> Optional[tuple
     return (st.st_size, st.st_mtime_ns)
 
 
-def unchanged(depends, stamps: Optional[dict] = None) -> bool:
+def unchanged(depends, stamps: dict | None = None) -> bool:
     """Whether every recorded dependency still has its recorded size and mtime. `stamps` keeps
     the stamps taken so far (a run's results share their helper modules: each is stat-ed once)."""
     for path, size, mtime in depends:

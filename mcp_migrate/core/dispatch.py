@@ -5,8 +5,6 @@ module away (RT001 runs itself over a helper's module to learn which functions a
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.core.context import FileContext
@@ -93,7 +91,7 @@ class Dispatcher:
         self.context.ancestors.pop()
 
 
-def run_rules(path: str, data: bytes, module: cst.Module, settings, rule_classes, errors: Optional[list] = None):
+def run_rules(path: str, data: bytes, module: cst.Module, settings, rule_classes, errors: list | None = None):
     """Walk `module` once with instances of `rule_classes`: (context, rule instances). Rule
     crashes go to `errors` (a list of FileError) when given."""
     resolver = Resolver()

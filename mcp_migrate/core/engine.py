@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -37,13 +37,13 @@ from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dependencies import consulted_again, recording
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
-from mcp_migrate.core.messages import MAX_MESSAGE, Message, split
+from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
-from mcp_migrate.core.syntax import ModuleIndex, shorten
+from mcp_migrate.core.syntax import ModuleIndex
 
 
 @lru_cache(maxsize=64)
@@ -176,7 +176,7 @@ def file_finding(path: str, code: str, message, line: int = 1, column: int = 1) 
     text, advice = split(message)
     text, advice = " ".join(text.split()), " ".join(advice.split())
     if len(text) > MAX_MESSAGE:
-        text, advice = shorten(text, MAX_MESSAGE), f"{text}; {advice}" if advice else text
+        text, advice = fit(text), f"{text}; {advice}" if advice else text
     return Finding(path, line, column, line, column, code, name, text, "error", "none", advice)
 
 
@@ -204,16 +204,16 @@ class Analysis:
     """What one parse produced: the tree (None when screened out or unparsable), the kept
     reports paired with their findings (same order), and the file's result."""
 
-    module: Optional[cst.Module]
+    module: cst.Module | None
     pairs: list
     result: FileResult
     #: The module's whole-tree indexes, shared by the rules' rewrites, the positions and the
     #: previews of this analysis (core.syntax.ModuleIndex).
-    index: Optional[ModuleIndex] = None
+    index: ModuleIndex | None = None
     #: Where each top-level statement starts and ends, from the screen's `ast` tree when it
     #: had one and a finding has a fix (core.positions.top_level_spans): the previews slice
     #: the module's code by statement from the file instead of generating it.
-    spans: Optional[tuple] = None
+    spans: tuple | None = None
 
 
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
@@ -296,7 +296,7 @@ def _over_size(size: int, limit: int) -> Message:
 _ASCII_SAMPLE = bytes(range(128)) + b" \\n \\x41 \\u0041 +AGE- &AGE-"
 
 
-def encoding_refusal(data: bytes) -> Optional[Message]:
+def encoding_refusal(data: bytes) -> Message | None:
     """Why a file whose coding cookie names an encoding that is not ASCII-compatible is not
     read (an E902 message and help), else None. Python source must be ASCII-compatible, and the bytes
     every gate, screen and position works on are taken as such: under `unicode_escape` the
@@ -508,7 +508,7 @@ def _reviews(
             marker.end_column,
             REVIEW_PENDING_CODE,
             info.name,
-            shorten(f"review pending ({marker.code}): {reason}", MAX_MESSAGE),
+            _review_message(marker.code, reason),
             info.severity,
             "none",
             f"{reason}; remove the marker once a human has decided",
@@ -640,8 +640,26 @@ def check_bytes(data: bytes, path: str, settings: Settings) -> FileResult:
     return analyze(data, path, settings).result
 
 
+def _review_message(code: str, reason: str) -> str:
+    """`review pending (CODE): reason`, the reason fitted after its prefix (which reports read)."""
+    prefix = f"review pending ({code}): "
+    return prefix + fit(reason, MAX_MESSAGE - len(prefix))
+
+
 def internal_error_finding(error: FileError) -> Finding:
-    """An internal error as a finding at the top of its file, naming the rule involved."""
+    """An internal error as a finding at the top of its file, naming the rule involved (a message
+    over MAX_MESSAGE is fitted, and given whole as the help)."""
+    text = f"{error.code}: {error.message}"
+    short = fit(text)
     return Finding(
-        error.path, 1, 1, 1, 1, INTERNAL_ERROR_CODE, "internal-error", f"{error.code}: {error.message}", "error"
+        error.path,
+        1,
+        1,
+        1,
+        1,
+        INTERNAL_ERROR_CODE,
+        "internal-error",
+        short,
+        "error",
+        help=text if short != text else "",
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from mcp_migrate.core.coordination import FileNotes
 
@@ -36,7 +36,7 @@ class Via(NamedTuple):
 
     code: str
     path: str
-    owner: Optional[str]
+    owner: str | None
     name: str
 
 
@@ -45,7 +45,7 @@ class HelperSite(NamedTuple):
     caller's Via leads to."""
 
     code: str
-    owner: Optional[str]
+    owner: str | None
     name: str
     line: int
     column: int
@@ -70,7 +70,7 @@ class Finding:
     #: Related locations (its helper's callers, core.callers), sorted; reported with the finding.
     related: tuple = ()
     #: Set on a caller's finding: the helper finding it stands for (core.callers); never reported.
-    via: Optional[Via] = None
+    via: Via | None = None
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
@@ -136,7 +136,7 @@ class FileResult:
     findings: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     #: Set by fix mode: the new bytes, or None when nothing changed.
-    fixed_source: Optional[bytes] = None
+    fixed_source: bytes | None = None
     #: Set by fix mode: an Applied record (code, line, kind) per fix applied, review markers
     #: included (kind MARKED); `fixed` and `marked` split them.
     applied: list = field(default_factory=list)

@@ -5,10 +5,19 @@ snippet; JSON and SARIF carry both, apart."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
-#: The longest message a finding may have (ruff's are about 40; a concise line stays one line).
+#: The longest message a finding may have (ruff's are about 40; a concise line stays one line;
+#: the report schema's `maxLength`).
 MAX_MESSAGE = 90
+
+#: A code span: an identifier or a snippet between backticks, never cut.
+_CODE_SPAN = re.compile(r"`[^`]*`")
+#: Where trailing prose may be dropped: before `, `, `; ` or ` (` outside code spans.
+_CLAUSE = re.compile(r",\s|;\s|\s\(")
+#: A span that is a name (`pkg.func`, `func()`), elided as "this name"; anything else is code.
+_NAME_SPAN = re.compile(r"^`[\w.]+(?:\(\))?`$")
 
 
 class Message(NamedTuple):
@@ -26,3 +35,33 @@ def split(message, help_text=None) -> tuple:
     if isinstance(message, Message):
         return message.text, help_text if help_text is not None else message.help
     return message, help_text or ""
+
+
+def fit(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` in at most `limit` characters, never cutting a code span or a word: trailing prose
+    clauses without code are dropped first (`, deprecated by SEP-2577`) while two words of prose
+    are left before them (`runs `x`, a helper that asks` keeps its helper), then the longest code
+    span gives way to a generic noun (`this name`, `this code`), and prose alone is cut at a
+    space. A long identifier is shown whole or not at all."""
+    if len(text) <= limit:
+        return text
+    spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+    cuts = [m.start() for m in _CLAUSE.finditer(text) if not any(a < m.start() < b for a, b in spans)]
+    for cut in reversed(cuts):
+        if len(text) <= limit:
+            break
+        if "`" in text[cut:] or len(_CODE_SPAN.sub("", text[:cut]).split()) < 2:
+            break  # a clause with code stays, and so does the prose that says what is wrong
+        text = text[:cut]
+    while len(text) > limit:
+        spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+        if not spans:
+            break
+        start, end = max(spans, key=lambda span: span[1] - span[0])
+        noun = "this name" if _NAME_SPAN.match(text[start:end]) else "this code"
+        text = text[:start] + noun + text[end:]
+    if len(text) > limit:
+        head = text[: limit - 3]
+        head = head[: head.rfind(" ")] if " " in head else head
+        text = head.rstrip(" ,;:") + "..."
+    return text

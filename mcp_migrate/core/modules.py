@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Optional
 
 #: How many folders up a project module is looked for from the importing file.
 _MAX_UP = 8
 
 
 @lru_cache(maxsize=4096)
-def module_name(path: str) -> Optional[str]:
+def module_name(path: str) -> str | None:
     """The dotted module a file is (`src/pkg/roots/ops.py` -> `pkg.roots.ops`: package folders
     are those holding an `__init__.py`; a src layout's `src` holds none), or None without a
     path."""
@@ -35,7 +34,7 @@ def is_package(path: str) -> bool:
     return os.path.basename(path) == "__init__.py"
 
 
-def absolute(qualified: str, path: str) -> Optional[str]:
+def absolute(qualified: str, path: str) -> str | None:
     """`qualified` with a leading relative part (`.roots.Root`, `..mcp.types.X`) resolved
     against the module `path` is; an absolute name as it is; None when it cannot be."""
     if not qualified.startswith("."):
@@ -53,7 +52,7 @@ def absolute(qualified: str, path: str) -> Optional[str]:
 
 
 @lru_cache(maxsize=4096)
-def module_file(directory: str, module: str) -> Optional[str]:
+def module_file(directory: str, module: str) -> str | None:
     """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
     or `<dir>/a/b/__init__.py`, or the same under `<dir>/src/`, for that directory and its
     parents (cached: a file calls many
@@ -87,7 +86,7 @@ _MAX_VISIBLE = 4096
 
 
 @lru_cache(maxsize=4096)
-def _visible(directory: str) -> Optional[frozenset]:
+def _visible(directory: str) -> frozenset | None:
     """The names in every folder `module_file` looks in from `directory` (it and its `src/`, and
     the same for its parents, `_MAX_UP` deep): a module whose top name is not among them has no
     project file, whatever the rest of its name. None past `_MAX_VISIBLE` names."""
@@ -113,7 +112,7 @@ def _entries(directory: str) -> frozenset:
         return frozenset()
 
 
-def imported_module_file(path: str, qualified: str) -> Optional[str]:
+def imported_module_file(path: str, qualified: str) -> str | None:
     """The project file a name imported by the file at `path` comes from (`.roots.Root` or
     `pkg.roots.Root` -> `.../pkg/roots.py`), trying the name as a module and as a member of
     one; None outside the project."""
@@ -140,7 +139,7 @@ def imported_module_file(path: str, qualified: str) -> Optional[str]:
     return None
 
 
-def _file_in(folder: str, module: str) -> Optional[str]:
+def _file_in(folder: str, module: str) -> str | None:
     relative = module.replace(".", os.sep)
     for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
         full = os.path.join(folder, candidate)

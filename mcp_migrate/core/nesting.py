@@ -23,7 +23,7 @@ in sympy), of trailers 36 and of `elif`s 52; none is over a limit.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 #: Beyond these the file is not parsed. The parse runs on a thread with a 512 MB stack
 #: (core.deep), where the parser would survive about 60 times more, but its time grows with the
@@ -44,7 +44,7 @@ class Nesting(NamedTuple):
     trailers: int = 0
     elifs: int = 0
 
-    def problem(self) -> Optional[str]:
+    def problem(self) -> str | None:
         """Why the file is beyond the parser's limits, or None."""
         if self.depth > MAX_DEPTH:
             return f"{self.depth} nested brackets (the limit is {MAX_DEPTH})"

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -38,7 +37,7 @@ class _Recorder:
 
 
 def node_ranges(
-    module: cst.Module, text: str, targets: list, tree: Optional[ast.Module] = None, index: Optional[ModuleIndex] = None
+    module: cst.Module, text: str, targets: list, tree: ast.Module | None = None, index: ModuleIndex | None = None
 ) -> dict:
     """{id(node): CodeRange} for each (node, ancestors) in `targets`; `ancestors` is the walk's
     chain from the module down to the node being visited when it was reported (may be empty);
@@ -80,14 +79,14 @@ class _StatementLocator:
     """Finds where block statements start, through `ast`, parsed once and only when needed."""
 
     def __init__(
-        self, module: cst.Module, text: str, tree: Optional[ast.Module] = None, index: Optional[ModuleIndex] = None
+        self, module: cst.Module, text: str, tree: ast.Module | None = None, index: ModuleIndex | None = None
     ) -> None:
         self.module = module
         self.text = text
-        self._tree: Optional[ast.Module] = tree
+        self._tree: ast.Module | None = tree
         self._failed = False
-        self._lines: Optional[list] = None
-        self._starts: Optional[list] = None
+        self._lines: list | None = None
+        self._starts: list | None = None
         self._memo: dict = {}  # core.anchors' index of each container's children
         self._twins: dict = {}  # id(statement) -> (statement, _twin's answer)
         self._index = index if index is not None and index.module is module else ModuleIndex(module)
@@ -103,7 +102,7 @@ class _StatementLocator:
         return chain if chain[0] is self.module else []
 
     @staticmethod
-    def block_statement(ancestors: list) -> Optional[cst.BaseStatement]:
+    def block_statement(ancestors: list) -> cst.BaseStatement | None:
         """The innermost statement of the chain that sits directly in a block's body list."""
         for i in range(len(ancestors) - 1, 0, -1):
             node, parent = ancestors[i], ancestors[i - 1]
@@ -111,7 +110,7 @@ class _StatementLocator:
                 return node
         return None
 
-    def _ast(self) -> Optional[ast.Module]:
+    def _ast(self) -> ast.Module | None:
         if self._tree is None and not self._failed:
             try:
                 self._tree = ast.parse(self.text)
@@ -124,7 +123,7 @@ class _StatementLocator:
             self._lines = _NEWLINE.split(self.text)
         return self._lines
 
-    def _twin(self, statement: cst.BaseStatement, ancestors: list) -> Optional[tuple]:
+    def _twin(self, statement: cst.BaseStatement, ancestors: list) -> tuple | None:
         """(ast statement list of `statement`'s block, index of its first ast statement, the
         source line where it starts), or None; found once per statement (its anchors and, for
         the nodes they leave, the statement itself are placed from it)."""
@@ -166,7 +165,7 @@ class _StatementLocator:
                     ranges[id(node)] = known
         return left
 
-    def _positions_at(self, found: Anchor, indent: str) -> Optional[dict]:
+    def _positions_at(self, found: Anchor, indent: str) -> dict | None:
         """Ranges of every node inside the anchor's expression, generated where `ast` says it
         starts; None unless the generated code is the file's text there."""
         lines = self._source_lines()
@@ -205,7 +204,7 @@ class _StatementLocator:
             self._starts = [0, *(match.end() for match in _NEWLINE.finditer(self.text))]
         return self._starts
 
-    def positions_in(self, statement: cst.BaseStatement, ancestors: list) -> Optional[dict]:
+    def positions_in(self, statement: cst.BaseStatement, ancestors: list) -> dict | None:
         """Ranges of every node inside `statement`, or None when it cannot be placed exactly."""
         twin = self._twin(statement, ancestors)
         if twin is None:
@@ -227,7 +226,7 @@ def _indent_of(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t\f"))]
 
 
-def _chain_below(statement: cst.BaseStatement, chain: list, node: cst.CSTNode) -> Optional[list]:
+def _chain_below(statement: cst.BaseStatement, chain: list, node: cst.CSTNode) -> list | None:
     """The chain from `statement` down to `node`, or None when `node` is not on it (a rule
     may report a node beside the one it visits)."""
     start = next((i for i in range(len(chain) - 1, -1, -1) if chain[i] is statement), None)
@@ -250,7 +249,7 @@ def top_level_spans(tree: ast.Module) -> tuple:
     return tuple(spans)
 
 
-def _ast_twin(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> Optional[tuple]:
+def _ast_twin(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> tuple | None:
     """(ast statement list of `target`'s block, index of the ast statement `target` starts
     with): a simple statement line holds as many ast statements as small statements."""
     block = list(tree.body)
@@ -274,7 +273,7 @@ def _ast_twin(tree: ast.Module, ancestors: list, target: cst.BaseStatement) -> O
     return None
 
 
-def _matching(body, node: cst.BaseStatement, block: list) -> Optional[int]:
+def _matching(body, node: cst.BaseStatement, block: list) -> int | None:
     """The index of the ast statement that `node` (an element of LibCST's `body`) starts with."""
     index = 0
     for sibling in body:
@@ -291,7 +290,7 @@ def _first_line(node: cst.BaseStatement, statement: ast.stmt) -> int:
     return statement.lineno
 
 
-def _inner_block(node: cst.BaseStatement, statement: ast.stmt, below: list) -> Optional[list]:
+def _inner_block(node: cst.BaseStatement, statement: ast.stmt, below: list) -> list | None:
     """The ast statement list of the block of `node` that the chain continues into."""
     for child in below:
         if isinstance(child, cst.IndentedBlock):
@@ -313,7 +312,7 @@ def _inner_block(node: cst.BaseStatement, statement: ast.stmt, below: list) -> O
     return None
 
 
-def _clause(node: cst.CSTNode, field: str, child: cst.CSTNode, statement: ast.stmt, below: list) -> Optional[list]:
+def _clause(node: cst.CSTNode, field: str, child: cst.CSTNode, statement: ast.stmt, below: list) -> list | None:
     """The statements of the `field` clause (an except handler, a match case) that `child` is,
     matched by its index among LibCST's and ast's clauses of the same statement."""
     clauses = list(getattr(node, field, ()))
@@ -324,7 +323,7 @@ def _clause(node: cst.CSTNode, field: str, child: cst.CSTNode, statement: ast.st
     return _nested(child, ast_clauses[index].body, below)
 
 
-def _nested(owner: cst.CSTNode, statements: Optional[list], below: list) -> Optional[list]:
+def _nested(owner: cst.CSTNode, statements: list | None, below: list) -> list | None:
     """The statements of `owner`'s indented block (an else, finally, except or case clause)."""
     if statements is None:
         return None

@@ -11,7 +11,7 @@ bindings (they run later), collected by a pre-pass over the top-level statements
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Union
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -50,7 +50,7 @@ class Binding(NamedTuple):
         return cls("imported", qualified)
 
     @classmethod
-    def instance(cls, qualified: Optional[str]) -> Optional[Binding]:
+    def instance(cls, qualified: str | None) -> Binding | None:
         return cls("instance", qualified) if qualified else None
 
     @property
@@ -70,7 +70,7 @@ _IMPORT_MODULE = "importlib.import_module"
 _FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 
 
-def dotted(expr: cst.BaseExpression) -> Optional[str]:
+def dotted(expr: cst.BaseExpression) -> str | None:
     """`a.b.c` as text, for Name/Attribute chains only."""
     if isinstance(expr, cst.Name):
         return expr.value
@@ -80,7 +80,7 @@ def dotted(expr: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def module_name(node: Union[cst.Attribute, cst.Name]) -> str:
+def module_name(node: cst.Attribute | cst.Name) -> str:
     return dotted(node) or ""
 
 
@@ -178,7 +178,7 @@ class Resolver:
                 return True
         return False
 
-    def _fixture_type(self, func: cst.FunctionDef) -> Optional[str]:
+    def _fixture_type(self, func: cst.FunctionDef) -> str | None:
         """The class a fixture gives: its return annotation, or the one constructor every
         `return`/`yield` of its own body (not nested functions) hands back."""
         if func.returns is not None:
@@ -248,7 +248,7 @@ class Resolver:
         if full and mcp_named_module(full):
             self.imports_mcp_named = True
 
-    def _value_binding(self, value: cst.BaseExpression) -> Optional[Binding]:
+    def _value_binding(self, value: cst.BaseExpression) -> Binding | None:
         """What a name bound to `value` means: an instance of a known class, an alias, or unknown."""
         if isinstance(value, cst.Await):
             value = value.expression
@@ -277,7 +277,7 @@ class Resolver:
             return Binding.instance(t)
         return None
 
-    def _imported_by_call(self, call: cst.Call) -> Optional[str]:
+    def _imported_by_call(self, call: cst.Call) -> str | None:
         """The module `importlib.import_module("a.b")` loads: a literal, absolute name, no
         `package=` (a name computed at run time stays unknown)."""
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
@@ -405,7 +405,7 @@ class Resolver:
                 scope.names[param.name.value] = Binding.instance(made)
 
     # ----- queries --------------------------------------------------------------------------
-    def lookup(self, name: str) -> Optional[Binding]:
+    def lookup(self, name: str) -> Binding | None:
         if self._prepassing:
             if name in self.module_final.names:
                 return self.module_final.names[name]
@@ -430,7 +430,7 @@ class Resolver:
         """Qualified names of everything imported at module level (any depth of if/try)."""
         return [b.name for b in self.module_final.names.values() if b is not None and b.is_import]
 
-    def qualified(self, expr: cst.BaseExpression) -> Optional[str]:
+    def qualified(self, expr: cst.BaseExpression) -> str | None:
         """The qualified name an expression refers to through imports, e.g. `mcp.types.Root`."""
         if isinstance(expr, cst.Name):
             b = self.lookup(expr.value)
@@ -440,7 +440,7 @@ class Resolver:
             return f"{base}.{expr.attr.value}" if base else None
         return None
 
-    def instance_type(self, expr: cst.BaseExpression) -> Optional[str]:
+    def instance_type(self, expr: cst.BaseExpression) -> str | None:
         """The qualified class name of what an expression evaluates to, when known."""
         if isinstance(expr, cst.Name):
             b = self.lookup(expr.value)
@@ -453,7 +453,7 @@ class Resolver:
             return None
         return None
 
-    def _call_type(self, call: cst.Call) -> Optional[str]:
+    def _call_type(self, call: cst.Call) -> str | None:
         """A constructor's class, or the Context a `get_context()` factory returns."""
         q = self.qualified(call.func)
         if q is not None:
@@ -468,7 +468,7 @@ class Resolver:
                 return f"{owner.rpartition('.')[0]}.Context"
         return None
 
-    def _attribute_type(self, expr: cst.Attribute) -> Optional[str]:
+    def _attribute_type(self, expr: cst.Attribute) -> str | None:
         """`ctx.session`, `server.request_context` and friends: the SDK's own attribute shapes."""
         attr = expr.attr.value
         if attr == "session":
@@ -495,15 +495,15 @@ class Resolver:
                 return LOWLEVEL_SERVER
         return None
 
-    def sdk_instance(self, expr: cst.BaseExpression) -> Optional[str]:
+    def sdk_instance(self, expr: cst.BaseExpression) -> str | None:
         """The SDK class name of `expr` (`"ClientSession"`), or None."""
         return sdk_symbol(self.instance_type(expr))
 
-    def sdk_name(self, expr: cst.BaseExpression, packages=SDK_PACKAGES) -> Optional[str]:
+    def sdk_name(self, expr: cst.BaseExpression, packages=SDK_PACKAGES) -> str | None:
         """The SDK symbol an expression names (`"ListRootsRequest"`), or None."""
         return sdk_symbol(self.qualified(expr), packages)
 
-    def mcp_name(self, expr: cst.BaseExpression) -> Optional[str]:
+    def mcp_name(self, expr: cst.BaseExpression) -> str | None:
         """The symbol an expression names when it comes from any MCP implementation: an SDK, a
         host framework, a project's own `*.mcp.*` protocol module, or (in MCP code) a relative
         import. A project re-implementing the protocol has its own ListRootsRequest."""
@@ -517,7 +517,7 @@ class Resolver:
             return symbol
         return None
 
-    def annotation_type(self, ann: cst.BaseExpression) -> Optional[str]:
+    def annotation_type(self, ann: cst.BaseExpression) -> str | None:
         if isinstance(ann, (cst.Name, cst.Attribute)):
             return self.qualified(ann)
         if isinstance(ann, cst.Subscript):
@@ -541,7 +541,7 @@ class Resolver:
         return None
 
 
-def _star_binding(scope: _Scope, name: str) -> Optional[Binding]:
+def _star_binding(scope: _Scope, name: str) -> Binding | None:
     for mod in scope.stars:
         if mod.partition(".")[0] in SDK_PACKAGES:
             return Binding.imported(f"{mod}.{name}")
@@ -553,7 +553,7 @@ def _is_placeholder(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Name) and value.value in ("None", "object")
 
 
-def _self_attr(target: cst.BaseExpression) -> Optional[str]:
+def _self_attr(target: cst.BaseExpression) -> str | None:
     if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
         return target.attr.value
     return None

@@ -11,7 +11,7 @@ test suite runs, each carrying the reason it stays silent or fires. Logic lives 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Optional
+from typing import ClassVar
 
 import libcst as cst
 
@@ -33,7 +33,7 @@ class Invalid(Example):
     """Source on which the rule must fire (at least once); `fixed`, when given, is the source
     after `fix --unsafe-fixes` (checked by the suite, as Fixit's `expected_replacement`)."""
 
-    fixed: Optional[str] = None
+    fixed: str | None = None
 
 
 class Rule:
@@ -107,9 +107,9 @@ class Rule:
         node: cst.CSTNode,
         message,
         *,
-        severity: Optional[str] = None,
+        severity: str | None = None,
         fix=None,
-        help: Optional[str] = None,
+        help: str | None = None,
         via=None,
     ) -> None:
         """`message`: a core.messages.Message (what is wrong, and what to do), or the message
@@ -122,6 +122,6 @@ class Rule:
         """The nodes from the module down to (and including) the node being visited."""
         return self.context.ancestors
 
-    def parent(self, depth: int = 1) -> Optional[cst.CSTNode]:
+    def parent(self, depth: int = 1) -> cst.CSTNode | None:
         stack = self.context.ancestors
         return stack[-1 - depth] if len(stack) > depth else None

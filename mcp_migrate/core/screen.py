@@ -18,7 +18,6 @@ import ast
 import re
 import warnings
 from functools import cached_property
-from typing import Optional
 
 from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.sdk import mcp_module
@@ -74,7 +73,7 @@ def _split_plan(kind: type) -> tuple:
     return split
 
 
-def read(data: bytes, path: str = "") -> Optional[Syntax]:
+def read(data: bytes, path: str = "") -> Syntax | None:
     """The index of a file's code, or None when the standard library's parser cannot read it
     (a syntax error, syntax newer than this Python, a bad coding cookie, nesting beyond its
     limits): then no screen can answer and every rule the byte screens let through runs."""
@@ -286,7 +285,7 @@ class Syntax:
 
 
 # ----- questions about one node -----------------------------------------------------------------
-def string(node) -> Optional[str]:
+def string(node) -> str | None:
     """The value of a str literal, else None."""
     if node.__class__ is ast.Constant and node.value.__class__ is str:
         return node.value
@@ -298,7 +297,7 @@ def none_or_false(node) -> bool:
     return node.__class__ is ast.Constant and (node.value is None or node.value is False)
 
 
-def last_identifier(node) -> Optional[str]:
+def last_identifier(node) -> str | None:
     if node.__class__ is ast.Name:
         return node.id
     if node.__class__ is ast.Attribute:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from mcp_migrate.core.dependencies import consulted
 from mcp_migrate.core.line_scan import starts_a_line
@@ -38,12 +38,12 @@ ROOTS_KWARG_PACKAGES = frozenset({FASTMCP, PYDANTIC_AI})
 TYPES_MODULE = "mcp.types"
 
 
-def in_package(qualified: Optional[str], package: str) -> bool:
+def in_package(qualified: str | None, package: str) -> bool:
     """`qualified` names something inside `package` (`fastmcp.client.Client` in `fastmcp`)."""
     return bool(qualified) and (qualified == package or qualified.startswith(package + "."))
 
 
-def sdk_symbol(qname: Optional[str], packages=SDK_PACKAGES) -> Optional[str]:
+def sdk_symbol(qname: str | None, packages=SDK_PACKAGES) -> str | None:
     """The last component of a qualified name that lives in an MCP SDK package, else None.
 
     Matching by package root plus symbol name survives re-exports (`mcp.types.Root` is

@@ -5,7 +5,6 @@ rule classes), read by the engine."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 from mcp_migrate.core.coordination import RunPlan
@@ -26,7 +25,7 @@ class Settings:
     extend_apis: tuple = ()
     #: Migration strategy (one of STRATEGIES), or None for the per-site default; and the
     #: names the rewrites introduce.
-    strategy: Optional[str] = None
+    strategy: str | None = None
     parameter: str = "directories"
     env_var: str = "MCP_ROOTS"
     #: What the run's other files' rewrites told this one (core.coordination): the tools that

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cached_property
-from typing import Optional
 
 import libcst as cst
 
@@ -21,9 +20,22 @@ def code_of(node: cst.CSTNode) -> str:
 
 
 def shorten(text: str, limit: int = 60) -> str:
-    """Whitespace folded, cut to `limit` characters with `...`: snippets in messages."""
+    """Whitespace folded, cut to about `limit` characters with `...`: snippets in messages. The
+    cut falls between tokens, never inside a name (`str(root.uri)...`, not `str(root.u...`); a
+    single name longer than `limit` stays whole (the message's own fit, core.messages.fit,
+    keeps the finding within its length)."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if len(text) <= limit:
+        return text
+    cut = limit - 3
+    while cut > 0 and _word_char(text[cut - 1]) and _word_char(text[cut]):
+        cut -= 1
+    head = text[:cut].rstrip(" .")
+    return head + "..." if head else text
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def shorten_dotted(qualified: str, limit: int) -> str:
@@ -42,7 +54,7 @@ def short(node: cst.CSTNode, limit: int = 50) -> str:
     return shorten(code_of(node), limit)
 
 
-def literal(expr: Optional[cst.CSTNode]) -> Optional[str]:
+def literal(expr: cst.CSTNode | None) -> str | None:
     """The value of a plain string literal (implicit concatenation included), else None.
     Linear in the number of pieces: a concatenation's pieces are walked once, without
     recursion (thousands of pieces nest thousands deep)."""
@@ -63,7 +75,7 @@ def literal(expr: Optional[cst.CSTNode]) -> Optional[str]:
     return "".join(parts)
 
 
-def _simple_value(expr: cst.SimpleString) -> Optional[str]:
+def _simple_value(expr: cst.SimpleString) -> str | None:
     plain = plain_value(expr.value)
     if plain is not None:
         return plain
@@ -76,7 +88,7 @@ def _simple_value(expr: cst.SimpleString) -> Optional[str]:
     return value if isinstance(value, str) else None
 
 
-def plain_value(text: str) -> Optional[str]:
+def plain_value(text: str) -> str | None:
     """A str literal's value read from its text (`text`: a SimpleString's `value`) where no
     evaluation can change it: no prefix but `r` or `u`, no backslash, CR or NUL in it. Then
     the body between the quotes is what `evaluated_value` gives; None where it must decide
@@ -90,7 +102,7 @@ def plain_value(text: str) -> Optional[str]:
     return body[len(quote) : -len(quote)] if len(body) >= 2 * len(quote) else None
 
 
-def keyword(call: cst.Call, name: str) -> Optional[cst.Arg]:
+def keyword(call: cst.Call, name: str) -> cst.Arg | None:
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:
             return arg
@@ -101,7 +113,7 @@ def positional(call: cst.Call) -> list:
     return [a for a in call.args if a.keyword is None and not a.star]
 
 
-def method_name(call: cst.Call) -> Optional[str]:
+def method_name(call: cst.Call) -> str | None:
     func = call.func
     if isinstance(func, cst.Attribute):
         return func.attr.value
@@ -196,7 +208,7 @@ class ModuleIndex:
         return self._names.get(value, [])
 
 
-def is_reference(node: cst.Name, parent: Optional[cst.CSTNode]) -> bool:
+def is_reference(node: cst.Name, parent: cst.CSTNode | None) -> bool:
     """A Name that reads or writes a variable (not an attribute, keyword, or definition name)."""
     if isinstance(parent, cst.Attribute) and parent.attr is node:
         return False
@@ -233,7 +245,7 @@ def module_binding(module: cst.Module, name: str):
     return None
 
 
-def enclosing(ancestors: list, kinds) -> Optional[cst.CSTNode]:
+def enclosing(ancestors: list, kinds) -> cst.CSTNode | None:
     for node in reversed(ancestors):
         if isinstance(node, kinds):
             return node

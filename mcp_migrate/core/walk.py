@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import libcst as cst
 

@@ -14,7 +14,6 @@ command. This module only renders.
 from __future__ import annotations
 
 import difflib
-from typing import Optional
 
 #: The key under which finding_context's cache keeps proposal hunks beside file lines.
 _HUNKS = ("hunks",)
@@ -100,7 +99,7 @@ def diff_command(finding) -> str:
     return f"mcp-migrate fix --diff{unsafe} --select {finding.code} {shlex.quote(one_line(finding.path))}"
 
 
-def fix_block(proposal, finding, memo: Optional[dict] = None, own: Optional[list] = None, alone: bool = True) -> list:
+def fix_block(proposal, finding, memo: dict | None = None, own: list | None = None, alone: bool = True) -> list:
     """`= fix (...)` and the -/+ lines of the finding's fix: `own` (its own hunks, computed by
     the check) when given; else its rule's proposed change in the file, whole when the finding
     is that rule's only fix there (`alone`), otherwise the hunks near it."""

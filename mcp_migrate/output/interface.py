@@ -9,7 +9,7 @@ read a setting), so the report says "in this file"."""
 from __future__ import annotations
 
 import ast
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 
 class LeftWithoutEffect(NamedTuple):
@@ -22,7 +22,7 @@ class LeftWithoutEffect(NamedTuple):
     line: int
 
 
-def _parse(data: Optional[bytes]) -> Optional[ast.Module]:
+def _parse(data: bytes | None) -> ast.Module | None:
     if data is None:
         return None
     try:
@@ -84,7 +84,7 @@ def _attribute_reads(tree: ast.Module) -> dict:
     return counts
 
 
-def left_without_effect(old: Optional[bytes], new: Optional[bytes]) -> list:
+def left_without_effect(old: bytes | None, new: bytes | None) -> list:
     """What the change from `old` to `new` left without effect, in source order."""
     before, after = _parse(old), _parse(new)
     if before is None or after is None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Optional
 
 from mcp_migrate.core.codes import REVIEW_PENDING_CODE
 from mcp_migrate.core.coordination import FileNotes
@@ -44,8 +43,8 @@ class FileInput:
     before: list
     after: list
     applied: list = field(default_factory=list)
-    old: Optional[bytes] = None
-    new: Optional[bytes] = None
+    old: bytes | None = None
+    new: bytes | None = None
     notes: FileNotes = field(default_factory=FileNotes)
 
 
@@ -162,7 +161,7 @@ class Links:
     """Rule codes as links to their pages (`<docs-url>/rules/CODE-name.md`); the engine's own
     file codes (E999, ...) have no page and stay plain."""
 
-    def __init__(self, docs_url: Optional[str]) -> None:
+    def __init__(self, docs_url: str | None) -> None:
         from mcp_migrate.core.catalog import load_catalog
         from mcp_migrate.output.sarif import DOCS_URL
 
@@ -346,7 +345,7 @@ def _finding_line(finding, links: Links) -> str:
     return text
 
 
-def render(files: list, *, files_checked: int, fixed: bool, errors: list = (), docs_url: Optional[str] = None) -> str:
+def render(files: list, *, files_checked: int, fixed: bool, errors: list = (), docs_url: str | None = None) -> str:
     """The whole Markdown document."""
     links = Links(docs_url)
     files = sorted(files, key=lambda f: f.path)
@@ -443,7 +442,7 @@ def check_report(run) -> str:
     return render(files, files_checked=run.files_checked, fixed=False, errors=run.errors, docs_url=run.docs_url)
 
 
-def fix_report(files: list, files_checked: int, errors: list = (), docs_url: Optional[str] = None) -> str:
+def fix_report(files: list, files_checked: int, errors: list = (), docs_url: str | None = None) -> str:
     """The report of a `fix` run: `files` are FileInputs (commands.fix builds them after writing:
     an unwritten file's result already holds its original findings)."""
     return render(files, files_checked=files_checked, fixed=True, errors=list(errors), docs_url=docs_url)

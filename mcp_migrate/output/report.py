@@ -13,7 +13,6 @@ import os
 import re
 import sys
 from collections import Counter
-from typing import Optional
 
 #: `full` (the default, as in ruff: each finding with its source and proposed fix), `concise`
 #: (one line per finding; `text` is its older name), `grouped` (by file), and the machine formats.
@@ -28,7 +27,7 @@ ERRORS_ON_STDERR = ("json-lines", "gitlab")
 ALWAYS = "always"
 
 
-def use_color(no_color: bool = False, when: Optional[str] = None):
+def use_color(no_color: bool = False, when: str | None = None):
     """`--color auto|always|never` as ruff has it. False for `never` (`--no-color`) or, in `auto`,
     a non-empty NO_COLOR (no-color.org); `ALWAYS` for `always` (which NO_COLOR does not turn
     off); True otherwise, and rich then colours only a terminal."""
@@ -402,7 +401,7 @@ def write_report(
     run,
     output_format: str = "text",
     *,
-    output_file: Optional[str] = None,
+    output_file: str | None = None,
     color: bool = True,
     quiet: bool = False,
     with_statistics: bool = False,

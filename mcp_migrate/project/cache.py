@@ -45,7 +45,6 @@ import time
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
 
 from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
@@ -132,8 +131,8 @@ class ResultCache:
     def __init__(
         self,
         root: str,
-        key: Optional[bytes],
-        warning: Optional[str] = None,
+        key: bytes | None,
+        warning: str | None = None,
         notes: tuple = (),
         adopt_empty: bool = False,
     ) -> None:
@@ -172,7 +171,7 @@ class ResultCache:
             table = self._tables[name] = self._load(name) if self.usable else {}
         return table
 
-    def stat_key(self, st: os.stat_result) -> Optional[tuple]:
+    def stat_key(self, st: os.stat_result) -> tuple | None:
         """The key a file's stat may be recorded under, or None while it is too recent to trust."""
         if st.st_mtime_ns >= self._trusted_before or st.st_ctime_ns >= self._trusted_before:
             return None
@@ -192,7 +191,7 @@ class ResultCache:
             return entry[2]
         return None
 
-    def get(self, path: str, data: bytes, settings, st: Optional[os.stat_result] = None):
+    def get(self, path: str, data: bytes, settings, st: os.stat_result | None = None):
         """The cached FileResult of `path` with exactly these bytes and settings, or None. A hit
         whose stat changed (a checkout that rewrote the same bytes) records the new stat."""
         entry = self._table(settings).get(path)
@@ -206,7 +205,7 @@ class ResultCache:
                 self._new.setdefault(self._table_name(settings), {})[path] = (entry[0], key, entry[2])
         return entry[2]
 
-    def put(self, path: str, data: bytes, settings, result, st: Optional[os.stat_result] = None) -> None:
+    def put(self, path: str, data: bytes, settings, result, st: os.stat_result | None = None) -> None:
         if result.errors or not self.usable:
             return
         key = self.stat_key(st) if st is not None else None
@@ -272,8 +271,8 @@ def _settings_key(settings) -> tuple:
 
 
 def refusal(
-    folder: str, key: Optional[bytes], project_root: str, checked: Iterable[str], adopt_empty: bool = False
-) -> Optional[str]:
+    folder: str, key: bytes | None, project_root: str, checked: Iterable[str], adopt_empty: bool = False
+) -> str | None:
     """Why `folder` may not be this run's cache (one line), or None when it may: a missing
     folder (this run makes it), ours, or with `adopt_empty` an empty one."""
     if key is None:
@@ -357,7 +356,7 @@ def _make_own_folder(folder: str) -> None:
         raise OSError(0, "the fingerprint folder is not a folder of ours")
 
 
-def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> Optional[ResultCache]:
+def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> ResultCache | None:
     """This run's cache (possibly unusable, with a warning), or None when caching is off. The
     key is never taken from inside a tree being checked (the project's, when a config file
     says where it is, and every checked path)."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
-from typing import Optional
 
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.coordination import ClientCall, KeptPlumbing, MigratedTool
@@ -50,7 +49,7 @@ def encode_table(key: bytes, name: str, entries: dict) -> bytes:
     return b"%s %d %s\n" % (MAGIC, SCHEMA, sign(key, _signed(name, body)).encode("ascii")) + body
 
 
-def decode_table(key: bytes, name: str, data: bytes) -> Optional[dict]:
+def decode_table(key: bytes, name: str, data: bytes) -> dict | None:
     """`entries` of a table written by encode_table with this key and name, or None."""
     header, _, body = data.partition(b"\n")
     parts = header.split(b" ")
@@ -179,7 +178,7 @@ def _checked_result(path: str, raw: dict) -> FileResult:
     return result
 
 
-def _optional_str(value) -> Optional[str]:
+def _optional_str(value) -> str | None:
     return None if value is None else _of(value, str)
 
 

@@ -19,14 +19,13 @@ import os
 import stat
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
 
 KEY_BYTES = 32
 #: Where the key lives, below the user's cache folder.
 KEY_NAME = os.path.join("mcp-migrate", "key")
 
 
-def user_cache_home() -> Optional[str]:
+def user_cache_home() -> str | None:
     """This user's cache folder (XDG_CACHE_HOME, else LOCALAPPDATA, else ~/.cache), or None."""
     base = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA")
     if not base:
@@ -37,7 +36,7 @@ def user_cache_home() -> Optional[str]:
     return base
 
 
-def key_path() -> Optional[str]:
+def key_path() -> str | None:
     """The key file's path, or None when this user has no cache folder to keep it in."""
     base = user_cache_home()
     return os.path.join(base, KEY_NAME) if base else None
@@ -51,11 +50,11 @@ class Untrusted(OSError):
 class KeyAnswer:
     """This user's key, or None and why not (one line)."""
 
-    key: Optional[bytes]
-    problem: Optional[str] = None
+    key: bytes | None
+    problem: str | None = None
 
 
-def existing_key() -> Optional[bytes]:
+def existing_key() -> bytes | None:
     """This user's key when it exists (never created: `mcp-migrate clean` asks whether a folder
     is this user's cache, and without a key none is)."""
     path = key_path()
@@ -67,7 +66,7 @@ def existing_key() -> Optional[bytes]:
         return None
 
 
-def user_key() -> Optional[bytes]:
+def user_key() -> bytes | None:
     """This user's key: read, or created the first time; None when it cannot be had safely."""
     return load_key().key
 
@@ -97,7 +96,7 @@ def load_key() -> KeyAnswer:
         return KeyAnswer(None, f"results cache off: no private key could be kept in {path}: {exc.strerror or exc}")
 
 
-def _answer(path: str, key: Optional[bytes]) -> KeyAnswer:
+def _answer(path: str, key: bytes | None) -> KeyAnswer:
     if key is None:
         return KeyAnswer(
             None, f"results cache off: {path} is not a key mcp-migrate wrote (delete it to make a new one)"
@@ -105,7 +104,7 @@ def _answer(path: str, key: Optional[bytes]) -> KeyAnswer:
     return KeyAnswer(key)
 
 
-def _read_key(path: str) -> Optional[bytes]:
+def _read_key(path: str) -> bytes | None:
     """The key in `path` when it is a regular file of ours of the right size, else None; an
     Untrusted error when this user is not the only one who could have written it."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))

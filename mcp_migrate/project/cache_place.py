@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Optional
 
 from mcp_migrate.project import cache_key
 from mcp_migrate.project.paths import display_path
@@ -36,7 +35,7 @@ class Place:
     #: The user chose it (MCP_MIGRATE_CACHE_DIR): an existing empty folder there may be adopted.
     users_choice: bool = False
     #: Why the config's `cache-dir` was not followed (one line), or None.
-    warning: Optional[str] = None
+    warning: str | None = None
 
 
 def cache_place(config) -> Place:
@@ -85,7 +84,7 @@ def within(path: str, folder: str) -> bool:
     return os.path.realpath(path) == os.path.realpath(folder) or below(path, folder)
 
 
-def key_in_tree(trees: Iterable[str]) -> Optional[str]:
+def key_in_tree(trees: Iterable[str]) -> str | None:
     """Why the user's key may not be used because it lies inside one of `trees` (the paths
     being checked or cleaned, the project's root), or None."""
     path = cache_key.key_path()

@@ -17,7 +17,6 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from typing import Optional
 
 from mcp_migrate.project.cache import CACHEDIR_TAG, GITIGNORE, OWNER_MARK, owned
 from mcp_migrate.project.cache_codec import MAGIC
@@ -38,9 +37,9 @@ class Removal:
 
     gone: bool
     left: tuple = ()
-    problem: Optional[str] = None
+    problem: str | None = None
 
-    def left_line(self, shown: str) -> Optional[str]:
+    def left_line(self, shown: str) -> str | None:
         """One line naming what was left in the folder `shown`, or None."""
         if not self.left:
             return None
@@ -48,7 +47,7 @@ class Removal:
         return f"{shown} kept: {len(self.left)} entries mcp-migrate did not write ({names})"
 
 
-def removal_refused(folder: str, key: Optional[bytes]) -> Optional[str]:
+def removal_refused(folder: str, key: bytes | None) -> str | None:
     """Why `mcp-migrate clean` may not touch `folder` (one line), or None when it may: only a
     real folder (not a symlink) whose owner mark this user's key signed is mcp-migrate's own
     cache; a folder committed with a repository, or any other folder, is left alone."""
@@ -61,7 +60,7 @@ def removal_refused(folder: str, key: Optional[bytes]) -> Optional[str]:
     return None
 
 
-def remove_cache(folder: str, key: Optional[bytes]) -> Removal:
+def remove_cache(folder: str, key: bytes | None) -> Removal:
     """Remove what the cache wrote in `folder` (see `removal_refused`), then the folder if that
     emptied it."""
     refused = removal_refused(folder, key)
@@ -122,7 +121,7 @@ def _is_table(entry: os.DirEntry) -> bool:
     return bool(_TABLE.match(entry.name)) and _starts(entry.path, len(MAGIC) + 1) == MAGIC + b" "
 
 
-def _is_temp(name: str, inner: Optional[re.Pattern]) -> bool:
+def _is_temp(name: str, inner: re.Pattern | None) -> bool:
     """project.writer's `.NAME.<8 characters>.mcp-migrate`, NAME a table's (`inner`) or a marker's."""
     if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)):
         return False

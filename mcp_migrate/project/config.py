@@ -11,7 +11,6 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import Optional
 
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
@@ -39,42 +38,42 @@ class UnreadableConfig(ConfigError):
 @dataclass(frozen=True)
 class Config:
     #: The file the settings came from (None: defaults). Globs are relative to `root`.
-    path: Optional[str] = None
+    path: str | None = None
     root: str = "."
-    select: Optional[tuple] = None
+    select: tuple | None = None
     ignore: tuple = ()
-    exclude: Optional[tuple] = None
+    exclude: tuple | None = None
     extend_exclude: tuple = ()
     #: ((glob, frozenset of codes), ...)
     per_file_ignores: tuple = ()
     #: ((code, (qualified name, ...)), ...) sorted by code
     extend_apis: tuple = ()
-    unsafe_fixes: Optional[bool] = None
+    unsafe_fixes: bool | None = None
     #: Apply `exclude` / `extend-exclude` to files named explicitly too (pre-commit, editors).
-    force_exclude: Optional[bool] = None
+    force_exclude: bool | None = None
     #: Migration strategy and the names rewrites introduce (core.settings.Settings).
-    strategy: Optional[str] = None
-    parameter: Optional[str] = None
-    env_var: Optional[str] = None
+    strategy: str | None = None
+    parameter: str | None = None
+    env_var: str | None = None
     #: Where check results are cached (relative to `root`); None: `.mcp_migrate_cache`.
-    cache_dir: Optional[str] = None
+    cache_dir: str | None = None
     #: Codes added to the selection (`extend-select`), the lowest severity that fails a run
     #: (`fail-on`), and the base URL of the rule pages SARIF links (`docs-url`).
     extend_select: tuple = ()
-    fail_on: Optional[str] = None
-    docs_url: Optional[str] = None
+    fail_on: str | None = None
+    docs_url: str | None = None
     #: Files over this many bytes are reported (E997), not parsed; 0: no limit; None: the default.
-    max_file_size: Optional[int] = None
+    max_file_size: int | None = None
     #: Fix applicability, as ruff's keys: the rules whose fixes may be applied (None: all), those
     #: whose fixes may not, those whose unsafe fixes count as safe, and whose safe ones as unsafe.
-    fixable: Optional[tuple] = None
+    fixable: tuple | None = None
     unfixable: tuple = ()
     extend_safe_fixes: tuple = ()
     extend_unsafe_fixes: tuple = ()
     #: Walk into template folders (a name holding `{{`, `}}` or `{%`); None: skip them.
-    include_templates: Optional[bool] = None
+    include_templates: bool | None = None
     #: The command line's layer over every config file (project.overrides.Overrides), or None.
-    overrides: Optional[object] = None
+    overrides: object | None = None
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
@@ -132,7 +131,7 @@ def _section(data: dict):
 CONFIG_FILES = (".mcp-migrate.toml", "mcp-migrate.toml", "pyproject.toml")
 
 
-def config_in(folder: str, names=None) -> Optional[str]:
+def config_in(folder: str, names=None) -> str | None:
     """The config file of `folder` itself (see CONFIG_FILES), or None; `names`, when given,
     the lowered names of the folder's listing: a config file not among them is not there."""
     for name in CONFIG_FILES:
@@ -156,7 +155,7 @@ def _start_folder(start: str) -> str:
     return folder if os.path.isdir(folder) else os.path.dirname(folder)
 
 
-def find_config(start: str) -> Optional[str]:
+def find_config(start: str) -> str | None:
     """The nearest config file at or above `start` (a folder or a file): `.mcp-migrate.toml`,
     `mcp-migrate.toml`, or a pyproject.toml with a `[tool.mcp-migrate]` table; a pyproject.toml
     without the table does not stop the search (as ruff)."""
@@ -222,7 +221,7 @@ class _Validator:
         return value
 
 
-def parse_section(section: dict, path: Optional[str]) -> Config:
+def parse_section(section: dict, path: str | None) -> Config:
     """Validate one `[tool.mcp-migrate]` table (or a standalone config's top level)."""
     shown = display_path(path) if path else "<config>"
     v = _Validator(shown)
@@ -341,7 +340,7 @@ def load_config(path: str) -> Config:
     return _config_from(_load_toml(path), path) or parse_section({}, path)
 
 
-def _config_from(data: dict, path: str) -> Optional[Config]:
+def _config_from(data: dict, path: str) -> Config | None:
     """The Config a file's TOML holds; None for a pyproject.toml without the table (no config)."""
     section = _section(data)
     if section is None:
@@ -351,7 +350,7 @@ def _config_from(data: dict, path: str) -> Optional[Config]:
     return parse_section(section, path)
 
 
-def resolve_config(paths, explicit: Optional[str] = None, isolated: bool = False) -> Config:
+def resolve_config(paths, explicit: str | None = None, isolated: bool = False) -> Config:
     """The run's Config: `--config FILE`, else (unless `isolated`, which reads no config file)
     the nearest config file above the first path, else defaults rooted at the CWD. Values of
     the run as a whole (cache-dir, docs-url) come from it; each file's own settings come from
@@ -392,7 +391,7 @@ class ConfigResolver:
         self.warnings: list = []
 
     @classmethod
-    def for_run(cls, paths, explicit: Optional[str] = None, isolated: bool = False, overrides=None) -> ConfigResolver:
+    def for_run(cls, paths, explicit: str | None = None, isolated: bool = False, overrides=None) -> ConfigResolver:
         """The resolver of a run; its `base` is `--config`, or the closest config above the
         first path (`resolve_config`'s answer, found the resolver's way)."""
         if explicit or isolated:
@@ -435,7 +434,7 @@ class ConfigResolver:
         """The Config of a file discovery found (its folder's): no stat to tell it from a folder."""
         return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
-    def _config_of(self, folder: str, names=None) -> Optional[Config]:
+    def _config_of(self, folder: str, names=None) -> Config | None:
         """The Config of `folder`'s own config file (CONFIG_FILES, in order), skipping one that
         cannot be read; None when it has none."""
         for name in CONFIG_FILES:
@@ -448,7 +447,7 @@ class ConfigResolver:
                     return config
         return None
 
-    def _load(self, path: str) -> Optional[Config]:
+    def _load(self, path: str) -> Config | None:
         if path in self._loaded:
             return self._loaded[path]
         try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import Optional
 
 #: linux/fcntl.h: the current directory as `dirfd`, and renameat2's swap flag.
 _AT_FDCWD = -100
@@ -40,7 +39,7 @@ def _renameat2():
     return _call
 
 
-def exchange(first: str, second: str) -> Optional[bool]:
+def exchange(first: str, second: str) -> bool | None:
     """Swap `first` and `second` atomically: True when done, None when this system cannot
     (the caller falls back to a rename). Raises OSError otherwise: FileNotFoundError when
     either name is gone (a file deleted since it was read)."""

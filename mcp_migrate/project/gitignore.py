@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Optional
 
 from mcp_migrate.project.regular import read_regular
 
@@ -29,8 +28,8 @@ class Pattern:
     dir_only: bool
     #: The pattern's whole meaning where it is a plain name (`node_modules`: the last path
     #: part equals it) or a name ending (`*.log`: the last part ends with it); None otherwise.
-    name: Optional[str] = None
-    suffix: Optional[str] = None
+    name: str | None = None
+    suffix: str | None = None
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -51,7 +50,7 @@ def _bracket(pat: str, i: int, git: bool = True):
         j += 1
     parts = []
     first = True
-    previous: Optional[str] = None  # the last character that can start a range
+    previous: str | None = None  # the last character that can start a range
     while j < len(pat) and (pat[j] != "]" or first):
         ch = pat[j]
         if ch == "-" and parts and j + 1 < len(pat) and pat[j + 1] != "]":
@@ -125,7 +124,7 @@ def _strip_trailing_spaces(line: str) -> str:
     return line
 
 
-def compile_pattern(line: str, strict: bool = False) -> Optional[Pattern]:
+def compile_pattern(line: str, strict: bool = False) -> Pattern | None:
     """One gitignore line -> Pattern, or None for blanks and comments. `strict`, for a config's
     own glob (checked before use, as ruff refuses it): a backwards range raises re.error; a
     `.gitignore` line gets git's reading of it instead."""
@@ -156,7 +155,7 @@ def parse_patterns(lines: Iterable[str]) -> list:
     return [p for p in (compile_pattern(line) for line in lines) if p is not None]
 
 
-def glob_problem(glob: str) -> Optional[str]:
+def glob_problem(glob: str) -> str | None:
     """What is wrong with one exclude / per-file-ignores glob, or None."""
     body = glob[1:] if glob.startswith("!") else glob
     if not body.strip(" /"):
@@ -173,7 +172,7 @@ def glob_problem(glob: str) -> Optional[str]:
     return None
 
 
-def _unclosed_bracket(body: str) -> Optional[int]:
+def _unclosed_bracket(body: str) -> int | None:
     """The index of a `[` with no `]` to close it (gitignore rules: `\\` escapes the next
     character; a `]` right after `[` or `[!` is a member, not the end)."""
     i = 0
@@ -242,7 +241,7 @@ class PatternSet:
             rel = os.path.splitdrive(path)[1].lstrip("\\/")
         return rel.replace(os.sep, "/")
 
-    def verdict(self, path: str, is_dir: bool) -> Optional[bool]:
+    def verdict(self, path: str, is_dir: bool) -> bool | None:
         """True ignored, False re-included by `!`, None when no pattern matches: the last
         pattern that matches decides. Plain names are looked up by the path's last part and
         endings tested on it; a regex runs only for a pattern that could come later than both."""
@@ -267,7 +266,7 @@ class PatternSet:
                 return not other[1].negated
         return None if found is None else not found.negated
 
-    def _last_other(self, rel: str, is_dir: bool) -> Optional[tuple]:
+    def _last_other(self, rel: str, is_dir: bool) -> tuple | None:
         """(index, pattern) of the last pattern neither a name nor an ending that matches, by
         one regex of all of them, last first: the first alternative that matches is the
         pattern a loop from the end would have stopped at, found without a call per pattern
@@ -303,7 +302,7 @@ class PatternLayers:
     def __init__(self, layers: Sequence[PatternSet]):
         self.layers = list(layers)
 
-    def verdict(self, path: str, is_dir: bool) -> Optional[bool]:
+    def verdict(self, path: str, is_dir: bool) -> bool | None:
         found = None
         for layer in self.layers:
             verdict = layer.verdict(path, is_dir)
@@ -340,7 +339,7 @@ def _lines(path: str) -> list:
     return read_regular(path)[0].decode("utf-8", errors="replace").splitlines(keepends=True) or [""]
 
 
-def read_gitignore(folder: str, warnings: Optional[list] = None) -> Optional[PatternSet]:
+def read_gitignore(folder: str, warnings: list | None = None) -> PatternSet | None:
     """The `.gitignore` of `folder` as a PatternSet, or None when absent/unreadable/empty. One
     that exists but cannot be read (permissions, not a regular file) is said in `warnings`."""
     path = os.path.join(folder, ".gitignore")
@@ -352,7 +351,7 @@ def read_gitignore(folder: str, warnings: Optional[list] = None) -> Optional[Pat
     return PatternSet(folder, patterns) if patterns else None
 
 
-def _unreadable(path: str, exc: OSError, warnings: Optional[list]) -> None:
+def _unreadable(path: str, exc: OSError, warnings: list | None) -> None:
     """One line for a git ignore file that exists and cannot be read: the files it would
     ignore are checked, which the user should know (it was silent)."""
     if warnings is None or isinstance(exc, (FileNotFoundError, NotADirectoryError)):
@@ -362,7 +361,7 @@ def _unreadable(path: str, exc: OSError, warnings: Optional[list]) -> None:
     warnings.append(f"cannot read {display_path(path)}: {exc.strerror or exc}; its patterns are not applied")
 
 
-def git_dir(git_root: str) -> Optional[str]:
+def git_dir(git_root: str) -> str | None:
     """The repository's common git folder: `.git` itself, or for a worktree or submodule (a
     `.git` file saying `gitdir: ...`) the folder it names, or that folder's `commondir`."""
     dot_git = os.path.join(git_root, ".git")
@@ -381,7 +380,7 @@ def git_dir(git_root: str) -> Optional[str]:
         return os.path.normpath(folder)
 
 
-def read_info_exclude(git_root: str, warnings: Optional[list] = None) -> Optional[PatternSet]:
+def read_info_exclude(git_root: str, warnings: list | None = None) -> PatternSet | None:
     """`.git/info/exclude` as a PatternSet based at the repository root, or None."""
     folder = git_dir(git_root)
     if folder is None:
@@ -406,7 +405,7 @@ def walk_up(folder: str):
         folder = parent
 
 
-def find_git_root(folder: str) -> Optional[str]:
+def find_git_root(folder: str) -> str | None:
     """The nearest folder at or above `folder` that contains `.git` (dir or file)."""
     return next((f for f in walk_up(folder) if os.path.exists(os.path.join(f, ".git"))), None)
 
@@ -415,13 +414,13 @@ class IgnoreStack:
     """The `.gitignore` files in force for one folder, shallowest first. Immutable: `child()`
     returns a new stack, so sibling subtrees never see each other's files."""
 
-    def __init__(self, levels: tuple = (), warnings: Optional[list] = None):
+    def __init__(self, levels: tuple = (), warnings: list | None = None):
         self.levels = levels
         #: Where ignore files that exist but cannot be read are said (shared by every child).
         self.warnings = warnings
 
     @classmethod
-    def for_root(cls, root: str, warnings: Optional[list] = None) -> IgnoreStack:
+    def for_root(cls, root: str, warnings: list | None = None) -> IgnoreStack:
         """Stack for walking `root`: `.gitignore` files from the git root down to `root`.
         Outside a repository only `root` itself (and, later, its subfolders) count. Ignore
         files that cannot be read are said in `warnings`."""

@@ -14,7 +14,6 @@ import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional
 
 from mcp_migrate.project import selection
 from mcp_migrate.project.config import Config, ConfigError, plain_glob
@@ -25,12 +24,12 @@ from mcp_migrate.project.gitignore import glob_problem
 class Overrides:
     #: The folder the flags' globs are relative to (the current folder when the run started).
     root: str
-    exclude: Optional[tuple] = None
+    exclude: tuple | None = None
     extend_exclude: tuple = ()
     #: ((glob, frozenset of codes), ...), as Config.per_file_ignores; None: the config's.
-    per_file_ignores: Optional[tuple] = None
+    per_file_ignores: tuple | None = None
     extend_per_file_ignores: tuple = ()
-    include_templates: Optional[bool] = None
+    include_templates: bool | None = None
 
     @property
     def active(self) -> bool:
@@ -65,7 +64,7 @@ class Overrides:
         return [(PatternSet.from_lines(self.root, [plain_glob(glob)]), codes) for glob, codes in pairs]
 
 
-def split_globs(values: Sequence[str], option: str) -> Optional[tuple]:
+def split_globs(values: Sequence[str], option: str) -> tuple | None:
     """`--exclude a,b --exclude c` -> ("a", "b", "c") (ruff's spelling: comma-separated, and
     repeatable); None when the flag was not given. `--exclude ""` is an empty list: it clears
     the exclude list, default folders included."""
@@ -79,7 +78,7 @@ def split_globs(values: Sequence[str], option: str) -> Optional[tuple]:
     return globs
 
 
-def split_pairs(values: Sequence[str], option: str) -> Optional[tuple]:
+def split_pairs(values: Sequence[str], option: str) -> tuple | None:
     """`--per-file-ignores 'tests/*:RT004,RT005'` -> (("tests/*", frozenset of codes),): each
     value is `GLOB:CODE[,CODE]`, repeatable; a comma-separated part without `:` is one more code
     of the pair before it, so ruff's spelling (`a/*:RT004,b/*:RT005`, one code per pair) means
@@ -88,7 +87,7 @@ def split_pairs(values: Sequence[str], option: str) -> Optional[tuple]:
         return None
     pairs: list = []
     for value in values:
-        current: Optional[list] = None
+        current: list | None = None
         for part in (part.strip() for part in value.split(",")):
             if ":" in part:
                 glob, _, code = part.rpartition(":")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Optional
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import UNFILTERED_CODES
@@ -130,10 +129,10 @@ class RuleSelector:
 
 def selection_for(
     config,
-    cli_select: Optional[Sequence],
-    cli_ignore: Optional[Sequence],
-    cli_strategy: Optional[str] = None,
-    cli_extend_select: Optional[Sequence] = None,
+    cli_select: Sequence | None,
+    cli_ignore: Sequence | None,
+    cli_strategy: str | None = None,
+    cli_extend_select: Sequence | None = None,
 ) -> RuleSelector:
     """The RuleSelector for a loaded Config plus CLI overrides (codes already split)."""
     selected = resolve(

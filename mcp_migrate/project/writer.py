@@ -25,10 +25,9 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
 
 #: The suffix of our temporary files (tempfile.mkstemp adds 8 random characters before it).
 TEMP_SUFFIX = ".mcp-migrate"
@@ -84,7 +83,7 @@ def write_target(path: Path, roots: Iterable[Path]) -> tuple:
     return None, f"symlink to {target}, outside the paths being fixed: skipped"
 
 
-def refusal(st: os.stat_result, path: Path) -> Optional[str]:
+def refusal(st: os.stat_result, path: Path) -> str | None:
     """Why an editor would not silently overwrite this file, or None. Read-only means the
     owner's write bit is off (root may write anyway, and neither vim nor we do that silently)
     or the file is not writable for us. Another user's file can be replaced only by root,
@@ -101,7 +100,7 @@ CHANGED = "changed on disk during the run (after it was read): not overwritten"
 DELETED = "deleted during the run (after it was read): not written back"
 
 
-def changed_since(path: Path, before: Snapshot) -> Optional[str]:
+def changed_since(path: Path, before: Snapshot) -> str | None:
     """Why `path` is no longer what `before` read (CHANGED, DELETED), or None: its size, mtime,
     inode and device, then its bytes (read no further than one past the old size)."""
     from mcp_migrate.project.regular import read_regular
@@ -121,7 +120,7 @@ def changed_since(path: Path, before: Snapshot) -> Optional[str]:
     return CHANGED if data != before.data else None
 
 
-def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
+def write_atomic(path: Path, new: bytes, before: Snapshot) -> str | None:
     """Replace `path` with `new` unless it changed since `before` or an editor would refuse to
     (see `refusal`); None on success, else why not. The file is compared with `before` again
     once the new bytes are on disk, and, where the system can swap two names in one step
@@ -145,7 +144,7 @@ def write_atomic(path: Path, new: bytes, before: Snapshot) -> Optional[str]:
 
 
 def replace_file(
-    path: Path, data: bytes, like: Optional[os.stat_result] = None, unchanged: Optional[Callable] = None
+    path: Path, data: bytes, like: os.stat_result | None = None, unchanged: Callable | None = None
 ) -> None:
     """Write `data` to a temporary file beside `path`, flush it to disk, give it `like`'s
     permission bits and owner (else the mode a new file gets), then rename it over `path`, so a
@@ -291,7 +290,7 @@ def _sweep_once(folder: Path) -> None:
         sweep_stale_temps(key)
 
 
-def sweep_stale_temps(folder: str, now: Optional[float] = None) -> int:
+def sweep_stale_temps(folder: str, now: float | None = None) -> int:
     """Remove the temporary files of ours in `folder` that a killed run left behind: only our
     name pattern, only regular files we own, only ones older than STALE_SECONDS (a concurrent
     run's live file is never touched). Returns how many."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import libcst as cst
 
@@ -51,7 +51,7 @@ def is_store(node: cst.Name, parent) -> bool:
     return False
 
 
-def sole_local_binding(context, value: cst.BaseExpression) -> Optional[cst.Assign]:
+def sole_local_binding(context, value: cst.BaseExpression) -> cst.Assign | None:
     """The one `name = ...` of a local whose only read is `value` (the removed argument)."""
     func: Any = enclosing(context.ancestors, cst.FunctionDef)
     if func is None or not isinstance(value, cst.Name):

@@ -4,8 +4,6 @@ do not clash with the file's own names, imports added."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.checks.rt102.vocabulary import UNQUOTE
@@ -13,7 +11,7 @@ from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
 
 
-def to_path_fix(spelling, resolver, ancestors: list, node: cst.CSTNode, uri: cst.BaseExpression) -> Optional[Fix]:
+def to_path_fix(spelling, resolver, ancestors: list, node: cst.CSTNode, uri: cst.BaseExpression) -> Fix | None:
     """`url2pathname(urlparse(uri).path)` in place of `node` (and of an `unquote(node)` around
     it: url2pathname decodes, never twice)."""
     parse = spelling.spell("urllib.parse", "urlparse")
@@ -27,7 +25,7 @@ def to_path_fix(spelling, resolver, ancestors: list, node: cst.CSTNode, uri: cst
     )
 
 
-def unquoted_by(resolver, ancestors: list, node: cst.CSTNode) -> Optional[cst.Call]:
+def unquoted_by(resolver, ancestors: list, node: cst.CSTNode) -> cst.Call | None:
     """The `unquote(node)` call around the node being visited (`unquote(u[8:])`)."""
     if len(ancestors) < 3 or ancestors[-1] is not node:
         return None
@@ -42,7 +40,7 @@ def unquoted_by(resolver, ancestors: list, node: cst.CSTNode) -> Optional[cst.Ca
     return None
 
 
-def path_only_fix(spelling, node: cst.CSTNode, owner) -> Optional[Fix]:
+def path_only_fix(spelling, node: cst.CSTNode, owner) -> Fix | None:
     """`url2pathname(owner.path)` in place of `node` (a `.path`, perhaps unquoted)."""
     topath = spelling.spell("urllib.request", "url2pathname")
     if not topath:
@@ -51,7 +49,7 @@ def path_only_fix(spelling, node: cst.CSTNode, owner) -> Optional[Fix]:
     return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), display=True)
 
 
-def to_uri_fix(spelling, resolver, node: cst.CSTNode, path: cst.BaseExpression) -> Optional[Fix]:
+def to_uri_fix(spelling, resolver, node: cst.CSTNode, path: cst.BaseExpression) -> Fix | None:
     """`Path(path).absolute().as_uri()` in place of `node`; `path.as_uri()` when `path` is an
     absolute Path already (no round trip through str)."""
     if resolved_path(resolver, path):

@@ -3,8 +3,6 @@ results, converted names), and findings held until the function is left."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.checks.rt102.vocabulary import CASE_METHODS, TEST_OPERATORS, TESTS
@@ -46,7 +44,7 @@ class Pending:
         self.node, self.owner, self.path_attr, self.target, self.unquoted = node, owner, path_attr, target, unquoted
 
 
-def bound_name(stack: list) -> Optional[str]:
+def bound_name(stack: list) -> str | None:
     """The name the expression at the top of `stack` is bound to (`x = <...expr...>`), if any."""
     for anc in reversed(stack[:-1]):
         if isinstance(anc, cst.Assign):
@@ -100,7 +98,7 @@ def enclosing_test(stack: list) -> tuple:
     return None, False
 
 
-def branch_of(stack: list, ids: dict, test_if) -> Optional[str]:
+def branch_of(stack: list, ids: dict, test_if) -> str | None:
     """Where the node at the top of `stack` sits relative to `test_if`: "test", "body",
     "orelse", or None (after it, or unrelated)."""
     if test_if is None or id(test_if) not in ids:

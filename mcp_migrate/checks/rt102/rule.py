@@ -41,7 +41,6 @@ tests that compare the URI with the path they built (a symlinked temp folder) ke
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 import libcst as cst
 
@@ -224,7 +223,7 @@ class NaiveFileUri(Rule):
         self.constants: set = set()
         #: `x[len(NAME):]` slices, decided when the whole module's constants are known.
         self.prefix_slices: list = []
-        self._is_mcp: Optional[bool] = None
+        self._is_mcp: bool | None = None
 
     # ----- scopes and bindings ----------------------------------------------------------------
     def visit_FunctionDef(self, node) -> None:
@@ -268,7 +267,7 @@ class NaiveFileUri(Rule):
             self._is_mcp = self.context.evidence.mcp
         return self._is_mcp
 
-    def _scheme(self, expr) -> Optional[bool]:
+    def _scheme(self, expr) -> bool | None:
         """What the function's tests seen so far say about `expr` here: True (a `file:` URI),
         False (known not to be one: `file:` was rejected above), None (no test)."""
         code = code_of(bare(expr))
@@ -510,7 +509,7 @@ class NaiveFileUri(Rule):
             return any(isinstance(t.target, cst.Name) and PATH_WORDS & set(words(t.target.value)) for t in targets)
         return False
 
-    def _parsed_path_source(self, node) -> Optional[cst.BaseExpression]:
+    def _parsed_path_source(self, node) -> cst.BaseExpression | None:
         """For `urlparse(X).path` or `parsed.path` holding a file URI: the `.path` node's owner."""
         if not isinstance(node, cst.Attribute) or node.attr.value != "path":
             return None
@@ -605,7 +604,7 @@ class NaiveFileUri(Rule):
         name = (self.resolver.qualified(expr.func) or last_identifier(expr.func) or "").rpartition(".")[2]
         return name == "pathname2url" or "quote" in name
 
-    def _report_to_path(self, node: cst.CSTNode, uri: Optional[cst.BaseExpression]) -> None:
+    def _report_to_path(self, node: cst.CSTNode, uri: cst.BaseExpression | None) -> None:
         fix = to_path_fix(self.spelling, self.resolver, self.ancestors, node, uri) if uri is not None else None
         self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node), 36)), fix=fix)
 
@@ -614,7 +613,7 @@ class NaiveFileUri(Rule):
         escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
         self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node), 36), escapes=escapes), fix=fix)
 
-    def _report_to_uri(self, node: cst.CSTNode, path: Optional[cst.BaseExpression]) -> None:
+    def _report_to_uri(self, node: cst.CSTNode, path: cst.BaseExpression | None) -> None:
         fix = to_uri_fix(self.spelling, self.resolver, node, path) if path is not None else None
         self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node), 36)), fix=fix)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -89,14 +88,14 @@ EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 TEST_OPERATORS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 
 
-def file_literal(expr) -> Optional[str]:
+def file_literal(expr) -> str | None:
     """A literal that starts a file URI: `file:/`, `file://`, `file:///` (any case). A bare
     `"file:"` is left out: it is also setuptools' `file:` directive and similar."""
     value = literal(expr)
     return value if value is not None and value.lower().startswith("file:/") else None
 
 
-def int_value(expr) -> Optional[int]:
+def int_value(expr) -> int | None:
     if isinstance(expr, cst.Integer):
         return int(expr.value)
     if (

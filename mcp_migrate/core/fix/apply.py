@@ -5,7 +5,6 @@ blank lines valid around what it removes or inserts."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Optional
 
 import libcst as cst
 
@@ -120,7 +119,7 @@ class _ApplyEdits(cst.CSTTransformer):
         return updated_node.with_changes(elements=kept)
 
     # --- statement removal ----------------------------------------------------------------------
-    def _kept_smalls(self, original, updated) -> Optional[list]:
+    def _kept_smalls(self, original, updated) -> list | None:
         if not any(id(o) in self.statements for o in original.body):
             return None
         kept = [u for o, u in zip(original.body, updated.body) if id(o) not in self.statements]
@@ -223,7 +222,7 @@ class _PrunedApplyEdits(_ApplyEdits):
         return super().on_leave(original_node, updated_node)
 
 
-def edit_transformer(module: cst.Module, edits: list, width: int, parents: Optional[dict] = None) -> _ApplyEdits:
+def edit_transformer(module: cst.Module, edits: list, width: int, parents: dict | None = None) -> _ApplyEdits:
     """The transformer for `edits`: pruned to the paths from the module to the nodes they
     name, or the whole-tree one when some named node is not in the module (never guess).
     `parents`: the module's parent map (`parents_below`), when the caller keeps one for many

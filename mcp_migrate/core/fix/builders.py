@@ -4,14 +4,12 @@ fix "none"): for example a call that is part of a larger expression."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveElement, RemoveStatement
 
 
-def whole_statement(ancestors: list) -> Optional[cst.Expr]:
+def whole_statement(ancestors: list) -> cst.Expr | None:
     """The expression statement that consists of the visited node alone (`x.f()` or
     `await x.f()`), or None when the node is part of something larger."""
     node = ancestors[-1]
@@ -24,8 +22,8 @@ def whole_statement(ancestors: list) -> Optional[cst.Expr]:
 
 
 def remove_statement(
-    ancestors: list, small: Optional[cst.CSTNode] = None, *, orphans: tuple = (), unsafe: bool = False
-) -> Optional[Fix]:
+    ancestors: list, small: cst.CSTNode | None = None, *, orphans: tuple = (), unsafe: bool = False
+) -> Fix | None:
     """Delete the statement that consists of the node being visited (optionally awaited).
 
     `small` names the statement directly (a small statement, or a whole `def`); otherwise the

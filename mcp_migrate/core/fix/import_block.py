@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from functools import lru_cache
-from typing import Optional
 
 import libcst as cst
 
@@ -125,7 +124,7 @@ def _stdlib_names() -> frozenset:
     return frozenset(names)
 
 
-def _merge_into_from(module: cst.Module, mod: str, name: str) -> Optional[cst.Module]:
+def _merge_into_from(module: cst.Module, mod: str, name: str) -> cst.Module | None:
     """Add `name` to an existing top-level `from mod import ...`, in order."""
     for index, stmt, _ in _top_imports(module):
         small = stmt.body[0]
@@ -169,7 +168,7 @@ def _member_key(name: str) -> tuple:
     return (kind, name.lower(), name)
 
 
-def _insert_sorted(module: cst.Module, mod: str, name: Optional[str]) -> Optional[cst.Module]:
+def _insert_sorted(module: cst.Module, mod: str, name: str | None) -> cst.Module | None:
     """A new import line at its place in the top import block, a blank line between sections."""
     block = _top_imports(module)
     if not block:

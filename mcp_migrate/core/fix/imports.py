@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
-from typing import Optional
 
 import libcst as cst
 
@@ -65,7 +64,7 @@ _NO_STATEMENTS = frozenset(kind for kind in NODE_TYPES if cst.BaseExpression in 
 }
 
 
-def _asname(alias: cst.ImportAlias) -> Optional[str]:
+def _asname(alias: cst.ImportAlias) -> str | None:
     return alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
 
 
@@ -110,7 +109,7 @@ def _uses_in(root: cst.CSTNode) -> dict:
     return counts
 
 
-def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: Optional[dict] = None) -> cst.Module:
+def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: dict | None = None) -> cst.Module:
     if used_before is None:
         used_before = name_uses(before)
     used_after = name_uses(after)
@@ -134,7 +133,7 @@ def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: 
     return separate_sections(_no_new_leading_blank(after, _remove_imports(context, after, words)))
 
 
-def _plain_removal(module: cst.Module, orphaned: list, words: set) -> Optional[cst.Module]:
+def _plain_removal(module: cst.Module, orphaned: list, words: set) -> cst.Module | None:
     """What RemoveImportsVisitor makes of `module` for the `orphaned` imports, without it (its
     package loads `libcst.matchers`, a quarter of a second, and its scope analysis costs more),
     where nothing but an import's own alias can keep one of `words` alive: no string the visitor

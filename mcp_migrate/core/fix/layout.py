@@ -8,7 +8,6 @@ import re
 import sys
 import textwrap
 from pathlib import Path
-from typing import Optional
 
 import libcst as cst
 
@@ -74,7 +73,7 @@ def _length_in(config: Path, tables: tuple) -> int:
     return DEFAULT_LINE_LENGTH
 
 
-def python_floor(path: str) -> Optional[tuple]:
+def python_floor(path: str) -> tuple | None:
     """The oldest Python the project declares, as (major, minor): the nearest pyproject.toml's
     `requires-python` lower bound, else ruff's `target-version` (`py39`) in the nearest ruff
     config; None when nothing says."""
@@ -86,7 +85,7 @@ def python_floor(path: str) -> Optional[tuple]:
 
 
 @functools.lru_cache(maxsize=256)
-def _floor_in(folder: Path) -> Optional[tuple]:
+def _floor_in(folder: Path) -> tuple | None:
     for candidate in (folder, *folder.parents):
         for name in (".ruff.toml", "ruff.toml", "pyproject.toml"):
             config = candidate / name

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import sys
 from functools import cached_property
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -32,7 +32,7 @@ class FixPass(NamedTuple):
     """One pass of the fix loop: the new bytes (None: no fix applied), the fixes applied as
     Applied records, and the analysis of the bytes the pass started from."""
 
-    new: Optional[bytes]
+    new: bytes | None
     applied: list
     analysis: Analysis
 
@@ -55,7 +55,7 @@ def _apply_pass(
     analysis,
     path: str,
     wanted,
-    inputs: Optional[_PassInputs] = None,
+    inputs: _PassInputs | None = None,
 ):
     """Apply, in one transform, the fixes of the findings `wanted` accepts that do not overlap
     one already chosen: (new bytes or None, [Applied(code, line, kind)]). `inputs`: the
@@ -262,7 +262,7 @@ def _finding_previews(analysis, data: bytes, path: str, inputs: _PassInputs) -> 
     return previews
 
 
-def verify_parses(data: bytes, path: str, *, compiles: bool = True) -> Optional[str]:
+def verify_parses(data: bytes, path: str, *, compiles: bool = True) -> str | None:
     """Why `data` is unusable as fix output, or None. LibCST must parse it; CPython must compile
     it when it compiled the input (`compiles`): syntax newer than this interpreter (a 3.12
     `type` statement on 3.11) is checked by the parser that accepted the input, LibCST."""
@@ -276,7 +276,7 @@ def verify_parses(data: bytes, path: str, *, compiles: bool = True) -> Optional[
     return None
 
 
-def _cpython_problem(data: bytes, path: str) -> Optional[str]:
+def _cpython_problem(data: bytes, path: str) -> str | None:
     try:
         compile(data, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except Exception as exc:  # noqa: BLE001 - any failure means the code does not compile

@@ -14,7 +14,7 @@ as before."""
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -32,7 +32,7 @@ class Pieces(NamedTuple):
     statements: dict
 
 
-def module_pieces(module: cst.Module, data: bytes, spans: Optional[tuple]) -> Pieces:
+def module_pieces(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces:
     """The parsed module's code by statement, and whole: sliced from `data` where the
     boundaries hold (`sliced`), else generated statement by statement and joined (as every
     preview's new module is), not generated a second time."""
@@ -63,7 +63,7 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
     return (code or new.default_newline).encode(new.encoding)
 
 
-def sliced(module: cst.Module, data: bytes, spans: Optional[tuple]) -> Optional[Pieces]:
+def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | None:
     """Pieces cut from the file's text, or None where a boundary is not certain. `spans`: the
     (first line, last line) of each of `ast`'s top-level statements (the first decorator's
     line for a decorated definition)."""
@@ -102,7 +102,7 @@ def _line_starts(lines: list) -> list:
     return starts
 
 
-def _boundaries(module: cst.Module, spans: tuple, lines: list) -> Optional[list]:
+def _boundaries(module: cst.Module, spans: tuple, lines: list) -> list | None:
     """The 0-based line where each top-level statement's code begins, then where the footer
     begins; None where the text does not agree with LibCST's tree."""
     header = len(module.header)
@@ -112,7 +112,7 @@ def _boundaries(module: cst.Module, spans: tuple, lines: list) -> Optional[list]
     if footer < header or not _written_as(module.footer, lines[footer:]):
         return None
     bounds, taken, previous_end = [], 0, header  # previous_end: 0-based line after the last code line
-    previous: Optional[cst.BaseStatement] = None
+    previous: cst.BaseStatement | None = None
     for stmt in module.body:
         count = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
         if taken + count > len(spans):
@@ -145,7 +145,7 @@ def _boundaries(module: cst.Module, spans: tuple, lines: list) -> Optional[list]
     return bounds
 
 
-def _ends_as(stmt: Optional[cst.BaseStatement], lines: list, default_indent: str) -> bool:
+def _ends_as(stmt: cst.BaseStatement | None, lines: list, default_indent: str) -> bool:
     """Whether the lines after a statement's last code line (up to the next statement's
     leading lines) are the footers of the blocks it ends with, as LibCST writes them: nothing
     of the text between two statements is missing from the tree (LibCST drops a blank line
@@ -174,7 +174,7 @@ def _ends_as(stmt: Optional[cst.BaseStatement], lines: list, default_indent: str
 _CLAUSES = (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.If, cst.MatchCase)
 
 
-def _last_suite(node: cst.CSTNode) -> Optional[cst.IndentedBlock]:
+def _last_suite(node: cst.CSTNode) -> cst.IndentedBlock | None:
     """The indented block a statement's code ends with, or None (a simple statement, a
     one-line suite)."""
     if isinstance(node, cst.SimpleStatementLine):

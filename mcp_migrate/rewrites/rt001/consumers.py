@@ -3,8 +3,6 @@ element uses (`root.uri`, `root.name`), URI-to-path idioms; what is not understo
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveStatement, Replace
@@ -59,10 +57,10 @@ class ConsumerRewriter:
         self.parents = parent_map(func)
         self.plan = UsePlan()
 
-    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         return self.parents.get(id(node))
 
-    def up(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+    def up(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The enclosing expression, stepping over the Arg wrapper of call arguments."""
         parent = self.parents.get(id(node))
         return self.parents.get(id(parent)) if isinstance(parent, cst.Arg) else parent
@@ -302,7 +300,7 @@ class ConsumerRewriter:
             return parent, False
         return None
 
-    def _path_idiom(self, text: cst.BaseExpression, parent) -> Optional[cst.CSTNode]:
+    def _path_idiom(self, text: cst.BaseExpression, parent) -> cst.CSTNode | None:
         """The outermost node of a URI-to-path idiom applied to `text`, or None."""
         if self._is_call_to(parent, ("urllib.parse.urlparse",), text):
             attr = self.up(parent)
@@ -360,7 +358,7 @@ def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:
     return cst.Attribute(value=value, attr=cst.Name(attr))
 
 
-def _key_of(parent, node) -> Optional[str]:
+def _key_of(parent, node) -> str | None:
     """`node["key"]` -> "key" (a raw JSON-RPC mapping read), else None."""
     if isinstance(parent, cst.Subscript) and parent.value is node and _single_index(parent):
         return literal(parent.slice[0].slice.value)

@@ -3,8 +3,6 @@ reduced so no dead branch is left behind."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveStatement, Replace, Unwrap
@@ -97,7 +95,7 @@ class ConstantFolder:
         return taken
 
 
-def _constant(edit) -> Optional[bool]:
+def _constant(edit) -> bool | None:
     """True/False when `edit` replaces something by that constant."""
     if isinstance(edit, Replace) and isinstance(edit.new, cst.Name) and edit.new.value in ("True", "False"):
         return edit.new.value == "True"

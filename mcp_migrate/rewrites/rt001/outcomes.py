@@ -5,14 +5,13 @@ review marker says what to decide; the roots carry data rather than directories)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from mcp_migrate.core.fix.edits import Fix
 
 
 @dataclass
 class Outcome:
-    fix: Optional[Fix]
+    fix: Fix | None
     applicable: tuple
     reason: str = ""
     #: What a human must decide, where the site's roots are not directories at all (the rule

@@ -3,8 +3,6 @@ rewrite builds the fix, and a site no rewrite may touch gets a review marker ins
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.core.coordination import note_still_asks
@@ -92,7 +90,7 @@ def _has_marker(statement: cst.CSTNode) -> bool:
 _TRANSPARENT_WAITS = frozenset({"asyncio.wait_for", "asyncio.shield", "anyio.fail_after"})
 
 
-def awaited_value(ancestors: list, call: cst.Call, resolver) -> Optional[cst.BaseExpression]:
+def awaited_value(ancestors: list, call: cst.Call, resolver) -> cst.BaseExpression | None:
     """The expression whose value is the roots result: `await request`, or the `await` of a
     transparent wrapper (`await asyncio.wait_for(request, timeout=1)`); None when the request's
     awaitable goes anywhere else (gather, create_task, a variable): replacing it with a list

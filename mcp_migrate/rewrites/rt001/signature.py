@@ -4,7 +4,6 @@ the function already has."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import libcst as cst
 
@@ -62,7 +61,7 @@ def _split_field(field: str, step: str) -> str:
 
 
 def rebuild(
-    func: cst.FunctionDef, drop: Optional[cst.Param], add: Optional[NewParam], depth: int, indent_unit: str, width: int
+    func: cst.FunctionDef, drop: cst.Param | None, add: NewParam | None, depth: int, indent_unit: str, width: int
 ) -> ReplaceSignature:
     """The edit that gives `func` its new parameter list (`depth`: blocks enclosing the def)."""
     params = func.params

@@ -4,8 +4,6 @@ request (dead locals, an unused Context parameter) dropped."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveStatement, Unwrap
@@ -52,7 +50,7 @@ class SiteRewrite:
         self.imports = []
         self.edits = []
         self.dropped = []
-        self.new_param: Optional[NewParam] = None
+        self.new_param: NewParam | None = None
 
     @property
     def target(self) -> str:
@@ -117,7 +115,7 @@ class SiteRewrite:
                 )
             node = parent
 
-    def _guard(self) -> Optional[cst.If]:
+    def _guard(self) -> cst.If | None:
         """An `if` whose test only probes the roots capability and whose body holds the request."""
         parents = parent_map(self.func)
         node = self.value
@@ -222,7 +220,7 @@ class SiteRewrite:
                     return True
         return False
 
-    def _context_param(self) -> Optional[cst.Param]:
+    def _context_param(self) -> cst.Param | None:
         for p in all_params(self.func.params):
             if (
                 p.annotation is not None
@@ -274,7 +272,7 @@ def _is_context_getter(value: cst.BaseExpression) -> bool:
     return name == "get_context"
 
 
-def _chain_root(value: cst.BaseExpression) -> Optional[str]:
+def _chain_root(value: cst.BaseExpression) -> str | None:
     """`ctx` for `ctx.request_context.session`; None for anything but a plain attribute chain."""
     if not isinstance(value, cst.Attribute):
         return None

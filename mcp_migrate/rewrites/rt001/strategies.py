@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import textwrap
 from abc import ABC, abstractmethod
-from typing import ClassVar, Optional
+from typing import ClassVar
 
 import libcst as cst
 
@@ -283,7 +283,7 @@ def _param_marker_present(func: cst.FunctionDef) -> bool:
     return False
 
 
-def _fallback_for(site) -> Optional[str]:
+def _fallback_for(site) -> str | None:
     """The parameter (with a default) whose absence the roots stood in for: the request sits
     in `if p is None:` / `if not p:`."""
     optional = {p.name.value for p in all_params(site.func.params) if p.default is not None}
@@ -308,7 +308,7 @@ def _reads(site, name: str) -> bool:
     )
 
 
-def _absent(test: cst.BaseExpression) -> Optional[str]:
+def _absent(test: cst.BaseExpression) -> str | None:
     """`p` for the tests `p is None` and `not p`."""
     if (
         isinstance(test, cst.UnaryOperation)

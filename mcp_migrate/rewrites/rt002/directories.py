@@ -4,7 +4,6 @@ values, Path.cwd(), comprehensions, a callback's returned roots."""
 from __future__ import annotations
 
 import json
-from typing import Optional
 from urllib.parse import urlparse
 
 import libcst as cst
@@ -25,7 +24,7 @@ from mcp_migrate.core.syntax import (
 from mcp_migrate.rewrites.names import bound_names, is_store
 
 
-def directories_of(context, value: cst.BaseExpression, scope: Optional[cst.FunctionDef] = None) -> list:
+def directories_of(context, value: cst.BaseExpression, scope: cst.FunctionDef | None = None) -> list:
     """[(is_literal, text)] for the directories a roots value names: a literal path (True), or
     the text of an expression that gives one at run time (False: `str(Path.cwd())`, a path a
     helper turns into roots); (None, source) for roots computed in a way the rewrite cannot
@@ -59,7 +58,7 @@ def directories_of(context, value: cst.BaseExpression, scope: Optional[cst.Funct
     return [_unknown(value)]
 
 
-def _local_value(scope: Optional[cst.FunctionDef], name: str) -> Optional[cst.BaseExpression]:
+def _local_value(scope: cst.FunctionDef | None, name: str) -> cst.BaseExpression | None:
     """The value of `name = ...` when that is the one binding of `name` in `scope`."""
     if scope is None:
         return None
@@ -150,7 +149,7 @@ def _one_root(context, value: cst.BaseExpression, scope=None) -> list:
     return _one_path(context, value) or [_unknown(value)]
 
 
-def _file_fstring(value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+def _file_fstring(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """`path` in `f"file://{path}"`."""
     if not isinstance(value, cst.FormattedString) or len(value.parts) != 2:
         return None

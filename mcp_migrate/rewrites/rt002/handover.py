@@ -4,7 +4,6 @@ the tool calls that now take them, or a review comment listing them."""
 from __future__ import annotations
 
 import builtins
-from typing import Optional
 
 import libcst as cst
 
@@ -210,7 +209,7 @@ def _call_tool_args(node: cst.Call) -> tuple:
     return name, arguments
 
 
-def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: Optional[cst.Arg], param: str, dirs: list):
+def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: cst.Arg | None, param: str, dirs: list):
     if param == "uris":
         values = ", ".join(as_uri(quote(t) if lit else unstr(t)) for lit, t in dirs)
     else:

@@ -3,7 +3,7 @@ nothing else uses), keeping the directories it held."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import libcst as cst
 
@@ -28,7 +28,7 @@ PASS_THROUGH = (
 )
 
 
-def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Optional[Fix]:
+def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Fix | None:
     """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots. A
     callback that is the enclosing function's own parameter (`list_roots_callback=
     list_roots_callback`) is the project's public plumbing: removing only the pass-through would
@@ -66,7 +66,7 @@ def _parameter_of_enclosing(context, value: cst.Name) -> bool:
     return value.value in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
 
 
-def _pass_through_marker(context, value: cst.Name) -> Optional[Fix]:
+def _pass_through_marker(context, value: cst.Name) -> Fix | None:
     """The marker-only fix for a provider that is a parameter of the enclosing function (None
     once the marker is there)."""
     func: Any = enclosing(context.ancestors, cst.FunctionDef)
@@ -91,7 +91,7 @@ def _callback_names(value: cst.BaseExpression) -> tuple:
     return (value.value,) if isinstance(value, cst.Name) else ()
 
 
-def _dead_callback(context, names: tuple) -> Optional[cst.FunctionDef]:
+def _dead_callback(context, names: tuple) -> cst.FunctionDef | None:
     """The module-level callback (or callback factory) the argument named, when that argument
     is the only use of its name in the file."""
     if len(names) != 1:
@@ -118,7 +118,7 @@ def _called_functions(context, func: cst.FunctionDef) -> tuple:
     return tuple(sorted(n for n in called if isinstance(module_binding(context.module, n), cst.FunctionDef)))
 
 
-def remove_provider_statement(context, call: cst.Call) -> Optional[Fix]:
+def remove_provider_statement(context, call: cst.Call) -> Fix | None:
     """`client.set_roots(...)` as a whole statement."""
     statement = whole_statement(context.ancestors)
     if statement is None:
