@@ -67,7 +67,7 @@ def test_the_readme_opens_with_the_two_commands():
 
 def test_the_test_command_says_how_long_it_takes_and_names_the_fast_tier():
     intro = README[: README.index("```sh\npython3 -m venv .venv && .venv/bin/pip install -e")]
-    paragraph = " ".join(intro.split("\n\n")[-1].split())
+    paragraph = " ".join(intro.strip().split("\n\n")[-1].split())
     assert re.search(r"about \d+ minutes on two cores", paragraph), paragraph
     assert FAST_TIER in paragraph and re.search(r"fast tier.*takes about \d+ minutes", paragraph)
     # CONTRIBUTING.md names the same tier with the same duration.
