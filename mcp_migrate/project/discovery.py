@@ -74,8 +74,11 @@ def is_template_folder(name: str) -> bool:
 def in_template_folder(path: str, config) -> bool:
     """Whether a named path is a template folder or lies in one (below the config's root)."""
     full = os.path.abspath(path)
-    root = os.path.abspath(config.root).rstrip(os.sep) + os.sep
-    rel = full[len(root) :] if full.startswith(root) else os.path.splitdrive(full)[1]
+    base = os.path.abspath(config.root)
+    drive_full, drive_base = os.path.splitdrive(full)[0], os.path.splitdrive(base)[0]
+    rel = os.path.relpath(full, base) if drive_full == drive_base else os.path.splitdrive(full)[1]
+    if rel.split(os.sep)[0] == os.pardir:  # outside the config's folder: every part counts
+        rel = os.path.splitdrive(full)[1]
     parts = rel.split(os.sep) if os.path.isdir(full) else rel.split(os.sep)[:-1]
     return any(is_template_folder(part) for part in parts)
 
