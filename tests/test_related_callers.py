@@ -69,7 +69,7 @@ FINDING = {
     "message": REQUEST,
     "help": HELP,
     "severity": "breaks",
-    "fix": "unsafe",
+    "fix": "marker",
     "related": RELATED,
 }
 
@@ -138,12 +138,12 @@ def test_full_output_says_where_it_is_called_from(project):
         "called from pkg/other.py:8:23\n"
         "called from pkg/server.py:12:40\n"
         "called from pkg/server.py:17:23\n"
-        "= unsafe fix (review it; applied by `mcp-migrate fix --unsafe-fixes`):\n"
+        "= review marker, not a fix (`mcp-migrate fix --unsafe-fixes` leaves it; the finding stays):\n"
         "@@ line 7 @@\n"
         "+     # mcp-migrate: RT001 review: the roots result is used as a whole (`return await\n"
         "+     #   ctx.session.list_roots()`); give that code the directories by hand\n"
         "\n"
-        "Checked 3 files: 1 finding (RT001: 1); 1 fixable with `mcp-migrate fix --unsafe-fixes`\n"
+        "Checked 3 files: 1 finding (RT001: 1); 1 needs review by hand\n"
     )
 
 
@@ -153,7 +153,7 @@ def test_concise_output_counts_the_callers(project):
     assert result.stdout == (
         f"pkg/server.py:7:18: RT001 {REQUEST} (called from 3 places)\n"
         "\n"
-        "Checked 3 files: 1 finding (RT001: 1); 1 fixable with `mcp-migrate fix --unsafe-fixes`\n"
+        "Checked 3 files: 1 finding (RT001: 1); 1 needs review by hand\n"
     )
 
 
@@ -303,7 +303,6 @@ def test_what_fix_leaves_holds_its_callers_too(project):
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
     assert [(f["code"], f["line"], f.get("related")) for f in doc["findings"]] == [
-        ("RT901", 7, None),
         ("RT001", 9, [RELATED[0], *({**r, "line": r["line"] + 2} for r in RELATED[1:])]),
     ]
     assert doc["marked_for_review"] == [{"path": "pkg/server.py", "code": "RT001", "line": 7}]
