@@ -158,11 +158,7 @@ def test_both_hooks_of_the_readme_print_each_finding_once(hooks, tmp_path):
     """The README's snippet configures both hooks; `pre-commit run` runs them one after the
     other on the same files, and each finding is printed once (the fix hook lists only fixes)."""
     snapshot, env = hooks
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
-    config = readme_precommit_config(str(snapshot)).replace(
-        "0123456789abcdef0123456789abcdef01234567", head.stdout.strip()
-    )
-    work = make_repo(tmp_path / "work", {".pre-commit-config.yaml": config, "server.py": SERVER})
+    work = repo_with_the_readme_config(snapshot, tmp_path / "work")
     proc = subprocess.run(
         [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
         cwd=work,
@@ -185,6 +181,16 @@ def readme_precommit_config(repo_url: str) -> str:
     blocks = [b.split("\n```", 1)[0] for b in README.split("```yaml\n")[1:]]
     (snippet,) = [b for b in blocks if b.startswith("repos:")]
     return snippet.replace(PLACEHOLDER_URL, repo_url) + "\n"
+
+
+def repo_with_the_readme_config(snapshot, work):
+    """A git repository holding `SERVER` and the README's pre-commit snippet, its rev the clone's
+    head SHA: what a user gets by pasting the snippet and the SHA."""
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    config = readme_precommit_config(str(snapshot)).replace(
+        "0123456789abcdef0123456789abcdef01234567", head.stdout.strip()
+    )
+    return make_repo(work, {".pre-commit-config.yaml": config, "server.py": SERVER})
 
 
 def test_readme_snippet_pins_a_commit_and_autoupdate_writes_one(tmp_path):
@@ -222,11 +228,7 @@ def test_readme_snippet_runs_with_a_commit_sha_as_rev(hooks, tmp_path):
     """`pre-commit run` (not try-repo) with the README's config, the clone as the repository and
     its head SHA as rev: what a user gets by pasting the snippet and the SHA."""
     snapshot, env = hooks
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
-    config = readme_precommit_config(str(snapshot)).replace(
-        "0123456789abcdef0123456789abcdef01234567", head.stdout.strip()
-    )
-    work = make_repo(tmp_path / "work", {".pre-commit-config.yaml": config, "server.py": SERVER})
+    work = repo_with_the_readme_config(snapshot, tmp_path / "work")
     proc = subprocess.run(
         [sys.executable, "-m", "pre_commit", "run", "mcp-migrate", "--all-files", "--color", "never"],
         cwd=work,
