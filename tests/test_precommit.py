@@ -203,7 +203,7 @@ def test_readme_snippet_pins_a_commit_and_autoupdate_writes_one(tmp_path):
     config_text = readme_precommit_config(PLACEHOLDER_URL)
     (repo,) = yaml.safe_load(config_text)["repos"]
     assert re.fullmatch(r"[0-9a-f]{40}", repo["rev"]), repo["rev"]
-    assert [h["id"] for h in repo["hooks"]] == ["mcp-migrate", "mcp-migrate-fix"]
+    assert [h["id"] for h in repo["hooks"]] == ["mcp-migrate-fix", "mcp-migrate"]
     assert "pre-commit autoupdate --bleeding-edge --freeze --repo https://github.com/OWNER/mcp-migrate" in README
     snapshot = make_clone(tmp_path / "hook-repo")
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
