@@ -6,9 +6,14 @@ engine again, and the API did not honour it at all."""
 
 from __future__ import annotations
 
+import json
+
+import libcst
 import pytest
+from click.testing import CliRunner
 
 from mcp_migrate import api
+from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.fix.loop import previews
 
 HEAD = "import mcp.types as types\nfrom mcp import ClientSession\n\n\nasync def main(s: ClientSession) -> None:\n"
@@ -107,3 +112,50 @@ def test_fix_and_previews_leave_a_bare_noqa_line_alone():
         ("RT004", FIRST + 1, 11, False): _source(f"{SEND}  # noqa", f"{SEND}  # noqa: E501"),
         ("RT004", FIRST + 2, 11, False): _source(f"{SEND}  # noqa", SEND),
     }
+
+
+def _run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.fixture
+def parses(tmp_path, monkeypatch):
+    """The number of LibCST parses so far (every parse goes through libcst.parse_module)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-cache"))
+    count = [0]
+    real = libcst.parse_module
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(libcst, "parse_module", counting)
+    return count
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("check", "--no-cache", "--no-color", "a.py"),  # with the fix previews
+        ("check", "--no-cache", "--output-format", "json", "a.py"),
+        ("fix", "a.py"),
+        ("fix", "--stdin-filename", "a.py", "-"),
+    ],
+    ids=" ".join,
+)
+def test_a_bare_noqa_costs_no_parse_a_code_naming_one_does_not(parses, tmp_path, command):
+    """One analysis per step: the file with `# noqa` is parsed as often as with `# noqa: RT004`
+    (before, every check with previews and every fix analysed a spelled-out copy again)."""
+    counts, outputs = [], []
+    for comment in ("# noqa: RT004", "# noqa"):
+        source = _source(f"{SEND}  {comment}", SEND).decode()
+        (tmp_path / "a.py").write_text(source)
+        parses[0] = 0
+        result = _run(*command, input=source if command[-1] == "-" else None)
+        counts.append(parses[0])
+        outputs.append(result.stdout.replace(comment, "<comment>"))
+    assert counts[0] == counts[1] and counts[0] > 0
+    assert outputs[0] == outputs[1]
+    if command[1] == "--no-cache" and "json" in command:
+        assert [f["line"] for f in json.loads(outputs[1])["findings"]] == [FIRST + 1]
