@@ -159,3 +159,22 @@ def test_a_bare_noqa_costs_no_parse_a_code_naming_one_does_not(parses, tmp_path,
     assert outputs[0] == outputs[1]
     if command[1] == "--no-cache" and "json" in command:
         assert [f["line"] for f in json.loads(outputs[1])["findings"]] == [FIRST + 1]
+
+
+def test_a_rule_preview_is_continued_as_fix_continues_in_a_file_with_a_bare_noqa(tmp_path, monkeypatch):
+    """Two requests in one tool (fixes that overlap): the rule's preview is continued pass by pass
+    as `fix` applies them (issue 33 §3), also where a bare `# noqa` covers another request.
+    Before, the previews of such a file came from a spelled-out copy, one pass only."""
+    from test_preview_is_the_fix import FIXTURES, laid_together, previews_and_fixes
+
+    tool = b'async def a(path: str = ".", ctx: Context = None) -> int:\n    result = await ctx.session.list_roots()\n'
+    data = (FIXTURES / "migrate" / "signature_shapes.py").read_bytes()
+    assert data.count(tool) == 1
+    (tmp_path / "shapes.py").write_bytes(data.replace(tool, tool[:-1] + b"  # noqa\n"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-cache"))
+    previews, fixed = previews_and_fixes("shapes.py")
+    assert [(code, unsafe) for code, unsafe, _ in previews["shapes.py"]] == [("RT001", True)]
+    (_, _, proposal), new = previews["shapes.py"][0], fixed["shapes.py"]
+    assert new is not None and laid_together(proposal.old, [proposal.new]) == new
+    assert new.count(b"ctx.session.list_roots()  # noqa") == 1 and new.count(b"ctx.session.list_roots()") == 1
