@@ -1,38 +1,29 @@
-"""One file checked or fixed the way the CLI promises, around the pure core: bare `# noqa`
-honoured (commands.blanket) and the config's fix applicability (commands.applicability). The
-runner's workers, the fix previews, standard input and `--add-noqa` all come through here."""
+"""One file checked or fixed the way the CLI promises, around the pure core (which honours a
+bare `# noqa` itself: core.suppress): the fix previews, and the config's fix applicability
+(commands.applicability). The runner's workers, standard input and `--add-noqa` all come
+through here."""
 
 from __future__ import annotations
 
 from mcp_migrate.api import may_report
-from mcp_migrate.commands import blanket
 from mcp_migrate.commands.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 from mcp_migrate.core.findings import FileResult
 
 
 def check(data: bytes, display: str, settings):
-    """The engine's check of one file (with its fix previews when `settings.fix_previews`),
-    bare `# noqa` honoured. Fix kinds are the engine's: callers apply the config's FixPolicy
+    """The engine's check of one file (with its fix previews when `settings.fix_previews`).
+    Fix kinds are the engine's: callers apply the config's FixPolicy
     (`applicability.adjust`) after the results cache. A file no selected rule can report on
     (checks.gates) gets the engine's empty result without loading the rules or LibCST."""
     if not may_report(data, settings):
         return unreported(display, settings)
     from mcp_migrate import api
 
-    if settings.fix_previews:
-
-        def run(current: bytes):
-            return _with_previews(api.analyze(current, display, settings), current, display, settings)
-
-    else:
-
-        def run(current: bytes):
-            return api.check_bytes(current, display, settings)
-
-    result = blanket.check(data, display, settings, run)
-    if settings.fix_previews:
-        result.previewed = True
-        result.finding_fixes = _as_hunks(data, result.finding_fixes)
+    if not settings.fix_previews:
+        return api.check_bytes(data, display, settings)
+    result = _with_previews(api.analyze(data, display, settings), data, display, settings)
+    result.previewed = True
+    result.finding_fixes = _as_hunks(data, result.finding_fixes)
     return result
 
 
@@ -80,21 +71,14 @@ def _as_hunks(data: bytes, previews: dict) -> dict:
 
 
 def fix(data: bytes, display: str, settings, unsafe: bool, policy: FixPolicy = NO_POLICY):
-    """The fix of one file: what `fix_bytes` does, minus the fixes a bare `# noqa` covers and
-    those the policy withholds (or plus those it promotes); findings with the policy's kinds."""
+    """The fix of one file: what `fix_bytes` does, minus the fixes the policy withholds (or plus
+    those it promotes); findings with the policy's kinds."""
     if not may_report(data, settings):
         return FileResult(display)
     from mcp_migrate.api import check_bytes, fix_bytes
 
     plain = settings if not settings.fix_previews else _without_previews(settings)
-
-    def run_fix(current: bytes):
-        return staged_fix(current, display, plain, unsafe, policy, fix_bytes, check_bytes)
-
-    def run_check(current: bytes):
-        return check_bytes(current, display, plain)
-
-    return adjust(blanket.fix(data, display, plain, run_fix, run_check), policy)
+    return adjust(staged_fix(data, display, plain, unsafe, policy, fix_bytes, check_bytes), policy)
 
 
 def _without_previews(settings):

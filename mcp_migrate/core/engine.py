@@ -4,7 +4,7 @@ Per file: screen the raw bytes for tokens the selected rules need (most files st
 then screen the code as the standard library's parser reads it (core.screen: each rule's
 `screen_tree`), parse once with LibCST only when a rule is left, walk the tree once while every
 rule that passed both screens gets its callbacks, compute positions only when something was
-reported, then apply suppressions.
+reported, then apply suppressions (a bare `# noqa` last: core.suppress).
 """
 
 from __future__ import annotations
@@ -418,6 +418,8 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
         if UNUSED_SUPPRESSION_CODE in settings.select:
             result.findings.extend(_stale(suppressions, settings, path))
         result.findings.sort(key=Finding.sort_key)
+    if suppressions.blanket:
+        pairs = _blanket(pairs, suppressions, result)
     fixable = tree is not None and any(report.fix is not None for report, _ in pairs)
     return Analysis(module, pairs, result, index, top_level_spans(tree) if fixable else None)
 
@@ -459,6 +461,19 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
         else:
             result.suppressed.append(Suppressed(finding, match.kind, match.reason))
     return kept
+
+
+def _blanket(pairs: list, suppressions: SuppressionIndex, result: FileResult) -> list:
+    """`pairs` without the findings a bare `# noqa` covers, which move from `result.findings`
+    (reviews and stale suppressions too) to `result.suppressed`: honoured last, on what the
+    code-naming comments left, and gone from the pairs the fix loop and the previews apply."""
+    covered = [f for f in result.findings if suppressions.blanket_covers(f)]
+    if not covered:
+        return pairs
+    result.findings = [f for f in result.findings if not suppressions.blanket_covers(f)]
+    result.suppressed.extend(Suppressed(f, "noqa", "") for f in covered)
+    result.suppressed.sort(key=lambda s: s.finding.sort_key())
+    return [(rep, f) for rep, f in pairs if not suppressions.blanket_covers(f)]
 
 
 def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:

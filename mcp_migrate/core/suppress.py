@@ -1,10 +1,20 @@
 """Inline suppressions, read from real comment tokens (a `#` inside a string never counts).
 
 Recognised, on the finding's first or last line:
-  `# noqa: RT001, RT004`                      (ruff-compatible; a bare `# noqa` suppresses nothing)
+  `# noqa: RT001, RT004`                      (ruff-compatible)
   `# mcp-migrate: ignore[RT001] -- reason`    (the reason is kept and reported)
+  `# noqa`                                    (bare: every finding on the line, see BLANKET)
 and, as in Fixit, `# lint-fixme: RT001` / `# lint-ignore: RT001` on the line itself or on a
-comment-only line directly above it. A suppression that matches no finding is stale (RT900).
+comment-only line directly above it. A suppression that matches no finding is stale (RT900),
+except a bare `# noqa`: it is usually there for another linter.
+
+A bare `# noqa` is ruff's blanket directive (issue 22 §6): `noqa` right after a `#` (`# noqa`,
+`#noqa`, `# NOQA`, `# noqa because ...`, `# type: ignore # noqa`, `# noqa# more`) unless a colon
+follows (`# noqa: RT001` names codes; `# noqa:` alone names none and suppresses nothing);
+`# noqab` or `# noqa-x` is no directive at all. It is honoured after the code-naming comments
+(which keep their kind and reason), on what they leave, and never on the engine's file codes
+(E999, E902, ...). The engine drops what it covers before fixing, so its fixes are never applied
+nor previewed, in the one analysis of the file.
 """
 
 from __future__ import annotations
@@ -14,12 +24,16 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
+from mcp_migrate.core.codes import UNFILTERED_CODES
+
 _CODE = r"[A-Z]+[0-9]+"
 #: noqa comments (`noqa: CODE[, CODE...]`), shared with `--add-noqa`, which extends such a comment.
 NOQA = re.compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
 _IGNORE = re.compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\](?:\s*--\s*(.*))?")
 _LINT_SUPPRESS = re.compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
 _SPLIT = re.compile(r"[\s,]+")
+#: A blanket directive inside one comment token (ruff's reading, see the module docstring).
+BLANKET = re.compile(r"#\s*noqa(?!\s*:)(?=[\s#]|$)", re.IGNORECASE)
 #: Bytes whose presence means a file may hold a suppression comment of ours.
 MARKERS = (b"noqa", b"mcp-migrate:", b"lint-fixme", b"lint-ignore")
 
@@ -61,8 +75,15 @@ def comments(text: str):
 
 
 def parse_suppressions(text: str) -> list:
-    result = []
-    for line, col, comment, only in comments(text):
+    return _parse(comments(text))[0]
+
+
+def _parse(tokens) -> tuple:
+    """(the code-naming suppressions, the lines of bare `# noqa` comments) of comment tokens."""
+    result, blanket = [], set()
+    for line, col, comment, only in tokens:
+        if BLANKET.search(comment):
+            blanket.add(line)
         end = col + len(comment) + 1
         for m in NOQA.finditer(comment):
             result.append(Suppression(line, col + 1, end, _codes(m), (line,), "noqa"))
@@ -72,14 +93,16 @@ def parse_suppressions(text: str) -> list:
         for m in _LINT_SUPPRESS.finditer(comment):
             covered = (line, line + 1) if only else (line,)
             result.append(Suppression(line, col + 1, end, _codes(m), covered, "lint-fixme"))
-    return result
+    return result, frozenset(blanket)
 
 
 class SuppressionIndex:
-    """Looks up the suppression covering a finding and remembers which ones were used."""
+    """Looks up the suppression covering a finding and remembers which ones were used; knows
+    the lines a bare `# noqa` covers (`blanket`), which are never stale."""
 
-    def __init__(self, suppressions: list):
+    def __init__(self, suppressions: list, blanket: frozenset = frozenset()):
         self.suppressions = suppressions
+        self.blanket = blanket
         self.by_line: dict = {}
         for s in suppressions:
             for line in s.lines:
@@ -87,7 +110,12 @@ class SuppressionIndex:
 
     @classmethod
     def from_text(cls, text: str) -> SuppressionIndex:
-        return cls(parse_suppressions(text))
+        return cls(*_parse(comments(text)))
+
+    def blanket_covers(self, finding) -> bool:
+        """Whether a bare `# noqa` on the finding's first or last line covers it (never one of
+        the engine's file codes: a file we could not look at is always reported)."""
+        return finding.code not in UNFILTERED_CODES and not self.blanket.isdisjoint((finding.line, finding.end_line))
 
     def match(self, finding):
         for line in dict.fromkeys((finding.line, finding.end_line)):
