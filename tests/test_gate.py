@@ -5,8 +5,8 @@ gate's work is counted, not timed."""
 from pathlib import Path
 
 from mcp_migrate.api import check_bytes, default_settings, settings
-from mcp_migrate.checks import all_rules
 from mcp_migrate.core import engine
+from mcp_migrate.rules import all_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(p for p in FIXTURES.rglob("*.py"))
