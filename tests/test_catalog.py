@@ -64,17 +64,17 @@ def test_rules_are_found_by_walking_the_package(tmp_path, monkeypatch):
 
     import mcp_migrate.rules as package
 
-    (tmp_path / "rt999_dummy.py").write_text(
+    (tmp_path / "zz999_dummy.py").write_text(
         "from mcp_migrate.core.rule import Rule\n"
         "from mcp_migrate.rules.rt006_list_changed_flag import ListChangedFlag\n\n\n"
-        "class Dummy(Rule):\n    CODE = 'RT999'\n"
+        "class Dummy(Rule):\n    CODE = 'ZZ999'\n"
     )
     monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path)])
     try:
         found = package.all_rules.__wrapped__()
     finally:
-        sys.modules.pop("mcp_migrate.rules.rt999_dummy", None)
-    assert [rule.CODE for rule in found] == sorted({rule.CODE for rule in all_rules()} | {"RT999"})
+        sys.modules.pop("mcp_migrate.rules.zz999_dummy", None)
+    assert [rule.CODE for rule in found] == sorted({rule.CODE for rule in all_rules()} | {"ZZ999"})
     assert not (Path(package.__file__).read_text(encoding="utf-8").count("import mcp_migrate.rules."))
 
 

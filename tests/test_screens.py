@@ -185,7 +185,7 @@ def test_the_runner_asks_each_files_gate_once(tmp_path, monkeypatch):
     out is finished with that answer, not handed to the engine to be tested again (the gate's
     substring tests were a sixth of a 5,000-file site-packages run, paid twice)."""
     from mcp_migrate.commands import runner
-    from mcp_migrate.rules import gates
+    from mcp_migrate.core import gates
 
     monkeypatch.chdir(tmp_path)
     count = runner.POOL_THRESHOLD + 1
