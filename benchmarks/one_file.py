@@ -43,7 +43,7 @@ PROBE = (
     "try:\n    main(sys.argv[2:])\nexcept SystemExit:\n    pass\n"
     "loaded = sorted(sys.modules)\n"
     "heavy = [m for m in ('libcst', 'libcst.matchers', 'libcst.codemod', 'rich', 'click') if m in sys.modules]\n"
-    "rules = [m for m in loaded if m.startswith('mcp_migrate.checks.') and m != 'mcp_migrate.checks.gates']\n"
+    "rules = [m for m in loaded if m == 'mcp_migrate.rules' or m.startswith(('mcp_migrate.rules.', 'mcp_migrate.vocabulary'))]\n"
     "print(__import__('json').dumps({'modules': len(loaded), 'heavy': heavy, 'rule_modules': len(rules)}), file=open(sys.argv[1], 'w'))\n"
 )
 

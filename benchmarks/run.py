@@ -293,7 +293,7 @@ LOSSLESS = textwrap.dedent(
     import json, os, sys
     targets, labels = json.loads(sys.argv[1]), json.loads(sys.argv[2])
     from mcp_migrate.api import default_settings
-    from mcp_migrate.checks import all_rules
+    from mcp_migrate.rules import all_rules
     from mcp_migrate.core import engine, screen
     from mcp_migrate.core.engine import check_bytes
     from mcp_migrate.project.config import resolve_config

@@ -24,10 +24,11 @@ from mcp_migrate.core.settings import Settings
 
 @lru_cache(maxsize=64)
 def rule_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
-    """The rule classes that run for a selection: the selected catalog rules, plus the
-    extend-apis wrapper rule when a selected rule has configured wrappers."""
-    from mcp_migrate.checks import all_rules
-    from mcp_migrate.checks.wrappers import WrapperCalls
+    """The rule classes that run for a selection: the selected catalog rules (found by walking
+    the `mcp_migrate.rules` package), plus the extend-apis wrapper rule when a selected rule has
+    configured wrappers."""
+    from mcp_migrate.rules import all_rules
+    from mcp_migrate.vocabulary.wrappers import WrapperCalls
 
     chosen = tuple(rule for rule in all_rules() if rule.CODE in select)
     if any(code in select for code, _ in extend_apis):
@@ -67,18 +68,18 @@ def _complete(value: Settings | None) -> Settings:
 
 def may_report(data: bytes, settings: Settings) -> bool:
     """False only where no rule `settings` selects can report on `data` (their gates, read
-    without importing a rule or LibCST: checks.gates); the engine's result is then empty."""
-    from mcp_migrate.checks.gates import may_report as gate_open
+    from the catalog without importing a rule or LibCST: core.gates); the engine's result is then empty."""
+    from mcp_migrate.core.gates import may_report as gate_open
 
     return gate_open(data, settings)
 
 
 def client_side(select: frozenset) -> frozenset:
     """The codes in `select` of Roots' client side, whose fixes wait while a server asks
-    (core.coordination), read without importing a rule (checks.gates)."""
-    from mcp_migrate.checks.gates import CLIENT_SIDE
+    (core.coordination), read from the catalog without importing a rule (core.gates)."""
+    from mcp_migrate.core.gates import client_side as catalog_client_side
 
-    return CLIENT_SIDE & select
+    return catalog_client_side() & select
 
 
 def analyze(data: bytes, path: str, settings: Settings | None = None):

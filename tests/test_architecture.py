@@ -1,16 +1,18 @@
 """The package's floors, checked from its imports (lazy ones and `__init__` re-exports count):
 
-    commands -> output -> project -> api -> checks -> rewrites -> core
+    commands -> output -> project -> api -> rules -> vocabulary -> rewrites -> core
 
 A module imports only its own floor or a lower one; there is no import cycle anywhere; the engine
 knows the rule contract (core/rule.py) and no rule; `api.py` is the only module that joins the
-core to the rules; no rule imports another rule; and a rewrite loads neither a rule nor the
-engine."""
+core to the rules (and to the vocabulary they share); no rule imports another rule; the rules'
+package holds rule code only (its shared vocabulary is a floor below); and a rewrite loads
+neither a rule nor the engine."""
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +20,11 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "mcp_migrate"
+#: A rule's module (or package) name: its code in lower case, then `_` and its name (or nothing).
+RULE_MODULE = re.compile(r"^[a-z]{2}\d{3}(_|$)")
 
 #: Lowest first. `top` is the package itself and `__main__`; `schemas` holds data files only.
-FLOORS = ("schemas", "core", "rewrites", "checks", "api", "project", "output", "commands", "top")
+FLOORS = ("schemas", "core", "rewrites", "vocabulary", "rules", "api", "project", "output", "commands", "top")
 
 
 def _module_name(path: Path) -> str:
@@ -67,7 +71,8 @@ def test_every_module_has_a_floor():
 
 def test_the_graph_sees_the_package():
     assert "mcp_migrate.core.dispatch" in GRAPH["mcp_migrate.core.engine"]
-    assert "mcp_migrate.checks" in GRAPH["mcp_migrate.api"]
+    assert "mcp_migrate.rules" in GRAPH["mcp_migrate.api"]
+    assert "mcp_migrate.vocabulary.wire" in GRAPH["mcp_migrate.rules.rt004_list_changed_send"]
 
 
 def test_no_import_cycle_between_modules():
@@ -109,31 +114,45 @@ def test_no_import_runs_up_a_floor():
 
 def test_init_edges_are_counted():
     """A package `__init__` that re-exports its modules is an edge like any other (the floors
-    test sees it): today only `checks` keeps a registry, and only of its own rule modules."""
+    test sees it). The rules' package finds its rule modules by walking itself (importlib), so
+    no `__init__` imports its siblings by name: a new rule joins no list."""
     edges = sorted(
         (module, target)
         for module, targets in GRAPH.items()
         if (PACKAGE.parent / module.replace(".", "/") / "__init__.py").is_file()
         for target in targets
     )
-    assert all(target.startswith(module + ".") for module, target in edges), edges
-    assert {module for module, _ in edges} == {"mcp_migrate.checks"}, edges
+    assert not [(module, target) for module, target in edges if target.startswith(module + ".")], edges
+    assert edges == [("mcp_migrate.rules", "mcp_migrate.core.rule")], edges  # the contract it walks for
+
+
+RULE_FLOORS = ("rules", "vocabulary")
 
 
 def test_only_the_api_joins_the_core_and_the_rules():
     importers = sorted(
         module
         for module, targets in GRAPH.items()
-        if floor(module) != "checks" and any(floor(t) == "checks" for t in targets)
+        if floor(module) not in RULE_FLOORS and any(floor(t) in RULE_FLOORS for t in targets)
     )
     assert importers == ["mcp_migrate.api"]
 
 
+def test_the_rules_package_holds_rule_code_only():
+    """Every module of `mcp_migrate/rules/` belongs to one rule (`rt001_x.py`, a module of the
+    `rt102/` package, a rule's part such as `rt002_screen.py`); the vocabulary rules share sits
+    in `mcp_migrate/vocabulary/`, which never imports a rule."""
+    rule_floor = [m for m in GRAPH if floor(m) == "rules" and m != "mcp_migrate.rules"]
+    assert rule_floor and not [m for m in rule_floor if _rule_of(m) is None], rule_floor
+    up = sorted(f"{m} -> {t}" for m in GRAPH if floor(m) == "vocabulary" for t in GRAPH[m] if floor(t) == "rules")
+    assert not up, up
+
+
 def _rule_of(module: str):
-    """The rule a module belongs to (`checks/rt001_x.py`, or a module of a `checks/rt102/`
+    """The rule a module belongs to (`rules/rt001_x.py`, or a module of a `rules/rt102/`
     package), else None."""
     parts = module.split(".")
-    return parts[2][:5] if len(parts) > 2 and parts[1] == "checks" and parts[2][:2] in ("rt", "ha") else None
+    return parts[2][:5] if len(parts) > 2 and parts[1] == "rules" and RULE_MODULE.match(parts[2]) else None
 
 
 def test_no_rule_imports_another_rule():
@@ -141,7 +160,8 @@ def test_no_rule_imports_another_rule():
         f"{m} -> {t}" for m in GRAPH for t in GRAPH[m] if _rule_of(m) and _rule_of(t) and _rule_of(t) != _rule_of(m)
     )
     assert not offenders, offenders
-    assert _rule_of("mcp_migrate.checks.rt102.rule") == "rt102" and _rule_of("mcp_migrate.checks.wire") is None
+    assert _rule_of("mcp_migrate.rules.rt102.rule") == "rt102" and _rule_of("mcp_migrate.vocabulary.wire") is None
+    assert _rule_of("mcp_migrate.rules.rt002_screen") == "rt002" and _rule_of("mcp_migrate.rules.words") is None
 
 
 @pytest.mark.parametrize(
@@ -155,7 +175,7 @@ def test_a_rewrite_loads_no_rule_and_not_the_engine(module):
         f"import json, sys, {module}; print(json.dumps(sorted(m for m in sys.modules if m.startswith('mcp_migrate'))))"
     )
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
-    assert not [m for m in loaded if m.startswith("mcp_migrate.checks")], loaded
+    assert not [m for m in loaded if m.startswith(("mcp_migrate.rules", "mcp_migrate.vocabulary"))], loaded
     assert "mcp_migrate.core.engine" not in loaded and "mcp_migrate.api" not in loaded, loaded
 
 

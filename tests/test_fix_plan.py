@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcp_migrate.commands.cli import cli
+from mcp_migrate.core.gates import client_side
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 #: Every fixture folder, and the run-plan trees of fixtures/plan/ one by one (a server that
@@ -145,7 +146,7 @@ def test_a_withheld_fix_is_not_fixable_and_says_why(monkeypatch):
     kinds = _kinds("plan/held", monkeypatch)
     reason = "not fixed while a server in this run still asks for roots, in server.py: its legacy clients need this; "
     held = {key[2]: value for key, value in kinds.items() if key[0] != "server.py"}
-    assert set(held) == {"RT002", "RT003", "RT004", "RT005", "RT006"}
+    assert set(held) == client_side()  # the pages saying `side = "client"`: RT002-RT006
     assert all(kind == "none" and help_text.startswith(reason) for kind, help_text in held.values())
 
 
@@ -155,7 +156,7 @@ def test_a_fix_only_unsafe_frees_is_reported_as_unsafe(monkeypatch):
     kinds = _kinds("plan/freed", monkeypatch)
     note = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in server.py that still asks for roots; "
     freed = sorted(code for (_path, _line, code), (kind, help_text) in kinds.items() if help_text.startswith(note))
-    assert freed == ["RT002", "RT003", "RT004", "RT005", "RT006"]
+    assert freed == sorted(client_side())
     assert all(kinds[key][0] == "unsafe" for key in kinds if kinds[key][1].startswith(note))
 
 

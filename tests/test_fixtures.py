@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_source
+from mcp_migrate.core.catalog import load_catalog
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-RULE_DIR = re.compile(r"^RT00\d$")
+#: A folder named like a rule code holds that rule's fixtures.
+RULE_DIR = re.compile(r"^[A-Z]+\d+$")
 LINE = re.compile(r"^\d+:\d+ [A-Z]+\d+ \S.*$")
 
 
@@ -73,8 +75,10 @@ def test_fixture(path: Path) -> None:
 
 
 def test_every_rule_folder_has_positive_and_negative() -> None:
+    """The rule folders are the catalog's rules, one each: a new rule's page asks for its
+    fixtures, and a folder named like a code belongs to a rule."""
     folders = sorted(d for d in FIXTURES.iterdir() if d.is_dir() and RULE_DIR.match(d.name))
-    assert [d.name for d in folders] == [f"RT00{i}" for i in range(1, 7)]
+    assert [d.name for d in folders] == sorted(load_catalog())
     for folder in folders:
         cases = [p for p in CASES if p.parent == folder]
         assert any(p.name.startswith("neg_") for p in cases), f"{folder.name} has no negative fixture"

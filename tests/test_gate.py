@@ -5,8 +5,8 @@ gate's work is counted, not timed."""
 from pathlib import Path
 
 from mcp_migrate.api import check_bytes, default_settings, settings
-from mcp_migrate.checks import all_rules
 from mcp_migrate.core import engine
+from mcp_migrate.rules import all_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(p for p in FIXTURES.rglob("*.py"))
@@ -45,7 +45,7 @@ def test_gate_tokens_are_few_and_skip_ordinary_code(monkeypatch):
 
 
 def test_a_rule_selected_alone_finds_what_it_finds_among_all():
-    """A rule's gate (checks/gates.py) holds for every file it can report on, so selecting the
+    """A rule's gate (its page's `gate`) holds for every file it can report on, so selecting the
     rule alone loses none of its findings. RT001's gate lacked the `mcp` its import-following
     screen needs: `--select RT001` lost `runs dirs_helper.get_dirs`, a helper that asks
     (fixtures/RT001/imported_helper_no_word.py), which the union of all gates let through."""

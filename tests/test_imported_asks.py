@@ -1,7 +1,7 @@
 """One import away from a caller that names nothing of Roots (issue 19 §2): a helper re-exported
 by its package (the parenthesised form included), a module imported with `from . import`, and a
 resolver alias of another module, found by the byte screen's second chance
-(checks/imported_asks.py) and reported by RT001 at info."""
+(vocabulary/imported_asks.py) and reported by RT001 at info."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import os
 import textwrap
 
 from mcp_migrate.api import check_source
-from mcp_migrate.checks.imported_asks import imports_a_doer
-from mcp_migrate.checks.rt001_roots_request import RootsRequest
+from mcp_migrate.rules.rt001_roots_request import RootsRequest
+from mcp_migrate.vocabulary.imported_asks import imports_a_doer
 
 HELPERS = """
 from mcp.server.fastmcp import Context

@@ -8,9 +8,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcp_migrate.checks.imported_asks import _FROM, _IMPORT, from_imports
 from mcp_migrate.core.line_scan import at_line_start, line_matches, starts_a_line
 from mcp_migrate.core.sdk import _MCP_IMPORT, mcp_file
+from mcp_migrate.vocabulary.imported_asks import _FROM, _IMPORT, from_imports
 
 ANCHORED = {
     _FROM: re.compile(rb"(?m)^[ \t]*" + _FROM.pattern),

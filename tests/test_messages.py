@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 import mcp_migrate
 from mcp_migrate.api import check_bytes, check_source
-from mcp_migrate.checks import all_rules
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.messages import MAX_MESSAGE, Message
+from mcp_migrate.rules import all_rules
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"

@@ -10,6 +10,7 @@ from pyflakes import api as pyflakes_api
 from pyflakes import messages as pyflakes_messages
 
 from mcp_migrate.api import check_bytes, default_settings, fix_bytes
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.settings import STRATEGIES, Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
@@ -29,7 +30,8 @@ NOT_APPLICABLE = {
 #: markers that say what a human must decide, and the findings stay.
 KEEP_PREFIX = "keep_"
 MARKER = "# mcp-migrate: RT001 review:"
-ROOTS_CODES = {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"}
+#: The Roots migration rules (RT001-RT006): tagged `roots` alone on their pages.
+ROOTS_CODES = {code for code, info in load_catalog().items() if info.tags == ("roots",)}
 
 
 def settings_for(strategy: str) -> Settings:

@@ -48,7 +48,7 @@ def test_planner_failure_keeps_the_finding(monkeypatch):
 
 
 def test_rule_crash_is_visible_through_the_api(monkeypatch):
-    from mcp_migrate.checks.rt001_roots_request import RootsRequest
+    from mcp_migrate.rules.rt001_roots_request import RootsRequest
 
     calls = []
     original = RootsRequest._list_roots

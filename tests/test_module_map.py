@@ -1,10 +1,14 @@
 """CONTRIBUTING.md's module map is the package: a row per module, a module per row, and a
-module over 500 lines says why in its row."""
+module over 500 lines says why in its row. A rule's module (`mcp_migrate/rules/rt006_*.py`, the
+modules of `rules/rt102/`) is described by its catalog page (`rules/RT006-*.md`), so it needs a
+row only to say why it is over 500 lines: adding a rule touches no map."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+from mcp_migrate.core.catalog import load_catalog
 
 REPO = Path(__file__).resolve().parent.parent
 ROW = re.compile(r"^\| `(mcp_migrate/[\w/]+\.py)` \| (.+) \|$", re.MULTILINE)
@@ -24,11 +28,17 @@ def _modules() -> set:
     }
 
 
+def _described_by_a_page(module: str) -> bool:
+    """A module of `mcp_migrate/rules/` whose name (or package) starts with a catalog code."""
+    parts = module.split("/")
+    return len(parts) > 2 and parts[1] == "rules" and parts[2][:5].upper() in load_catalog()
+
+
 def test_every_module_has_a_row_and_every_row_a_module():
     rows = set(_rows())
-    modules = _modules()
+    modules = {module for module in _modules() if not _described_by_a_page(module)}
     assert not modules - rows, f"add a row to CONTRIBUTING.md's module map: {sorted(modules - rows)}"
-    assert not rows - modules, f"rows for modules that do not exist: {sorted(rows - modules)}"
+    assert not rows - _modules(), f"rows for modules that do not exist: {sorted(rows - _modules())}"
 
 
 def test_a_long_module_says_why():

@@ -76,6 +76,12 @@ def test_built_wheel_and_sdist_carry_the_licence_and_urls(dist):
         (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
         assert zf.read(licence).decode() == (REPO / "LICENSE").read_text()
         assert any(n.startswith("mcp_migrate/_catalog/RT001-") for n in names)
+        # Pages and code, each in its own place: the catalog ships its pages (rules/*.md) only,
+        # the rules' package (mcp_migrate/rules/) its code only, and the vocabulary beside it.
+        assert "mcp_migrate/rules/rt006_list_changed_flag.py" in names and "mcp_migrate/rules/rt102/rule.py" in names
+        assert "mcp_migrate/vocabulary/wire.py" in names
+        assert not [n for n in names if n.startswith("mcp_migrate/rules/") and not n.endswith(".py")]
+        assert not [n for n in names if n.startswith("mcp_migrate/_catalog/") and not n.endswith((".md", ".py"))]
         assert "mcp_migrate/schemas/report.schema.json" in names
     assert meta["License-Expression"] == "MIT"
     assert meta.get_all("License-File") == ["LICENSE"]

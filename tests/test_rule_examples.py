@@ -3,7 +3,7 @@
 import pytest
 
 from mcp_migrate.api import check_source, fix_source
-from mcp_migrate.checks import all_rules
+from mcp_migrate.rules import all_rules
 
 CASES = [
     pytest.param(rule, example, kind, id=f"{rule.CODE}-{kind}-{i}")

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_bytes, default_settings
-from mcp_migrate.checks import all_rules
 from mcp_migrate.core import engine, screen
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT
+from mcp_migrate.rules import all_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(FIXTURES.rglob("*.py"))
@@ -142,7 +142,7 @@ def test_rt002s_literal_first_search_finds_what_its_pattern_finds():
     """RT002's byte screen looks for a project's own provider API by the literals of OWN_API
     (`own_api`): the same answer as the pattern on every fixture and on spellings at the edges
     of each alternative (word boundaries, the 8-byte window before `_root`)."""
-    from mcp_migrate.checks.rt002_screen import OWN_API, own_api
+    from mcp_migrate.rules.rt002_screen import OWN_API, own_api
 
     cases = [p.read_bytes() for p in SOURCES]
     words = [b"set_roots", b"register_roots_x", b"replace_root", b"add_root", b"update_rootsy", b"RootProvider"]
@@ -184,8 +184,8 @@ def test_the_runner_asks_each_files_gate_once(tmp_path, monkeypatch):
     """A pooled check tests each file against the gate while it screens: a file the gate keeps
     out is finished with that answer, not handed to the engine to be tested again (the gate's
     substring tests were a sixth of a 5,000-file site-packages run, paid twice)."""
-    from mcp_migrate.checks import gates
     from mcp_migrate.commands import runner
+    from mcp_migrate.core import gates
 
     monkeypatch.chdir(tmp_path)
     count = runner.POOL_THRESHOLD + 1

@@ -58,7 +58,7 @@ def test_no_module_but_sdk_lists_mcp_names():
 
 def test_the_check_sees_a_list(tmp_path):
     """The check itself can fail: a rule-like module with its own package list is caught."""
-    sample = PACKAGE / "checks" / "_sample_for_test.py"
+    sample = PACKAGE / "rules" / "_sample_for_test.py"
     try:
         sample.write_text('KNOWN = frozenset({"fastmcp", "mcp_agent"})\nok = x.startswith(("mcp.", "y"))\n')
         assert len(_offences(sample)) == 2

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_source, default_settings, fix_bytes, fix_source
-from mcp_migrate.checks import all_rules
 from mcp_migrate.core import engine
 from mcp_migrate.core.rule import Rule
+from mcp_migrate.rules import all_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SECURITY = ("RT101", "RT102", "RT103", "HA001", "HA002")

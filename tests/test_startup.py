@@ -16,12 +16,13 @@ from click.testing import CliRunner
 
 import mcp_migrate
 from mcp_migrate import api
-from mcp_migrate.checks import all_rules
-from mcp_migrate.checks.gates import CLIENT_SIDE, GATES, gate_tokens, may_report
 from mcp_migrate.commands import analysis
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
+from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.gates import client_side, gate_tokens, may_report
 from mcp_migrate.core.settings import Settings
+from mcp_migrate.rules import all_rules
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -42,7 +43,7 @@ print(json.dumps({
     "libcst": "libcst" in sys.modules,
     "codemod": "libcst.codemod" in sys.modules,
     "rich": any(n == "rich" or n.startswith("rich.") for n in names),
-    "rules": [n for n in names if n.startswith("mcp_migrate.checks.") and n != "mcp_migrate.checks.gates"],
+    "rules": [n for n in names if n == "mcp_migrate.rules" or n.startswith(("mcp_migrate.rules.", "mcp_migrate.vocabulary"))],
 }))
 """
 )
@@ -85,7 +86,8 @@ def test_a_piped_run_over_more_files_than_the_progress_bar_needs_loads_no_rich(t
 
 def test_a_warm_run_where_a_server_asks_loads_no_libcst_and_no_rule(tmp_path):
     """Every result from the cache, and a server still asking in the run: coordinating the
-    client side's fixes reads which rules are kept from checks.gates, not from the rules."""
+    client side's fixes reads which rules are kept from the catalog (core.gates), not from the
+    rules."""
     for name in ("client.py", "server.py"):
         (tmp_path / name).write_bytes((FIXTURES / "example" / name).read_bytes())
     args = ("check", "--output-format", "concise", ".")
@@ -104,16 +106,25 @@ def test_a_warm_run_writes_nothing_and_loads_no_writer_machinery(tmp_path):
     assert loaded(tmp_path, *args, probe=probe) == {"tempfile": False}
 
 
-def test_each_rules_client_side_flag_is_its_membership_in_the_table():
-    assert {rule.CODE for rule in all_rules() if rule.KEPT_WHILE_SERVER_ASKS} == CLIENT_SIDE
+def test_each_rules_client_side_is_its_page():
+    """`side = "client"` on a rule's page is what the engine withholds and what the run plans
+    with, and no rule class says it again."""
+    assert {rule.CODE for rule in all_rules() if rule.kept_while_server_asks()} == client_side()
+    assert client_side() == {"RT002", "RT003", "RT004", "RT005", "RT006"}
+    assert not [rule.CODE for rule in all_rules() if "KEPT_WHILE_SERVER_ASKS" in vars(rule)]
 
 
 # The runner's gate is the engine's ---------------------------------------------------------
-def test_each_rule_gate_is_its_entry_in_the_table():
-    rules = [rule for rule in all_rules()]
-    assert {rule.CODE for rule in rules} == set(GATES)
-    for rule in rules:
-        assert rule.gate() == GATES[rule.CODE], rule.CODE
+def test_each_rule_gate_is_its_page():
+    """A rule's gate is said once, on its page (`gate`): the class reads it, and no class
+    carries one of its own."""
+    catalog = load_catalog()
+    for rule in all_rules():
+        assert catalog[rule.CODE].gate, f"{rule.CODE}: its page names no gate"
+        assert rule.gate() == catalog[rule.CODE].gate, rule.CODE
+        assert not {"GATE", "gate"} & set(vars(rule)), rule.CODE
+    assert catalog["RT001"].gate == (b"oots", b"OOTS", b"mcp", b"MCP", b"Mcp")
+    assert catalog["HA001"].gate == (b"Hint", b"_hint")
 
 
 SELECTIONS = [

@@ -23,10 +23,13 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_bytes, default_settings
-from mcp_migrate.checks import all_rules
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.settings import Settings
+from mcp_migrate.rules import all_rules
 
-ROOTS_RULES = frozenset({"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"})
+#: The Roots migration rules (RT001-RT006): tagged `roots` alone on their pages (the security
+#: rules are tagged `security` too).
+ROOTS_RULES = frozenset(code for code, info in load_catalog().items() if info.tags == ("roots",))
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 #: Directories never walked: installed third-party packages and caches.
 SKIP_DIRS = {"site-packages", "dist-packages", "__pycache__"}

@@ -14,7 +14,7 @@ def check(data: bytes, display: str, settings):
     """The engine's check of one file (with its fix previews when `settings.fix_previews`).
     Fix kinds are the engine's: callers apply the config's FixPolicy
     (`applicability.adjust`) after the results cache. A file no selected rule can report on
-    (checks.gates) gets the engine's empty result without loading the rules or LibCST."""
+    (core.gates) gets the engine's empty result without loading the rules or LibCST."""
     if not may_report(data, settings):
         return unreported(display, settings)
     from mcp_migrate import api

@@ -2,6 +2,9 @@
 
 The catalog is data, not code, so `explain` and `rules` work from an installed wheel: the
 folder ships as the package `mcp_migrate._catalog`. Front matter sits between two `+++` lines.
+Besides the words, it says what the run must know of a rule before (or without) importing it
+or LibCST: its `gate` (core.gates), its `side` of Roots (core.coordination) and its `tags`
+(SARIF), so a rule's facts live on its page and nowhere else.
 """
 
 from __future__ import annotations
@@ -46,6 +49,16 @@ class RuleInfo:
     #: Optional front matter: GitHub code scanning's `security-severity` (a CVSS-like score, as a
     #: string) for rules that find security problems.
     security_severity: str = ""
+    #: `gate`: byte strings at least one of which every file the rule can report on contains
+    #: (core.gates tests a file against its selection's gates before any rule is imported).
+    #: Empty: the rule's class says (its SCREEN), or the engine reports the code itself.
+    gate: tuple = ()
+    #: `side`: "client" for Roots' client side (a provider, a capability, list_changed), whose
+    #: fixes wait while a server in the same run still asks for roots; "server" for the asking
+    #: side; empty for rules of neither.
+    side: str = ""
+    #: `tags`: what kind of rule it is (SARIF's rule tags).
+    tags: tuple = ()
 
 
 class CatalogError(Exception):
@@ -103,7 +116,33 @@ def parse_entry(text: str, origin: str) -> RuleInfo:
         summary=meta["summary"],
         doc=parts[2].strip() + "\n",
         security_severity=_security_severity(meta, origin),
+        gate=_gate(meta, origin),
+        side=_side(meta, origin),
+        tags=_words(meta, "tags", origin),
     )
+
+
+def _words(meta: dict, key: str, origin: str) -> tuple:
+    """An optional list of non-empty strings, as a tuple."""
+    value = meta.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise CatalogError(f"{origin}: {key} must be a list of non-empty strings, got {value!r}")
+    return tuple(value)
+
+
+def _gate(meta: dict, origin: str) -> tuple:
+    """The optional `gate`: ASCII strings, as the bytes a file is searched for."""
+    words = _words(meta, "gate", origin)
+    if not all(word.isascii() for word in words):
+        raise CatalogError(f"{origin}: gate must hold ASCII strings, got {list(words)!r}")
+    return tuple(word.encode("ascii") for word in words)
+
+
+def _side(meta: dict, origin: str) -> str:
+    value = meta.get("side", "")
+    if value not in ("", "client", "server"):
+        raise CatalogError(f'{origin}: side must be "client" or "server", got {value!r}')
+    return value
 
 
 def _security_severity(meta: dict, origin: str) -> str:

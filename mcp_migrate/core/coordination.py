@@ -8,7 +8,7 @@ is then fixed with its run's plan (`Settings.run`), decided once before any file
 the result does not depend on file order, flag order or how often fix runs, and `check` says
 exactly what each command changes (`coordinated`).
 
-The client side of Roots (the rules whose class sets `KEPT_WHILE_SERVER_ASKS`: a roots
+The client side of Roots (the rules whose page says `side = "client"`: a roots
 provider, a declared capability, list_changed sends, handlers and flags) keeps its fixes
 withheld while a server in the run still asks for roots after the run's fixes: its legacy
 clients, and the project's own client-server tests, need them.

@@ -630,7 +630,7 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list) -> Non
     plan = settings.run
     if not plan.server_still_asks:
         return
-    kept = {rule.CODE for rule in rules if getattr(rule, "KEPT_WHILE_SERVER_ASKS", False)}
+    kept = {rule.CODE for rule in rules if rule.kept_while_server_asks()}
     for rep in reports:
         if rep.fix is None or rep.code not in kept:
             continue

@@ -1,7 +1,8 @@
 """The rule contract: one rule per class, its logic beside its examples (as in Fixit 2). The
 engine knows this contract and no rule; rules know this contract and not the engine.
 
-A rule declares `CODE` (its catalog entry holds name, severity, fix kind and docs), the byte
+A rule declares `CODE` (its catalog page holds name, severity, fix kind, docs, and what the run
+knows before it imports the rule: its gate, its side of Roots, its tags), the byte
 tokens without which it can never fire (`SCREEN`), what its finding needs in the code
 (`screen_tree`, on the standard library's reading of the file), and `VALID` / `INVALID` examples that the
 test suite runs, each carrying the reason it stays silent or fires. Logic lives in
@@ -15,6 +16,7 @@ from typing import ClassVar
 
 import libcst as cst
 
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.context import FileContext
 
 
@@ -40,16 +42,9 @@ class Rule:
     CODE: ClassVar[str] = ""
     #: The rule runs on a file only when one of these byte strings occurs in it.
     SCREEN: ClassVar[tuple] = ()
-    #: Byte strings at least one of which every file this rule can report on contains. The
-    #: engine joins the gates of all selected rules into one first test per file (few, short
-    #: scans), so most files of a tree cost a handful of substring searches. None: SCREEN.
-    GATE: ClassVar = None
     #: String values this rule wants to see: `visit_string` is called for every plain string
     #: literal (implicit concatenation included) whose value is one of these.
     WIRE_STRINGS: ClassVar[frozenset] = frozenset()
-    #: A client-side rule of Roots (a provider, a capability, list_changed): its fixes are
-    #: withheld while a server in the same run still asks for roots (core.coordination).
-    KEPT_WHILE_SERVER_ASKS: ClassVar[bool] = False
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 
@@ -59,7 +54,21 @@ class Rule:
 
     @classmethod
     def gate(cls) -> tuple:
-        return cls.SCREEN if cls.GATE is None else cls.GATE
+        """Byte strings at least one of which every file this rule can report on contains: its
+        page's `gate` (core.catalog), which the runner reads without importing the rule
+        (core.gates). The engine joins the gates of all selected rules into one first test per
+        file (few, short scans), so most files of a tree cost a handful of substring searches.
+        A class without a page (or a gate on it) is gated by its SCREEN."""
+        info = load_catalog().get(cls.CODE)
+        return info.gate if info is not None and info.gate else cls.SCREEN
+
+    @classmethod
+    def kept_while_server_asks(cls) -> bool:
+        """A client-side rule of Roots (its page's `side = "client"`: a provider, a capability,
+        list_changed): its fixes are withheld while a server in the same run still asks for
+        roots (core.coordination)."""
+        info = load_catalog().get(cls.CODE)
+        return info is not None and info.side == "client"
 
     @classmethod
     def gate_tokens(cls, settings) -> tuple:

@@ -1,6 +1,6 @@
 """Generic syntax questions every rule and rewrite asks: source text of a node, literal values,
 call arguments, parents, references and module-level bindings. Nothing here knows about Roots
-(that vocabulary lives in `mcp_migrate.checks.wire`)."""
+(that vocabulary lives in `mcp_migrate.vocabulary.wire`)."""
 
 from __future__ import annotations
 

@@ -29,20 +29,6 @@ EXTRA_RULES = tuple((code, name, "error", summary) for code, name, summary in FI
 #: Where the rule pages live: `<DOCS_URL>/rules/<CODE>-<name>.md` is each rule's `helpUri`. A
 #: placeholder until the repository is published; the config key `docs-url` replaces it.
 DOCS_URL = "https://github.com/OWNER/mcp-migrate/blob/main"
-#: SARIF tags by rule-code prefix (the first match wins): what kind of rule it is.
-TAGS = (
-    ("RT9", ("maintenance",)),
-    ("RT1", ("security", "roots")),
-    ("RT", ("roots",)),
-    ("HA", ("security", "approval")),
-)
-
-
-def tags(code: str) -> list:
-    for prefix, names in TAGS:
-        if code.startswith(prefix):
-            return list(names)
-    return []
 
 
 def docs_url(run=None) -> str:
@@ -71,7 +57,7 @@ def rule_descriptors(base: str = DOCS_URL) -> list:
 
     rules = []
     for info in load_catalog().values():
-        properties = {"severity": info.severity, "fix": info.fix, "tags": tags(info.code)}
+        properties = {"severity": info.severity, "fix": info.fix, "tags": list(info.tags)}  # the page's `tags`
         if info.security_severity:  # from the rule page's front matter
             properties["security-severity"] = info.security_severity
         rules.append(

@@ -113,7 +113,7 @@ class RuleSelector:
 
     def settings_for(self, path: str):
         """The file's Settings, without their rule classes: `mcp_migrate.api` adds those when a
-        file passes its selection's gate (checks.gates), so planning a run imports no rule."""
+        file passes its selection's gate (core.gates), so planning a run imports no rule."""
         from mcp_migrate.core.settings import Settings
 
         select = self.selected

@@ -9,9 +9,9 @@ from typing import ClassVar, NamedTuple
 
 import libcst as cst
 
-from mcp_migrate.checks.roots_types import inside_roots_type_definition
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name
+from mcp_migrate.vocabulary.roots_types import inside_roots_type_definition
 
 ROOTS_LIST = "roots/list"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.rt102.vocabulary import CASE_METHODS, TEST_OPERATORS, TESTS
-from mcp_migrate.checks.words import last_identifier
+from mcp_migrate.rules.rt102.vocabulary import CASE_METHODS, TEST_OPERATORS, TESTS
+from mcp_migrate.vocabulary.words import last_identifier
 
 
 class Frame:

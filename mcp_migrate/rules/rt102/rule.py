@@ -44,11 +44,13 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.calls import call_qualified, ends_with
-from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
-from mcp_migrate.checks.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
-from mcp_migrate.checks.rt102.vocabulary import (
+from mcp_migrate.core.fix.nodes import bare
+from mcp_migrate.core.rule import Invalid, Rule, Valid
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
+from mcp_migrate.core.syntax import code_of, literal, positional, shorten
+from mcp_migrate.rules.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
+from mcp_migrate.rules.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
+from mcp_migrate.rules.rt102.vocabulary import (
     EXITS,
     FILE_BYTES,
     FS_MODULES,
@@ -76,12 +78,9 @@ from mcp_migrate.checks.rt102.vocabulary import (
     uri_named_tree,
     virtual_name,
 )
-from mcp_migrate.checks.spelling import Spelling
-from mcp_migrate.checks.words import last_identifier, words
-from mcp_migrate.core.fix.nodes import bare
-from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
-from mcp_migrate.core.syntax import code_of, literal, positional, shorten
+from mcp_migrate.vocabulary.calls import call_qualified, ends_with
+from mcp_migrate.vocabulary.spelling import Spelling
+from mcp_migrate.vocabulary.words import last_identifier, words
 
 
 class NaiveFileUri(Rule):
@@ -92,7 +91,6 @@ class NaiveFileUri(Rule):
     #: 7/8, parsed with urlparse/urlsplit or read, can be a finding (see `screen`).
     SCREEN = (b"file:", b"FILE:", b"File:")
     #: MCP code, or a file that handles `file://` and mentions roots (see `applies`).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def applies(cls, data: bytes) -> bool:

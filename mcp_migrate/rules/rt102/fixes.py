@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.rt102.vocabulary import UNQUOTE
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
+from mcp_migrate.rules.rt102.vocabulary import UNQUOTE
 
 
 def to_path_fix(spelling, resolver, ancestors: list, node: cst.CSTNode, uri: cst.BaseExpression) -> Fix | None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.roots_api import returns_stored, stored_roots_attributes
-from mcp_migrate.checks.wrappers import ImportedHelpers
+from mcp_migrate.vocabulary.roots_api import returns_stored, stored_roots_attributes
+from mcp_migrate.vocabulary.wrappers import ImportedHelpers
 
 
 class RootsStores:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
-from mcp_migrate.checks.roots_types import param_symbols
-from mcp_migrate.checks.wire import (
+from mcp_migrate.core.fix.builders import remove_arg, remove_statement
+from mcp_migrate.core.messages import Message
+from mcp_migrate.core.rule import Invalid, Valid
+from mcp_migrate.core.screen import none_or_false
+from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.vocabulary.roots_types import param_symbols
+from mcp_migrate.vocabulary.wire import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
@@ -14,12 +18,7 @@ from mcp_migrate.checks.wire import (
     method_in_code,
     registers,
 )
-from mcp_migrate.checks.wrappers import callee_key, definition_key
-from mcp_migrate.core.fix.builders import remove_arg, remove_statement
-from mcp_migrate.core.messages import Message
-from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.screen import none_or_false
-from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.vocabulary.wrappers import callee_key, definition_key
 
 _REFRESH = "make what it refreshed a per-call parameter or a configuration reload"
 MSG = Message(
@@ -34,12 +33,10 @@ MSG_DEF = Message(
 
 class ListChangedHandler(WireMethodRule):
     CODE = "RT005"
-    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),

@@ -7,16 +7,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import (
-    capability_dicts,
-    capability_mapping,
-    expected_value,
-    roots_capability_shape,
-    roots_members,
-)
-from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
-from mcp_migrate.checks.wire import CAPABILITY_KEYS
-from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, RemoveStatement, Replace
 from mcp_migrate.core.messages import Message
@@ -26,6 +16,15 @@ from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
 from mcp_migrate.rewrites.names import sole_local_binding
+from mcp_migrate.vocabulary.capabilities import (
+    capability_dicts,
+    capability_mapping,
+    expected_value,
+    roots_capability_shape,
+    roots_members,
+)
+from mcp_migrate.vocabulary.wire import CAPABILITY_KEYS
+from mcp_migrate.vocabulary.words import last_identifier
 
 MSG_DECLARE = Message(
     "declares the roots capability, deprecated by SEP-2577",
@@ -40,10 +39,8 @@ MSG_PROBE = Message(
 
 class RootsCapabilityDeclared(Rule):
     CODE = "RT003"
-    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
     #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
     #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
     KEYS = (b'"roots"', b"'roots'", b".roots")
     #: A project's own capability model: `*Capabilities(roots=...)`, a `roots:` field of a

@@ -8,10 +8,10 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.wire import CAPABILITY_KEYS
-from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.screen import string
 from mcp_migrate.core.syntax import literal
+from mcp_migrate.vocabulary.wire import CAPABILITY_KEYS
+from mcp_migrate.vocabulary.words import last_identifier, words
 
 #: Variable and attribute names that hold a capabilities mapping.
 _CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)

@@ -11,19 +11,19 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import wrapper_tokens
-from mcp_migrate.checks.imported_asks import module_source, per_file, read_module, reexport_sources
-from mcp_migrate.checks.roots_types import annotation_names
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.findings import Via
+from mcp_migrate.core.gates import wrapper_tokens
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import SDK_PACKAGES
 from mcp_migrate.core.syntax import all_params, iter_nodes
+from mcp_migrate.vocabulary.imported_asks import module_source, per_file, read_module, reexport_sources
+from mcp_migrate.vocabulary.roots_types import annotation_names
 
 #: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
 MSG = Message(

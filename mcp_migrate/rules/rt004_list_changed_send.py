@@ -7,10 +7,15 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
-from mcp_migrate.checks.receivers import SESSION_SHAPE
-from mcp_migrate.checks.roots_types import roots_type_definition
-from mcp_migrate.checks.wire import (
+from mcp_migrate.core.fix.builders import remove_statement
+from mcp_migrate.core.fix.edits import AddComment
+from mcp_migrate.core.messages import Message
+from mcp_migrate.core.rule import Invalid, Valid
+from mcp_migrate.core.sdk import CLIENT_RECEIVERS, NOTIFICATION_WRAPPERS
+from mcp_migrate.core.syntax import literal, method_name, positional
+from mcp_migrate.vocabulary.receivers import SESSION_SHAPE
+from mcp_migrate.vocabulary.roots_types import roots_type_definition
+from mcp_migrate.vocabulary.wire import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
@@ -20,13 +25,7 @@ from mcp_migrate.checks.wire import (
     method_in_code,
     sends,
 )
-from mcp_migrate.checks.wrappers import SameFileHelpers
-from mcp_migrate.core.fix.builders import remove_statement
-from mcp_migrate.core.fix.edits import AddComment
-from mcp_migrate.core.messages import Message
-from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.sdk import CLIENT_RECEIVERS, NOTIFICATION_WRAPPERS
-from mcp_migrate.core.syntax import literal, method_name, positional
+from mcp_migrate.vocabulary.wrappers import SameFileHelpers
 
 _REMOVED = "`notifications/roots/list_changed` is removed in the 2026-07-28 revision (Roots is deprecated by SEP-2577)"
 MSG = Message(
@@ -46,12 +45,10 @@ _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 
 class ListChangedSend(WireMethodRule):
     CODE = "RT004"
-    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     METHOD = LIST_CHANGED
     WIRE_STRINGS = LIST_CHANGED_SPELLINGS
     SCREEN = LIST_CHANGED_TOKENS
     #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(

@@ -7,11 +7,11 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.checks.wire import ROOTS_LIST, method_in_code
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_TYPE_NAMES
+from mcp_migrate.vocabulary.wire import ROOTS_LIST, method_in_code
 
 #: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
 CLIENT_SESSION_CALLBACK_INDEX = 5

@@ -23,7 +23,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import GATES
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -142,7 +141,6 @@ class RootUriScheme(Rule):
     CODE = "RT101"
     SCREEN = (b"Root", b"roots")
     #: An MCP import, or a raw payload with a `"roots"` key.
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
     #: Where a root's URI is written: `uri=` / `"uri"` (SDK Root, MCPRootSettings, raw roots),
     #: or a fastmcp/pydantic-ai `roots=[...]` / `set_roots([...])` list.
     WRITES = (b"uri", b"roots=", b"roots =", b"set_roots")

@@ -6,35 +6,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
-from mcp_migrate.checks.roots_api import (
-    SETTER_NAME,
-    callables_named,
-    returns_an_attribute,
-    returns_built,
-    roots_argument,
-    stores_roots,
-)
-from mcp_migrate.checks.roots_stores import RootsStores
-from mcp_migrate.checks.roots_types import (
-    annotation_names,
-    annotation_symbols,
-    param_symbols,
-    provider_types,
-    roots_type_definition,
-)
-from mcp_migrate.checks.rt002_screen import CALLBACK_KEYS, CLIENT_SESSION_CALLBACK_INDEX, own_api, provider_in
-from mcp_migrate.checks.wire import (
-    ROOTS_LIST,
-    WireMethodRule,
-    envelope_answer,
-    error_data,
-    list_items,
-    registers,
-    relays,
-    uri_dicts,
-)
-from mcp_migrate.checks.wrappers import run_alone
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
@@ -59,6 +30,34 @@ from mcp_migrate.core.syntax import (
     shorten,
 )
 from mcp_migrate.rewrites.rt002.providers import remove_provider_arg, remove_provider_statement
+from mcp_migrate.rules.rt002_screen import CALLBACK_KEYS, CLIENT_SESSION_CALLBACK_INDEX, own_api, provider_in
+from mcp_migrate.vocabulary.roots_api import (
+    SETTER_NAME,
+    callables_named,
+    returns_an_attribute,
+    returns_built,
+    roots_argument,
+    stores_roots,
+)
+from mcp_migrate.vocabulary.roots_stores import RootsStores
+from mcp_migrate.vocabulary.roots_types import (
+    annotation_names,
+    annotation_symbols,
+    param_symbols,
+    provider_types,
+    roots_type_definition,
+)
+from mcp_migrate.vocabulary.wire import (
+    ROOTS_LIST,
+    WireMethodRule,
+    envelope_answer,
+    error_data,
+    list_items,
+    registers,
+    relays,
+    uri_dicts,
+)
+from mcp_migrate.vocabulary.wrappers import run_alone
 
 _GIVE = "give the server its directories as tool arguments or through its configuration"
 MSG = Message(
@@ -105,7 +104,6 @@ _ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
 
 class RootsProvider(WireMethodRule):
     CODE = "RT002"
-    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     METHOD = ROOTS_LIST
     SKIPS_CLAIMED = False
     WIRE_STRINGS = frozenset({ROOTS_LIST})
@@ -121,7 +119,6 @@ class RootsProvider(WireMethodRule):
     )
     #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
     #: callback (imported from mcp).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid(
@@ -193,7 +190,7 @@ class RootsProvider(WireMethodRule):
         self._defined: dict = {}
         #: ids of the FunctionDefs already reported as providers or setters
         self._reported_defs: set = set()
-        #: this project's roots stores (checks/roots_stores.py)
+        #: this project's roots stores (vocabulary/roots_stores.py)
         self.stores = RootsStores(
             context.path,
             _STORE_TOKENS,
@@ -206,7 +203,7 @@ class RootsProvider(WireMethodRule):
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
         if any(token in data for token in cls.SCREEN):
             return True
-        if own_api(data):  # a project's own provider API (checks/roots_api.py)
+        if own_api(data):  # a project's own provider API (vocabulary/roots_api.py)
             return True
         if b"roots" not in data:
             return False
@@ -221,7 +218,7 @@ class RootsProvider(WireMethodRule):
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
-        return provider_in(syntax)  # checks/rt002_screen.py: each way the visits below find one
+        return provider_in(syntax)  # rules/rt002_screen.py: each way the visits below find one
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""
@@ -510,7 +507,7 @@ class RootsProvider(WireMethodRule):
             self.report(node, MSG.format(what='a JSON-RPC `{"result": {"roots": [...]}}` answer'))
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        """A roots store's getters (checks/roots_stores.py): the provider its roots are read back
+        """A roots store's getters (vocabulary/roots_stores.py): the provider its roots are read back
         through (known once the whole class is seen: a getter may precede its setter)."""
         setter, getters = self.stores.getters(original_node, self._reported_defs)
         for getter in getters:

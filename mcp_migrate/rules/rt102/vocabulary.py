@@ -8,12 +8,12 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import literal
+from mcp_migrate.vocabulary.words import last_identifier, words
 
 MSG_TO_PATH = Message(
     "`{expr}` turns a `file://` URI into a path by string surgery",

@@ -7,25 +7,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.imported_asks import imports_a_doer, module_may_do, names_a_doer
-from mcp_migrate.checks.receivers import is_sdk_receiver, is_session_name
-from mcp_migrate.checks.wire import (
-    ROOTS_LIST,
-    WireMethodRule,
-    builds,
-    error_data,
-    method_in_code,
-    relays,
-    sends,
-)
-from mcp_migrate.checks.wrappers import (
-    ImportedHelpers,
-    SameFileHelpers,
-    framework_via,
-    imported_module_files,
-    run_alone,
-)
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.findings import Via
@@ -43,6 +24,24 @@ from mcp_migrate.core.syntax import (
     shorten_dotted,
 )
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
+from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do, names_a_doer
+from mcp_migrate.vocabulary.receivers import is_sdk_receiver, is_session_name
+from mcp_migrate.vocabulary.wire import (
+    ROOTS_LIST,
+    WireMethodRule,
+    builds,
+    error_data,
+    method_in_code,
+    relays,
+    sends,
+)
+from mcp_migrate.vocabulary.wrappers import (
+    ImportedHelpers,
+    SameFileHelpers,
+    framework_via,
+    imported_module_files,
+    run_alone,
+)
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
 MSG_CALL = Message(
@@ -97,7 +96,6 @@ class RootsRequest(WireMethodRule):
     #: holding one of the other tokens.
     SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
     #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
@@ -110,7 +108,7 @@ class RootsRequest(WireMethodRule):
     @classmethod
     def screen_imports(cls, data: bytes, path: str, settings) -> bool:
         """In MCP code: a project function, method or alias imported here whose body asks
-        (checks/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
+        (vocabulary/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
         if _MENTIONS_MCP.search(data) is None:
             return False
         return imports_a_doer(data, path, cls.SCREEN[:-1], settings.max_file_size)  # not `_roots(`: a helper's helper

@@ -21,13 +21,12 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.calls import call_qualified
-from mcp_migrate.checks.gates import GATES
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
 from mcp_migrate.core.syntax import keyword, literal
+from mcp_migrate.vocabulary.calls import call_qualified
 
 _CONSENT = "hosts must get the user's explicit consent before invoking a tool"
 _SUPPRESS = "or suppress this line with `# noqa: HA002` for a server the team trusts"
@@ -76,7 +75,6 @@ class ApprovalDisabled(Rule):
     CODE = "HA002"
     SCREEN = (b"require_approval", b"require_confirmation")
     #: Only through an MCP server or toolset class (`agents.mcp`, `google.adk.tools.mcp_tool`).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

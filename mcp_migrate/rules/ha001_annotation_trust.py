@@ -35,9 +35,6 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.calls import call_qualified, returns_constant
-from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import child_nodes
@@ -46,6 +43,8 @@ from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
 from mcp_migrate.core.syntax import keyword, literal, positional
+from mcp_migrate.vocabulary.calls import call_qualified, returns_constant
+from mcp_migrate.vocabulary.words import last_identifier, words
 
 HINTS = {
     "readOnlyHint": "readOnlyHint",
@@ -192,7 +191,6 @@ class AnnotationTrust(Rule):
     #: Every hint read names the hint: the exact camelCase and snake_case spellings.
     SCREEN = tuple(name.encode() for name in HINTS)
     #: Every hint name holds `Hint` (camelCase) or `_hint` (snake_case).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

@@ -1,6 +1,6 @@
 """RT103 roots-as-sandbox: access control that trusts a string prefix or an unresolved path.
 
-What counts as "comes from roots" (the data-flow heuristic, see `checks.root_flow.Flow`):
+What counts as "comes from roots" (the data-flow heuristic, see `vocabulary.root_flow.Flow`):
 a name or attribute whose words say it holds access-bounding directories (`root`, `roots`,
 `workspace`, `sandbox`, `allowlist`, `allowed_dirs`, `ALLOWED_ROOTS`, `base_dir`, ...; not
 `root_key`, `root_logger`, `allowed_hosts` or ASGI's `root_path`), a `.roots` attribute or
@@ -30,11 +30,6 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.checks.calls import call_qualified, ends_with, is_literal
-from mcp_migrate.checks.gates import GATES
-from mcp_migrate.checks.root_flow import Flow, TreeFlow, separator_terminated_tree
-from mcp_migrate.checks.spelling import Spelling
-from mcp_migrate.checks.words import last_identifier, words
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.core.messages import Message
@@ -44,6 +39,10 @@ from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import within
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
+from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
+from mcp_migrate.vocabulary.root_flow import Flow, TreeFlow, separator_terminated_tree
+from mcp_migrate.vocabulary.spelling import Spelling
+from mcp_migrate.vocabulary.words import last_identifier, words
 
 NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
 _RESOLVED = "`Path(p).resolve().is_relative_to(Path(root).resolve())`"
@@ -81,7 +80,6 @@ class RootsAsSandbox(Rule):
     #: code naming an allow-list of directories: a bare `path.startswith(root)` in a tree walker
     #: of a library that has nothing to do with MCP is out of this rule's scope (and its cost).
     CONTEXT = (b"allowed_dir", b"allowed_root", b"allowed_path", b"ALLOWED_DIR", b"ALLOWED_ROOT", b"ALLOWED_PATH")
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     @classmethod
     def applies(cls, data: bytes) -> bool:

@@ -22,10 +22,10 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.calls import call_qualified
-from mcp_migrate.checks.words import resolved_name, rootish_name
 from mcp_migrate.core.screen import child_nodes, string
 from mcp_migrate.core.syntax import literal
+from mcp_migrate.vocabulary.calls import call_qualified
+from mcp_migrate.vocabulary.words import resolved_name, rootish_name
 
 #: Methods that keep a root a root: `r.rstrip("/")`, `r.resolve()`, `dirs.split(":")`.
 _ROOT_METHODS = frozenset(

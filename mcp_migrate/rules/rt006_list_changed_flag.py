@@ -6,15 +6,14 @@ import ast
 
 import libcst as cst
 
-from mcp_migrate.checks.capabilities import expected_value, roots_members
-from mcp_migrate.checks.gates import CLIENT_SIDE, GATES
-from mcp_migrate.checks.words import last_identifier
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import keyword, literal
+from mcp_migrate.vocabulary.capabilities import expected_value, roots_members
+from mcp_migrate.vocabulary.words import last_identifier
 
 MSG = Message(
     "`{flag}` on the roots capability promises a notification removed in 2026-07-28",
@@ -31,10 +30,8 @@ _FLAGS = ("listChanged", "list_changed")
 
 class ListChangedFlag(Rule):
     CODE = "RT006"
-    KEPT_WHILE_SERVER_ASKS = CODE in CLIENT_SIDE  # checks/gates.py
     SCREEN = (b"listChanged", b"list_changed")
     #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-    GATE = GATES[CODE]  # checks/gates.py: read before any rule is imported
 
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),
@@ -119,7 +116,7 @@ class ListChangedFlag(Rule):
         holder = stack[-3]
         if isinstance(holder, cst.DictElement) and literal(holder.key) == "roots":
             # `"roots": {"listChanged": ...}` is a roots capability by its shape alone, wherever
-            # the mapping sits (checks.capabilities.roots_capability_shape).
+            # the mapping sits (vocabulary.capabilities.roots_capability_shape).
             self._flag(node, flag, node.value, self._fix(lambda: remove_element(stack[-2], node)))
         elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
             call = stack[-4]
