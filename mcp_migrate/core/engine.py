@@ -39,6 +39,7 @@ from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges, top_level_spans
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
@@ -100,7 +101,7 @@ def screens(data: bytes, path: str, settings: Settings) -> Screened:
     a file and then checks it (the runner, deciding which files a pool gets) pays for the
     screens once."""
     settings = with_view(settings)
-    view = settings.view
+    view = view_of(settings)
     last = view.table("last screened").get(None)
     if last is not None and last[0] is data and last[1] == path and last[2] is settings:
         view.consulted_again(last[3].depends)  # the check under way read them too, through this answer
@@ -117,7 +118,7 @@ def screens(data: bytes, path: str, settings: Settings) -> Screened:
 def _take_tree(decided: Screened, settings: Settings):
     """The screen's `ast` tree, for this analysis only: the view's last-file answer is kept
     without it, so no file's tree outlives its check (a 1.26 MB module's is 30 MB)."""
-    kept = settings.view.table("last screened")
+    kept = view_of(settings).table("last screened")
     last = kept.get(None)
     if decided.tree is not None and last is not None and last[3] is decided:
         kept[None] = (*last[:3], decided._replace(tree=None))
@@ -228,7 +229,7 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     The other files the screens and the rules read, through the project view the settings
     carry (a fresh one when they carry none), go with the result (`depends`)."""
     settings = with_view(settings)
-    with settings.view.recording() as seen:
+    with view_of(settings).recording() as seen:
         analysis = _analyze(data, path, settings)
     analysis.view = settings.view
     if seen:
