@@ -158,7 +158,7 @@ ALLOWED = {
     "runner._view": "a pool worker's project view, made by its initializer: the worker lives for one run's pool",
     "catalog.load_catalog()": "the package's own rules/*.md",
     "deep._WORKER": "the deep-stack thread",
-    "engine._gate_tokens()": "the joined gate of rule classes and a selection: constants",
+    "engine._joined_gate()": "the joined gate of rule classes and a selection: constants",
     "engine._ascii_compatible()": "a codec's property",
     "import_block._import_statement()": "an import statement parsed from its text",
     "imports._top_level_remover()": "a LibCST helper class, built once",

@@ -298,12 +298,13 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
 
 
 def _in_view(items: list, view) -> list:
-    """The same Settings objects, each once, reading the project through `view`."""
+    """The same Settings objects, each once, reading the project through `view` (an item
+    without Settings stays as it is)."""
     turned: dict = {}
     out = []
     for source, settings, *rest in items:
         if id(settings) not in turned:
-            turned[id(settings)] = dataclasses.replace(settings, view=view)
+            turned[id(settings)] = settings if settings is None else dataclasses.replace(settings, view=view)
         out.append((source, turned[id(settings)], *rest))
     return out
 

@@ -46,11 +46,16 @@ from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import ModuleIndex
 
 
-@lru_cache(maxsize=64)
-def _gate_tokens(rules: tuple, select: frozenset, extend_apis: tuple) -> tuple:
+def _gate_tokens(settings: Settings) -> tuple:
     """One short list of byte strings, at least one of which any file that can hold a finding
-    of the selected rules contains (the union of their gates). Kept by what decides it (never by
-    a Settings value, whose project view is no constant)."""
+    of the selected rules contains (the union of their gates)."""
+    return _joined_gate(settings.rules, settings.select, settings.extend_apis)
+
+
+@lru_cache(maxsize=64)
+def _joined_gate(rules: tuple, select: frozenset, extend_apis: tuple) -> tuple:
+    """`_gate_tokens`, kept by what decides it (never by a Settings value, whose project view
+    is no constant)."""
     settings = Settings(select=select, rules=rules, extend_apis=extend_apis)
     tokens = {t for rule in rules for t in rule.gate_tokens(settings)}
     if REVIEW_PENDING_CODE in select:  # review markers are comments: no rule's gate sees them
@@ -59,7 +64,7 @@ def _gate_tokens(rules: tuple, select: frozenset, extend_apis: tuple) -> tuple:
 
 
 def gate_open(data: bytes, settings: Settings) -> bool:
-    return any(token in data for token in _gate_tokens(settings.rules, settings.select, settings.extend_apis))
+    return any(token in data for token in _joined_gate(settings.rules, settings.select, settings.extend_apis))
 
 
 def screened_rules(data: bytes, settings: Settings) -> list:
