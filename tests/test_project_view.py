@@ -244,7 +244,17 @@ def _state(path: Path) -> tuple:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     module = path.parent.name if path.name == "__init__.py" else path.stem
     written = _written(tree)
-    found = []
+    classes = {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+    # A class attribute set from code (`Keeper.busy = True`): state shared by every instance.
+    found = sorted(
+        {
+            f"{module}.{target.value.id}.{target.attr}"
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Assign, ast.AugAssign))
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id in classes
+        }
+    )
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
             for name in _bound(node):
@@ -281,8 +291,9 @@ def test_no_module_keeps_state_read_from_a_project():
 
 
 def test_the_state_finder_finds_what_a_cache_looks_like(tmp_path):
-    """The finder itself: a module dict filled by a function, a class's dict, an lru_cache, a
-    global rebound; and not a constant written nowhere or a function's own dict."""
+    """The finder itself: a module dict filled by a function, a class's dict or attribute set
+    from code, an lru_cache, a global rebound; and not a constant written nowhere or a
+    function's own dict."""
     module = tmp_path / "sample.py"
     module.write_text(
         textwrap.dedent(
@@ -312,6 +323,7 @@ def test_the_state_finder_finds_what_a_cache_looks_like(tmp_path):
 
             def remember(path, data):
                 global _handle
+                Keeper.busy = True
                 _handle = path
                 local = {}
                 local[path] = data
@@ -323,6 +335,7 @@ def test_the_state_finder_finds_what_a_cache_looks_like(tmp_path):
     found, written = _state(module)
     assert sorted(found) == [
         "sample.Keeper._cache",
+        "sample.Keeper.busy",
         "sample.TABLE",
         "sample._SEEN",
         "sample._handle",
