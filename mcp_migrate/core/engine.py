@@ -64,7 +64,7 @@ def _joined_gate(rules: tuple, select: frozenset, extend_apis: tuple) -> tuple:
 
 
 def gate_open(data: bytes, settings: Settings) -> bool:
-    return any(token in data for token in _joined_gate(settings.rules, settings.select, settings.extend_apis))
+    return any(token in data for token in _gate_tokens(settings))
 
 
 def screened_rules(data: bytes, settings: Settings) -> list:
