@@ -1,5 +1,6 @@
-"""The project as one run sees it: which files are one import away, their stamps and bytes, and
-the answers worked out from them, kept for as long as the view lives and no longer. A check is
+"""The project as one run sees it: which files are one import away (folder listings, module
+files), their stamps, and the answers worked out from their bytes, kept for as long as the view
+lives and no longer. A check is
 "bytes and a project view in, findings and the files consulted out": everything the engine and
 the rules learn from other files of the project goes through the view `Settings.view` carries,
 never through a process-wide cache, so two projects checked in one process (an editor, a test
@@ -21,8 +22,8 @@ from mcp_migrate.core.dependencies import file_stamp
 
 class ProjectView:
     """One run's view of the project's other files: the consultations of the checks under way
-    (`recording`, `consulted`), stat-keyed answers per module file (`per_file`, `read`), and
-    named tables of answers that hold for the view's life (`table`)."""
+    (`recording`, `consulted`), answers per module file kept by its stamp (`per_file`, over
+    `read`), and named tables of answers that hold for the view's life (`table`)."""
 
     def __init__(self) -> None:
         #: The sets of the checks under way with this view, innermost last.
