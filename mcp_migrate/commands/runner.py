@@ -298,14 +298,18 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
 
 
 def _in_view(items: list, view) -> list:
-    """The same Settings objects, each once, reading the project through `view` (an item
-    without Settings stays as it is)."""
+    """The same Settings objects, each once, reading the project through `view`; an item
+    without Settings (source, Settings, ...) stays as it is."""
     turned: dict = {}
     out = []
-    for source, settings, *rest in items:
+    for item in items:
+        settings = item[1] if isinstance(item, tuple) and len(item) > 1 else None
+        if not hasattr(settings, "view"):
+            out.append(item)
+            continue
         if id(settings) not in turned:
-            turned[id(settings)] = settings if settings is None else dataclasses.replace(settings, view=view)
-        out.append((source, turned[id(settings)], *rest))
+            turned[id(settings)] = dataclasses.replace(settings, view=view)
+        out.append((item[0], turned[id(settings)], *item[2:]))
     return out
 
 
