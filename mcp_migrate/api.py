@@ -9,7 +9,10 @@ in `core/rule.py`, and this module picks the classes for a selection.
     settings(select=..., **fields) / default_settings(**fields) -> Settings with its rules
 
 Every function takes a Settings value built anywhere (`Settings(select=...)`, or one of the
-two builders here) and runs the rules its `select` and `extend_apis` name.
+two builders here) and runs the rules its `select` and `extend_apis` name. A check or fix reads
+the project's other files (helper modules one import away) through the project view the
+Settings carry (`Settings.view`, core.project_view); without one it gets a fresh view of its
+own, so no answer outlives the call.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from functools import lru_cache
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import FileResult
-from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.settings import Settings, with_view
 
 
 @lru_cache(maxsize=64)
@@ -36,19 +39,21 @@ def rule_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
     return chosen
 
 
-#: Settings -> the same Settings with their rule classes: a run's files share a few values.
+#: Settings without a project view -> the same Settings with their rule classes: a run's files
+#: share a few values. Those with a view are kept in their view (it dies with its run).
 _COMPLETED: dict = {}
 
 
 def with_rules(value: Settings) -> Settings:
     """`value` with the rule classes its selection names (the same object when it has them)."""
-    done = _COMPLETED.get(value)
+    completed = _COMPLETED if value.view is None else value.view.table("settings with rules")
+    done = completed.get(value)
     if done is not None:
         return done
     wanted = rule_classes(value.select, value.extend_apis)
     done = value if value.rules == wanted else dataclasses.replace(value, rules=wanted)
-    if len(_COMPLETED) < 256:
-        _COMPLETED[value] = done
+    if len(completed) < 256:
+        completed[value] = done
     return done
 
 
@@ -63,7 +68,8 @@ def default_settings(**fields) -> Settings:
 
 
 def _complete(value: Settings | None) -> Settings:
-    return default_settings() if value is None else with_rules(value)
+    """The rule classes, and a project view of the call's own when `value` carries none."""
+    return with_view(default_settings() if value is None else with_rules(value))
 
 
 def may_report(data: bytes, settings: Settings) -> bool:

@@ -4,14 +4,7 @@ that order; pyproject's [tool.ruff] before [tool.black]; 88 when nothing says.""
 
 import pytest
 
-from mcp_migrate.core.fix.layout import _configured_length, line_length
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache():
-    _configured_length.cache_clear()
-    yield
-    _configured_length.cache_clear()
+from mcp_migrate.core.fix.layout import line_length
 
 
 def _project(tmp_path, files: dict):

@@ -146,13 +146,13 @@ def test_the_walks_node_types_are_every_concrete_syntax_node_of_libcst():
 
 def test_the_engine_positions_with_the_screens_tree_and_keeps_none_after(monkeypatch):
     """A file's findings are placed through the `ast` tree its syntax screen made (no second
-    parse), and the last-file cache of the screens holds no tree once the check is done."""
+    parse), and the view's last-file answer of the screens holds no tree once the check is done."""
     from mcp_migrate import api
-    from mcp_migrate.core import engine
+    from mcp_migrate.core.project_view import ProjectView
 
     data = (ROOT / "fixtures" / "example" / "server.py").read_bytes()
     expected = api.check_bytes(data, "server.py", api.default_settings()).findings
-    engine._LAST[0] = None
+    view = ProjectView()
 
     real = positions._StatementLocator._ast
 
@@ -162,8 +162,8 @@ def test_the_engine_positions_with_the_screens_tree_and_keeps_none_after(monkeyp
 
     monkeypatch.setattr(positions._StatementLocator, "_ast", handed_a_tree)
     fallbacks = _whole_module_fallbacks(monkeypatch)
-    assert api.check_bytes(data, "server.py", api.default_settings()).findings == expected
-    assert not fallbacks and engine._LAST[0][3].tree is None
+    assert api.check_bytes(data, "server.py", api.default_settings(view=view)).findings == expected
+    assert not fallbacks and view.table("last screened")[None][3].tree is None
 
 
 ANCHOR_SHAPES = [

@@ -37,14 +37,12 @@ def screens_open(monkeypatch):
     (a rule's scope, `applies`, stays: it is meaning, not a shortcut)."""
 
     def switch():
-        engine._LAST[0] = None
         monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
         for rule in all_rules():
             monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))
             monkeypatch.setattr(rule, "screen_tree", classmethod(lambda cls, syntax, settings: True))
 
     yield switch
-    engine._LAST[0] = None
 
 
 def _codes(data: bytes, path: str, settings) -> set:
@@ -98,11 +96,9 @@ def test_the_syntax_screen_gives_the_findings_of_a_run_without_it(monkeypatch):
     inputs = [(str(p), p.read_bytes()) for p in SOURCES]
     inputs += [(f"<example {i}>", param.values[0]) for i, param in enumerate(EXAMPLES)]
     shortcut = _findings(inputs, settings)
-    engine._LAST[0] = None
     for rule in all_rules():
         monkeypatch.setattr(rule, "screen_tree", classmethod(lambda cls, syntax, settings: True))
     assert _findings(inputs, settings) == shortcut
-    engine._LAST[0] = None
 
 
 def test_the_screen_skips_what_no_rule_can_report(monkeypatch):

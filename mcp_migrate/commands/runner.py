@@ -27,6 +27,7 @@ from mcp_migrate.core.coordination import (
 )
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.core.messages import fit
+from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import discover
 from mcp_migrate.project.regular import TooLarge, read_regular
@@ -272,6 +273,7 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
         policies[f.display] = known[2]
         shown = display_path(config.path) if config.path else "(defaults)"
         config_files[shown] = config_files.get(shown, 0) + 1
+    items = _in_view(items, ProjectView())  # the run's one view of the project (core.project_view)
     if options.previews:
         items = _with_previews(items)
     if timer.enabled:
@@ -293,6 +295,22 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
         tuple(resolver.warnings + found.warnings),
         tuple(found.templates),
     )
+
+
+def _in_view(items: list, view) -> list:
+    """The same Settings objects, each once, reading the project through `view`; an item
+    without Settings (source, Settings, ...) stays as it is."""
+    turned: dict = {}
+    out = []
+    for item in items:
+        settings = item[1] if isinstance(item, tuple) and len(item) > 1 else None
+        if not hasattr(settings, "view"):
+            out.append(item)
+            continue
+        if id(settings) not in turned:
+            turned[id(settings)] = dataclasses.replace(settings, view=view)
+        out.append((item[0], turned[id(settings)], *item[2:]))
+    return out
 
 
 def _with_previews(items: list) -> list:
@@ -524,16 +542,19 @@ def _ignore_interrupts() -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
-#: In a pool worker: the run's shared array, where the worker marks the file it works on.
+#: In a pool worker: the run's shared array, where the worker marks the file it works on; and
+#: the worker's project view for the run (a view crosses the pipe empty: core.project_view).
 _state = None
+_view = None
 
 
 def _start_worker(state, parent) -> None:
     """A pool worker's start: the shared array, signals left to the main process, and an end
     when the main process dies (commands.lifeline: a killed run must not leave workers holding
     its output pipe)."""
-    global _state
+    global _state, _view
     _state = state
+    _view = ProjectView()
     _ignore_interrupts()
     end_with_parent(parent)
 
@@ -543,6 +564,7 @@ def _run_batch(func, batch: list) -> list:
     round trip; each file is marked with this worker's pid while it runs, -1 once done."""
     pid = os.getpid()
     results = []
+    batch = list(zip([index for index, _ in batch], _in_view([item for _, item in batch], _view)))
     for index, item in batch:
         _state[index] = pid
         results.append(func(item))
@@ -1021,7 +1043,9 @@ def stdin_target(filename: str | None, options: CheckOptions) -> StdinTarget:
     config, selector, warnings = _configure([filename or "."], options)
     if filename and force_exclude(config, options) and force_excluded(filename, config):
         return StdinTarget(display_path(filename), None, config, tuple(warnings))
-    settings = selector.settings_for(filename or os.path.join(os.getcwd(), "-"))
+    settings = dataclasses.replace(
+        selector.settings_for(filename or os.path.join(os.getcwd(), "-")), view=ProjectView()
+    )
     return StdinTarget(display_path(filename) if filename else "-", settings, config, tuple(warnings))
 
 

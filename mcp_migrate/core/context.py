@@ -71,7 +71,10 @@ class FileContext:
         if self._evidence is None:
             imports = self.resolver.module_imports() + self.resolver.imported_modules
             self._evidence = file_evidence(
-                imports, self.data, self.path, project=lambda name: project_module_is_mcp(self.path, name)
+                imports,
+                self.data,
+                self.path,
+                project=lambda name: project_module_is_mcp(self.settings.view, self.path, name),
             )
         return self._evidence
 

@@ -10,6 +10,7 @@ import libcst as cst
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.findings import FileError
 from mcp_migrate.core.resolve import Resolver
+from mcp_migrate.core.settings import with_view
 from mcp_migrate.core.syntax import literal
 from mcp_migrate.core.walk import walk
 
@@ -93,10 +94,11 @@ class Dispatcher:
 
 def run_rules(path: str, data: bytes, module: cst.Module, settings, rule_classes, errors: list | None = None):
     """Walk `module` once with instances of `rule_classes`: (context, rule instances). Rule
-    crashes go to `errors` (a list of FileError) when given."""
+    crashes go to `errors` (a list of FileError) when given. The rules read the project through
+    the settings' view (a fresh one when they carry none: core.project_view)."""
     resolver = Resolver()
     resolver.prepass(module)
-    context = FileContext(path, module, resolver, settings, data=data)
+    context = FileContext(path, module, resolver, with_view(settings), data=data)
     rules = [cls(context) for cls in rule_classes]
     Dispatcher(context, rules, [] if errors is None else errors).run(module)
     return context, rules

@@ -34,24 +34,31 @@ from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
 from mcp_migrate.core.coordination import coordinated, with_note
 from mcp_migrate.core.deep import call_deep
-from mcp_migrate.core.dependencies import consulted_again, recording
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges, top_level_spans
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
-from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import ModuleIndex
 
 
-@lru_cache(maxsize=64)
 def _gate_tokens(settings: Settings) -> tuple:
     """One short list of byte strings, at least one of which any file that can hold a finding
     of the selected rules contains (the union of their gates)."""
-    tokens = {t for rule in settings.rules for t in rule.gate_tokens(settings)}
-    if REVIEW_PENDING_CODE in settings.select:  # review markers are comments: no rule's gate sees them
+    return _joined_gate(settings.rules, settings.select, settings.extend_apis)
+
+
+@lru_cache(maxsize=64)
+def _joined_gate(rules: tuple, select: frozenset, extend_apis: tuple) -> tuple:
+    """`_gate_tokens`, kept by what decides it (never by a Settings value, whose project view
+    is no constant)."""
+    settings = Settings(select=select, rules=rules, extend_apis=extend_apis)
+    tokens = {t for rule in rules for t in rule.gate_tokens(settings)}
+    if REVIEW_PENDING_CODE in select:  # review markers are comments: no rule's gate sees them
         tokens.add(REVIEW_TOKEN)
     return tuple(sorted(tokens, key=len))
 
@@ -93,32 +100,33 @@ class Screened(NamedTuple):
         return bool(self.rules) or self.audit
 
 
-#: The last file screened: (data, path, settings, Screened). A caller that screens a file and
-#: then checks it (the runner, deciding which files a pool gets) pays for the screens once.
-_LAST: list = [None]
-
-
 def screens(data: bytes, path: str, settings: Settings) -> Screened:
-    """The gate, the byte screens and the syntax screen of one file (see Screened)."""
-    last = _LAST[0]
+    """The gate, the byte screens and the syntax screen of one file (see Screened). The view's
+    last file screened, (data, path, settings, Screened), is kept in it: a caller that screens
+    a file and then checks it (the runner, deciding which files a pool gets) pays for the
+    screens once."""
+    settings = with_view(settings)
+    view = view_of(settings)
+    last = view.table("last screened").get(None)
     if last is not None and last[0] is data and last[1] == path and last[2] is settings:
-        consulted_again(last[3].depends)  # the check under way read them too, through this answer
+        view.consulted_again(last[3].depends)  # the check under way read them too, through this answer
         return last[3]
-    with recording() as seen:
+    with view.recording() as seen:
         decided = _screens(data, path, settings)
     if seen:
         decided = decided._replace(depends=frozenset(seen))
-        consulted_again(seen)  # and for the check around this screening, if one is under way
-    _LAST[0] = (data, path, settings, decided)
+        view.consulted_again(seen)  # and for the check around this screening, if one is under way
+    view.table("last screened")[None] = (data, path, settings, decided)
     return decided
 
 
-def _take_tree(decided: Screened):
-    """The screen's `ast` tree, for this analysis only: the last-file cache keeps the answer
+def _take_tree(decided: Screened, settings: Settings):
+    """The screen's `ast` tree, for this analysis only: the view's last-file answer is kept
     without it, so no file's tree outlives its check (a 1.26 MB module's is 30 MB)."""
-    last = _LAST[0]
+    kept = view_of(settings).table("last screened")
+    last = kept.get(None)
     if decided.tree is not None and last is not None and last[3] is decided:
-        _LAST[0] = (*last[:3], decided._replace(tree=None))
+        kept[None] = (*last[:3], decided._replace(tree=None))
     return decided.tree
 
 
@@ -214,15 +222,21 @@ class Analysis:
     #: had one and a finding has a fix (core.positions.top_level_spans): the previews slice
     #: the module's code by statement from the file instead of generating it.
     spans: tuple | None = None
+    #: The project view the analysis read the project through (core.project_view): its fixes
+    #: and previews read the project's line length through it too.
+    view: object = None
 
 
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     """Screen, parse once, run the active rules in one traversal, position and filter reports.
     The parse and everything after it run on the deep-stack thread (core.deep), after the
     size and nesting limits: no file can crash the process or exhaust its recursion limit.
-    The other files the screens and the rules read go with the result (`depends`)."""
-    with recording() as seen:
+    The other files the screens and the rules read, through the project view the settings
+    carry (a fresh one when they carry none), go with the result (`depends`)."""
+    settings = with_view(settings)
+    with view_of(settings).recording() as seen:
         analysis = _analyze(data, path, settings)
+    analysis.view = settings.view
     if seen:
         analysis.result.depends = tuple(sorted(seen))
     return analysis
@@ -235,7 +249,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         result.findings.append(file_finding(path, IO_ERROR_CODE, refused))
         return Analysis(None, [], result)
     decided = screens(data, path, settings)
-    tree = _take_tree(decided)
+    tree = _take_tree(decided, settings)
     if not decided.byte_rules and not decided.audit:
         return Analysis(None, [], result)
     problem = _size_problem(data, settings)

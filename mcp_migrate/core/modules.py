@@ -1,24 +1,32 @@
 """Where a file sits in its project: the module it is (from its package folders), the files
 of the modules it imports, and relative imports made absolute. Read from the file system (an
-`__init__.py` per package), cached; never imports anything."""
+`__init__.py` per package), each answer kept in the project view it is asked through
+(core.project_view: a run's, never the process's); never imports anything."""
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+
+from mcp_migrate.core.project_view import ProjectView
 
 #: How many folders up a project module is looked for from the importing file.
 _MAX_UP = 8
 
 
-@lru_cache(maxsize=4096)
-def module_name(path: str) -> str | None:
+def module_name(view: ProjectView, path: str) -> str | None:
     """The dotted module a file is (`src/pkg/roots/ops.py` -> `pkg.roots.ops`: package folders
     are those holding an `__init__.py`; a src layout's `src` holds none), or None without a
     path."""
     if not path or path.startswith("<"):
         return None
     full = os.path.abspath(path)
+    known = view.table("module name")
+    if full not in known:
+        known[full] = _module_name(full)
+    return known[full]
+
+
+def _module_name(full: str) -> str | None:
     folder, name = os.path.split(full)
     stem = os.path.splitext(name)[0]
     parts = [] if stem == "__init__" else [stem]
@@ -34,12 +42,12 @@ def is_package(path: str) -> bool:
     return os.path.basename(path) == "__init__.py"
 
 
-def absolute(qualified: str, path: str) -> str | None:
+def absolute(view: ProjectView, qualified: str, path: str) -> str | None:
     """`qualified` with a leading relative part (`.roots.Root`, `..mcp.types.X`) resolved
     against the module `path` is; an absolute name as it is; None when it cannot be."""
     if not qualified.startswith("."):
         return qualified
-    here = module_name(path)
+    here = module_name(view, path)
     if here is None:
         return None
     level = len(qualified) - len(qualified.lstrip("."))
@@ -51,14 +59,21 @@ def absolute(qualified: str, path: str) -> str | None:
     return ".".join(base + ([rest] if rest else [])) or None
 
 
-@lru_cache(maxsize=4096)
-def module_file(directory: str, module: str) -> str | None:
+def module_file(view: ProjectView, directory: str, module: str) -> str | None:
     """The file of `module` in the project around `directory` (the calling file's): `<dir>/a/b.py`
     or `<dir>/a/b/__init__.py`, or the same under `<dir>/src/`, for that directory and its
-    parents (cached: a file calls many
-    imported names, most of them from the same few modules or from no project file at all)."""
+    parents (kept in the view: a file calls many imported names, most of them from the same few
+    modules or from no project file at all)."""
+    known = view.table("module file")
+    key = (directory, module)
+    if key not in known:
+        known[key] = _module_file(view, directory, module)
+    return known[key]
+
+
+def _module_file(view: ProjectView, directory: str, module: str) -> str | None:
     top = module.partition(".")[0]
-    visible = _visible(directory)
+    visible = _visible(view, directory)
     if visible is not None and top not in visible and top + ".py" not in visible:
         return None  # most names a file imports (`typing`, `httpx`) are in no folder looked in
     relative = module.replace(".", os.sep)
@@ -67,7 +82,7 @@ def module_file(directory: str, module: str) -> str | None:
         # examples/ import `pkg` from `src/pkg`). A folder's listing answers first: most names
         # a file imports (`typing`, `httpx`) are in no folder of the project.
         for root in (directory, os.path.join(directory, "src")):
-            entries = _entries(root)
+            entries = _entries(view, root)
             if top not in entries and top + ".py" not in entries:
                 continue
             for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
@@ -85,15 +100,21 @@ def module_file(directory: str, module: str) -> str | None:
 _MAX_VISIBLE = 4096
 
 
-@lru_cache(maxsize=4096)
-def _visible(directory: str) -> frozenset | None:
+def _visible(view: ProjectView, directory: str) -> frozenset | None:
     """The names in every folder `module_file` looks in from `directory` (it and its `src/`, and
     the same for its parents, `_MAX_UP` deep): a module whose top name is not among them has no
     project file, whatever the rest of its name. None past `_MAX_VISIBLE` names."""
+    known = view.table("visible names")
+    if directory not in known:
+        known[directory] = _visible_names(view, directory)
+    return known[directory]
+
+
+def _visible_names(view: ProjectView, directory: str) -> frozenset | None:
     names: set = set()
     for _ in range(_MAX_UP):
-        names.update(_entries(directory))
-        names.update(_entries(os.path.join(directory, "src")))
+        names.update(_entries(view, directory))
+        names.update(_entries(view, os.path.join(directory, "src")))
         if len(names) > _MAX_VISIBLE:
             return None
         parent = os.path.dirname(directory)
@@ -103,16 +124,20 @@ def _visible(directory: str) -> frozenset | None:
     return frozenset(names)
 
 
-@lru_cache(maxsize=4096)
-def _entries(directory: str) -> frozenset:
-    """The names in a folder (empty when it cannot be listed)."""
-    try:
-        return frozenset(os.listdir(directory))
-    except OSError:
-        return frozenset()
+def _entries(view: ProjectView, directory: str) -> frozenset:
+    """The names in a folder (empty when it cannot be listed), listed once per view."""
+    known = view.table("folder entries")
+    found = known.get(directory)
+    if found is None:
+        try:
+            found = frozenset(os.listdir(directory))
+        except OSError:
+            found = frozenset()
+        known[directory] = found
+    return found
 
 
-def imported_module_file(path: str, qualified: str) -> str | None:
+def imported_module_file(view: ProjectView, path: str, qualified: str) -> str | None:
     """The project file a name imported by the file at `path` comes from (`.roots.Root` or
     `pkg.roots.Root` -> `.../pkg/roots.py`), trying the name as a module and as a member of
     one; None outside the project."""
@@ -133,7 +158,7 @@ def imported_module_file(path: str, qualified: str) -> str | None:
     directory = os.path.dirname(os.path.abspath(path))
     for candidate in (qualified, qualified.rpartition(".")[0]):
         if candidate:
-            found = module_file(directory, candidate)
+            found = module_file(view, directory, candidate)
             if found:
                 return found
     return None

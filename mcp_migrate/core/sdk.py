@@ -15,10 +15,8 @@ same way.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import NamedTuple
 
-from mcp_migrate.core.dependencies import consulted
 from mcp_migrate.core.line_scan import starts_a_line
 
 # ----- packages --------------------------------------------------------------------------------
@@ -255,19 +253,22 @@ def _side(imports: list) -> str:
 _MODULE_EVIDENCE_LIMIT = 4 * 1024 * 1024
 
 
-def project_module_is_mcp(path: str, qualified: str) -> bool:
+def project_module_is_mcp(view, path: str, qualified: str) -> bool:
     """Whether the project module the file at `path` imports `qualified` from speaks the Roots
-    protocol by its own bytes (spec-named Roots types or the wire; one module away, no further)."""
+    protocol by its own bytes (spec-named Roots types or the wire; one module away, no further),
+    as the project view `view` (core.project_view) reads it: once per module and view."""
     from mcp_migrate.core.modules import imported_module_file
 
-    found = imported_module_file(path, qualified)
+    found = imported_module_file(view, path, qualified)
     if found is None:
         return False
-    consulted(found)  # the caller's evidence depends on that module's bytes
-    return _module_evidence(found)
+    view.consulted(found)  # the caller's evidence depends on that module's bytes
+    known = view.table("module evidence")
+    if found not in known:
+        known[found] = _module_evidence(found)
+    return known[found]
 
 
-@lru_cache(maxsize=4096)
 def _module_evidence(file: str) -> bool:
     try:
         with open(file, "rb") as handle:

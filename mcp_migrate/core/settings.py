@@ -1,13 +1,16 @@
 """What one file is checked with: the selected rules, a team's wrapper APIs, the migration
 strategy and the names rewrites introduce. Built by `mcp_migrate.api` (which alone knows the
-rule classes), read by the engine."""
+rule classes), read by the engine. It also carries the project view (core.project_view): the
+other files of the project as the run sees them, the engine's only way to them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 
 from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 from mcp_migrate.core.coordination import RunPlan
+from mcp_migrate.core.project_view import ProjectView
 
 #: Migration strategies for RT001-RT003 rewrites, in the order the CLI lists them.
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
@@ -36,3 +39,15 @@ class Settings:
     fix_previews: bool = False
     #: Files larger than this many bytes (or tokens x 4) are reported (E997), not parsed; 0: no limit.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    #: The project's other files as this run sees them (core.project_view), None until a run
+    #: or the API gives one (`with_view`). Not part of what is checked: two Settings that
+    #: differ only in their view are equal, and the results cache's key leaves it out.
+    view: ProjectView | None = field(default=None, compare=False, hash=False, repr=False)
+
+
+def with_view(settings: Settings) -> Settings:
+    """`settings` when it carries a project view, else the same with a fresh one (kept only for
+    the check or fix it is given to)."""
+    if settings.view is not None:
+        return settings
+    return dataclasses.replace(settings, view=ProjectView())

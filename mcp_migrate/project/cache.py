@@ -243,8 +243,9 @@ class ResultCache:
 
 #: Settings fields that change what a run shows, not what a file's check finds: one table
 #: serves every output format (a SARIF run, then a GitHub one, checks cold once). A result
-#: stored without the previews a later run shows is checked again for them (`wants`).
-_NOT_IN_KEY = ("fix_previews",)
+#: stored without the previews a later run shows is checked again for them (`wants`). The
+#: project view is the run's way to the other files (core.project_view), not a setting.
+_NOT_IN_KEY = ("fix_previews", "view")
 
 
 def wants(result, settings) -> bool:

@@ -11,6 +11,7 @@ from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.findings import Via
 from mcp_migrate.core.messages import Message
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
 from mcp_migrate.core.syntax import (
@@ -111,7 +112,8 @@ class RootsRequest(WireMethodRule):
         (vocabulary/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
         if _MENTIONS_MCP.search(data) is None:
             return False
-        return imports_a_doer(data, path, cls.SCREEN[:-1], settings.max_file_size)  # not `_roots(`: a helper's helper
+        tokens = cls.SCREEN[:-1]  # not `_roots(`: a helper's helper
+        return imports_a_doer(data, path, tokens, settings.max_file_size, view_of(settings))
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
@@ -119,9 +121,10 @@ class RootsRequest(WireMethodRule):
         whose module asks (one call away: `ImportedHelpers`)."""
         if asks_in(syntax):
             return True
-        limit, tokens = settings.max_file_size, cls.SCREEN
+        limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
         return any(
-            module_may_do(source, limit, tokens, asks_in, syntax.mentions) for source in imported_module_files(syntax)
+            module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
+            for source in imported_module_files(syntax, view)
         )
 
     VALID = [
@@ -217,6 +220,7 @@ class RootsRequest(WireMethodRule):
             self.SCREEN,
             lambda path, data: _helper_keys(path, data, context),
             context.settings.max_file_size,
+            context.settings.view,
         )
         #: name -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
         #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
@@ -255,7 +259,8 @@ class RootsRequest(WireMethodRule):
         self.helpers.annotated(node, self.resolver)
         annotation = node.annotation.annotation
         qualified = self.resolver.qualified(annotation) if isinstance(annotation, (cst.Name, cst.Attribute)) else None
-        if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], self.context.settings.max_file_size):
+        settings = self.context.settings
+        if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view):
             helper = self.imported.defined(qualified)
             if helper is not None:
                 message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
@@ -287,7 +292,8 @@ class RootsRequest(WireMethodRule):
         elif name == "list_roots" and isinstance(self.parent(1), cst.Await) and self._framework_function(node.func):
             qualified = self.resolver.qualified(node.func)
             message = MSG_FRAMEWORK.format(name=qualified)
-            super().report(node, message, severity="info", via=framework_via(self.CODE, self.context.path, qualified))
+            via = framework_via(self.CODE, self.context.path, qualified, self.context.settings.view)
+            super().report(node, message, severity="info", via=via)
         elif name in _SEND_METHODS:
             self._send_request(node)
         elif name == "send_raw_request":

@@ -196,6 +196,7 @@ class RootsProvider(WireMethodRule):
             _STORE_TOKENS,
             lambda path, data: _store_keys(path, data, context),
             context.settings.max_file_size,
+            context.settings.view,
         )
 
     @classmethod

@@ -7,20 +7,21 @@ A project module's "doing" names are found from its bytes and, only when it hold
 rule's tokens, the standard library's parse: the top-level functions and class methods whose
 lines hold a token, the module-level names bound to an expression that names one of those
 (`Pinned = Annotated[ListRootsResult, Resolve(_ask)]`), and the names it re-exports from a
-module that has them (one hop). Everything is cached per module file, size and mtime: a tree's
-callers import the same few helpers."""
+module that has them (one hop). Everything is kept in the run's project view
+(core.project_view) per module file, size and mtime: a tree's callers import the same few
+helpers."""
 
 from __future__ import annotations
 
 import ast
 import os
 import re
-from functools import lru_cache
 from typing import NamedTuple
 
-from mcp_migrate.core.dependencies import consulted, file_stamp
+from mcp_migrate.core.dependencies import file_stamp
 from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.modules import imported_module_file, module_file
+from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import ASKING_TYPES
 
@@ -44,21 +45,22 @@ class Doers(NamedTuple):
         return bool(self.functions or self.methods)
 
 
-_CACHE: dict = {}
-#: (module file, tokens, hops) -> (its own entry, [(re-exported-from file, stamp)], Doers)
-_COMPOSED: dict = {}
+#: The view's tables (core.project_view): a module's own doers, by (file, mtime, size, tokens);
+#: and (module file, tokens, hops) -> (its own entry, [(re-exported-from file, stamp)], Doers).
+_OWN, _COMPOSED = "imported asks: own", "imported asks: composed"
 
 
-def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0) -> bool:
+def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0, view: ProjectView | None = None) -> bool:
     """Whether the file at `path` (its bytes `data`) imports, from a project module, a name
     whose body holds one of `tokens`: a function or alias (imported by name), a class with such a
     method (whose name the file spells as `.method`), or a module with one (spelled
-    `module.name`)."""
+    `module.name`). The project is read through `view` (a fresh one when None)."""
     if not path or path.startswith("<"):
         return False
+    view = view if view is not None else ProjectView()
     for module, names in from_imports(data):
-        source = module_source(path, module)
-        doers = _doers(source, tokens, limit) if source else Doers()
+        source = module_source(path, module, view)
+        doers = _doers(source, tokens, limit, view) if source else Doers()
         for name, bound in names:
             if name in doers.functions and data.count(bound.encode()) > 1:  # imported and used
                 return True
@@ -66,29 +68,32 @@ def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0) -> boo
                 return True
             if b"." in data and data.find(bound.encode() + b".") >= 0:  # `scope.Pinned`: a module?
                 submodule = f"{module}.{name}" if module != "." * len(module) else module + name
-                if _module_spelled(data, module_source(path, submodule), bound, tokens, limit):
+                if _module_spelled(data, module_source(path, submodule, view), bound, tokens, limit, view):
                     return True
     for module, bound in _plain_imports(data):
-        if _module_spelled(data, module_source(path, module), bound, tokens, limit):
+        if _module_spelled(data, module_source(path, module, view), bound, tokens, limit, view):
             return True
     return False
 
 
-def names_a_doer(path: str, qualified: str | None, tokens: tuple, limit: int = 0) -> bool:
+def names_a_doer(
+    path: str, qualified: str | None, tokens: tuple, limit: int = 0, view: ProjectView | None = None
+) -> bool:
     """Whether `qualified` (`.scope.Pinned`, `pkg.helpers.get_dirs`) names a doer of its project
     module, by that module's bytes: the cheap question before a rule analyses the module."""
     if not qualified or not path or path.startswith("<") or "." not in qualified.lstrip("."):
         return False
+    view = view if view is not None else ProjectView()
     module, _, name = qualified.rpartition(".")
-    source = module_source(path, module)
-    return source is not None and name in _doers(source, tokens, limit).functions
+    source = module_source(path, module, view)
+    return source is not None and name in _doers(source, tokens, limit, view).functions
 
 
-def _module_spelled(data: bytes, source: str | None, bound: str, tokens: tuple, limit: int) -> bool:
+def _module_spelled(data: bytes, source: str | None, bound: str, tokens: tuple, limit: int, view) -> bool:
     """`bound.<doer>` in the bytes, for a module bound to `bound` whose doers are known."""
     if source is None:
         return False
-    doers = _doers(source, tokens, limit)
+    doers = _doers(source, tokens, limit, view)
     if not doers:
         return False
     prefix = bound.encode() + b"."
@@ -130,88 +135,63 @@ def _plain_imports(data: bytes) -> list:
     ]
 
 
-def module_source(path: str, module: str) -> str | None:
+def module_source(path: str, module: str, view: ProjectView) -> str | None:
     """The project file of `module` as the file at `path` imports it (relative or absolute)."""
     if module.startswith("."):
-        return imported_module_file(path, module + ".x")
-    return module_file(_folder(path, "" if os.path.isabs(path) else os.getcwd()), module)
+        return imported_module_file(view, path, module + ".x")
+    return module_file(view, _folder(path, "" if os.path.isabs(path) else os.getcwd(), view), module)
 
 
-@lru_cache(maxsize=4096)
-def _folder(path: str, cwd: str) -> str:
+def _folder(path: str, cwd: str, view: ProjectView) -> str:
     """The folder of `path`; a relative path's answer is kept per working folder (a process that
     changes folder, a test suite's runs, must not find a helper beside another folder's file)."""
-    return os.path.dirname(os.path.abspath(path))
+    known = view.table("imported asks: folder")
+    found = known.get((path, cwd))
+    if found is None:
+        found = known[(path, cwd)] = os.path.dirname(os.path.abspath(path))
+    return found
 
 
-def _doers(source: str, tokens: tuple, limit: int, hops: int = 1) -> Doers:
-    """A module's doers: its own (cached by its size and mtime) and, `hops` deep, those it
+def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int = 1) -> Doers:
+    """A module's doers: its own (kept by its size and mtime) and, `hops` deep, those it
     re-exports (composed again when a module it re-exports from changed alone)."""
-    own = _own(source, tokens, limit)
+    own = _own(source, tokens, limit, view)
     if own is None:
         return Doers()
     functions, methods, imports = own
     if not hops or not imports:
         return Doers(functions, methods)
     key = (source, tokens, hops)
-    memo = _COMPOSED.get(key)
+    composed = view.table(_COMPOSED)
+    memo = composed.get(key)
     if memo is not None and memo[0] is own and all(file_stamp(f) == stamp for f, stamp in memo[1]):
         for other, _ in memo[1]:
-            consulted(other)
+            view.consulted(other)
         return memo[2]
     used = []
     functions, methods = set(functions), set(methods)
     for module, names in imports:
-        other = module_source(source, module)
+        other = module_source(source, module, view)
         if other is None or other == source:
             continue
-        theirs = _doers(other, tokens, limit, hops - 1)
+        theirs = _doers(other, tokens, limit, view, hops - 1)
         used.append((other, file_stamp(other)))
         for name, bound in names:
             if name in theirs.functions:
                 functions.add(bound)
             methods.update((bound, method) for cls, method in theirs.methods if cls == name)
     found = Doers(frozenset(functions), frozenset(methods))
-    _COMPOSED[key] = (own, used, found)
+    composed[key] = (own, used, found)
     return found
 
 
-def per_file(cache: dict, source: str, extra, compute, missing=None):
-    """`compute(stat)` for one module file, cached by its size and mtime (and `extra`: the
-    asking rule's tokens), the file noted as read by the check under way (core.dependencies);
-    `missing` when it cannot be stat'ed."""
-    try:
-        stat = os.stat(source)
-    except OSError:
-        return missing
-    consulted(source, stat)
-    key = (source, stat.st_mtime_ns, stat.st_size, extra)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = compute(stat)
-    return found
-
-
-def read_module(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:
-    """A module's bytes, or None when over `limit` (0: no limit) or unreadable; with `prefix`,
-    only its first `prefix` bytes, whatever its size."""
-    if limit and stat.st_size > limit and not prefix:
-        return None
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read(prefix or (limit + 1 if limit else -1))
-    except OSError:
-        return None
-    return data
-
-
-def _own(source: str, tokens: tuple, limit: int) -> tuple | None:
+def _own(source: str, tokens: tuple, limit: int, view: ProjectView) -> tuple | None:
     """(functions, methods, from-imports) of one module file."""
-    return per_file(_CACHE, source, tokens, lambda stat: _read_own(source, stat, tokens, limit or _LIMIT))
+    return view.per_file(_OWN, source, tokens, lambda stat: _read_own(source, stat, tokens, limit or _LIMIT))
 
 
 def _read_own(source: str, stat, tokens: tuple, limit: int) -> tuple | None:
-    data = read_module(source, stat, limit)
+    data = read(source, stat, limit)
     if data is None:
         return None
     functions, methods = _own_doers(data, tokens) if any(token in data for token in tokens) else (set(), set())
@@ -285,53 +265,56 @@ def _names_a_request(func) -> bool:
     return False
 
 
-#: (module file, mtime, size, tokens) -> whether its syntax screen lets the rule through.
-_MAY_DO: dict = {}
+#: The view's table (core.project_view): (module file, mtime, size, tokens) -> whether its
+#: syntax screen lets the rule through.
+_MAY_DO = "imported asks: may do"
 
 
-def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned) -> bool:
+def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned, view: ProjectView) -> bool:
     """The syntax screen's test of a module a call may run a helper of: whether it can hold a
     helper that does what the rule reports, as `ImportedHelpers._keys` would find it (the same
     size limit and tokens), by `screen` (the rule's own syntax screen) alone; or re-exports, on
     a statement naming something the calling file `mentioned`, one from a module that can."""
-    if _may_do(source, limit, tokens, screen):
+    if _may_do(source, limit, tokens, screen, view):
         return True
-    return any(_may_do(other, limit, tokens, screen) for other in reexport_sources(source, mentioned))
+    return any(_may_do(other, limit, tokens, screen, view) for other in reexport_sources(source, mentioned, view))
 
 
-def _may_do(source: str, limit: int, tokens: tuple, screen) -> bool:
-    return per_file(_MAY_DO, source, tokens, lambda stat: _reads_as_doing(source, stat, limit, tokens, screen), False)
+def _may_do(source: str, limit: int, tokens: tuple, screen, view: ProjectView) -> bool:
+    return view.per_file(
+        _MAY_DO, source, tokens, lambda stat: _reads_as_doing(source, stat, limit, tokens, screen), False
+    )
 
 
 def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen) -> bool:
-    data = read_module(source, stat, limit)
+    data = read(source, stat, limit)
     if data is None or not any(token in data for token in tokens):
         return False
     syntax = read_syntax(data, source)
     return syntax is None or screen(syntax)
 
 
-#: (module file, mtime, size) -> its from-imports
-_IMPORTS: dict = {}
+#: The view's table (core.project_view): (module file, mtime, size) -> its from-imports
+_IMPORTS = "imported asks: imports"
 
 
-def _imports_of(source: str) -> tuple:
+def _imports_of(source: str, view: ProjectView) -> tuple:
     """A module's `from ... import ...` statements (its first MiB)."""
-    return per_file(
-        _IMPORTS, source, (), lambda stat: tuple(from_imports(read_module(source, stat, 0, 1024 * 1024) or b"")), ()
+    return view.per_file(
+        _IMPORTS, source, (), lambda stat: tuple(from_imports(read(source, stat, 0, 1024 * 1024) or b"")), ()
     )
 
 
-def reexport_sources(source: str, wanted) -> list:
+def reexport_sources(source: str, wanted, view: ProjectView) -> list:
     """The files a module imports from on a statement that names a word `wanted` accepts
     (`from .helpers import get_dirs`, the parenthesised form too): where a re-exported name
     comes from (`ImportedHelpers`), and the syntax screen's twin of it (`wanted` tells the names
     the calling file spells)."""
     found = []
-    for module, names in _imports_of(source):
+    for module, names in _imports_of(source, view):
         if not any(wanted(name) or wanted(bound) for name, bound in names):
             continue
-        file = module_source(source, module)
+        file = module_source(source, module, view)
         if file is not None and file != source and file not in found:
             found.append(file)
     return found

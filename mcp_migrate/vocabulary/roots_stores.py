@@ -15,7 +15,7 @@ class RootsStores:
     """What one file says about roots stores: its own (known at the end of each class), and
     the sites that hand one on (a class of this file: known at the end of the file)."""
 
-    def __init__(self, path: str, tokens: tuple, analyse, max_size: int) -> None:
+    def __init__(self, path: str, tokens: tuple, analyse, max_size: int, view) -> None:
         #: id of a class -> (first setter's name, the `self.<attr>` names its setters store into)
         self._stored: dict = {}
         #: names of this file's roots-store classes
@@ -23,7 +23,7 @@ class RootsStores:
         #: (site, class name) typed with a class of this file: a site if that class is a store
         self._local: list = []
         #: the project's other modules' stores (`RootsManager` from `.session`)
-        self.imported = ImportedHelpers(path, tokens, analyse, max_size)
+        self.imported = ImportedHelpers(path, tokens, analyse, max_size, view)
 
     def setter(self, owner, func: cst.FunctionDef) -> None:
         """A roots setter reported in a class body: what it stores there."""

@@ -18,11 +18,12 @@ from mcp_migrate.core.findings import Via
 from mcp_migrate.core.gates import wrapper_tokens
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
+from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import SDK_PACKAGES
 from mcp_migrate.core.syntax import all_params, iter_nodes
-from mcp_migrate.vocabulary.imported_asks import module_source, per_file, read_module, reexport_sources
+from mcp_migrate.vocabulary.imported_asks import module_source, reexport_sources
 from mcp_migrate.vocabulary.roots_types import annotation_names
 
 #: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
@@ -229,13 +230,16 @@ class ImportedHelpers:
     `app.binding`, or `proxy.refresh_roots()` on an instance of a class imported from one,
     where that function's body asks for roots. The module is found beside the calling file
     (its package directories upwards), screened by bytes, and analysed by the same rule once
-    per process; modules it imports in turn are not followed (one call away, no further)."""
+    per project view (core.project_view: the run's); modules it imports in turn are not
+    followed (one call away, no further)."""
 
-    #: (module file, mtime, size) -> function keys whose body holds a finding of the rule.
-    _cache: dict = {}
-    _analysing = False
+    #: The view's table: (module file, mtime, size, tokens) -> function keys whose body holds a
+    #: finding of the rule; and the one whose entry says an analysis is under way in the view.
+    _KEYS, _ANALYSING = "imported helpers: keys", "imported helpers: analysing"
 
-    def __init__(self, path: str, tokens: tuple, analyse, max_size: int = 0) -> None:
+    def __init__(self, path: str, tokens: tuple, analyse, max_size: int, view: ProjectView) -> None:
+        #: The run's project view: where the analyses are kept, and whether one is under way.
+        self.view = view
         self.path = path
         self.tokens = tokens
         self.analyse = analyse  # (path, data) -> set of function keys
@@ -246,16 +250,21 @@ class ImportedHelpers:
         #: answer (a helper's qualified name) -> (its module's absolute path, its function key)
         self.origins: dict = {}
 
+    @property
+    def _analysing(self) -> bool:
+        """Whether this view is analysing a helper module now (its own calls are not followed)."""
+        return bool(self.view.table(self._ANALYSING))
+
     def helper(self, call: cst.Call, resolver) -> str | None:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
-        if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
+        if self._analysing or not self.path or self.path.startswith("<"):
             return None
         return self._found(_imported_target(call.func, resolver))
 
     def defined(self, qualified: str | None) -> str | None:
         """`qualified` (a project class or function named through an import: `RootsManager`
         from `.session`), when the analysis of its module keys it (else None)."""
-        if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
+        if self._analysing or not self.path or self.path.startswith("<"):
             return None
         if not qualified or "." not in qualified.lstrip("."):
             return None
@@ -281,16 +290,16 @@ class ImportedHelpers:
 
     def _look_up(self, target) -> str | None:
         module, key = target
-        source = module_source(self.path, module)
+        source = module_source(self.path, module, self.view)
         if source is None:
             return None
         if key not in self._keys(source):
             # A package re-exporting the name (`from .helpers import get_dirs` in __init__.py):
             # the module that defines it, one hop (a re-export is not a call).
-            source = _reexported_from(source, key[0] or key[1])
+            source = _reexported_from(source, key[0] or key[1], self.view)
             if source is None or key not in self._keys(source):
                 return None
-        shown = absolute(module, self.path) or module if module.startswith(".") else module
+        shown = absolute(self.view, module, self.path) or module if module.startswith(".") else module
         name = f"{shown}.{'.'.join(k for k in key if k)}"
         self.origins[name] = (os.path.abspath(source), key)
         return name
@@ -300,7 +309,7 @@ class ImportedHelpers:
         the analysis of this module alone would give a caller checked later in this process,
         which then need not parse it again. Only for the file as it is on disk (same size and
         mtime, as `_keys` keys it), and never from inside an analysis."""
-        if ImportedHelpers._analysing or not self.path or self.path.startswith("<"):
+        if self._analysing or not self.path or self.path.startswith("<"):
             return
         source = os.path.abspath(self.path)
         try:
@@ -308,35 +317,36 @@ class ImportedHelpers:
         except OSError:
             return
         if stat.st_size == len(data) and (not self.max_size or stat.st_size <= self.max_size):
-            ImportedHelpers._cache[(source, stat.st_mtime_ns, stat.st_size, self.tokens)] = set(keys)
+            self.view.table(self._KEYS)[(source, stat.st_mtime_ns, stat.st_size, self.tokens)] = set(keys)
 
     def _keys(self, source: str) -> set:
-        # Keyed by size and mtime too: a long-lived process (an editor) sees the module change;
-        # and by the screen's tokens, which tell one rule's analysis from another's.
-        return per_file(ImportedHelpers._cache, source, self.tokens, lambda stat: self._analysed(source, stat), set())
+        # Keyed by size and mtime too: a long-lived view sees the module change; and by the
+        # screen's tokens, which tell one rule's analysis from another's.
+        return self.view.per_file(self._KEYS, source, self.tokens, lambda stat: self._analysed(source, stat), set())
 
     def _analysed(self, source: str, stat) -> set:
         limit = self.max_size
-        data = read_module(source, stat, limit) or b""
+        data = read(source, stat, limit) or b""
         if limit and len(data) > limit:
             data = b""
         if not any(token in data for token in self.tokens):
             return set()
-        ImportedHelpers._analysing = True
+        analysing = self.view.table(self._ANALYSING)
+        analysing[None] = True
         try:
             return self.analyse(source, data)
         except Exception:  # a module we cannot parse asks nothing we can see
             return set()
         finally:
-            ImportedHelpers._analysing = False
+            analysing.clear()
 
 
-def framework_via(code: str, path: str, qualified: str) -> Via | None:
+def framework_via(code: str, path: str, qualified: str, view: ProjectView) -> Via | None:
     """What `await list_roots()` of a framework's module stands for, when that module is one of
     the project's beside `path`: the `code` finding at its own `def list_roots` (core.callers)."""
     if not path or path.startswith("<"):
         return None
-    source = module_source(path, qualified.rpartition(".")[0])
+    source = module_source(path, qualified.rpartition(".")[0], view)
     return Via(code, os.path.abspath(source), None, "list_roots") if source else None
 
 
@@ -354,10 +364,10 @@ def run_alone(path: str, data: bytes, settings, rule_class, screen):
     return rule
 
 
-def _reexported_from(source: str, name: str) -> str | None:
+def _reexported_from(source: str, name: str, view: ProjectView) -> str | None:
     """The file a module imports `name` from (`from .helpers import name`, the parenthesised
     form too), if any."""
-    found = reexport_sources(source, lambda word: word == name)
+    found = reexport_sources(source, lambda word: word == name, view)
     return found[0] if found else None
 
 
@@ -379,7 +389,7 @@ def _imported_target(func, resolver) -> tuple | None:
     return None
 
 
-def imported_module_files(syntax) -> list:
+def imported_module_files(syntax, view: ProjectView) -> list:
     """The syntax screen's twin of `ImportedHelpers.helper`: the project files a call in this
     file may run a helper of (one call away), found as `helper` finds them. A call's callee
     names a module through an import (`from app.binding import f`: `app.binding`), an
@@ -415,7 +425,7 @@ def imported_module_files(syntax) -> list:
         if parts[0] in SDK_PACKAGES:
             continue
         modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    found = {file for module in modules if (file := module_file(directory, module)) is not None}
+    found = {file for module in modules if (file := module_file(view, directory, module)) is not None}
     return sorted(found.union(relative))
 
 

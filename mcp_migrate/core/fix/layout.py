@@ -1,9 +1,10 @@
 """Layout: the project's line length (found as ruff finds it), review comments wrapped to it,
-the file's indent unit, and the oldest Python the project declares (for the syntax a fix writes)."""
+the file's indent unit, and the oldest Python the project declares (for the syntax a fix writes).
+The project's configuration is read per folder once per project view (core.project_view), and
+afresh without one."""
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 import textwrap
@@ -28,15 +29,26 @@ def wrap_comment(text: str, width: int) -> list:
     return [f"# {lines[0]}", *(f"#   {line}" for line in lines[1:])] if lines else [text]
 
 
-def line_length(path: str) -> int:
+def line_length(path: str, view=None) -> int:
     """The project's line length, found the way ruff finds its configuration: the nearest
     folder with `.ruff.toml`, `ruff.toml` or a pyproject.toml wins ([tool.ruff], else
-    [tool.black] there); 88, ruff's and black's default, when none says."""
+    [tool.black] there); 88, ruff's and black's default, when none says. Kept per folder in
+    `view` (a core.project_view.ProjectView) when given."""
     try:
         start = Path(path).resolve().parent
     except (OSError, ValueError):
         return DEFAULT_LINE_LENGTH
-    return _configured_length(start)
+    return _per_folder(view, "line length", start, _configured_length)
+
+
+def _per_folder(view, table: str, folder: Path, compute):
+    """`compute(folder)`, kept in the view's `table` when there is a view."""
+    if view is None:
+        return compute(folder)
+    known = view.table(table)
+    if folder not in known:
+        known[folder] = compute(folder)
+    return known[folder]
 
 
 #: Per folder, in ruff's order of precedence: (file name, the tables that may hold line-length).
@@ -47,7 +59,6 @@ _LENGTH_SOURCES = (
 )
 
 
-@functools.lru_cache(maxsize=256)
 def _configured_length(folder: Path) -> int:
     for candidate in (folder, *folder.parents):
         for name, tables in _LENGTH_SOURCES:
@@ -73,7 +84,7 @@ def _length_in(config: Path, tables: tuple) -> int:
     return DEFAULT_LINE_LENGTH
 
 
-def python_floor(path: str) -> tuple | None:
+def python_floor(path: str, view=None) -> tuple | None:
     """The oldest Python the project declares, as (major, minor): the nearest pyproject.toml's
     `requires-python` lower bound, else ruff's `target-version` (`py39`) in the nearest ruff
     config; None when nothing says."""
@@ -81,10 +92,9 @@ def python_floor(path: str) -> tuple | None:
         start = Path(path).resolve().parent
     except (OSError, ValueError):
         return None
-    return _floor_in(start)
+    return _per_folder(view, "python floor", start, _floor_in)
 
 
-@functools.lru_cache(maxsize=256)
 def _floor_in(folder: Path) -> tuple | None:
     for candidate in (folder, *folder.parents):
         for name in (".ruff.toml", "ruff.toml", "pyproject.toml"):
@@ -108,7 +118,7 @@ def _floor_in(folder: Path) -> tuple | None:
     return None
 
 
-def union_types_run(path: str, module: cst.Module) -> bool:
+def union_types_run(path: str, module: cst.Module, view=None) -> bool:
     """Whether `X | None` in an annotation evaluated at definition time runs on every Python
     the project declares: a module with `from __future__ import annotations`, or a floor of
     3.10 or newer (or none declared)."""
@@ -119,7 +129,7 @@ def union_types_run(path: str, module: cst.Module) -> bool:
                     if small.module.value == "__future__" and not isinstance(small.names, cst.ImportStar):
                         if any(getattr(a.name, "value", None) == "annotations" for a in small.names):
                             return True
-    floor = python_floor(path)
+    floor = python_floor(path, view)
     return floor is None or floor >= (3, 10)
 
 

@@ -23,7 +23,7 @@ from mcp_migrate.core.fix.orphans import remove_orphan_functions
 from mcp_migrate.core.fix.pieces import Pieces, module_bytes, module_pieces
 from mcp_migrate.core.fix.preserve import exact_output
 from mcp_migrate.core.fix.shared_statements import statements_shared
-from mcp_migrate.core.settings import Settings
+from mcp_migrate.core.settings import Settings, with_view
 
 MAX_PASSES = 5
 
@@ -77,7 +77,7 @@ def _apply_pass(
     if not chosen:
         return None, []
     module = without_form_feed_indent(analysis.module)
-    width = inputs.width if inputs is not None else line_length(path)
+    width = inputs.width if inputs is not None else line_length(path, analysis.view)
     index = analysis.index
     parents = index.parents if index is not None and index.module is module else None
     try:
@@ -116,7 +116,7 @@ class _PassInputs:
 
     @cached_property
     def width(self) -> int:
-        return line_length(self.path)
+        return line_length(self.path, self.analysis.view)
 
 
 def analysis_previews(analysis, data: bytes, path: str) -> dict:
@@ -290,7 +290,9 @@ def fix_bytes(
     """Fix one file's bytes. `fixed_source` is None when nothing changed; `findings` are what
     remains after fixing; a fix whose output does not parse is dropped with a FileError. Never
     raises: an internal error leaves the file untouched and is one of the result's `errors`.
-    Runs on the deep-stack thread (core.deep): the transforms recurse as deep as the syntax."""
+    Runs on the deep-stack thread (core.deep): the transforms recurse as deep as the syntax.
+    Every pass reads the project through one view (core.project_view: the settings' own)."""
+    settings = with_view(settings)
     try:
         return call_deep(_fix_bytes, data, path, settings, unsafe, suggestions)
     except Exception as exc:  # noqa: BLE001 - bytes in, a result out: never an exception

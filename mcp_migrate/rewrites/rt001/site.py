@@ -165,7 +165,7 @@ class SiteRewrite:
         if new_param is None and drop is None:
             return
         depth = depth_of(self.context.ancestors, self.func)
-        width = line_length(self.context.path)
+        width = line_length(self.context.path, self.context.settings.view)
         try:
             edit = rebuild(self.func, drop, new_param, depth, self.module.default_indent, width)
         except SignatureRefused as exc:

@@ -81,7 +81,9 @@ class ServerConfig(Strategy):
         env = self.settings.env_var
         note_env_var(site.context, env)
         text = "Directories this server works in, from its configuration (replaces MCP Roots, SEP-2577)."
-        width = line_length(site.context.path)  # a module-level comment: no new E501 (issue 20 §4)
+        width = line_length(
+            site.context.path, site.context.settings.view
+        )  # a module-level comment: no new E501 (issue 20 §4)
         comments = [cst.EmptyLine(comment=cst.Comment(f"# {line}")) for line in textwrap.wrap(text, width - 2)]
         const = parse_stmt(f'{name} = [d for d in os.environ.get("{env}", "").split(os.pathsep) if d]\n')
         const = const.with_changes(leading_lines=[cst.EmptyLine(), *comments])
@@ -164,7 +166,7 @@ class ToolParameter(Strategy):
         field = f'Field(description="{self.DESCRIPTION}")'
         if optional:
             field = f'Field(description="{self.DESCRIPTION[:-1]} (used when `{fallback_for}` is not given).")'
-            if union_types_run(site.context.path, site.context.module):
+            if union_types_run(site.context.path, site.context.module, site.context.settings.view):
                 site.new_param = NewParam(self.parameter, "list[str] | None", field, "None")
             else:  # a project that declares Python 3.9: `X | None` raises TypeError at import
                 site.imports.append(("typing", "Optional"))

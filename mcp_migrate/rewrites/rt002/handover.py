@@ -104,7 +104,7 @@ def fit(context, old: cst.BaseExpression, new: cst.BaseExpression) -> cst.BaseEx
         return new
     indent = context.module.default_indent * depth
     rendered = code_of(statement.deep_replace(old, new))
-    width = line_length(context.path)
+    width = line_length(context.path, context.settings.view)
     if all(len(indent) + len(line) <= width for line in rendered.splitlines()):
         return new
     return _exploded(new)

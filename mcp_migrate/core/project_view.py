@@ -1,0 +1,110 @@
+"""The project as one run sees it: which files are one import away (folder listings, module
+files), their stamps, and the answers worked out from their bytes, kept for as long as the view
+lives and no longer. A check is
+"bytes and a project view in, findings and the files consulted out": everything the engine and
+the rules learn from other files of the project goes through the view `Settings.view` carries,
+never through a process-wide cache, so two projects checked in one process (an editor, a test
+suite, the API called twice on a tree that changed) each get their own answers.
+
+The runner makes one view per run (one per worker process); `mcp_migrate.api` gives a check or
+fix of bytes without one a fresh view. The view also records, per check, the other files it
+consulted (path, size, mtime): the results cache keeps them with the result, and a changed or
+removed helper module makes its callers be checked again (core.dependencies compares them)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+
+from mcp_migrate.core.dependencies import file_stamp
+
+
+class ProjectView:
+    """One run's view of the project's other files: the consultations of the checks under way
+    (`recording`, `consulted`), answers per module file kept by its stamp (`per_file`, over
+    `read`), and named tables of answers that hold for the view's life (`table`)."""
+
+    def __init__(self) -> None:
+        #: The sets of the checks under way with this view, innermost last.
+        self._open: list = []
+        #: name -> {key: answer}: what this view has worked out (core.modules' folder listings
+        #: and module files, checks.imported_asks' doers, a rule's analysed helper modules...).
+        self._tables: dict = {}
+
+    def __reduce__(self):
+        """A view crosses to a worker process empty: the worker keeps its own (commands.runner)."""
+        return (ProjectView, ())
+
+    def __repr__(self) -> str:
+        return f"ProjectView({len(self._tables)} tables)"
+
+    # ----- what the check under way consulted ---------------------------------------------------
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[set]:
+        """A set of (path, size, mtime) for the files one check consults (nested checks: the
+        innermost records)."""
+        seen: set = set()
+        self._open.append(seen)
+        try:
+            yield seen
+        finally:
+            self._open.pop()
+
+    def consulted(self, path: str, st: os.stat_result | None = None) -> None:
+        """Note that the check under way read `path` (its stat, when the reader has taken it)."""
+        if not self._open:
+            return
+        stamp = file_stamp(path, st)
+        self._open[-1].add((os.path.abspath(path), *stamp) if stamp else (os.path.abspath(path), -1, -1))
+
+    def consulted_again(self, entries) -> None:
+        """Note dependencies recorded earlier (a screen's answer served again) for the check
+        under way."""
+        if self._open and entries:
+            self._open[-1].update(entries)
+
+    # ----- answers ------------------------------------------------------------------------------
+
+    def table(self, name: str) -> dict:
+        """The view's table of answers called `name` (made empty on first use)."""
+        found = self._tables.get(name)
+        if found is None:
+            found = self._tables[name] = {}
+        return found
+
+    def per_file(self, name: str, source: str, extra, compute: Callable, missing=None):
+        """`compute(stat)` for one module file, kept in table `name` by the file's size and
+        mtime (and `extra`: the asking rule's tokens), the file noted as consulted by the check
+        under way; `missing` when it cannot be stat'ed."""
+        try:
+            stat = os.stat(source)
+        except OSError:
+            return missing
+        self.consulted(source, stat)
+        cache = self.table(name)
+        key = (source, stat.st_mtime_ns, stat.st_size, extra)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = compute(stat)
+        return found
+
+
+def read(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:
+    """A module's bytes, or None when over `limit` (0: no limit) or unreadable; with `prefix`,
+    only its first `prefix` bytes, whatever its size."""
+    if limit and stat.st_size > limit and not prefix:
+        return None
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read(prefix or (limit + 1 if limit else -1))
+    except OSError:
+        return None
+    return data
+
+
+def view_of(settings) -> ProjectView:
+    """The view `settings` carries (a fresh one when it carries none: nothing is kept)."""
+    view = getattr(settings, "view", None)
+    return view if view is not None else ProjectView()
