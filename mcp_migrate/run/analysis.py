@@ -1,13 +1,13 @@
 """One file checked or fixed the way the CLI promises, around the pure core: bare `# noqa`
-honoured (commands.blanket) and the config's fix applicability (commands.applicability). The
+honoured (run.blanket) and the config's fix applicability (run.applicability). The
 runner's workers, the fix previews, standard input and `--add-noqa` all come through here."""
 
 from __future__ import annotations
 
 from mcp_migrate.api import may_report
-from mcp_migrate.commands import blanket
-from mcp_migrate.commands.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 from mcp_migrate.core.findings import FileResult
+from mcp_migrate.run import blanket
+from mcp_migrate.run.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 
 
 def check(data: bytes, display: str, settings):
