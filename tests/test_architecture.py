@@ -239,3 +239,22 @@ def test_the_run_prints_nothing():
             if isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr", "__stdout__", "__stderr__"):
                 offenders.append(f"{path.name}:{node.lineno}: {node.attr}")
     assert not offenders, offenders
+
+
+def test_the_core_names_no_rule():
+    """The engine knows the rule contract, not what a rule's code means to a run: which code is
+    a server asking for roots, whose fix reads the plan's tools, is the run's Roots plan
+    (run/roots_plan.py; issue 34 §4). The core's own file-level codes (core/codes.py) aside, no
+    string in the core is a rule's code."""
+    from mcp_migrate.core import codes
+    from mcp_migrate.core.catalog import load_catalog
+
+    rules = set(load_catalog()) - {value for value in vars(codes).values() if isinstance(value, str)}
+    assert {"RT001", "RT002", "HA001"} <= rules
+    offenders = sorted(
+        f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value}"
+        for path in _floor_files("core")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value in rules
+    )
+    assert not offenders, offenders

@@ -1,4 +1,4 @@
-"""What the files of one run decide together (core.coordination holds the plans themselves): a fix
+"""What the files of one run decide together (run.roots_plan holds the plans themselves): a fix
 run's plan, decided from a check of every file before any is fixed; a check's findings with the
 fix kinds the run's `fix` commands give them, a client's file checked again under the plan of
 `fix --unsafe-fixes`; and a helper's callers joined to its finding once every file is checked
@@ -11,11 +11,12 @@ import dataclasses
 import os
 from collections.abc import Callable
 
-from mcp_migrate.core.coordination import TOOL_CALLER_CODE, RunPlan, coordinated, file_asks, for_file, plans, with_note
+from mcp_migrate.core.coordination import with_note
 from mcp_migrate.core.findings import FileError, FileResult
 from mcp_migrate.run.one_file import check_data
 from mcp_migrate.run.plan import adjusted, fixes_of
 from mcp_migrate.run.records import RunResult
+from mcp_migrate.run.roots_plan import TOOL_CALLER_CODE, RootsPlan, coordinated, file_asks, for_file, plans
 from mcp_migrate.run.schedule import run_items
 
 
@@ -27,7 +28,7 @@ def _applies_rt001(unsafe: bool, fixes) -> bool:
 
 
 def with_run_plan(items: list, jobs: int) -> list:
-    """Every file's settings with the run's plan (core.coordination.RunPlan: the tools that gain
+    """Every file's settings with the run's plan (run.roots_plan.RootsPlan: the tools that gain
     a directories parameter, whether a server still asks after this run), decided once from a
     check of every file before any is fixed, whatever the flags: plain `fix` and
     `fix --unsafe-fixes` see the same coordination, so the unsafe run only adds fixes. A server
@@ -39,7 +40,7 @@ def with_run_plan(items: list, jobs: int) -> list:
         for (_source, _settings, unsafe, fixes), result in zip(items, checks)
     ]
     run_plan = plans(entries).fix
-    if run_plan == RunPlan():
+    if run_plan == RootsPlan():
         return items
     return [
         (source, dataclasses.replace(settings, run=for_file(run_plan, unsafe)), unsafe, fixes)
@@ -53,12 +54,12 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
 
     result = analysis.check(data, display, settings)
     run_plan = plans([file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]).fix
-    return settings if run_plan == RunPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
+    return settings if run_plan == RootsPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
 
 
 def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResult:
     """A check's findings with the fix kinds the run's `fix` commands give them
-    (core.coordination): a client-side fix that plain `fix` withholds while a server still asks
+    (run.roots_plan): a client-side fix that plain `fix` withholds while a server still asks
     is `unsafe` when `fix --unsafe-fixes` frees it, else `none`, its help saying why; so what
     `check` calls fixable is what each command changes. Where the plan of `fix --unsafe-fixes`
     changes a client's fix itself (a tool's call now passes the directories), the client's file
@@ -110,9 +111,9 @@ def join_callers(run: RunResult) -> RunResult:
     return run
 
 
-def _check_under(run: RunResult, unsafe_plan: RunPlan, recheck: Callable) -> None:
+def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> None:
     """Check again, with the plan of `fix --unsafe-fixes` (`unsafe_plan`), each file whose
-    provider fix depends on it (core.coordination.TOOL_CALLER_CODE): that plan's migrated tools
+    provider fix depends on it (run.roots_plan.TOOL_CALLER_CODE): that plan's migrated tools
     change the client's fix (its calls pass the directories instead of a review marker), so
     its findings' kinds and fix previews must come from that plan to be what
     `fix --unsafe-fixes` applies (issue 33 §3: the preview is the fix). `recheck` checks

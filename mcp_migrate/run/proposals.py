@@ -28,7 +28,7 @@ def propose_fixes(run: RunResult) -> RunResult:
                 # The config made this rule's fixes all one kind: its preview is all of them.
                 run.fixes[key] = _propose(ref, finding.path, finding.code, True)
             elif known is not None:
-                # A safe fix the run plan leaves to `--unsafe-fixes` (core.coordination) was
+                # A safe fix the run plan leaves to `--unsafe-fixes` (run.roots_plan) was
                 # previewed with the safe ones.
                 new = known.get(key[1:]) or (known.get((finding.code, False)) if finding.fix == "unsafe" else None)
                 run.fixes[key] = _from_preview(ref, new)
