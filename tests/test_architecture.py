@@ -1,12 +1,13 @@
 """The package's floors, checked from its imports (lazy ones and `__init__` re-exports count):
 
-    commands -> output -> project -> api -> rules -> vocabulary -> rewrites -> core
+    commands -> run -> output -> project -> api -> rules -> vocabulary -> rewrites -> core
 
 A module imports only its own floor or a lower one; there is no import cycle anywhere; the engine
 knows the rule contract (core/rule.py) and no rule; `api.py` is the only module that joins the
 core to the rules (and to the vocabulary they share); no rule imports another rule; the rules'
-package holds rule code only (its shared vocabulary is a floor below); and a rewrite loads
-neither a rule nor the engine."""
+package holds rule code only (its shared vocabulary is a floor below); a rewrite loads neither a
+rule nor the engine; `commands/` holds the click commands and their printing, and reaches the
+engine, the pool and the results cache only through `run/`; and the run prints nothing."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mcp_migrate"
 RULE_MODULE = re.compile(r"^[a-z]{2}\d{3}(_|$)")
 
 #: Lowest first. `top` is the package itself and `__main__`; `schemas` holds data files only.
-FLOORS = ("schemas", "core", "rewrites", "vocabulary", "rules", "api", "project", "output", "commands", "top")
+FLOORS = ("schemas", "core", "rewrites", "vocabulary", "rules", "api", "project", "output", "run", "commands", "top")
 
 
 def _module_name(path: Path) -> str:
@@ -194,3 +195,87 @@ def test_each_strategy_setting_has_one_class():
     from mcp_migrate.rewrites.rt001.strategies import STRATEGY_CLASSES
 
     assert tuple(STRATEGY_CLASSES) == STRATEGIES
+
+
+def _every_import(path: Path) -> set:
+    """Every module a file imports (standard library and third party too), lazy ones included."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+    return found
+
+
+def _floor_files(name: str) -> list:
+    return sorted(path for path in (PACKAGE / name).rglob("*.py") if "__pycache__" not in path.parts)
+
+
+#: What only the run may use: the engine's entry points and the rules, the cross-file plan and
+#: the callers' join, the results cache, and worker processes.
+RUN_ONLY = (
+    "mcp_migrate.api",
+    "mcp_migrate.rules",
+    "mcp_migrate.vocabulary",
+    "mcp_migrate.rewrites",
+    "mcp_migrate.core.engine",
+    "mcp_migrate.core.dispatch",
+    "mcp_migrate.core.coordination",
+    "mcp_migrate.core.callers",
+    "mcp_migrate.project.cache",
+    "mcp_migrate.project.cache_codec",
+    "multiprocessing",
+    "concurrent.futures",
+)
+
+
+def test_commands_hold_only_the_command_line_and_reach_the_run_through_run():
+    """`commands/` is the click front: the engine, the pool, the results cache and the run's
+    coordination are `run/`'s (issue 34 §1: the run used to share this folder, 1,111 lines of it
+    in one module)."""
+    files = _floor_files("commands")
+    assert files, "no commands/ package"
+    offenders = sorted(
+        f"{path.name} -> {name}"
+        for path in files
+        for name in _every_import(path)
+        if any(name == banned or name.startswith(banned + ".") for banned in RUN_ONLY)
+    )
+    assert not offenders, offenders
+
+
+def test_the_run_prints_nothing():
+    """The run computes; the commands print (and time it: a `-v` timer is handed in). No
+    module of `run/` imports click or rich, calls print, or touches the standard streams."""
+    files = _floor_files("run")
+    assert files, "no run/ package"
+    offenders = []
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        offenders += [f"{path.name}: imports {n}" for n in _every_import(path) if n.split(".")[0] in ("click", "rich")]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+                offenders.append(f"{path.name}:{node.lineno}: print()")
+            if isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr", "__stdout__", "__stderr__"):
+                offenders.append(f"{path.name}:{node.lineno}: {node.attr}")
+    assert not offenders, offenders
+
+
+def test_the_core_names_no_rule():
+    """The engine knows the rule contract, not what a rule's code means to a run: which code is
+    a server asking for roots, whose fix reads the plan's tools, is the run's Roots plan
+    (run/roots_plan.py; issue 34 §4). The core's own file-level codes (core/codes.py) aside, no
+    string in the core is a rule's code."""
+    from mcp_migrate.core import codes
+    from mcp_migrate.core.catalog import load_catalog
+
+    rules = set(load_catalog()) - {value for value in vars(codes).values() if isinstance(value, str)}
+    assert {"RT001", "RT002", "HA001"} <= rules
+    offenders = sorted(
+        f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value}"
+        for path in _floor_files("core")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value in rules
+    )
+    assert not offenders, offenders

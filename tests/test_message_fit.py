@@ -90,9 +90,9 @@ def test_shorten_never_cuts_inside_a_name(name, limit):
 
 
 def test_the_systems_own_words_are_fitted_and_kept_whole_in_the_help():
-    from mcp_migrate.commands.runner import io_error
     from mcp_migrate.core.engine import internal_error_finding
     from mcp_migrate.core.findings import FileError
+    from mcp_migrate.run.one_file import io_error
 
     words = "cannot read " + "/very/long/folder" * 8 + "/x.py: Permission denied"
     finding = io_error("x.py", words)

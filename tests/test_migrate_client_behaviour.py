@@ -30,15 +30,16 @@ from mcp_migrate.api import (
     default_settings,
     fix_bytes,  # noqa: E402
 )
-from mcp_migrate.core.coordination import MigratedTool, RunPlan  # noqa: E402
+from mcp_migrate.core.coordination import MigratedTool  # noqa: E402
 from mcp_migrate.core.settings import STRATEGIES, Settings  # noqa: E402
+from mcp_migrate.run.roots_plan import RootsPlan  # noqa: E402
 
 CLIENTS = Path(__file__).resolve().parent.parent / "fixtures" / "behaviour" / "clients"
 PAIRS = sorted(p.name for p in CLIENTS.iterdir() if (p / "client.py").is_file())
 
 
-def _settings(strategy: str, run: RunPlan | None = None) -> Settings:
-    return dataclasses.replace(default_settings(), strategy=strategy, run=run or RunPlan())
+def _settings(strategy: str, run: RootsPlan | None = None) -> Settings:
+    return dataclasses.replace(default_settings(), strategy=strategy, run=run or RootsPlan())
 
 
 def _fixed(path: Path, settings: Settings) -> bytes:
@@ -52,7 +53,7 @@ def _fixed(path: Path, settings: Settings) -> bytes:
 def _migrated(pair: str, strategy: str) -> tuple:
     """(server, client) sources after one run over the pair, as the CLI's runner does it."""
     server = CLIENTS / pair / "server.py"
-    run = RunPlan.joined([check_bytes(server.read_bytes(), str(server), _settings(strategy)).notes])
+    run = RootsPlan.joined([check_bytes(server.read_bytes(), str(server), _settings(strategy)).notes])
     return _fixed(server, _settings(strategy)), _fixed(CLIENTS / pair / "client.py", _settings(strategy, run))
 
 
@@ -117,8 +118,8 @@ def test_client_keeps_its_roots_while_a_server_in_the_run_still_asks(tmp_path):
     after the fix: a client in the same run keeps providing them, or the project's own
     client-server tests break (found on a corpus project whose tests pass a roots callback)."""
     server = Path(__file__).resolve().parent.parent / "fixtures" / "migrate" / "keep_try_fallback.py"
-    run = RunPlan.joined([check_bytes(server.read_bytes(), str(server), _settings("tool-parameter")).notes])
-    assert run == RunPlan(tools=(), server_still_asks=True)
+    run = RootsPlan.joined([check_bytes(server.read_bytes(), str(server), _settings("tool-parameter")).notes])
+    assert run == RootsPlan(tools=(), server_still_asks=True)
     client = CLIENTS / "fallback_repo" / "client.py"
     kept = fix_bytes(client.read_bytes(), str(client), _settings("tool-parameter", run), unsafe=True)
     assert kept.fixed_source is None or b"list_roots_callback=" in kept.fixed_source
@@ -131,7 +132,7 @@ def test_capability_stays_declared_while_a_server_in_the_run_still_asks():
     """The same holds for a declared roots capability (a corpus server's tests declare it to
     exercise its era-portable roots bridge): no RT003 fix while a server still asks."""
     path = Path(__file__).resolve().parent.parent / "fixtures" / "RT003" / "fix_conditional_capability.py"
-    asked = _settings("tool-parameter", RunPlan(server_still_asks=True))
+    asked = _settings("tool-parameter", RootsPlan(server_still_asks=True))
     findings = [f for f in check_bytes(path.read_bytes(), str(path), asked).findings if f.code == "RT003"]
     assert findings and all(f.fix == "none" for f in findings)
     assert fix_bytes(path.read_bytes(), str(path), asked, unsafe=True).fixed_source is None
@@ -150,7 +151,7 @@ def test_call_tool_by_keyword_gains_the_argument():
         b'        await session.call_tool("Root Tool", read_timeout_seconds=None)\n'
         b'        await session.call_tool("Root Tool", args)\n'
     )
-    settings = _settings("tool-parameter", RunPlan(tools=(MigratedTool("Root Tool", "directories"),)))
+    settings = _settings("tool-parameter", RootsPlan(tools=(MigratedTool("Root Tool", "directories"),)))
     out = fix_bytes(source, "client.py", settings, unsafe=True).fixed_source.decode()
     assert 'call_tool(name="Root Tool", arguments={"directories": ["/srv/a"]})' in out
     assert out.count('arguments={"directories": ["/srv/a"]}') == 2 and "read_timeout_seconds=None" in out
@@ -160,7 +161,7 @@ def test_call_tool_by_keyword_gains_the_argument():
 def test_list_changed_plumbing_stays_while_a_server_in_the_run_still_asks():
     """A proxy that still asks for roots (a corpus project) keeps its roots/list_changed handler,
     and a client keeps notifying: without them the roots it asks for go stale on legacy links."""
-    asked = _settings("tool-parameter", RunPlan(server_still_asks=True))
+    asked = _settings("tool-parameter", RootsPlan(server_still_asks=True))
     handler = b"""from mcp import types
 from mcp.server.lowlevel import Server
 

@@ -20,7 +20,9 @@ import difflib
 import pytest
 from fixture_units import FIXTURES, units
 
-from mcp_migrate.commands.runner import CheckOptions, propose_fixes, run_check, run_fix
+from mcp_migrate.run.proposals import propose_fixes
+from mcp_migrate.run.records import CheckOptions
+from mcp_migrate.run.runner import run_check, run_fix
 
 UNITS = units()
 APPLIED = ("safe", "unsafe", "marker")  # display-only suggestions are never applied

@@ -17,10 +17,10 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 
 from mcp_migrate import api
 from mcp_migrate.api import default_settings
-from mcp_migrate.commands.runner import check_data
 from mcp_migrate.core.fix import apply, imports, loop, orphans, pieces
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.project.discovery import SourceFile
+from mcp_migrate.run.one_file import check_data
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SETTINGS = default_settings()

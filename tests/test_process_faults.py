@@ -201,7 +201,7 @@ def test_an_unchanged_file_is_still_fixed(project):
 def _kill_on_marker(item):
     """A worker that dies as a parser crash kills it: always on crash.py, the first time only
     on once.py (the kernel's OOM killer picks a worker that is not to blame)."""
-    from mcp_migrate.commands.runner import check_file
+    from mcp_migrate.run.one_file import check_file
 
     path = item[0].path
     if path.endswith("crash.py"):
@@ -229,17 +229,17 @@ def test_a_killed_worker_costs_a_fresh_pool_not_a_process_per_file(tmp_path):
         from pathlib import Path
         sys.path.insert(0, sys.argv[2])
         from test_process_faults import _kill_on_marker
-        from mcp_migrate.commands import runner
+        from mcp_migrate.run import pool, schedule
         from mcp_migrate.api import default_settings
         from mcp_migrate.project.discovery import SourceFile
 
         isolated = []
-        real = runner._run_isolated
-        runner._run_isolated = lambda func, item, advance: isolated.append(item[0].display) or real(func, item, advance)
-        runner.POOL_THRESHOLD = 4
+        real = pool._run_isolated
+        pool._run_isolated = lambda func, item, advance: isolated.append(item[0].display) or real(func, item, advance)
+        schedule.POOL_THRESHOLD = 4
         paths = sorted(Path(sys.argv[1]).glob("*.py"))
         items = [(SourceFile(str(p), p.name), default_settings()) for p in paths]
-        for result in runner.run_items(items, jobs=2, func=_kill_on_marker):
+        for result in schedule.run_items(items, jobs=2, func=_kill_on_marker):
             print(result.path, *[f"{f.code}:{f.message}" for f in result.findings], sep="|")
         print("isolated", *isolated, sep="|")
         """
@@ -319,7 +319,7 @@ def _alive(pid: int) -> bool:
 
 
 #: The run with only the portable watch: the kernel's parent-death signal left out.
-WITHOUT_PRCTL = "from mcp_migrate.commands import lifeline; lifeline._ask_the_kernel = lambda: False\n"
+WITHOUT_PRCTL = "from mcp_migrate.run import lifeline; lifeline._ask_the_kernel = lambda: False\n"
 
 
 @pytest.mark.slow
@@ -380,8 +380,8 @@ def test_an_interrupted_pool_leaves_no_manager_thread_and_no_worker(monkeypatch,
     import threading
     from concurrent.futures.process import _ExecutorManagerThread
 
-    from mcp_migrate.commands import runner
     from mcp_migrate.project.discovery import SourceFile
+    from mcp_migrate.run import schedule
 
     def interrupted(total):
         def advance():
@@ -389,10 +389,10 @@ def test_an_interrupted_pool_leaves_no_manager_thread_and_no_worker(monkeypatch,
 
         return contextlib.nullcontext(advance)
 
-    monkeypatch.setattr(runner, "POOL_THRESHOLD", 4)
+    monkeypatch.setattr(schedule, "POOL_THRESHOLD", 4)
     items = [(SourceFile(str(tmp_path / f"{i}.py"), f"{i}.py"), None) for i in range(40)]
     with pytest.raises(KeyboardInterrupt):
-        runner.run_items(items, jobs=2, func=_slow_item, progress=interrupted)
+        schedule.run_items(items, jobs=2, func=_slow_item, progress=interrupted)
     managers = [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
     assert (managers, multiprocessing.active_children()) == ([], [])
 

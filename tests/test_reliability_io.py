@@ -323,7 +323,7 @@ def test_fix_diff_reports_a_file_it_cannot_parse(project, command):
 
 
 def test_an_interrupted_run_exits_130_without_a_traceback(project, monkeypatch):
-    from mcp_migrate.commands import runner
+    from mcp_migrate.run import runner
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -347,12 +347,12 @@ def test_ctrl_c_stops_the_pool_at_once(capfd, default_signals):
     that, every batch already queued ran to its end first (200 items x 50 ms on 2 workers)."""
     import signal
 
-    from mcp_migrate.commands import runner
+    from mcp_migrate.run import pool
 
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
-        runner._run_pool(_slow_item, list(range(200)), 2, lambda: None)
+        pool.run_pool(_slow_item, list(range(200)), 2, lambda: None)
     assert time.monotonic() - start < 3.5
     assert "Traceback" not in capfd.readouterr().err
 
@@ -423,7 +423,7 @@ def test_errors_read_as_one_clear_line_without_exception_names(project, args, ex
 
 
 def test_an_unexpected_exception_says_it_is_a_bug(project, monkeypatch):
-    from mcp_migrate.commands import runner
+    from mcp_migrate.run import runner
 
     def broken(*args, **kwargs):
         raise ValueError("boom")

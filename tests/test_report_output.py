@@ -9,9 +9,9 @@ import io
 
 import pytest
 
-from mcp_migrate.commands.runner import FileRef, FixProposal, RunResult
 from mcp_migrate.core.findings import FileResult, Finding
 from mcp_migrate.output import report
+from mcp_migrate.run.records import FileRef, FixProposal, RunResult
 
 SOURCE_LINES = [
     "import mcp",

@@ -102,7 +102,7 @@ def test_a_deep_file_does_not_stop_the_cli(tmp_path, command):
 
 def _crash_on_marker(item):
     """A worker that dies the way a parser crash kills it, on one file only."""
-    from mcp_migrate.commands.runner import check_file
+    from mcp_migrate.run.one_file import check_file
 
     if item[0].path.endswith("crash.py"):
         os.kill(os.getpid(), signal.SIGKILL)
@@ -123,14 +123,14 @@ def test_a_dead_pool_worker_costs_one_file(tmp_path):
         from pathlib import Path
         sys.path.insert(0, sys.argv[2])
         from test_robustness import _crash_on_marker
-        from mcp_migrate.commands import runner
+        from mcp_migrate.run import schedule
         from mcp_migrate.api import default_settings
         from mcp_migrate.project.discovery import SourceFile
 
-        runner.POOL_THRESHOLD = 4
+        schedule.POOL_THRESHOLD = 4
         paths = sorted(Path(sys.argv[1]).glob("*.py"))
         items = [(SourceFile(str(p), p.name), default_settings()) for p in paths]
-        for result in runner.run_items(items, jobs=2, func=_crash_on_marker):
+        for result in schedule.run_items(items, jobs=2, func=_crash_on_marker):
             print(result.path, *[f"{f.code}:{f.message}" for f in result.findings], sep="|")
         """
     )
@@ -145,8 +145,10 @@ def test_a_dead_pool_worker_costs_one_file(tmp_path):
 
 def test_a_crashed_fix_file_is_a_fix_outcome(tmp_path):
     """The fix path gets a FixOutcome for the crashed file, so the writer and report go on."""
-    from mcp_migrate.commands.runner import FixOutcome, _crashed, fix_file
     from mcp_migrate.project.discovery import SourceFile
+    from mcp_migrate.run.one_file import fix_file
+    from mcp_migrate.run.pool import _crashed
+    from mcp_migrate.run.records import FixOutcome
 
     outcome = _crashed(fix_file, (SourceFile(str(tmp_path / "a.py"), "a.py"), default_settings(), False), -11)
     assert isinstance(outcome, FixOutcome)

@@ -14,9 +14,9 @@ from sources import FIXABLE
 
 import mcp_migrate
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.commands.runner import FixProposal
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.output import sarif
+from mcp_migrate.run.records import FixProposal
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 SARIF_SCHEMA = REPO.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
@@ -151,13 +151,15 @@ def test_a_bad_security_severity_is_a_catalog_error():
 
 def test_sarif_fixes_come_from_the_run_not_from_the_reporter(tmp_path, monkeypatch):
     """Reporters only report (issue 9): the runner computes the fixes, sarif_log renders them."""
-    from mcp_migrate.commands import runner
     from mcp_migrate.core.fix import loop as fixer
+    from mcp_migrate.run.proposals import propose_fixes
+    from mcp_migrate.run.records import CheckOptions
+    from mcp_migrate.run.runner import run_check
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "server.py").write_text(SERVER)
     (tmp_path / "client.py").write_text(FIXABLE)
-    run = runner.propose_fixes(runner.run_check(["."], runner.CheckOptions()))
+    run = propose_fixes(run_check(["."], CheckOptions()))
     assert {(path, code, unsafe) for path, code, unsafe in run.fixes} == {
         ("server.py", "RT001", True),
         ("client.py", "RT004", True),  # left to --unsafe-fixes while the server asks (issue 20 §1)

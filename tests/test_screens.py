@@ -155,11 +155,13 @@ def test_the_runner_screens_each_file_once_and_with_the_rule_classes(tmp_path, m
     planned Settings name the rules by code only (start-up loads no rule until a file opens a
     gate): screened with them, every file looked rule-free, none went to the pool, and the
     engine screened each file again (a 15,000-file tree ran in one process, 1.4x the wall time)."""
-    from mcp_migrate.commands import runner
     from mcp_migrate.core import engine
+    from mcp_migrate.run import schedule
+    from mcp_migrate.run.plan import plan
+    from mcp_migrate.run.records import CheckOptions
 
     monkeypatch.chdir(tmp_path)
-    count = runner.POOL_THRESHOLD + 1
+    count = schedule.POOL_THRESHOLD + 1
     for i in range(count):  # the MCP gate opens, no rule's screen holds: all checked in this process
         (tmp_path / f"m{i}.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
     calls = []
@@ -170,8 +172,8 @@ def test_the_runner_screens_each_file_once_and_with_the_rule_classes(tmp_path, m
         return real(data, path, settings)
 
     monkeypatch.setattr(engine, "_screens", counted)
-    items = runner.plan(["."], runner.CheckOptions()).items
-    results = runner.run_items(items, jobs=2)
+    items = plan(["."], CheckOptions()).items
+    results = schedule.run_items(items, jobs=2)
     assert (len(results), sum(len(r.findings) for r in results)) == (count, 0)
     assert len(calls) == count and all(calls), calls[:4]
 
@@ -180,11 +182,13 @@ def test_the_runner_asks_each_files_gate_once(tmp_path, monkeypatch):
     """A pooled check tests each file against the gate while it screens: a file the gate keeps
     out is finished with that answer, not handed to the engine to be tested again (the gate's
     substring tests were a sixth of a 5,000-file site-packages run, paid twice)."""
-    from mcp_migrate.commands import runner
     from mcp_migrate.core import gates
+    from mcp_migrate.run import schedule
+    from mcp_migrate.run.plan import plan
+    from mcp_migrate.run.records import CheckOptions
 
     monkeypatch.chdir(tmp_path)
-    count = runner.POOL_THRESHOLD + 1
+    count = schedule.POOL_THRESHOLD + 1
     for i in range(count):
         (tmp_path / f"p{i}.py").write_text("import os\n\nprint(os.sep)\n")
     (tmp_path / "s.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
@@ -196,8 +200,8 @@ def test_the_runner_asks_each_files_gate_once(tmp_path, monkeypatch):
         return real(data, settings)
 
     monkeypatch.setattr(gates, "may_report", counted)
-    items = runner.plan(["."], runner.CheckOptions()).items
-    results = runner.run_items(items, jobs=2)
+    items = plan(["."], CheckOptions()).items
+    results = schedule.run_items(items, jobs=2)
     assert (len(results), sum(len(r.findings) for r in results)) == (count + 1, 0)
     # each closed file once; the open one once here and once in the engine's check
     assert len(calls) == count + 2
@@ -224,55 +228,59 @@ def _pooled_run(monkeypatch):
     lowered to `POOL_THRESHOLD + 1` files): (its plan's items, its results, the rule loads and
     pool starts of the main process, in order)."""
     from mcp_migrate import api
-    from mcp_migrate.commands import runner
+    from mcp_migrate.run import schedule
+    from mcp_migrate.run.plan import plan
+    from mcp_migrate.run.records import CheckOptions
 
-    monkeypatch.setattr(runner, "SCREEN_POOL_FILES", runner.POOL_THRESHOLD + 1)
-    items = runner.plan(["."], runner.CheckOptions()).items
+    monkeypatch.setattr(schedule, "SCREEN_POOL_FILES", schedule.POOL_THRESHOLD + 1)
+    items = plan(["."], CheckOptions()).items
     events: list = []
-    real_rules, real_pool = api.with_rules, runner._run_pool
+    real_rules, real_pool = api.with_rules, schedule.run_pool
     monkeypatch.setattr(api, "with_rules", lambda s: events.append("rules") or real_rules(s))
 
     def pool(func, pending, workers, advance):
         events.append(("pool", len(pending)))
         return real_pool(func, pending, workers, advance)
 
-    monkeypatch.setattr(runner, "_run_pool", pool)
-    return items, runner.run_items(items, jobs=2), events
+    monkeypatch.setattr(schedule, "run_pool", pool)
+    return items, schedule.run_items(items, jobs=2), events
 
 
 def test_a_big_check_is_screened_in_the_pool_with_the_results_of_one_process(tmp_path, monkeypatch):
     """From `SCREEN_POOL_FILES` files on, the pool reads and screens them too; the main process
     reads only up to the first file that opens a gate, and loads the rules before the workers
     start, so they inherit them. The results are those of `-j 1`, in the plan's order."""
-    from mcp_migrate.commands import runner
+    from mcp_migrate.run import schedule
 
     monkeypatch.chdir(tmp_path)
-    _mixed_tree(tmp_path, runner.POOL_THRESHOLD + 10)
+    _mixed_tree(tmp_path, schedule.POOL_THRESHOLD + 10)
     items, pooled, events = _pooled_run(monkeypatch)
     # the three files before the first open gate were decided here
-    assert events[:2] == ["rules", ("pool", runner.POOL_THRESHOLD + 12)], events[:4]
-    alone = runner.run_items(items, jobs=1)
+    assert events[:2] == ["rules", ("pool", schedule.POOL_THRESHOLD + 12)], events[:4]
+    alone = schedule.run_items(items, jobs=1)
     assert _run_findings(pooled) == _run_findings(alone)
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
 
 
 def test_a_big_check_no_gate_opens_on_starts_no_pool_and_loads_no_rule(tmp_path, monkeypatch):
     from mcp_migrate import api
-    from mcp_migrate.commands import runner
+    from mcp_migrate.run import schedule
+    from mcp_migrate.run.plan import plan
+    from mcp_migrate.run.records import CheckOptions
 
     monkeypatch.chdir(tmp_path)
-    count = runner.POOL_THRESHOLD + 10
+    count = schedule.POOL_THRESHOLD + 10
     for i in range(count):
         (tmp_path / f"a{i:03}.py").write_text("import os\n\nprint(os.sep)\n")
-    monkeypatch.setattr(runner, "SCREEN_POOL_FILES", runner.POOL_THRESHOLD + 1)
-    items = runner.plan(["."], runner.CheckOptions()).items
+    monkeypatch.setattr(schedule, "SCREEN_POOL_FILES", schedule.POOL_THRESHOLD + 1)
+    items = plan(["."], CheckOptions()).items
 
     def refused(*args):
         raise AssertionError("not wanted here")
 
     monkeypatch.setattr(api, "with_rules", refused)
-    monkeypatch.setattr(runner, "_run_pool", refused)
-    results = runner.run_items(items, jobs=2)
+    monkeypatch.setattr(schedule, "run_pool", refused)
+    results = schedule.run_items(items, jobs=2)
     assert [r.path for r in results] == [source.display for source, _ in items]
     assert not any(r.findings or r.errors for r in results)
 
@@ -281,15 +289,15 @@ def test_a_big_check_probes_only_the_first_files_for_an_open_gate(tmp_path, monk
     """Where no gate opens among the first `POOL_THRESHOLD` files, the pool starts for the rest
     without the rules (a worker that meets an MCP file loads them), instead of the main process
     reading the whole tree alone."""
-    from mcp_migrate.commands import runner
+    from mcp_migrate.run import schedule
 
     monkeypatch.chdir(tmp_path)
-    _mixed_tree(tmp_path, 3 * runner.POOL_THRESHOLD)
-    for i in range(runner.POOL_THRESHOLD):  # closed files sorted before the MCP ones
+    _mixed_tree(tmp_path, 3 * schedule.POOL_THRESHOLD)
+    for i in range(schedule.POOL_THRESHOLD):  # closed files sorted before the MCP ones
         (tmp_path / f"0{i:03}.py").write_text("import os\n")
     items, pooled, events = _pooled_run(monkeypatch)
-    assert events[:1] == [("pool", len(items) - runner.POOL_THRESHOLD)], events[:3]
-    assert _run_findings(pooled) == _run_findings(runner.run_items(items, jobs=1))
+    assert events[:1] == [("pool", len(items) - schedule.POOL_THRESHOLD)], events[:3]
+    assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
 
 

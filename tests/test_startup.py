@@ -16,13 +16,13 @@ from click.testing import CliRunner
 
 import mcp_migrate
 from mcp_migrate import api
-from mcp_migrate.commands import analysis
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.gates import client_side, gate_tokens, may_report
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.rules import all_rules
+from mcp_migrate.run import analysis
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -168,7 +168,8 @@ def test_a_coding_cookie_the_engine_refuses_is_still_reported():
 
 
 def test_planned_settings_carry_no_rule_classes_until_a_file_opens_the_gate(tmp_path, monkeypatch):
-    from mcp_migrate.commands.runner import CheckOptions, plan
+    from mcp_migrate.run.plan import plan
+    from mcp_migrate.run.records import CheckOptions
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a.py").write_text(CLEAN)
@@ -278,8 +279,10 @@ def test_plain_output_is_what_rich_printed(tmp_path, monkeypatch, mode):
     import io
     import shutil
 
-    from mcp_migrate.commands.runner import CheckOptions, propose_fixes, run_check
     from mcp_migrate.output import report
+    from mcp_migrate.run.proposals import propose_fixes
+    from mcp_migrate.run.records import CheckOptions
+    from mcp_migrate.run.runner import run_check
 
     tree = tmp_path / "tree"
     shutil.copytree(FIXTURES / "migrate", tree)

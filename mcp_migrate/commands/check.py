@@ -45,13 +45,14 @@ def run_check_command(
     write_baseline: str | None = None,
     add_noqa: bool = False,
 ) -> int:
-    from mcp_migrate.commands import runner
     from mcp_migrate.output import progress, report
+    from mcp_migrate.run import proposals, runner
+    from mcp_migrate.run.stdin import check_stdin
 
     # Reporters that show fixes get them computed with the check, from the same parse.
     options.previews = output.output_format in ("full", "sarif") and not (write_baseline or add_noqa)
     if stdin is not None:
-        run = runner.check_stdin(stdin_filename, options, stdin)
+        run = check_stdin(stdin_filename, options, stdin)
     else:
         bar = progress.factory(color=output.color, enabled=not output.quiet)
         run = runner.run_check(paths, options, progress=bar)
@@ -77,7 +78,7 @@ def run_check_command(
     timer = options.timer
     if output.output_format in ("full", "sarif"):
         with timer.phase("fix previews"):
-            runner.propose_fixes(run)
+            proposals.propose_fixes(run)
     if output.output_format in report.TEXT_FORMATS and run.files_checked == 0 and not run.results:
         if run.skipped:  # everything named was excluded (pre-commit, editors): say nothing
             return EXIT_CLEAN
@@ -123,13 +124,13 @@ def _add_noqa(run, paths, output: OutputOptions) -> int:
     """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
     result still parses, write through the same atomic writer as `fix`."""
     from mcp_migrate.commands.add_noqa import add_noqa
-    from mcp_migrate.commands.analysis import check as check_bytes  # honours a bare noqa comment
-    from mcp_migrate.commands.runner import RunResult
     from mcp_migrate.core.findings import FileError, FileResult
     from mcp_migrate.core.fix.loop import verify_parses
     from mcp_migrate.output import report
     from mcp_migrate.project.regular import TooLarge
     from mcp_migrate.project.writer import snapshot, write_atomic, write_target
+    from mcp_migrate.run.analysis import check as check_bytes  # honours a bare noqa comment
+    from mcp_migrate.run.records import RunResult
 
     roots = [Path(p) for p in paths]
     added = files = 0

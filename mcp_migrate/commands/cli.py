@@ -396,8 +396,8 @@ def make_options(
     overrides=None,
 ):
     """CheckOptions of the shared options; `overrides` the dict of override_options' values."""
-    from mcp_migrate.commands.runner import CheckOptions
     from mcp_migrate.project.overrides import from_flags
+    from mcp_migrate.run.records import CheckOptions
 
     if config_file and isolated:
         raise fail(f"--config {config_file} cannot be used with --isolated, which reads no config file")
@@ -559,8 +559,8 @@ def _show_files(paths, options) -> int:
     """`--show-files`: the files a run would check, one per line, sorted (as ruff), on standard
     output; on standard error, the run's warnings and each template folder skipped, so the
     list stays one path a line for scripts."""
-    from mcp_migrate.commands.runner import plan
     from mcp_migrate.output.printable import one_line
+    from mcp_migrate.run.plan import plan
 
     p = plan(paths, options)
     for warning in p.warnings:

@@ -22,13 +22,13 @@ def _toml(value) -> str:
 
 def effective(paths, options, unsafe: bool | None) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
-    from mcp_migrate.commands.runner import resolver_for, selector_for
     from mcp_migrate.core.catalog import DEFAULT_FAIL_ON
     from mcp_migrate.core.settings import Settings
     from mcp_migrate.output.printable import printable
     from mcp_migrate.output.sarif import DOCS_URL
     from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
     from mcp_migrate.project.overrides import Overrides
+    from mcp_migrate.run.plan import resolver_for, selector_for
 
     resolver = resolver_for(paths, options)
     for warning in resolver.warnings:

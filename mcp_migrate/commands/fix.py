@@ -4,7 +4,6 @@ input (`--stdin-filename PATH -`) the fixed source goes to standard output inste
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,11 +89,15 @@ def fix_only_summary(fixed: int, waiting: int, marked: int = 0) -> str | None:
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
     from mcp_migrate.commands.check import refuse_overwriting_inputs
-    from mcp_migrate.commands.runner import FileRef, RunResult, join_callers, propose_fixes, run_fix
     from mcp_migrate.output import progress, report
+    from mcp_migrate.run import runner
+    from mcp_migrate.run.coordination import join_callers
+    from mcp_migrate.run.proposals import propose_fixes
+    from mcp_migrate.run.records import FileRef, RunResult
+    from mcp_migrate.run.report_inputs import report_inputs
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
-    fix_run = run_fix(paths, options, flags.unsafe, progress=bar)
+    fix_run = runner.run_fix(paths, options, flags.unsafe, progress=bar)
     for warning in fix_run.warnings:
         sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
     roots = [Path(p) for p in paths]
@@ -153,7 +156,7 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
     if flags.report:
         from mcp_migrate.output import migration
 
-        files = _report_inputs(fix_run.outcomes)
+        files = report_inputs(fix_run.outcomes)
         text = migration.fix_report(files, fix_run.files_checked, run.errors, fix_run.policy.get("docs_url"))
         migration.write(flags.report, text)
     join_callers(run)
@@ -186,57 +189,6 @@ class _LazyConsole:
         self._console.print(*args, **kwargs)
 
 
-def _report_inputs(outcomes) -> list:
-    """The migration report's view of every file (`_report_input`), a helper's callers joined
-    to its finding before and after the fix apart (core.callers), as `check` reports them."""
-    import dataclasses
-
-    from mcp_migrate.core import callers
-
-    pairs = [_report_input(outcome) for outcome in outcomes]
-    real = {outcome.result.path: os.path.abspath(outcome.source.path) for outcome in outcomes}
-
-    def real_path(result) -> str:
-        return real.get(result.path) or os.path.abspath(result.path)
-
-    befores = [dataclasses.replace(before, findings=list(before.findings)) for _, before in pairs]
-    afters = [dataclasses.replace(outcome.result, findings=list(outcome.result.findings)) for outcome in outcomes]
-    callers.join(befores, real_path)
-    callers.join(afters, real_path)
-    return [
-        dataclasses.replace(file, before=before.findings, after=after.findings)
-        for (file, _), before, after in zip(pairs, befores, afters)
-    ]
-
-
-def _report_input(outcome) -> tuple:
-    """(FileInput, the FileResult before the fix) of one file: for a file written, its findings
-    before the fix (a check of the bytes read, with the run's settings and the file's fix
-    policy) and what its rewrites recorded there (core.coordination.FileNotes); otherwise what
-    remains."""
-    from mcp_migrate.output.migration import FileInput
-
-    result = outcome.result
-    if result.fixed_source is None or outcome.snapshot is None:
-        return FileInput(result.path, result.findings, result.findings), result
-    from mcp_migrate.commands import analysis
-    from mcp_migrate.commands.applicability import adjust
-
-    before = analysis.check(outcome.snapshot.data, result.path, outcome.settings)
-    if outcome.policy is not None:
-        adjust(before, outcome.policy)
-    file = FileInput(
-        result.path,
-        before.findings,
-        result.findings,
-        list(result.applied),
-        outcome.snapshot.data,
-        result.fixed_source,
-        before.notes,
-    )
-    return file, before
-
-
 def _print_fix_enumeration(console, outcomes) -> None:
     """`--show-fixes`: per file, how many findings of each rule were fixed (as ruff's list),
     then how many were only marked for review (their findings remain)."""
@@ -261,17 +213,12 @@ def _print_fix_enumeration(console, outcomes) -> None:
 def run_fix_stdin(filename: str | None, options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
-    from mcp_migrate.commands import analysis
-    from mcp_migrate.commands.runner import (
-        FileRef,
-        RunResult,
-        file_policy,
-        planned_settings,
-        run_policy,
-        stdin_target,
-        unsafe_fixes,
-    )
     from mcp_migrate.output import report
+    from mcp_migrate.run import analysis
+    from mcp_migrate.run.coordination import planned_settings
+    from mcp_migrate.run.plan import file_policy, run_policy, unsafe_fixes
+    from mcp_migrate.run.records import FileRef, RunResult
+    from mcp_migrate.run.stdin import stdin_target
 
     target = stdin_target(filename, options)
     for warning in target.warnings:
@@ -333,8 +280,8 @@ def _write(outcome, roots):
 def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     """The file keeps its original content, so its original findings are what remains.
     A policy skip (symlink leaving the tree) is a warning; a failed write is an error."""
-    from mcp_migrate.commands import analysis
-    from mcp_migrate.commands.applicability import adjust
+    from mcp_migrate.run import analysis
+    from mcp_migrate.run.applicability import adjust
 
     result = outcome.result
     settings = outcome.settings

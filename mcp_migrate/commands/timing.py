@@ -46,7 +46,3 @@ class Timings:
 
     def total(self) -> None:
         self.note(f"total: {time.perf_counter() - self.started:.3f} s")
-
-
-#: The object options carry when `-v` is off.
-QUIET = Timings(False)

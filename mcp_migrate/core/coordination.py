@@ -1,29 +1,19 @@
-"""What one file's rewrite tells the others in the same run, as typed records.
+"""What one file's analysis tells the rest of its run, and what the run tells the file, as typed
+records the walk and the rewrites use.
 
-A fix run first checks every file; each file's analysis leaves `FileNotes` (the tools its RT001
-rewrite gives a directories parameter, whether its server still asks for roots after the
-rewrites); the run joins them, with every file's remaining RT001 findings, into one `RunPlan`
-per kind of run (`plans`): the plan of `fix` and the plan of `fix --unsafe-fixes`. Every file
-is then fixed with its run's plan (`Settings.run`), decided once before any file is fixed, so
-the result does not depend on file order, flag order or how often fix runs, and `check` says
-exactly what each command changes (`coordinated`).
-
-The client side of Roots (the rules whose page says `side = "client"`: a roots
-provider, a declared capability, list_changed sends, handlers and flags) keeps its fixes
-withheld while a server in the run still asks for roots after the run's fixes: its legacy
-clients, and the project's own client-server tests, need them.
+A file's rewrites leave `FileNotes` (the tools an RT001 rewrite gives a directories parameter,
+whether its server still asks for roots, the client calls and environment variables it makes
+use the directories, the plumbing it marked for review): the results cache keeps them and the
+migration report lists them. What the run decides from every file's notes reaches each file as
+its `Settings.run`, a `RunPlan`: the engine and the rewrites consult only this interface (the
+tools clients now pass the directories to, and what becomes of a client-side fix). The plan that
+knows Roots (which servers still ask, `fix` against `fix --unsafe-fixes`, the words a withheld
+fix's help gets) is the run floor's: run.roots_plan.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
-
-#: The code of the rule whose findings are a server asking for roots.
-REQUEST_CODE = "RT001"
-#: The code of the rule whose fix reads the plan's tools (a client's calls to a migrated tool
-#: pass the directories): `check` previews its fixes under the plan of `fix --unsafe-fixes`.
-TOOL_CALLER_CODE = "RT002"
 
 
 @dataclass(frozen=True, order=True)
@@ -77,118 +67,19 @@ class FileNotes:
 
 @dataclass(frozen=True)
 class RunPlan:
-    """What the whole run knows before any file is fixed."""
+    """What the rest of the run tells one file before it is fixed, as the engine and the
+    rewrites consult it. This one is a file's alone (the default): no other file's tools, no fix
+    held back; a run's own plan (run.roots_plan.RootsPlan) says more."""
 
+    #: MigratedTools: the tools whose rewrite (in any file of the run) adds a parameter, which a
+    #: client's calls to them now pass.
     tools: tuple = ()
-    #: Some server in the run still asks for roots after this run's fixes: clients keep theirs
-    #: (their tests talk to it), and the client side's fixes are withheld.
-    server_still_asks: bool = False
-    #: For a run without unsafe fixes: every server that still asks is one `fix --unsafe-fixes`
-    #: migrates, so a fix withheld here is reported as applied by that command.
-    freed_by_unsafe: bool = False
-    #: The files whose server still asks (display paths, sorted): the first is named in messages.
-    asking: tuple = ()
 
-    @classmethod
-    def joined(cls, notes) -> RunPlan:
-        """One plan from every file's notes (order-independent)."""
-        notes = list(notes)
-        return cls(
-            tools=tuple(sorted({tool for note in notes for tool in note.tools})),
-            server_still_asks=any(note.still_asks for note in notes),
-        )
-
-
-class FileAsks(NamedTuple):
-    """One checked file, as the plans need it: its display path, its notes, its RT001 findings
-    (kinds as the engine gave them) and suppressed RT001 findings, and whether `fix` and
-    `fix --unsafe-fixes` apply RT001's rewrite in it (its config's unsafe-fixes and fix policy)."""
-
-    path: str
-    notes: FileNotes
-    requests: tuple
-    suppressed_requests: int
-    rewritten_by_fix: bool
-    rewritten_by_unsafe: bool
-
-
-def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> FileAsks:
-    return FileAsks(
-        result.path,
-        result.notes,
-        tuple(f for f in result.findings if f.code == REQUEST_CODE),
-        sum(1 for s in result.suppressed if s.finding.code == REQUEST_CODE),
-        rewritten_by_fix,
-        rewritten_by_unsafe,
-    )
-
-
-def _asks_after(entry: FileAsks, rewritten: bool) -> bool:
-    """Whether the file's server still asks for roots after a run that does (`rewritten`) or
-    does not apply RT001's rewrite in it. A request without a rewrite (a hand-built `roots/list`,
-    a caller of a helper), one a comment suppresses, a marker or a refusal (the notes) all stay."""
-    if entry.notes.still_asks or entry.suppressed_requests:
-        return True
-    return any(f.fix == "none" or not rewritten for f in entry.requests)
-
-
-class Plans(NamedTuple):
-    """The plan of `fix` (each file's own unsafe-fixes) and of `fix --unsafe-fixes`."""
-
-    fix: RunPlan
-    unsafe: RunPlan
-
-
-def plans(entries) -> Plans:
-    """The two plans of a run, from every file's FileAsks (order-independent)."""
-    entries = sorted(entries, key=lambda e: e.path)
-
-    def one(attr: str) -> tuple:
-        asking = tuple(e.path for e in entries if _asks_after(e, getattr(e, attr)))
-        tools = tuple(sorted({t for e in entries if getattr(e, attr) for t in e.notes.tools}))
-        return tools, asking
-
-    unsafe_tools, unsafe_asking = one("rewritten_by_unsafe")
-    fix_tools, fix_asking = one("rewritten_by_fix")
-    unsafe = RunPlan(unsafe_tools, bool(unsafe_asking), asking=unsafe_asking)
-    fix = RunPlan(
-        fix_tools, bool(fix_asking), freed_by_unsafe=bool(fix_asking) and not unsafe_asking, asking=fix_asking
-    )
-    return Plans(fix, unsafe)
-
-
-def for_file(plan: RunPlan, unsafe: bool) -> RunPlan:
-    """The plan a file is fixed with: in a run without unsafe fixes, a file whose own config
-    applies them gets no promise that `--unsafe-fixes` frees its withheld fixes (it would apply
-    them now)."""
-    if unsafe and plan.freed_by_unsafe:
-        return RunPlan(plan.tools, plan.server_still_asks, False, plan.asking)
-    return plan
-
-
-#: Said before the help of a finding whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
-WITHHELD = "not fixed while a server in this run still asks for roots, in {where}: its legacy clients need this"
-FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in {where} that still asks for roots"
-
-
-def coordinated(kind: str, plan: RunPlan) -> tuple:
-    """(kind, note) of a client-side fix of kind `kind` under `plan`: unchanged while no server
-    in the run still asks; else `unsafe` when `fix --unsafe-fixes` frees it, `none` otherwise,
-    with the reason to add to the help (None when unchanged). The fix itself is never applied
-    under such a plan."""
-    if kind == "none" or not plan.server_still_asks:
-        return kind, None
-    where = _where(plan.asking)
-    if plan.freed_by_unsafe:  # a suggestion or a review marker stays what it is
-        return ("unsafe" if kind in ("safe", "unsafe") else kind), FREED.format(where=where)
-    return "none", WITHHELD.format(where=where)
-
-
-def _where(asking: tuple) -> str:
-    if not asking:
-        return "elsewhere"
-    more = len(asking) - 1
-    return asking[0] + (f" and {more} more file{'s' if more != 1 else ''}" if more else "")
+    def client_fix(self, kind: str) -> tuple | None:
+        """What becomes of a client-side fix (its rule's page says `side = "client"`) of kind
+        `kind` in this run: None, it stays as the rule made it; or (kind, note): the fix is
+        withheld from the run, its finding reported with that kind and the note before its help."""
+        return None
 
 
 def with_note(help_text: str, note: str | None) -> str:

@@ -32,7 +32,7 @@ from mcp_migrate.core.codes import (
 )
 from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
-from mcp_migrate.core.coordination import coordinated, with_note
+from mcp_migrate.core.coordination import with_note
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
@@ -629,7 +629,7 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list) -> Non
     """What the run and the file make of each report's fix, before positions: a safe removal
     whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
     a client-side fix while a server in the run still asks is withheld from this run, and its
-    finding says why (core.coordination.coordinated)."""
+    finding says why (the run's plan decides: core.coordination.RunPlan.client_fix)."""
     candidates = [
         rep for rep in reports if rep.fix is not None and rep.fix.orphans and not (rep.fix.unsafe or rep.fix.display)
     ]
@@ -642,14 +642,14 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list) -> Non
             if doomed.intersection(rep.fix.orphans):
                 rep.kind = "unsafe"
     plan = settings.run
-    if not plan.server_still_asks:
-        return
     kept = {rule.CODE for rule in rules if rule.kept_while_server_asks()}
     for rep in reports:
         if rep.fix is None or rep.code not in kept:
             continue
-        kind, note = coordinated(_fix_kind(rep), plan)
-        rep.fix, rep.kind, rep.help = None, kind, with_note(rep.help, note)
+        decided = plan.client_fix(_fix_kind(rep))
+        if decided is not None:
+            kind, note = decided
+            rep.fix, rep.kind, rep.help = None, kind, with_note(rep.help, note)
 
 
 def _dedupe(pairs: Iterable) -> list:

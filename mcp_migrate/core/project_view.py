@@ -29,11 +29,11 @@ class ProjectView:
         #: The sets of the checks under way with this view, innermost last.
         self._open: list = []
         #: name -> {key: answer}: what this view has worked out (core.modules' folder listings
-        #: and module files, checks.imported_asks' doers, a rule's analysed helper modules...).
+        #: and module files, vocabulary.imported_asks' doers, a rule's analysed helper modules...).
         self._tables: dict = {}
 
     def __reduce__(self):
-        """A view crosses to a worker process empty: the worker keeps its own (commands.runner)."""
+        """A view crosses to a worker process empty: the worker keeps its own (run.pool)."""
         return (ProjectView, ())
 
     def __repr__(self) -> str:

@@ -51,7 +51,7 @@ def _rich_bar(console, total: int, label: str):
 
 
 def factory(*, color: bool = True, label: str = "Checking", enabled: bool = True):
-    """What runner.run_check / run_fix take as `progress` (None when disabled, e.g. --quiet)."""
+    """What run.runner.run_check / run_fix take as `progress` (None when disabled, e.g. --quiet)."""
     if not enabled:
         return None
     return lambda total: bar(total, color=color, label=label)

@@ -1,13 +1,13 @@
 """One file checked or fixed the way the CLI promises, around the pure core (which honours a
 bare `# noqa` itself: core.suppress): the fix previews, and the config's fix applicability
-(commands.applicability). The runner's workers, standard input and `--add-noqa` all come
+(run.applicability). The runner's workers, standard input and `--add-noqa` all come
 through here."""
 
 from __future__ import annotations
 
 from mcp_migrate.api import may_report
-from mcp_migrate.commands.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 from mcp_migrate.core.findings import FileResult
+from mcp_migrate.run.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 
 
 def check(data: bytes, display: str, settings):

@@ -1,0 +1,156 @@
+"""What the files of one run decide together (run.roots_plan holds the plans themselves): a fix
+run's plan, decided from a check of every file before any is fixed; a check's findings with the
+fix kinds the run's `fix` commands give them, a client's file checked again under the plan of
+`fix --unsafe-fixes`; and a helper's callers joined to its finding once every file is checked
+(core.callers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+
+from mcp_migrate.core.coordination import with_note
+from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.run.one_file import check_data
+from mcp_migrate.run.plan import adjusted, fixes_of
+from mcp_migrate.run.records import RunResult
+from mcp_migrate.run.roots_plan import TOOL_CALLER_CODE, RootsPlan, coordinated, file_asks, for_file, plans
+from mcp_migrate.run.schedule import run_items
+
+
+def _applies_rt001(unsafe: bool, fixes) -> bool:
+    """Whether a file's fix run applies RT001's rewrite (an unsafe fix, unless the policy
+    withholds it or makes it safe)."""
+    kind = fixes.kind("RT001", "unsafe")
+    return kind == "safe" or (kind == "unsafe" and unsafe)
+
+
+def with_run_plan(items: list, jobs: int) -> list:
+    """Every file's settings with the run's plan (run.roots_plan.RootsPlan: the tools that gain
+    a directories parameter, whether a server still asks after this run), decided once from a
+    check of every file before any is fixed, whatever the flags: plain `fix` and
+    `fix --unsafe-fixes` see the same coordination, so the unsafe run only adds fixes. A server
+    file whose RT001 rewrite this run does not apply (its config keeps unsafe fixes off, or
+    RT001 unfixable) still asks for roots."""
+    checks = run_items([(source, settings) for source, settings, _, _ in items], jobs)
+    entries = [
+        file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))
+        for (_source, _settings, unsafe, fixes), result in zip(items, checks)
+    ]
+    run_plan = plans(entries).fix
+    if run_plan == RootsPlan():
+        return items
+    return [
+        (source, dataclasses.replace(settings, run=for_file(run_plan, unsafe)), unsafe, fixes)
+        for source, settings, unsafe, fixes in items
+    ]
+
+
+def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
+    """Standard input's settings with the plan of a run of that one file (`with_run_plan`)."""
+    from mcp_migrate.run import analysis
+
+    result = analysis.check(data, display, settings)
+    run_plan = plans([file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]).fix
+    return settings if run_plan == RootsPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
+
+
+def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResult:
+    """A check's findings with the fix kinds the run's `fix` commands give them
+    (run.roots_plan): a client-side fix that plain `fix` withholds while a server still asks
+    is `unsafe` when `fix --unsafe-fixes` frees it, else `none`, its help saying why; so what
+    `check` calls fixable is what each command changes. Where the plan of `fix --unsafe-fixes`
+    changes a client's fix itself (a tool's call now passes the directories), the client's file
+    is checked again under that plan: its findings and previews are that command's fixes."""
+    entries = []
+    for result in run.results:
+        ref = run.files.get(result.path)
+        if ref is None:
+            continue
+        fixes = fixes_of(ref.policy)
+        entries.append(
+            file_asks(result, _applies_rt001(run.unsafe_fixes_for(result.path), fixes), _applies_rt001(True, fixes))
+        )
+    both = plans(entries)
+    if both.unsafe.tools:
+        _check_under(run, for_file(both.unsafe, True), recheck or run_items)
+    run_plan = both.fix
+    if not run_plan.server_still_asks:
+        return run
+    from mcp_migrate.api import client_side
+
+    for result in run.results:
+        ref = run.files.get(result.path)
+        if ref is None:
+            continue
+        kept = client_side(ref.settings.select)  # no rule imported: a warm run may load none
+        plan = for_file(run_plan, run.unsafe_fixes_for(result.path))
+
+        def one(finding, kept=kept, plan=plan):
+            if finding.code not in kept or finding.fix == "none":
+                return finding
+            kind, note = coordinated(finding.fix, plan)
+            return dataclasses.replace(finding, fix=kind, help=with_note(finding.help, note))
+
+        result.findings = [one(f) for f in result.findings]
+    return run
+
+
+def join_callers(run: RunResult) -> RunResult:
+    """A helper's callers as related locations of the helper's finding (core.callers), once the
+    run's plans have counted them (a caller's file still asks for roots while its helper does)."""
+    from mcp_migrate.core import callers
+
+    def real_path(result) -> str:
+        ref = run.files.get(result.path)
+        return os.path.abspath(ref.path if ref is not None and ref.path else result.path)
+
+    callers.join(run.results, real_path)
+    return run
+
+
+def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> None:
+    """Check again, with the plan of `fix --unsafe-fixes` (`unsafe_plan`), each file whose
+    provider fix depends on it (run.roots_plan.TOOL_CALLER_CODE): that plan's migrated tools
+    change the client's fix (its calls pass the directories instead of a review marker), so
+    its findings' kinds and fix previews must come from that plan to be what
+    `fix --unsafe-fixes` applies (issue 33 §3: the preview is the fix). `recheck` checks
+    [(SourceFile or display path, Settings)] as the run did (its cache, its pool). The `fix`
+    plan's kinds are then derived from these (coordinate_check)."""
+    chosen = []
+    for index, result in enumerate(run.results):
+        ref = run.files.get(result.path)
+        if ref is None or result.errors:
+            continue
+        if any(f.code == TOOL_CALLER_CODE and f.fix != "none" for f in result.findings):
+            chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
+    if not chosen:
+        return
+    from mcp_migrate.project.discovery import SourceFile
+
+    sources = [ref.path if ref.data is None else None for _, ref, _ in chosen]
+    if all(path is not None for path in sources):
+        items = [(SourceFile(ref.path, run.results[i].path), s) for i, ref, s in chosen]
+        again = recheck(items)
+    else:
+        again = _recheck_here([(run.results[i].path, ref, s) for i, ref, s in chosen])
+    for (index, ref, settings), result in zip(chosen, again):
+        if result.errors:
+            continue  # the first check's result stands
+        run.results[index] = adjusted([result], {result.path: ref.policy})[0]
+        run.files[result.path] = ref._replace(settings=settings)  # what propose_fixes runs
+
+
+def _recheck_here(items: list) -> list:
+    """[(display, FileRef, Settings)] checked in this process (standard input's bytes)."""
+    from mcp_migrate.project.discovery import SourceFile
+
+    out = []
+    for display, ref, settings in items:
+        try:
+            out.append(check_data((SourceFile(ref.path or display, display), settings, ref.read())))
+        except OSError as exc:
+            out.append(FileResult(display, errors=[FileError(display, "internal", str(exc))]))
+    return out

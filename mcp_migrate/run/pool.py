@@ -1,0 +1,222 @@
+"""Worker processes for a run's files, and crash isolation: a pool whose dead worker loses no
+file (the files it held run again, and one that was in a dying worker twice runs in a process of
+its own, reported as E998 when that dies too), Ctrl-C and SIGTERM that end the workers at once,
+and workers that end with the main process (run.lifeline). `func` is one file's work
+(run.one_file): it never raises, so a broken pool means a dead process.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from mcp_migrate.core.findings import FileResult
+from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.run.lifeline import end_with_parent, parent_for_workers
+from mcp_migrate.run.one_file import fix_file, in_view
+from mcp_migrate.run.records import FixOutcome
+
+#: Pools a run may start before the files still unfinished run one process each: a file
+#: that kills its worker twice is isolated, so each pool after the first isolates one at least.
+MAX_POOLS = 6
+
+
+def run_pool(func, items: list, workers: int, advance: Callable) -> list | None:
+    """Results in order, or None when a pool cannot run here (then the caller runs in-process).
+    A worker that dies (a native crash, the kernel's OOM killer) loses no file and costs little:
+    the files left unfinished run again in a fresh pool, and only a file that was in a dying
+    worker twice runs in a process of its own (`_run_isolated`), never in this process, where
+    the same crash would end the run. (Re-running every unfinished file one process each, as
+    before, made one crash cost 40 times the run.)"""
+    results: list = [None] * len(items)
+    kills = [0] * len(items)  # how often a file was in a worker as it died
+    pending = list(range(len(items)))
+    for pools in range(MAX_POOLS):
+        try:
+            killers = _pool_round(func, items, pending, workers, advance, results)
+        except _NoPool:
+            if pools == 0 and not any(result is not None for result in results):
+                return None
+            break
+        for index in killers:
+            kills[index] += 1
+        for index in pending:
+            if results[index] is None and kills[index] >= 2:
+                results[index] = _run_isolated(func, items[index], advance)
+        pending = [index for index in pending if results[index] is None]
+        if not pending:
+            break
+    for index in pending:
+        if results[index] is None:
+            results[index] = _run_isolated(func, items[index], advance)
+    return results
+
+
+class _NoPool(Exception):
+    """A process pool cannot run here (a platform without one, no processes left)."""
+
+
+def _pool_round(func, items: list, pending: list, workers: int, advance: Callable, results: list) -> list:
+    """Run the `pending` items in one pool, filling `results`; the indices of the files that
+    were in a worker as it died (empty when none died). Each worker marks the file it works
+    on in a shared array with its pid, so a dead worker names its file: the pool ends the other
+    workers with SIGTERM, and their files are not suspects (when the dead worker cannot be told
+    apart, every file in progress is)."""
+    import multiprocessing
+    import signal
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    chunk = max(1, min(64, len(pending) // (workers * 4)))
+    batches = [pending[i : i + chunk] for i in range(0, len(pending), chunk)]
+    broken, processes = False, None
+    try:
+        state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
+        parent = parent_for_workers(multiprocessing.get_start_method())
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state, parent)) as pool:
+            futures = {
+                pool.submit(_run_batch, func, [(index, items[index]) for index in batch]): batch for batch in batches
+            }
+            processes = getattr(pool, "_processes", None)  # the pool's own dict of its workers
+            try:
+                # Progress moves as batches finish, whichever finishes first; results keep their order.
+                for future in as_completed(futures):
+                    try:
+                        batch_results = future.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue  # these files run again in the next pool
+                    for index, result in zip(futures[future], batch_results):
+                        results[index] = result
+                        advance()
+            except KeyboardInterrupt:
+                _stop_now(pool)
+                raise
+    except BrokenProcessPool:
+        broken = True
+    except (OSError, RuntimeError, ImportError) as exc:
+        # RuntimeError covers a platform without process pools; workers themselves never
+        # raise (check_file/fix_file turn every problem into a result).
+        raise _NoPool() from exc
+    if not broken:
+        return []
+    running = [index for index in pending if results[index] is None and state[index] > 0]
+    dead = {pid for pid, process in dict(processes or {}).items() if process.exitcode not in (0, None, -signal.SIGTERM)}
+    return [index for index in running if state[index] in dead] or running
+
+
+def _run_isolated(func, item, advance: Callable):
+    """`func(item)` in a child process of its own: when the child dies, only this file is lost,
+    reported as E998 with the signal that ended it."""
+    import multiprocessing
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_isolated_child, args=(func, item, send, parent_for_workers(method)), daemon=True)
+    child.start()
+    send.close()
+    try:
+        result = receive.recv()
+    except (EOFError, OSError):
+        result = None
+    finally:
+        receive.close()
+    child.join()
+    advance()
+    if result is None:
+        result = _crashed(func, item, child.exitcode)
+    return result
+
+
+def _isolated_child(func, item, send, parent) -> None:
+    _ignore_interrupts()
+    end_with_parent(parent)
+    send.send(func(item))
+    send.close()
+
+
+def _crashed(func, item, exitcode: int | None):
+    """The result of a file whose process died: E998 naming the signal (or exit status)."""
+    import signal
+
+    from mcp_migrate.core.codes import PARSER_LIMIT_CODE
+    from mcp_migrate.core.engine import file_finding
+    from mcp_migrate.core.messages import Message
+
+    source, settings = item[0], item[1]
+    if exitcode is not None and exitcode < 0:
+        try:
+            how = f"signal {signal.Signals(-exitcode).name}"
+        except ValueError:
+            how = f"signal {-exitcode}"
+    else:
+        how = f"exit status {exitcode}"
+    result = FileResult(source.display)
+    message = Message(f"not analysed: the process analysing this file crashed ({how})", "the parser cannot handle it")
+    result.findings.append(file_finding(source.display, PARSER_LIMIT_CODE, message))
+    return FixOutcome(source, result, settings=settings) if func is fix_file else result
+
+
+#: How long an interrupted pool's manager thread may take to see its workers end (it takes
+#: milliseconds; the bound only keeps a stuck thread from holding the exit).
+STOP_SECONDS = 10
+
+
+def _stop_now(pool) -> None:
+    """Ctrl-C, SIGTERM: cancel the batches not started and end the workers at once (they ignore
+    SIGINT, so they would finish every batch already queued first; SIGTERM ends them silently),
+    then wait for the pool's manager thread to reap them. Left running, that thread raced
+    Python's exit (concurrent.futures' `_python_exit` woke it through a pipe it was closing):
+    "Exception ignored in: <module 'threading'> ... OSError: [Errno 9] Bad file descriptor"
+    under "terminated (SIGTERM)" in about 1 of 10 fix runs stopped in their pool."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+    if manager is not None:
+        manager.join(STOP_SECONDS)
+
+
+def _ignore_interrupts() -> None:
+    """Pool workers leave Ctrl-C to the main process, which stops the run (exit 130); a
+    worker that took the signal itself would print a traceback and break the pool. SIGTERM
+    and SIGHUP end a worker quietly (the main process's handlers, inherited by a fork, would
+    raise in it), which is how the main process stops them."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+#: In a pool worker: the run's shared array, where the worker marks the file it works on; and
+#: the worker's project view for the run (a view crosses the pipe empty: core.project_view).
+_state = None
+_view = None
+
+
+def _start_worker(state, parent) -> None:
+    """A pool worker's start: the shared array, signals left to the main process, and an end
+    when the main process dies (run.lifeline: a killed run must not leave workers holding
+    its output pipe)."""
+    global _state, _view
+    _state = state
+    _view = ProjectView()
+    _ignore_interrupts()
+    end_with_parent(parent)
+
+
+def _run_batch(func, batch: list) -> list:
+    """Worker side of the pool: one batch of (index, item), so small files do not each cost a
+    round trip; each file is marked with this worker's pid while it runs, -1 once done."""
+    pid = os.getpid()
+    results = []
+    batch = list(zip([index for index, _ in batch], in_view([item for _, item in batch], _view)))
+    for index, item in batch:
+        _state[index] = pid
+        results.append(func(item))
+        _state[index] = -1
+    return results
