@@ -39,14 +39,14 @@ class Invalid(Example):
 class Rule:
     CODE: ClassVar[str] = ""
     #: The rule runs on a file only when one of these byte strings occurs in it.
-    SCREEN: ClassVar[tuple] = ()
+    SCREEN: ClassVar[tuple[bytes, ...]] = ()
     #: Byte strings at least one of which every file this rule can report on contains. The
     #: engine joins the gates of all selected rules into one first test per file (few, short
     #: scans), so most files of a tree cost a handful of substring searches. None: SCREEN.
-    GATE: ClassVar = None
+    GATE: ClassVar[tuple[bytes, ...] | None] = None
     #: String values this rule wants to see: `visit_string` is called for every plain string
     #: literal (implicit concatenation included) whose value is one of these.
-    WIRE_STRINGS: ClassVar[frozenset] = frozenset()
+    WIRE_STRINGS: ClassVar[frozenset[str]] = frozenset()
     #: A client-side rule of Roots (a provider, a capability, list_changed): its fixes are
     #: withheld while a server in the same run still asks for roots (core.coordination).
     KEPT_WHILE_SERVER_ASKS: ClassVar[bool] = False
@@ -58,11 +58,11 @@ class Rule:
         self.resolver = context.resolver
 
     @classmethod
-    def gate(cls) -> tuple:
+    def gate(cls) -> tuple[bytes, ...]:
         return cls.SCREEN if cls.GATE is None else cls.GATE
 
     @classmethod
-    def gate_tokens(cls, settings) -> tuple:
+    def gate_tokens(cls, settings) -> tuple[bytes, ...]:
         """The gate for one run's settings (a rule whose gate depends on configuration, such
         as the extend-apis wrappers, overrides this)."""
         return cls.gate()

@@ -40,7 +40,9 @@ TYPES_MODULE = "mcp.types"
 
 def in_package(qualified: str | None, package: str) -> bool:
     """`qualified` names something inside `package` (`fastmcp.client.Client` in `fastmcp`)."""
-    return bool(qualified) and (qualified == package or qualified.startswith(package + "."))
+    if not qualified:
+        return False
+    return qualified == package or qualified.startswith(package + ".")
 
 
 def sdk_symbol(qname: str | None, packages=SDK_PACKAGES) -> str | None:

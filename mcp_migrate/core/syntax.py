@@ -62,7 +62,8 @@ def literal(expr: cst.CSTNode | None) -> str | None:
         return _simple_value(expr)
     if not isinstance(expr, cst.ConcatenatedString):
         return None
-    parts, stack = [], [expr]
+    parts: list[str] = []
+    stack: list[cst.BaseExpression] = [expr]
     while stack:
         node = stack.pop()
         if isinstance(node, cst.ConcatenatedString):

@@ -11,11 +11,15 @@ import os
 import re
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
 from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular  # a FIFO named by --config must not hang
+
+if TYPE_CHECKING:  # the flags' layer is built from a Config (project.overrides imports this module)
+    from mcp_migrate.project.overrides import Overrides
 
 SECTION = "mcp-migrate"
 #: The largest integer TOML has (a 64-bit signed one): Python's TOML reader accepts more, which
@@ -73,7 +77,7 @@ class Config:
     #: Walk into template folders (a name holding `{{`, `}}` or `{%`); None: skip them.
     include_templates: bool | None = None
     #: The command line's layer over every config file (project.overrides.Overrides), or None.
-    overrides: object | None = None
+    overrides: Overrides | None = None
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 

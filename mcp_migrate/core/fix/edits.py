@@ -14,9 +14,10 @@ import libcst as cst
 
 @dataclass(frozen=True)
 class RemoveStatement:
-    """Delete one small statement (`Expr`, `Assign`, ...); an emptied block gets `pass`."""
+    """Delete one small statement (`Expr`, `Assign`, ...), or a whole compound statement (an
+    `if`, a `def`); an emptied block gets `pass`."""
 
-    node: cst.BaseSmallStatement
+    node: cst.BaseSmallStatement | cst.BaseCompoundStatement
 
 
 @dataclass(frozen=True)
