@@ -21,11 +21,12 @@ Rule codes link to the rule pages (`docs-url`). `fix --report` describes what it
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from mcp_migrate.core.codes import REVIEW_PENDING_CODE
 from mcp_migrate.core.coordination import FileNotes
-from mcp_migrate.core.findings import MARKED
+from mcp_migrate.core.findings import MARKED, FileError
 from mcp_migrate.output.full import decode_lines
 
 #: Unchanged lines shown around each change.
@@ -345,11 +346,14 @@ def _finding_line(finding, links: Links) -> str:
     return text
 
 
-def render(files: list, *, files_checked: int, fixed: bool, errors: list = (), docs_url: str | None = None) -> str:
+def render(
+    files: list, *, files_checked: int, fixed: bool, errors: Sequence[FileError] = (), docs_url: str | None = None
+) -> str:
     """The whole Markdown document."""
     links = Links(docs_url)
     files = sorted(files, key=lambda f: f.path)
-    sections, totals, by_rule, by_file = [], Counts(), {}, []
+    sections, totals, by_file = [], Counts(), []
+    by_rule: dict[str, Counts] = {}
     caused_total = markers = 0
     for file in files:
         left, caused = split_after(file)
@@ -442,7 +446,7 @@ def check_report(run) -> str:
     return render(files, files_checked=run.files_checked, fixed=False, errors=run.errors, docs_url=run.docs_url)
 
 
-def fix_report(files: list, files_checked: int, errors: list = (), docs_url: str | None = None) -> str:
+def fix_report(files: list, files_checked: int, errors: Sequence[FileError] = (), docs_url: str | None = None) -> str:
     """The report of a `fix` run: `files` are FileInputs (commands.fix builds them after writing:
     an unwritten file's result already holds its original findings)."""
     return render(files, files_checked=files_checked, fixed=True, errors=list(errors), docs_url=docs_url)

@@ -13,6 +13,7 @@ import os
 import re
 import sys
 from collections import Counter
+from typing import IO, Literal, cast
 
 #: `full` (the default, as in ruff: each finding with its source and proposed fix), `concise`
 #: (one line per finding; `text` is its older name), `grouped` (by file), and the machine formats.
@@ -46,9 +47,9 @@ def make_console(*, stderr: bool = False, color=True, file=None):
     target = file if file is not None else sys.stderr if stderr else sys.stdout
     forced = color == ALWAYS and file is None
     # `always`: escape codes even into a pipe, and NO_COLOR (which rich reads itself) loses to the flag.
-    system = "standard" if forced else "auto" if color and file is None else None
+    system: Literal["standard", "auto"] | None = "standard" if forced else "auto" if color and file is None else None
     return Console(
-        file=PrintableStream(target),
+        file=cast(IO[str], PrintableStream(target)),  # a text stream: it hands the rest to `target`
         highlight=False,
         soft_wrap=True,
         emoji=False,
@@ -360,7 +361,7 @@ def applied_document(results) -> dict:
     from mcp_migrate.core.findings import MARKED
 
     written = sorted((r for r in results if r.fixed_source is not None), key=lambda r: r.path)
-    entries = {"fixed": [], "marked_for_review": []}
+    entries: dict[str, list[dict]] = {"fixed": [], "marked_for_review": []}
     for result in written:
         for applied in sorted(result.applied, key=lambda a: (a.line, a.code)):
             key = "marked_for_review" if applied.kind == MARKED else "fixed"

@@ -214,15 +214,16 @@ class ResultCache:
     def save(self) -> None:
         """Write every table that gained entries; a cache that cannot be written is skipped
         (a read-only checkout must still be checked)."""
-        if not self._new or not self.usable:
+        key = self.key
+        if not self._new or key is None or self.refused is not None:  # (not usable)
             return
         try:
-            _claim(self.root, self.key, self.adopt_empty)
+            _claim(self.root, key, self.adopt_empty)
             _make_own_folder(self.folder)
             for name, entries in self._new.items():
                 table = self._load(name)
                 table.update(entries)
-                replace_file(Path(self.root, name), encode_table(self.key, name, table))
+                replace_file(Path(self.root, name), encode_table(key, name, table))
         except OSError:
             pass
         self._new.clear()
@@ -230,6 +231,9 @@ class ResultCache:
     def _load(self, name: str) -> dict:
         """A table's entries, or {} when it is missing, too large, not ours or malformed."""
         path = os.path.join(self.root, name)
+        key = self.key
+        if key is None:  # an unusable cache loads nothing (callers test `usable` first)
+            return {}
         try:
             if os.path.islink(self.folder) or os.path.islink(path):
                 return {}
@@ -238,7 +242,7 @@ class ResultCache:
             return {}
         if len(data) > MAX_TABLE_BYTES:
             return {}
-        return decode_table(self.key, name, data) or {}
+        return decode_table(key, name, data) or {}
 
 
 #: Settings fields that change what a run shows, not what a file's check finds: one table

@@ -32,7 +32,7 @@ def expand(specs: Iterable[str]) -> frozenset:
     """Rule codes named by codes or prefixes (`RT` = every RT rule, `RT00` = RT001..RT009,
     `ALL`). E999/E902 are accepted but expand to nothing: they are never filtered."""
     codes = load_catalog()
-    out = set()
+    out: set[str] = set()
     for spec in specs:
         if not isinstance(spec, str):
             raise UnknownCodeError(repr(spec))

@@ -23,7 +23,7 @@ def whole_statement(ancestors: list) -> cst.Expr | None:
 
 def remove_statement(
     ancestors: list,
-    small: cst.BaseSmallStatement | cst.BaseCompoundStatement | None = None,
+    small: cst.BaseSmallStatement | cst.BaseStatement | None = None,
     *,
     orphans: tuple = (),
     unsafe: bool = False,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveStatement, Replace, Unwrap
-from mcp_migrate.core.fix.nodes import Substitute
+from mcp_migrate.core.fix.nodes import substituted
 from mcp_migrate.core.syntax import (
     iter_nodes,
     short,
@@ -60,7 +60,7 @@ class ConstantFolder:
         """`outer` becomes `part` (a piece of it, with the edits planned inside that piece)."""
         inner = self._take_edits_inside(outer)
         kept = {id(n) for n in iter_nodes(part)}
-        new = part.visit(Substitute({key: e.new for key, e in inner.items() if key in kept}))
+        new = substituted(part, {key: e.new for key, e in inner.items() if key in kept})
         if getattr(outer, "lpar", None) and not new.lpar:  # `(a or b)` keeps the parentheses its place needed
             new = new.with_changes(lpar=outer.lpar, rpar=outer.rpar)
         self.plan.dropped.append(outer)

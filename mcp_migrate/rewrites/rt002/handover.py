@@ -193,7 +193,7 @@ def _module_names(context) -> set:
                 names.add(stmt.name.value)
             for node in iter_nodes(stmt) if isinstance(stmt, cst.SimpleStatementLine) else ():
                 if isinstance(node, cst.ImportAlias):
-                    names.add((node.asname.name.value if node.asname else code_of(node.name)).split(".")[0])
+                    names.add((node.evaluated_alias or code_of(node.name)).split(".")[0])
                 elif isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name):
                     names.add(node.target.value)
         context.memo["module_names"] = names
