@@ -248,10 +248,13 @@ def module_binding(module: cst.Module, name: str):
 
 
 _Node = TypeVar("_Node", bound=cst.CSTNode)
+_Other = TypeVar("_Other", bound=cst.CSTNode)
 
 
 @overload
 def enclosing(ancestors: list, kinds: type[_Node]) -> _Node | None: ...
+@overload
+def enclosing(ancestors: list, kinds: tuple[type[_Node], type[_Other]]) -> _Node | _Other | None: ...
 @overload
 def enclosing(ancestors: list, kinds: tuple[type, ...]) -> cst.CSTNode | None: ...
 def enclosing(ancestors: list, kinds) -> cst.CSTNode | None:

@@ -47,7 +47,7 @@ def _tested(node: cst.CSTNode, parent) -> bool:
     return isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
 
 
-def _guarded(node: cst.CSTNode, parents: dict, effective, target: str) -> bool:
+def _guarded(node: cst.CSTNode | None, parents: dict, effective, target: str) -> bool:
     """`node` only runs after a test found `target` non-empty."""
     while node is not None:
         parent = parents.get(id(node))

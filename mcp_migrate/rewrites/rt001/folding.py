@@ -33,6 +33,8 @@ class ConstantFolder:
 
     def _fold(self, edit: Replace) -> None:
         node, value = edit.node, _constant(edit)
+        if value is None:  # (run() folds constants only)
+            return
         parent = self.parents.get(id(node))
         if isinstance(parent, cst.BooleanOperation):
             is_or = isinstance(parent.operator, cst.Or)
@@ -49,7 +51,7 @@ class ConstantFolder:
         elif isinstance(parent, cst.If) and parent.test is node:
             self._settle_if(parent, value)
         elif isinstance(parent, cst.CompIf) and value:  # `for r in rs if True`: the filter goes
-            comp_for = self.parents.get(id(parent))
+            comp_for = self.parents[id(parent)]  # a filter's parent: its `for`
             self._settle(comp_for, comp_for.with_changes(ifs=[i for i in comp_for.ifs if i is not parent]))
         elif isinstance(parent, cst.CompIf):
             raise NotUnderstood(f"the filter `if {short(node)}` lets no root through")
