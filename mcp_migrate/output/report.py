@@ -13,7 +13,7 @@ import os
 import re
 import sys
 from collections import Counter
-from typing import IO, Literal, cast
+from typing import IO, Final, Literal, cast
 
 #: `full` (the default, as in ruff: each finding with its source and proposed fix), `concise`
 #: (one line per finding; `text` is its older name), `grouped` (by file), and the machine formats.
@@ -25,10 +25,12 @@ ERRORS_ON_STDERR = ("json-lines", "gitlab")
 
 
 #: `use_color`'s answer for `--color always`: colour even when piped (truthy, like True).
-ALWAYS = "always"
+ALWAYS: Final = "always"
+#: A colour choice: False (never), True (on a terminal) or ALWAYS.
+ColorChoice = bool | Literal["always"]
 
 
-def use_color(no_color: bool = False, when: str | None = None):
+def use_color(no_color: bool = False, when: str | None = None) -> ColorChoice:
     """`--color auto|always|never` as ruff has it. False for `never` (`--no-color`) or, in `auto`,
     a non-empty NO_COLOR (no-color.org); `ALWAYS` for `always` (which NO_COLOR does not turn
     off); True otherwise, and rich then colours only a terminal."""
@@ -39,7 +41,7 @@ def use_color(no_color: bool = False, when: str | None = None):
     return not os.environ.get("NO_COLOR")
 
 
-def make_console(*, stderr: bool = False, color=True, file=None):
+def make_console(*, stderr: bool = False, color: ColorChoice = True, file=None):
     from rich.console import Console
 
     from mcp_migrate.output.printable import PrintableStream
@@ -141,7 +143,7 @@ def baseline_lines(run) -> list:
     return lines
 
 
-def print_errors(run, *, color: bool = True) -> None:
+def print_errors(run, *, color: ColorChoice = True) -> None:
     if not run.errors:
         return
     from rich.markup import escape
@@ -157,7 +159,7 @@ def print_errors(run, *, color: bool = True) -> None:
 def print_text(
     run,
     *,
-    color: bool = True,
+    color: ColorChoice = True,
     quiet: bool = False,
     file=None,
     summary: bool = True,
@@ -313,7 +315,7 @@ def statistics_marks(run) -> dict:
     return marks
 
 
-def print_statistics(run, *, color: bool = True, quiet: bool = False, file=None) -> None:
+def print_statistics(run, *, color: ColorChoice = True, quiet: bool = False, file=None) -> None:
     """`count  CODE  [*] name` per rule, as ruff prints them (`[*]` fixable by `mcp-migrate fix`,
     `[-]` by `--unsafe-fixes` only, `[ ]` not at all; no marks when no rule has a fix), then
     the summary."""
@@ -403,7 +405,7 @@ def write_report(
     output_format: str = "text",
     *,
     output_file: str | None = None,
-    color: bool = True,
+    color: ColorChoice = True,
     quiet: bool = False,
     with_statistics: bool = False,
 ) -> None:
@@ -438,7 +440,7 @@ def write_report(
 RULE_COLUMNS = ("code", "name", "fix", "severity", "summary")
 
 
-def print_rules(catalog: dict, *, color: bool = True) -> None:
+def print_rules(catalog: dict, *, color: ColorChoice = True) -> None:
     """A table on a terminal; plain aligned columns, no header, when piped (grep-friendly)."""
     from rich.markup import escape
 
@@ -473,7 +475,7 @@ def rules_document(catalog: dict) -> list:
     ]
 
 
-def print_explain(info, *, color: bool = True, file=None) -> None:
+def print_explain(info, *, color: ColorChoice = True, file=None) -> None:
     """The rule page: rendered with rich's Markdown on a terminal, the plain Markdown when piped
     (so `explain RT001 > page.md` and grep get the page as written)."""
     from rich.markup import escape
