@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from mcp_migrate.core.dependencies import consulted
 from mcp_migrate.core.line_scan import starts_a_line
+from mcp_migrate.core.modules import imported_module_file
 
 # ----- packages --------------------------------------------------------------------------------
 #: Top-level packages that make up an MCP SDK.
@@ -260,8 +261,6 @@ _MODULE_EVIDENCE_LIMIT = 4 * 1024 * 1024
 def project_module_is_mcp(path: str, qualified: str) -> bool:
     """Whether the project module the file at `path` imports `qualified` from speaks the Roots
     protocol by its own bytes (spec-named Roots types or the wire; one module away, no further)."""
-    from mcp_migrate.core.modules import imported_module_file
-
     found = imported_module_file(path, qualified)
     if found is None:
         return False

@@ -38,6 +38,7 @@ internal errors are never stored: they are run again.
 from __future__ import annotations
 
 import hashlib
+import importlib.util  # loaded by the interpreter's start-up anyway
 import os
 import stat as stat_module
 import sys
@@ -46,9 +47,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
+from mcp_migrate import __version__
 from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
-from mcp_migrate.project.cache_codec import decode_table, encode_table
+from mcp_migrate.project.cache_codec import SCHEMA, decode_table, encode_table
 from mcp_migrate.project.cache_place import cache_place, key_in_tree
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import replace_file
@@ -69,9 +71,6 @@ def tool_fingerprint() -> str:
     checkout that changes a rule without a version bump gets a fresh cache too. What else
     decides a file's findings is in it too: LibCST (its version and native parser), and the
     Python that runs it (its `ast` screens the files first)."""
-    from mcp_migrate import __version__
-    from mcp_migrate.project.cache_codec import SCHEMA
-
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     digest = hashlib.sha256(f"{__version__}:{SCHEMA}:{python_stamp()}:{package_stamp('libcst')}".encode())
     for folder, dirs, files in sorted(os.walk(package)):
@@ -93,8 +92,6 @@ def package_stamp(name: str) -> str:
     run never loads LibCST; `importlib.metadata` alone costs 35 ms to import): its version
     file's bytes and the size and mtime of its top-level files (its native parser among them).
     An upgrade, a downgrade or a rebuilt extension changes it; "missing" when it is not there."""
-    import importlib.util  # already loaded by the interpreter's start-up
-
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):

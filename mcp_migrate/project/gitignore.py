@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
 
+from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular
 
 
@@ -358,7 +359,6 @@ def _unreadable(path: str, exc: OSError, warnings: list | None) -> None:
     ignore are checked, which the user should know (it was silent)."""
     if warnings is None or isinstance(exc, (FileNotFoundError, NotADirectoryError)):
         return
-    from mcp_migrate.project.paths import display_path
 
     warnings.append(f"cannot read {display_path(path)}: {exc.strerror or exc}; its patterns are not applied")
 
