@@ -47,7 +47,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from mcp_migrate import __version__
+import mcp_migrate  # (its __version__ read when used: a test stands in another version)
 from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
 from mcp_migrate.project.cache_codec import SCHEMA, decode_table, encode_table
@@ -72,14 +72,14 @@ def tool_fingerprint() -> str:
     decides a file's findings is in it too: LibCST (its version and native parser), and the
     Python that runs it (its `ast` screens the files first)."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    digest = hashlib.sha256(f"{__version__}:{SCHEMA}:{python_stamp()}:{package_stamp('libcst')}".encode())
+    digest = hashlib.sha256(f"{mcp_migrate.__version__}:{SCHEMA}:{python_stamp()}:{package_stamp('libcst')}".encode())
     for folder, dirs, files in sorted(os.walk(package)):
         dirs.sort()
         for name in sorted(files):
             if name.endswith((".py", ".md", ".json")):
                 st = os.stat(os.path.join(folder, name))
                 digest.update(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}".encode())
-    return f"{__version__}-{digest.hexdigest()[:16]}"
+    return f"{mcp_migrate.__version__}-{digest.hexdigest()[:16]}"
 
 
 def python_stamp() -> str:

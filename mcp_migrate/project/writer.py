@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcp_migrate.project.exchange import exchange
+from mcp_migrate.project import exchange  # (read when used: the fault tests wrap exchange.exchange)
 from mcp_migrate.project.regular import read_regular
 
 #: The suffix of our temporary files (tempfile.mkstemp adds 8 random characters before it).
@@ -196,7 +196,7 @@ def _swap_in(tmp: str, path: Path, unchanged: Callable) -> bool:
     ours = os.lstat(tmp).st_ino
     with _signals_held():
         try:
-            swapped = exchange(tmp, str(path))
+            swapped = exchange.exchange(tmp, str(path))
         except FileNotFoundError:
             raise WriteRefused(DELETED) from None
         if not swapped:
@@ -219,9 +219,9 @@ def _put_back(tmp: str, path: Path, ours: int) -> None:
     try:
         if os.lstat(path).st_ino != ours:
             return
-        exchange(tmp, str(path))
+        exchange.exchange(tmp, str(path))
         if os.lstat(tmp).st_ino != ours:
-            exchange(tmp, str(path))
+            exchange.exchange(tmp, str(path))
     except FileNotFoundError:  # deleted after the swap: the deletion stands
         pass
 
