@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
+from mcp_migrate.core import callers
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.core.settings import Settings, with_view
@@ -107,7 +108,6 @@ def check_source(source, path: str = "<string>", *, settings: Settings | None = 
     rule that raised) is a finding too (INTERNAL_ERROR_CODE), so it can never pass as clean.
     Calls of a helper of the same text are related locations of the helper's finding
     (core.callers), as `check` reports them; those of a helper in another module stay findings."""
-    from mcp_migrate.core import callers
     from mcp_migrate.core.engine import internal_error_finding
 
     data = source.encode("utf-8") if isinstance(source, str) else source

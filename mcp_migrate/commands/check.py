@@ -9,6 +9,7 @@ from pathlib import Path
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from mcp_migrate.output.printable import printable
+from mcp_migrate.output.report import ColorChoice
 
 
 @dataclass(frozen=True)
@@ -17,7 +18,7 @@ class OutputOptions:
 
     output_format: str = "full"
     output_file: str | None = None
-    color: bool = True
+    color: ColorChoice = True
     quiet: bool = False
     statistics: bool = False
     exit_zero: bool = False

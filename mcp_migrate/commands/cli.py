@@ -16,7 +16,7 @@ from mcp_migrate import __version__
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.codes import EXIT_ERROR, EXIT_INTERRUPTED
 from mcp_migrate.core.settings import STRATEGIES
-from mcp_migrate.output.report import FORMATS  # cheap: report imports rich only inside functions
+from mcp_migrate.output.report import FORMATS, ColorChoice  # cheap: report imports rich only inside functions
 
 PROG = "mcp-migrate"
 
@@ -219,7 +219,7 @@ color_option = _compose(
 )
 
 
-def color_choice(color_when, no_color) -> object:
+def color_choice(color_when, no_color) -> ColorChoice:
     """`report.use_color`'s answer for `--color` / `--no-color` (which is `--color never`)."""
     from mcp_migrate.output import report
 

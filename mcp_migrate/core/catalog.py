@@ -13,6 +13,7 @@ import os
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib.util import find_spec
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -69,8 +70,6 @@ def _catalog_files():
     """The catalog's Markdown files: the installed `mcp_migrate._catalog` folder, listed as a
     plain folder (importlib.resources, and the tempfile and shutil it imports, only for a
     zipped install), else a source checkout's `rules/`."""
-    from importlib.util import find_spec
-
     try:
         spec = find_spec("mcp_migrate._catalog")
     except (ImportError, ValueError):

@@ -5,6 +5,8 @@ module away (RT001 runs itself over a helper's module to learn which functions a
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 
 from mcp_migrate.core.context import FileContext
@@ -68,7 +70,7 @@ class Dispatcher:
         if handlers:
             self._call(handlers, node)
         if self.strings and (kind is cst.SimpleString or kind is cst.ConcatenatedString):
-            self._visit_string(node)
+            self._visit_string(cast(cst.BaseString, node))  # (the exact type, tested on `kind`)
 
     def _visit_string(self, node: cst.BaseString) -> None:
         """One evaluation of the literal for every rule that wants string values. The tail of

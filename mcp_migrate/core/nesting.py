@@ -23,7 +23,7 @@ in sympy), of trailers 36 and of `elif`s 52; none is over a limit.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 #: Beyond these the file is not parsed. The parse runs on a thread with a 512 MB stack
 #: (core.deep), where the parser would survive about 60 times more, but its time grows with the
@@ -283,7 +283,7 @@ def _scan(data: bytes) -> Nesting:  # noqa: C901 - one tokenizer loop, kept in o
         if kind == 9:
             operand, line_start = True, False
             continue
-        word = match.group(kind)
+        word = match.group(cast(int, kind))  # every alternative of _TOKEN is a group: never None
         if kind == 10:
             if line_start and depth == 0:
                 max_elifs = max(max_elifs, _count_elif(data, match.start(), word, elifs))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any, cast
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -191,7 +192,7 @@ class _StatementLocator:
         state = PositionProvidingCodegenState(
             default_indent=self.module.default_indent,
             default_newline=self.module.default_newline,
-            provider=recorder,
+            provider=cast(Any, recorder),  # duck-typed: the state only writes `_computed`
             indent_tokens=[indent],
             line=line,
             column=column,
@@ -285,7 +286,7 @@ def _matching(body, node: cst.BaseStatement, block: list) -> int | None:
 
 def _first_line(node: cst.BaseStatement, statement: ast.stmt) -> int:
     decorators = getattr(node, "decorators", ())
-    if decorators:
+    if decorators and isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return statement.decorator_list[0].lineno
     return statement.lineno
 
@@ -300,7 +301,7 @@ def _inner_block(node: cst.BaseStatement, statement: ast.stmt, below: list) -> l
         if isinstance(child, (cst.Else, cst.Finally)):
             field = "finalbody" if isinstance(child, cst.Finally) else "orelse"
             return _nested(child, getattr(statement, field, None), below)
-        if isinstance(child, cst.If) and getattr(node, "orelse", None) is child:
+        if isinstance(child, cst.If) and isinstance(node, cst.If) and node.orelse is child:  # an elif
             orelse = getattr(statement, "orelse", None)
             if not orelse or not isinstance(orelse[0], ast.If):
                 return None

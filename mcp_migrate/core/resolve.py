@@ -11,7 +11,7 @@ bindings (they run later), collected by a pre-pass over the top-level statements
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import libcst as cst
 
@@ -312,11 +312,14 @@ class Resolver:
     # ----- traversal hooks (called by the engine) ---------------------------------------------
     # The engine calls these for every node of every candidate file: dispatch on the exact
     # type (LibCST's node classes are ABCs, so `isinstance` chains cost most of a traversal).
+    # (The casts say what the exact-type test above each proved: mypy follows `type(node) is`,
+    # not a test of `kind`, and calling `type` once per test would cost every node of a walk.)
     def on_visit(self, node: cst.CSTNode) -> None:
         kind = type(node)
         if kind is cst.Import or kind is cst.ImportFrom:
-            self._bind_import(node, self._current())
+            self._bind_import(cast("cst.Import | cst.ImportFrom", node), self._current())
         elif kind is cst.FunctionDef:
+            node = cast(cst.FunctionDef, node)
             self.defined_functions.add(node.name.value)
             scope = _Scope()
             self._bind_params(node.params, scope)
@@ -326,16 +329,16 @@ class Resolver:
             self.scopes.append(scope)
         elif kind is cst.Lambda:
             scope = _Scope()
-            self._bind_params(node.params, scope)
+            self._bind_params(cast(cst.Lambda, node).params, scope)
             self.scopes.append(scope)
         elif kind is cst.ClassDef:
             scope = _Scope(is_class=True)
-            self._collect_self_attrs(node.body.body, scope)
+            self._collect_self_attrs(cast(cst.ClassDef, node).body.body, scope)
             self.scopes.append(scope)
         elif kind in _COMPREHENSIONS:
             # `[types.X() for types in regs]`: the loop variables shadow the file's imports.
             scope = _Scope()
-            comp = node.for_in
+            comp: cst.CompFor | None = cast("cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp", node).for_in
             while comp is not None:
                 for name in _target_names(comp.target):
                     scope.names[name] = None
@@ -348,18 +351,19 @@ class Resolver:
             self.scopes.pop()
         elif kind is cst.FunctionDef or kind is cst.ClassDef:
             self.scopes.pop()
-            self._current().names[node.name.value] = None
+            self._current().names[cast("cst.FunctionDef | cst.ClassDef", node).name.value] = None
         elif kind is cst.Lambda:
             self.scopes.pop()
         elif kind is cst.Assign:
-            self._bind_assign(node, self._current())
+            self._bind_assign(cast(cst.Assign, node), self._current())
         elif kind is cst.AnnAssign:
-            self._bind_annassign(node, self._current())
+            self._bind_annassign(cast(cst.AnnAssign, node), self._current())
         elif kind is cst.WithItem:
-            if node.asname is not None and isinstance(node.asname.name, cst.Name):
-                self._current().names[node.asname.name.value] = self._value_binding(node.item)
+            item = cast(cst.WithItem, node)
+            if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                self._current().names[item.asname.name.value] = self._value_binding(item.item)
         elif kind is cst.For:
-            for name in _target_names(node.target):
+            for name in _target_names(cast(cst.For, node).target):
                 self._current().names[name] = None
 
     def _collect_self_attrs(self, body, scope: _Scope) -> None:
@@ -381,12 +385,12 @@ class Resolver:
                 if found:
                     scope.attrs[attr] = found
         elif isinstance(small, cst.Assign) and isinstance(small.value, (cst.Call, cst.Await)):
-            found = self._value_binding(small.value)
-            if found is not None and found.is_instance:
+            bound = self._value_binding(small.value)
+            if bound is not None and bound.is_instance:
                 for target in small.targets:
                     attr = _self_attr(target.target)
                     if attr is not None:
-                        scope.attrs.setdefault(attr, found.name)
+                        scope.attrs.setdefault(attr, bound.name)
 
     def _bind_params(self, params: cst.Parameters, scope: _Scope) -> None:
         every = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
@@ -464,7 +468,7 @@ class Resolver:
             return q
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_context":
             owner = self.instance_type(call.func.value)  # mcp.get_context() on a FastMCP instance
-            if sdk_symbol(owner) in SERVER_APPS:
+            if owner is not None and sdk_symbol(owner) in SERVER_APPS:
                 return f"{owner.rpartition('.')[0]}.Context"
         return None
 
@@ -533,8 +537,11 @@ class Resolver:
             left, right = self.annotation_type(ann.left), self.annotation_type(ann.right)
             return left if right is None else right if left is None else None
         if isinstance(ann, cst.SimpleString):
+            text = ann.evaluated_value
+            if not isinstance(text, str):  # b"..." is no annotation (LibCST would raise: None)
+                return None
             try:
-                inner = cst.parse_expression(ann.evaluated_value)
+                inner = cst.parse_expression(text)
             except Exception:
                 return None
             return self.annotation_type(inner)

@@ -41,10 +41,10 @@ class Invalid(Example):
 class Rule:
     CODE: ClassVar[str] = ""
     #: The rule runs on a file only when one of these byte strings occurs in it.
-    SCREEN: ClassVar[tuple] = ()
+    SCREEN: ClassVar[tuple[bytes, ...]] = ()
     #: String values this rule wants to see: `visit_string` is called for every plain string
     #: literal (implicit concatenation included) whose value is one of these.
-    WIRE_STRINGS: ClassVar[frozenset] = frozenset()
+    WIRE_STRINGS: ClassVar[frozenset[str]] = frozenset()
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
 
@@ -53,7 +53,7 @@ class Rule:
         self.resolver = context.resolver
 
     @classmethod
-    def gate(cls) -> tuple:
+    def gate(cls) -> tuple[bytes, ...]:
         """Byte strings at least one of which every file this rule can report on contains: its
         page's `gate` (core.catalog), which the runner reads without importing the rule
         (core.gates). The engine joins the gates of all selected rules into one first test per
@@ -71,7 +71,7 @@ class Rule:
         return info is not None and info.side == "client"
 
     @classmethod
-    def gate_tokens(cls, settings) -> tuple:
+    def gate_tokens(cls, settings) -> tuple[bytes, ...]:
         """The gate for one run's settings (a rule whose gate depends on configuration, such
         as the extend-apis wrappers, overrides this)."""
         return cls.gate()

@@ -18,6 +18,7 @@ import re
 from typing import NamedTuple
 
 from mcp_migrate.core.line_scan import starts_a_line
+from mcp_migrate.core.modules import imported_module_file
 
 # ----- packages --------------------------------------------------------------------------------
 #: Top-level packages that make up an MCP SDK.
@@ -38,7 +39,9 @@ TYPES_MODULE = "mcp.types"
 
 def in_package(qualified: str | None, package: str) -> bool:
     """`qualified` names something inside `package` (`fastmcp.client.Client` in `fastmcp`)."""
-    return bool(qualified) and (qualified == package or qualified.startswith(package + "."))
+    if not qualified:
+        return False
+    return qualified == package or qualified.startswith(package + ".")
 
 
 def sdk_symbol(qname: str | None, packages=SDK_PACKAGES) -> str | None:
@@ -257,8 +260,6 @@ def project_module_is_mcp(view, path: str, qualified: str) -> bool:
     """Whether the project module the file at `path` imports `qualified` from speaks the Roots
     protocol by its own bytes (spec-named Roots types or the wire; one module away, no further),
     as the project view `view` (core.project_view) reads it: once per module and view."""
-    from mcp_migrate.core.modules import imported_module_file
-
     found = imported_module_file(view, path, qualified)
     if found is None:
         return False

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 from mcp_migrate.core.coordination import RunPlan
 from mcp_migrate.core.project_view import ProjectView
+
+if TYPE_CHECKING:  # the rule contract loads LibCST, which a file no rule can report on never needs
+    from mcp_migrate.core.rule import Rule
 
 #: Migration strategies for RT001-RT003 rewrites, in the order the CLI lists them.
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
@@ -20,12 +24,12 @@ STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 class Settings:
     """What to check: the selected rule codes and a team's own wrapper APIs."""
 
-    select: frozenset = frozenset()
+    select: frozenset[str] = frozenset()
     #: The rule classes that run (core.rule.Rule subclasses): the selection's rules, chosen by
     #: mcp_migrate.api; the engine runs exactly these and knows no others.
-    rules: tuple = ()
+    rules: tuple[type[Rule], ...] = ()
     #: rule code -> qualified names of a team's wrappers that count as that rule's API.
-    extend_apis: tuple = ()
+    extend_apis: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Migration strategy (one of STRATEGIES), or None for the per-site default; and the
     #: names the rewrites introduce.
     strategy: str | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cached_property
+from typing import TypeVar, overload
 
 import libcst as cst
 
@@ -62,7 +63,8 @@ def literal(expr: cst.CSTNode | None) -> str | None:
         return _simple_value(expr)
     if not isinstance(expr, cst.ConcatenatedString):
         return None
-    parts, stack = [], [expr]
+    parts: list[str] = []
+    stack: list[cst.BaseExpression] = [expr]
     while stack:
         node = stack.pop()
         if isinstance(node, cst.ConcatenatedString):
@@ -245,7 +247,18 @@ def module_binding(module: cst.Module, name: str):
     return None
 
 
+_Node = TypeVar("_Node", bound=cst.CSTNode)
+_Other = TypeVar("_Other", bound=cst.CSTNode)
+
+
+@overload
+def enclosing(ancestors: list, kinds: type[_Node]) -> _Node | None: ...
+@overload
+def enclosing(ancestors: list, kinds: tuple[type[_Node], type[_Other]]) -> _Node | _Other | None: ...
+@overload
+def enclosing(ancestors: list, kinds: tuple[type, ...]) -> cst.CSTNode | None: ...
 def enclosing(ancestors: list, kinds) -> cst.CSTNode | None:
+    """The innermost of `ancestors` of one of `kinds` (a node class, or a tuple of them)."""
     for node in reversed(ancestors):
         if isinstance(node, kinds):
             return node

@@ -41,7 +41,7 @@ _LAYOUT = (
 )
 _LAYOUT_FIELDS = frozenset({"lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer"})
 #: Classes whose fields are not declared in source order.
-_SOURCE_ORDER = {
+_SOURCE_ORDER: dict[type, tuple[str, ...]] = {
     cst.FunctionDef: ("decorators", "name", "params", "returns", "body"),
     cst.ClassDef: ("decorators", "name", "bases", "keywords", "body"),
     cst.ExceptHandler: ("type", "name", "body"),
@@ -61,10 +61,10 @@ def _syntax_node_types() -> frozenset:
 
 
 NODE_TYPES = _syntax_node_types()
-_FIELDS: dict = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _fields(kind: type) -> tuple:
+def _fields(kind: type) -> tuple[str, ...]:
     names = _FIELDS.get(kind)
     if names is None:
         names = _SOURCE_ORDER.get(kind) or tuple(
@@ -76,9 +76,9 @@ def _fields(kind: type) -> tuple:
     return names
 
 
-def children(node: cst.CSTNode) -> list:
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The syntax children of `node`, in source order."""
-    out = []
+    out: list[cst.CSTNode] = []
     for name in _fields(type(node)):
         value = getattr(node, name)
         kind = type(value)

@@ -14,6 +14,9 @@ command. This module only renders.
 from __future__ import annotations
 
 import difflib
+import shlex
+
+from mcp_migrate.output.printable import one_line
 
 #: The key under which finding_context's cache keeps proposal hunks beside file lines.
 _HUNKS = ("hunks",)
@@ -91,10 +94,6 @@ def own_hunks(changes: list, first: int, last: int) -> list:
 
 def diff_command(finding) -> str:
     """The command that prints the whole diff of the finding's rule's fixes in its file."""
-    import shlex
-
-    from mcp_migrate.output.printable import one_line
-
     unsafe = " --unsafe-fixes" if finding.fix in ("unsafe", "marker") else ""
     return f"mcp-migrate fix --diff{unsafe} --select {finding.code} {shlex.quote(one_line(finding.path))}"
 
@@ -168,8 +167,6 @@ def _file_fixes(run, path: str, memo: dict) -> tuple:
 def called_from(finding) -> list:
     """`called from path:line:col` per related location of the finding (a helper's callers,
     core.callers), as (text, style) lines."""
-    from mcp_migrate.output.printable import one_line
-
     return [(f"called from {one_line(r.path)}:{r.line}:{r.column}", "cyan") for r in finding.related]
 
 
@@ -184,8 +181,6 @@ def finding_context(run, finding, lines_of: dict) -> list:
             lines_of[finding.path] = []
     out = source_block(lines_of[finding.path], finding)
     if getattr(finding, "help", ""):  # what to do, as ruff shows it under the snippet
-        from mcp_migrate.output.printable import one_line
-
         out.append((f"help: {one_line(finding.help)}", "cyan"))
     out.extend(called_from(finding))
     if finding.fix != "none":

@@ -7,13 +7,13 @@ escaped as the Actions runner expects (`%`, CR, LF everywhere; `:` and `,` in pr
 
 from __future__ import annotations
 
+from mcp_migrate.output.printable import printable
+
 LEVELS = {"breaks": "error", "error": "error", "deprecated": "warning", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
     """The runner's escapes, after `printable` (a file name that is not UTF-8 shows as `\\xff`)."""
-    from mcp_migrate.output.printable import printable
-
     return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

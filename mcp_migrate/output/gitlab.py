@@ -15,6 +15,8 @@ from __future__ import annotations
 import hashlib
 import os
 
+from mcp_migrate.project.baseline import file_lines, finding_hash
+
 SEVERITIES = {"breaks": "critical", "warning": "major", "deprecated": "minor", "info": "info", "error": "major"}
 
 
@@ -39,8 +41,6 @@ def fingerprint(code: str, path: str, line_hash: str, salt: str = "") -> str:
 
 
 def code_quality(run, project_dir=None) -> list:
-    from mcp_migrate.project.baseline import file_lines, finding_hash
-
     if project_dir is None:
         project_dir = os.environ.get("CI_PROJECT_DIR")
     lines_of: dict = {}

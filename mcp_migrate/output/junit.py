@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from xml.sax.saxutils import escape, quoteattr
 
+from mcp_migrate.output.printable import printable
+
 PROGRAM = "mcp-migrate"
 PACKAGE = f"org.{PROGRAM}"
 
@@ -26,8 +28,6 @@ def _attr(value) -> str:
 
 
 def _xml_chars(value: str) -> str:
-    from mcp_migrate.output.printable import printable
-
     return "".join(
         c if c in "\t\n\r" or 0x20 <= ord(c) <= 0xD7FF or 0xE000 <= ord(c) <= 0xFFFD or ord(c) > 0xFFFF else "\ufffd"
         for c in printable(value)

@@ -21,12 +21,18 @@ Rule codes link to the rule pages (`docs-url`). `fix --report` describes what it
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import REVIEW_PENDING_CODE
 from mcp_migrate.core.coordination import FileNotes
-from mcp_migrate.core.findings import MARKED
+from mcp_migrate.core.findings import MARKED, FileError
+from mcp_migrate.core.suppress import review_markers
 from mcp_migrate.output.full import decode_lines
+from mcp_migrate.output.interface import left_without_effect
+from mcp_migrate.output.printable import printable
+from mcp_migrate.output.sarif import DOCS_URL
 
 #: Unchanged lines shown around each change.
 CONTEXT_LINES = 2
@@ -162,9 +168,6 @@ class Links:
     file codes (E999, ...) have no page and stay plain."""
 
     def __init__(self, docs_url: str | None) -> None:
-        from mcp_migrate.core.catalog import load_catalog
-        from mcp_migrate.output.sarif import DOCS_URL
-
         self.base = (docs_url or DOCS_URL).rstrip("/")
         self.catalog = load_catalog()
 
@@ -224,8 +227,6 @@ def _counts(file: FileInput, left: list) -> dict:
 
 def _interface(files: list, fixed: bool) -> list:
     """The interface-changes section (lines)."""
-    from mcp_migrate.output.interface import left_without_effect
-
     tools, env, calls, dead, kept = [], [], [], [], []
     for file in files:
         done = {a.code for a in file.applied if a.kind != MARKED}
@@ -319,8 +320,6 @@ def _written_markers(file: FileInput) -> list:
     codes = {a.code for a in file.applied if a.kind == MARKED}
     if not codes or file.new is None:
         return []
-    from mcp_migrate.core.catalog import load_catalog
-    from mcp_migrate.core.suppress import review_markers
 
     text = "\n".join(decode_lines(file.new))
     return [(m.line, m.code, m.reason) for m in review_markers(text, load_catalog()) if m.code in codes]
@@ -345,11 +344,14 @@ def _finding_line(finding, links: Links) -> str:
     return text
 
 
-def render(files: list, *, files_checked: int, fixed: bool, errors: list = (), docs_url: str | None = None) -> str:
+def render(
+    files: list, *, files_checked: int, fixed: bool, errors: Sequence[FileError] = (), docs_url: str | None = None
+) -> str:
     """The whole Markdown document."""
     links = Links(docs_url)
     files = sorted(files, key=lambda f: f.path)
-    sections, totals, by_rule, by_file = [], Counts(), {}, []
+    sections, totals, by_file = [], Counts(), []
+    by_rule: dict[str, Counts] = {}
     caused_total = markers = 0
     for file in files:
         left, caused = split_after(file)
@@ -430,8 +432,6 @@ def _file_section(file: FileInput, left: list, caused: list, links: Links) -> li
 
 def write(path: str, text: str) -> None:
     """Write the report as UTF-8 (Markdown viewers and pull-request bodies expect it)."""
-    from mcp_migrate.output.printable import printable
-
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(printable(text))  # a file name that is not UTF-8 shows as `\xff`
 
@@ -442,7 +442,7 @@ def check_report(run) -> str:
     return render(files, files_checked=run.files_checked, fixed=False, errors=run.errors, docs_url=run.docs_url)
 
 
-def fix_report(files: list, files_checked: int, errors: list = (), docs_url: str | None = None) -> str:
+def fix_report(files: list, files_checked: int, errors: Sequence[FileError] = (), docs_url: str | None = None) -> str:
     """The report of a `fix` run: `files` are FileInputs (commands.fix builds them after writing:
     an unwritten file's result already holds its original findings)."""
     return render(files, files_checked=files_checked, fixed=True, errors=list(errors), docs_url=docs_url)

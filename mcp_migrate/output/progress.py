@@ -7,6 +7,8 @@ import contextlib
 import os
 import sys
 
+from mcp_migrate.output.report import ColorChoice, make_console
+
 #: Runs over more files than this show a bar (when stderr is a terminal).
 THRESHOLD = 300
 
@@ -15,12 +17,10 @@ def _noop() -> None:
     return None
 
 
-def bar(total: int, *, color: bool = True, label: str = "Checking"):
+def bar(total: int, *, color: ColorChoice = True, label: str = "Checking"):
     """A context manager yielding `advance()`; a no-op below THRESHOLD or off a terminal."""
     if total <= THRESHOLD or not _may_be_terminal(sys.stderr):
         return contextlib.nullcontext(_noop)
-    from mcp_migrate.output.report import make_console
-
     console = make_console(stderr=True, color=color)
     if not console.is_terminal:
         return contextlib.nullcontext(_noop)
@@ -50,7 +50,7 @@ def _rich_bar(console, total: int, label: str):
         yield lambda: progress.advance(task)
 
 
-def factory(*, color: bool = True, label: str = "Checking", enabled: bool = True):
+def factory(*, color: ColorChoice = True, label: str = "Checking", enabled: bool = True):
     """What run.runner.run_check / run_fix take as `progress` (None when disabled, e.g. --quiet)."""
     if not enabled:
         return None

@@ -1,18 +1,26 @@
 """Reporters: text (rich, coloured on a terminal), JSON, statistics, the rules table, `explain`.
 SARIF and GitHub workflow commands live in sarif.py and github.py; `write_report` picks one.
 
-rich and json are imported inside the functions so commands that do not print through them
-start faster. All user text (paths, messages, docs) goes through `rich.markup.escape`, and
+rich is imported inside the functions so commands that do not print through it start
+faster. All user text (paths, messages, docs) goes through `rich.markup.escape`, and
 consoles never highlight, wrap or replace `:emoji:` codes, so output is exactly the data.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import sys
 from collections import Counter
+from typing import IO, Final, Literal, cast
+
+from mcp_migrate import __version__
+from mcp_migrate.core.catalog import SEVERITIES
+from mcp_migrate.core.findings import FIXING_KINDS, MARKED
+from mcp_migrate.output.grouped import called_count, grouped_lines
+from mcp_migrate.output.printable import PrintableStream, one_line, printable, printable_data
 
 #: `full` (the default, as in ruff: each finding with its source and proposed fix), `concise`
 #: (one line per finding; `text` is its older name), `grouped` (by file), and the machine formats.
@@ -24,10 +32,12 @@ ERRORS_ON_STDERR = ("json-lines", "gitlab")
 
 
 #: `use_color`'s answer for `--color always`: colour even when piped (truthy, like True).
-ALWAYS = "always"
+ALWAYS: Final = "always"
+#: A colour choice: False (never), True (on a terminal) or ALWAYS.
+ColorChoice = bool | Literal["always"]
 
 
-def use_color(no_color: bool = False, when: str | None = None):
+def use_color(no_color: bool = False, when: str | None = None) -> ColorChoice:
     """`--color auto|always|never` as ruff has it. False for `never` (`--no-color`) or, in `auto`,
     a non-empty NO_COLOR (no-color.org); `ALWAYS` for `always` (which NO_COLOR does not turn
     off); True otherwise, and rich then colours only a terminal."""
@@ -38,17 +48,15 @@ def use_color(no_color: bool = False, when: str | None = None):
     return not os.environ.get("NO_COLOR")
 
 
-def make_console(*, stderr: bool = False, color=True, file=None):
+def make_console(*, stderr: bool = False, color: ColorChoice = True, file=None):
     from rich.console import Console
-
-    from mcp_migrate.output.printable import PrintableStream
 
     target = file if file is not None else sys.stderr if stderr else sys.stdout
     forced = color == ALWAYS and file is None
     # `always`: escape codes even into a pipe, and NO_COLOR (which rich reads itself) loses to the flag.
-    system = "standard" if forced else "auto" if color and file is None else None
+    system: Literal["standard", "auto"] | None = "standard" if forced else "auto" if color and file is None else None
     return Console(
-        file=PrintableStream(target),
+        file=cast(IO[str], PrintableStream(target)),  # a text stream: it hands the rest to `target`
         highlight=False,
         soft_wrap=True,
         emoji=False,
@@ -100,7 +108,6 @@ def passing_note(run, findings) -> str:
     failing = getattr(run, "failing", None)
     if failing is None or not findings:
         return ""
-    from mcp_migrate.core.catalog import SEVERITIES
 
     failed = {id(f) for f in failing}
     below = [f for f in findings if id(f) not in failed]
@@ -140,12 +147,10 @@ def baseline_lines(run) -> list:
     return lines
 
 
-def print_errors(run, *, color: bool = True) -> None:
+def print_errors(run, *, color: ColorChoice = True) -> None:
     if not run.errors:
         return
     from rich.markup import escape
-
-    from mcp_migrate.output.printable import one_line
 
     err = make_console(stderr=True, color=color)
     for e in run.errors:
@@ -156,7 +161,7 @@ def print_errors(run, *, color: bool = True) -> None:
 def print_text(
     run,
     *,
-    color: bool = True,
+    color: ColorChoice = True,
     quiet: bool = False,
     file=None,
     summary: bool = True,
@@ -168,8 +173,6 @@ def print_text(
     then (unless quiet) baseline notes and the summary."""
     print_errors(run, color=color)
     if grouped:
-        from mcp_migrate.output.grouped import grouped_lines
-
         lines = functools.partial(grouped_lines, run)
     else:
         lines = functools.partial(_finding_lines, run, full)
@@ -224,8 +227,6 @@ def _print_plain(target, run, lines, quiet: bool, summary: bool, blocks: bool) -
     """What the unstyled rich path prints, written directly: the lines of the findings, the
     baseline notes and the summary. False (nothing written) when some text holds what rich
     would change (tabs, control characters), so rich prints it as before."""
-    from mcp_migrate.output.printable import PrintableStream
-
     out = [text for text, _ in lines(markup=False)]
     body = "\n".join(out)
     tail: list = []
@@ -256,9 +257,6 @@ def _finding_lines(run, full: bool, markup: bool = True):
     with `full` its source lines, caret and proposed fix (output.full). As rich markup, or
     (`markup=False`) the plain text that markup renders to. Control characters from file
     names, messages and source lines are shown, never sent (output.printable)."""
-    from mcp_migrate.output.grouped import called_count
-    from mcp_migrate.output.printable import one_line, printable
-
     if markup:
         from rich.markup import escape
 
@@ -286,8 +284,6 @@ def _finding_lines(run, full: bool, markup: bool = True):
 def statistics(run) -> list:
     """One row per rule with findings: code, name, count, how many have a fix (a safe or unsafe
     one: not a suggestion, not a review marker); most first."""
-    from mcp_migrate.core.findings import FIXING_KINDS
-
     counts = Counter((f.code, f.name) for f in run.findings)
     fixable = Counter(f.code for f in run.findings if f.fix in FIXING_KINDS)
     rows = [{"code": code, "name": name, "count": n, "fixable": fixable[code]} for (code, name), n in counts.items()]
@@ -312,7 +308,7 @@ def statistics_marks(run) -> dict:
     return marks
 
 
-def print_statistics(run, *, color: bool = True, quiet: bool = False, file=None) -> None:
+def print_statistics(run, *, color: ColorChoice = True, quiet: bool = False, file=None) -> None:
     """`count  CODE  [*] name` per rule, as ruff prints them (`[*]` fixable by `mcp-migrate fix`,
     `[-]` by `--unsafe-fixes` only, `[ ]` not at all; no marks when no rule has a fix), then
     the summary."""
@@ -334,8 +330,6 @@ def print_statistics(run, *, color: bool = True, quiet: bool = False, file=None)
 
 def json_document(run, *, with_statistics: bool = False) -> dict:
     """The `--format json` document; its schema ships as mcp_migrate/schemas/report.schema.json."""
-    from mcp_migrate import __version__
-
     doc = {
         "version": __version__,
         "files_checked": run.files_checked,
@@ -357,10 +351,8 @@ def json_document(run, *, with_statistics: bool = False) -> dict:
 def applied_document(results) -> dict:
     """A fix run's `fixed` and `marked_for_review` lists: each fix written, by file and line.
     A review marker is never a fix: its finding is still in `findings`."""
-    from mcp_migrate.core.findings import MARKED
-
     written = sorted((r for r in results if r.fixed_source is not None), key=lambda r: r.path)
-    entries = {"fixed": [], "marked_for_review": []}
+    entries: dict[str, list[dict]] = {"fixed": [], "marked_for_review": []}
     for result in written:
         for applied in sorted(result.applied, key=lambda a: (a.line, a.code)):
             key = "marked_for_review" if applied.kind == MARKED else "fixed"
@@ -370,10 +362,6 @@ def applied_document(results) -> dict:
 
 def render_document(run, output_format: str, *, with_statistics: bool = False) -> str:
     """A machine-readable format (json, json-lines, junit, sarif, github, gitlab) as one string."""
-    import json
-
-    from mcp_migrate.output.printable import printable_data
-
     if output_format == "json":
         return json.dumps(printable_data(json_document(run, with_statistics=with_statistics)), indent=2) + "\n"
     if output_format == "json-lines":  # ruff's json-lines: each finding of the json document, one per line
@@ -402,7 +390,7 @@ def write_report(
     output_format: str = "text",
     *,
     output_file: str | None = None,
-    color: bool = True,
+    color: ColorChoice = True,
     quiet: bool = False,
     with_statistics: bool = False,
 ) -> None:
@@ -437,7 +425,7 @@ def write_report(
 RULE_COLUMNS = ("code", "name", "fix", "severity", "summary")
 
 
-def print_rules(catalog: dict, *, color: bool = True) -> None:
+def print_rules(catalog: dict, *, color: ColorChoice = True) -> None:
     """A table on a terminal; plain aligned columns, no header, when piped (grep-friendly)."""
     from rich.markup import escape
 
@@ -472,7 +460,7 @@ def rules_document(catalog: dict) -> list:
     ]
 
 
-def print_explain(info, *, color: bool = True, file=None) -> None:
+def print_explain(info, *, color: ColorChoice = True, file=None) -> None:
     """The rule page: rendered with rich's Markdown on a terminal, the plain Markdown when piped
     (so `explain RT001 > page.md` and grep get the page as written)."""
     from rich.markup import escape

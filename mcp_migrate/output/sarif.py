@@ -17,6 +17,8 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
+from mcp_migrate import __version__
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import FILE_CODES
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -53,8 +55,6 @@ def _first_paragraph(doc: str, fallback: str) -> str:
 
 
 def rule_descriptors(base: str = DOCS_URL) -> list:
-    from mcp_migrate.core.catalog import load_catalog
-
     rules = []
     for info in load_catalog().values():
         properties = {"severity": info.severity, "fix": info.fix, "tags": list(info.tags)}  # the page's `tags`
@@ -181,8 +181,6 @@ def _related(number: int, related) -> dict:
 
 
 def sarif_log(run) -> dict:
-    from mcp_migrate import __version__
-
     rules = rule_descriptors(docs_url(run))
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     lines_of: dict = {}

@@ -38,6 +38,7 @@ internal errors are never stored: they are run again.
 from __future__ import annotations
 
 import hashlib
+import importlib.util  # loaded by the interpreter's start-up anyway
 import os
 import stat as stat_module
 import sys
@@ -46,9 +47,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
+import mcp_migrate  # (its __version__ read when used: a test stands in another version)
 from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
-from mcp_migrate.project.cache_codec import decode_table, encode_table
+from mcp_migrate.project.cache_codec import SCHEMA, decode_table, encode_table
 from mcp_migrate.project.cache_place import cache_place, key_in_tree
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import replace_file
@@ -69,18 +71,15 @@ def tool_fingerprint() -> str:
     checkout that changes a rule without a version bump gets a fresh cache too. What else
     decides a file's findings is in it too: LibCST (its version and native parser), and the
     Python that runs it (its `ast` screens the files first)."""
-    from mcp_migrate import __version__
-    from mcp_migrate.project.cache_codec import SCHEMA
-
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    digest = hashlib.sha256(f"{__version__}:{SCHEMA}:{python_stamp()}:{package_stamp('libcst')}".encode())
+    digest = hashlib.sha256(f"{mcp_migrate.__version__}:{SCHEMA}:{python_stamp()}:{package_stamp('libcst')}".encode())
     for folder, dirs, files in sorted(os.walk(package)):
         dirs.sort()
         for name in sorted(files):
             if name.endswith((".py", ".md", ".json")):
                 st = os.stat(os.path.join(folder, name))
                 digest.update(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}".encode())
-    return f"{__version__}-{digest.hexdigest()[:16]}"
+    return f"{mcp_migrate.__version__}-{digest.hexdigest()[:16]}"
 
 
 def python_stamp() -> str:
@@ -93,8 +92,6 @@ def package_stamp(name: str) -> str:
     run never loads LibCST; `importlib.metadata` alone costs 35 ms to import): its version
     file's bytes and the size and mtime of its top-level files (its native parser among them).
     An upgrade, a downgrade or a rebuilt extension changes it; "missing" when it is not there."""
-    import importlib.util  # already loaded by the interpreter's start-up
-
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
@@ -214,15 +211,16 @@ class ResultCache:
     def save(self) -> None:
         """Write every table that gained entries; a cache that cannot be written is skipped
         (a read-only checkout must still be checked)."""
-        if not self._new or not self.usable:
+        key = self.key
+        if not self._new or key is None or self.refused is not None:  # (not usable)
             return
         try:
-            _claim(self.root, self.key, self.adopt_empty)
+            _claim(self.root, key, self.adopt_empty)
             _make_own_folder(self.folder)
             for name, entries in self._new.items():
                 table = self._load(name)
                 table.update(entries)
-                replace_file(Path(self.root, name), encode_table(self.key, name, table))
+                replace_file(Path(self.root, name), encode_table(key, name, table))
         except OSError:
             pass
         self._new.clear()
@@ -230,6 +228,9 @@ class ResultCache:
     def _load(self, name: str) -> dict:
         """A table's entries, or {} when it is missing, too large, not ours or malformed."""
         path = os.path.join(self.root, name)
+        key = self.key
+        if key is None:  # an unusable cache loads nothing (callers test `usable` first)
+            return {}
         try:
             if os.path.islink(self.folder) or os.path.islink(path):
                 return {}
@@ -238,7 +239,7 @@ class ResultCache:
             return {}
         if len(data) > MAX_TABLE_BYTES:
             return {}
-        return decode_table(self.key, name, data) or {}
+        return decode_table(key, name, data) or {}
 
 
 #: Settings fields that change what a run shows, not what a file's check finds: one table

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from mcp_migrate.project.cache import CACHEDIR_TAG, GITIGNORE, OWNER_MARK, owned
 from mcp_migrate.project.cache_codec import MAGIC
+from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import TEMP_SUFFIX
 
 _FINGERPRINT = re.compile(r"[0-9A-Za-z.+!_-]+-[0-9a-f]{16}\Z")
@@ -141,8 +142,6 @@ def _regular(entry: os.DirEntry) -> bool:
 
 def _starts(path: str, size: int) -> bytes:
     """The first `size` bytes of a file (b"" when it cannot be read)."""
-    from mcp_migrate.project.regular import read_regular
-
     try:
         return read_regular(path, size)[0]
     except OSError:

@@ -11,11 +11,22 @@ import os
 import re
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
+from mcp_migrate.project.gitignore import PatternSet, glob_problem, walk_up
 from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular  # a FIFO named by --config must not hang
+
+if sys.version_info >= (3, 11):  # (core.catalog has loaded it already)
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+if TYPE_CHECKING:  # the flags' layer is built from a Config (project.overrides imports this module)
+    from mcp_migrate.project.overrides import Overrides
 
 SECTION = "mcp-migrate"
 #: The largest integer TOML has (a 64-bit signed one): Python's TOML reader accepts more, which
@@ -73,15 +84,13 @@ class Config:
     #: Walk into template folders (a name holding `{{`, `}}` or `{%`); None: skip them.
     include_templates: bool | None = None
     #: The command line's layer over every config file (project.overrides.Overrides), or None.
-    overrides: object | None = None
+    overrides: Overrides | None = None
     #: The keys the file set (TOML spelling), so `mcp-migrate config` can say where values came from.
     keys: frozenset = frozenset()
 
     def per_file_ignore_sets(self) -> list:
         """[(PatternSet, codes)]: this file's `per-file-ignores`, or the command line's in their
         place (`--per-file-ignores`), then `--extend-per-file-ignores`."""
-        from mcp_migrate.project.gitignore import PatternSet
-
         own = [(PatternSet.from_lines(self.root, [plain_glob(glob)]), codes) for glob, codes in self.per_file_ignores]
         return own if self.overrides is None else self.overrides.per_file_ignore_sets(own)
 
@@ -103,10 +112,6 @@ def plain_glob(glob: str) -> str:
 
 
 def _load_toml(path: str) -> dict:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
     shown = display_path(path)
     try:
         return tomllib.loads(read_regular(path)[0].decode("utf-8"))
@@ -159,8 +164,6 @@ def find_config(start: str) -> str | None:
     """The nearest config file at or above `start` (a folder or a file): `.mcp-migrate.toml`,
     `mcp-migrate.toml`, or a pyproject.toml with a `[tool.mcp-migrate]` table; a pyproject.toml
     without the table does not stop the search (as ruff)."""
-    from mcp_migrate.project.gitignore import walk_up
-
     for each in walk_up(_start_folder(start)):
         found = config_in(each)
         if found is not None:
@@ -202,8 +205,6 @@ class _Validator:
     def globs(self, key: str, globs) -> tuple:
         """Every glob well formed: git would read a stray `[` literally, which in a config is
         almost always a typo that silently excludes nothing."""
-        from mcp_migrate.project.gitignore import glob_problem
-
         for glob in globs:
             problem = glob_problem(glob)
             if problem is not None:
@@ -327,8 +328,6 @@ def check_strategy(value: str, where: str) -> str:
 
 def check_fail_on(value: str, where: str) -> str:
     """`value` when it names a severity, else a ConfigError naming `where`."""
-    from mcp_migrate.core.catalog import SEVERITIES
-
     if value not in SEVERITIES:
         raise ConfigError(f"{where}: unknown severity {value!r} (choose from {', '.join(SEVERITIES)})")
     return value
@@ -408,7 +407,6 @@ class ConfigResolver:
         (discovery has it: no config file is looked for there that it does not hold)."""
         if self.fixed:
             return self.base
-        from mcp_migrate.project.gitignore import walk_up
 
         seen = []
         config = self.base

@@ -12,6 +12,8 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from collections.abc import Callable
+from typing import Literal
 
 #: linux/fcntl.h: the current directory as `dirfd`, and renameat2's swap flag.
 _AT_FDCWD = -100
@@ -19,7 +21,7 @@ _RENAME_EXCHANGE = 2
 #: What renameat2 answers where the swap cannot be done here (kernel, file system, seccomp).
 _UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EPERM}
 
-_call = None  # the C function once looked up; False: not available
+_call: Callable[..., int] | Literal[False] | None = None  # the C function once looked up; False: not available
 
 
 def _renameat2():

@@ -14,7 +14,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
+from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular
 
 
@@ -48,7 +50,7 @@ def _bracket(pat: str, i: int, git: bool = True):
     negated = j < len(pat) and pat[j] in "!^"
     if negated:
         j += 1
-    parts = []
+    parts: list[str] = []
     first = True
     previous: str | None = None  # the last character that can start a range
     while j < len(pat) and (pat[j] != "]" or first):
@@ -278,7 +280,8 @@ class PatternSet:
             joined = self._joined[is_dir] = (applying, re.compile(expression, re.DOTALL) if applying else None)
         applying, regex = joined
         match = regex.match(rel) if regex is not None else None
-        return None if match is None else applying[match.lastindex - 1]
+        # (each alternative is one group: a match always has a lastindex)
+        return None if match is None else applying[cast(int, match.lastindex) - 1]
 
     def matches(self, path: str, is_dir: bool = False) -> bool:
         return bool(self.verdict(path, is_dir))
@@ -356,7 +359,6 @@ def _unreadable(path: str, exc: OSError, warnings: list | None) -> None:
     ignore are checked, which the user should know (it was silent)."""
     if warnings is None or isinstance(exc, (FileNotFoundError, NotADirectoryError)):
         return
-    from mcp_migrate.project.paths import display_path
 
     warnings.append(f"cannot read {display_path(path)}: {exc.strerror or exc}; its patterns are not applied")
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from mcp_migrate.project import selection
 from mcp_migrate.project.config import Config, ConfigError, plain_glob
-from mcp_migrate.project.gitignore import glob_problem
+from mcp_migrate.project.gitignore import PatternSet, glob_problem
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,6 @@ class Overrides:
         return [first, (config.root, tuple(config.extend_exclude)), (self.root, self.extend_exclude)]
 
     def _sets(self, pairs: tuple) -> list:
-        from mcp_migrate.project.gitignore import PatternSet
-
         return [(PatternSet.from_lines(self.root, [plain_glob(glob)]), codes) for glob, codes in pairs]
 
 

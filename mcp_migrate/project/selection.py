@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import UNFILTERED_CODES
+from mcp_migrate.core.settings import Settings
 
 #: The one message for an empty code, from the CLI (`--select ""`) and the config (`select = [""]`) alike.
 EMPTY_CODE = "empty rule code (name codes or prefixes, such as RT001 or RT)"
@@ -32,7 +33,7 @@ def expand(specs: Iterable[str]) -> frozenset:
     """Rule codes named by codes or prefixes (`RT` = every RT rule, `RT00` = RT001..RT009,
     `ALL`). E999/E902 are accepted but expand to nothing: they are never filtered."""
     codes = load_catalog()
-    out = set()
+    out: set[str] = set()
     for spec in specs:
         if not isinstance(spec, str):
             raise UnknownCodeError(repr(spec))
@@ -114,8 +115,6 @@ class RuleSelector:
     def settings_for(self, path: str):
         """The file's Settings, without their rule classes: `mcp_migrate.api` adds those when a
         file passes its selection's gate (core.gates), so planning a run imports no rule."""
-        from mcp_migrate.core.settings import Settings
-
         select = self.selected
         for patterns, codes in self.per_file_ignores:
             if patterns.matches_with_parents(os.path.abspath(path)):

@@ -23,11 +23,16 @@ import atexit
 import contextlib
 import os
 import re
+import signal
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from mcp_migrate.project import exchange  # (read when used: the fault tests wrap exchange.exchange)
+from mcp_migrate.project.regular import read_regular
 
 #: The suffix of our temporary files (tempfile.mkstemp adds 8 random characters before it).
 TEMP_SUFFIX = ".mcp-migrate"
@@ -65,8 +70,6 @@ class Snapshot:
 def snapshot(path: Path, max_size: int = 0) -> Snapshot:
     """Read a regular file (anything else is an OSError: a FIFO would block the run); one over
     `max_size` bytes (max-file-size) is regular.TooLarge, found before reading it."""
-    from mcp_migrate.project.regular import read_regular
-
     data, st = read_regular(str(path), max_size=max_size)
     return Snapshot(data, st.st_mtime_ns, st.st_size, st.st_ino, st.st_dev)
 
@@ -103,8 +106,6 @@ DELETED = "deleted during the run (after it was read): not written back"
 def changed_since(path: Path, before: Snapshot) -> str | None:
     """Why `path` is no longer what `before` read (CHANGED, DELETED), or None: its size, mtime,
     inode and device, then its bytes (read no further than one past the old size)."""
-    from mcp_migrate.project.regular import read_regular
-
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -192,12 +193,10 @@ def _swap_in(tmp: str, path: Path, unchanged: Callable) -> bool:
     `tmp`, which may be the editor's save. What stays open: bytes written in place by a program
     that opened the file before the swap and writes after the comparison go to the file that
     came out, which is removed (no call locks out such a write)."""
-    from mcp_migrate.project.exchange import exchange
-
     ours = os.lstat(tmp).st_ino
     with _signals_held():
         try:
-            swapped = exchange(tmp, str(path))
+            swapped = exchange.exchange(tmp, str(path))
         except FileNotFoundError:
             raise WriteRefused(DELETED) from None
         if not swapped:
@@ -217,14 +216,12 @@ def _put_back(tmp: str, path: Path, ours: int) -> None:
     the replacement (a newer save or a deletion came after the swap), that newer act stands and
     nothing moves. A save that lands between that look and the swap back comes out in its turn,
     and one more swap puts it back in place."""
-    from mcp_migrate.project.exchange import exchange
-
     try:
         if os.lstat(path).st_ino != ours:
             return
-        exchange(tmp, str(path))
+        exchange.exchange(tmp, str(path))
         if os.lstat(tmp).st_ino != ours:
-            exchange(tmp, str(path))
+            exchange.exchange(tmp, str(path))
     except FileNotFoundError:  # deleted after the swap: the deletion stands
         pass
 
@@ -233,9 +230,6 @@ def _put_back(tmp: str, path: Path, ours: int) -> None:
 def _signals_held():
     """SIGINT, SIGTERM and SIGHUP held back for the block (main thread, POSIX): their handlers
     raise in Python, and an exception in the middle of an exchange could remove a saved file."""
-    import signal
-    import threading
-
     held = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield

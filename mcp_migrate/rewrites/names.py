@@ -31,7 +31,7 @@ def bound_names(func: cst.FunctionDef) -> set:
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             names.add(node.name.value)
         elif isinstance(node, cst.ImportAlias):
-            names.add((node.asname.name.value if node.asname else code_of(node.name)).split(".")[0])
+            names.add((node.evaluated_alias or code_of(node.name)).split(".")[0])
     return names
 
 

@@ -178,8 +178,21 @@ class _Names(cst.CSTVisitor):
 
 
 class _Read:
-    __slots__ = ("node", "hint", "lambdas", "functions", "function", "function_id", "owner", "variable")
-    __slots__ += ("missing", "returned", "label")
+    __slots__ = (
+        *("node", "hint", "lambdas", "functions", "function", "function_id", "owner", "variable"),
+        *("missing", "returned", "label"),
+    )
+    node: cst.CSTNode
+    hint: str
+    lambdas: list[int]
+    functions: list[str]
+    function: cst.FunctionDef | None
+    function_id: int
+    owner: cst.If | cst.While | cst.IfExp | None
+    variable: str | None
+    missing: bool
+    returned: bool
+    label: str | None
 
     def __init__(self, **kw) -> None:
         for k, v in kw.items():
@@ -355,7 +368,7 @@ class AnnotationTrust(Rule):
         key_index = next((i for i, a in enumerate(args) if HINTS.get(literal(a.value) or "")), None)
         if key_index is None or self._declares(node):
             return
-        hint = HINTS[literal(args[key_index].value)]
+        hint = HINTS[literal(args[key_index].value) or ""]  # (found by that key above)
         missing = False
         if len(args) > key_index + 1:
             default = args[key_index + 1].value
@@ -453,7 +466,9 @@ class _Facts:
     __slots__ = ("owner", "variable", "returned", "missing", "label")
 
     def __init__(self) -> None:
-        self.owner = self.variable = self.label = None
+        self.owner: cst.If | cst.While | cst.IfExp | None = None
+        self.variable: str | None = None
+        self.label: str | None = None
         self.returned = self.missing = False
 
 

@@ -226,8 +226,8 @@ class RootsRequest(WireMethodRule):
         #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
         self._built: dict = {}
 
-    def report(self, node, message, *, severity=None, fix=None, help=None) -> None:
-        super().report(node, message, severity=severity, fix=fix, help=help)
+    def report(self, node, message, *, severity=None, fix=None, help=None, via=None) -> None:
+        super().report(node, message, severity=severity, fix=fix, help=help, via=via)
         self.helpers.found(self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:

@@ -354,7 +354,7 @@ def _not_an_object(expr: cst.BaseExpression) -> bool:
 
 def _fields(node: cst.ClassDef) -> list:
     """The class body's `name: T = value` and `name = value` statements."""
-    out = []
+    out: list = []
     for stmt in getattr(node.body, "body", ()):
         if isinstance(stmt, cst.SimpleStatementLine):
             out.extend(small for small in stmt.body if isinstance(small, (cst.AnnAssign, cst.Assign)))

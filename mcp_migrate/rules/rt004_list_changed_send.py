@@ -97,8 +97,8 @@ class ListChangedSend(WireMethodRule):
         super().__init__(context)
         self.helpers = SameFileHelpers()
 
-    def report(self, node, message, *, severity=None, fix=None, help=None) -> None:
-        super().report(node, message, severity=severity, fix=fix, help=help)
+    def report(self, node, message, *, severity=None, fix=None, help=None, via=None) -> None:
+        super().report(node, message, severity=severity, fix=fix, help=help, via=via)
         self.helpers.found(self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:

@@ -256,7 +256,7 @@ class RootUriScheme(Rule):
             return in_package(owner, FASTMCP) and owner.endswith("Client")
         return False
 
-    def _check(self, value: cst.BaseExpression, scheme_message: str, lib: str) -> None:
+    def _check(self, value: cst.BaseExpression, scheme_message: Message, lib: str) -> None:
         bad = classify(value)
         if bad is None:
             return

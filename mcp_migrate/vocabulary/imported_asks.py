@@ -244,7 +244,8 @@ def _names_a_request(func) -> bool:
     project's own store: the SDK's request is a coroutine."""
     if func.name == "list_roots":
         return True
-    compared, unawaited = set(), set()
+    compared: set[int] = set()
+    unawaited: set = set()
     for node in ast.walk(func):
         if node.__class__ is ast.Compare:
             compared.update(id(operand) for operand in (node.left, *node.comparators))

@@ -286,7 +286,7 @@ class TreeFlow:
         self._scope_of: dict = {}  # id(node) -> scope id, for the nodes asked about
         self._tagged: dict = {}
         self._walked = False
-        self._bound = None
+        self._bound: set | None = None
 
     def _bound_anywhere(self) -> set:
         """Every name some binding of the file tags (in whatever scope)."""
@@ -332,7 +332,7 @@ class TreeFlow:
 
     def _atoms(self, node) -> tuple:
         """(a rootish atom is in `node`, the plain names in it)."""
-        names = set()
+        names: set[str] = set()
         stack = [node]
         while stack:
             current = stack.pop()

@@ -96,7 +96,7 @@ _RESOLVED_WORDS = frozenset({"resolved", "real", "realpath", "canonical", "canon
 
 def words(name: str) -> list:
     """`allowedDirs` / `ALLOWED_DIRS` / `allowed_dirs` -> ["allowed", "dirs"]."""
-    out = []
+    out: list[str] = []
     for part in name.split("_"):
         out.extend(w.lower() for w in _WORD.findall(part))
     return out

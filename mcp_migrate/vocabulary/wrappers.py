@@ -419,7 +419,7 @@ def imported_module_files(syntax, view: ProjectView) -> list:
         head, _, rest = chain.partition(".")
         if head in bound and rest:
             qualified.add(f"{bound[head]}.{rest}")
-    modules = set()
+    modules: set[str] = set()
     for name in qualified:
         parts = name.split(".")
         if parts[0] in SDK_PACKAGES:
@@ -432,7 +432,7 @@ def imported_module_files(syntax, view: ProjectView) -> list:
 def _relative_module_files(syntax, directory: str) -> list:
     """The files relative imports name (`from . import scope`, `from .binding import f`): not
     followed by `ImportedHelpers` yet, let through so that following them needs no screen change."""
-    found = []
+    found: list = []
     for node in syntax.of(ast.ImportFrom):
         if not node.level:
             continue

@@ -5,6 +5,7 @@ blank lines valid around what it removes or inserts."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import cast
 
 import libcst as cst
 
@@ -188,7 +189,8 @@ class _ApplyEdits(cst.CSTTransformer):
         """Remove emptied lines; their leading comments and blank lines move to the next statement."""
         if not any(id(s) in self.emptied for s in statements):
             return None, []
-        body, carry = [], []
+        body: list = []
+        carry: list[cst.EmptyLine] = []
         for stmt in statements:
             if id(stmt) in self.emptied:
                 carry.extend(stmt.leading_lines)
@@ -261,9 +263,18 @@ def _edit_anchor(edit) -> cst.CSTNode:
 
 def _branch(node: cst.If, keep: str) -> list:
     """The statements of one branch of an `if`, the `if`'s leading comments on the first."""
-    block = node.body if keep == "body" else node.orelse.body
-    statements = (
-        list(block.body) if isinstance(block, cst.IndentedBlock) else [cst.SimpleStatementLine(list(block.body))]
+    if keep == "body":
+        block = node.body
+    else:
+        assert node.orelse is not None, "Unwrap keeps the `else` only of an `if` that has one"
+        block = node.orelse.body
+    # (A block holds lines and compound statements, the only kinds of BaseStatement; a suite
+    # that is no IndentedBlock is a SimpleStatementSuite.)
+    statements = cast(
+        "list[cst.SimpleStatementLine | cst.BaseCompoundStatement]",
+        list(block.body)
+        if isinstance(block, cst.IndentedBlock)
+        else [cst.SimpleStatementLine(list(cast(cst.SimpleStatementSuite, block).body))],
     )
     if statements:
         statements[0] = statements[0].with_changes(leading_lines=[*node.leading_lines, *statements[0].leading_lines])
@@ -372,7 +383,7 @@ def separated(edits: list) -> list:
 def touched(fix) -> set:
     """Identities of the original nodes a fix rewrites; two fixes that share one conflict."""
 
-    ids = set()
+    ids: set[int] = set()
     for edit in fix.edits:
         if isinstance(edit, (Replace, RemoveStatement)):
             ids.update(id(n) for n in iter_nodes(edit.node))

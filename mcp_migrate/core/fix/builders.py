@@ -22,7 +22,11 @@ def whole_statement(ancestors: list) -> cst.Expr | None:
 
 
 def remove_statement(
-    ancestors: list, small: cst.CSTNode | None = None, *, orphans: tuple = (), unsafe: bool = False
+    ancestors: list,
+    small: cst.BaseSmallStatement | cst.BaseStatement | None = None,
+    *,
+    orphans: tuple = (),
+    unsafe: bool = False,
 ) -> Fix | None:
     """Delete the statement that consists of the node being visited (optionally awaited).
 

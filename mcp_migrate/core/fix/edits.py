@@ -14,9 +14,10 @@ import libcst as cst
 
 @dataclass(frozen=True)
 class RemoveStatement:
-    """Delete one small statement (`Expr`, `Assign`, ...); an emptied block gets `pass`."""
+    """Delete one small statement (`Expr`, `Assign`, ...), or a whole compound statement (an
+    `if`, a `def`); an emptied block gets `pass`."""
 
-    node: cst.BaseSmallStatement
+    node: cst.BaseSmallStatement | cst.BaseStatement
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,13 @@ class AddComment:
     text: str
 
 
+#: Every kind of edit `core/fix/apply.py` applies.
+Edit = RemoveStatement | RemoveArg | RemoveElement | Replace | Insert | Unwrap | ReplaceSignature | AddComment
+
+
 @dataclass(frozen=True)
 class Fix:
+    #: Edits (see Edit); untyped while checks/rt004 reads `fix.edits[0].node` unnarrowed.
     edits: tuple
     #: Function names whose (module-level) definitions become deletable once the edits are
     #: applied and nothing in the file refers to them any more; deleting is an unsafe fix.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
+from typing import cast
 
 import libcst as cst
 
@@ -27,7 +28,7 @@ def _imported_names(module: cst.Module) -> list:
 
 
 def _imports_in(root: cst.CSTNode) -> tuple:
-    found = []
+    found: list[tuple[str, str, str | None, str | None]] = []
     for node in _statement_nodes(root):
         if type(node) is cst.Import:
             for alias in node.names:
@@ -274,10 +275,12 @@ def _may_touch_imports(stmt: cst.CSTNode, words: set) -> bool:
             return True
         if getattr(node, "type_parameters", None) is not None:  # not among walk's fields: keep it
             return True
-        if kind is cst.Name and node.value in words:
+        if kind is cst.Name and cast(cst.Name, node).value in words:  # (exact types tested: `kind`)
             return True
-        if (kind is cst.SimpleString or kind is cst.FormattedStringText) and any(w in node.value for w in words):
-            return True
+        if kind is cst.SimpleString or kind is cst.FormattedStringText:
+            text = cast("cst.SimpleString | cst.FormattedStringText", node).value
+            if any(w in text for w in words):
+                return True
     return False
 
 

@@ -3,7 +3,11 @@ the tree (by identity of the original nodes)."""
 
 from __future__ import annotations
 
+from typing import TypeVar, cast
+
 import libcst as cst
+
+_Node = TypeVar("_Node", bound=cst.CSTNode)
 
 
 class Substitute(cst.CSTTransformer):
@@ -15,6 +19,12 @@ class Substitute(cst.CSTTransformer):
 
     def on_leave(self, original_node, updated_node):
         return self.new_by_id.get(id(original_node), updated_node)
+
+
+def substituted(node: _Node, new_by_id: dict) -> _Node:
+    """`node` with the planned replacements inside it. (Of the same kind: a replacement takes
+    the place of a node of its kind, and nothing is removed; LibCST's `visit` cannot say so.)"""
+    return cast(_Node, node.visit(Substitute(new_by_id)))
 
 
 def attribute_chain(qualified: str) -> cst.BaseExpression:

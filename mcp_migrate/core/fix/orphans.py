@@ -15,8 +15,8 @@ def remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:
     doomed = {n for n in names if uses.get(n, 0) <= 0}
     if not doomed:
         return module
-    body = []
-    carry = []
+    body: list[cst.BaseStatement] = []
+    carry: list[cst.EmptyLine] = []
     removed = False
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value in doomed:

@@ -42,7 +42,9 @@ def _unmerged_breaks(original: bytes, new: bytes) -> bytes:
     one that was there: the inserted breaks next to it take its kind."""
     if b"\r\n" not in new or b"\r\n" in original or b"\r" not in original:
         return new
-    if re.search(rb"\r|\n", original).group() == b"\n":  # LFs inserted after a CR: "\r\n\n" -> "\r\r\r"
+    first = re.search(rb"\r|\n", original)
+    assert first is not None  # the original holds a CR (tested above)
+    if first.group() == b"\n":  # LFs inserted after a CR: "\r\n\n" -> "\r\r\r"
         return re.sub(rb"\r\n+", lambda run: b"\r" * len(run.group()), new)
     return re.sub(rb"\r+\n", lambda run: b"\n" * len(run.group()), new)  # CRs inserted before an LF
 
@@ -116,7 +118,9 @@ def _unique_anchors(a, alo, ahi, b, blo, bhi) -> list:
 
 def _longest_increasing(pairs: list) -> list:
     """The longest subsequence of `pairs` (sorted by i) whose j increases too."""
-    tails, tail_at, previous = [], [], [None] * len(pairs)
+    tails: list[int] = []
+    tail_at: list[int] = []
+    previous: list[int | None] = [None] * len(pairs)
     for index, (_, j) in enumerate(pairs):
         at = bisect.bisect_left(tails, j)
         if at == len(tails):
@@ -125,8 +129,9 @@ def _longest_increasing(pairs: list) -> list:
         else:
             tails[at], tail_at[at] = j, index
         previous[index] = tail_at[at - 1] if at else None
-    out, index = [], tail_at[-1] if tail_at else None
-    while index is not None:
-        out.append(pairs[index])
-        index = previous[index]
+    out = []
+    cursor = tail_at[-1] if tail_at else None
+    while cursor is not None:
+        out.append(pairs[cursor])
+        cursor = previous[cursor]
     return out[::-1]

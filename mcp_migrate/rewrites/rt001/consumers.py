@@ -127,7 +127,7 @@ class ConsumerRewriter:
             return node
         parent = self.parent(node)
         if self.kind == "raw":
-            if _key_of(parent, node) == "roots":
+            if isinstance(parent, cst.Subscript) and _key_of(parent, node) == "roots":
                 return parent
             raise NotUnderstood(f"the raw roots result is used as `{short(self.up(node) or node)}`")
         if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "roots":
@@ -151,9 +151,8 @@ class ConsumerRewriter:
             self._element_use(parent, parent.with_changes(value=cst.Name(self.target)))
         elif isinstance(parent, cst.Arg) and self._is_len_arg(parent):
             self.plan.edits.append(Replace(node, new_list))
-        elif isinstance(parent, cst.Assign) and parent.value is node and _single_name(parent):
+        elif isinstance(parent, cst.Assign) and parent.value is node and (alias := _sole_name(parent)) is not None:
             # `roots = result.roots`: the alias's uses become uses of the new list.
-            alias = parent.targets[0].target
             self.plan.edits.append(RemoveStatement(parent))
             self.plan.dropped.append(parent)
             for use in self._references(alias.value, exclude=alias):
@@ -173,11 +172,12 @@ class ConsumerRewriter:
         )
 
     def _comprehension_of(self, comp_for: cst.CompFor) -> cst.CSTNode:
-        node = comp_for
+        node: cst.CSTNode = comp_for
         while not isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            node = self.parent(node)
-            if node is None:
+            parent = self.parent(node)
+            if parent is None:
                 raise NotUnderstood("a comprehension the rewrite cannot follow")
+            node = parent
         return node
 
     def _element_name(self, target: cst.BaseExpression, scopes: list) -> None:
@@ -196,18 +196,17 @@ class ConsumerRewriter:
     # --- one root ------------------------------------------------------------------------------
     def _element_use(self, node: cst.BaseExpression, path: cst.BaseExpression) -> None:
         parent = self.parent(node)
-        if isinstance(parent, cst.Assign) and parent.value is node and _single_name(parent):
+        if isinstance(parent, cst.Assign) and parent.value is node and (alias := _sole_name(parent)) is not None:
             # `root = result.roots[0]`: the local now holds a path; its uses are element uses.
-            alias = parent.targets[0].target
             for use in self._references(alias.value, exclude=alias):
                 self._element_use(use, cst.Name(alias.value))
             return
         if self.kind == "raw":
-            key = _key_of(parent, node)
-            if key == "uri":
+            key = _key_of(parent, node)  # (None unless `parent` is a subscript)
+            if key == "uri" and isinstance(parent, cst.Subscript):
                 self._uri_use(parent, path)
                 return
-            if key == "name":
+            if key == "name" and isinstance(parent, cst.Subscript):
                 self.plan.needs_path = True
                 self.plan.edits.append(Replace(parent, _call_attr(cst.Call(cst.Name("Path"), [cst.Arg(path)]), "name")))
                 return
@@ -236,13 +235,14 @@ class ConsumerRewriter:
         if isinstance(parent, cst.Call) and self.resolver.qualified(parent.func) in _DATA_PARSERS:
             raise SideChannel(f"`{short(parent)}` reads data out of a root's name")
 
-    def _uri_use(self, uri: cst.Attribute, path: cst.BaseExpression) -> None:
+    def _uri_use(self, uri: cst.BaseExpression, path: cst.BaseExpression) -> None:
+        """`uri`: a root's URI read (`root.uri`, or `root["uri"]` from a raw result)."""
         node = uri
         parent = self.up(node)
         if isinstance(parent, cst.Attribute) and parent.value is node:
             self._uri_attribute(parent, path)
             return
-        if self._is_call_to(parent, ("builtins.str",), node):
+        if isinstance(parent, cst.Call) and self._is_call_to(parent, ("builtins.str",), node):
             node = parent
             parent = self.up(node)
         replaced = self._path_idiom(node, parent)
@@ -360,13 +360,17 @@ def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:
 
 def _key_of(parent, node) -> str | None:
     """`node["key"]` -> "key" (a raw JSON-RPC mapping read), else None."""
-    if isinstance(parent, cst.Subscript) and parent.value is node and _single_index(parent):
-        return literal(parent.slice[0].slice.value)
+    if isinstance(parent, cst.Subscript) and parent.value is node and len(parent.slice) == 1:
+        index = parent.slice[0].slice
+        if isinstance(index, cst.Index):
+            return literal(index.value)
     return None
 
 
-def _single_name(assign: cst.Assign) -> bool:
-    return len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+def _sole_name(assign: cst.Assign) -> cst.Name | None:
+    """The name `x` of `x = ...` (one target, and a plain name), else None."""
+    target = assign.targets[0].target if len(assign.targets) == 1 else None
+    return target if isinstance(target, cst.Name) else None
 
 
 def _single_index(sub: cst.Subscript) -> bool:

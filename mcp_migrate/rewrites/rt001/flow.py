@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.core.fix.edits import RemoveStatement, Replace
-from mcp_migrate.core.fix.nodes import Substitute
+from mcp_migrate.core.fix.edits import Edit, RemoveStatement, Replace
+from mcp_migrate.core.fix.nodes import substituted
 from mcp_migrate.core.syntax import (
     code_of,
     iter_nodes,
@@ -23,8 +23,8 @@ def tolerates_none(func: cst.FunctionDef, edits: list, target: str) -> bool:
     planted = {id(e.node): e.new for e in edits if isinstance(e, Replace)}
     parents = parent_map(func)
 
-    def effective(expr: cst.BaseExpression) -> str:
-        return code_of(expr.visit(Substitute(planted))).strip()
+    def effective(expr: cst.CSTNode) -> str:
+        return code_of(substituted(expr, planted)).strip()
 
     for edit in edits:
         if not isinstance(edit, Replace) or not any(
@@ -47,7 +47,7 @@ def _tested(node: cst.CSTNode, parent) -> bool:
     return isinstance(parent, cst.BooleanOperation) and isinstance(parent.operator, cst.Or) and parent.left is node
 
 
-def _guarded(node: cst.CSTNode, parents: dict, effective, target: str) -> bool:
+def _guarded(node: cst.CSTNode | None, parents: dict, effective, target: str) -> bool:
     """`node` only runs after a test found `target` non-empty."""
     while node is not None:
         parent = parents.get(id(node))
@@ -101,7 +101,7 @@ def unreachable_after(func: cst.FunctionDef, stmt: cst.BaseStatement) -> tuple:
     if not isinstance(block, cst.IndentedBlock):
         return [], []
     after = list(block.body)[[id(s) for s in block.body].index(id(stmt)) + 1 :]
-    edits = []
+    edits: list[Edit] = []
     for later in after:
         smalls = later.body if isinstance(later, cst.SimpleStatementLine) else [later]
         edits.extend(RemoveStatement(small) for small in smalls)

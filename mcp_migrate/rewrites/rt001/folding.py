@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveStatement, Replace, Unwrap
-from mcp_migrate.core.fix.nodes import Substitute
+from mcp_migrate.core.fix.nodes import substituted
 from mcp_migrate.core.syntax import (
     iter_nodes,
     short,
@@ -33,6 +33,8 @@ class ConstantFolder:
 
     def _fold(self, edit: Replace) -> None:
         node, value = edit.node, _constant(edit)
+        if value is None:  # (run() folds constants only)
+            return
         parent = self.parents.get(id(node))
         if isinstance(parent, cst.BooleanOperation):
             is_or = isinstance(parent.operator, cst.Or)
@@ -49,7 +51,7 @@ class ConstantFolder:
         elif isinstance(parent, cst.If) and parent.test is node:
             self._settle_if(parent, value)
         elif isinstance(parent, cst.CompIf) and value:  # `for r in rs if True`: the filter goes
-            comp_for = self.parents.get(id(parent))
+            comp_for = self.parents[id(parent)]  # a filter's parent: its `for`
             self._settle(comp_for, comp_for.with_changes(ifs=[i for i in comp_for.ifs if i is not parent]))
         elif isinstance(parent, cst.CompIf):
             raise NotUnderstood(f"the filter `if {short(node)}` lets no root through")
@@ -60,7 +62,7 @@ class ConstantFolder:
         """`outer` becomes `part` (a piece of it, with the edits planned inside that piece)."""
         inner = self._take_edits_inside(outer)
         kept = {id(n) for n in iter_nodes(part)}
-        new = part.visit(Substitute({key: e.new for key, e in inner.items() if key in kept}))
+        new = substituted(part, {key: e.new for key, e in inner.items() if key in kept})
         if getattr(outer, "lpar", None) and not new.lpar:  # `(a or b)` keeps the parentheses its place needed
             new = new.with_changes(lpar=outer.lpar, rpar=outer.rpar)
         self.plan.dropped.append(outer)

@@ -68,15 +68,15 @@ def rebuild(
     if any(isinstance(n, cst.Comment) for n in _nodes(params)) or _has_comment(func.whitespace_before_params):
         raise SignatureRefused("the signature holds comments")
     posonly = [_text(p) for p in params.posonly_params if p is not drop]
-    plain = [_text(p) for p in params.params if p is not drop]
-    kwonly = [_text(p) for p in params.kwonly_params if p is not drop]
+    plain: list[str | NewParam] = [_text(p) for p in params.params if p is not drop]
+    kwonly: list[str | NewParam] = [_text(p) for p in params.kwonly_params if p is not drop]
     star = params.star_arg
     starred = _text(star, "star_arg") if isinstance(star, cst.Param) else None
     if add is not None:
         defaults = any(p.default is not None for p in [*params.posonly_params, *params.params] if p is not drop)
         keyword_only = not isinstance(star, cst.MaybeSentinel) or (defaults and not add.default)
         (kwonly if keyword_only else plain).append(add)
-    items = [*posonly, *(["/"] if posonly else []), *plain]
+    items: list[str | NewParam] = [*posonly, *(["/"] if posonly else []), *plain]
     if starred is not None:
         items.append(starred)
     elif kwonly:
@@ -105,6 +105,7 @@ def rebuild(
 
 def _edit(func: cst.FunctionDef, text: str) -> ReplaceSignature:
     parsed = cst.parse_statement(f"def f({text}): pass\n")
+    assert isinstance(parsed, cst.FunctionDef)  # parsed from a `def`
     return ReplaceSignature(func, parsed.params, parsed.whitespace_before_params)
 
 
@@ -112,7 +113,12 @@ def _text(param: cst.Param, slot: str = "params") -> str:
     """A parameter's own text, without its comma (rendered inside a Parameters of its slot:
     a default needs its parent to render)."""
     clean = param.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_param=cst.SimpleWhitespace(""))
-    holder = cst.Parameters(**{slot: [clean] if slot == "params" else clean})
+    if slot == "params":
+        holder = cst.Parameters(params=[clean])
+    elif slot == "star_arg":
+        holder = cst.Parameters(star_arg=clean)
+    else:
+        holder = cst.Parameters(star_kwarg=clean)
     return cst.Module([]).code_for_node(holder).strip()
 
 

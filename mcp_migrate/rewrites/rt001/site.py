@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveStatement, Unwrap
+from mcp_migrate.core.fix.edits import AddComment, Edit, Fix, RemoveStatement, Unwrap
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import CONTEXT_CLASSES
 from mcp_migrate.core.syntax import (
@@ -47,9 +47,9 @@ class SiteRewrite:
         self.value = value
         self.kind = kind
         self.strategy = strategy
-        self.imports = []
-        self.edits = []
-        self.dropped = []
+        self.imports: list[tuple[str, str | None]] = []
+        self.edits: list[Edit] = []
+        self.dropped: list[cst.CSTNode] = []
         self.new_param: NewParam | None = None
 
     @property
@@ -209,7 +209,7 @@ class SiteRewrite:
         return found
 
     def _still_reads(self, name: str, assign: cst.Assign) -> bool:
-        dropped = set()
+        dropped: set[int] = set()
         for node in self.dropped:
             dropped.update(id(n) for n in iter_nodes(node))
         own = assign.targets[0].target
@@ -231,7 +231,7 @@ class SiteRewrite:
         return None
 
     def _still_uses(self, name: str) -> bool:
-        dropped = set()
+        dropped: set[int] = set()
         for node in self.dropped:
             dropped.update(id(n) for n in iter_nodes(node))
         parents = parent_map(self.func.body)
@@ -281,9 +281,11 @@ def _chain_root(value: cst.BaseExpression) -> str | None:
     return value.value if isinstance(value, cst.Name) else None
 
 
-def statement_of(func: cst.FunctionDef, node: cst.CSTNode) -> cst.CSTNode:
+def statement_of(
+    func: cst.FunctionDef, node: cst.CSTNode
+) -> cst.SimpleStatementLine | cst.BaseCompoundStatement | None:
     parents = parent_map(func)
-    current = node
+    current: cst.CSTNode | None = node
     while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
         current = parents.get(id(current))
     return current

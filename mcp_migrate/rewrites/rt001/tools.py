@@ -31,10 +31,10 @@ def tool_name(func: cst.FunctionDef) -> str:
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "tool":
             named = keyword(call, "name")
             if named is not None and isinstance(named.value, cst.SimpleString):
-                return named.value.evaluated_value
+                return str(named.value.evaluated_value)
             args = positional(call)
             if args and isinstance(args[0].value, cst.SimpleString):
-                return args[0].value.evaluated_value
+                return str(args[0].value.evaluated_value)
     return func.name.value
 
 

@@ -188,10 +188,10 @@ def describe(dirs: list) -> str:
 
 
 def _returned_roots(context, func: cst.FunctionDef) -> list:
-    returns = [n for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
+    returns = [n.value for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
     if len(returns) != 1:
         return [(None, f"{func.name.value}()")]
-    found = directories_of(context, returns[0].value, func)
+    found = directories_of(context, returns[0], func)
     if any(lit is False and _reads_locals(text, func) for lit, text in found):
         return [(None, f"{func.name.value}()")]  # computed from the callback's own variables
     return found

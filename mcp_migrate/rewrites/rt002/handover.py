@@ -4,6 +4,7 @@ the tool calls that now take them, or a review comment listing them."""
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -39,7 +40,7 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
     if dirs:
         listed = describe(dirs)
         statement = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
-        if statement is not None:
+        if isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):  # (not None)
             note = f"# mcp-migrate: RT002 review: {listed}"
             edits.append(AddComment(statement, note))
             _note_computed(context, dirs)
@@ -112,6 +113,7 @@ def fit(context, old: cst.BaseExpression, new: cst.BaseExpression) -> cst.BaseEx
 
 def _exploded(node: cst.BaseExpression) -> cst.BaseExpression:
     """A call's arguments or a dict's entries one per line, with a trailing comma."""
+    items: Sequence[cst.CSTNode]
     if isinstance(node, cst.Call):
         items, head, close = node.args, code_of(node.func) + "(", ")"
     elif isinstance(node, cst.Dict):
@@ -193,7 +195,7 @@ def _module_names(context) -> set:
                 names.add(stmt.name.value)
             for node in iter_nodes(stmt) if isinstance(stmt, cst.SimpleStatementLine) else ():
                 if isinstance(node, cst.ImportAlias):
-                    names.add((node.asname.name.value if node.asname else code_of(node.name)).split(".")[0])
+                    names.add((node.evaluated_alias or code_of(node.name)).split(".")[0])
                 elif isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name):
                     names.add(node.target.value)
         context.memo["module_names"] = names
@@ -240,7 +242,7 @@ def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: cst.Arg | None
 _TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
-def _statement_above(parents: dict, node: cst.CSTNode):
+def _statement_above(parents: dict, node: cst.CSTNode | None):
     while node is not None and not isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
         node = parents.get(id(node))
     return node

@@ -9,7 +9,7 @@ import libcst as cst
 
 from mcp_migrate.core.coordination import KeptPlumbing, note_kept_plumbing
 from mcp_migrate.core.fix.builders import whole_statement
-from mcp_migrate.core.fix.edits import AddComment, Fix, RemoveArg, RemoveStatement, Replace
+from mcp_migrate.core.fix.edits import AddComment, Edit, Fix, RemoveArg, RemoveStatement, Replace
 from mcp_migrate.core.syntax import (
     enclosing,
     is_reference,
@@ -36,6 +36,7 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Fix | None:
     if isinstance(arg.value, cst.Name) and _parameter_of_enclosing(context, arg.value):
         return _pass_through_marker(context, arg.value)
     args = positional(call)
+    edits: list[Edit]
     if arg.keyword is None and arg is not args[-1]:
         edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
     else:

@@ -11,7 +11,7 @@ from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.rules.rt102.vocabulary import UNQUOTE
 
 
-def to_path_fix(spelling, resolver, ancestors: list, node: cst.CSTNode, uri: cst.BaseExpression) -> Fix | None:
+def to_path_fix(spelling, resolver, ancestors: list, node: cst.BaseExpression, uri: cst.BaseExpression) -> Fix | None:
     """`url2pathname(urlparse(uri).path)` in place of `node` (and of an `unquote(node)` around
     it: url2pathname decodes, never twice)."""
     parse = spelling.spell("urllib.parse", "urlparse")
@@ -40,7 +40,7 @@ def unquoted_by(resolver, ancestors: list, node: cst.CSTNode) -> cst.Call | None
     return None
 
 
-def path_only_fix(spelling, node: cst.CSTNode, owner) -> Fix | None:
+def path_only_fix(spelling, node: cst.BaseExpression, owner) -> Fix | None:
     """`url2pathname(owner.path)` in place of `node` (a `.path`, perhaps unquoted)."""
     topath = spelling.spell("urllib.request", "url2pathname")
     if not topath:
@@ -49,7 +49,7 @@ def path_only_fix(spelling, node: cst.CSTNode, owner) -> Fix | None:
     return Fix((Replace(node, new.with_changes(lpar=node.lpar, rpar=node.rpar)),), imports=(topath[1],), display=True)
 
 
-def to_uri_fix(spelling, resolver, node: cst.CSTNode, path: cst.BaseExpression) -> Fix | None:
+def to_uri_fix(spelling, resolver, node: cst.BaseExpression, path: cst.BaseExpression) -> Fix | None:
     """`Path(path).absolute().as_uri()` in place of `node`; `path.as_uri()` when `path` is an
     absolute Path already (no round trip through str)."""
     if resolved_path(resolver, path):
