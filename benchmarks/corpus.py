@@ -83,7 +83,8 @@ class Corpus:
     repos: dict = field(default_factory=dict)  # "owner/name" -> {"commit": ..., "exclude": [...]}
     #: Labelled lines no rule is scored on (rows 38-62's category G, root construction).
     constructions: list = field(default_factory=list)
-    #: Repository -> the label set of the file that named it (labels, negatives or [[repo]]).
+    #: Repository -> the label sets of the files that name it (a repository can hold negatives
+    #: of one set and labels of another: sympy, the AWS samples).
     sets: dict = field(default_factory=dict)
 
     def commits(self) -> dict:
@@ -134,26 +135,23 @@ def checked_entries(data: dict, kind: str, source: Path) -> list:
 
 
 def add_file(corpus: Corpus, path: Path, label_set: str = "tuned") -> None:
-    """Merge the tables of one label or negatives file into ``corpus``; its labels, and the
-    repositories it names, belong to ``label_set``."""
+    """Merge the tables of one label or negatives file into ``corpus``; every table of it, and
+    the repositories it names, belong to ``label_set``."""
     data = load_toml(path)
-    labels = checked_entries(data, "label", path)
-    for label in labels:
-        label["set"] = label_set
-    negatives = checked_entries(data, "negative", path)
-    constructions = checked_entries(data, "construction", path)
-    repos = checked_entries(data, "repo", path)
-    corpus.labels += labels
-    corpus.wrong += checked_entries(data, "wrong", path)
-    corpus.negatives += negatives
-    corpus.not_findings += checked_entries(data, "not_finding", path)
-    corpus.constructions += constructions
-    for entry in repos:
+    tables = {kind: checked_entries(data, kind, path) for kind in REQUIRED}
+    for entries in tables.values():
+        for entry in entries:
+            entry["set"] = label_set
+            corpus.sets.setdefault(entry["repo"], set()).add(label_set)
+    corpus.labels += tables["label"]
+    corpus.wrong += tables["wrong"]
+    corpus.negatives += tables["negative"]
+    corpus.not_findings += tables["not_finding"]
+    corpus.constructions += tables["construction"]
+    for entry in tables["repo"]:
         if not isinstance(entry.get("exclude", []), list):
             raise InputError(f"{path}: [[repo]] {entry['repo']}: exclude must be a list")
         corpus.repos[entry["repo"]] = entry
-    for entry in labels + negatives + constructions + repos:
-        corpus.sets.setdefault(entry["repo"], label_set)
 
 
 def load_corpus(
@@ -178,11 +176,12 @@ def load_corpus(
 
 
 def only_set(corpus: Corpus, label_set: str | None) -> Corpus:
-    """The part of ``corpus`` whose repositories belong to ``label_set`` (all of it for None)."""
+    """The tables of ``corpus`` that come from ``label_set``'s files, and the repositories they
+    name (all of it for None). A repository named by two sets keeps only this set's tables."""
     if label_set is None:
         return corpus
-    mine = {repo for repo, name in corpus.sets.items() if name == label_set}
-    keep = lambda entries: [e for e in entries if e["repo"] in mine]  # noqa: E731
+    keep = lambda entries: [e for e in entries if e.get("set", "tuned") == label_set]  # noqa: E731
+    mine = {repo for repo, names in corpus.sets.items() if label_set in names}
     return Corpus(
         labels=keep(corpus.labels),
         wrong=keep(corpus.wrong),
@@ -190,7 +189,7 @@ def only_set(corpus: Corpus, label_set: str | None) -> Corpus:
         not_findings=keep(corpus.not_findings),
         repos={repo: entry for repo, entry in corpus.repos.items() if repo in mine},
         constructions=keep(corpus.constructions),
-        sets={repo: name for repo, name in corpus.sets.items() if repo in mine},
+        sets={repo: {label_set} for repo in mine},
     )
 
 
@@ -497,7 +496,7 @@ def audit(corpus: Corpus, run: Run, repos_dir: Path, label_set: str | None) -> d
     sets = corpus.sets
     out = {"label": [], "not_finding": [], "negative": [], "unaccounted": [], "lines": 0}
     for repo in sorted(run.present):
-        if label_set is not None and sets.get(repo, "tuned") != label_set:
+        if label_set is not None and label_set not in sets.get(repo, {"tuned"}):
             continue
         folder = repos_dir / folder_name(repo)
         for file in sorted(folder.rglob("*.py")):
@@ -656,6 +655,7 @@ def parse_args(argv: list) -> argparse.Namespace:
         parser = argparse.ArgumentParser(prog="corpus.py export", description="Export the labelled repositories.")
         parser.add_argument("--mirrors", type=Path, required=True, help="folder of <owner>+<name>/repo git dirs")
         parser.add_argument("--to", type=Path, required=True, help="destination folder")
+        parser.add_argument("--set", choices=SETS, default=None, help="only the repositories of one label set")
         file_options(parser)
         args = parser.parse_args(argv[1:])
         args.command = "export"
@@ -701,7 +701,7 @@ def main(argv: list | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.command == "export":
-        export(corpus, args.mirrors, args.to)
+        export(only_set(corpus, args.set), args.mirrors, args.to)
         return 0
     if not args.repos.is_dir():
         print(f"error: {args.repos}: not a folder", file=sys.stderr)
