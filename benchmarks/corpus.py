@@ -12,11 +12,14 @@ Export the labelled repositories from bare git snapshots first:
 
 List every line of Roots vocabulary with no finding near it, and what accounts for it:
 
-    python benchmarks/corpus.py audit --repos DIR [--tool ...] [--set tuned|first-look]
+    python benchmarks/corpus.py audit --repos DIR [--tool ...] [--set tuned|first-look|first-look-38-62]
 
-Two label sets are scored apart: ``corpus/labels.toml`` (rows 1-20, the rules were tuned on
-them) and ``corpus/firstlook/*.toml`` (rows 21-37, labelled before any rule was changed for
-them: the first look).
+Three label sets are scored apart: ``corpus/labels.toml`` (rows 1-20, the rules were tuned on
+them), ``corpus/firstlook/*.toml`` (rows 21-37, labelled before any rule was changed for
+them: the first look) and ``corpus/firstlook-38-62/*.toml`` (rows 38-62, labelled by others
+by category letter, converted by ``shared_labels.py``). ``--set NAME`` runs and scores one set
+only; ``--window N`` lets a finding up to N lines below a label's line count (default: each
+label's own ``window``, 0 unless the label says; the converted rows 38-62 say 5).
 
 DIR holds one folder per repository, named ``<owner>+<name>``. The label format is described
 in benchmarks/README.md. Standard library only (plus ``tomli`` on Python < 3.11).
@@ -45,8 +48,9 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_LABELS = HERE / "corpus" / "labels.toml"
 DEFAULT_NEGATIVES = HERE / "corpus" / "negatives.toml"
 DEFAULT_FIRST_LOOK = HERE / "corpus" / "firstlook"
-#: The two label sets: where each label file comes from decides the set of its labels.
-SETS = ("tuned", "first-look")
+DEFAULT_FIRST_LOOK_38_62 = HERE / "corpus" / "firstlook-38-62"
+#: The label sets: where each label file comes from decides the set of its labels.
+SETS = ("tuned", "first-look", "first-look-38-62")
 #: A vocabulary line is explained by a finding or a label this many lines away or closer.
 AUDIT_WINDOW = 3
 
@@ -56,6 +60,7 @@ REQUIRED = {
     "negative": ("repo", "commit", "path"),
     "not_finding": ("repo", "commit", "path", "lines", "note"),
     "repo": ("repo", "commit"),
+    "construction": ("repo", "commit", "path", "line"),
 }
 
 
@@ -76,6 +81,11 @@ class Corpus:
     #: Lines with Roots vocabulary that are no finding, with the reason (the audit's record).
     not_findings: list = field(default_factory=list)
     repos: dict = field(default_factory=dict)  # "owner/name" -> {"commit": ..., "exclude": [...]}
+    #: Labelled lines no rule is scored on (rows 38-62's category G, root construction).
+    constructions: list = field(default_factory=list)
+    #: Repository -> the label sets of the files that name it (a repository can hold negatives
+    #: of one set and labels of another: sympy, the AWS samples).
+    sets: dict = field(default_factory=dict)
 
     def commits(self) -> dict:
         """Map each repository named anywhere to its commit; conflicting commits are an error."""
@@ -125,36 +135,62 @@ def checked_entries(data: dict, kind: str, source: Path) -> list:
 
 
 def add_file(corpus: Corpus, path: Path, label_set: str = "tuned") -> None:
-    """Merge the tables of one label or negatives file into ``corpus``; its labels belong to
-    ``label_set``."""
+    """Merge the tables of one label or negatives file into ``corpus``; every table of it, and
+    the repositories it names, belong to ``label_set``."""
     data = load_toml(path)
-    labels = checked_entries(data, "label", path)
-    for label in labels:
-        label["set"] = label_set
-    corpus.labels += labels
-    corpus.wrong += checked_entries(data, "wrong", path)
-    corpus.negatives += checked_entries(data, "negative", path)
-    corpus.not_findings += checked_entries(data, "not_finding", path)
-    for entry in checked_entries(data, "repo", path):
+    tables = {kind: checked_entries(data, kind, path) for kind in REQUIRED}
+    for entries in tables.values():
+        for entry in entries:
+            entry["set"] = label_set
+            corpus.sets.setdefault(entry["repo"], set()).add(label_set)
+    corpus.labels += tables["label"]
+    corpus.wrong += tables["wrong"]
+    corpus.negatives += tables["negative"]
+    corpus.not_findings += tables["not_finding"]
+    corpus.constructions += tables["construction"]
+    for entry in tables["repo"]:
         if not isinstance(entry.get("exclude", []), list):
             raise InputError(f"{path}: [[repo]] {entry['repo']}: exclude must be a list")
         corpus.repos[entry["repo"]] = entry
 
 
 def load_corpus(
-    labels: Path, negatives: Path | None, negatives_required: bool, first_look: Path | None = None
+    labels: Path,
+    negatives: Path | None,
+    negatives_required: bool,
+    first_look: Path | None = None,
+    first_look_38_62: Path | None = None,
 ) -> Corpus:
     """Read the labels file (required), the negatives file (optional unless named) and the
-    first-look folder's files (when the folder exists)."""
+    first-look folders' files (when a folder exists)."""
     corpus = Corpus()
     add_file(corpus, labels)
     if negatives is not None and (negatives_required or negatives.exists()):
         add_file(corpus, negatives)
-    if first_look is not None and first_look.is_dir():
-        for path in sorted(first_look.glob("*.toml")):
-            add_file(corpus, path, "first-look")
+    for folder, label_set in ((first_look, "first-look"), (first_look_38_62, "first-look-38-62")):
+        if folder is not None and folder.is_dir():
+            for path in sorted(folder.glob("*.toml")):
+                add_file(corpus, path, label_set)
     corpus.commits()  # rejects a repository pinned to two commits
     return corpus
+
+
+def only_set(corpus: Corpus, label_set: str | None) -> Corpus:
+    """The tables of ``corpus`` that come from ``label_set``'s files, and the repositories they
+    name (all of it for None). A repository named by two sets keeps only this set's tables."""
+    if label_set is None:
+        return corpus
+    keep = lambda entries: [e for e in entries if e.get("set", "tuned") == label_set]  # noqa: E731
+    mine = {repo for repo, names in corpus.sets.items() if label_set in names}
+    return Corpus(
+        labels=keep(corpus.labels),
+        wrong=keep(corpus.wrong),
+        negatives=keep(corpus.negatives),
+        not_findings=keep(corpus.not_findings),
+        repos={repo: entry for repo, entry in corpus.repos.items() if repo in mine},
+        constructions=keep(corpus.constructions),
+        sets={repo: {label_set} for repo in mine},
+    )
 
 
 def folder_name(repo: str) -> str:
@@ -254,42 +290,104 @@ def recall_row(labelled: int, found: int) -> dict:
     return {"labelled": labelled, "found": found, "missed": labelled - found, "recall": recall}
 
 
-def score(corpus: Corpus, run: Run) -> dict:
+def window_of(label: dict, window: int | None) -> int:
+    """How many lines below its own line a label may be found: ``--window`` when given, else
+    the label's ``window`` (0: the same line, the rule of rows 1-37); with ``--construct``, at
+    least to the end of the construct that begins on the label's line (``span``)."""
+    own = window if window is not None else int(label.get("window", 0))
+    return max(own, label.get("span", 0))
+
+
+def construct_spans(corpus: Corpus, repos_dir: Path) -> None:
+    """Give each label a ``span``: how many lines below its line the outermost statement or
+    definition beginning on that line (a decorated definition begins at its first decorator)
+    ends. A finding inside that construct is then a finding of the label (``--construct``)."""
+    import ast
+
+    ends: dict = {}
+    for label in corpus.labels + corpus.constructions:
+        where = (label["repo"], label["path"])
+        if where not in ends:
+            ends[where] = {}
+            try:
+                source = (repos_dir / folder_name(label["repo"]) / label["path"]).read_bytes()
+                tree = ast.parse(source)
+            except (OSError, SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.stmt):
+                    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+                    ends[where][first] = max(ends[where].get(first, 0), node.end_lineno or node.lineno)
+        end = ends[where].get(label["line"])
+        if end is not None:
+            label["span"] = end - label["line"]
+
+
+def matches(label: dict, finding: dict, window: int | None) -> bool:
+    """A finding of the label's code in the label's file, on its line or up to its window below."""
+    return (
+        label["repo"] == finding["repo"]
+        and label["path"] == finding["path"]
+        and label["code"] == finding["code"]
+        and label["line"] <= finding["line"] <= label["line"] + window_of(label, window)
+    )
+
+
+def _by_file(entries: list) -> dict:
+    index: dict = {}
+    for entry in entries:
+        index.setdefault((entry["repo"], entry["path"]), []).append(entry)
+    return index
+
+
+def score(corpus: Corpus, run: Run, window: int | None = None) -> dict:
     """Compare findings with labels, negatives and known false positives."""
     findings, present = run.findings, run.present
-    found_keys = {key(f) for f in findings}
+    findings_in = _by_file(findings)
     scored = [lab for lab in corpus.labels if lab["repo"] in present]
-    hits = [lab for lab in scored if key(lab) in found_keys]
-    missed = [lab for lab in scored if key(lab) not in found_keys]
+
+    def is_found(lab: dict) -> bool:
+        return any(matches(lab, f, window) for f in findings_in.get((lab["repo"], lab["path"]), ()))
+
+    hits = [lab for lab in scored if is_found(lab)]
+    missed = [lab for lab in scored if not is_found(lab)]
+    hit_ids = {id(lab) for lab in hits}
 
     labelled, found = Counter(lab["code"] for lab in scored), Counter(lab["code"] for lab in hits)
     per_code = {code: recall_row(labelled[code], found[code]) for code in sorted(labelled)}
     per_set = {}
     for label_set in SETS:
         mine = [lab for lab in scored if lab.get("set", "tuned") == label_set]
-        mine_hits = Counter(lab["code"] for lab in mine if key(lab) in found_keys)
+        mine_hits = Counter(lab["code"] for lab in mine if id(lab) in hit_ids)
         mine_all = Counter(lab["code"] for lab in mine)
+        repo_all = Counter(lab["repo"] for lab in mine)
+        repo_hits = Counter(lab["repo"] for lab in mine if id(lab) in hit_ids)
         per_set[label_set] = {
             "overall": recall_row(len(mine), sum(mine_hits.values())),
             "per_code": {code: recall_row(mine_all[code], mine_hits[code]) for code in sorted(mine_all)},
+            "per_repo": {repo: recall_row(repo_all[repo], repo_hits[repo]) for repo in sorted(repo_all, key=str.lower)},
         }
 
-    label_keys = {key(lab) for lab in corpus.labels}
+    labels_in = _by_file(corpus.labels)
+    constructions_in = _by_file(corpus.constructions)
     wrong_keys = {key(w) for w in corpus.wrong}
     negative_files = {(n["repo"], n["path"]) for n in corpus.negatives}
-    labelled_files = {(lab["repo"], lab["path"]) for lab in corpus.labels}
     labelled_repos = {lab["repo"] for lab in corpus.labels}
 
-    in_negatives, known_wrong, unlabelled_line, unlabelled_file = [], [], [], []
+    in_negatives, known_wrong, unlabelled_line, unlabelled_file, on_construction = [], [], [], [], []
     for finding in findings:
         where = (finding["repo"], finding["path"])
         if where in negative_files:
             in_negatives.append(finding)
-        elif key(finding) in label_keys:
+        elif any(matches(lab, finding, window) for lab in labels_in.get(where, ())):
             continue
         elif key(finding) in wrong_keys:
             known_wrong.append(finding)
-        elif where in labelled_files:
+        elif any(
+            c["line"] <= finding["line"] <= c["line"] + window_of(c, window) for c in constructions_in.get(where, ())
+        ):
+            on_construction.append(finding)
+        elif where in labels_in or where in constructions_in:
             unlabelled_line.append(finding)
         elif finding["repo"] in labelled_repos:
             unlabelled_file.append(finding)
@@ -303,6 +401,7 @@ def score(corpus: Corpus, run: Run) -> dict:
         "negative_findings": in_negatives,
         "unlabelled_line_findings": unlabelled_line,
         "unlabelled_file_findings": unlabelled_file,
+        "construction_findings": on_construction,
         "known_wrong": known_wrong,
         "missing_repos": run.missing,
         "failed_repos": run.problems,
@@ -319,9 +418,10 @@ def percent(value) -> str:
 
 
 def label_line(label: dict) -> str:
-    """One missed label: repo path:line code note."""
+    """One missed label: repo path:line code (category) note."""
     note = f"  {label['note']}" if label.get("note") else ""
-    return f"  {label['repo']} {label['path']}:{label['line']} {label['code']}{note}"
+    category = f" ({label['category']})" if label.get("category") else ""
+    return f"  {label['repo']} {label['path']}:{label['line']} {label['code']}{category}{note}"
 
 
 def finding_line(finding: dict) -> str:
@@ -336,11 +436,12 @@ def print_section(title: str, lines: list) -> None:
         print(line)
 
 
-def print_table(per_code: dict, overall: dict) -> None:
-    """One recall table: a row per rule code, then the overall row."""
-    print(f"{'code':8} {'labelled':>8} {'found':>6} {'missed':>6} {'recall':>7}")
+def print_table(per_code: dict, overall: dict, first: str = "code") -> None:
+    """One recall table: a row per rule code (or repository), then the overall row."""
+    width = max([8] + [len(name) for name in per_code])
+    print(f"{first:{width}} {'labelled':>8} {'found':>6} {'missed':>6} {'recall':>7}")
     for code, row in list(per_code.items()) + [("overall", overall)]:
-        print(f"{code:8} {row['labelled']:>8} {row['found']:>6} {row['missed']:>6} {percent(row['recall']):>7}")
+        print(f"{code:{width}} {row['labelled']:>8} {row['found']:>6} {row['missed']:>6} {percent(row['recall']):>7}")
 
 
 def print_text(result: dict) -> None:
@@ -350,6 +451,9 @@ def print_text(result: dict) -> None:
             print(f"[{label_set}]")
             print_table(part["per_code"], part["overall"])
             print()
+            if label_set == "first-look-38-62":
+                print_table(part["per_repo"], part["overall"], "repository")
+                print()
     print("[all]")
     print_table(result["per_code"], result["overall"])
     if result["skipped_labels"]:
@@ -363,6 +467,10 @@ def print_text(result: dict) -> None:
     print_section(
         "Findings in files with no label (labelled repos)",
         [finding_line(f) for f in result["unlabelled_file_findings"]],
+    )
+    print_section(
+        "Findings on root-construction lines ([[construction]], not scored)",
+        [finding_line(f) for f in result["construction_findings"]],
     )
     print_section("Known false positives ([[wrong]])", [finding_line(f) for f in result["known_wrong"]])
 
@@ -385,10 +493,10 @@ def audit(corpus: Corpus, run: Run, repos_dir: Path, label_set: str | None) -> d
     labelled = _line_index(corpus.labels)
     recorded = {(n["repo"], n["path"], line) for n in corpus.not_findings for line in n["lines"]}
     negative_files = {(n["repo"], n["path"]) for n in corpus.negatives}
-    sets = {lab["repo"]: lab.get("set", "tuned") for lab in corpus.labels}
+    sets = corpus.sets
     out = {"label": [], "not_finding": [], "negative": [], "unaccounted": [], "lines": 0}
     for repo in sorted(run.present):
-        if label_set is not None and sets.get(repo, "tuned") != label_set:
+        if label_set is not None and label_set not in sets.get(repo, {"tuned"}):
             continue
         folder = repos_dir / folder_name(repo)
         for file in sorted(folder.rglob("*.py")):
@@ -524,6 +632,12 @@ def file_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--first-look", type=Path, default=DEFAULT_FIRST_LOOK, help="folder of first-look label files (%(default)s)"
     )
+    parser.add_argument(
+        "--first-look-38-62",
+        type=Path,
+        default=DEFAULT_FIRST_LOOK_38_62,
+        help="folder of the converted labels of rows 38-62 (%(default)s)",
+    )
 
 
 def run_options(parser: argparse.ArgumentParser) -> None:
@@ -532,6 +646,7 @@ def run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tool", default=None, help='tool command (default: "<this python> -m mcp_migrate")')
     parser.add_argument("--verbose", action="store_true", help="show each tool run on standard error")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--set", choices=SETS, default=None, help="only the repositories of one label set")
 
 
 def parse_args(argv: list) -> argparse.Namespace:
@@ -540,6 +655,7 @@ def parse_args(argv: list) -> argparse.Namespace:
         parser = argparse.ArgumentParser(prog="corpus.py export", description="Export the labelled repositories.")
         parser.add_argument("--mirrors", type=Path, required=True, help="folder of <owner>+<name>/repo git dirs")
         parser.add_argument("--to", type=Path, required=True, help="destination folder")
+        parser.add_argument("--set", choices=SETS, default=None, help="only the repositories of one label set")
         file_options(parser)
         args = parser.parse_args(argv[1:])
         args.command = "export"
@@ -547,7 +663,6 @@ def parse_args(argv: list) -> argparse.Namespace:
     if argv[:1] == ["audit"]:
         parser = argparse.ArgumentParser(prog="corpus.py audit", description=audit.__doc__.split(".")[0])
         run_options(parser)
-        parser.add_argument("--set", choices=SETS, default=None, help="only the repositories of one label set")
         file_options(parser)
         args = parser.parse_args(argv[1:])
         args.command = "audit"
@@ -555,6 +670,17 @@ def parse_args(argv: list) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="corpus.py", description=__doc__.splitlines()[0])
     run_options(parser)
     file_options(parser)
+    parser.add_argument(
+        "--window",
+        type=int,
+        default=None,
+        help="a finding up to N lines below a label's line counts (default: each label's own window)",
+    )
+    parser.add_argument(
+        "--construct",
+        action="store_true",
+        help="a finding inside the statement or definition that begins on a label's line also counts",
+    )
     args = parser.parse_args(argv)
     args.command = "run"
     return args
@@ -565,24 +691,31 @@ def main(argv: list | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         corpus = load_corpus(
-            args.labels, args.negatives or DEFAULT_NEGATIVES, args.negatives is not None, args.first_look
+            args.labels,
+            args.negatives or DEFAULT_NEGATIVES,
+            args.negatives is not None,
+            args.first_look,
+            args.first_look_38_62,
         )
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.command == "export":
-        export(corpus, args.mirrors, args.to)
+        export(only_set(corpus, args.set), args.mirrors, args.to)
         return 0
     if not args.repos.is_dir():
         print(f"error: {args.repos}: not a folder", file=sys.stderr)
         return 2
     command = shlex.split(args.tool) if args.tool else [sys.executable, "-m", "mcp_migrate"]
+    corpus = only_set(corpus, args.set)
     run = collect_findings(corpus, args.repos, command, args.verbose)
     if args.command == "audit":
         found = audit(corpus, run, args.repos, args.set)
         print(json.dumps(found, indent=2)) if args.json else print_audit(found)
         return 0
-    result = score(corpus, run)
+    if getattr(args, "construct", False):
+        construct_spans(corpus, args.repos)
+    result = score(corpus, run, args.window)
     for problem in run.problems:
         warn(problem)
     for repo in run.missing:

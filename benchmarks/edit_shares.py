@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""What `fix --unsafe-fixes` gives each finding on real repositories: an edit, a suggestion, a
+review marker, or nothing (issue 36: "86 % of the findings get no edit at all").
+
+    python benchmarks/edit_shares.py --repos DIR [--only NAME ...] [--tool CMD] [--json]
+
+For every ``<owner>+<name>`` folder under DIR (or the ones named with ``--only``), two runs, as a
+user would type them in the folder's parent:
+
+1. ``check --unsafe-fixes --format json --exit-zero <folder>``: every finding and its fix kind;
+2. ``fix --unsafe-fixes --diff --exit-zero <folder>``: what the fix would write (nothing is written).
+
+Each finding is counted once, in the first column that fits:
+
+  applied    fix kind safe or unsafe, and the diff changes a line of the finding (its first to
+             its last line, or an insertion right above them)
+  elsewhere  fix kind safe or unsafe, the diff changes its file but none of its lines (an edit
+             made at another place, e.g. an import or a removed helper; read them)
+  withheld   fix kind safe or unsafe and the diff leaves its file alone (a fix held back)
+  suggested  fix kind display: a diff shown by `check`, never applied
+  marker     fix kind marker: a review comment only
+  none       fix kind none
+
+Columns are given for all findings and for RT001-RT006 (the Roots findings issue 36 counts).
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+COLUMNS = ("applied", "elsewhere", "withheld", "suggested", "marker", "none")
+ROOTS_CODES = ("RT001", "RT002", "RT003", "RT004", "RT005", "RT006")
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
+
+
+def touched_lines(diff: str) -> dict:
+    """{path as written after ``--- a/``: set of old-side lines the diff deletes or inserts above}."""
+    out: dict = {}
+    current = None
+    old = 0
+    for line in diff.splitlines():
+        if line.startswith("--- "):
+            current = out.setdefault(line[4:].removeprefix("a/"), set())
+            continue
+        if line.startswith("+++ "):
+            continue
+        match = HUNK.match(line)
+        if match:
+            old = int(match.group(1))
+            continue
+        if current is None:
+            continue
+        if not line or line[0] == " ":  # context (an empty line may lose its space)
+            old += 1
+        elif line[0] == "-":
+            current.add(old)
+            old += 1
+        elif line[0] == "+":
+            current.add(old)  # inserted above the next old line
+    return out
+
+
+def files_touched(diff_paths: dict, folder: Path) -> dict:
+    """The diff's paths made relative to ``folder`` (POSIX)."""
+    root = folder.resolve().as_posix().lstrip("/")
+    out = {}
+    for path, lines in diff_paths.items():
+        relative = path[len(root) + 1 :] if path.startswith(root + "/") else path
+        out[relative] = lines
+    return out
+
+
+def relative(reported: str, folder: Path) -> str:
+    path = Path(reported)
+    if not path.is_absolute():
+        path = Path.cwd() / path
+    try:
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return Path(reported).as_posix()
+
+
+def column(finding: dict, touched: dict) -> str:
+    """The column of one finding (see the module docstring)."""
+    kind = finding.get("fix", "none")
+    if kind == "display":
+        return "suggested"
+    if kind == "marker":
+        return "marker"
+    if kind not in ("safe", "unsafe"):
+        return "none"
+    lines = touched.get(finding["path"])
+    if lines is None:
+        return "withheld"
+    span = range(finding["line"], finding.get("end_line", finding["line"]) + 1)
+    return "applied" if any(n in lines for n in span) else "elsewhere"
+
+
+def measure(command: list, folder: Path) -> dict:
+    """Per-code counters of one repository's columns."""
+    check = subprocess.run(
+        command + ["check", "--unsafe-fixes", "--format", "json", "--exit-zero", str(folder)],
+        capture_output=True,
+        text=True,
+    )
+    fix = subprocess.run(
+        command + ["fix", "--unsafe-fixes", "--diff", "--exit-zero", str(folder)], capture_output=True, text=True
+    )
+    if check.returncode not in (0, 1) or fix.returncode not in (0, 1):
+        raise RuntimeError(f"exit status {check.returncode}/{fix.returncode}: {(check.stderr or fix.stderr)[-200:]}")
+    touched = files_touched(touched_lines(fix.stdout), folder)
+    counts: dict = {}
+    for finding in json.loads(check.stdout).get("findings", []):
+        finding = dict(finding, path=relative(finding["path"], folder))
+        counts.setdefault(finding["code"], Counter())[column(finding, touched)] += 1
+    return {"codes": counts, "files_changed": len(touched)}
+
+
+def total(rows: dict, codes=None) -> Counter:
+    out: Counter = Counter()
+    for row in rows.values():
+        for code, counter in row["codes"].items():
+            if codes is None or code in codes:
+                out.update(counter)
+    return out
+
+
+def share_line(name: str, counter: Counter) -> str:
+    n = sum(counter.values())
+    cells = [f"{counter[c]} ({100.0 * counter[c] / n:.1f}%)" if n else "0" for c in COLUMNS]
+    return f"| {name} | {n} | " + " | ".join(cells) + " |"
+
+
+def main(argv: list | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="edit_shares.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--repos", type=Path, required=True, help="folder of <owner>+<name> repository folders")
+    parser.add_argument("--only", nargs="*", default=None, help="folder names to measure (default: all)")
+    parser.add_argument("--tool", default=None, help='tool command (default: "<this python> -m mcp_migrate")')
+    parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if not args.repos.is_dir():
+        print(f"error: {args.repos}: not a folder", file=sys.stderr)
+        return 2
+    command = shlex.split(args.tool) if args.tool else [sys.executable, "-m", "mcp_migrate"]
+    names = args.only or sorted((p.name for p in args.repos.iterdir() if p.is_dir()), key=str.lower)
+    rows = {}
+    for name in names:
+        try:
+            rows[name] = measure(command, args.repos / name)
+        except (OSError, RuntimeError, json.JSONDecodeError) as exc:
+            print(f"warning: {name}: skipped: {exc}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({k: {"codes": v["codes"], "files_changed": v["files_changed"]} for k, v in rows.items()}))
+        return 0
+    print("| repository | findings | " + " | ".join(COLUMNS) + " |")
+    print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
+    for name, row in rows.items():
+        print(share_line(name, total({name: row})))
+    print(share_line("**all findings**", total(rows)))
+    print(share_line("**RT001-RT006**", total(rows, ROOTS_CODES)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
