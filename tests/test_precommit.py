@@ -1,11 +1,15 @@
-"""The pre-commit hooks for real: `pre-commit try-repo` builds a virtual environment, pip-installs
-this project into it (so it needs the package registry) and runs the hooks in a temporary git
+"""The pre-commit hooks for real: pre-commit builds a virtual environment, pip-installs this
+project into it (so it needs the package registry) and runs the hooks in a temporary git
 repository. Skipped with MCP_MIGRATE_OFFLINE=1; CI runs it.
 
-try-repo is pointed at a local clone (tests/clone.py: a committed snapshot of the working tree)
-rather than at the working tree itself, so the test sees uncommitted and untracked changes too
-(try-repo's own shadow repository only carries changes to tracked files). That is the README's
-`pre-commit try-repo /path/to/clone mcp-migrate --all-files`."""
+The hooks come from a local clone (tests/clone.py: a committed snapshot of the working tree)
+rather than from the working tree itself, so the test sees uncommitted and untracked changes too
+(try-repo's own shadow repository only carries changes to tracked files). One test runs the
+README's `pre-commit try-repo /path/to/clone mcp-migrate --all-files`; the others run
+`pre-commit run` with a config naming the clone at its head SHA, as a user's config does. That
+is not only closer to real use: pre-commit's store keeps the hook environment by repository and
+rev, so the module installs it once, where try-repo builds a fresh store (a pip install, 25 s to
+90 s on CI's 2 cores) on every call."""
 
 import os
 import re
@@ -82,6 +86,25 @@ def try_repo(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedPro
     return proc
 
 
+def run_hook(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedProcess:
+    """`pre-commit run HOOK` in `cwd` with a config (kept outside the repository, so no hook
+    sees it) naming the clone at its head: the module's runs share one hook environment."""
+    snapshot, env = hooks
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    config = cwd.parent / f"{cwd.name}-{hook}.pre-commit-config.yaml"
+    config.write_text(f"repos:\n- repo: {snapshot}\n  rev: {head.stdout.strip()}\n  hooks:\n  - id: {hook}\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", hook, "--config", str(config), "--color", "never", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    return proc
+
+
 @pytest.mark.network
 def test_check_hook_fails_on_findings_and_skips_excluded_files(hooks, tmp_path):
     work = make_repo(
@@ -97,7 +120,7 @@ def test_check_hook_fails_on_findings_and_skips_excluded_files(hooks, tmp_path):
     assert proc.returncode == 1, proc.stdout
     assert "server.py:14:20: RT001 " in proc.stdout
     assert "generated/" not in proc.stdout  # excluded even though pre-commit named it
-    quiet = try_repo(hooks, work, "mcp-migrate", "--verbose", "--files", "generated/server.py", "README.md")
+    quiet = run_hook(hooks, work, "mcp-migrate", "--verbose", "--files", "generated/server.py", "README.md")
     assert quiet.returncode == 0, quiet.stdout
     assert "Passed" in quiet.stdout
     assert "RT001" not in quiet.stdout and "Checked" not in quiet.stdout and "warning" not in quiet.stdout
@@ -106,13 +129,13 @@ def test_check_hook_fails_on_findings_and_skips_excluded_files(hooks, tmp_path):
 @pytest.mark.network
 def test_fix_hook_fails_when_it_changed_something_then_passes(hooks, tmp_path):
     work = make_repo(tmp_path / "work", {"client.py": FIXABLE, "README.md": "# client\n"})
-    first = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
+    first = run_hook(hooks, work, "mcp-migrate-fix", "--all-files")
     assert first.returncode == 1, first.stdout
     assert "client.py:6: fixed RT004" in first.stdout
     assert "files were modified by this hook" in first.stdout
     fixed = (work / "client.py").read_text()
     assert "send_roots_list_changed" not in fixed and "RootsListChangedNotification" not in fixed
-    second = try_repo(hooks, work, "mcp-migrate-fix", "--all-files")
+    second = run_hook(hooks, work, "mcp-migrate-fix", "--all-files")
     assert second.returncode == 0, second.stdout
     assert (work / "client.py").read_text() == fixed
 
@@ -124,11 +147,11 @@ def test_hooks_print_one_summary_however_many_files(hooks, tmp_path):
     files = {f"pkg/server_{i:02}.py": SERVER for i in range(12)}
     files.update({f"pkg/client_{i:02}.py": FIXABLE for i in range(12)})
     work = make_repo(tmp_path / "work", files)
-    check = try_repo(hooks, work, "mcp-migrate", "--all-files")
+    check = run_hook(hooks, work, "mcp-migrate", "--all-files")
     assert check.returncode == 1, check.stdout
     assert check.stdout.count("Checked 24 files") == 1, check.stdout
     assert check.stdout.count("Checked ") == 1, check.stdout
-    fix = try_repo(hooks, work, "mcp-migrate-fix", "--all-files", "--verbose")  # a hook that passes is quiet
+    fix = run_hook(hooks, work, "mcp-migrate-fix", "--all-files", "--verbose")  # a hook that passes is quiet
     assert fix.returncode == 0, fix.stdout  # the servers beside them leave the clients' fixes unsafe
     assert fix.stdout.count("No findings fixed (36 fixes available with `--unsafe-fixes`).") == 1, fix.stdout
 
@@ -139,12 +162,12 @@ def test_fix_hook_leaves_unsafe_fixes_to_the_check_hook(hooks, tmp_path):
     `--unsafe-fixes` would apply; the check hook fails and lists the finding."""
     work = make_repo(tmp_path / "work", {"server.py": SERVER})
     for _ in range(2):
-        proc = try_repo(hooks, work, "mcp-migrate-fix", "--all-files", "--verbose")  # a hook that passes is quiet
+        proc = run_hook(hooks, work, "mcp-migrate-fix", "--all-files", "--verbose")  # a hook that passes is quiet
         assert proc.returncode == 0, proc.stdout
         assert "No findings fixed (1 fix available with `--unsafe-fixes`)." in proc.stdout
         assert "RT001" not in proc.stdout
         assert (work / "server.py").read_text() == SERVER
-    check = try_repo(hooks, work, "mcp-migrate", "--all-files")
+    check = run_hook(hooks, work, "mcp-migrate", "--all-files")
     assert check.returncode == 1, check.stdout
     assert "server.py:14:20: RT001 " in check.stdout
     assert "1 fixable with `mcp-migrate fix --unsafe-fixes`" in check.stdout

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -95,11 +96,22 @@ def test_a_warm_run_where_a_server_asks_loads_no_libcst_and_no_rule(tmp_path):
     assert loaded(tmp_path, *args) == {"libcst": False, "codemod": False, "rich": False, "rules": []}
 
 
+def _older_than_the_trust_margin(path: Path) -> None:
+    """Wait until `path`'s ctime is older than the cache's trust margin, so the cold run records
+    its stat. Otherwise a warm run that starts past the margin (a loaded machine) records the
+    now-trusted stat, a write this test would take for a warm run's (project.cache)."""
+    from mcp_migrate.project.cache import TRUST_MARGIN_NS
+
+    while time.time_ns() - path.stat().st_ctime_ns <= TRUST_MARGIN_NS:
+        time.sleep(0.1)
+
+
 def test_a_warm_run_writes_nothing_and_loads_no_writer_machinery(tmp_path):
     """The cache's module imports the file writer (it replaces its tables the same way); a run
     served from the cache writes nothing, so it does not pay for `tempfile` (7 ms of a 0.16 s
     warm run)."""
     (tmp_path / "server.py").write_bytes((FIXTURES / "example" / "server.py").read_bytes())
+    _older_than_the_trust_margin(tmp_path / "server.py")
     probe = RUN + 'print(json.dumps({"tempfile": "tempfile" in sys.modules}))'
     args = ("check", "--output-format", "concise", ".")
     assert loaded(tmp_path, *args, probe=probe) == {"tempfile": True}  # the cold run writes the cache
