@@ -36,6 +36,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from corpus import relative_path  # this folder's scorer: one way to read a finding's path
+
 COLUMNS = ("applied", "elsewhere", "withheld", "suggested", "marker", "none")
 ROOTS_CODES = ("RT001", "RT002", "RT003", "RT004", "RT005", "RT006")
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
@@ -78,16 +80,6 @@ def files_touched(diff_paths: dict, folder: Path) -> dict:
     return out
 
 
-def relative(reported: str, folder: Path) -> str:
-    path = Path(reported)
-    if not path.is_absolute():
-        path = Path.cwd() / path
-    try:
-        return path.resolve().relative_to(folder.resolve()).as_posix()
-    except ValueError:
-        return Path(reported).as_posix()
-
-
 def column(finding: dict, touched: dict) -> str:
     """The column of one finding (see the module docstring)."""
     kind = finding.get("fix", "none")
@@ -119,7 +111,7 @@ def measure(command: list, folder: Path) -> dict:
     touched = files_touched(touched_lines(fix.stdout), folder)
     counts: dict = {}
     for finding in json.loads(check.stdout).get("findings", []):
-        finding = dict(finding, path=relative(finding["path"], folder))
+        finding = dict(finding, path=relative_path(finding["path"], folder))
         counts.setdefault(finding["code"], Counter())[column(finding, touched)] += 1
     return {"codes": counts, "files_changed": len(touched)}
 

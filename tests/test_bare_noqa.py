@@ -11,6 +11,7 @@ import json
 import libcst
 import pytest
 from click.testing import CliRunner
+from test_ruff_habits_more import DIRECTIVES  # (comment, suppressed?) as ruff reads it, checked against ruff
 
 from mcp_migrate import api
 from mcp_migrate.commands.cli import cli
@@ -19,21 +20,6 @@ from mcp_migrate.core.fix.loop import previews
 HEAD = "import mcp.types as types\nfrom mcp import ClientSession\n\n\nasync def main(s: ClientSession) -> None:\n"
 SEND = "    await s.send_roots_list_changed()"
 FIRST = 6  # the line of the first statement after HEAD
-
-#: (comment, suppressed?) as ruff reads it (tests/test_ruff_habits_more.py checks ruff agrees).
-DIRECTIVES = [
-    ("# noqa", True),
-    ("#noqa", True),
-    ("# NOQA", True),
-    ("# noqa because the handler is tested elsewhere", True),
-    ("# type: ignore # noqa", True),
-    ("# noqa# and more", True),
-    ("# noqa:", False),
-    ("# noqa: E501", False),
-    ("# noqab", False),
-    ("# noqa-x", False),
-    ("# see noqa", False),
-]
 
 
 def _source(*lines: str) -> bytes:

@@ -72,37 +72,28 @@ def hooks(tmp_path_factory):
     return snapshot, env
 
 
-def try_repo(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedProcess:
-    snapshot, env = hooks
+def pre_commit(hooks, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m pre_commit ARGS` in `cwd` with the module's private PRE_COMMIT_HOME."""
+    _, env = hooks
     proc = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(snapshot), hook, "--color", "never", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [sys.executable, "-m", "pre_commit", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
     )
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     return proc
+
+
+def try_repo(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedProcess:
+    return pre_commit(hooks, cwd, "try-repo", str(hooks[0]), hook, "--color", "never", *args)
 
 
 def run_hook(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedProcess:
     """`pre-commit run HOOK` in `cwd` with a config (kept outside the repository, so no hook
     sees it) naming the clone at its head: the module's runs share one hook environment."""
-    snapshot, env = hooks
+    snapshot = hooks[0]
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
     config = cwd.parent / f"{cwd.name}-{hook}.pre-commit-config.yaml"
     config.write_text(f"repos:\n- repo: {snapshot}\n  rev: {head.stdout.strip()}\n  hooks:\n  - id: {hook}\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "run", hook, "--config", str(config), "--color", "never", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
-    return proc
+    return pre_commit(hooks, cwd, "run", hook, "--config", str(config), "--color", "never", *args)
 
 
 @pytest.mark.network
