@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
-from mcp_migrate.core import callers
+from mcp_migrate.core import callers, gates
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.core.settings import Settings, with_view
@@ -76,17 +76,13 @@ def _complete(value: Settings | None) -> Settings:
 def may_report(data: bytes, settings: Settings) -> bool:
     """False only where no rule `settings` selects can report on `data` (their gates, read
     from the catalog without importing a rule or LibCST: core.gates); the engine's result is then empty."""
-    from mcp_migrate.core.gates import may_report as gate_open
-
-    return gate_open(data, settings)
+    return gates.may_report(data, settings)
 
 
 def client_side(select: frozenset) -> frozenset:
     """The codes in `select` of Roots' client side, whose fixes wait while a server asks
     (core.coordination), read from the catalog without importing a rule (core.gates)."""
-    from mcp_migrate.core.gates import client_side as catalog_client_side
-
-    return catalog_client_side() & select
+    return gates.client_side() & select
 
 
 def analyze(data: bytes, path: str, settings: Settings | None = None):

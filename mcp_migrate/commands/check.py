@@ -8,8 +8,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.output import progress, report
 from mcp_migrate.output.printable import printable
 from mcp_migrate.output.report import ColorChoice
+from mcp_migrate.project.config import ConfigError
+from mcp_migrate.project.regular import TooLarge
+from mcp_migrate.project.writer import same_file_as_any, snapshot, write_atomic, write_target
+from mcp_migrate.run import proposals, runner
+from mcp_migrate.run.records import RunResult
+from mcp_migrate.run.stdin import check_stdin
 
 
 @dataclass(frozen=True)
@@ -46,10 +54,6 @@ def run_check_command(
     write_baseline: str | None = None,
     add_noqa: bool = False,
 ) -> int:
-    from mcp_migrate.output import progress, report
-    from mcp_migrate.run import proposals, runner
-    from mcp_migrate.run.stdin import check_stdin
-
     # Reporters that show fixes get them computed with the check, from the same parse.
     options.previews = output.output_format in ("full", "sarif") and not (write_baseline or add_noqa)
     if stdin is not None:
@@ -101,16 +105,12 @@ def refuse_overwriting_inputs(inputs, targets) -> None:
     """A ConfigError (one line, exit 2, nothing written) when an output option names one of
     the files being checked: `-o a.py` is a slip of the fingers that would replace code with a
     report. `targets`: (option, path or None) pairs."""
-    from mcp_migrate.project.config import ConfigError
-    from mcp_migrate.project.writer import same_file_as_any
-
     for option, target in targets:
         if target and same_file_as_any(target, inputs):
             raise ConfigError(f"{option} {target}: is one of the files being checked: not overwritten")
 
 
 def _write_baseline(run, path: str, output: OutputOptions) -> int:
-    from mcp_migrate.output import report
     from mcp_migrate.project.baseline import write_baseline
 
     count = write_baseline(path, run)
@@ -125,13 +125,8 @@ def _add_noqa(run, paths, output: OutputOptions) -> int:
     """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
     result still parses, write through the same atomic writer as `fix`."""
     from mcp_migrate.commands.add_noqa import add_noqa
-    from mcp_migrate.core.findings import FileError, FileResult
     from mcp_migrate.core.fix.loop import verify_parses
-    from mcp_migrate.output import report
-    from mcp_migrate.project.regular import TooLarge
-    from mcp_migrate.project.writer import snapshot, write_atomic, write_target
     from mcp_migrate.run.analysis import check as check_bytes  # honours a bare noqa comment
-    from mcp_migrate.run.records import RunResult
 
     roots = [Path(p) for p in paths]
     added = files = 0

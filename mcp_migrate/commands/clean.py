@@ -9,7 +9,13 @@ from __future__ import annotations
 import os
 import sys
 
+from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR
 from mcp_migrate.output.printable import one_line
+from mcp_migrate.project.cache_key import existing_key
+from mcp_migrate.project.cache_place import DEFAULT_DIR, cache_place, key_in_tree
+from mcp_migrate.project.cache_removal import removal_refused, remove_cache
+from mcp_migrate.project.config import ConfigResolver
+from mcp_migrate.project.paths import display_path
 
 #: Folders never walked into when looking for caches below a path.
 _SKIP = frozenset({".git", ".hg", ".svn", "node_modules"})
@@ -20,9 +26,6 @@ def cache_folders(paths, config_file=None, isolated: bool = False, warnings=None
     project, the environment's MCP_MIGRATE_CACHE_DIR, else `.mcp_migrate_cache/` at its project
     root), then every folder of the default name below each PATH; each once, in order, existing
     ones only. A `cache-dir` not followed adds its one line to `warnings`, once."""
-    from mcp_migrate.project.cache_place import DEFAULT_DIR, cache_place
-    from mcp_migrate.project.config import ConfigResolver
-
     found: dict = {}
     resolver = ConfigResolver.for_run(list(paths), config_file, isolated)
     for path in paths:
@@ -43,12 +46,6 @@ def run_clean(paths, config_file=None, isolated: bool = False, quiet: bool = Fal
     """Remove the caches; `Removing cache at: DIR` per folder (ruff's words), a warning for each
     one that is left alone and for what was kept in one. Exit 0 (nothing to remove is not an
     error), 2 when a removal failed."""
-    from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR
-    from mcp_migrate.project.cache_key import existing_key
-    from mcp_migrate.project.cache_place import key_in_tree
-    from mcp_migrate.project.cache_removal import removal_refused, remove_cache
-    from mcp_migrate.project.paths import display_path
-
     warnings: list = []
     folders = cache_folders(paths, config_file, isolated, warnings)
     key = existing_key()

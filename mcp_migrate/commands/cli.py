@@ -8,14 +8,21 @@ Commands only parse options here; check.py, fix.py and config.py beside this mod
 
 from __future__ import annotations
 
+import errno
 import functools
+import json
+import signal
+import sys
+import threading
 
 import click
 
 from mcp_migrate import __version__
-from mcp_migrate.core.catalog import SEVERITIES
+from mcp_migrate.core.catalog import SEVERITIES, find_rule, load_catalog
 from mcp_migrate.core.codes import EXIT_ERROR, EXIT_INTERRUPTED
 from mcp_migrate.core.settings import STRATEGIES
+from mcp_migrate.output import report
+from mcp_migrate.output.printable import one_line, printable
 from mcp_migrate.output.report import FORMATS, ColorChoice  # cheap: report imports rich only inside functions
 
 PROG = "mcp-migrate"
@@ -23,8 +30,6 @@ PROG = "mcp-migrate"
 
 def fail(message: str) -> click.exceptions.Exit:
     """Print the one-line error and return the exit to raise (exit code 2)."""
-    from mcp_migrate.output.printable import printable
-
     click.echo(f"{PROG}: error: {printable(message)}", err=True)
     return click.exceptions.Exit(EXIT_ERROR)
 
@@ -46,9 +51,6 @@ def _terminate(signum, frame):
 def _catch_termination() -> list:
     """Turn SIGTERM and SIGHUP into Terminated while a command runs, where nothing else has
     claimed them (an embedding program keeps its own); the handlers to restore afterwards."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return []
     replaced = []
@@ -61,8 +63,6 @@ def _catch_termination() -> list:
 
 
 def _restore_signals(replaced: list) -> None:
-    import signal
-
     for signum in replaced:
         signal.signal(signum, signal.SIG_DFL)
 
@@ -71,8 +71,6 @@ def _tolerant_output() -> None:
     """Standard output and error write what their encoding cannot show as `\\xe9`: with
     PYTHONIOENCODING=ascii a file name like `café.py` made `fix` stop halfway (UnicodeEncodeError
     after writing some files). Every writer (click, rich, sys.std*.write) goes through them."""
-    import sys
-
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -89,8 +87,6 @@ def guarded(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        import sys
-
         from mcp_migrate.project.config import ConfigError
         from mcp_migrate.project.discovery import PathNotFoundError
 
@@ -106,8 +102,6 @@ def guarded(func):
         except (ConfigError, PathNotFoundError) as exc:
             raise fail(str(exc)) from None
         except Terminated as exc:
-            import signal
-
             click.echo(f"{PROG}: terminated ({signal.Signals(exc.signum).name})", err=True)
             raise click.exceptions.Exit(128 + exc.signum) from None
         except KeyboardInterrupt:  # Ctrl-C: no traceback, and not 1 (findings)
@@ -129,8 +123,6 @@ class _ClosedOutput:
     error, where it was "internal error: 'NoneType' object has no attribute 'write'"."""
 
     def write(self, text: str) -> int:
-        import errno
-
         raise OSError(errno.EBADF, "standard output is closed: nowhere to report")
 
     def flush(self) -> None:
@@ -221,8 +213,6 @@ color_option = _compose(
 
 def color_choice(color_when, no_color) -> ColorChoice:
     """`report.use_color`'s answer for `--color` / `--no-color` (which is `--color never`)."""
-    from mcp_migrate.output import report
-
     if no_color and color_when not in (None, "never"):
         raise fail(f"--no-color and --color {color_when} cannot be combined")
     return report.use_color(no_color, color_when)
@@ -436,8 +426,6 @@ def stdin_mode(paths, stdin_filename) -> bool:
 
 def read_stdin() -> bytes:
     """Standard input's bytes; closed or unreadable, one line and exit 2 (not AttributeError)."""
-    import sys
-
     stream = getattr(sys.stdin, "buffer", None)  # None when the process was started with it closed
     if stream is None:
         raise fail("cannot read standard input: it is closed")
@@ -494,8 +482,6 @@ def check(
 
     With --fix (or --diff), fix as `mcp-migrate fix` does; --unsafe-fixes alone counts unsafe
     fixes as fixable in the summary, as in ruff."""
-    from mcp_migrate.commands.check import OutputOptions, run_check_command
-
     output_format = concise(output_format)
     options = make_options(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated, overrides
@@ -532,6 +518,8 @@ def check(
         raise fail("--add-noqa edits files: it cannot read standard input")
     if statistics and output_format not in ("full", "concise", "grouped", "json"):
         raise fail("--statistics works with --output-format full, concise, grouped or json")
+    from mcp_migrate.commands.check import OutputOptions, run_check_command
+
     output = OutputOptions(
         output_format=output_format,
         output_file=output_file,
@@ -559,7 +547,6 @@ def _show_files(paths, options) -> int:
     """`--show-files`: the files a run would check, one per line, sorted (as ruff), on standard
     output; on standard error, the run's warnings and each template folder skipped, so the
     list stays one path a line for scripts."""
-    from mcp_migrate.output.printable import one_line
     from mcp_migrate.run.plan import plan
 
     p = plan(paths, options)
@@ -674,12 +661,7 @@ def clean(paths, config_file, isolated, quiet):
 @guarded
 def rules(output_format, no_color, color_when):
     """List every rule: code, name, fix kind, severity, summary."""
-    from mcp_migrate.core.catalog import load_catalog
-    from mcp_migrate.output import report
-
     if output_format == "json":
-        import json
-
         click.echo(json.dumps(report.rules_document(load_catalog()), indent=2))
         return
     report.print_rules(load_catalog(), color=color_choice(color_when, no_color))
@@ -693,8 +675,6 @@ def explain(rule, no_color, color_when):
     """Show the documentation of a rule, named by its code (RT001) or its name (roots-request).
 
     Rendered as Markdown on a terminal; the page's Markdown as written when piped."""
-    from mcp_migrate.core.catalog import find_rule, load_catalog
-    from mcp_migrate.output import report
     from mcp_migrate.project.config import did_you_mean
 
     info = find_rule(rule)

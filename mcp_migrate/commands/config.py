@@ -8,6 +8,15 @@ import json
 import os
 import sys
 
+from mcp_migrate.core.catalog import DEFAULT_FAIL_ON
+from mcp_migrate.core.settings import Settings
+from mcp_migrate.output.printable import printable, printable_data
+from mcp_migrate.output.sarif import DOCS_URL
+from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
+from mcp_migrate.project.overrides import Overrides
+from mcp_migrate.project.paths import display_path
+from mcp_migrate.run.plan import resolver_for, selector_for
+
 
 def _toml(value) -> str:
     """A TOML rendering of the scalars, lists and tables config values are made of."""
@@ -22,14 +31,6 @@ def _toml(value) -> str:
 
 def effective(paths, options, unsafe: bool | None) -> tuple:
     """(config file or None, [(key, value, origin)]) for the run `check`/`fix` would do."""
-    from mcp_migrate.core.catalog import DEFAULT_FAIL_ON
-    from mcp_migrate.core.settings import Settings
-    from mcp_migrate.output.printable import printable
-    from mcp_migrate.output.sarif import DOCS_URL
-    from mcp_migrate.project.discovery import DEFAULT_EXCLUDE
-    from mcp_migrate.project.overrides import Overrides
-    from mcp_migrate.run.plan import resolver_for, selector_for
-
     resolver = resolver_for(paths, options)
     for warning in resolver.warnings:
         sys.stderr.write(printable(f"mcp-migrate: warning: {warning}") + "\n")
@@ -101,9 +102,6 @@ def effective(paths, options, unsafe: bool | None) -> tuple:
 
 
 def print_config(paths, options, unsafe: bool | None, output_format: str = "text") -> None:
-    from mcp_migrate.output.printable import printable, printable_data
-    from mcp_migrate.project.paths import display_path
-
     path, rows = effective(paths, options, unsafe)
     shown = display_path(path) if path else None
     if output_format == "json":

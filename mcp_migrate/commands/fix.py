@@ -5,12 +5,21 @@ input (`--stdin-filename PATH -`) the fixed source goes to standard output inste
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UNFILTERED_CODES
-from mcp_migrate.core.findings import FileError
+from mcp_migrate.core.findings import MARKED, FileError
+from mcp_migrate.output import report
 from mcp_migrate.output.printable import one_line, printable
+from mcp_migrate.output.report import TEXT_FORMATS, make_console
+from mcp_migrate.run.applicability import adjust
+from mcp_migrate.run.coordination import join_callers, planned_settings
+from mcp_migrate.run.plan import file_policy, run_policy, unsafe_fixes
+from mcp_migrate.run.records import FileRef, RunResult
+from mcp_migrate.run.stdin import stdin_target
 
 
 @dataclass(frozen=True)
@@ -38,8 +47,6 @@ class FixOptions:
     def chatty(self) -> bool:
         """Whether "fixed" lines and the count go to stdout: not when quiet, nor when stdout
         carries a machine-readable document."""
-        from mcp_migrate.output.report import TEXT_FORMATS
-
         return not self.quiet and (self.output_format in TEXT_FORMATS or self.output_file is not None)
 
 
@@ -89,11 +96,9 @@ def fix_only_summary(fixed: int, waiting: int, marked: int = 0) -> str | None:
 
 def run_fix_command(paths, options, flags: FixOptions) -> int:
     from mcp_migrate.commands.check import refuse_overwriting_inputs
-    from mcp_migrate.output import progress, report
+    from mcp_migrate.output import progress
     from mcp_migrate.run import runner
-    from mcp_migrate.run.coordination import join_callers
     from mcp_migrate.run.proposals import propose_fixes
-    from mcp_migrate.run.records import FileRef, RunResult
     from mcp_migrate.run.report_inputs import report_inputs
 
     bar = progress.factory(color=flags.color, label="Fixing", enabled=not flags.quiet)
@@ -125,8 +130,6 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
             if not flags.chatty:
                 continue
             from rich.markup import escape
-
-            from mcp_migrate.core.findings import MARKED
 
             for code, line, kind in result.applied:
                 where = f"[bold]{escape(one_line(result.path))}[/]:{line}:"
@@ -183,8 +186,6 @@ class _LazyConsole:
 
     def print(self, *args, **kwargs) -> None:
         if self._console is None:
-            from mcp_migrate.output.report import make_console
-
             self._console = make_console(color=self._color)
         self._console.print(*args, **kwargs)
 
@@ -192,11 +193,7 @@ class _LazyConsole:
 def _print_fix_enumeration(console, outcomes) -> None:
     """`--show-fixes`: per file, how many findings of each rule were fixed (as ruff's list),
     then how many were only marked for review (their findings remain)."""
-    from collections import Counter
-
     from rich.markup import escape
-
-    from mcp_migrate.core.catalog import load_catalog
 
     catalog = load_catalog()
     for outcome in sorted(outcomes, key=lambda o: o.result.path):
@@ -213,12 +210,7 @@ def _print_fix_enumeration(console, outcomes) -> None:
 def run_fix_stdin(filename: str | None, options, flags: FixOptions, data: bytes) -> int:
     """Fix `data` as if it were PATH: the fixed source (or the input, unchanged) on stdout, what
     remains on stderr. An excluded PATH echoes the input. With --diff, the diff instead."""
-    from mcp_migrate.output import report
     from mcp_migrate.run import analysis
-    from mcp_migrate.run.coordination import planned_settings
-    from mcp_migrate.run.plan import file_policy, run_policy, unsafe_fixes
-    from mcp_migrate.run.records import FileRef, RunResult
-    from mcp_migrate.run.stdin import stdin_target
 
     target = stdin_target(filename, options)
     for warning in target.warnings:
@@ -281,7 +273,6 @@ def _report_unwritten(outcome, problem: str, skipped: bool) -> None:
     """The file keeps its original content, so its original findings are what remains.
     A policy skip (symlink leaving the tree) is a warning; a failed write is an error."""
     from mcp_migrate.run import analysis
-    from mcp_migrate.run.applicability import adjust
 
     result = outcome.result
     settings = outcome.settings

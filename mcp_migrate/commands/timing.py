@@ -15,6 +15,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from mcp_migrate.output.printable import printable
+
 PREFIX = "mcp-migrate: verbose: "
 
 
@@ -27,8 +29,6 @@ class Timings:
 
     def note(self, text: str) -> None:
         if self.enabled:
-            from mcp_migrate.output.printable import printable
-
             (self.stream or sys.stderr).write(printable(PREFIX + text) + "\n")
 
     @contextlib.contextmanager

@@ -10,7 +10,10 @@ reported, then apply suppressions (a bare `# noqa` last: core.suppress).
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -320,8 +323,6 @@ def encoding_refusal(data: bytes) -> Message | None:
     second = data.find(b"\n", first + 1) if first >= 0 else -1
     if b"coding" not in (data if second < 0 else data[:second]):  # a cookie is on line 1 or 2
         return None
-    import io
-    import tokenize
 
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -337,8 +338,6 @@ def encoding_refusal(data: bytes) -> Message | None:
 
 @cache
 def _ascii_compatible(encoding: str) -> bool:
-    import warnings
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # unicode_escape warns about `\\]`

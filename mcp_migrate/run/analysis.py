@@ -5,6 +5,9 @@ through here."""
 
 from __future__ import annotations
 
+import dataclasses
+
+from mcp_migrate import api
 from mcp_migrate.api import may_report
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.run.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
@@ -17,7 +20,6 @@ def check(data: bytes, display: str, settings):
     (core.gates) gets the engine's empty result without loading the rules or LibCST."""
     if not may_report(data, settings):
         return unreported(display, settings)
-    from mcp_migrate import api
 
     if not settings.fix_previews:
         return api.check_bytes(data, display, settings)
@@ -44,8 +46,6 @@ def _with_previews(analysis, data: bytes, display: str, settings):
 
         rules, result.finding_fixes = previews(analysis, data, display)
         if rules:
-            from mcp_migrate import api
-
             rules = continued_previews(
                 display, analysis, rules, lambda current: api.analyze(current, display, settings)
             )
@@ -75,13 +75,10 @@ def fix(data: bytes, display: str, settings, unsafe: bool, policy: FixPolicy = N
     those it promotes); findings with the policy's kinds."""
     if not may_report(data, settings):
         return FileResult(display)
-    from mcp_migrate.api import check_bytes, fix_bytes
 
     plain = settings if not settings.fix_previews else _without_previews(settings)
-    return adjust(staged_fix(data, display, plain, unsafe, policy, fix_bytes, check_bytes), policy)
+    return adjust(staged_fix(data, display, plain, unsafe, policy, api.fix_bytes, api.check_bytes), policy)
 
 
 def _without_previews(settings):
-    import dataclasses
-
     return dataclasses.replace(settings, fix_previews=False)

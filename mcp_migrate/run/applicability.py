@@ -22,6 +22,7 @@ import dataclasses
 from typing import NamedTuple
 
 from mcp_migrate.core.findings import Suppressed
+from mcp_migrate.project import selection
 
 
 class FixPolicy(NamedTuple):
@@ -57,8 +58,6 @@ NO_POLICY = FixPolicy()
 
 def fix_policy(config) -> FixPolicy:
     """The FixPolicy of a Config's `fixable`, `unfixable`, `extend-safe-fixes`, `extend-unsafe-fixes`."""
-    from mcp_migrate.project import selection
-
     fixable = getattr(config, "fixable", None)
     unfixable = getattr(config, "unfixable", ())
     safe = getattr(config, "extend_safe_fixes", ())

@@ -11,8 +11,10 @@ import dataclasses
 import os
 from collections.abc import Callable
 
+from mcp_migrate.core import callers
 from mcp_migrate.core.coordination import with_note
 from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run.one_file import check_data
 from mcp_migrate.run.plan import adjusted, fixes_of
 from mcp_migrate.run.records import RunResult
@@ -101,7 +103,6 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
 def join_callers(run: RunResult) -> RunResult:
     """A helper's callers as related locations of the helper's finding (core.callers), once the
     run's plans have counted them (a caller's file still asks for roots while its helper does)."""
-    from mcp_migrate.core import callers
 
     def real_path(result) -> str:
         ref = run.files.get(result.path)
@@ -128,7 +129,6 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
     if not chosen:
         return
-    from mcp_migrate.project.discovery import SourceFile
 
     sources = [ref.path if ref.data is None else None for _, ref, _ in chosen]
     if all(path is not None for path in sources):
@@ -145,8 +145,6 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
 
 def _recheck_here(items: list) -> list:
     """[(display, FileRef, Settings)] checked in this process (standard input's bytes)."""
-    from mcp_migrate.project.discovery import SourceFile
-
     out = []
     for display, ref, settings in items:
         try:

@@ -20,6 +20,7 @@ main process gave it (`expected`) once both are in place.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -54,7 +55,6 @@ def _ask_the_kernel() -> bool:
         return False
     try:
         import ctypes
-        import signal
 
         libc = ctypes.CDLL(None, use_errno=True)
         return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0

@@ -15,6 +15,7 @@ from mcp_migrate.core.findings import FileResult
 from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import discover
+from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.selection import selection_for
 from mcp_migrate.run.one_file import in_view, io_error
 from mcp_migrate.run.records import CheckOptions, FilePolicy, Plan
@@ -83,8 +84,6 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
     """Resolve config and selection, then discover. Each file gets the Settings of its own
     closest config (ConfigResolver); `--config` and `--isolated` give all files one. A path
     that does not exist is an E902 result and the run goes on, as in ruff. Raises ConfigError."""
-    from mcp_migrate.project.paths import display_path
-
     present = [path for path in paths if os.path.lexists(path)]
     missing = [(display_path(path), MISSING_PATH) for path in paths if not os.path.lexists(path)]
     timer = options.timer

@@ -8,9 +8,12 @@ and workers that end with the main process (run.lifeline). `func` is one file's 
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable
 
+from mcp_migrate.core.codes import PARSER_LIMIT_CODE
 from mcp_migrate.core.findings import FileResult
+from mcp_migrate.core.messages import Message
 from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.run.lifeline import end_with_parent, parent_for_workers
 from mcp_migrate.run.one_file import fix_file, in_view
@@ -63,7 +66,6 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
     workers with SIGTERM, and their files are not suspects (when the dead worker cannot be told
     apart, every file in progress is)."""
     import multiprocessing
-    import signal
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
@@ -138,11 +140,7 @@ def _isolated_child(func, item, send, parent) -> None:
 
 def _crashed(func, item, exitcode: int | None):
     """The result of a file whose process died: E998 naming the signal (or exit status)."""
-    import signal
-
-    from mcp_migrate.core.codes import PARSER_LIMIT_CODE
     from mcp_migrate.core.engine import file_finding
-    from mcp_migrate.core.messages import Message
 
     source, settings = item[0], item[1]
     if exitcode is not None and exitcode < 0:
@@ -184,8 +182,6 @@ def _ignore_interrupts() -> None:
     worker that took the signal itself would print a traceback and break the pool. SIGTERM
     and SIGHUP end a worker quietly (the main process's handlers, inherited by a fork, would
     raise in it), which is how the main process stops them."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):

@@ -10,6 +10,7 @@ import dataclasses
 import os
 
 from mcp_migrate.core import callers
+from mcp_migrate.run.applicability import adjust
 
 
 def report_inputs(outcomes) -> list:
@@ -42,7 +43,6 @@ def _report_input(outcome) -> tuple:
     if result.fixed_source is None or outcome.snapshot is None:
         return FileInput(result.path, result.findings, result.findings), result
     from mcp_migrate.run import analysis
-    from mcp_migrate.run.applicability import adjust
 
     before = analysis.check(outcome.snapshot.data, result.path, outcome.settings)
     if outcome.policy is not None:

@@ -9,15 +9,14 @@ import dataclasses
 import os
 
 from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.project.discovery import force_excluded
+from mcp_migrate.project.paths import display_path
 from mcp_migrate.run.coordination import coordinate_check, join_callers
 from mcp_migrate.run.plan import adjusted, configure, file_policy, force_exclude, run_policy
 from mcp_migrate.run.records import CheckOptions, FileRef, RunResult, StdinTarget
 
 
 def stdin_target(filename: str | None, options: CheckOptions) -> StdinTarget:
-    from mcp_migrate.project.discovery import force_excluded
-    from mcp_migrate.project.paths import display_path
-
     config, selector, warnings = configure([filename or "."], options)
     if filename and force_exclude(config, options) and force_excluded(filename, config):
         return StdinTarget(display_path(filename), None, config, tuple(warnings))
