@@ -7,11 +7,11 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from mcp_migrate.commands.add_noqa import add_noqa
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
 from mcp_migrate.output import progress
 from mcp_migrate.project.baseline import line_hash
+from mcp_migrate.run.add_noqa import add_noqa
 
 RT004 = """\
 from mcp import ClientSession

@@ -178,7 +178,7 @@ def test_verbose_fix_times_fixing_and_writing(project):
     assert (both.exit_code, both.stderr) == (2, "mcp-migrate: error: --verbose and --quiet cannot be combined\n")
 
 
-# bare `# noqa` -----------------------------------------------------------------------------------
+# bare noqa directives -------------------------------------------------------------------------
 SEND = "    await s.send_roots_list_changed()"
 #: (comment, suppressed?) as ruff 0.17.6 reads them (checked against ruff itself below).
 DIRECTIVES = [

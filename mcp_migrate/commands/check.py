@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.core.findings import FileResult
 from mcp_migrate.output import progress, report
 from mcp_migrate.output.printable import printable
 from mcp_migrate.output.report import ColorChoice
 from mcp_migrate.project.config import ConfigError
-from mcp_migrate.project.regular import TooLarge
-from mcp_migrate.project.writer import same_file_as_any, snapshot, write_atomic, write_target
+from mcp_migrate.project.writer import same_file_as_any
 from mcp_migrate.run import proposals, runner
 from mcp_migrate.run.records import RunResult
 from mcp_migrate.run.stdin import check_stdin
@@ -122,43 +120,13 @@ def _write_baseline(run, path: str, output: OutputOptions) -> int:
 
 
 def _add_noqa(run, paths, output: OutputOptions) -> int:
-    """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
-    result still parses, write through the same atomic writer as `fix`."""
-    from mcp_migrate.commands.add_noqa import add_noqa
-    from mcp_migrate.core.fix.loop import verify_parses
-    from mcp_migrate.run.analysis import check as check_bytes  # honours a bare noqa comment
+    """`check --add-noqa`: the run adds the directives (run.add_noqa); this prints what it did."""
+    from mcp_migrate.run.add_noqa import add_noqa_to_files
 
-    roots = [Path(p) for p in paths]
-    added = files = 0
-    errors = list(run.errors)
-    for result in run.results:
-        ref = run.files.get(result.path)
-        if not result.findings or ref is None or ref.path is None:
-            continue
-        try:
-            snap = snapshot(Path(ref.path), ref.settings.max_file_size)
-        except TooLarge:
-            continue  # E997: not analysed, so nothing to suppress
-        except OSError as exc:
-            errors.append(FileError(result.path, "write", f"cannot read: {exc.strerror or exc}"))
-            continue
-        current = check_bytes(snap.data, result.path, ref.settings)
-        new, count, unplaced = add_noqa(snap.data, current.findings)
-        for f in unplaced:
-            where = printable(f"{f.path}:{f.line}")
-            sys.stderr.write(f"{where}: warning: no place for `# noqa: {f.code}` (inside a string?)\n")
-        if new is None:
-            continue
-        problem = verify_parses(new, result.path)
-        if problem is None:
-            target, problem = write_target(Path(ref.path), roots)
-            if target is not None:
-                problem = write_atomic(target, new, snap)
-        if problem is not None:
-            errors.append(FileError(result.path, "noqa", f"not changed: {problem}"))
-            continue
-        added += count
-        files += 1
+    added, files, errors, unplaced = add_noqa_to_files(run, paths)
+    for f in unplaced:
+        where = printable(f"{f.path}:{f.line}")
+        sys.stderr.write(f"{where}: warning: no place for `# noqa: {f.code}` (inside a string?)\n")
     failed = RunResult(results=[FileResult(e.path, errors=[e]) for e in errors])
     report.print_errors(failed, color=output.color)
     if not output.quiet:

@@ -63,7 +63,7 @@ def too_large(display: str, exc: TooLarge) -> Finding:
 
 def check_data(item) -> FileResult:
     """Worker: check bytes already read (the cache read them to look them up). Never raises."""
-    from mcp_migrate.run import analysis  # imported here: a run served from the cache never needs LibCST
+    from mcp_migrate.run import analysis  # here: a run that checks no file never loads it (tests/test_lazy_imports.py)
 
     source, settings, data = item
     try:

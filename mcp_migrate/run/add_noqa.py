@@ -5,8 +5,9 @@ encoding and a UTF-8 BOM are kept. A finding's directive goes on its first line,
 line when the first one ends inside a multi-line string or a backslash continuation (the engine
 honours either); the tokenizer decides, so a `#` never lands inside a string. An existing
 `# noqa: X` on that line is extended (`# noqa: X, RT001`) rather than repeated, and a bare
-`# noqa` becomes `# noqa: RT001`. Running it
-again adds nothing: the findings it silenced are gone.
+`# noqa` becomes `# noqa: RT001`. Running it again adds nothing: the findings it silenced are
+gone. `add_noqa_to_files` does it to a run's files and prints nothing: `commands.check` says
+what it did. Loaded by `--add-noqa` only.
 """
 
 from __future__ import annotations
@@ -16,10 +17,16 @@ import io
 import re
 import tokenize
 from collections import defaultdict
+from pathlib import Path
 from typing import NamedTuple
 
 from mcp_migrate.core.codes import UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.findings import FileError
+from mcp_migrate.core.fix.loop import verify_parses
 from mcp_migrate.core.suppress import NOQA
+from mcp_migrate.project.regular import TooLarge
+from mcp_migrate.project.writer import snapshot, write_atomic, write_target
+from mcp_migrate.run.analysis import check as check_bytes  # honours a bare noqa comment
 
 #: Never silenced this way: not real findings (E999, E902) or about suppressions themselves.
 SKIPPED_CODES = (*UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE)
@@ -117,3 +124,48 @@ def add_noqa(data: bytes, findings) -> NoqaEdit:
             added += len(codes)
     out = bom + b"".join(lines)
     return NoqaEdit(out if out != data else None, added, unplaced)
+
+
+class NoqaRun(NamedTuple):
+    """What `check --add-noqa` did to a run's files: directives added, files changed, the files
+    it could not change (FileErrors) and the findings with no place for a directive."""
+
+    added: int
+    files: int
+    errors: list
+    unplaced: list
+
+
+def add_noqa_to_files(run, paths) -> NoqaRun:
+    """Add directives file by file: re-read (snapshot), re-check those bytes, edit, verify the
+    result still parses, write through the same atomic writer as `fix`. Prints nothing."""
+    roots = [Path(p) for p in paths]
+    added = files = 0
+    errors, unplaced = list(run.errors), []
+    for result in run.results:
+        ref = run.files.get(result.path)
+        if not result.findings or ref is None or ref.path is None:
+            continue
+        try:
+            snap = snapshot(Path(ref.path), ref.settings.max_file_size)
+        except TooLarge:
+            continue  # E997: not analysed, so nothing to suppress
+        except OSError as exc:
+            errors.append(FileError(result.path, "write", f"cannot read: {exc.strerror or exc}"))
+            continue
+        current = check_bytes(snap.data, result.path, ref.settings)
+        new, count, missed = add_noqa(snap.data, current.findings)
+        unplaced.extend(missed)
+        if new is None:
+            continue
+        problem = verify_parses(new, result.path)
+        if problem is None:
+            target, problem = write_target(Path(ref.path), roots)
+            if target is not None:
+                problem = write_atomic(target, new, snap)
+        if problem is not None:
+            errors.append(FileError(result.path, "noqa", f"not changed: {problem}"))
+            continue
+        added += count
+        files += 1
+    return NoqaRun(added, files, errors, unplaced)
