@@ -89,7 +89,7 @@ def add_noqa(data: bytes, findings) -> NoqaEdit:
     """(new bytes or None, directives added, findings that could not be placed)."""
     wanted = [f for f in findings if f.code not in SKIPPED_CODES]
     if not wanted:
-        return None, 0, []
+        return NoqaEdit(None, 0, [])
     bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
     body = data[len(bom) :]
     try:
@@ -97,11 +97,12 @@ def add_noqa(data: bytes, findings) -> NoqaEdit:
         encoding = "utf-8" if encoding == "utf-8-sig" else encoding
         text = body.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError):
-        return None, 0, wanted
+        return NoqaEdit(None, 0, wanted)
     ends = _line_ends(text)
     if ends is None:
-        return None, 0, wanted
-    per_line, unplaced = defaultdict(list), []
+        return NoqaEdit(None, 0, wanted)
+    per_line: defaultdict[int, list[str]] = defaultdict(list)
+    unplaced: list = []
     for f in wanted:
         line = f.line if f.line in ends else f.end_line if f.end_line in ends else None
         if line is None:
