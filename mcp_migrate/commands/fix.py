@@ -17,7 +17,7 @@ from mcp_migrate.output.printable import one_line, printable
 from mcp_migrate.output.report import TEXT_FORMATS, make_console
 from mcp_migrate.run.applicability import adjust
 from mcp_migrate.run.coordination import join_callers, planned_settings
-from mcp_migrate.run.plan import file_policy, run_policy, unsafe_fixes
+from mcp_migrate.run.plan import file_policy, fixes_of, run_policy, unsafe_fixes
 from mcp_migrate.run.records import FileRef, RunResult
 from mcp_migrate.run.stdin import stdin_target
 
@@ -223,8 +223,8 @@ def run_fix_stdin(filename: str | None, options, flags: FixOptions, data: bytes)
         return EXIT_CLEAN
     own = file_policy(target.config, options)
     unsafe = unsafe_fixes(target.config, flags.unsafe)
-    settings = planned_settings(data, target.display, target.settings, unsafe, own.fixes)
-    result = analysis.fix(data, target.display, settings, unsafe, own.fixes)
+    settings = planned_settings(data, target.display, target.settings, unsafe, fixes_of(own))
+    result = analysis.fix(data, target.display, settings, unsafe, fixes_of(own))
     fixed = result.fixed_source if result.fixed_source is not None else data
     if flags.show_diff:
         from mcp_migrate.output.diff import unified_diff

@@ -10,11 +10,31 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.findings import FileResult, Finding
 from mcp_migrate.project.regular import read_regular
+
+if TYPE_CHECKING:  # names for the type checker only: these records are built before any is loaded
+    from mcp_migrate.core.settings import Settings
+    from mcp_migrate.project.baseline import BaselineOutcome
+    from mcp_migrate.project.config import Config
+    from mcp_migrate.project.discovery import SourceFile
+    from mcp_migrate.project.overrides import Overrides
+    from mcp_migrate.project.writer import Snapshot
+    from mcp_migrate.run.applicability import FixPolicy
+
+
+class Timer(Protocol):
+    """What the run asks of a `-v` timer: the command line's prints (commands.timing.Timings),
+    the default does nothing (Quiet)."""
+
+    enabled: bool
+
+    def note(self, text: str) -> None: ...
+
+    def phase(self, name: str, detail=None) -> contextlib.AbstractContextManager: ...
 
 
 class Quiet:
@@ -59,13 +79,13 @@ class CheckOptions:
     #: `--isolated`: read no config file; every file gets the defaults (and the flags).
     isolated: bool = False
     #: `-v`: phase timings on stderr (commands.timing.Timings); the default prints nothing.
-    timings: object = None
+    timings: Timer | None = None
     #: `--exclude`, `--extend-exclude`, `--per-file-ignores`, `--extend-per-file-ignores`,
     #: `--include-templates` (project.overrides.Overrides), laid over every config; None: none.
-    overrides: object = None
+    overrides: Overrides | None = None
 
     @property
-    def timer(self):
+    def timer(self) -> Timer:
         return self.timings or QUIET
 
 
@@ -76,7 +96,7 @@ class FilePolicy(NamedTuple):
 
     fail_on: str = DEFAULT_FAIL_ON
     unsafe_fixes: bool = False
-    fixes: object = None
+    fixes: FixPolicy | None = None
 
 
 @dataclass
@@ -86,7 +106,7 @@ class RunResult:
     #: Explicitly named files that force-exclude skipped.
     skipped: int = 0
     #: Set when a baseline was applied (baseline.BaselineOutcome): matched and stale entries.
-    baseline: object = None
+    baseline: BaselineOutcome | None = None
     #: display path -> FileRef, for reporters that need a file's bytes or Settings again.
     files: dict = field(default_factory=dict)
     #: Whether `mcp-migrate fix` applies unsafe fixes in this project (config or flag), so the
@@ -142,7 +162,7 @@ class FileRef(NamedTuple):
     its FilePolicy (None: the run's)."""
 
     path: str | None
-    settings: object
+    settings: Settings
     data: bytes | None = None
     policy: FilePolicy | None = None
 
@@ -160,7 +180,7 @@ class Plan:
 
     items: list
     unreadable: list
-    config: object
+    config: Config
     skipped: int = 0
     policies: dict = field(default_factory=dict)
     #: Every config file the run's files resolved to (display path -> number of files).
@@ -176,12 +196,12 @@ class FixOutcome:
     """One file of a fix run: its result (findings that remain, fixes applied, the new bytes)
     and the snapshot of what was read, so the writer can refuse to clobber concurrent edits."""
 
-    source: object
+    source: SourceFile
     result: FileResult
-    snapshot: object = None
-    settings: object = None
+    snapshot: Snapshot | None = None
+    settings: Settings | None = None
     #: The file's FixPolicy (run.applicability), for re-checking an unwritten file.
-    policy: object = None
+    policy: FixPolicy | None = None
 
 
 @dataclass
@@ -208,8 +228,8 @@ class StdinTarget:
     per-file ignores and force-exclude verdict. `settings` is None when PATH is excluded."""
 
     display: str
-    settings: object
-    config: object
+    settings: Settings | None
+    config: Config
     #: One-line warnings: config files below the current folder that cannot be read.
     warnings: tuple = ()
 
