@@ -12,13 +12,15 @@ Export the labelled repositories from bare git snapshots first:
 
 List every line of Roots vocabulary with no finding near it, and what accounts for it:
 
-    python benchmarks/corpus.py audit --repos DIR [--tool ...] [--set tuned|first-look|first-look-38-62]
+    python benchmarks/corpus.py audit --repos DIR [--tool ...] [--set tuned|first-look|first-look-38-62|audit-30]
 
 Three label sets are scored apart: ``corpus/labels.toml`` (rows 1-20, the rules were tuned on
 them), ``corpus/firstlook/*.toml`` (rows 21-37, labelled before any rule was changed for
 them: the first look) and ``corpus/firstlook-38-62/*.toml`` (rows 38-62, labelled by others
-by category letter, converted by ``shared_labels.py``). ``--set NAME`` runs and scores one set
-only; ``--window N`` lets a finding up to N lines below a label's line count (default: each
+by category letter, converted by ``shared_labels.py``); a fourth, ``corpus/audit-30/*.toml``,
+names the thirty unlabelled repositories of issue 35 §5 (``repos.toml``: ``[[repo]]`` tables
+only) and what their review found, so the audit can run on them. ``--set NAME`` runs and scores
+one set only; ``--window N`` lets a finding up to N lines below a label's line count (default: each
 label's own ``window``, 0 unless the label says; the converted rows 38-62 say 5).
 
 DIR holds one folder per repository, named ``<owner>+<name>``. The label format is described
@@ -49,8 +51,9 @@ DEFAULT_LABELS = HERE / "corpus" / "labels.toml"
 DEFAULT_NEGATIVES = HERE / "corpus" / "negatives.toml"
 DEFAULT_FIRST_LOOK = HERE / "corpus" / "firstlook"
 DEFAULT_FIRST_LOOK_38_62 = HERE / "corpus" / "firstlook-38-62"
+DEFAULT_AUDIT_30 = HERE / "corpus" / "audit-30"
 #: The label sets: where each label file comes from decides the set of its labels.
-SETS = ("tuned", "first-look", "first-look-38-62")
+SETS = ("tuned", "first-look", "first-look-38-62", "audit-30")
 #: A vocabulary line is explained by a finding or a label this many lines away or closer.
 AUDIT_WINDOW = 3
 
@@ -160,14 +163,16 @@ def load_corpus(
     negatives_required: bool,
     first_look: Path | None = None,
     first_look_38_62: Path | None = None,
+    audit_30: Path | None = None,
 ) -> Corpus:
     """Read the labels file (required), the negatives file (optional unless named) and the
-    first-look folders' files (when a folder exists)."""
+    first-look and audit folders' files (when a folder exists)."""
     corpus = Corpus()
     add_file(corpus, labels)
     if negatives is not None and (negatives_required or negatives.exists()):
         add_file(corpus, negatives)
-    for folder, label_set in ((first_look, "first-look"), (first_look_38_62, "first-look-38-62")):
+    folders = ((first_look, "first-look"), (first_look_38_62, "first-look-38-62"), (audit_30, "audit-30"))
+    for folder, label_set in folders:
         if folder is not None and folder.is_dir():
             for path in sorted(folder.glob("*.toml")):
                 add_file(corpus, path, label_set)
@@ -638,6 +643,12 @@ def file_options(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_FIRST_LOOK_38_62,
         help="folder of the converted labels of rows 38-62 (%(default)s)",
     )
+    parser.add_argument(
+        "--audit-30",
+        type=Path,
+        default=DEFAULT_AUDIT_30,
+        help="folder of the audit repositories of issue 35 §5 and their review (%(default)s)",
+    )
 
 
 def run_options(parser: argparse.ArgumentParser) -> None:
@@ -696,6 +707,7 @@ def main(argv: list | None = None) -> int:
             args.negatives is not None,
             args.first_look,
             args.first_look_38_62,
+            args.audit_30,
         )
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -1,0 +1,85 @@
+"""The corpus benchmark's `audit-30` set: repositories named only by `[[repo]]` tables (no
+label yet) are run and audited, and a `[[not_finding]]` record beside them accounts for a
+vocabulary line (issue 35 §5: the first look on thirty unlabelled repositories)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+REPO = "owner/name"
+COMMIT = "a" * 40
+SOURCE = """async def ask(ctx):
+    found = await ctx.list_roots()
+    return found
+
+
+def other(session):
+    return session.list_roots()
+"""
+
+
+@pytest.fixture
+def corpus_module(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # corpus.audit imports vocab from beside it
+    spec = importlib.util.spec_from_file_location("corpus_under_test", BENCHMARKS / "corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def audit_folder(tmp_path):
+    folder = tmp_path / "audit-30"
+    folder.mkdir()
+    (folder / "repos.toml").write_text(f'[[repo]]\nrepo = "{REPO}"\ncommit = "{COMMIT}"\n')
+    repos = tmp_path / "repos"
+    (repos / "owner+name").mkdir(parents=True)
+    (repos / "owner+name" / "server.py").write_text(SOURCE)
+    return folder, repos
+
+
+def load(module, folder):
+    return module.load_corpus(module.DEFAULT_LABELS, None, False, None, None, folder)
+
+
+def test_audit_folder_names_its_repositories_in_their_own_set(corpus_module, audit_folder):
+    folder, _ = audit_folder
+    corpus = corpus_module.only_set(load(corpus_module, folder), "audit-30")
+    assert corpus.commits() == {REPO: COMMIT}
+    assert corpus.sets == {REPO: {"audit-30"}}
+    assert corpus.labels == []
+
+
+def test_audit_lists_the_vocabulary_line_no_finding_explains(corpus_module, audit_folder):
+    folder, repos = audit_folder
+    corpus = corpus_module.only_set(load(corpus_module, folder), "audit-30")
+    finding = {"repo": REPO, "path": "server.py", "line": 2, "code": "RT001"}
+    run = corpus_module.Run(findings=[finding], present={REPO})
+    result = corpus_module.audit(corpus, run, repos, "audit-30")
+    assert result["lines"] == 2
+    assert [(e["path"], e["line"]) for e in result["unaccounted"]] == [("server.py", 7)]
+    assert result["not_finding"] == []
+
+
+def test_a_review_record_accounts_for_the_line(corpus_module, audit_folder):
+    folder, repos = audit_folder
+    (folder / "owner+name.toml").write_text(
+        f'[[not_finding]]\nrepo = "{REPO}"\ncommit = "{COMMIT}"\npath = "server.py"\n'
+        'lines = [7]\nnote = "a project method of the same name"\n'
+    )
+    corpus = corpus_module.only_set(load(corpus_module, folder), "audit-30")
+    run = corpus_module.Run(findings=[{"repo": REPO, "path": "server.py", "line": 2, "code": "RT001"}], present={REPO})
+    result = corpus_module.audit(corpus, run, repos, "audit-30")
+    assert result["unaccounted"] == []
+    assert [e["line"] for e in result["not_finding"]] == [7]
+
+
+def test_the_command_line_takes_the_set_and_its_folder(corpus_module, tmp_path):
+    args = corpus_module.parse_args(
+        ["audit", "--repos", str(tmp_path), "--set", "audit-30", "--audit-30", str(tmp_path)]
+    )
+    assert (args.command, args.set, args.audit_30) == ("audit", "audit-30", tmp_path)
