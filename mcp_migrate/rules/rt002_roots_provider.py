@@ -50,6 +50,7 @@ from mcp_migrate.vocabulary.roots_types import (
 from mcp_migrate.vocabulary.wire import (
     ROOTS_LIST,
     WireMethodRule,
+    asserted,
     envelope_answer,
     error_data,
     list_items,
@@ -237,8 +238,8 @@ class RootsProvider(WireMethodRule):
             self._setter_call(node, name)
         elif name == "isinstance":
             args = positional(node)
-            if len(args) == 2 and self._names_list_roots_request(args[1].value):
-                self.report(node, MSG_ANSWER)
+            if len(args) == 2 and self._names_list_roots_request(args[1].value) and not asserted(self.ancestors):
+                self.report(node, MSG_ANSWER)  # dispatch on the request type; a test's assert only checks it
 
     def _callback_keyword(self, node: cst.Call, sdk_callee: bool) -> None:
         """`list_roots_callback=<not None>` wires a roots provider in MCP code whatever the
