@@ -341,6 +341,9 @@ class Facts:
     #: method -> list of (receiver chain, called method): calls on `self.<chain>` for effects
     calls: dict = field(default_factory=dict)
     marks: dict = field(default_factory=dict)
+    #: The class's own `__init__`: "fixed" (its parameters are all it takes), "kwargs" (it
+    #: forwards `**kwargs`, as fastmcp's ProxyClient to Client), or "" (inherited).
+    init: str = ""
 
 
 def class_facts(names: Names, klass: Klass) -> Facts:
@@ -376,6 +379,7 @@ def class_facts(names: Names, klass: Klass) -> Facts:
             _method_facts(names, module, stmt, frozen, facts)
     if _is_dataclass(names, module, node):
         _dataclass_init(names, module, node, fields, facts)
+        facts.init = facts.init or "fixed"
     return facts
 
 
@@ -404,6 +408,8 @@ def _method_facts(names: Names, module: Module, func, typevars: frozenset, facts
         chain = _returned_self_chain(func)
         if chain:
             facts.chains[name] = (is_property, chain)
+    if name == "__init__" and "overload" not in {d.rpartition(".")[2] for d in decorators}:
+        facts.init = "kwargs" if func.args.kwarg is not None else "fixed"
     if returned and name != "__init__":
         (facts.attributes if is_property else facts.returns)[name] = returned
     if name == "__init__":
@@ -817,7 +823,16 @@ def _entry(every: dict, qname: str, kept: set) -> dict:
     def keep(text: str) -> bool:
         return text.startswith("~") or _head(text) in kept
 
-    entry: dict = {"in": [], "names": {}, "bases": {}, "params": {}, "attributes": {}, "returns": {}, "roots": {}}
+    entry: dict = {
+        "in": [],
+        "names": {},
+        "bases": {},
+        "params": {},
+        "attributes": {},
+        "returns": {},
+        "roots": {},
+        "init": {},
+    }
     for tag, facts in every.items():
         fact = facts.get(qname)
         if fact is None:
@@ -827,6 +842,8 @@ def _entry(every: dict, qname: str, kept: set) -> dict:
             entry["names"].setdefault(alias, []).append(tag)
         if fact.bases:
             entry["bases"].setdefault(" ".join(fact.bases), []).append(tag)
+        if fact.init:
+            entry["init"].setdefault(fact.init, []).append(tag)
         if fact.written_params:
             entry["params"].setdefault(",".join(fact.written_params), []).append(tag)
         for kind in ("attributes", "returns"):

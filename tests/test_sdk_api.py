@@ -175,3 +175,20 @@ def test_the_shipped_file_is_a_fresh_run_of_the_generator_byte_for_byte():
     if missing:
         pytest.skip(f"no venv for {', '.join(missing)} under {envs}: run tests/sdk_api_generate.py --install")
     assert generator.build(envs) == sdk_api.DATA_FILE.read_text(encoding="utf-8")
+
+
+def test_a_subclass_forwarding_kwargs_takes_its_bases_roots_parameter_as_a_keyword():
+    """fastmcp's ProxyClient is a Client whose own `__init__(transport, *, ..., **kwargs)`
+    forwards `roots=`: inherited, keyword only (Client's 3rd argument is not ProxyClient's).
+    Its old name `fastmcp.server.proxy.ProxyClient` is its own class in 2.14.7 and a re-export
+    in 3.4.11 only."""
+    assert sdk_api.roots_methods("fastmcp.server.proxy.ProxyClient") == (
+        RootsMember("__init__", "roots", "provides", None, FASTMCP[:2]),
+        RootsMember("send_roots_list_changed", None, "notifies", None, FASTMCP[:2]),
+        RootsMember("set_roots", "roots", "provides", 0, FASTMCP[:2]),
+    )
+    assert sdk_api.roots_methods("fastmcp.server.providers.proxy.ProxyClient", "fastmcp 4.2.3") == (
+        RootsMember("__init__", "roots", "provides", None, ("fastmcp 4.2.3",)),
+        RootsMember("send_roots_list_changed", None, "notifies", None, ("fastmcp 4.2.3",)),
+        RootsMember("set_roots", "roots", "provides", 0, ("fastmcp 4.2.3",)),
+    )

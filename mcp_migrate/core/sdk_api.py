@@ -139,41 +139,53 @@ class SdkApi:
     def _member_types(self, class_type: str, member: str, kind: str, source: str | None) -> tuple:
         ref = TypeRef.parse(class_type)
         found: dict = {}
-        for key in self.classes_named(ref.head):
-            self._collect(key, ref.args, member, kind, source, found, 0)
+        for key, held in self._named(ref.head, source):
+            self._collect(key, ref.args, member, kind, held, found, 0)
         return tuple(Typed(t, tuple(s for s in self.sources if s in found[t])) for t in sorted(found))
 
-    def _collect(self, key: str, args: tuple, member: str, kind: str, source, found: dict, depth: int) -> None:
+    def _named(self, qname: str, source: str | None) -> list:
+        """(class key, the versions in which `qname` names it): an alias holds only where the
+        SDK re-exports it (`fastmcp.server.proxy.ProxyClient` is the class of
+        `fastmcp.server.providers.proxy` in 3.4.11 only)."""
+        found = []
+        for key in self.classes_named(qname):
+            entry = self.classes[key]
+            sources = entry["in"] if key == qname else entry.get("names", {}).get(qname, ())
+            held = frozenset(s for s in sources if source is None or s == source)
+            if held:
+                found.append((key, held))
+        return found
+
+    def _collect(self, key: str, args: tuple, member: str, kind: str, allowed, found: dict, depth: int) -> None:
+        """A member's types in `key` for the versions `allowed`, else in its bases for the
+        versions where the class has them and says nothing of the member itself."""
         entry = self.classes.get(key)
         if entry is None or depth > _MAX_BASES:
             return
-        answers = entry.get(kind, {}).get(member, {})
-        answered = set()
-        for text, sources in answers.items():
-            sources = [s for s in sources if source is None or s == source]
-            if not sources:
-                continue
-            answered.update(sources)
-            for params, held in _params(entry, sources):
+        answered: set = set()
+        for text, sources in entry.get(kind, {}).get(member, {}).items():
+            held = allowed.intersection(sources)
+            answered |= held
+            for params, mine in _params(entry, held):
                 typed = _substitute(text, params, args)
                 if typed:
-                    found.setdefault(typed, set()).update(held)
+                    found.setdefault(typed, set()).update(mine)
         for bases, sources in entry.get("bases", {}).items():
-            sources = [s for s in sources if source is None or s == source]
-            if not sources or answered.issuperset(sources):
-                continue  # the class's own member hides the bases'
-            params = _params(entry, sources)[0][0]
+            below = allowed.intersection(sources) - answered  # the class's own member hides the bases'
+            if not below:
+                continue
+            params = _params(entry, below)[0][0]
             for base in bases.split():
                 ref = TypeRef.parse(_substitute(base, params, args) or base)
                 for base_key in self.classes_named(ref.head):
-                    self._collect(base_key, ref.args, member, kind, source, found, depth + 1)
+                    self._collect(base_key, ref.args, member, kind, below, found, depth + 1)
 
     # ----- roots ------------------------------------------------------------------------
     def roots_methods(self, class_qname: str, source: str | None = None) -> tuple:
         """The class's members with Roots semantics, inherited ones included, sorted."""
         found: dict = {}
-        for key in self.classes_named(TypeRef.parse(class_qname).head):
-            self._collect_roots(key, source, found, 0)
+        for key, held in self._named(TypeRef.parse(class_qname).head, source):
+            self._collect_roots(key, held, found, {}, 0)
         members = []
         for (member, value), sources in sorted(found.items()):
             method, _, parameter = member.partition("(")
@@ -184,19 +196,32 @@ class SdkApi:
             )
         return tuple(members)
 
-    def _collect_roots(self, key: str, source, found: dict, depth: int) -> None:
+    def _collect_roots(self, key: str, allowed, found: dict, inits: dict, depth: int) -> None:
+        """The Roots members of `key` and its bases in the versions `allowed`. `inits` (source
+        -> "fixed" or "kwargs") is what the nearest subclass's own `__init__` does with a
+        base's parameters: drops them, or takes them as keywords only (fastmcp 3's ProxyClient
+        forwards `**kwargs` to Client: `roots=` is no longer its 3rd argument)."""
         entry = self.classes.get(key)
         if entry is None or depth > _MAX_BASES:
             return
         for member, values in entry.get("roots", {}).items():
             for value, sources in values.items():
-                chosen = {s for s in sources if source is None or s == source}
-                if chosen:
-                    found.setdefault((member, value), set()).update(chosen)
-        for bases in entry.get("bases", {}):
-            for base in bases.split():
+                for held in allowed.intersection(sources):
+                    shown = value
+                    if member.startswith("__init__(") and held in inits:
+                        if inits[held] == "fixed":
+                            continue
+                        shown = value.partition("@")[0]
+                    found.setdefault((member, shown), set()).add(held)
+        below_inits = dict(inits)
+        for mode, sources in entry.get("init", {}).items():
+            for held in sources:
+                below_inits.setdefault(held, mode)
+        for bases, sources in entry.get("bases", {}).items():
+            below = allowed.intersection(sources)
+            for base in bases.split() if below else ():
                 for base_key in self.classes_named(TypeRef.parse(base).head):
-                    self._collect_roots(base_key, source, found, depth + 1)
+                    self._collect_roots(base_key, below, found, below_inits, depth + 1)
 
 
 def _one(answers: tuple) -> str | None:
