@@ -192,3 +192,21 @@ def test_a_subclass_forwarding_kwargs_takes_its_bases_roots_parameter_as_a_keywo
         RootsMember("send_roots_list_changed", None, "notifies", None, ("fastmcp 4.2.3",)),
         RootsMember("set_roots", "roots", "provides", 0, ("fastmcp 4.2.3",)),
     )
+
+
+def test_versions_naming_one_class_with_different_arguments_agree_on_the_class():
+    api = SdkApi(
+        {
+            "sources": ["sdk 1", "sdk 2"],
+            "classes": {
+                "sdk.Server": {
+                    "in": ["sdk 1", "sdk 2"],
+                    "returns": {"get_context": {"sdk.Context[sdk.A]": ["sdk 1"], "sdk.Context[sdk.B]": ["sdk 2"]}},
+                    "attributes": {"peer": {"sdk.A": ["sdk 1"], "sdk.B": ["sdk 2"]}},
+                }
+            },
+        }
+    )
+    assert api.return_type("sdk.Server", "get_context") == "sdk.Context"
+    assert api.return_type("sdk.Server", "get_context", "sdk 2") == "sdk.Context[sdk.B]"
+    assert api.attribute_type("sdk.Server", "peer") is None

@@ -134,7 +134,7 @@ class SdkApi:
             current = {typed.type for owner in current for typed in self.attribute_types(owner, attr, source)}
             if not current:
                 return None
-        return current.pop() if len(current) == 1 else None
+        return _one(current)
 
     def _member_types(self, class_type: str, member: str, kind: str, source: str | None) -> tuple:
         ref = TypeRef.parse(class_type)
@@ -224,8 +224,15 @@ class SdkApi:
                     self._collect_roots(base_key, below, found, below_inits, depth + 1)
 
 
-def _one(answers: tuple) -> str | None:
-    return answers[0].type if len(answers) == 1 else None
+def _one(answers) -> str | None:
+    """The one type of `answers` (Typed records or type texts); versions that name one class
+    with different arguments (mcp 1.10's `Context[ServerSession, ?, ?]`, 1.30's
+    `Context[ServerSession, ~LifespanResultT, ?]`) agree on the class."""
+    texts = {a.type if isinstance(a, Typed) else a for a in answers}
+    if len(texts) == 1:
+        return texts.pop()
+    heads = {TypeRef.parse(t).head for t in texts}
+    return heads.pop() if len(heads) == 1 else None
 
 
 def _params(entry: dict, sources) -> list:
