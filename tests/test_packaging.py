@@ -83,6 +83,7 @@ def test_built_wheel_and_sdist_carry_the_licence_and_urls(dist):
         assert not [n for n in names if n.startswith("mcp_migrate/rules/") and not n.endswith(".py")]
         assert not [n for n in names if n.startswith("mcp_migrate/_catalog/") and not n.endswith((".md", ".py"))]
         assert "mcp_migrate/schemas/report.schema.json" in names
+        assert "mcp_migrate/core/sdk_api.json" in names  # the SDKs' API the resolver asks (core/sdk_api.py)
     assert meta["License-Expression"] == "MIT"
     assert meta.get_all("License-File") == ["LICENSE"]
     urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))

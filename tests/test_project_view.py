@@ -170,6 +170,7 @@ ALLOWED = {
     "screen._SPLIT_PLANS": "per `ast` node class: the standard library's classes",
     "syntax._PARENT_MAPS": "the last few parent maps of the tree under work (the file's own code)",
     "sdk._MCP_FILE_LAST": "the last bytes asked about and the answer: a function of those bytes",
+    "sdk_api._API": "the package's own sdk_api.json, read on the first question",
     "walk._SOURCE_ORDER": CONSTANT,
     "walk._FIELDS": "per LibCST node class: LibCST's classes",
     "diff._ESCAPES": CONSTANT,
@@ -348,7 +349,8 @@ def test_the_state_finder_finds_what_a_cache_looks_like(tmp_path):
 def test_the_engine_reaches_other_files_only_through_the_view():
     """The engine and the rules (core/, checks/, rewrites/) open, stat or list another file only
     in the project view and the modules that take it (core.modules, checks.imported_asks,
-    checks.wrappers, core.sdk, core.fix.layout), or the package's own data (core.catalog)."""
+    checks.wrappers, core.sdk, core.fix.layout), or the package's own data (core.catalog, the SDK
+    API's data file read by core.sdk_api)."""
     readers = {"open", "stat", "listdir", "scandir", "isfile", "exists", "read_bytes", "read_text", "is_file"}
     allowed = {
         "core/project_view.py",
@@ -356,6 +358,7 @@ def test_the_engine_reaches_other_files_only_through_the_view():
         "core/modules.py",
         "core/sdk.py",
         "core/catalog.py",
+        "core/sdk_api.py",
         "core/fix/layout.py",
         "checks/imported_asks.py",
         "checks/wrappers.py",

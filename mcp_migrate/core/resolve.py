@@ -34,6 +34,7 @@ from mcp_migrate.core.sdk import (
     mcp_named_module,
     sdk_symbol,
 )
+from mcp_migrate.core.sdk_api import TypeRef, api
 from mcp_migrate.core.syntax import literal
 
 
@@ -68,6 +69,10 @@ _ASYNC_CONTEXT_ENTERS = frozenset({"enter_async_context", "enter_context"})
 _IMPORT_MODULE = "importlib.import_module"
 #: pytest fixture decorators: a test parameter named like a fixture of the file is what it gives.
 _FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
+#: A server's decorators that register a function the SDK hands a context to, and the names a
+#: context parameter goes by in the SDKs' documentation.
+_REGISTRARS = frozenset({"tool", "resource", "prompt"})
+_CONTEXT_PARAMETERS = frozenset({"ctx", "context"})
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:
@@ -323,6 +328,7 @@ class Resolver:
             self.defined_functions.add(node.name.value)
             scope = _Scope()
             self._bind_params(node.params, scope)
+            self._bind_tool_context(node, scope)
             if self.fixtures and isinstance(node, cst.FunctionDef):
                 if node.name.value.startswith("test") or node.name.value in self.fixtures:
                     self._bind_fixtures(node.params, scope)
@@ -401,6 +407,28 @@ class Resolver:
             t = self.annotation_type(param.annotation.annotation) if param.annotation else None
             scope.names[param.name.value] = Binding.instance(t)
 
+    def _bind_tool_context(self, func: cst.FunctionDef, scope: _Scope) -> None:
+        """A tool (resource, prompt) of a known server whose `ctx` or `context` parameter has no
+        annotation: its calls are that server's Context's. The SDKs inject the context by
+        annotation only, so at run time such a parameter is a tool argument and the code is
+        broken; what it calls on it (`await ctx.list_roots()`) still says what it means to do."""
+        unannotated = [
+            p.name.value for p in func.params.params if p.annotation is None and p.name.value in _CONTEXT_PARAMETERS
+        ]
+        if not unannotated or not self.imports_sdk:
+            return
+        for decorator in func.decorators:
+            expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+            if not isinstance(expr, cst.Attribute) or expr.attr.value not in _REGISTRARS:
+                continue
+            server = self.instance_type(expr.value)
+            if server is not None and sdk_symbol(server) in TOOL_SERVERS:
+                made = api().return_type(server, "get_context")
+                context = TypeRef.parse(made).head if made else f"{server.rpartition('.')[0]}.Context"
+                for name in unannotated:
+                    scope.names[name] = Binding.instance(context)
+                return
+
     def _bind_fixtures(self, params: cst.Parameters, scope: _Scope) -> None:
         """A test's (or fixture's) unannotated parameter named like a fixture of this file."""
         for param in list(params.params) + list(params.kwonly_params):
@@ -473,7 +501,11 @@ class Resolver:
         return None
 
     def _attribute_type(self, expr: cst.Attribute) -> str | None:
-        """`ctx.session`, `server.request_context` and friends: the SDK's own attribute shapes."""
+        """`ctx.session`, `server.request_context` and friends: what the SDKs' own API types
+        (core.sdk_api), then the shapes known by name."""
+        typed = self._sdk_attribute_type(expr)
+        if typed is not None:
+            return typed
         attr = expr.attr.value
         if attr == "session":
             owner = sdk_symbol(self.instance_type(expr.value))
@@ -497,6 +529,22 @@ class Resolver:
         if attr in ("_mcp_server", "_lowlevel_server"):
             if sdk_symbol(self.instance_type(expr.value)) in TOOL_SERVERS:
                 return LOWLEVEL_SERVER
+        return None
+
+    def _sdk_attribute_type(self, expr: cst.Attribute) -> str | None:
+        """The type the SDKs give an attribute chain from its innermost typed receiver
+        (`context.fastmcp_context`, `ctx.request_context.session`), when every SDK version
+        agrees. The whole chain is asked at once, so a generic step keeps its arguments
+        (fastmcp 2's `request_context` is a `RequestContext[ServerSession, ...]`)."""
+        attrs = []
+        root: cst.BaseExpression = expr
+        while isinstance(root, cst.Attribute):
+            attrs.append(root.attr.value)
+            root = root.value
+            owner = None if isinstance(root, cst.Attribute) and _self_attr(root) is None else self.instance_type(root)
+            if owner is not None and owner.partition(".")[0] in SDK_PACKAGES:
+                found = api().chain_type(owner, reversed(attrs))
+                return TypeRef.parse(found).head if found else None
         return None
 
     def sdk_instance(self, expr: cst.BaseExpression) -> str | None:
