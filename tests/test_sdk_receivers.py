@@ -92,9 +92,11 @@ def test_a_session_two_attributes_away_is_the_servers_session():
     assert _type_of(fastmcp, "ctx.request_context") == "mcp.shared.context.RequestContext"
 
 
-def test_a_lowlevel_servers_session_sends_no_list_changed():
-    """`ServerSession` has no `send_roots_list_changed` (the client sends it): once the chain
-    is typed, the call is not RT004's, and the server's `list_roots()` still is RT001's."""
+def test_a_send_of_list_changed_on_any_sdk_session_is_rt004():
+    """`ServerSession` has no `send_roots_list_changed` (the client sends it), but a call of that
+    name, a name only the SDKs' sessions define, on a server's session typed by the SDKs' API
+    still means to send the removed notification: RT004 (the finding it had before the chain
+    was typed), and the server's `list_roots()` is RT001's."""
     source = """
     from mcp.server.lowlevel import Server
 
@@ -106,5 +108,6 @@ def test_a_lowlevel_servers_session_sends_no_list_changed():
         await server.request_context.session.list_roots()
     """
     assert _findings(source) == [
-        "8:11 RT001 `server.request_context.session.list_roots()` asks for roots, deprecated by SEP-2577"
+        "7:11 RT004 sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision",
+        "8:11 RT001 `server.request_context.session.list_roots()` asks for roots, deprecated by SEP-2577",
     ]

@@ -11,9 +11,8 @@ from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.sdk import CLIENT_RECEIVERS, NOTIFICATION_WRAPPERS
+from mcp_migrate.core.sdk import NOTIFICATION_WRAPPERS
 from mcp_migrate.core.syntax import literal, method_name, positional
-from mcp_migrate.vocabulary.receivers import SESSION_SHAPE
 from mcp_migrate.vocabulary.roots_types import roots_type_definition
 from mcp_migrate.vocabulary.wire import (
     LIST_CHANGED,
@@ -122,9 +121,11 @@ class ListChangedSend(WireMethodRule):
         if name == "send_roots_list_changed" and isinstance(node.func, cst.Attribute):
             receiver = node.func.value
             kind = self.resolver.sdk_instance(receiver)
+            # Any SDK object: a name only the SDKs' client sessions define, called on a server's
+            # session too (`ctx.request_context.session`, typed by the SDKs' API), still means
+            # to send the removed notification.
             if (
-                kind in CLIENT_RECEIVERS
-                or kind == SESSION_SHAPE
+                kind is not None
                 or (
                     kind is None
                     and self.resolver.imports_sdk
