@@ -124,14 +124,11 @@ class ListChangedSend(WireMethodRule):
             # Any SDK object: a name only the SDKs' client sessions define, called on a server's
             # session too (`ctx.request_context.session`, typed by the SDKs' API), still means
             # to send the removed notification.
-            if (
-                kind is not None
-                or (
-                    kind is None
-                    and self.resolver.imports_sdk
-                    and not _OWN_DEF.search(self.context.data)
-                    and _untyped(receiver, self.resolver)
-                )
+            if kind is not None or (
+                kind is None
+                and self.resolver.imports_sdk
+                and not _OWN_DEF.search(self.context.data)
+                and _untyped(receiver, self.resolver)
             ):
                 self.report(node, MSG, fix=_remove_send(self.ancestors))
             return
