@@ -21,8 +21,9 @@ Each finding is counted once, in the first column that fits:
   marker     fix kind marker: a review comment only
   none       fix kind none
 
-Columns are given for all findings and for RT001-RT006 (the Roots findings issue 36 counts).
-Standard library only.
+Columns are given per repository, per rule, for all findings and for RT001-RT006 (the Roots
+findings issue 36 counts). `benchmarks/fixes.py --shares` prints the per-rule table for its own
+repositories through this module. Standard library only.
 """
 
 from __future__ import annotations
@@ -131,6 +132,19 @@ def share_line(name: str, counter: Counter) -> str:
     return f"| {name} | {n} | " + " | ".join(cells) + " |"
 
 
+def rule_table(rows: dict) -> str:
+    """The shares per rule over every repository of ``rows``, then all findings and RT001-RT006."""
+    codes = sorted({code for row in rows.values() for code in row["codes"]})
+    lines = [
+        "| rule | findings | " + " | ".join(COLUMNS) + " |",
+        "| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |",
+    ]
+    lines += [share_line(code, total(rows, (code,))) for code in codes]
+    lines.append(share_line("**all findings**", total(rows)))
+    lines.append(share_line("**RT001-RT006**", total(rows, ROOTS_CODES)))
+    return "\n".join(lines)
+
+
 def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(prog="edit_shares.py", description=__doc__.splitlines()[0])
     parser.add_argument("--repos", type=Path, required=True, help="folder of <owner>+<name> repository folders")
@@ -156,8 +170,8 @@ def main(argv: list | None = None) -> int:
     print("| --- | ---: | " + " | ".join("---:" for _ in COLUMNS) + " |")
     for name, row in rows.items():
         print(share_line(name, total({name: row})))
-    print(share_line("**all findings**", total(rows)))
-    print(share_line("**RT001-RT006**", total(rows, ROOTS_CODES)))
+    print()
+    print(rule_table(rows))
     return 0
 
 

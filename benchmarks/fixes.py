@@ -25,7 +25,9 @@ compared with the original. One row per repository and mode:
   ruff-new     new ruff E501/I001 in changed files of a project that configures ruff (its
                pyproject `[tool.ruff]`, `ruff.toml` or `.ruff.toml`, with its line length)
 
-Target: every column zero except changed, left and markers (issue 20 §5). Needs pyflakes (a
+Target: every column zero except changed, left and markers (issue 20 §5). ``--shares`` also
+prints, per rule, what ``fix --unsafe-fixes`` gives each finding: applied, suggested (a display
+fix), marker or nothing (counted by ``edit_shares.py``, the one place that classifies them). Needs pyflakes (a
 test extra) and ruff (the `bench` extra) for ruff-new.
 """
 
@@ -42,6 +44,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import edit_shares  # beside this script: what fix gives each finding, classified once
 from pyflakes import api as pyflakes_api
 
 DEFAULT_LIST = Path("/work/shared/corpus/repos.txt")
@@ -312,6 +315,7 @@ def main(argv=None) -> int:
     parser.add_argument("--ruff", default=None, help="ruff for the ruff-new column (default: on PATH or beside python)")
     parser.add_argument("--json", action="store_true", help="rows as JSON, with notes")
     parser.add_argument("--verbose", action="store_true", help="print each row's notes")
+    parser.add_argument("--shares", action="store_true", help="per rule: applied / suggested / marker / nothing")
     args = parser.parse_args(argv)
     tool = shlex.split(args.tool)
     if Path(tool[0]).exists():  # the runs happen in copies: a relative path must survive the cd
@@ -322,7 +326,7 @@ def main(argv=None) -> int:
         ruff[0] = str(Path(ruff[0]).resolve())
     if not ruff:
         print("ruff not found: the ruff-new column stays 0", file=sys.stderr)
-    rows = []
+    rows, shares = [], {}
     for name, folder in repos_of(args.list, args.repos, args.only):
         if not folder.is_dir():
             print(f"{name}: not exported under {args.repos}", file=sys.stderr)
@@ -330,6 +334,8 @@ def main(argv=None) -> int:
         # A strategy changes which sites have a fix, never which files have findings.
         first = check_json(tool, folder, [])
         found_before = {Path(f["path"]).as_posix() for f in first["findings"]}
+        if args.shares:
+            shares[name] = edit_shares.measure(tool, folder)
         for mode in args.modes:
             strategy = [a for a in MODES[mode] if a != "--unsafe-fixes"]
             before_findings = own_counts(check_json(tool, folder, strategy)) if strategy else own_counts(first)
@@ -346,6 +352,8 @@ def main(argv=None) -> int:
             for r in rows:
                 for note in r.notes:
                     print(f"{r.repo} {r.mode}: {note}")
+    if args.shares:  # on stderr beside --json, whose standard output stays one JSON document
+        print(edit_shares.rule_table(shares), file=sys.stderr if args.json else sys.stdout)
     bad = [r for r in rows if any(getattr(r, c) for c in ZERO_COLUMNS)]
     return 1 if bad else 0
 
