@@ -86,13 +86,19 @@ def try_repo(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedPro
     return pre_commit(hooks, cwd, "try-repo", str(hooks[0]), hook, "--color", "never", *args)
 
 
+def head_of(snapshot: Path) -> str:
+    """The clone's head commit SHA: the rev a user's config pins."""
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
 def run_hook(hooks, cwd: Path, hook: str, *args: str) -> subprocess.CompletedProcess:
     """`pre-commit run HOOK` in `cwd` with a config (kept outside the repository, so no hook
     sees it) naming the clone at its head: the module's runs share one hook environment."""
     snapshot = hooks[0]
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    head = head_of(snapshot)
     config = cwd.parent / f"{cwd.name}-{hook}.pre-commit-config.yaml"
-    config.write_text(f"repos:\n- repo: {snapshot}\n  rev: {head.stdout.strip()}\n  hooks:\n  - id: {hook}\n")
+    config.write_text(f"repos:\n- repo: {snapshot}\n  rev: {head}\n  hooks:\n  - id: {hook}\n")
     return pre_commit(hooks, cwd, "run", hook, "--config", str(config), "--color", "never", *args)
 
 
@@ -200,10 +206,8 @@ def readme_precommit_config(repo_url: str) -> str:
 def repo_with_the_readme_config(snapshot, work):
     """A git repository holding `SERVER` and the README's pre-commit snippet, its rev the clone's
     head SHA: what a user gets by pasting the snippet and the SHA."""
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
-    config = readme_precommit_config(str(snapshot)).replace(
-        "0123456789abcdef0123456789abcdef01234567", head.stdout.strip()
-    )
+    head = head_of(snapshot)
+    config = readme_precommit_config(str(snapshot)).replace("0123456789abcdef0123456789abcdef01234567", head)
     return make_repo(work, {".pre-commit-config.yaml": config, "server.py": SERVER})
 
 
@@ -220,7 +224,7 @@ def test_readme_snippet_pins_a_commit_and_autoupdate_writes_one(tmp_path):
     assert [h["id"] for h in repo["hooks"]] == ["mcp-migrate-fix", "mcp-migrate"]
     assert "pre-commit autoupdate --bleeding-edge --freeze --repo https://github.com/OWNER/mcp-migrate" in README
     snapshot = make_clone(tmp_path / "hook-repo")
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=snapshot, capture_output=True, text=True, check=True)
+    head = head_of(snapshot)
     work = make_repo(tmp_path / "work", {".pre-commit-config.yaml": readme_precommit_config(str(snapshot))})
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
     env.update(PRE_COMMIT_HOME=str(tmp_path / "home"), NO_COLOR="1")
@@ -234,7 +238,7 @@ def test_readme_snippet_pins_a_commit_and_autoupdate_writes_one(tmp_path):
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (updated,) = yaml.safe_load((work / ".pre-commit-config.yaml").read_text())["repos"]
-    assert updated["rev"] == head.stdout.strip()
+    assert updated["rev"] == head
 
 
 @pytest.mark.network
