@@ -76,9 +76,14 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
         state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
         parent = parent_for_workers(multiprocessing.get_start_method())
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state, parent)) as pool:
-            futures = {
-                pool.submit(_run_batch, func, [(index, items[index]) for index in batch]): batch for batch in batches
-            }
+            held = _hold_termination()  # the workers are forked as the batches are submitted
+            try:
+                futures = {
+                    pool.submit(_run_batch, func, [(index, items[index]) for index in batch]): batch
+                    for batch in batches
+                }
+            finally:
+                _release_termination(held)
             processes = getattr(pool, "_processes", None)  # the pool's own dict of its workers
             try:
                 # Progress moves as batches finish, whichever finishes first; results keep their order.
@@ -133,6 +138,8 @@ def _run_isolated(func, item, advance: Callable):
 
 def _isolated_child(func, item, send, parent) -> None:
     _ignore_interrupts()
+    if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (_hold_termination)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _TERMINATION)
     end_with_parent(parent)
     send.send(func(item))
     send.close()
@@ -188,6 +195,27 @@ def _ignore_interrupts() -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
+#: The signals that end a run: blocked while the pool forks its workers, unblocked by each
+#: worker once its own handlers are set (`_start_worker`).
+_TERMINATION = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _hold_termination():
+    """Block the run's ending signals while workers are forked; the mask to restore, or None
+    where the platform has no signal masks. A worker forked with the main process's handlers
+    would run them if a signal came before its start replaced them: a traceback from a worker
+    bootstrapping when SIGTERM ended the run. Held here, the signal waits: the main process
+    gets it on release, a worker once its own handlers are set."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _TERMINATION)
+
+
+def _release_termination(previous) -> None:
+    if previous is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 #: In a pool worker: the run's shared array, where the worker marks the file it works on; and
 #: the worker's project view for the run (a view crosses the pipe empty: core.project_view).
 _state = None
@@ -202,6 +230,8 @@ def _start_worker(state, parent) -> None:
     _state = state
     _view = ProjectView()
     _ignore_interrupts()
+    if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (_hold_termination)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _TERMINATION)
     end_with_parent(parent)
 
 
