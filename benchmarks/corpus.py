@@ -250,7 +250,39 @@ def run_tool(command: list, repo: str, folder: Path, excludes: list) -> list:
         path = relative_path(item["path"], folder)
         if not is_excluded(path, excludes):
             findings.append(dict(item, repo=repo, path=path))
+        findings += caller_locations(item, repo, folder, excludes)
     return findings
+
+
+#: The message of a helper's caller, listed as a related location of the helper's finding
+#: (mcp_migrate.core.callers.CALLED_FROM).
+CALLED_FROM = "called from here"
+
+
+def caller_locations(item: dict, repo: str, folder: Path, excludes: list) -> list:
+    """The callers a finding lists as related locations ("called from here"), each as a finding
+    of the same code at the caller's line with ``caller = True``. Since the tool folds a
+    helper's callers into the helper's finding, a label on a caller is found by that related
+    location; the entries count for recall and in negative files, and are left out of the lists
+    of findings on unlabelled lines (they belong to a finding already listed)."""
+    found = []
+    for related in item.get("related") or ():
+        if related.get("message") != CALLED_FROM:
+            continue
+        path = relative_path(related["path"], folder)
+        if not is_excluded(path, excludes):
+            found.append(
+                {
+                    "code": item["code"],
+                    "path": path,
+                    "line": related["line"],
+                    "column": related.get("column", 0),
+                    "message": f"{CALLED_FROM} ({item['path']}:{item['line']})",
+                    "repo": repo,
+                    "caller": True,
+                }
+            )
+    return found
 
 
 @dataclass
@@ -386,6 +418,8 @@ def score(corpus: Corpus, run: Run, window: int | None = None) -> dict:
             in_negatives.append(finding)
         elif any(matches(lab, finding, window) for lab in labels_in.get(where, ())):
             continue
+        elif finding.get("caller"):
+            continue  # a helper's caller: listed with its helper's finding
         elif key(finding) in wrong_keys:
             known_wrong.append(finding)
         elif any(

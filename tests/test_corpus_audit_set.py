@@ -83,3 +83,28 @@ def test_the_command_line_takes_the_set_and_its_folder(corpus_module, tmp_path):
         ["audit", "--repos", str(tmp_path), "--set", "audit-30", "--audit-30", str(tmp_path)]
     )
     assert (args.command, args.set, args.audit_30) == ("audit", "audit-30", tmp_path)
+
+
+def test_a_caller_listed_with_its_helpers_finding_finds_the_callers_label(corpus_module, tmp_path):
+    """The tool folds a helper's callers into the helper's finding ("called from here"): a
+    label on the caller's line is found through that related location, and the caller is not
+    listed again as a finding on an unlabelled line."""
+    item = {
+        "code": "RT001",
+        "path": str(tmp_path / "server.py"),
+        "line": 9,
+        "column": 4,
+        "related": [
+            {"path": str(tmp_path / "tools.py"), "line": 3, "column": 8, "message": "called from here"},
+            {"path": str(tmp_path / "tools.py"), "line": 5, "column": 8, "message": "first defined here"},
+        ],
+    }
+    callers = corpus_module.caller_locations(item, REPO, tmp_path, [])
+    assert [(c["code"], c["path"], c["line"], c["caller"]) for c in callers] == [("RT001", "tools.py", 3, True)]
+    label = {"repo": REPO, "path": "tools.py", "line": 3, "code": "RT001"}
+    other = {"repo": REPO, "path": "tools.py", "line": 40, "code": "RT001"}
+    corpus = corpus_module.Corpus(labels=[label, other])
+    result = corpus_module.score(corpus, corpus_module.Run(findings=callers, present={REPO}))
+    assert result["overall"] == {"labelled": 2, "found": 1, "missed": 1, "recall": 50.0}
+    assert result["unlabelled_line_findings"] == []
+    assert corpus_module.caller_locations(item, REPO, tmp_path, ["tools.py"]) == []
