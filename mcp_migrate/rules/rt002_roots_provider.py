@@ -53,6 +53,7 @@ from mcp_migrate.vocabulary.wire import (
     asserted,
     envelope_answer,
     error_data,
+    expected_value,
     list_items,
     registers,
     relays,
@@ -496,8 +497,13 @@ class RootsProvider(WireMethodRule):
             self._report_store(node, kind)
 
     def visit_Dict(self, node: cst.Dict) -> None:
-        """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form."""
+        """`{"roots": [{"uri": ...}, ...]}`: a roots/list answer in wire form (not the answer a
+        test's assertion expects: issue 35 §3)."""
         if self.context.is_claimed(node):
+            return
+        if expected_value(self.ancestors):
+            for inner in _dicts_inside(node):
+                self.context.claim(inner)  # the expected envelope's inner answer is expected too
             return
         for element in node.elements:
             if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and uri_dicts(element.value):
@@ -547,3 +553,17 @@ def _root_objects(value: cst.BaseExpression, resolver) -> bool:
     """A list (or comprehension) of MCP `Root(...)` objects."""
     items = list_items(value)
     return bool(items) and all(isinstance(i, cst.Call) and resolver.mcp_name(i.func) == "Root" for i in items)
+
+
+def _dicts_inside(node: cst.Dict) -> list:
+    """The dicts a dict literal holds in its values, at any depth (an envelope's `result`)."""
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        for element in getattr(current, "elements", ()):
+            value = getattr(element, "value", None)
+            if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
+                if isinstance(value, cst.Dict):
+                    found.append(value)
+                stack.append(value)
+    return found

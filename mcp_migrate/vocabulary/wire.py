@@ -112,6 +112,30 @@ def asserted(ancestors: list) -> bool:
     return False
 
 
+#: The containers a literal value is built of (`{"result": {"roots": [{...}]}}`).
+_LITERAL_PARTS = (cst.Dict, cst.DictElement, cst.List, cst.Tuple, cst.Element, cst.StarredDictElement)
+
+
+def expected_value(ancestors: list) -> bool:
+    """Is the value at ancestors[-1] (or the literal it is part of) what a test expects: an
+    operand of a comparison in an `assert` (`assert result == {"roots": [...]}`), or an argument
+    of an assertion call (`self.assertEqual(answer, {...})`, `send.assert_called_with({...})`)?
+    It describes an answer the code under test must give; it is not one (issue 35 §3)."""
+    i = len(ancestors) - 2
+    while i >= 0 and isinstance(ancestors[i], _LITERAL_PARTS):
+        i -= 1
+    if i < 0:
+        return False
+    holder = ancestors[i]
+    if isinstance(holder, (cst.Comparison, cst.ComparisonTarget)):
+        return asserted(ancestors[:i])
+    if isinstance(holder, cst.Arg) and i >= 1 and isinstance(ancestors[i - 1], cst.Call):
+        func = ancestors[i - 1].func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        return name.startswith(("assert", "assert_")) and name != "assert"
+    return False
+
+
 def _compares_code(ancestors: list, operand: cst.CSTNode) -> bool:
     """Is the comparison at ancestors[-1] (or the one holding it) a test of source code, not of a
     message: is the method string compared with a literal's value read from a syntax tree
