@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -60,6 +61,15 @@ def compare(before: list, after: list, folder: Path) -> dict:
     }
 
 
+def _command(text: str) -> list:
+    """A command split on spaces, its program made absolute when it is a relative path (each
+    run's working directory is a repository folder, not the caller's)."""
+    words = shlex.split(text)
+    if words and os.sep in words[0] and not os.path.isabs(words[0]):
+        words[0] = os.path.abspath(words[0])
+    return words
+
+
 def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repos", type=Path, required=True, help="folder of <owner>+<name> folders")
@@ -68,7 +78,7 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=None, help="only these folder names")
     parser.add_argument("--json", action="store_true", help="print the differences as JSON")
     args = parser.parse_args(argv)
-    before, after = shlex.split(args.before), shlex.split(args.after)
+    before, after = _command(args.before), _command(args.after)
     folders = sorted(p for p in args.repos.iterdir() if p.is_dir() and (not args.only or p.name in args.only))
     result, failed = {}, False
     for folder in folders:

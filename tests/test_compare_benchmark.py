@@ -54,3 +54,10 @@ def test_a_failing_tool_is_an_error(tmp_path, capsys):
     )
     assert code == 1
     assert "exit 2" in capsys.readouterr().err
+
+
+def test_a_relative_program_is_taken_from_the_callers_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    compare = load()
+    assert compare._command("bin/tool --flag") == [str(tmp_path / "bin" / "tool"), "--flag"]
+    assert compare._command("python -m tool") == ["python", "-m", "tool"]
