@@ -258,13 +258,20 @@ class RootsRequest(WireMethodRule):
             return
         self.helpers.annotated(node, self.resolver)
         annotation = node.annotation.annotation
-        qualified = self.resolver.qualified(annotation) if isinstance(annotation, (cst.Name, cst.Attribute)) else None
+        # The alias itself (`pinned: scope.Pinned`), or a function handed to a marker written
+        # inline (`Annotated[ListRootsResult, Resolve(scope.ask)]`): the same resolver either way.
+        named = [annotation] + [
+            arg.value for call in iter_nodes(annotation) if isinstance(call, cst.Call) for arg in call.args
+        ]
         settings = self.context.settings
-        if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view):
-            helper = self.imported.defined(qualified)
-            if helper is not None:
-                message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
-                super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
+        for expr in named:
+            qualified = self.resolver.qualified(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+            if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view):
+                helper = self.imported.defined(qualified)
+                if helper is not None:
+                    message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
+                    super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
+                    return
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         """A framework's own module-level `async def list_roots()` in MCP code that is not a

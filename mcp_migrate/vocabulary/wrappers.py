@@ -114,10 +114,19 @@ class SameFileHelpers:
                     self.calls.append((key, caller, arg.value, key[1]))
 
     def annotated(self, param: cst.Param, resolver) -> None:
-        """Note a parameter whose annotation names something of this file (`pinned: Pinned`)."""
-        for expr in annotation_names(param.annotation.annotation):
+        """Note a parameter whose annotation names something of this file: an alias
+        (`pinned: Pinned`), or a function handed to a marker written inline
+        (`roots: Annotated[ListRootsResult, Resolve(request_roots)]`, `Depends(get_roots)`): the
+        framework runs that function for each call, as it does through the alias."""
+        annotation = param.annotation.annotation
+        for expr in annotation_names(annotation):
             if isinstance(expr, cst.Name) and resolver.lookup(expr.value) is None:
                 self.typed.append((param, expr.value))
+        for node in iter_nodes(annotation):
+            if isinstance(node, cst.Call):
+                for arg in node.args:
+                    if isinstance(arg.value, cst.Name) and resolver.lookup(arg.value.value) is None:
+                        self.typed.append((param, arg.value.value))
 
     def aliases(self, module: cst.Module) -> None:
         """Module-level names bound to an expression that names a helper
