@@ -41,6 +41,7 @@ from mcp_migrate.vocabulary.wrappers import (
     SameFileHelpers,
     framework_via,
     imported_module_files,
+    marker_arguments,
     run_alone,
 )
 
@@ -252,19 +253,14 @@ class RootsRequest(WireMethodRule):
 
     def visit_Param(self, node: cst.Param) -> None:
         """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
-        `Pinned = Annotated[ListRootsResult, Resolve(_ask)]`): the framework runs the resolver
-        for each call (one call away, at info); one of this file's aliases is known at the end."""
+        `Pinned = Annotated[ListRootsResult, Resolve(_ask)]`) or with that marker inline: the
+        framework runs the resolver for each call (one call away, at info); this file's are known at the end."""
         if node.annotation is None:
             return
         self.helpers.annotated(node, self.resolver)
         annotation = node.annotation.annotation
-        # The alias itself (`pinned: scope.Pinned`), or a function handed to a marker written
-        # inline (`Annotated[ListRootsResult, Resolve(scope.ask)]`): the same resolver either way.
-        named = [annotation] + [
-            arg.value for call in iter_nodes(annotation) if isinstance(call, cst.Call) for arg in call.args
-        ]
         settings = self.context.settings
-        for expr in named:
+        for expr in [annotation, *marker_arguments(annotation)]:
             qualified = self.resolver.qualified(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
             if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view):
                 helper = self.imported.defined(qualified)

@@ -122,11 +122,9 @@ class SameFileHelpers:
         for expr in annotation_names(annotation):
             if isinstance(expr, cst.Name) and resolver.lookup(expr.value) is None:
                 self.typed.append((param, expr.value))
-        for node in iter_nodes(annotation):
-            if isinstance(node, cst.Call):
-                for arg in node.args:
-                    if isinstance(arg.value, cst.Name) and resolver.lookup(arg.value.value) is None:
-                        self.typed.append((param, arg.value.value))
+        for value in marker_arguments(annotation):
+            if isinstance(value, cst.Name) and resolver.lookup(value.value) is None:
+                self.typed.append((param, value.value))
 
     def aliases(self, module: cst.Module) -> None:
         """Module-level names bound to an expression that names a helper
@@ -161,6 +159,13 @@ class SameFileHelpers:
             for callee, caller, node, name in self.calls
             if callee in self.doers and callee != caller and id(node) not in self.reported
         ]
+
+
+def marker_arguments(annotation: cst.BaseExpression) -> list:
+    """What is handed to the markers written in an annotation (`request_roots` in
+    `Annotated[ListRootsResult, Resolve(request_roots)]`, `get_dirs` in `Depends(get_dirs)`):
+    functions a framework runs for each call of the function whose parameter it annotates."""
+    return [arg.value for call in iter_nodes(annotation) if isinstance(call, cst.Call) for arg in call.args]
 
 
 def function_key(ancestors: list) -> tuple | None:
