@@ -584,6 +584,11 @@ class RootsProvider(WireMethodRule):
         """A roots/list string or constant (`Method.ROOTS_LIST`) used where the method is answered."""
         if self._answers(where, ancestors):
             self.report(node, MSG_ANSWER)
+            if registers(where):  # `register_method("roots/list", handle)`: `handle` answers it
+                call = next((a for a in reversed(ancestors) if isinstance(a, cst.Call)), None)
+                if call is not None and not any(isinstance(a, cst.Decorator) for a in ancestors):
+                    for arg in call.args:
+                        self._wire(arg.value, "the `roots/list` handler")
 
     def _answers(self, where, ancestors: list) -> bool:
         """Matched in a dispatch (not one that relays the request on to another peer), or
