@@ -156,7 +156,7 @@ def _verdict(expr) -> bool:
         if isinstance(expr, (cst.Name, cst.Attribute))
         else None
     )
-    return bool(name) and bool(set(words(name)) & _VERDICT_WORDS)
+    return bool(set(words(name or "")) & _VERDICT_WORDS)
 
 
 def _returns_verdict(owner) -> bool:
@@ -181,7 +181,7 @@ def _screen_verdict(expr) -> bool:
     if expr.__class__ is ast.Call:
         return any(_screen_verdict(a) for a in [*expr.args, *(k.value for k in expr.keywords)])
     name = screen_string(expr) if expr.__class__ is ast.Constant else screen_last_identifier(expr)
-    return bool(name) and bool(set(words(name)) & _VERDICT_WORDS)
+    return bool(set(words(name or "")) & _VERDICT_WORDS)
 
 
 def _screen_returns_verdict(node) -> bool:
