@@ -128,3 +128,33 @@ def test_the_helper_module_is_read_again_when_it_changes(tmp_path):
         handle.write("Pinned = list\n")
     os.utime(scope, ns=(1, 1))
     assert not imports_a_doer(data, server, RootsRequest.SCREEN[:-1])
+
+
+INLINE = """
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.resolve import Resolve
+from mcp_types import ListRootsResult
+
+from .scope import _ask
+
+app = MCPServer("files")
+
+
+@app.tool()
+def index(pinned: Annotated[ListRootsResult, Resolve(_ask)]) -> int:
+    return 0
+"""
+
+
+def test_an_inline_marker_given_an_imported_resolver_is_the_alias_written_in_place(tmp_path):
+    """`Annotated[ListRootsResult, Resolve(_ask)]` with `_ask` from another module: the same
+    finding as the parameter typed `scope.Pinned` (the same resolver, not named through an alias)."""
+    package = _tree(tmp_path)
+    inline = os.path.join(package, "inline.py")
+    with open(inline, "w", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(INLINE).lstrip())
+    assert _findings(inline) == [
+        "13:11 RT001 info parameter `pinned` is resolved through `pkg_tools.scope._ask`, which asks for roots",
+    ]

@@ -16,14 +16,21 @@ read too.
 3. it is in the test of an `if`/`while`/conditional expression whose branches call a tool
    (`call_tool(...)`, `run_tool`, ...) or ask the user (`input()`, `confirm(...)`, `ask(...)`,
    `request_approval(...)`), directly or through a variable assigned from the hint, or through a
-   function returning it that such a test calls.
+   function returning it that such a test calls;
+4. it is in the test of an `if` or conditional expression that returns a verdict (`"allow"`,
+   `Verdict.ASK`, `Result(behavior="deny")`): the hint decides whether a call is allowed
+   without asking, whatever the function is called.
+
+Each hint a decision reads is a finding of its own (each exempts tools by itself).
 
 One call away (issue 19 §3): a hint read in an accessor (a method, a property, a helper) that
 returns it, or returns a label it decides (`return "read_only"`, `"safe" if hint else "ask"`), is
 a finding when an approval decision (2.) or an acting test (3.) in the same file reads that
 accessor. So is a hint mapped into a policy label (`ToolPolicy(trusted=hint)`,
 `{"read_only": hint}`, `self.auto_ok = hint`) when such a decision or test reads that label
-(`policy.trusted`, `p["read_only"]`). A caller of a caller is not followed.
+(`policy.trusted`, `p["read_only"]`). An approval decision (2.) that reads such an accessor or
+label is reported there too (`return not self.is_read_only()`): that is the line to change. A
+caller of a caller is not followed.
 
 Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor is declaring one
 (`ToolAnnotations(readOnlyHint=True)`, `annotations={"readOnlyHint": True}`).
@@ -78,6 +85,11 @@ WHAT_AGENTS = "openai-agents' `require_approval=`"
 WHAT_ADK = "google-adk's `require_confirmation=`"
 WHAT_PYDANTIC = "pydantic-ai's `approval_required(...)`"
 WHAT_BRANCH = "whether a tool runs or the user is asked"
+WHAT_VERDICT = "whether a call is allowed without asking"
+MSG_DECIDER = Message(
+    "`{name}()` decides by untrusted hint `{hint}`, via `{via}`",
+    "tool annotations are hints set by the server and must not decide whether the user approves a call; " + ALLOW_LIST,
+)
 
 _APPROVAL_WORDS = frozenset({"approval", "approve", "approved", "approvals", "confirm", "confirmation", "consent"})
 _AUTO_WORDS = frozenset({"run", "approve", "retry", "execute", "accept", "allow", "exec"})
@@ -86,6 +98,11 @@ _PROMPT_WORDS = frozenset(
     {"input", "confirm", "confirmation", "ask", "prompt", "approve", "approval", "consent", "getpass"}
 )
 _RUN_WORDS = frozenset({"call", "run", "execute", "invoke"})
+#: Words of what an approval decision returns (`"allow"`, `Decision.ASK`, `PermissionResult(behavior="deny")`):
+#: a branch on a hint that returns one decides whether the user is asked.
+_VERDICT_WORDS = frozenset(
+    {"allow", "allowed", "ask", "deny", "denied", "approve", "approved", "reject", "rejected", "permit", "permitted"}
+)
 
 
 def decision_function(name: str) -> bool:
@@ -126,6 +143,59 @@ class _Acting(cst.CSTVisitor):
         return False
 
 
+def _verdict(expr) -> bool:
+    """A value an approval decision returns: a literal, a name or member (`"allow"`,
+    `Decision.ASK`), or a call given one (`PermissionResult(behavior="deny")`)."""
+    if isinstance(expr, cst.Call):
+        return any(_verdict(arg.value) for arg in expr.args)
+    value = literal(expr)
+    name = (
+        value
+        if isinstance(value, str)
+        else last_identifier(expr)
+        if isinstance(expr, (cst.Name, cst.Attribute))
+        else None
+    )
+    return bool(set(words(name or "")) & _VERDICT_WORDS)
+
+
+def _returns_verdict(owner) -> bool:
+    """An `if` on a hint that returns a verdict (`if hint: return "allow"`), or a conditional
+    expression of verdicts (`"allow" if hint else "ask"`): the hint decides the approval."""
+    if isinstance(owner, cst.IfExp):
+        return _verdict(owner.body) or _verdict(owner.orelse)
+    if not isinstance(owner, cst.If):
+        return False
+    branches = [owner.body] + ([owner.orelse.body] if isinstance(owner.orelse, cst.Else) else [])
+    for branch in branches:
+        lines = branch.body if isinstance(branch, cst.IndentedBlock) else [branch]  # or `if x: return y`
+        for stmt in lines:
+            for small in stmt.body if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ():
+                if isinstance(small, cst.Return) and small.value is not None and _verdict(small.value):
+                    return True
+    return False
+
+
+def _screen_verdict(expr) -> bool:
+    """`_verdict` on the standard library's nodes."""
+    if expr.__class__ is ast.Call:
+        return any(_screen_verdict(a) for a in [*expr.args, *(k.value for k in expr.keywords)])
+    name = screen_string(expr) if expr.__class__ is ast.Constant else screen_last_identifier(expr)
+    return bool(set(words(name or "")) & _VERDICT_WORDS)
+
+
+def _screen_returns_verdict(node) -> bool:
+    """`_returns_verdict` on the standard library's If / IfExp."""
+    if node.__class__ is ast.IfExp:
+        return _screen_verdict(node.body) or _screen_verdict(node.orelse)
+    if node.__class__ is not ast.If:
+        return False
+    return any(
+        stmt.__class__ is ast.Return and stmt.value is not None and _screen_verdict(stmt.value)
+        for stmt in [*node.body, *node.orelse]
+    )
+
+
 def _branches_act(*nodes) -> bool:
     finder = _Acting()
     for n in nodes:
@@ -162,9 +232,15 @@ class _Names(cst.CSTVisitor):
         super().__init__()
         self.names: set = set()
         self.calls: set = set()
+        #: name -> the first node that reads it (a call of it, else the attribute or name)
+        self.sites: dict = {}
 
     def visit_Name(self, node: cst.Name) -> None:
         self.names.add(node.value)
+        self.sites.setdefault(node.value, node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.sites.setdefault(node.attr.value, node)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         value = literal(node)
@@ -175,6 +251,7 @@ class _Names(cst.CSTVisitor):
         name = last_identifier(node.func)
         if name:
             self.calls.add(name)
+            self.sites.setdefault(name, node)
 
 
 class _Read:
@@ -229,6 +306,8 @@ class AnnotationTrust(Rule):
         for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
             if decision_function(function.name):  # the hint may be read there or one call away
                 return True
+        if any(_screen_returns_verdict(node) for node in syntax.of(ast.If, ast.IfExp)):
+            return True
         return any(_acting_branches(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
 
     VALID = [
@@ -252,6 +331,10 @@ class AnnotationTrust(Rule):
         Valid(
             "import logging\n\ndef log_tool(tool):\n    logging.info('destructive=%s', tool.annotations.destructiveHint)\n",
             "logging",
+        ),
+        Valid(
+            "def css(tool):\n    if tool.annotations.destructiveHint:\n        return 'danger'\n    return 'plain'\n",
+            "a branch on a hint returning a display label, not a verdict",
         ),
     ]
     INVALID = [
@@ -278,6 +361,11 @@ class AnnotationTrust(Rule):
             "def needs_permission(tool):\n    return not flag(tool, 'readOnlyHint')\n",
             "a hint read through an accessor that takes the key as a string, in a permission decision",
         ),
+        Invalid(
+            "def permission_for(tool):\n    if _hint(tool.annotations, 'readOnlyHint') is True:\n"
+            "        return 'allow'\n    return 'ask'\n",
+            "a branch on a hint that returns a verdict: allowed without asking",
+        ),
     ]
 
     def __init__(self, context) -> None:
@@ -287,8 +375,11 @@ class AnnotationTrust(Rule):
         self.reads: list = []
         #: (function id, names in the test, functions called in the test) for tests whose branches act.
         self.acting_tests: list = []
-        #: (function name, function id, names and calls in its body) of the approval decisions.
+        #: (function name, function id, names and calls in its body, where each is read) of the
+        #: approval decisions.
         self.deciders: list = []
+        #: the read of a hint-derived value in a decision one call away -> (decision, value, hint)
+        self._decided: dict = {}
 
     # ----- where approval decisions are made -----------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -347,7 +438,7 @@ class AnnotationTrust(Rule):
         if decision_function(node.name.value) or node.name.value in self.approval_names:
             names = _Names()
             node.body.visit(names)
-            self.deciders.append((node.name.value, id(node), names.names | names.calls))
+            self.deciders.append((node.name.value, id(node), names.names | names.calls, names.sites))
 
     # ----- hint reads ------------------------------------------------------------------------
     def visit_Attribute(self, node: cst.Attribute) -> None:
@@ -413,18 +504,23 @@ class AnnotationTrust(Rule):
 
     # ----- decide -----------------------------------------------------------------------------
     def leave_Module(self, node: cst.Module) -> None:
+        """Each hint a decision reads, once per decision (kagent's `_should_require_confirmation`
+        reads three, each an exemption of its own); then each decision that reads a hint-derived
+        value one call away, at that read (`return not self.is_read_only()`)."""
         reported: set = set()
         for read in self.reads:
             what = self._decision(read)
             if what is None:
                 continue
             unit, what = what
-            if unit in reported:
+            if (unit, read.hint) in reported:
                 continue
-            reported.add(unit)
+            reported.add((unit, read.hint))
             missing = read.missing or (unit[0] == "function" and _skips_missing(read.function))
             message = MSG_MISSING if missing else MSG
             self.report(read.node, message.format(hint=read.hint, what=what))
+        for site, (name, via, hint) in self._decided.items():
+            self.report(site, MSG_DECIDER.format(name=name, via=via, hint=hint))
 
     def _decision(self, read: _Read):
         for lam in read.lambdas:
@@ -437,6 +533,8 @@ class AnnotationTrust(Rule):
             return ("function", read.function_id), f"`{read.functions[-1]}()`, which approves calls"
         if read.owner is not None and _branches_act(*_branches(read.owner)):
             return ("test", id(read.owner)), WHAT_BRANCH
+        if read.owner is not None and _returns_verdict(read.owner):
+            return ("test", id(read.owner)), WHAT_VERDICT
         for function_id, names, calls in self.acting_tests:
             if read.variable and function_id == read.function_id and read.variable in names:
                 return ("variable", read.function_id, read.variable), WHAT_BRANCH
@@ -450,14 +548,26 @@ class AnnotationTrust(Rule):
         """An approval decision that reads the accessor returning the hint (or a label it
         decides), or the label the hint was mapped into (issue 19 §3)."""
         accessor = read.functions[-1] if read.returned and read.functions else None
-        for name, function_id, refs in self.deciders:
+        found = None
+        for name, function_id, refs, sites in self.deciders:
             if function_id == read.function_id:
                 continue
-            if accessor is not None and accessor in refs:
-                return ("function", read.function_id), f"`{name}()` via `{accessor}`"
-            if read.label and read.label in refs:
-                return ("label", id(read.node)), f"`{name}()` via label `{read.label}`"
-        return None
+            via = accessor if accessor is not None and accessor in refs else None
+            if via is None and read.label and read.label in refs:
+                via = read.label
+            if via is None:
+                continue
+            site = sites.get(via)
+            if site is not None:  # the decision's own line: what is to change
+                shown = f"{via}()" if isinstance(site, cst.Call) else via
+                self._decided.setdefault(site, (name, shown, read.hint))
+            if found is None:
+                found = (
+                    (("function", read.function_id), f"`{name}()` via `{accessor}`")
+                    if via == accessor
+                    else (("label", id(read.node)), f"`{name}()` via label `{read.label}`")
+                )
+        return found
 
 
 class _Facts:

@@ -41,6 +41,7 @@ from mcp_migrate.vocabulary.wrappers import (
     SameFileHelpers,
     framework_via,
     imported_module_files,
+    marker_arguments,
     run_alone,
 )
 
@@ -252,19 +253,21 @@ class RootsRequest(WireMethodRule):
 
     def visit_Param(self, node: cst.Param) -> None:
         """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
-        `Pinned = Annotated[ListRootsResult, Resolve(_ask)]`): the framework runs the resolver
-        for each call (one call away, at info); one of this file's aliases is known at the end."""
+        `Pinned = Annotated[ListRootsResult, Resolve(_ask)]`) or with that marker inline: the
+        framework runs the resolver for each call (one call away, at info); this file's are known at the end."""
         if node.annotation is None:
             return
         self.helpers.annotated(node, self.resolver)
         annotation = node.annotation.annotation
-        qualified = self.resolver.qualified(annotation) if isinstance(annotation, (cst.Name, cst.Attribute)) else None
         settings = self.context.settings
-        if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view):
-            helper = self.imported.defined(qualified)
-            if helper is not None:
-                message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
-                super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
+        for expr in [annotation, *marker_arguments(annotation)]:
+            qualified = self.resolver.qualified(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+            if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view):
+                helper = self.imported.defined(qualified)
+                if helper is not None:
+                    message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
+                    super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
+                    return
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         """A framework's own module-level `async def list_roots()` in MCP code that is not a

@@ -23,6 +23,7 @@ from mcp_migrate.core.syntax import (
     all_params,
     code_of,
     is_false_or_none,
+    iter_nodes,
     keyword,
     literal,
     method_name,
@@ -30,9 +31,16 @@ from mcp_migrate.core.syntax import (
     shorten,
 )
 from mcp_migrate.rewrites.rt002.providers import remove_provider_arg, remove_provider_statement
-from mcp_migrate.rules.rt002_screen import CALLBACK_KEYS, CLIENT_SESSION_CALLBACK_INDEX, own_api, provider_in
+from mcp_migrate.rules.rt002_screen import (
+    CALLBACK_KEYS,
+    CLIENT_SESSION_CALLBACK_INDEX,
+    own_api,
+    provider_in,
+    provider_slot,
+)
 from mcp_migrate.vocabulary.roots_api import (
     SETTER_NAME,
+    bound_value,
     callables_named,
     returns_an_attribute,
     returns_built,
@@ -150,6 +158,10 @@ class RootsProvider(WireMethodRule):
         ),
         Valid("def build(cb):\n    return dict(list_roots_callback=cb)\n", "list_roots_callback= outside MCP code"),
         Valid('STATUS = {"roots": ["/srv/a"]}\n', "a status payload, not a roots answer"),
+        Valid(
+            "import mcp\n\ndef patch(fake_session, result):\n    fake_session.list_roots = result\n",
+            "the asking side's list_roots patched in a test registers no provider",
+        ),
     ]
     INVALID = [
         Invalid("from mcp import ClientSession\ns = ClientSession(r, w, list_roots_callback=cb)\n", "keyword callback"),
@@ -182,12 +194,22 @@ class RootsProvider(WireMethodRule):
         ),
         Invalid('def wire(router):\n    router.register("roots/list", answer)\n', "roots/list given to a registration"),
         Invalid('answer = {"roots": [{"uri": "file:///srv/repo"}]}\n', "a wire-form roots answer"),
+        Invalid(
+            "import mcp\n\ndef wire(client, provide):\n    client.on_list_roots = provide\n",
+            "registration by assignment to a provider slot",
+        ),
+        Invalid(
+            "from mcp.types import Root\n\ndef build(Host, config):\n"
+            "    roots = [Root(uri='file:///srv/a')]\n    return Host(config, roots=roots)\n",
+            "roots= given a name bound to Root objects above",
+        ),
     ]
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        #: names of this file's functions given as `list_roots_callback=` (providers by use)
-        self._wired: set = set()
+        #: names of this file's functions given as `list_roots_callback=` or assigned to a
+        #: provider slot (`client.on_list_roots = fn`): providers by use -> how they are wired
+        self._wired: dict = {}
         #: name -> the first FunctionDef of that name in the file
         self._defined: dict = {}
         #: ids of the FunctionDefs already reported as providers or setters
@@ -210,6 +232,8 @@ class RootsProvider(WireMethodRule):
             return True
         if b"roots" not in data:
             return False
+        if b"Root(" in data:  # `roots=[Root(...)]` on any callee, or a name bound to them
+            return True
         if not (b'roots"' in data or b"roots'" in data):  # what every `_ROOTS_KEY` match holds
             return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES)
         if b"jsonrpc" in data and _ROOTS_KEY.search(data) is not None:  # an answer in its envelope
@@ -235,6 +259,11 @@ class RootsProvider(WireMethodRule):
         name = method_name(node)
         if name == "set_roots" and isinstance(node.func, cst.Attribute):
             self._set_roots(node, node.func.value)
+        if name == "setattr" and isinstance(node.func, cst.Name):
+            args = positional(node)
+            slot = literal(args[1].value) if len(args) == 3 else None
+            if isinstance(slot, str) and provider_slot(slot):
+                self._registered(node, slot, args[2].value)
         if name and SETTER_NAME.match(name) and not self.context.is_claimed(node):
             self._setter_call(node, name)
         elif name == "isinstance":
@@ -249,12 +278,37 @@ class RootsProvider(WireMethodRule):
         arg = keyword(node, "list_roots_callback")
         if arg is None or is_false_or_none(arg.value):
             return
-        self._wired.update(callables_named(arg.value, self.ancestors))
+        self._wire(arg.value, "`list_roots_callback=`")
         if sdk_callee:
             fix = remove_provider_arg(self.context, node, arg)
             self.report(arg, MSG.format(what="`list_roots_callback=`"), fix=fix)
         elif self.context.evidence.mcp:
             self.report(arg, MSG.format(what="`list_roots_callback=`"))
+
+    def _wire(self, value: cst.BaseExpression, how: str) -> None:
+        for name in callables_named(value, self.ancestors):
+            self._wired.setdefault(name, how)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """Registration by assignment, in MCP code: a callable put in a roots-provider slot
+        (`client.on_list_roots = fn`, `self._list_roots_callback = cb`), or in the
+        `list_roots_callback` entry of kwargs built by subscript (`kwargs["list_roots_callback"]
+        = cb`). A local rebinding (`list_roots_callback = self._cb`) registers nothing: the
+        keyword it is later given to is the finding."""
+        for target in (t.target for t in node.targets):
+            if isinstance(target, cst.Attribute) and provider_slot(target.attr.value):
+                self._registered(target, target.attr.value, node.value)
+            elif isinstance(target, cst.Subscript) and len(target.slice) == 1:
+                index = target.slice[0].slice
+                key = literal(index.value) if isinstance(index, cst.Index) else None
+                if key == "list_roots_callback":
+                    self._registered(target, key, node.value)
+
+    def _registered(self, site, slot: str, value: cst.BaseExpression) -> None:
+        if is_false_or_none(value) or not self.context.evidence.mcp:
+            return
+        self._wire(value, f"`{slot}`")
+        self.report(site, MSG.format(what=f"registering a callable as `{slot}`"))
 
     def _provider_keyword(self, node: cst.Call) -> None:
         """`roots_provider=<not None>` (and `roots_manager=`, `roots_callback=`,
@@ -296,11 +350,7 @@ class RootsProvider(WireMethodRule):
         on any callee when the value is SDK `Root` objects (`roots=[Root(uri=...)]`)."""
         if qualified.partition(".")[0] not in ROOTS_KWARG_PACKAGES:
             arg = keyword(node, "roots")
-            if (
-                arg is not None
-                and _root_objects(arg.value, self.resolver)
-                and not qualified.endswith("ListRootsResult")
-            ):
+            if arg is not None and self._root_objects_value(arg.value) and not qualified.endswith("ListRootsResult"):
                 self.report(arg, MSG.format(what="`roots=` with `Root` objects"))
             return
         symbol = qualified.rpartition(".")[2]
@@ -312,6 +362,14 @@ class RootsProvider(WireMethodRule):
                     MSG.format(what="`roots=`"),
                     fix=remove_provider_arg(self.context, node, arg),
                 )
+
+    def _root_objects_value(self, value: cst.BaseExpression) -> bool:
+        """`[Root(...), ...]` written there, or a name bound to one above (`roots = [Root(...)]`
+        then `MCPClient(config, roots=roots)`)."""
+        if isinstance(value, cst.Name):
+            bound = bound_value(self.ancestors, value.value)
+            value = bound if bound is not None else value
+        return _root_objects(value, self.resolver)
 
     def _set_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
         """`client.set_roots(...)` on a fastmcp client (typed, or an untyped attribute in a
@@ -419,8 +477,10 @@ class RootsProvider(WireMethodRule):
         self.stores.imported.publish(self.context.data, {(None, name) for name in self.stores.classes})
         for name in sorted(self._wired):
             func = self._defined.get(name)
+            if func is not None and self._wired[name] == _HANDLER and not _gives_roots(func):
+                continue  # a test's failing or slow stand-in registered for the method gives no roots
             if func is not None and id(func) not in self._reported_defs:
-                self.report(func.name, MSG_PROVIDER.format(name=name, why="is wired as `list_roots_callback=`"))
+                self.report(func.name, MSG_PROVIDER.format(name=name, why=f"is wired as {self._wired[name]}"))
 
     def _message_handler_method(self, node: cst.FunctionDef) -> None:
         owner = self.parent(2)  # FunctionDef <- IndentedBlock <- ClassDef
@@ -533,6 +593,11 @@ class RootsProvider(WireMethodRule):
         """A roots/list string or constant (`Method.ROOTS_LIST`) used where the method is answered."""
         if self._answers(where, ancestors):
             self.report(node, MSG_ANSWER)
+            if registers(where):  # `register_method("roots/list", handle)`: `handle` answers it
+                call = next((a for a in reversed(ancestors) if isinstance(a, cst.Call)), None)
+                if call is not None and not any(isinstance(a, cst.Decorator) for a in ancestors):
+                    for arg in call.args:
+                        self._wire(arg.value, _HANDLER)
 
     def _answers(self, where, ancestors: list) -> bool:
         """Matched in a dispatch (not one that relays the request on to another peer), or
@@ -540,6 +605,20 @@ class RootsProvider(WireMethodRule):
         if where == "dispatch":
             return not relays(ancestors) and not error_data(ancestors)
         return registers(where)
+
+
+#: How a function handed with the method to a registration call is wired.
+_HANDLER = "the `roots/list` handler"
+
+
+def _gives_roots(func: cst.FunctionDef) -> bool:
+    """A handler whose body builds roots: a `"roots"` key (`{"roots": roots}`), a `roots=`
+    argument (`ListRootsResult(roots=...)`)."""
+    return any(
+        (isinstance(n, cst.DictElement) and literal(n.key) == "roots")
+        or (isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "roots")
+        for n in iter_nodes(func.body)
+    )
 
 
 def _store_keys(path: str, data: bytes, caller) -> set:

@@ -12,6 +12,7 @@ from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_TYPE_NAMES
 from mcp_migrate.vocabulary.wire import ROOTS_LIST, method_in_code
+from mcp_migrate.vocabulary.words import words
 
 #: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
 CLIENT_SESSION_CALLBACK_INDEX = 5
@@ -62,12 +63,19 @@ def provider_in(syntax) -> bool:
             return True
     if syntax.calls_to("create_roots_callback") or syntax.method_calls("set_roots"):
         return True
+    bound = None
     for call, value in syntax.keyword_calls("roots"):
         if none_or_false(value):
             continue
         symbols = syntax.symbols(call.func)
         if any(s.endswith("Client") or s.startswith("MCP") for s in symbols) or _root_objects_tree(value, syntax):
             return True
+        if value.__class__ is ast.Name:  # a name bound to Root objects above (any assignment of it)
+            bound = _names_bound_to_roots(syntax) if bound is None else bound
+            if value.id in bound:
+                return True
+    if _registers_by_assignment(syntax):
+        return True
     if syntax.mentions("ListRootsRequest") or syntax.mentions_any(PROVIDER_TYPES):
         return True
     if "on_list_roots" in syntax.identifiers or syntax.calls_to("ListRootsResult"):
@@ -99,6 +107,50 @@ def provider_in(syntax) -> bool:
 _OWN_PROVIDER_API = re.compile(
     r"(?i)(?:^|_)roots?_?(?:provider|callback|handler|fn)s?(?:$|_)|^(?:set|add|register|update)_?roots?(?:$|_)"
 )
+
+
+def provider_slot(name: str) -> bool:
+    """An attribute that holds a client's answer to `roots/list`, by its name: `list_roots`
+    and a callback or handler (`on_list_roots`, `list_roots_callback`, `_list_roots_handler`;
+    `list_roots` is in RootsProvider.SCREEN, so the byte screen keeps every such file).
+    `list_roots` alone is the asking side's method (a test's `session.list_roots = AsyncMock(...)`)."""
+    return "list_roots" in name and bool(set(words(name)) & _SLOT_WORDS)
+
+
+#: What makes a roots attribute a slot for a callable (`handle` is a method's verb: patching a
+#: client's own `handle_list_roots` in a test is not a registration).
+_SLOT_WORDS = frozenset({"on", "callback", "handler", "cb", "fn"})
+
+
+def _registers_by_assignment(syntax) -> bool:
+    """`x.on_list_roots = fn`, `kwargs["list_roots_callback"] = cb`, `setattr(x, "on_list_roots", fn)`
+    with a value that is not None or False (RootsProvider.visit_Assign and its setattr case)."""
+    for node in syntax.of(ast.Assign):
+        if none_or_false(node.value):
+            continue
+        for target in node.targets:
+            if target.__class__ is ast.Attribute and provider_slot(target.attr):
+                return True
+            if target.__class__ is ast.Subscript and screen_string(target.slice) == "list_roots_callback":
+                return True
+    for call in syntax.calls_to("setattr"):
+        args = screen_positional(call)
+        slot = screen_string(args[1]) if len(args) == 3 else None
+        if slot and provider_slot(slot) and not none_or_false(args[2]):
+            return True
+    return False
+
+
+def _names_bound_to_roots(syntax) -> set:
+    """Names any assignment binds to a list of `Root(...)` objects (a superset of the rule's
+    innermost-scope lookup)."""
+    return {
+        target.id
+        for node in syntax.of(ast.Assign)
+        if _root_objects_tree(node.value, syntax)
+        for target in node.targets
+        if target.__class__ is ast.Name
+    }
 
 
 def _roots_type_name(node: ast.ClassDef, syntax) -> bool:

@@ -36,6 +36,11 @@ class ListChangedFlag(Rule):
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),
         Valid('caps = {"tools": {"listChanged": True}}\n', "tools, not roots"),
+        Valid(
+            "from acme_mcp.base import Field, Model\n\nclass Caps(Model):\n"
+            "    tools: dict = Field(default_factory=lambda: {'listChanged': True})\n",
+            "a tools field's default factory",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -53,6 +58,15 @@ class ListChangedFlag(Rule):
         Invalid(
             'caps = {"roots": {"listChanged": False}}\n', "an off flag in a raw mapping", fixed='caps = {"roots": {}}\n'
         ),
+        Invalid(
+            "from acme_mcp.types import ServerCapabilities\nServerCapabilities(roots={'listChanged': True})\n",
+            "a bare dict as the roots= value of a project's own capabilities model (reported, not rewritten)",
+        ),
+        Invalid(
+            "from acme_mcp.base import Field, Model\n\nclass Caps(Model):\n"
+            "    roots: dict = Field(default_factory=lambda: {'listChanged': True})\n",
+            "the default factory of a roots field",
+        ),
     ]
 
     @classmethod
@@ -66,10 +80,9 @@ class ListChangedFlag(Rule):
                 if name.endswith("RootsCapability") or syntax.names_symbol(call.func, "RootsCapability"):
                     return True
         members = roots_members(syntax) + [value for _, value in syntax.keyword_calls("roots")]
+        members += [node.value for node in syntax.of(ast.AnnAssign, ast.Assign) if _screen_roots_target(node)]
         for member in members:
-            if member.__class__ is ast.Dict and any(
-                key is not None and screen_string(key) in _FLAGS for key in member.keys
-            ):
+            if any(_screen_flag_dict(value) for value in _screen_defaults(member)):
                 return True
         return False
 
@@ -118,10 +131,82 @@ class ListChangedFlag(Rule):
             # `"roots": {"listChanged": ...}` is a roots capability by its shape alone, wherever
             # the mapping sits (vocabulary.capabilities.roots_capability_shape).
             self._flag(node, flag, node.value, self._fix(lambda: remove_element(stack[-2], node)))
-        elif isinstance(holder, cst.Arg) and holder.keyword is not None and holder.keyword.value == "roots":
-            call = stack[-4]
-            if isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities":
-                self._flag(node, flag, node.value, self._fix(lambda: remove_element(stack[-2], node)))
+            return
+        holder, index = _roots_holder(stack, len(stack) - 2)
+        if isinstance(holder, cst.Arg):
+            call = stack[index - 1]
+            sdk = isinstance(call, cst.Call) and self.resolver.sdk_name(call.func) == "ClientCapabilities"
+            if sdk or self.context.evidence.mcp:
+                # `ServerCapabilities(roots={"listChanged": True})` of a project's own model: the
+                # flag is the same promise; the edit is only the SDK's to make.
+                fix = self._fix(lambda: remove_element(stack[-2], node)) if sdk else None
+                self._flag(node, flag, node.value, fix)
+        elif holder is not None and self.context.evidence.mcp:
+            # `roots: dict = Field(default_factory=lambda: {"listChanged": True})`, `self.roots = {...}`
+            self._flag(node, flag, node.value, None)
+
+
+#: The keywords through which a model's field gets its value (pydantic `Field`, dataclasses `field`).
+_DEFAULT_KEYWORDS = frozenset({"default", "default_factory"})
+
+
+def _roots_holder(stack: list, index: int):
+    """What a dict at `stack[index]` is the value of, seen through a default factory: the
+    `roots=` argument (`ServerCapabilities(roots={...})`), or the assignment of a `roots` field
+    or attribute (`roots: dict = Field(default_factory=lambda: {...})`, `self.roots = {...}`).
+    Returns (holder, its index in `stack`), or (None, index) when the dict is not a roots value."""
+    child = stack[index]
+    for i in range(index - 1, 0, -1):
+        anc = stack[i]
+        if anc is child:  # the `Field(...)` call whose default the dict is, met on the way up
+            continue
+        if isinstance(anc, cst.Lambda) and child is anc.body:
+            child = anc
+            continue
+        if isinstance(anc, cst.Arg) and child is anc.value:
+            name = anc.keyword.value if anc.keyword is not None else None
+            if name == "roots":
+                return anc, i
+            call = stack[i - 1]
+            if name in _DEFAULT_KEYWORDS and isinstance(call, cst.Call):
+                child = call
+                continue
+            return None, index
+        if isinstance(anc, (cst.Assign, cst.AnnAssign)) and child is anc.value:
+            targets = [t.target for t in anc.targets] if isinstance(anc, cst.Assign) else [anc.target]
+            return (anc, i) if any(_roots_name(t) for t in targets) else (None, index)
+        return None, index
+    return None, index
+
+
+def _roots_name(target) -> bool:
+    """`roots` or `x.roots`: a name that holds the roots capability."""
+    return last_identifier(target) == "roots" and isinstance(target, (cst.Name, cst.Attribute))
+
+
+def _screen_roots_target(node) -> bool:
+    targets = node.targets if node.__class__ is ast.Assign else [node.target]
+    return node.value is not None and any(
+        t.__class__ in (ast.Name, ast.Attribute) and screen_last_identifier(t) == "roots" for t in targets
+    )
+
+
+def _screen_defaults(value) -> list:
+    """`value`, and what it gives through a lambda or a `default=`/`default_factory=` keyword
+    (the same steps `_roots_holder` takes up)."""
+    found, stack = [], [value]
+    while stack:
+        current = stack.pop()
+        found.append(current)
+        if current.__class__ is ast.Lambda:
+            stack.append(current.body)
+        elif current.__class__ is ast.Call:
+            stack.extend(k.value for k in current.keywords if k.arg in _DEFAULT_KEYWORDS)
+    return found
+
+
+def _screen_flag_dict(value) -> bool:
+    return value.__class__ is ast.Dict and any(key is not None and screen_string(key) in _FLAGS for key in value.keys)
 
 
 def _is_false(expr) -> bool:

@@ -146,21 +146,49 @@ def callables_named(value: cst.BaseExpression, ancestors: list) -> set:
     return found
 
 
+def bound_value(ancestors: list, name: str):
+    """The value a name holds where it is read: its one plain assignment in the innermost
+    enclosing function that assigns it (`roots = [Root(...)]` above `Client(roots=roots)`), or,
+    outside any function, in the module's own statements; else None."""
+    scopes = [a for a in reversed(ancestors) if isinstance(a, cst.FunctionDef)]
+    if scopes and any(_assignments(scope, name) for scope in scopes):
+        return _local_value(scopes, name)
+    module = ancestors[0] if ancestors and isinstance(ancestors[0], cst.Module) else None
+    if module is None:
+        return None
+    values = [
+        small.value
+        for stmt in module.body
+        if isinstance(stmt, cst.SimpleStatementLine)
+        for small in stmt.body
+        if isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+        and small.targets[0].target.value == name
+    ]
+    return values[0] if len(values) == 1 else None
+
+
 def _local_value(scopes: list, name: str):
     """The value of the one plain assignment `name = value` in the innermost enclosing function
     that assigns `name` (a closure reads its enclosing function's locals), else None."""
     for scope in scopes:
-        values = [
-            node.value
-            for node in iter_nodes(scope.body)
-            if isinstance(node, cst.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0].target, cst.Name)
-            and node.targets[0].target.value == name
-        ]
+        values = _assignments(scope, name)
         if values:
             return values[0] if len(values) == 1 else None
     return None
+
+
+def _assignments(scope: cst.FunctionDef, name: str) -> list:
+    """The values of the plain assignments `name = value` anywhere in a function's body."""
+    return [
+        node.value
+        for node in iter_nodes(scope.body)
+        if isinstance(node, cst.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0].target, cst.Name)
+        and node.targets[0].target.value == name
+    ]
 
 
 def returns_built(body, resolver, built=frozenset({LIST_ROOTS_RESULT})) -> bool:

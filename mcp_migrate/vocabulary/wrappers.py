@@ -114,10 +114,17 @@ class SameFileHelpers:
                     self.calls.append((key, caller, arg.value, key[1]))
 
     def annotated(self, param: cst.Param, resolver) -> None:
-        """Note a parameter whose annotation names something of this file (`pinned: Pinned`)."""
-        for expr in annotation_names(param.annotation.annotation):
+        """Note a parameter whose annotation names something of this file: an alias
+        (`pinned: Pinned`), or a function handed to a marker written inline
+        (`roots: Annotated[ListRootsResult, Resolve(request_roots)]`, `Depends(get_roots)`): the
+        framework runs that function for each call, as it does through the alias."""
+        annotation = param.annotation.annotation
+        for expr in annotation_names(annotation):
             if isinstance(expr, cst.Name) and resolver.lookup(expr.value) is None:
                 self.typed.append((param, expr.value))
+        for value in marker_arguments(annotation):
+            if isinstance(value, cst.Name) and resolver.lookup(value.value) is None:
+                self.typed.append((param, value.value))
 
     def aliases(self, module: cst.Module) -> None:
         """Module-level names bound to an expression that names a helper
@@ -152,6 +159,13 @@ class SameFileHelpers:
             for callee, caller, node, name in self.calls
             if callee in self.doers and callee != caller and id(node) not in self.reported
         ]
+
+
+def marker_arguments(annotation: cst.BaseExpression) -> list:
+    """What is handed to the markers written in an annotation (`request_roots` in
+    `Annotated[ListRootsResult, Resolve(request_roots)]`, `get_dirs` in `Depends(get_dirs)`):
+    functions a framework runs for each call of the function whose parameter it annotates."""
+    return [arg.value for call in iter_nodes(annotation) if isinstance(call, cst.Call) for arg in call.args]
 
 
 def function_key(ancestors: list) -> tuple | None:
