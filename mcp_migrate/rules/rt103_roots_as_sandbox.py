@@ -27,7 +27,6 @@ function that returns one; a parameter is, when every call in the file passes on
 from __future__ import annotations
 
 import ast
-import re
 
 import libcst as cst
 
@@ -35,13 +34,11 @@ from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.screen import last_identifier as screen_last_identifier
-from mcp_migrate.core.screen import within
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
 from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
 from mcp_migrate.vocabulary.root_flow import Flow
-from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins
+from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins, target_names
 from mcp_migrate.vocabulary.spelling import Spelling
 from mcp_migrate.vocabulary.words import last_identifier, words
 
@@ -55,15 +52,18 @@ PREFIX, UNRESOLVED, CHARACTERS = "prefix", "unresolved", "characters"
 MSG_CHECK = Message("`{expr}` is an access check against client roots", NOT_ACL)
 MSG_PREFIX = Message(
     "`{expr}` is an unsound access check against client roots (a string prefix)",
-    "`/srv/app-secrets` starts with `/srv/app`, and `..` or a symlink walks out; " + NOT_ACL,
+    "a string prefix: `/srv/app-secrets` starts with `/srv/app`, and `..` or a symlink walks out;"
+    f" resolve both sides and compare components ({_RESOLVED}); " + NOT_ACL,
 )
 MSG_UNRESOLVED = Message(
     "`{expr}` is an unsound access check against client roots (the path is not resolved)",
-    "`..` or a symlink walks out of the root; " + NOT_ACL,
+    f"the checked path is not resolved: `..` or a symlink walks out of the root; resolve it first ({_RESOLVED}); "
+    + NOT_ACL,
 )
 MSG_COMMONPREFIX = Message(
     "`{expr}` is an unsound access check against client roots (it compares characters)",
-    "`/srv/app-secrets` shares the prefix `/srv/app`, and `..` or a symlink walks out; " + NOT_ACL,
+    "`commonprefix` compares characters: `/srv/app-secrets` shares the prefix `/srv/app`, and `..` or a"
+    f" symlink walks out; use {_RESOLVED}; " + NOT_ACL,
 )
 MSG_GATE = Message(
     "`{expr}` refuses access unless `{function}` finds the path in client roots",
@@ -77,11 +77,6 @@ MSG_BUILT = Message("`{function}` builds an access allow-list from client roots"
 MSG_EXTENDED = Message("`{expr}` extends the allow-list `{name}` with client roots", NOT_ACL)
 MSG_STORED = Message("`{expr}` keeps client roots as the allow-list `{name}`", NOT_ACL)
 
-#: Second screen stage: the words `Flow.rootish` needs somewhere in the file (case-insensitive).
-_ROOTISH_BYTES = re.compile(
-    rb"(?i)root|workspace|sandbox|allowlist|whitelist|jail|allowed|(?:allow|permitted|trusted|safe|base)_*"
-    rb"(?:dir|path|folder|prefix)"
-)
 _COMMONPATH = frozenset({"os.path.commonpath", "posixpath.commonpath", "ntpath.commonpath"})
 _COMMONPREFIX = frozenset({"os.path.commonprefix", "posixpath.commonprefix", "ntpath.commonprefix"})
 #: Wrappers the fix strips from a side before wrapping it in `Path(...).resolve()`.
@@ -91,6 +86,8 @@ _CATCHES = frozenset({"ValueError", "Exception", "BaseException"})
 
 class RootsAsSandbox(Rule):
     CODE = "RT103"
+    #: The file's roots data flow, worked out when the module is entered (`visit_Module`).
+    origins: Origins
     #: Every value RT103 follows starts at a `list_roots()` call or an annotation naming a roots type.
     SCREEN = (b"list_roots", b"Root")
 
@@ -179,7 +176,6 @@ class RootsAsSandbox(Rule):
         super().__init__(context)
         self.flow = Flow(self.resolver)
         self.spelling = Spelling(context)
-        self.origins: Origins | None = None
         #: The functions entered, innermost last (None: the module).
         self.functions: list = []
         #: Comprehension variables that come from roots, innermost last.
@@ -192,6 +188,10 @@ class RootsAsSandbox(Rule):
         self.gate_calls: list = []
         #: Attribute names a decision's container was read from (`self._paths`, `session.roots`).
         self.decision_attrs: set = set()
+        #: Ids of this file's functions whose result a decision reads (`_feed`), and the
+        #: (id(function), name) pairs a decision reads.
+        self.feeding: set = set()
+        self.feeding_names: set = set()
         #: `self.x = <roots>` / `obj.x = <roots>` statements: (node, attribute, text).
         self.stores: list = []
         self.decisions = 0
@@ -327,7 +327,9 @@ class RootsAsSandbox(Rule):
         if unsound == UNRESOLVED and isinstance(subject, cst.Name) and subject.value in scope.params:
             self.held.append((node, key, scope.params.index(subject.value), fix))
             return
-        message = {PREFIX: MSG_PREFIX, UNRESOLVED: MSG_UNRESOLVED, CHARACTERS: MSG_COMMONPREFIX}.get(unsound, MSG_CHECK)
+        message = {PREFIX: MSG_PREFIX, UNRESOLVED: MSG_UNRESOLVED, CHARACTERS: MSG_COMMONPREFIX}.get(
+            unsound or "", MSG_CHECK
+        )
         self.report(node, message.format(expr=shorten(code_of(node), 36)), fix=fix)
 
     def _resolving(self, expr) -> bool:
@@ -364,25 +366,52 @@ class RootsAsSandbox(Rule):
                 return False
         return True
 
-    def _note_attrs(self, container) -> None:
-        """The attributes the container was read from: itself, the iterables of the loops and
-        comprehensions that bind its names."""
+    def _note_attrs(self, container, scope=None) -> None:
+        """Where the container was read from: itself, the iterables of the loops and
+        comprehensions that bind its names, and their bindings; the attributes and the calls of
+        this file's functions there feed a decision (`self.decision_attrs`, `self.feeding`)."""
         names = {n.value for n in iter_nodes(container) if isinstance(n, cst.Name)}
         sources = [container]
         for anc in self.ancestors:
             if isinstance(anc, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-                comp = anc.for_in
+                comp: cst.CompFor | None = anc.for_in
                 while comp is not None:
                     sources.append(comp.iter)
                     comp = comp.inner_for_in
             elif isinstance(anc, cst.For):
                 sources.append(anc.iter)
-        scope = self._scope()
+        scope = scope or self._scope()
+        self._feed(sources, names, scope)
+
+    def _feed(self, sources: list, names: set, scope) -> None:
+        """Note what `sources` (in `scope`) read: attributes, and this file's functions called
+        there or in the bindings of `names` (the containers' own names, one binding deep)."""
+        names = names | {n.value for source in sources for n in iter_nodes(source) if isinstance(n, cst.Name)}
         for target, value, _kind in scope.bindings:
-            if isinstance(target, cst.Name) and target.value in names:
+            if names.intersection(target_names(target)):
                 sources.append(value)
         for source in sources:
-            self.decision_attrs.update(n.attr.value for n in iter_nodes(source) if isinstance(n, cst.Attribute))
+            for n in iter_nodes(source):
+                if isinstance(n, cst.Attribute):
+                    self.decision_attrs.add(n.attr.value)
+                elif isinstance(n, cst.Call):
+                    for callee, _shift in self.origins.callees(n, scope):
+                        self.feeding.add(id(callee.node))
+                elif isinstance(n, cst.Name):
+                    self.feeding_names.add((id(scope.node), n.value))
+
+    def _fed(self) -> None:
+        """Close `self.feeding` over returns: a function whose returned value comes from a call
+        of another function of the file feeds what the first one feeds."""
+        done: set = set()
+        while True:
+            pending = [s for s in self.origins.scopes.values() if id(s.node) in self.feeding and id(s.node) not in done]
+            if not pending:
+                return
+            for scope in pending:
+                done.add(id(scope.node))
+                names = {n.value for r in scope.returns for n in iter_nodes(r) if isinstance(n, cst.Name)}
+                self._feed(list(scope.returns), names, scope)
 
     # ----- decisions through this file's functions --------------------------------------------
     def _note_gate_call(self, node: cst.Call) -> None:
@@ -439,20 +468,26 @@ class RootsAsSandbox(Rule):
             if PASSED in gates.get(id(function), frozenset()):
                 continue  # a helper of a helper: reported where the roots are its caller's own
             self.decisions += 1
+            scope = self.origins.scope_of(function)
+            self._feed([a.value for a in site.args], set(), scope)
             self.report(site, MSG_GATE.format(expr=shorten(code_of(site), 36), function=name))
         if not self.decisions:
             return
+        self._fed()
         origins = self.origins
         for scope in origins.scopes.values():
             if not isinstance(scope.node, cst.FunctionDef):
                 continue
             built = origins.built(scope)
-            if built and OWN in origins.returned.get(id(scope.node), frozenset()):
+            if built and id(scope.node) in self.feeding and OWN in origins.returned.get(id(scope.node), frozenset()):
                 self.report(scope.node.name, MSG_BUILT.format(function=scope.node.name.value))
             for target, value, kind in scope.bindings:
                 if kind != "extend" or not isinstance(target, cst.Name) or target.value not in scope.filled:
                     continue
-                if target.value in scope.filled and OWN in origins.origin(value, scope):
+                if target.value in scope.texts:
+                    continue
+                fed = id(scope.node) in self.feeding or (id(scope.node), target.value) in self.feeding_names
+                if fed and OWN in origins.origin(value, scope):
                     statement = _extending_call(scope.node, target.value, value)
                     if statement is not None:
                         self.report(
@@ -739,71 +774,3 @@ def _catches(expr: cst.BaseExpression, names: frozenset = _CATCHES) -> bool:
         return any(_catches(e.value, names) for e in expr.elements)
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else None
     return name in names
-
-
-#: The last components `_COMMONPATH` / `_COMMONPREFIX` end in.
-_COMMON_NAMES = ("commonpath", "commonprefix")
-
-
-def _literal_tree(node) -> bool:
-    """`is_literal` on the standard library's nodes."""
-    if node.__class__ is ast.Constant and node.value.__class__ in (str, bytes):
-        return True
-    if node.__class__ in (ast.Tuple, ast.List):
-        return bool(node.elts) and all(_literal_tree(e) for e in node.elts)
-    return False
-
-
-def _catches_tree(node, names: frozenset = _CATCHES) -> bool:
-    """`_catches` on the standard library's nodes."""
-    if node.__class__ is ast.Tuple:
-        return any(_catches_tree(e, names) for e in node.elts)
-    return screen_last_identifier(node) in names
-
-
-def _asserted_calls(syntax) -> set:
-    """Ids of the calls inside an `assert` (`_in_assert`)."""
-    return {id(found) for node in syntax.of(ast.Assert) for found in within(node, ast.Call)}
-
-
-def _answered_calls(syntax) -> set:
-    """Ids of the calls `_used_as_check` can take for a check: in the body of a `try` (no
-    function, lambda or class between) with a handler whose ValueError is the answer (`_answers`:
-    any handler catching it around a discarded call; a ValueError handler that raises or
-    returns around a kept value)."""
-    stop = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-    discarded = {id(node.value) for node in syntax.of(ast.Expr)}
-    found = set()
-    for node in syntax.of(ast.Try):
-        typed = [h for h in node.handlers if h.type is not None and _catches_tree(h.type)]
-        if not typed:
-            continue
-        refuses = any(
-            _catches_tree(h.type, frozenset({"ValueError"})) and h.body[-1].__class__ in (ast.Raise, ast.Return)
-            for h in typed
-        )
-        for stmt in node.body:
-            for inner in within(stmt, ast.Call, stop=stop):
-                if refuses or id(inner) in discarded:
-                    found.add(id(inner))
-    return found
-
-
-def _prefix_strips(syntax) -> set:
-    """Ids of the checks that are an `if` test whose body starts by slicing the prefix off
-    (`_strips_prefix`: `if p.startswith(root + "/"): return p[len(root):]`)."""
-    found = set()
-    for node in syntax.of(ast.If):
-        first = node.body[0] if node.body else None
-        value = getattr(first, "value", None)
-        if value.__class__ is ast.Subscript and value.slice.__class__ is ast.Slice:
-            lower = value.slice.lower
-            if lower.__class__ is ast.Call and lower.func.__class__ is ast.Name and lower.func.id == "len":
-                found.add(id(node.test))
-    return found
-
-
-def _not_a_directory_tree(node) -> bool:
-    """`_not_a_directory` on the standard library's nodes."""
-    name = screen_last_identifier(node)
-    return bool(name) and bool(_NOT_DIRECTORY_WORDS.intersection(words(name)))

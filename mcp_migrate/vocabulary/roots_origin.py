@@ -69,6 +69,11 @@ _OPAQUE_METHODS = frozenset(
         "log",
     }
 )
+#: Methods and functions that enumerate or read what lies under a path: the files a server finds
+#: under a root are not roots (`root.iterdir()`, `os.listdir(root)`, `root.glob("*.md")`).
+_UNDER = frozenset(
+    {"iterdir", "glob", "rglob", "walk", "fwalk", "listdir", "scandir", "read_text", "read_bytes", "open", "stat"}
+)
 #: Methods that put a value into the collection they are called on.
 EXTENDERS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "extendleft", "union"})
 
@@ -90,6 +95,8 @@ class Scope:
     empty: set = field(default_factory=set)
     #: Names bound here to something else than an empty literal.
     filled: set = field(default_factory=set)
+    #: Names bound here to text (a string, an f-string): never a collection of directories.
+    texts: set = field(default_factory=set)
 
 
 class Origins:
@@ -166,7 +173,8 @@ class Origins:
         elif isinstance(node, cst.AnnAssign) and node.value is not None:
             self._bind(scope, node.target, node.value, "assign")
         elif isinstance(node, cst.AugAssign):
-            self._bind(scope, node.target, node.value, "extend")
+            if not _text(node.value):  # `text += f"{root}\n"` builds a string, not a collection
+                self._bind(scope, node.target, node.value, "extend")
         elif isinstance(node, cst.NamedExpr):
             self._bind(scope, node.target, node.value, "assign")
         elif isinstance(node, (cst.For,)):
@@ -184,6 +192,8 @@ class Origins:
     def _bind(self, scope: Scope, target, value, kind: str) -> None:
         scope.bindings.append((target, value, kind))
         if isinstance(target, cst.Name) and kind == "assign":
+            if _text(value):
+                scope.texts.add(target.value)
             (scope.empty if _empty(value) else scope.filled).add(target.value)
 
     # ----- the fixpoint ------------------------------------------------------------------------
@@ -295,6 +305,7 @@ class Origins:
     def origin(self, expr: cst.BaseExpression, scope: Scope, bound: dict | None = None) -> frozenset:
         """Where `expr` comes from roots: a set of OWN / PASSED, empty when it does not.
         `bound`: comprehension variables in force (name -> origins)."""
+        found: frozenset = frozenset()
         if isinstance(expr, cst.Name):
             if bound and expr.value in bound:
                 return bound[expr.value]
@@ -304,10 +315,8 @@ class Origins:
             if inner:
                 return inner
             owner = _class_of(scope)
-            if _is_self(expr.value) and owner is not None:
-                found = self.class_attrs.get((id(owner), expr.attr.value))
-                if found:
-                    return frozenset({OWN})
+            if _is_self(expr.value) and owner is not None and self.class_attrs.get((id(owner), expr.attr.value)):
+                return frozenset({OWN})
             return frozenset({OWN}) if expr.attr.value in self.attrs else frozenset()
         if isinstance(expr, cst.Await):
             return self.origin(expr.expression, scope, bound)
@@ -322,21 +331,18 @@ class Origins:
         if isinstance(expr, cst.IfExp):
             return self.origin(expr.body, scope, bound) | self.origin(expr.orelse, scope, bound)
         if isinstance(expr, cst.FormattedString):
-            found = frozenset()
             for part in expr.parts:
                 if isinstance(part, cst.FormattedStringExpression):
                     found |= self.origin(part.expression, scope, bound)
             return found
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
             inner_bound = self.comprehension(expr, scope, bound)
-            found = frozenset()
-            comp = expr.for_in
+            comp: cst.CompFor | None = expr.for_in
             while comp is not None:
                 found |= self.origin(comp.iter, scope, inner_bound)
                 comp = comp.inner_for_in
             return found | self.origin(expr.elt, scope, inner_bound)
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            found = frozenset()
             for element in expr.elements:
                 found |= self.origin(element.value, scope, bound)
             return found
@@ -345,10 +351,10 @@ class Origins:
     def comprehension(self, expr, scope: Scope, bound: dict | None) -> dict:
         """The variables of a comprehension that come from roots (over an iterable that does)."""
         inner = dict(bound or {})
-        comp = expr.for_in
+        comp: cst.CompFor | None = expr.for_in
         while comp is not None:
             found = self.origin(comp.iter, scope, inner)
-            for name in _target_names(comp.target):
+            for name in target_names(comp.target):
                 if found:
                     inner[name] = found
                 else:
@@ -361,14 +367,14 @@ class Origins:
         if isinstance(func, cst.Attribute):
             if func.attr.value == "list_roots":
                 return frozenset({OWN})
-            if func.attr.value in _OPAQUE_METHODS:
+            if func.attr.value in _OPAQUE_METHODS or func.attr.value in _UNDER:
                 return frozenset()
             inner = self.origin(func.value, scope, bound)
             if inner:
                 return inner  # a method on a root: r.rstrip("/"), r.resolve(), roots.copy()
         callees = self.callees(call, scope)
         if callees:
-            found = frozenset()
+            found: frozenset = frozenset()
             for callee, _shift in callees:
                 returned = self.returned.get(id(callee.node), frozenset())
                 if OWN in returned:
@@ -376,12 +382,12 @@ class Origins:
                 elif PASSED in returned and self._args(call, scope, bound):
                     found |= self._args(call, scope, bound)
             return found
-        if isinstance(func, cst.Name) and func.value in _OPAQUE_CALLS:
+        if isinstance(func, cst.Name) and (func.value in _OPAQUE_CALLS or func.value in _UNDER):
             return frozenset()
         return self._args(call, scope, bound)  # str(r), Path(r), file_url_to_path(root.uri)
 
     def _args(self, call: cst.Call, scope: Scope, bound: dict | None) -> frozenset:
-        found = frozenset()
+        found: frozenset = frozenset()
         for arg in positional(call):
             found |= self.origin(arg.value, scope, bound)
         return found
@@ -393,7 +399,9 @@ class Origins:
         for target, value, kind in scope.bindings:
             if kind != "extend" or not isinstance(target, cst.Name):
                 continue
-            if target.value in scope.empty and target.value not in scope.filled and OWN in self.origin(value, scope):
+            if target.value in scope.texts or target.value not in scope.empty or target.value in scope.filled:
+                continue
+            if OWN in self.origin(value, scope):
                 found.append(target.value)
         return found
 
@@ -430,6 +438,10 @@ def _empty(value: cst.BaseExpression) -> bool:
     return False
 
 
+def _text(value: cst.BaseExpression) -> bool:
+    return isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+
+
 def _is_self(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Name) and expr.value in ("self", "cls")
 
@@ -442,11 +454,12 @@ def _class_of(scope: Scope | None) -> cst.ClassDef | None:
     return None
 
 
-def _target_names(target) -> list:
+def target_names(target) -> list:
+    """The names an assignment or loop target binds (`a`, `a, b`, `*rest`)."""
     if isinstance(target, cst.Name):
         return [target.value]
     if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for e in target.elements for n in _target_names(e.value)]
+        return [n for e in target.elements for n in target_names(e.value)]
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
+        return target_names(target.value)
     return []
