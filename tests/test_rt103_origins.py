@@ -173,3 +173,24 @@ def test_lists_and_text_made_from_roots_that_feed_no_decision_are_not_allow_list
         "def inside(p: Path, listed: list[Root]):\n    return p.resolve().is_relative_to(Path(listed[0].uri.path).resolve())\n"
     )
     assert [line for line, _column, _message in _rt103(source)] == [17]
+
+
+def test_a_loop_variable_is_what_its_loop_iterates():
+    """`root_path` bound from a client root, then reused as the variable of a loop over configured
+    directories: only the check against the client root is a finding."""
+    source = """\
+    from pathlib import Path
+    from mcp.types import Root
+
+
+    def allowed(p: Path, listed: list[Root], configured: list) -> bool:
+        for root in listed:
+            root_path = Path(root.uri.path)
+            if p.is_relative_to(root_path):
+                return True
+        for root_path in configured:
+            if p.is_relative_to(root_path):
+                return True
+        return False
+    """
+    assert [line for line, _column, _message in _rt103(source)] == [8]

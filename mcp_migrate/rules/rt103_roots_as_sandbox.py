@@ -208,7 +208,27 @@ class RootsAsSandbox(Rule):
         return self.origins.scope_of(self.functions[-1] if self.functions else None)
 
     def _origin(self, expr: cst.BaseExpression) -> frozenset:
+        """Where `expr` comes from roots here. The variable of an enclosing `for` loop is what
+        that loop iterates, whatever else the name is bound to in the function (`for root_path in
+        configured:` after `root_path = file_url_to_path(root.uri)`)."""
+        loops = self._loop_bound()
+        if loops:
+            bound = dict(self.bound[-1])
+            bound.update({name: origin for name, origin in loops.items() if name not in self.bound[-1]})
+            return self.origins.origin(expr, self._scope(), bound)
         return self.origins.origin(expr, self._scope(), self.bound[-1])
+
+    def _loop_bound(self) -> dict:
+        """name -> origins of the variables of the `for` loops around the node (innermost wins)."""
+        found: dict = {}
+        for anc in self.ancestors:
+            if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                found = {}
+            elif isinstance(anc, cst.For):
+                origin = self.origins.origin(anc.iter, self._scope(), self.bound[-1])
+                for name in target_names(anc.target):
+                    found[name] = origin
+        return found
 
     def visit_FunctionDef(self, node) -> None:
         self.flow.push()
