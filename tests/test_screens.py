@@ -114,7 +114,8 @@ def test_the_screen_skips_what_no_rule_can_report(monkeypatch):
         "from mcp import ClientSession\n\nasync def run(r, w):\n    async with ClientSession(r, w) as s:\n"
         "        await s.initialize()\n",
         EXAMPLE_IMPORT + "def badge(tool):\n    return 'ro' if tool.annotations.readOnlyHint else ''\n",
-        EXAMPLE_IMPORT + 'def f(path, prefix):\n    """Under the root?"""\n    return path.startswith(prefix)\n',
+        EXAMPLE_IMPORT
+        + 'def f(path, prefix):\n    """Under a Root from list_roots?"""\n    return path.startswith(prefix)\n',
     ]
     for source in quiet:
         data = source.encode()

@@ -228,6 +228,19 @@ def by_relative_to(target, root):
     except ValueError:
         return False
     return True
+
+
+def tool(path, roots: "list[Root]"):
+    # The client roots reach every check above (issue 35 §4: RT103 looks at nothing else).
+    root = str(roots[0].uri)
+    return [
+        by_prefix(path, root),
+        by_str_prefix(path, [root]),
+        by_commonprefix(path, root),
+        by_relative(path, root),
+        by_commonpath(path, root),
+        by_relative_to(path, root),
+    ]
 """
 
 
@@ -259,7 +272,9 @@ def test_rt103_fix_rewrites_every_spelling():
     fixed = _unsafe_fix(SANDBOX)
     assert fixed.count(".resolve().is_relative_to(Path(") == 5
     assert "Path(target).resolve().relative_to(Path(root).resolve())" in fixed
-    assert "RT103" not in _codes(fixed)
+    # Still decisions against client roots (issue 35 §4), now sound ones: none says "unsound".
+    messages = [f.message for f in check_source(fixed) if f.code == "RT103"]
+    assert len(messages) == 6 and not any("unsound" in m for m in messages)
 
 
 @pytest.mark.parametrize("name", ["by_prefix", "by_str_prefix", "by_commonprefix"])
@@ -430,9 +445,12 @@ def test_cli_select_prefixes():
 def test_security_rules_look_at_mcp_code_only():
     """`path.startswith(root)` or `uri[7:]` in a library with no MCP import is out of scope:
     those spellings are everywhere, and parsing every such file would cost more than the run."""
-    plain = 'def inside(path, root):\n    return path.startswith(root)\n\n\ndef f(uri):\n    return uri.replace("file://", "")\n'
+    plain = (
+        'def inside(path, root):\n    return path.startswith(root)\n\n\ndef f(uri):\n    return uri.replace("file://", "")\n'
+        "\n\ndef g(path, listed: list[Root]):\n    return inside(path, str(listed[0].uri))\n"
+    )
     assert _codes(plain) == []
-    assert sorted(_codes("import mcp\n" + plain)) == ["RT102", "RT103"]
+    assert sorted(_codes("import mcp\nfrom mcp.types import Root\n" + plain)) == ["RT102", "RT103"]
 
 
 @pytest.mark.parametrize("name", ["no_double_decode.py", "neg_scheme_known.py", "neg_root_uri_path.py"])

@@ -1,32 +1,32 @@
-"""RT103 roots-as-sandbox: access control that trusts a string prefix or an unresolved path.
+"""RT103 roots-as-sandbox: every access decision whose boundary comes from client roots (issue 35 §4).
 
-What counts as "comes from roots" (the data-flow heuristic, see `vocabulary.root_flow.Flow`):
-a name or attribute whose words say it holds access-bounding directories (`root`, `roots`,
-`workspace`, `sandbox`, `allowlist`, `allowed_dirs`, `ALLOWED_ROOTS`, `base_dir`, ...; not
-`root_key`, `root_logger`, `allowed_hosts` or ASGI's `root_path`), a `.roots` attribute or
-`list_roots()` result, an environment variable with such a key, a name bound in the same scope
-to any of these, a `for` or comprehension variable over one (not `os.walk`'s), and
-transformations of one (`str(r)`, `Path(r)`, `r.uri`, `r + os.sep`, `os.path.abspath(r)`,
-`roots[0]`, `r.rstrip("/")`). A side named as a separator, extension or scheme
-(`PATH_SEP_TUPLE`) is not a directory.
+Roots are guidance, not access control: a server that checks paths against the client's roots
+treats them as a sandbox, however well it checks. What counts as "comes from roots" is where the
+value comes from, never its name (`vocabulary.roots_origin.Origins`: a `list_roots()` result, a
+parameter typed with the SDK's `Root`, what is read, made or collected from one, through names,
+attributes and the file's own functions).
 
-What is flagged, when a side comes from roots (for the methods, the argument: the container):
+What is reported:
 
-* `a.startswith(b)` where neither side is a string literal. It is safe only when the checked path
-  is resolved *and* the prefix ends with a separator (`real.startswith(os.path.realpath(root) + os.sep)`).
-* `a.is_relative_to(b)` when `a` was not resolved (`..` and symlinks walk out).
-* `a.relative_to(b)` used as a check (inside a `try` that catches `ValueError`) when `a` was not resolved.
-* `os.path.commonpath([...])` when an element was not resolved; `os.path.commonprefix` always
-  (it compares characters, not path components).
+* a containment check whose container comes from roots: `p.startswith(root)`,
+  `p.is_relative_to(root)`, `p.relative_to(root)` used as a check (in a `try` whose `ValueError`
+  is the answer), `os.path.commonpath`/`commonprefix([p, root])`, `root in p.parents`. The
+  message says *unsound* for a string prefix, a path not resolved, or `commonprefix`;
+* a call of this file's helper that checks the roots it is given, as an `if` test, where the
+  roots are the caller's own (`if not _within(candidate, roots): raise`), and an async gate
+  called there without `await` (it never denies);
+* in a file that decides against roots: an allow-list a function builds from its own roots and
+  returns (at its `def`), a configured list extended with roots, roots kept in an attribute a
+  check reads.
 
-A path is resolved when it is `x.resolve()`, `os.path.realpath(x)`, a `str()`/`Path()` of one,
-or a name bound to one in the same scope (or named `real_*`/`resolved_*`).
+A path is resolved when it is `x.resolve()`, `os.path.realpath(x)`, a `str()`/`Path()` of one, a
+name bound to one in the same scope (or named `real_*`/`resolved_*`), or a call of this file's
+function that returns one; a parameter is, when every call in the file passes one.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 
 import libcst as cst
 
@@ -34,37 +34,49 @@ from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.screen import last_identifier as screen_last_identifier
-from mcp_migrate.core.screen import positional as screen_positional
-from mcp_migrate.core.screen import within
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
 from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
-from mcp_migrate.vocabulary.root_flow import Flow, TreeFlow, separator_terminated_tree
+from mcp_migrate.vocabulary.root_flow import Flow
+from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins, target_names
 from mcp_migrate.vocabulary.spelling import Spelling
 from mcp_migrate.vocabulary.words import last_identifier, words
 
-NOT_ACL = "roots are guidance, not access control: isolation comes from the server process's permissions"
+NOT_ACL = (
+    "roots are guidance, not access control, however well the path is checked: isolation comes from the"
+    " server's own configuration and the process's permissions"
+)
 _RESOLVED = "`Path(p).resolve().is_relative_to(Path(root).resolve())`"
+#: How a check is unsound (None: sound).
+PREFIX, UNRESOLVED, CHARACTERS = "prefix", "unresolved", "characters"
+MSG_CHECK = Message("`{expr}` is an access check against client roots", NOT_ACL)
 MSG_PREFIX = Message(
-    "`{expr}` treats a root as a string prefix",
-    "`/srv/app-secrets` starts with `/srv/app`, and `..` or a symlink walks out; resolve both sides and"
-    f" compare components ({_RESOLVED}); " + NOT_ACL,
+    "`{expr}` is an unsound access check against client roots (a string prefix)",
+    "a string prefix: `/srv/app-secrets` starts with `/srv/app`, and `..` or a symlink walks out;"
+    f" resolve both sides and compare components ({_RESOLVED}); " + NOT_ACL,
 )
 MSG_UNRESOLVED = Message(
-    "`{expr}` checks a path not resolved against a root",
-    f"`..` or a symlink walks out; resolve both sides first ({_RESOLVED}); " + NOT_ACL,
+    "`{expr}` is an unsound access check against client roots (the path is not resolved)",
+    f"the checked path is not resolved: `..` or a symlink walks out of the root; resolve it first ({_RESOLVED}); "
+    + NOT_ACL,
 )
 MSG_COMMONPREFIX = Message(
-    "`{expr}` compares characters, not path components",
-    f"`/srv/app-secrets` shares the prefix `/srv/app`, and `..` or a symlink walks out; use {_RESOLVED}; " + NOT_ACL,
+    "`{expr}` is an unsound access check against client roots (it compares characters)",
+    "`commonprefix` compares characters: `/srv/app-secrets` shares the prefix `/srv/app`, and `..` or a"
+    f" symlink walks out; use {_RESOLVED}; " + NOT_ACL,
 )
+MSG_GATE = Message(
+    "`{expr}` refuses access unless `{function}` finds the path in client roots",
+    "the check inside `{function}` is reported too; " + NOT_ACL,
+)
+MSG_NEVER = Message(
+    "`{expr}` never denies: `{function}` is async and called without `await`",
+    "a coroutine object is always true, so the access check never runs; " + NOT_ACL,
+)
+MSG_BUILT = Message("`{function}` builds an access allow-list from client roots", NOT_ACL)
+MSG_EXTENDED = Message("`{expr}` extends the allow-list `{name}` with client roots", NOT_ACL)
+MSG_STORED = Message("`{expr}` keeps client roots as the allow-list `{name}`", NOT_ACL)
 
-#: Second screen stage: the words `Flow.rootish` needs somewhere in the file (case-insensitive).
-_ROOTISH_BYTES = re.compile(
-    rb"(?i)root|workspace|sandbox|allowlist|whitelist|jail|allowed|(?:allow|permitted|trusted|safe|base)_*"
-    rb"(?:dir|path|folder|prefix)"
-)
 _COMMONPATH = frozenset({"os.path.commonpath", "posixpath.commonpath", "ntpath.commonpath"})
 _COMMONPREFIX = frozenset({"os.path.commonprefix", "posixpath.commonprefix", "ntpath.commonprefix"})
 #: Wrappers the fix strips from a side before wrapping it in `Path(...).resolve()`.
@@ -74,122 +86,89 @@ _CATCHES = frozenset({"ValueError", "Exception", "BaseException"})
 
 class RootsAsSandbox(Rule):
     CODE = "RT103"
-    SCREEN = (b"startswith", b"relative_to", b"commonpath", b"commonprefix")
-
-    #: Without one of these the file is neither MCP code (an SDK or host-library import) nor
-    #: code naming an allow-list of directories: a bare `path.startswith(root)` in a tree walker
-    #: of a library that has nothing to do with MCP is out of this rule's scope (and its cost).
-    CONTEXT = (b"allowed_dir", b"allowed_root", b"allowed_path", b"ALLOWED_DIR", b"ALLOWED_ROOT", b"ALLOWED_PATH")
+    #: The file's roots data flow, worked out when the module is entered (`visit_Module`).
+    origins: Origins
+    #: Every value RT103 follows starts at a `list_roots()` call or an annotation naming a roots type.
+    SCREEN = (b"list_roots", b"Root")
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
-        return any(token in data for token in cls.CONTEXT) or mcp_file(data)
-
-    @classmethod
-    def screen(cls, data: bytes) -> bool:
-        """A prefix or containment check and a word that can make a side come from roots
-        (byte scans first; the regex runs on the few files left)."""
-        return any(token in data for token in cls.SCREEN) and _ROOTISH_BYTES.search(data) is not None
+        return mcp_file(data) or b"list_roots" in data
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
-        """A check `visit_Call` would judge, by its syntax: `p.startswith(x)`, `p.is_relative_to(x)`
-        or `p.relative_to(x)` used as a check (`_used_as_check`), or `commonpath`/`commonprefix`
-        of a list, where a side may come from roots (`TreeFlow`); minus what the rule drops for
-        reasons the syntax shows alone (a literal side, a separator or extension name, an
-        `assert`, a test that guards stripping the prefix, a side resolved in plain sight, an
-        argument that does not come from roots)."""
-        methods = [c for name in ("startswith", "is_relative_to", "relative_to") for c in syntax.method_calls(name)]
-        commons = syntax.calls_to(*_COMMON_NAMES)
-        if not methods and not commons:
-            return False
-        flow = TreeFlow(syntax)
-        asserted = _asserted_calls(syntax) if methods else set()
-        answered = None
-        strips = _prefix_strips(syntax) if methods else set()
-        for check in methods:
-            if len(check.args) != 1 or check.keywords or check.args[0].__class__ is ast.Starred:
-                continue
-            subject, other = check.func.value, check.args[0]
-            if id(check) in asserted or _literal_tree(subject) or _literal_tree(other):
-                continue
-            if _not_a_directory_tree(subject) or _not_a_directory_tree(other):
-                continue
-            name = check.func.attr
-            if name == "startswith":
-                if separator_terminated_tree(other) and flow.resolved(subject):
-                    continue
-            elif flow.resolved(subject):
-                continue
-            if name == "relative_to":
-                answered = _answered_calls(syntax) if answered is None else answered
-                if id(check) not in answered:
-                    continue
-            if id(check) in strips:
-                continue
-            if flow.rootish(other):  # the argument is the container, and must be the root (`_method`)
+        """A source of roots in the file's syntax: a `list_roots` attribute, or a name or
+        attribute that is one of the SDK's roots types (the annotations `Origins` reads, and the
+        aliases it makes of them). Without one, no value comes from roots (`Origins`)."""
+        for node in syntax.of(ast.Attribute):
+            if node.attr == "list_roots" or node.attr in ROOT_TYPES:
                 return True
-        for common in commons:
-            args = screen_positional(common)
-            if len(args) != 1 or args[0].__class__ not in (ast.List, ast.Tuple):
-                continue
-            elements = args[0].elts
-            if any(e.__class__ is ast.Starred for e in elements) or not any(flow.rootish(e) for e in elements):
-                continue
-            if "commonprefix" not in syntax.symbols(common.func) and all(flow.resolved(e) for e in elements):
-                continue
-            return True
+        for node in syntax.of(ast.Name):
+            if node.id in ROOT_TYPES:
+                return True
+        for node in syntax.of(ast.arg):  # a string annotation: "list[Root]"
+            annotation = node.annotation
+            if annotation is not None and any(
+                n.__class__ is ast.Constant and n.value.__class__ is str and any(t in n.value for t in ROOT_TYPES)
+                for n in ast.walk(annotation)
+            ):
+                return True
         return False
 
     VALID = [
-        Valid("def inside(path, root):\n    return path.startswith(root)\n", "not MCP code: out of this rule's scope"),
-        Valid('def f(name):\n    return name.startswith("_")\n', "a literal prefix is not a directory check"),
-        Valid('def f(url):\n    return url.startswith("https://")\n', "a scheme check"),
-        Valid('def f(line):\n    return line.startswith("#")\n', "a comment check"),
         Valid(
-            "from pathlib import Path\n\ndef inside(p, root):\n"
-            "    return Path(p).resolve().is_relative_to(Path(root).resolve())\n",
-            "already resolved on both sides",
+            EXAMPLE_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n",
+            "nothing says `root` comes from client roots: a name is not a source",
         ),
-        Valid("def f(text, prefix):\n    return text.startswith(prefix)\n", "neither side comes from roots"),
         Valid(
-            "import os\n\ndef inside(p, root):\n"
-            "    return os.path.realpath(p).startswith(os.path.realpath(root) + os.sep)\n",
-            "resolved path against a separator-terminated resolved root",
+            EXAMPLE_IMPORT + "WORKSPACE = '/srv'\n\ndef inside(p):\n    return p.startswith(WORKSPACE)\n",
+            "a boundary from the server's own configuration is the right isolation, not roots",
         ),
-        Valid("def f(root_key, key):\n    return key.startswith(root_key)\n", "`root_key` is not a directory"),
         Valid(
-            EXAMPLE_IMPORT + 'def row(path, root):\n    ok = path.startswith(root + "/")\n    return f"{path}: {ok}"\n',
-            "a check only written into text grants or refuses nothing",
+            EXAMPLE_IMPORT + "async def show(ctx):\n    listed = await ctx.session.list_roots()\n"
+            "    if not listed.roots:\n        return 'none'\n    return [str(r.uri) for r in listed.roots]\n",
+            "roots listed for display decide no access",
+        ),
+        Valid(
+            EXAMPLE_IMPORT + "def did_open(params, roots: list):\n    uri = params['uri']\n"
+            "    return uri.startswith('file://')\n",
+            "an LSP document URI, and a literal prefix",
+        ),
+        Valid(
+            EXAMPLE_IMPORT + "from pathlib import Path\n\nasync def f(ctx, home: Path):\n"
+            "    root = Path((await ctx.session.list_roots()).roots[0].uri.path)\n"
+            "    try:\n        root.relative_to(home)\n    except ValueError:\n        return False\n",
+            "a root checked against a directory the program chose: the root is the subject, not the container",
         ),
     ]
     INVALID = [
         Invalid(
-            EXAMPLE_IMPORT + 'def read(path, root):\n    ok = path.startswith(root + "/")\n'
-            '    if not ok:\n        raise PermissionError(path)\n    return f"{path}: {ok}"\n',
-            "a check written into text and also deciding",
-        ),
-        Invalid(
-            EXAMPLE_IMPORT + "def inside(path, root):\n    return path.startswith(root)\n",
-            "a string prefix against a root",
-        ),
-        Invalid(
-            EXAMPLE_IMPORT + "def inside(p, roots):\n    return any(str(p).startswith(str(r)) for r in roots)\n",
-            "a loop over roots",
-        ),
-        Invalid(
-            EXAMPLE_IMPORT
-            + "from pathlib import Path\n\ndef inside(p, workspace):\n    return Path(p).is_relative_to(workspace)\n",
-            "is_relative_to on a path that was not resolved",
-        ),
-        Invalid(
-            EXAMPLE_IMPORT + "import os\n\ndef inside(p, root):\n    return os.path.commonpath([p, root]) == root\n",
-            "commonpath on unresolved paths",
-        ),
-        Invalid(
             EXAMPLE_IMPORT + "async def f(ctx, p):\n    result = await ctx.session.list_roots()\n"
             "    for r in result.roots:\n        if p.startswith(r.uri.path):\n            return True\n",
-            "a list_roots() result",
+            "a string prefix against a root of a list_roots() result (unsound)",
+        ),
+        Invalid(
+            EXAMPLE_IMPORT + "from pathlib import Path\n\nasync def f(ctx, p: Path):\n"
+            "    base = Path((await ctx.session.list_roots()).roots[0].uri.path).resolve()\n"
+            "    return p.resolve().is_relative_to(base)\n",
+            "a sound containment check is still roots used as the boundary",
+        ),
+        Invalid(
+            "from mcp.types import Root\n\ndef inside(p, roots: list[Root]):\n"
+            "    return any(p.startswith(str(r.uri)) for r in roots)\n",
+            "a parameter typed with the SDK's Root",
+        ),
+        Invalid(
+            EXAMPLE_IMPORT + "from pathlib import Path\n\ndef _inside(p, root):\n    return p.is_relative_to(root)\n\n"
+            "async def read(ctx, p):\n    root = (await ctx.session.list_roots()).roots[0].uri.path\n"
+            "    if not _inside(Path(p), Path(root)):\n        raise PermissionError(p)\n",
+            "a refusal through a helper given the client's roots",
+        ),
+        Invalid(
+            EXAMPLE_IMPORT + "CONFIGURED = ['/srv']\n\nasync def allowed(ctx, p):\n    dirs = list(CONFIGURED)\n"
+            "    dirs.extend(r.uri.path for r in (await ctx.session.list_roots()).roots)\n"
+            "    return any(p.startswith(d) for d in dirs)\n",
+            "an allow-list extended with client roots",
         ),
     ]
 
@@ -197,19 +176,69 @@ class RootsAsSandbox(Rule):
         super().__init__(context)
         self.flow = Flow(self.resolver)
         self.spelling = Spelling(context)
+        #: The functions entered, innermost last (None: the module).
+        self.functions: list = []
+        #: Comprehension variables that come from roots, innermost last.
+        self.bound: list = [{}]
         #: module names bound to a URI text: a prefix of URIs, not of directories.
         self.uri_constants: set = set()
-        #: function name -> for each plain call, which positional arguments were resolved.
-        self.calls: dict = {}
-        #: ((function, position), node, message, fix) for checks on an unresolved parameter.
+        #: id(function) -> origins of the roots its own decisions check against.
+        self.decides: dict = {}
+        #: Calls of this file's functions: (call, callee scopes, argument origins, awaited, enclosing function, tested).
+        self.gate_calls: list = []
+        #: Attribute names a decision's container was read from (`self._paths`, `session.roots`).
+        self.decision_attrs: set = set()
+        #: Ids of this file's functions whose result a decision reads (`_feed`), and the
+        #: (id(function), name) pairs a decision reads.
+        self.feeding: set = set()
+        self.feeding_names: set = set()
+        #: `self.x = <roots>` / `obj.x = <roots>` statements: (node, attribute, text).
+        self.stores: list = []
+        self.decisions = 0
+        #: (id(function), parameter index) -> [(resolved, id(caller), caller's parameter passed on)].
+        self.arguments: dict = {}
+        #: Checks on an unresolved parameter, judged when every call is known: (node, function, index, fix).
         self.held: list = []
 
     # ----- data flow ------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        self.origins = Origins(node, self.resolver)
+
+    def _scope(self):
+        return self.origins.scope_of(self.functions[-1] if self.functions else None)
+
+    def _origin(self, expr: cst.BaseExpression) -> frozenset:
+        """Where `expr` comes from roots here. The variable of an enclosing `for` loop is what
+        that loop iterates, whatever else the name is bound to in the function (`for root_path in
+        configured:` after `root_path = file_url_to_path(root.uri)`)."""
+        loops = self._loop_bound()
+        if loops:
+            bound = dict(self.bound[-1])
+            bound.update({name: origin for name, origin in loops.items() if name not in self.bound[-1]})
+            return self.origins.origin(expr, self._scope(), bound)
+        return self.origins.origin(expr, self._scope(), self.bound[-1])
+
+    def _loop_bound(self) -> dict:
+        """name -> origins of the variables of the `for` loops around the node (innermost wins)."""
+        found: dict = {}
+        for anc in self.ancestors:
+            if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                found = {}
+            elif isinstance(anc, cst.For):
+                origin = self.origins.origin(anc.iter, self._scope(), self.bound[-1])
+                for name in target_names(anc.target):
+                    found[name] = origin
+        return found
+
     def visit_FunctionDef(self, node) -> None:
         self.flow.push()
+        self.functions.append(node)
+        self.bound.append({})
 
     def leave_FunctionDef(self, node) -> None:
         self.flow.pop()
+        self.functions.pop()
+        self.bound.pop()
 
     def visit_Lambda(self, node) -> None:
         self.flow.push()
@@ -220,9 +249,11 @@ class RootsAsSandbox(Rule):
     def _visit_comp(self, node) -> None:
         self.flow.push()
         self.flow.bind_comprehension(node)
+        self.bound.append(self.origins.comprehension(node, self._scope(), self.bound[-1]))
 
     def _leave_comp(self, node) -> None:
         self.flow.pop()
+        self.bound.pop()
 
     visit_GeneratorExp = visit_ListComp = visit_SetComp = visit_DictComp = _visit_comp
     leave_GeneratorExp = leave_ListComp = leave_SetComp = leave_DictComp = _leave_comp
@@ -235,6 +266,8 @@ class RootsAsSandbox(Rule):
             self.flow.bind_value(target.target, node.value)
             if len(self.flow.scopes) == 1 and isinstance(target.target, cst.Name) and _uri_text(node.value):
                 self.uri_constants.add(target.target.value)
+            if isinstance(target.target, cst.Attribute) and OWN in self._origin(node.value):
+                self.stores.append((node, target.target.attr.value, code_of(target.target)))
 
     def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
@@ -245,14 +278,30 @@ class RootsAsSandbox(Rule):
 
     # ----- checks ---------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
-        self._note_call(node)
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("startswith", "is_relative_to", "relative_to"):
             self._method(node, func.attr.value, func.value)
+        else:
+            q = call_qualified(self.resolver, node)
+            if q in _COMMONPATH or q in _COMMONPREFIX:
+                self._common(node, q in _COMMONPREFIX)
+        self._note_gate_call(node)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        """`root in path.parents`: a component-wise containment check against a root."""
+        if len(node.comparisons) != 1:
             return
-        q = call_qualified(self.resolver, node)
-        if q in _COMMONPATH or q in _COMMONPREFIX:
-            self._common(node, q in _COMMONPREFIX)
+        target = node.comparisons[0]
+        parents = target.comparator
+        if not isinstance(target.operator, (cst.In, cst.NotIn)) or not isinstance(parents, cst.Attribute):
+            return
+        if parents.attr.value != "parents":
+            return
+        origin = self._origin(node.left)
+        if not origin or self._in_assert():
+            return
+        unsound = None if self.flow.resolved(parents.value) or self._resolving(parents.value) else UNRESOLVED
+        self._decide(node, node.left, origin, unsound, None, parents.value)
 
     def _method(self, node: cst.Call, name: str, subject: cst.BaseExpression) -> None:
         """`p.startswith(root)`, `p.is_relative_to(root)`, `p.relative_to(root)` as a check."""
@@ -262,69 +311,237 @@ class RootsAsSandbox(Rule):
         other = args[0].value
         # The argument is the container: `root.relative_to(home)` asks whether a root lies in a
         # directory the program chose, which is not a check against the roots.
-        if not self.flow.rootish(other) or not self._directory_check(subject, other):
+        origin = self._origin(other)
+        if not origin or not self._directory_check(subject, other):
             return
         flow = self.flow
         fixable = True
         if name == "startswith":
             separated = flow.separator_terminated(other)
             if separated and flow.resolved(subject):
-                return
-            # `p.startswith(root + os.sep)` already compares whole components: only `..` and
-            # symlinks in an unresolved `p` remain, and rewriting it changes the `/` root.
-            message, fixable = (MSG_UNRESOLVED, False) if separated else (MSG_PREFIX, True)
+                unsound = None
+            elif separated:
+                # `p.startswith(root + os.sep)` already compares whole components: only `..` and
+                # symlinks in an unresolved `p` remain, and rewriting it changes the `/` root.
+                unsound, fixable = UNRESOLVED, False
+            else:
+                unsound = PREFIX
         else:
-            if flow.resolved(subject):
-                return
             if name == "relative_to" and not self._used_as_check():
                 return
-            message = MSG_UNRESOLVED
-        fix = self._fix_method(node, name, subject, other) if fixable else None
-        held = self._parameter(subject) if message is MSG_UNRESOLVED else None
-        if held is not None:
-            self.held.append((held, node, message.format(expr=shorten(code_of(node))), fix))
+            unsound = None if flow.resolved(subject) else UNRESOLVED
+        if unsound == UNRESOLVED and self._resolving(subject):
+            unsound = None
+        fix = self._fix_method(node, name, subject, other) if fixable and unsound else None
+        self._decide(node, other, origin, unsound, fix, subject)
+
+    def _decide(self, node, container, origin: frozenset, unsound: str | None, fix, subject=None) -> None:
+        """Report a containment check against roots, and remember it for the gate calls. A check
+        of an unresolved parameter waits for the calls of its function (`leave_Module`)."""
+        function = self.functions[-1] if self.functions else None
+        key = id(function)
+        self.decides[key] = self.decides.get(key, frozenset()) | origin
+        self.decisions += 1
+        self._note_attrs(container)
+        scope = self._scope()
+        if unsound == UNRESOLVED and isinstance(subject, cst.Name) and subject.value in scope.params:
+            self.held.append((node, key, scope.params.index(subject.value), fix))
             return
+        message = {PREFIX: MSG_PREFIX, UNRESOLVED: MSG_UNRESOLVED, CHARACTERS: MSG_COMMONPREFIX}.get(
+            unsound or "", MSG_CHECK
+        )
         self.report(node, message.format(expr=shorten(code_of(node), 36)), fix=fix)
 
-    # ----- paths resolved by every caller ---------------------------------------------------------
-    def _note_call(self, node: cst.Call) -> None:
-        """For each call of a plain function name: which positional arguments are resolved."""
-        if isinstance(node.func, cst.Name):
-            resolved = [self.flow.resolved(a.value) for a in node.args if a.keyword is None and not a.star]
-            self.calls.setdefault(node.func.value, []).append(resolved)
+    def _resolving(self, expr) -> bool:
+        """A name bound only to calls of this file's functions that return resolved paths
+        (`path = self._canonicalize(candidate)`), or such a call."""
+        scope = self._scope()
+        if isinstance(expr, cst.Name):
+            values = [
+                v for t, v, k in scope.bindings if k == "assign" and isinstance(t, cst.Name) and t.value == expr.value
+            ]
+            return bool(values) and all(self._resolving(v) for v in values)
+        if not isinstance(expr, cst.Call):
+            return False
+        callees = self.origins.callees(expr, scope)
+        return bool(callees) and all(
+            c.returns and all(_returns_resolved(self.flow, c, r) for r in c.returns) for c, _ in callees
+        )
 
-    def _parameter(self, subject) -> tuple | None:
-        """(function name, position) when the unresolved side is a positional parameter of a
-        module-level function: its callers in this file may all pass resolved paths."""
+    def _resolved_parameter(self, function: int, index: int, seen: frozenset = frozenset()) -> bool:
+        """Every call of the function in this file passes a resolved path at this position (or
+        its caller's own parameter, resolved by every call of that one)."""
+        calls = self.arguments.get((function, index))
+        if not calls or (function, index) in seen:
+            return False
+        for resolved, caller, param in calls:
+            if resolved:
+                continue
+            if param is None:
+                return False
+            scope = next((s for s in self.origins.scopes.values() if id(s.node) == caller), None)
+            if scope is None or not self._resolved_parameter(
+                caller, scope.params.index(param), seen | {(function, index)}
+            ):
+                return False
+        return True
+
+    def _note_attrs(self, container, scope=None) -> None:
+        """Where the container was read from: itself, the iterables of the loops and
+        comprehensions that bind its names, and their bindings; the attributes and the calls of
+        this file's functions there feed a decision (`self.decision_attrs`, `self.feeding`)."""
+        names = {n.value for n in iter_nodes(container) if isinstance(n, cst.Name)}
+        sources = [container]
+        for anc in self.ancestors:
+            if isinstance(anc, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                comp: cst.CompFor | None = anc.for_in
+                while comp is not None:
+                    sources.append(comp.iter)
+                    comp = comp.inner_for_in
+            elif isinstance(anc, cst.For):
+                sources.append(anc.iter)
+        scope = scope or self._scope()
+        self._feed(sources, names, scope)
+
+    def _feed(self, sources: list, names: set, scope) -> None:
+        """Note what `sources` (in `scope`) read: attributes, and this file's functions called
+        there or in the bindings of `names` (the containers' own names, one binding deep)."""
+        names = names | {n.value for source in sources for n in iter_nodes(source) if isinstance(n, cst.Name)}
+        for target, value, _kind in scope.bindings:
+            if names.intersection(target_names(target)):
+                sources.append(value)
+        for source in sources:
+            for n in iter_nodes(source):
+                if isinstance(n, cst.Attribute):
+                    self.decision_attrs.add(n.attr.value)
+                elif isinstance(n, cst.Call):
+                    for callee, _shift in self.origins.callees(n, scope):
+                        self.feeding.add(id(callee.node))
+                elif isinstance(n, cst.Name):
+                    self.feeding_names.add((id(scope.node), n.value))
+
+    def _fed(self) -> None:
+        """Close `self.feeding` over returns: a function whose returned value comes from a call
+        of another function of the file feeds what the first one feeds."""
+        done: set = set()
+        while True:
+            pending = [s for s in self.origins.scopes.values() if id(s.node) in self.feeding and id(s.node) not in done]
+            if not pending:
+                return
+            for scope in pending:
+                done.add(id(scope.node))
+                names = {n.value for r in scope.returns for n in iter_nodes(r) if isinstance(n, cst.Name)}
+                self._feed(list(scope.returns), names, scope)
+
+    # ----- decisions through this file's functions --------------------------------------------
+    def _note_gate_call(self, node: cst.Call) -> None:
+        scope = self._scope()
+        callees = self.origins.callees(node, scope)
+        if not callees:
+            return
+        args = [self._origin(a.value) for a in node.args if not a.star]
+        parent = self.parent()
+        awaited = isinstance(parent, cst.Await)
+        function = self.functions[-1] if self.functions else None
+        self.gate_calls.append((node, callees, args, awaited, function, self._tested()))
+        scope = self._scope()
+        for callee, shift in callees:
+            for i, arg in enumerate(positional(node)):
+                value = arg.value
+                param = value.value if isinstance(value, cst.Name) and value.value in scope.params else None
+                self.arguments.setdefault((id(callee.node), i + shift), []).append(
+                    (self.flow.resolved(value) or self._resolving(value), id(function), param)
+                )
+
+    def _tested(self) -> bool:
+        """The call's value is an `if` or `while` test, or part of one (`not`, `await`, `and`)."""
         stack = self.ancestors
-        function = next((a for a in reversed(stack) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
-        if not isinstance(subject, cst.Name) or not isinstance(function, cst.FunctionDef):
-            return None
-        if len(stack) < 2 or stack[stack.index(function) - 1] is not stack[0]:
-            return None  # a method or a nested function: its callers are not plain calls
-        names = [p.name.value for p in function.params.params]
-        if subject.value not in names:
-            return None
-        return function.name.value, names.index(subject.value)
+        i = len(stack) - 2
+        child = stack[-1]
+        while i >= 0 and isinstance(stack[i], (cst.UnaryOperation, cst.Await, cst.BooleanOperation)):
+            child = stack[i]
+            i -= 1
+        holder = stack[i] if i >= 0 else None
+        return isinstance(holder, (cst.If, cst.While)) and holder.test is child
 
     def leave_Module(self, node: cst.Module) -> None:
-        """Report the held checks unless every call of their function in this file passes a
-        resolved path at that position (`_check(canonical_data, canonical_project)`)."""
-        for (function, position), check, message, fix in self.held:
-            calls = self.calls.get(function, [])
-            if calls and all(len(c) > position and c[position] for c in calls):
+        """The decisions that need the whole file: calls of this file's gates (a function that
+        checks against roots it is given, or an async one called without `await`), allow-lists
+        built, extended or kept, reported where the file decides access against roots."""
+        for node_, function_, index, fix in self.held:
+            if self._resolved_parameter(function_, index):
+                self.report(node_, MSG_CHECK.format(expr=shorten(code_of(node_), 36)))
+            else:
+                self.report(node_, MSG_UNRESOLVED.format(expr=shorten(code_of(node_), 36)), fix=fix)
+        gates = self._gates()
+        for site, callees, args, awaited, function, tested in self.gate_calls:
+            scopes = [c for c, _shift in callees if id(c.node) in gates]
+            if not scopes:
                 continue
-            self.report(check, message, fix=fix)
+            name = code_of(site.func)
+            is_async = any(c.node.asynchronous is not None for c in scopes)
+            if is_async and not awaited and tested:
+                self.report(site, MSG_NEVER.format(expr=shorten(code_of(site), 36), function=name))
+                continue
+            if not tested or not any(OWN in a for a in args):
+                continue
+            if PASSED in gates.get(id(function), frozenset()):
+                continue  # a helper of a helper: reported where the roots are its caller's own
+            self.decisions += 1
+            scope = self.origins.scope_of(function)
+            self._feed([a.value for a in site.args], set(), scope)
+            self.report(site, MSG_GATE.format(expr=shorten(code_of(site), 36), function=name))
+        if not self.decisions:
+            return
+        self._fed()
+        origins = self.origins
+        for scope in origins.scopes.values():
+            if not isinstance(scope.node, cst.FunctionDef):
+                continue
+            built = origins.built(scope)
+            if built and id(scope.node) in self.feeding and OWN in origins.returned.get(id(scope.node), frozenset()):
+                self.report(scope.node.name, MSG_BUILT.format(function=scope.node.name.value))
+            for target, value, kind in scope.bindings:
+                if kind != "extend" or not isinstance(target, cst.Name) or target.value not in scope.filled:
+                    continue
+                if target.value in scope.texts:
+                    continue
+                fed = id(scope.node) in self.feeding or (id(scope.node), target.value) in self.feeding_names
+                if fed and OWN in origins.origin(value, scope):
+                    statement = _extending_call(scope.node, target.value, value)
+                    if statement is not None:
+                        self.report(
+                            statement, MSG_EXTENDED.format(expr=shorten(code_of(statement), 36), name=target.value)
+                        )
+        for assign, attribute, text in self.stores:
+            if attribute in self.decision_attrs:
+                self.report(assign, MSG_STORED.format(expr=shorten(code_of(assign), 36), name=text))
+
+    def _gates(self) -> dict:
+        """id(function) -> origins: the functions that decide access against roots, directly or
+        through a gate they call with roots (PASSED: roots they are given; OWN: their own)."""
+        gates = dict(self.decides)
+        changed = True
+        while changed:
+            changed = False
+            for _site, callees, args, _awaited, function, _tested in self.gate_calls:
+                if not any(id(c.node) in gates for c, _shift in callees):
+                    continue
+                found = frozenset().union(*args) if args else frozenset()
+                found = found or frozenset({OWN})
+                key = id(function)
+                if not found <= gates.get(key, frozenset()):
+                    gates[key] = gates.get(key, frozenset()) | found
+                    changed = True
+        gates.pop(id(None), None)
+        return gates
 
     def _directory_check(self, subject, other) -> bool:
-        """Both sides can be directories, one comes from roots, the checked side is input (not
-        a path the program enumerated itself), and the check is not a test's assertion."""
+        """Both sides can be directories, the checked side is input (not a path the program
+        enumerated itself), and the check is not a test's assertion."""
         if is_literal(subject) or is_literal(other) or self._uri_constant(subject) or self._uri_constant(other):
             return False
-        flow = self.flow
-        if not (flow.rootish(subject) or flow.rootish(other)):
-            return False
-        if _not_a_directory(subject) or _not_a_directory(other) or flow.walked(subject):
+        if _not_a_directory(subject) or _not_a_directory(other) or self.flow.walked(subject):
             return False
         return not self._in_assert() and not self._strips_prefix() and not self._only_formatted()
 
@@ -380,7 +597,11 @@ class RootsAsSandbox(Rule):
         returns). A value kept with a fallback (`rel = p.relative_to(root)` / `except
         ValueError: rel = p`, `continue`, `pass`) computes a key or a display path."""
         stack = self.ancestors
-        discarded = isinstance(self.parent(), cst.Expr)
+        parent = self.parent()
+        discarded = isinstance(parent, cst.Expr) or (
+            isinstance(parent, cst.Assign)
+            and all(isinstance(t.target, cst.Name) and t.target.value == "_" for t in parent.targets)
+        )  # `_ = p.relative_to(root)`: bound to the name that says "thrown away"
         for i in range(len(stack) - 2, -1, -1):
             anc = stack[i]
             if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
@@ -390,19 +611,23 @@ class RootsAsSandbox(Rule):
         return False
 
     def _common(self, node: cst.Call, prefix: bool) -> None:
+        """`os.path.commonpath([p, root])`: a check when an element comes from roots and another
+        (the checked path) does not."""
         args = positional(node)
-        if len(args) != 1 or not isinstance(args[0].value, (cst.List, cst.Tuple)):
+        if len(args) != 1 or not isinstance(args[0].value, (cst.List, cst.Tuple)) or self._in_assert():
             return
         elements = [e.value for e in args[0].value.elements if not isinstance(e, cst.StarredElement)]
-        if len(elements) != len(args[0].value.elements) or not any(self.flow.rootish(e) for e in elements):
+        if len(elements) != len(args[0].value.elements):
             return
-        # The checked paths (the elements not from roots) must be resolved; an unresolved root
-        # can only make the check stricter. With no such element, every one must be.
-        checked = [e for e in elements if not self.flow.rootish(e) or self.flow.resolved(e)] or elements
-        if not prefix and all(self.flow.resolved(e) for e in checked):
+        origins = [self._origin(e) for e in elements]
+        roots = [e for e, o in zip(elements, origins) if o]
+        checked = [e for e, o in zip(elements, origins) if not o]
+        if not roots or not checked:
             return
-        message = MSG_COMMONPREFIX if prefix else MSG_UNRESOLVED
-        self.report(node, message.format(expr=shorten(code_of(node), 36)), fix=self._fix_common(node, elements))
+        # The checked paths must be resolved; an unresolved root only makes the check stricter.
+        unsound = CHARACTERS if prefix else None if all(self.flow.resolved(e) for e in checked) else UNRESOLVED
+        fix = self._fix_common(node, elements) if unsound else None
+        self._decide(node, roots[0], frozenset().union(*(o for o in origins if o)), unsound, fix)
 
     # ----- fixes ----------------------------------------------------------------------------
     def _side(self, expr: cst.BaseExpression, strip_separator: bool = False) -> cst.BaseExpression | None:
@@ -507,6 +732,33 @@ _NOT_DIRECTORY_WORDS = frozenset(
 )
 
 
+def _returns_resolved(flow: Flow, scope, returned) -> bool:
+    """A function's returned value is resolved: `x.resolve()`, or a name whose last binding in
+    its function is a resolved value (`value = Path(value).resolve()` ... `return value`)."""
+    if flow.resolved(returned):
+        return True
+    if not isinstance(returned, cst.Name):
+        return False
+    values = [
+        v for t, v, k in scope.bindings if k == "assign" and isinstance(t, cst.Name) and t.value == returned.value
+    ]
+    return bool(values) and flow.resolved(values[-1])
+
+
+def _extending_call(function: cst.FunctionDef, name: str, value: cst.BaseExpression):
+    """The statement of `function` that puts `value` into the collection `name`
+    (`name.extend(value)`, `name += value`)."""
+    for node in iter_nodes(function):
+        if isinstance(node, cst.Call) and node.args and node.args[-1].value is value:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in EXTENDERS:
+                if isinstance(func.value, cst.Name) and func.value.value == name:
+                    return node
+        if isinstance(node, cst.AugAssign) and node.value is value:
+            return node
+    return None
+
+
 def _sliced_by_length(node: cst.Subscript) -> bool:
     """`x[len(prefix):]`."""
     sl = node.slice[0].slice if len(node.slice) == 1 else None
@@ -542,71 +794,3 @@ def _catches(expr: cst.BaseExpression, names: frozenset = _CATCHES) -> bool:
         return any(_catches(e.value, names) for e in expr.elements)
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else None
     return name in names
-
-
-#: The last components `_COMMONPATH` / `_COMMONPREFIX` end in.
-_COMMON_NAMES = ("commonpath", "commonprefix")
-
-
-def _literal_tree(node) -> bool:
-    """`is_literal` on the standard library's nodes."""
-    if node.__class__ is ast.Constant and node.value.__class__ in (str, bytes):
-        return True
-    if node.__class__ in (ast.Tuple, ast.List):
-        return bool(node.elts) and all(_literal_tree(e) for e in node.elts)
-    return False
-
-
-def _catches_tree(node, names: frozenset = _CATCHES) -> bool:
-    """`_catches` on the standard library's nodes."""
-    if node.__class__ is ast.Tuple:
-        return any(_catches_tree(e, names) for e in node.elts)
-    return screen_last_identifier(node) in names
-
-
-def _asserted_calls(syntax) -> set:
-    """Ids of the calls inside an `assert` (`_in_assert`)."""
-    return {id(found) for node in syntax.of(ast.Assert) for found in within(node, ast.Call)}
-
-
-def _answered_calls(syntax) -> set:
-    """Ids of the calls `_used_as_check` can take for a check: in the body of a `try` (no
-    function, lambda or class between) with a handler whose ValueError is the answer (`_answers`:
-    any handler catching it around a discarded call; a ValueError handler that raises or
-    returns around a kept value)."""
-    stop = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-    discarded = {id(node.value) for node in syntax.of(ast.Expr)}
-    found = set()
-    for node in syntax.of(ast.Try):
-        typed = [h for h in node.handlers if h.type is not None and _catches_tree(h.type)]
-        if not typed:
-            continue
-        refuses = any(
-            _catches_tree(h.type, frozenset({"ValueError"})) and h.body[-1].__class__ in (ast.Raise, ast.Return)
-            for h in typed
-        )
-        for stmt in node.body:
-            for inner in within(stmt, ast.Call, stop=stop):
-                if refuses or id(inner) in discarded:
-                    found.add(id(inner))
-    return found
-
-
-def _prefix_strips(syntax) -> set:
-    """Ids of the checks that are an `if` test whose body starts by slicing the prefix off
-    (`_strips_prefix`: `if p.startswith(root + "/"): return p[len(root):]`)."""
-    found = set()
-    for node in syntax.of(ast.If):
-        first = node.body[0] if node.body else None
-        value = getattr(first, "value", None)
-        if value.__class__ is ast.Subscript and value.slice.__class__ is ast.Slice:
-            lower = value.slice.lower
-            if lower.__class__ is ast.Call and lower.func.__class__ is ast.Name and lower.func.id == "len":
-                found.add(id(node.test))
-    return found
-
-
-def _not_a_directory_tree(node) -> bool:
-    """`_not_a_directory` on the standard library's nodes."""
-    name = screen_last_identifier(node)
-    return bool(name) and bool(_NOT_DIRECTORY_WORDS.intersection(words(name)))

@@ -1,55 +1,22 @@
-"""A small per-scope data-flow tracker the security rules share: "this name came from roots",
-"this path was resolved".
+"""RT103's per-scope path facts: "this path was resolved", "this path ends with a separator",
+"this path is one the program enumerated itself (`os.walk`)".
 
-The data-flow heuristic is deliberately simple and documented in each rule's docstring:
+Where a value comes from roots is `roots_origin.Origins`' job (by source, never by name); this
+tracker only says how a path was made, flow-sensitively per scope:
 
-* an expression *comes from roots* (is "rootish") when it is a name or attribute whose words say
-  it holds directories that bound access (`root`, `roots`, `workspace`, `sandbox`, `allowlist`,
-  or a qualifier right before a directory word: `allowed_dirs`, `base_dir`, `ALLOWED_ROOTS`;
-  not `root_key`, `allowed_hosts` or ASGI's `root_path`), a `.roots` attribute or a
-  `list_roots()` result, a name bound (in the same scope) to a rootish value, a loop or
-  comprehension variable over a rootish iterable (not `os.walk`'s), an environment variable
-  whose key has such words, or a call or operation that carries a rootish value along
-  (`str(r)`, `Path(r)`, `r.uri`, `r + os.sep`, `os.path.abspath(r)`, `roots[0]`,
-  `r.rstrip("/")`);
 * an expression is *resolved* when it is `x.resolve()`, `os.path.realpath(x)` (or a `str()`,
-  `Path()` or `os.fspath()` of one), or a name bound to one in the same scope.
+  `Path()` or `os.fspath()` of one), or a name bound to one in the same scope (or named so:
+  `real_path`, `resolved`);
+* a name is *walked* when it is a variable of an `os.walk` / `Path.walk()` loop, or made from one.
 """
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
 
-from mcp_migrate.core.screen import child_nodes, string
 from mcp_migrate.core.syntax import literal
 from mcp_migrate.vocabulary.calls import call_qualified
-from mcp_migrate.vocabulary.words import resolved_name, rootish_name
-
-#: Methods that keep a root a root: `r.rstrip("/")`, `r.resolve()`, `dirs.split(":")`.
-_ROOT_METHODS = frozenset(
-    {
-        "rstrip",
-        "lstrip",
-        "strip",
-        "replace",
-        "removeprefix",
-        "resolve",
-        "absolute",
-        "expanduser",
-        "as_posix",
-        "lower",
-        "casefold",
-        "removesuffix",
-        "split",
-        "rsplit",
-        "normcase",
-        "realpath",
-        "abspath",
-    }
-)
-
+from mcp_migrate.vocabulary.words import resolved_name
 
 #: Loops whose variables are not roots even when named so (`for root, dirs, files in os.walk(p)`).
 _WALKS = frozenset({"os.walk", "os.fwalk"})
@@ -96,11 +63,8 @@ _REALPATH = frozenset({"os.path.realpath", "posixpath.realpath", "ntpath.realpat
 _PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath"})
 
 
-_ENV_GETTERS = frozenset({"os.getenv", "os.environ.get"})
-
-
 class Flow:
-    """Per-scope tags for names: "root" (came from roots) or "resolved" (a resolved path)."""
+    """Per-scope tags for names: "resolved" (a resolved path) or "plain" (enumerated by a walk)."""
 
     def __init__(self, resolver) -> None:
         self.resolver = resolver
@@ -130,8 +94,6 @@ class Flow:
         tags = set()
         if self.walked(value):
             tags.add("plain")
-        elif self.rootish(value):
-            tags.add("root")
         if self.resolved(value):
             tags.add("resolved")
         self.bind(target, frozenset(tags))
@@ -146,7 +108,7 @@ class Flow:
         ):
             self.bind(target, frozenset({"plain"}))  # Path.walk()
         else:
-            self.bind(target, frozenset({"root"}) if self.rootish(iterable) else frozenset())
+            self.bind(target, frozenset())
 
     def bind_comprehension(self, node) -> None:
         """Bind the loop variables of a comprehension before its element is visited."""
@@ -165,61 +127,6 @@ class Flow:
             return self.walked(expr.left)
         if isinstance(expr, cst.Call) and expr.args and call_qualified(self.resolver, expr) in _WRAPPERS:
             return self.walked(expr.args[0].value)
-        return False
-
-    def rootish(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Name):
-            tags = self.tags(expr.value)
-            return "root" in tags or ("plain" not in tags and rootish_name(expr.value))
-        if isinstance(expr, cst.Attribute):
-            attr = expr.attr.value
-            if attr == "roots" or rootish_name(attr):
-                return True
-            return attr in ("uri", "path", "name_path") and self.rootish(expr.value)
-        if isinstance(expr, cst.Subscript):
-            key = expr.slice[0].slice if len(expr.slice) == 1 else None
-            if isinstance(key, cst.Index) and literal(key.value) is not None:
-                # os.environ["ALLOWED_DIRS"], root["uri"]
-                if self.resolver.qualified(expr.value) == "os.environ":
-                    return rootish_name(literal(key.value))
-                return literal(key.value) in ("uri", "path") and self.rootish(expr.value)
-            return self.rootish(expr.value)
-        if isinstance(expr, cst.Await):
-            return self.rootish(expr.expression)
-        if isinstance(expr, cst.Call):
-            return self._rootish_call(expr)
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Divide)):
-            return self.rootish(expr.left)
-        if isinstance(expr, cst.BooleanOperation):
-            return self.rootish(expr.left) or self.rootish(expr.right)
-        if isinstance(expr, cst.FormattedString):
-            return any(isinstance(p, cst.FormattedStringExpression) and self.rootish(p.expression) for p in expr.parts)
-        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-            # [r.uri.path for r in result.roots]: a comprehension over roots
-            comp = expr.for_in
-            while comp is not None:
-                if self.rootish(comp.iter):
-                    return True
-                comp = comp.inner_for_in
-            return False
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            return any(not isinstance(e, cst.StarredElement) and self.rootish(e.value) for e in expr.elements)
-        return False
-
-    def _rootish_call(self, call: cst.Call) -> bool:
-        func = call.func
-        if isinstance(func, cst.Attribute):
-            if func.attr.value == "list_roots":
-                return True
-            q = self.resolver.qualified(func)
-            if q in _ENV_GETTERS:
-                key = literal(call.args[0].value) if call.args else None
-                return bool(key) and rootish_name(key)
-            if q is None and func.attr.value in _ROOT_METHODS and self.rootish(func.value):
-                return True  # a method on a root: r.rstrip("/"), r.resolve(), r.split(":")
-        q = call_qualified(self.resolver, call)
-        if q in _WRAPPERS:
-            return any(self.rootish(a.value) for a in call.args)
         return False
 
     def resolved(self, expr: cst.BaseExpression) -> bool:
@@ -261,171 +168,3 @@ class Flow:
         if isinstance(expr, cst.Call) and call_qualified(self.resolver, expr) == "os.path.join" and expr.args:
             return literal(expr.args[-1].value) == ""
         return False
-
-
-# ----- the syntax screen's twin ------------------------------------------------------------------
-#: Nodes that open a scope of `Flow` (it pushes one for functions, lambdas and comprehensions;
-#: a class body binds in the scope around it).
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
-class TreeFlow:
-    """The syntax screen's twin of `Flow.rootish`, on the standard library's nodes: whether an
-    expression may come from roots. Every way `rootish` says yes ends at a name or attribute
-    whose words say so (`.roots` and `list_roots` among them), an environment key with such
-    words, or a name a binding tagged "root"; so an expression may come from roots when such an
-    atom is anywhere in it. Names are tagged per scope as `Flow` tags them (assignments, loops,
-    comprehensions, walrus), visible in nested scopes; binding order, shadowing and the "plain"
-    tag of `os.walk` loops are ignored, so this is a superset of `Flow`, never less."""
-
-    def __init__(self, syntax) -> None:
-        self.syntax = syntax
-        self._words: dict = {}
-        self._parent: dict = {}  # scope id -> enclosing scope id
-        self._bindings: dict = {}  # scope id -> [(names, value)]
-        self._scope_of: dict = {}  # id(node) -> scope id, for the nodes asked about
-        self._tagged: dict = {}
-        self._walked = False
-        self._bound: set | None = None
-
-    def _bound_anywhere(self) -> set:
-        """Every name some binding of the file tags (in whatever scope)."""
-        if self._bound is None:
-            found: set = set()
-            for node in self.syntax.of(ast.Assign):
-                for target in node.targets:
-                    found |= _bound_names(target)
-            for node in self.syntax.of(ast.AnnAssign, ast.NamedExpr):
-                found |= _bound_names(node.target)
-            for node in self.syntax.of(ast.For, ast.AsyncFor, ast.comprehension):
-                found |= _bound_names(node.target)
-            self._bound = found
-        return self._bound
-
-    def _walk(self, tree) -> None:
-        stack = [(tree, 0)]
-        bindings = self._bindings
-        bindings[0] = []
-        while stack:
-            node, scope = stack.pop()
-            self._scope_of[id(node)] = scope
-            kind = node.__class__
-            if kind in _SCOPES:
-                inner = id(node)
-                self._parent[inner] = scope
-                bindings[inner] = []
-                scope = inner
-            if kind is ast.Assign:
-                bindings[scope].extend((_bound_names(target), node.value) for target in node.targets)
-            elif kind in (ast.AnnAssign, ast.NamedExpr):
-                if node.value is not None:
-                    bindings[scope].append((_bound_names(node.target), node.value))
-            elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
-                bindings[scope].append((_bound_names(node.target), node.iter))
-            stack.extend((child, scope) for child in child_nodes(node))
-
-    def _rootish_word(self, name: str) -> bool:
-        found = self._words.get(name)
-        if found is None:
-            found = self._words[name] = rootish_name(name)
-        return found
-
-    def _atoms(self, node) -> tuple:
-        """(a rootish atom is in `node`, the plain names in it)."""
-        names: set[str] = set()
-        stack = [node]
-        while stack:
-            current = stack.pop()
-            kind = current.__class__
-            if kind is ast.Name:
-                if self._rootish_word(current.id):
-                    return True, names
-                names.add(current.id)
-            elif kind is ast.Attribute:
-                if current.attr == "roots" or self._rootish_word(current.attr):
-                    return True, names
-            elif kind is ast.Constant:
-                if current.value.__class__ is str and self._rootish_word(current.value):
-                    return True, names
-            stack.extend(child_nodes(current))
-        return False, names
-
-    def _tags(self, scope) -> set:
-        """The names a binding of this scope or an enclosing one may tag "root"."""
-        found = self._tagged.get(scope)
-        if found is None:
-            outer = self._parent.get(scope)
-            tagged = set(self._tags(outer)) if outer is not None else set()
-            pending = []
-            for names, value in self._bindings.get(scope, ()):
-                if not names:
-                    continue
-                static, used = self._atoms(value)
-                if static:
-                    tagged |= names
-                else:
-                    pending.append((names, used))
-            changed = True
-            while changed:
-                changed = False
-                for names, used in pending:
-                    if not names <= tagged and used & tagged:
-                        tagged |= names
-                        changed = True
-            found = self._tagged[scope] = tagged
-        return found
-
-    def rootish(self, node) -> bool:
-        static, names = self._atoms(node)
-        if static:
-            return True
-        if not names & self._bound_anywhere():
-            return False  # no binding can have tagged a name in it
-        if not self._walked:  # the scopes are worked out once, for the first name that needs them
-            self._walked = True
-            self._walk(self.syntax.tree)
-        return bool(names & self._tags(self._scope_of.get(id(node), 0)))
-
-    def resolved(self, node) -> bool:
-        """`Flow.resolved` where it needs no binding nor import to say yes: a name or attribute
-        whose words say so, `x.resolve()` / `x.realpath()`, `p + "/"` of one, an f-string
-        starting with one. A yes here is a yes of `Flow.resolved`."""
-        kind = node.__class__
-        if kind is ast.Name:
-            return resolved_name(node.id)
-        if kind is ast.Attribute:
-            return resolved_name(node.attr)
-        if kind is ast.Call:
-            return node.func.__class__ is ast.Attribute and node.func.attr in ("resolve", "realpath")
-        if kind is ast.BinOp and node.op.__class__ is ast.Add:
-            return self.resolved(node.left)
-        if kind is ast.JoinedStr:
-            first = next((v for v in node.values if v.__class__ is ast.FormattedValue), None)
-            return first is not None and self.resolved(first.value)
-        return False
-
-
-def separator_terminated_tree(node) -> bool:
-    """`Flow.separator_terminated` where no import decides: `root + "/"`, `f"{root}/"`."""
-    if node.__class__ is ast.BinOp and node.op.__class__ is ast.Add:
-        text = string(node.right)
-        return text is not None and text.endswith(("/", "\\"))
-    if node.__class__ is ast.JoinedStr and node.values:
-        text = string(node.values[-1])
-        return text is not None and text.endswith(("/", "\\"))
-    return False
-
-
-def _bound_names(target) -> set:
-    """The names `Flow.bind` tags for a target: a name, or the names in a tuple or list."""
-    kind = target.__class__
-    if kind is ast.Name:
-        return {target.id}
-    if kind is ast.Starred:
-        return _bound_names(target.value)
-    if kind in (ast.Tuple, ast.List):
-        found = set()
-        for element in target.elts:
-            found |= _bound_names(element)
-        return found
-    return set()
