@@ -5,6 +5,7 @@ with exact findings, in one file and across two modules."""
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 
@@ -208,10 +209,180 @@ def test_imported_effects_through_a_package_reexport(tmp_path, monkeypatch):
     callers, helpers = os.path.join(root, "callers.py"), os.path.join(root, "pkg_tools", "helpers.py")
     found = imported_effects(callers, "pkg_tools", (None, "announce"), view)
     assert (found[0], found[1], set(found[2].effects)) == (helpers, (None, "announce"), {NOTIFIES})
-    assert imported_effects(callers, "pkg_tools", (None, "describe"), view) is None
+    found = imported_effects(callers, "pkg_tools", (None, "describe"), view)
+    assert (found[0], found[1], found[2].effects, found[2].params) == (
+        helpers,
+        (None, "describe"),
+        frozenset(),
+        ("dirs",),
+    )
     assert imported_effects(callers, "pkg_tools", (None, "missing"), view) is None
 
 
 def _findings(tmp_path, name: str) -> list:
     path = tmp_path / name
     return [(f.line, f.column, f.code, f.message) for f in check_source(path.read_bytes(), str(path))]
+
+
+# ----- RT004 from the summary, across modules ------------------------------------------------------
+SENDERS = """
+import logging
+
+import mcp
+
+
+async def notify_changed(write):
+    await write.send({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
+
+
+async def on_changed(msg):
+    if msg["method"] == "notifications/roots/list_changed":
+        logging.info("roots changed")
+
+
+async def send_roots_list_changed_notification(write):
+    logging.info("nothing is sent here")
+
+
+class Hub:
+    async def refresh(self, session):
+        await session.send_roots_list_changed()
+
+    async def status(self):
+        return "notifications/roots/list_changed"
+"""
+SENDING_CALLER = """
+from app.senders import Hub, notify_changed, on_changed, send_roots_list_changed_notification
+
+
+async def changed(write, hub: Hub, msg):
+    await notify_changed(write)
+    await hub.refresh(write)
+    await on_changed(msg)
+    await hub.status()
+    await send_roots_list_changed_notification(write)
+"""
+NOTIFY_HELP = "runs `{}`, a helper of this project that sends `list_changed`"
+
+
+def _sending_tree(tmp_path, caller: str = SENDING_CALLER):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "senders.py").write_text(SENDERS)
+    (tmp_path / "app" / "roots_caller.py").write_text(caller)
+
+
+def test_rt004_reports_a_call_of_an_imported_sender_by_its_body(tmp_path, monkeypatch):
+    """A function and a method of another module whose bodies send list_changed make their calls
+    RT004 findings at info; a handler, a function that only says the method, and one named like a
+    sender that sends nothing do not."""
+    monkeypatch.chdir(tmp_path)
+    _sending_tree(tmp_path)
+    assert _findings(tmp_path, "app/roots_caller.py") == [
+        (6, 11, "RT004", NOTIFY_HELP.format("app.senders.notify_changed")),
+        (7, 11, "RT004", NOTIFY_HELP.format("app.senders.Hub.refresh")),
+    ]
+    findings = check_source((tmp_path / "app/roots_caller.py").read_bytes(), str(tmp_path / "app/roots_caller.py"))
+    assert [(f.severity, f.via.path, f.via.owner, f.via.name) for f in findings] == [
+        ("info", str(tmp_path / "app" / "senders.py"), None, "notify_changed"),
+        ("info", str(tmp_path / "app" / "senders.py"), "Hub", "refresh"),
+    ]
+
+
+def test_rt004_caller_without_a_list_changed_word_through_a_package(tmp_path, monkeypatch):
+    """A caller that names nothing of list_changed (the byte screen's second chance) reaches a
+    sender re-exported by its package."""
+    monkeypatch.chdir(tmp_path)
+    _sending_tree(
+        tmp_path, "from app import notify_changed\n\n\nasync def on_roots(write):\n    await notify_changed(write)\n"
+    )
+    (tmp_path / "app" / "__init__.py").write_text("from app.senders import notify_changed\n")
+    assert _findings(tmp_path, "app/roots_caller.py") == [(5, 11, "RT004", NOTIFY_HELP.format("app.notify_changed"))]
+
+
+def test_rt004_same_file_sender_by_body_and_not_by_name():
+    code = textwrap.dedent(
+        """
+        async def announce(write):
+            await write.send({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
+
+
+        async def send_roots_list_changed_notification(write):
+            return None
+
+
+        async def main(write):
+            await announce(write)
+            await send_roots_list_changed_notification(write)
+        """
+    ).encode()
+    assert [(f.line, f.column, f.code, f.message) for f in check_source(code, "same.py")] == [
+        (3, 51, "RT004", "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision"),
+        (11, 11, "RT004", "runs `announce`, a helper in this file that sends roots `list_changed`"),
+    ]
+
+
+def test_rt004_caller_joined_to_the_helper_in_one_run(tmp_path, monkeypatch):
+    """Checked together, the caller is a related location of the helper's own finding."""
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    _sending_tree(tmp_path)
+    result = CliRunner().invoke(
+        cli, ["check", "--no-cache", "--format", "json", "--exit-zero", "--select", "RT004", "app"]
+    )
+    findings = json.loads(result.output)["findings"]
+    assert [(f["path"], f["line"], f["column"], f.get("related")) for f in findings] == [
+        (
+            "app/senders.py",
+            8,
+            51,
+            [{"path": "app/roots_caller.py", "line": 6, "column": 11, "message": "called from here"}],
+        ),
+        (
+            "app/senders.py",
+            22,
+            15,
+            [{"path": "app/roots_caller.py", "line": 7, "column": 11, "message": "called from here"}],
+        ),
+    ]
+
+
+# ----- SENDS_METHOD_PARAM: a callee of another module decides by its body --------------------------
+BUILDERS = """
+import logging
+
+
+def _jsonrpc_request(method, *, request_id="1"):
+    return {"jsonrpc": "2.0", "id": request_id, "method": method}
+
+
+def send_request(method):
+    logging.info("not sent: %s", method)
+"""
+BUILDER_CALLER = """
+from app.builders import _jsonrpc_request, send_request
+
+
+def respond(sse_event):
+    sse_event(data=_jsonrpc_request("roots/list"))
+    sse_event(data=_jsonrpc_request("notifications/roots/list_changed"))
+    send_request("roots/list")
+    send_request("notifications/roots/list_changed")
+"""
+
+
+def test_an_imported_builder_decides_by_its_body_for_rt001_and_rt004(tmp_path, monkeypatch):
+    """`_jsonrpc_request(method)` of another module builds the message it returns: a request
+    (RT001) and a notification (RT004); that module's `send_request` only logs: neither."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "builders.py").write_text(BUILDERS)
+    (tmp_path / "app" / "server.py").write_text(BUILDER_CALLER)
+    assert _findings(tmp_path, "app/server.py") == [
+        (6, 37, "RT001", "a `roots/list` request built by hand, deprecated by SEP-2577"),
+        (7, 37, "RT004", "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision"),
+    ]

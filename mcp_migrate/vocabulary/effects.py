@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
@@ -59,8 +60,8 @@ class FunctionEffects(NamedTuple):
 
 
 class ModuleEffects(NamedTuple):
-    """A module's summary: (class or None, function name) -> FunctionEffects for every function
-    with an effect or a callee; module-level aliases of an asking function
+    """A module's summary: (class or None, function name) -> FunctionEffects for every top-level
+    function and method (of a module whose bytes can hold an effect: none otherwise); module-level aliases of an asking function
     (`Pinned = Annotated[ListRootsResult, Resolve(_ask)]`); bound name -> (module as written,
     name) for each `from module import name`."""
 
@@ -119,13 +120,17 @@ def effects_in(data: bytes) -> ModuleEffects:
         )
         if method_params:
             effects.add(SENDS_METHOD_PARAM)
-        callees = _callees(func, owner)
-        if effects or callees:
-            functions[(owner, func.name)] = FunctionEffects(
-                frozenset(effects), params, frozenset(method_params), callees
-            )
+        functions[(owner, func.name)] = FunctionEffects(
+            frozenset(effects), params, frozenset(method_params), _callees(func, owner)
+        )
     asking_names = {name for (owner, name), f in functions.items() if owner is None and ASKS in f.effects}
     return ModuleEffects(functions, frozenset(_aliases(tree, asking_names)), _imports(tree))
+
+
+def _nodes(tree: ast.AST) -> Iterator[Any]:
+    """`ast.walk`, its nodes typed loosely: the tests below compare `__class__` (faster than
+    `isinstance` on every node of a module), which the type checker does not narrow on."""
+    return ast.walk(tree)
 
 
 def _lines(data: bytes, tokens: tuple) -> set:
@@ -145,15 +150,15 @@ def _functions(tree: ast.Module):
 
 def _aliases(tree: ast.Module, asking: set) -> set:
     """Module-level names bound to an expression that names an asking function."""
-    found = set()
+    found: set = set()
     if not asking:
         return found
     for node in tree.body:
         targets = (
-            node.targets if node.__class__ is ast.Assign else [node.target] if node.__class__ is ast.AnnAssign else []
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
         )
         value = getattr(node, "value", None)
-        if value is not None and any(n.__class__ is ast.Name and n.id in asking for n in ast.walk(value)):
+        if value is not None and any(n.__class__ is ast.Name and n.id in asking for n in _nodes(value)):
             found.update(t.id for t in targets if t.__class__ is ast.Name)
     return found
 
@@ -187,10 +192,10 @@ def names_a_request(func) -> bool:
         return True
     compared = _compared(func)
     unawaited: set = set()
-    for node in ast.walk(func):
+    for node in _nodes(func):
         if node.__class__ in (ast.Assign, ast.Return, ast.Expr) and node.value.__class__ is ast.Call:
             unawaited.add(id(node.value.func))  # `roots = store.list_roots()`: a getter, not the SDK's ask
-    for node in ast.walk(func):
+    for node in _nodes(func):
         if id(node) in compared or (id(node) in unawaited and getattr(node, "attr", "") == "list_roots"):
             continue
         kind = node.__class__
@@ -206,7 +211,7 @@ def names_a_request(func) -> bool:
 def _compared(func) -> set:
     """ids of the operands of the function's comparisons and match values (a dispatch)."""
     compared: set[int] = set()
-    for node in ast.walk(func):
+    for node in _nodes(func):
         if node.__class__ is ast.Compare:
             compared.update(id(operand) for operand in (node.left, *node.comparators))
         elif node.__class__ is ast.MatchValue:
@@ -222,7 +227,7 @@ def _notifies(func) -> bool:
     matched, subscripted or used as a dispatch table's key: that is a handler."""
     compared = _compared(func)
     parents = _parents(func)
-    for node in ast.walk(func):
+    for node in _nodes(func):
         kind = node.__class__
         if kind is ast.Call:
             called = node.func
@@ -250,7 +255,7 @@ def _notifies(func) -> bool:
 def _parents(func) -> dict:
     """id of each node -> its parent, within `func`."""
     parents = {}
-    for node in ast.walk(func):
+    for node in _nodes(func):
         for child in ast.iter_child_nodes(node):
             parents[id(child)] = node
     return parents
@@ -295,21 +300,16 @@ def _method_params(func, params: tuple) -> set:
     """The parameters that become the `method` of a message the function sends, writes or
     returns: `{"method": method, ...}` (or `msg["method"] = method`) and `Request(method=method)`,
     where the message is returned, yielded, handed to a call (written, sent, encoded, wrapped), or
-    bound to a name that is. A parameter that is reassigned in the body is not followed."""
+    bound to a name that is; or the method handed on to a library's sending verb
+    (`rpc.call(method)`, as `wire.sends` reads a callee the project does not define). A parameter that is reassigned in the body is not followed."""
     names = set(params)
     if not names:
         return set()
     parents = _parents(func)
-    reassigned = {
-        t.id
-        for node in ast.walk(func)
-        if node.__class__ in (ast.Assign, ast.AugAssign, ast.AnnAssign)
-        for t in (node.targets if node.__class__ is ast.Assign else [node.target])
-        if t.__class__ is ast.Name
-    }
+    reassigned = _assigned(func)
     leaving = _leaving_names(func)
-    found = set()
-    for node in ast.walk(func):
+    found: set = set()
+    for node in _nodes(func):
         if node.__class__ is not ast.Name or node.id not in names or node.id in reassigned:
             continue
         parent = parents.get(id(node))
@@ -320,6 +320,10 @@ def _method_params(func, params: tuple) -> set:
             message = parent
         elif parent.__class__ is ast.keyword and parent.arg == "method":
             message = parents.get(id(parent))
+        elif parent.__class__ is ast.Call and parent.args and parent.args[0] is node:
+            if sends("call:" + _call_name(parent)):  # `self.session.send_request(method, ...)`
+                found.add(node.id)
+            continue
         elif (
             parent.__class__ is ast.Assign
             and len(parent.targets) == 1
@@ -335,16 +339,30 @@ def _method_params(func, params: tuple) -> set:
     return found
 
 
+def _assigned(func) -> set:
+    """Names the function assigns (a parameter reassigned is no longer what the caller gave)."""
+    found: set = set()
+    for node in _nodes(func):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        else:
+            continue
+        found.update(t.id for t in targets if isinstance(t, ast.Name))
+    return found
+
+
 def _leaving_names(func) -> set:
     """Names the function returns, yields or hands to a call: where a message bound to a name
     leaves the function (sent, written, encoded, returned)."""
-    found = set()
-    for node in ast.walk(func):
+    found: set = set()
+    for node in _nodes(func):
         if node.__class__ in (ast.Return, ast.Yield, ast.YieldFrom, ast.Await) and node.value is not None:
-            found.update(n.id for n in ast.walk(node.value) if n.__class__ is ast.Name)
+            found.update(n.id for n in _nodes(node.value) if n.__class__ is ast.Name)
         elif node.__class__ is ast.Call:
             for arg in [*node.args, *(k.value for k in node.keywords)]:
-                found.update(n.id for n in ast.walk(arg) if n.__class__ is ast.Name)
+                found.update(n.id for n in _nodes(arg) if n.__class__ is ast.Name)
     return found
 
 
@@ -376,10 +394,11 @@ def _callees(func, owner: str | None) -> tuple:
     """(None, name) for each plain name the function calls, (owner, name) for `self.name(...)` /
     `cls.name(...)` in a method: what a caller's effects one hop away are looked up by."""
     found = []
-    for node in ast.walk(func):
+    for node in _nodes(func):
         if node.__class__ is not ast.Call:
             continue
         called = node.func
+        key: tuple
         if called.__class__ is ast.Name:
             key = (None, called.id)
         elif (

@@ -219,7 +219,7 @@ def imported_effects(path: str, module: str, key: tuple, view: ProjectView, limi
     """(module file, key, FunctionEffects) of the function or method `key` of the project module
     `module` as the file at `path` imports it (relative or absolute, `src/` layouts), through one
     re-export (`from .send_messages import f` in a package's `__init__.py`); None when the project
-    defines no such function with an effect or a callee."""
+    defines no such function in a module whose bytes can hold an effect."""
     source = module_source(path, module, view)
     if source is None:
         return None
