@@ -18,11 +18,14 @@ from mcp_migrate.vocabulary.wrappers import callee_key, imported_target
 def callee_builds(context, resolver, ancestors: list) -> bool | None:
     """For a method string or constant at ancestors[-1] handed to a call as an argument: whether
     the callee makes it the `method` of a message it sends, writes or returns, decided by the
-    callee's body when the project defines it (the effects summary's SENDS_METHOD_PARAM: the
-    argument fills a parameter that becomes the method), whatever the callee is called
-    (`_frame`, `_jsonrpc_request`). None when the callee is not a function of this file or of
-    another module of the project (a library's `rpc.call`), nor a call the arguments can be
-    matched to parameters of: the callee's name decides then (`wire.sends`, `wire.builds`)."""
+    callee's body when the project defines it, whatever the callee is called: True when the
+    argument fills a parameter that becomes the method (`_frame`, `_jsonrpc_request`: the
+    effects summary's SENDS_METHOD_PARAM), False when the body provably sends nothing with it
+    (only compares, looks up or formats it). None when the body decides neither (the parameter
+    is handed on to another call: a relay's `self._executor.execute(..., method)`), when the
+    callee is not a function of this file or of another module of the project (a library's
+    `rpc.call`), or when the arguments cannot be matched to its parameters: the callee's name
+    decides then (`wire.sends`, `wire.builds`)."""
     i = len(ancestors) - 2
     while i >= 0 and isinstance(ancestors[i], cst.ConcatenatedString):
         i -= 1
@@ -39,7 +42,9 @@ def callee_builds(context, resolver, ancestors: list) -> bool | None:
         if any(a.star or a.keyword is not None for a in before) or len(before) >= len(found.params):
             return None
         param = found.params[len(before)]
-    return SENDS_METHOD_PARAM in found.effects and param in found.method_params
+    if SENDS_METHOD_PARAM in found.effects and param in found.method_params:
+        return True
+    return False if param in found.inert_params else None
 
 
 def _callee_effects(context, resolver, func, ancestors: list):

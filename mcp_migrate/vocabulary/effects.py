@@ -49,7 +49,8 @@ _LIMIT = 4 * 1024 * 1024
 
 class FunctionEffects(NamedTuple):
     """One function's own effects, its parameters in call order (a method's `self`/`cls`
-    dropped), those that become a message's method (`method_params`), and what it calls:
+    dropped), those that become a message's method (`method_params`) and those that provably do
+    not (`inert_params`: read only where the bytes say `method`), and what it calls:
     `(None, name)` a name (a same-module function, or an imported one), `(owner, name)` a method
     of its own class through `self.`/`cls.`."""
 
@@ -57,6 +58,8 @@ class FunctionEffects(NamedTuple):
     params: tuple = ()
     method_params: frozenset = frozenset()
     callees: tuple = ()
+    #: parameters the body provably does not send (used, and only compared, looked up, formatted)
+    inert_params: frozenset = frozenset()
 
 
 class ModuleEffects(NamedTuple):
@@ -115,13 +118,15 @@ def effects_in(data: bytes) -> ModuleEffects:
         if notify_lines and any(line in notify_lines for line in span) and _notifies(func):
             effects.add(NOTIFIES)
         params = _params(func, owner is not None)
-        method_params = (
-            _method_params(func, params) if method_lines and any(line in method_lines for line in span) else set()
+        method_params, inert = (
+            _method_params(func, params)
+            if method_lines and any(line in method_lines for line in span)
+            else (set(), set())
         )
         if method_params:
             effects.add(SENDS_METHOD_PARAM)
         functions[(owner, func.name)] = FunctionEffects(
-            frozenset(effects), params, frozenset(method_params), _callees(func, owner)
+            frozenset(effects), params, frozenset(method_params), _callees(func, owner), frozenset(inert)
         )
     asking_names = {name for (owner, name), f in functions.items() if owner is None and ASKS in f.effects}
     return ModuleEffects(functions, frozenset(_aliases(tree, asking_names)), _imports(tree))
@@ -296,22 +301,29 @@ def _params(func, method: bool) -> tuple:
     return tuple(a.arg for a in args) + tuple(a.arg for a in func.args.kwonlyargs)
 
 
-def _method_params(func, params: tuple) -> set:
-    """The parameters that become the `method` of a message the function sends, writes or
-    returns: `{"method": method, ...}` (or `msg["method"] = method`) and `Request(method=method)`,
-    where the message is returned, yielded, handed to a call (written, sent, encoded, wrapped), or
-    bound to a name that is; or the method handed on to a library's sending verb
-    (`rpc.call(method)`, as `wire.sends` reads a callee the project does not define). A parameter that is reassigned in the body is not followed."""
+def _method_params(func, params: tuple) -> tuple:
+    """(the parameters that become the `method` of a message the function sends, writes or
+    returns; those it provably does not send). Sent: `{"method": method, ...}` (or
+    `msg["method"] = method`) and `Request(method=method)`, where the message is returned, yielded,
+    handed to a call (written, sent, encoded, wrapped), or bound to a name that is; or the method
+    handed on to a library's sending verb (`rpc.call(method)`, as `wire.sends` reads a callee the
+    project does not define). Not sent: a parameter used, and only compared, looked up
+    (`table[method]`) or formatted into text. Any other use (handed to another call, stored,
+    returned as it is, reassigned), or none (a stub whose implementation is elsewhere), decides
+    neither: the callee's name does then (`vocabulary.builders`)."""
     names = set(params)
     if not names:
-        return set()
+        return set(), set()
     parents = _parents(func)
     reassigned = _assigned(func)
     leaving = _leaving_names(func)
     found: set = set()
+    opaque: set = set(reassigned)
+    used: set = set()
     for node in _nodes(func):
         if node.__class__ is not ast.Name or node.id not in names or node.id in reassigned:
             continue
+        used.add(node.id)
         parent = parents.get(id(node))
         message = None
         if parent.__class__ is ast.Dict and any(
@@ -320,9 +332,13 @@ def _method_params(func, params: tuple) -> set:
             message = parent
         elif parent.__class__ is ast.keyword and parent.arg == "method":
             message = parents.get(id(parent))
-        elif parent.__class__ is ast.Call and parent.args and parent.args[0] is node:
-            if sends("call:" + _call_name(parent)):  # `self.session.send_request(method, ...)`
-                found.add(node.id)
+        elif (
+            parent.__class__ is ast.Call
+            and parent.args
+            and parent.args[0] is node
+            and sends("call:" + _call_name(parent))
+        ):
+            found.add(node.id)  # `self.session.send_request(method, ...)`
             continue
         elif (
             parent.__class__ is ast.Assign
@@ -333,10 +349,23 @@ def _method_params(func, params: tuple) -> set:
         ):
             if parent.targets[0].value.id in leaving:  # `msg["method"] = method` then `send(msg)`
                 found.add(node.id)
+            else:
+                opaque.add(node.id)
+            continue
+        elif parent.__class__ in _INERT or (parent.__class__ is ast.Subscript and parent.slice is node):
+            continue  # compared, formatted into text, or a key looked up
+        else:
+            opaque.add(node.id)
             continue
         if message is not None and _leaves(message, parents, leaving):
             found.add(node.id)
-    return found
+        else:
+            opaque.add(node.id)
+    return found, used - found - opaque
+
+
+#: Where a parameter's use sends nothing: a comparison, an f-string's field.
+_INERT = (ast.Compare, ast.FormattedValue)
 
 
 def _assigned(func) -> set:
