@@ -120,6 +120,9 @@ def test_sends_method_param_by_body_whatever_the_name():
     def overwritten(method):
         method = "tools/list"
         return {"method": method}
+
+    def denied(method):
+        raise JSONRPCError(-32003, "access denied", {"method": method})
     """
     assert _effects(code) == {
         (None, "_jsonrpc_request"): ({SENDS_METHOD_PARAM}, {"method"}),

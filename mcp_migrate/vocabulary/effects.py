@@ -357,7 +357,7 @@ def _method_params(func, params: tuple) -> tuple:
         else:
             opaque.add(node.id)
             continue
-        if message is not None and _leaves(message, parents, leaving):
+        if message is not None and not _error_data(message, parents) and _leaves(message, parents, leaving):
             found.add(node.id)
         else:
             opaque.add(node.id)
@@ -393,6 +393,29 @@ def _leaving_names(func) -> set:
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 found.update(n.id for n in _nodes(arg) if n.__class__ is ast.Name)
     return found
+
+
+def _error_data(message, parents: dict) -> bool:
+    """Whether the message sits in a JSON-RPC error's data (`{"error": {"data": {...}}}`,
+    `JSONRPCError(code, text, {"method": method})`, `ErrorData(..., data=...)`): it describes a
+    request, it is not one (as `wire.error_data` reads a method string)."""
+    node = message
+    while True:
+        parent = parents.get(id(node))
+        if parent is None or parent.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            return False
+        if parent.__class__ is ast.Dict and any(
+            v is node and k.__class__ is ast.Constant and k.value in ("data", "error")
+            for k, v in zip(parent.keys, parent.values)
+        ):
+            return True
+        if parent.__class__ is ast.keyword:
+            call = parents.get(id(parent))
+            if parent.arg == "data" and "Error" in _call_name(call):
+                return True
+        elif parent.__class__ is ast.Call and node is not parent.func and "Error" in _call_name(parent):
+            return True
+        node = parent
 
 
 def _leaves(message, parents: dict, leaving: set) -> bool:
