@@ -218,7 +218,8 @@ def test_imported_effects_through_a_package_reexport(tmp_path, monkeypatch):
     callers, helpers = os.path.join(root, "callers.py"), os.path.join(root, "pkg_tools", "helpers.py")
     found = imported_effects(callers, "pkg_tools", (None, "announce"), view)
     assert (found[0], found[1], set(found[2].effects)) == (helpers, (None, "announce"), {NOTIFIES})
-    found = imported_effects(callers, "pkg_tools", (None, "describe"), view)
+    assert imported_effects(callers, "pkg_tools", (None, "describe"), view) is None  # no effect
+    found = imported_effects(callers, "pkg_tools", (None, "describe"), view, full=True)
     assert (found[0], found[1], found[2].effects, found[2].params) == (
         helpers,
         (None, "describe"),

@@ -70,5 +70,5 @@ def _callee_effects(context, resolver, func, ancestors: list):
     if target is None:
         return None
     module, key = target
-    found = imported_effects(path, module, key, view_of(context.settings), context.settings.max_file_size)
+    found = imported_effects(path, module, key, view_of(context.settings), context.settings.max_file_size, True)
     return found[2] if found is not None else None

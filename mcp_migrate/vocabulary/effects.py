@@ -86,20 +86,27 @@ _EMPTY = ModuleEffects({}, frozenset(), {})
 _TABLE = "effects: module"
 
 
-def module_effects(source: str, view: ProjectView, limit: int = 0) -> ModuleEffects:
+def module_effects(source: str, view: ProjectView, limit: int = 0, full: bool = False) -> ModuleEffects:
     """The summary of the module file `source` (empty when unreadable, over `limit` bytes or not
-    Python), kept in `view` by the file's stamp."""
-    found = view.per_file(_TABLE, source, limit, lambda stat: effects_in(read(source, stat, limit or _LIMIT) or b""))
+    Python), kept in `view` by the file's stamp; `full`: with what callers rarely need (see
+    `effects_in`)."""
+    found = view.per_file(
+        _TABLE, source, (limit, full), lambda stat: effects_in(read(source, stat, limit or _LIMIT) or b"", full)
+    )
     return found if found is not None else _EMPTY
 
 
-def effects_in(data: bytes) -> ModuleEffects:
-    """The summary of a module's bytes."""
+def effects_in(data: bytes, full: bool = True) -> ModuleEffects:
+    """The summary of a module's bytes. Without `full`, only ASKS and NOTIFIES, the functions that
+    have one, and the module's aliases and imports: what the screens and a caller's one call away
+    ask of every imported module. The parameters that make a message's method (a walk of every
+    function that says `method`) and the callees are read only for the rare caller that hands a
+    method string to a project function, or follows callees (`full`)."""
     if not data:
         return _EMPTY
     asking = any(token in data for token in ASK_TOKENS)
     notifying = any(token in data for token in LIST_CHANGED_TOKENS)
-    building = b"method" in data
+    building = full and b"method" in data
     if not (asking or notifying or building):
         return _EMPTY
     syntax = read_syntax(data)
@@ -117,6 +124,10 @@ def effects_in(data: bytes) -> ModuleEffects:
             effects.add(ASKS)
         if notify_lines and any(line in notify_lines for line in span) and _notifies(func):
             effects.add(NOTIFIES)
+        if not full:
+            if effects:
+                functions[(owner, func.name)] = FunctionEffects(frozenset(effects))
+            continue
         params = _params(func, owner is not None)
         method_params, inert = (
             _method_params(func, params)

@@ -215,15 +215,18 @@ def _own_doers(source: str, limit: int, view: ProjectView, effect: str = ASKS) -
     return functions, {key for key in asking if key[0] is not None}
 
 
-def imported_effects(path: str, module: str, key: tuple, view: ProjectView, limit: int = 0) -> tuple | None:
+def imported_effects(
+    path: str, module: str, key: tuple, view: ProjectView, limit: int = 0, full: bool = False
+) -> tuple | None:
     """(module file, key, FunctionEffects) of the function or method `key` of the project module
     `module` as the file at `path` imports it (relative or absolute, `src/` layouts), through one
     re-export (`from .send_messages import f` in a package's `__init__.py`); None when the project
-    defines no such function in a module whose bytes can hold an effect."""
+    defines no such function with an effect (with `full`: no such function in a module whose
+    bytes can hold an effect; vocabulary.effects.effects_in)."""
     source = module_source(path, module, view)
     if source is None:
         return None
-    summary = module_effects(source, view, limit)
+    summary = module_effects(source, view, limit, full)
     found = summary.of(key)
     if found is None:  # a package re-exporting the name: the module that defines it, one hop
         name = key[0] or key[1]
@@ -232,7 +235,7 @@ def imported_effects(path: str, module: str, key: tuple, view: ProjectView, limi
         if other is None:
             return None
         key = (origin[1], key[1]) if key[0] else (None, origin[1])
-        source, found = other, module_effects(other, view, limit).of(key)
+        source, found = other, module_effects(other, view, limit, full).of(key)
         if found is None:
             return None
     return source, key, found
@@ -243,7 +246,7 @@ def effects_via(source: str, key: tuple, view: ProjectView, limit: int = 0) -> d
     file `source`: its own effects (from itself), then ASKS and NOTIFIES one hop away through the
     functions it calls, in its module (`helper()`, `self.helper()`) or imported from the
     project's others. One hop only: a caller of a caller does not ask."""
-    summary = module_effects(source, view, limit)
+    summary = module_effects(source, view, limit, full=True)
     own = summary.of(key)
     if own is None:
         return {}
