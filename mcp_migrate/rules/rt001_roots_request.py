@@ -25,6 +25,7 @@ from mcp_migrate.core.syntax import (
     shorten_dotted,
 )
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
+from mcp_migrate.vocabulary.builders import callee_builds
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do, names_a_doer
 from mcp_migrate.vocabulary.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.vocabulary.wire import (
@@ -432,9 +433,11 @@ class RootsRequest(WireMethodRule):
             self._method_given(node, where, ancestors)
 
     def _method_given(self, node, where, ancestors: list) -> None:
-        """The method given to a generic RPC verb (`rpc.call("roots/list")`), or matched in a
-        branch that relays the request to the other peer."""
-        if sends(where) or (builds(where) and not error_data(ancestors)):
+        """The method given to a call that sends or builds a message (vocabulary/builders.py:
+        the project's callee by its body, another by its name), or matched in a relaying branch."""
+        built = callee_builds(self.context, self.resolver, ancestors)  # None: not the project's
+        named = built is None and (sends(where) or (builds(where) and not error_data(ancestors)))
+        if named or (built and not error_data(ancestors)):
             self.report(node, MSG_RAW)
         elif where == "dispatch" and relays(ancestors):
             self.report(node, MSG_RELAY)

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 
 import libcst as cst
 
+from mcp_migrate.core.findings import Via
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
 from mcp_migrate.core.messages import Message
+from mcp_migrate.core.modules import absolute
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import NOTIFICATION_WRAPPERS
-from mcp_migrate.core.syntax import literal, method_name, positional
+from mcp_migrate.core.syntax import literal, method_name, positional, shorten_dotted
+from mcp_migrate.vocabulary.builders import callee_builds
+from mcp_migrate.vocabulary.effects import NOTIFIES
+from mcp_migrate.vocabulary.imported_asks import imported_effects, imports_a_doer, module_may_do
 from mcp_migrate.vocabulary.roots_types import roots_type_definition
 from mcp_migrate.vocabulary.wire import (
     LIST_CHANGED,
@@ -24,7 +31,7 @@ from mcp_migrate.vocabulary.wire import (
     method_in_code,
     sends,
 )
-from mcp_migrate.vocabulary.wrappers import SameFileHelpers
+from mcp_migrate.vocabulary.wrappers import SameFileHelpers, imported_module_files, imported_target
 
 _REMOVED = "`notifications/roots/list_changed` is removed in the 2026-07-28 revision (Roots is deprecated by SEP-2577)"
 MSG = Message(
@@ -33,6 +40,10 @@ MSG = Message(
 )
 MSG_HELPER = Message(
     "runs `{name}`, a helper in this file that sends roots `list_changed`",
+    _REMOVED + ": delete the helper and this call",
+)
+MSG_IMPORTED = Message(
+    "runs `{name}`, a helper of this project that sends `list_changed`",
     _REMOVED + ": delete the helper and this call",
 )
 MSG_TYPE = Message(
@@ -84,13 +95,22 @@ class ListChangedSend(WireMethodRule):
     ]
 
     @classmethod
+    def screen_imports(cls, data: bytes, path: str, settings) -> bool:
+        """A project function, method or module imported here whose body sends list_changed
+        (its effects summary's NOTIFIES, vocabulary/effects.py), whatever its name."""
+        return imports_a_doer(data, path, cls.SCREEN, settings.max_file_size, view_of(settings), NOTIFIES)
+
+    @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
-        """`.send_roots_list_changed()`, the notification type named (built, sent, wrapped or
-        re-implemented), or the method's string or constant; a same-file helper's call site
-        needs one of these in the helper."""
-        if syntax.method_calls("send_roots_list_changed") or syntax.mentions("RootsListChangedNotification"):
+        """A send written here (`sends_in`), or a call that may run a helper of this project
+        whose module sends (one call away, across modules)."""
+        if sends_in(syntax):
             return True
-        return method_in_code(syntax, cls.WIRE_STRINGS, LIST_CHANGED)
+        limit, view = settings.max_file_size, view_of(settings)
+        return any(
+            module_may_do(source, limit, cls.SCREEN, sends_in, syntax.mentions, view)
+            for source in imported_module_files(syntax, view)
+        )
 
     def __init__(self, context) -> None:
         super().__init__(context)
@@ -101,9 +121,15 @@ class ListChangedSend(WireMethodRule):
         self.helpers.found(self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:
-        """Calls of same-file helpers that send list_changed (known once the file is seen)."""
+        """Calls of same-file helpers that send list_changed (known once the file is seen);
+        then where each helper's finding is, for the callers other modules join to it
+        (core.callers)."""
         for site, name in self.helpers.sites():
             super().report(site, MSG_HELPER.format(name=name), severity="info")  # the helper is the site
+        sites = self.context.helper_sites
+        for (owner, name), first in self.helpers.first.items():
+            if first is not None:
+                sites[(self.CODE, owner, name)] = first
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         """A project's own RootsListChangedNotification model, in MCP code."""
@@ -131,6 +157,8 @@ class ListChangedSend(WireMethodRule):
                 and _untyped(receiver, self.resolver)
             ):
                 self.report(node, MSG, fix=_remove_send(self.ancestors))
+            else:
+                self._imported(node)
             return
         if name in ("send_notification", "send_raw_notification"):
             args = positional(node)
@@ -142,6 +170,26 @@ class ListChangedSend(WireMethodRule):
                 return
         if self.resolver.mcp_name(node.func) == "RootsListChangedNotification":
             self.report(node, MSG)
+        else:
+            self._imported(node)
+
+    def _imported(self, node: cst.Call) -> None:
+        """A call of a function or method another module of the project defines whose body sends
+        list_changed (its effects summary, vocabulary/effects.py), reported at info with the Via
+        that makes it a related location of the helper's own finding (core.callers)."""
+        path = self.context.path
+        target = imported_target(node.func, self.resolver) if path and not path.startswith("<") else None
+        if target is None:
+            return
+        module, key = target
+        settings = self.context.settings
+        found = imported_effects(path, module, key, view_of(settings), settings.max_file_size)
+        if found is None or NOTIFIES not in found[2].effects:
+            return
+        shown = absolute(view_of(settings), module, path) or module if module.startswith(".") else module
+        name = shorten_dotted(f"{shown}.{'.'.join(k for k in key if k)}", 30)
+        via = Via(self.CODE, os.path.abspath(found[0]), *found[1])
+        super().report(node, MSG_IMPORTED.format(name=name), severity="info", via=via)
 
     def _is_notification(self, expr) -> bool:
         if literal(expr) in LIST_CHANGED_SPELLINGS:
@@ -157,9 +205,24 @@ class ListChangedSend(WireMethodRule):
         return False
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
-        """list_changed sent, or put in a message by hand."""
-        if (where == "request" and not error_data(ancestors)) or sends(where) or builds(where):
+        """list_changed sent, or put in a message by hand: as a message's `method`, or given to a
+        function of the project whose body makes it one (vocabulary/effects.py), or to a sending
+        or building call the project does not define (by its name)."""
+        built = callee_builds(self.context, self.resolver, ancestors)
+        if built is None:
+            built = sends(where) or builds(where)
+        if (where == "request" and not error_data(ancestors)) or built:
             self.report(node, MSG)
+
+
+def sends_in(syntax) -> bool:
+    """The syntax screen of every send `visit_Call` and the wire strings report:
+    `.send_roots_list_changed()`, the notification type named (built, sent, wrapped or
+    re-implemented), or the method's string or constant; a same-file helper's call site needs one
+    of these in the helper."""
+    if syntax.method_calls("send_roots_list_changed") or syntax.mentions("RootsListChangedNotification"):
+        return True
+    return method_in_code(syntax, ListChangedSend.WIRE_STRINGS, LIST_CHANGED)
 
 
 def _untyped(receiver, resolver) -> bool:

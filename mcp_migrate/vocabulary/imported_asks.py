@@ -13,7 +13,6 @@ helpers."""
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 from typing import NamedTuple
@@ -23,7 +22,7 @@ from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
-from mcp_migrate.core.sdk import ASKING_TYPES
+from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, local_via, module_effects
 
 #: `from pkg.mod import a, b as c` and the parenthesised, multi-line form (at a line's start:
 #: core.line_scan).
@@ -50,17 +49,20 @@ class Doers(NamedTuple):
 _OWN, _COMPOSED = "imported asks: own", "imported asks: composed"
 
 
-def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0, view: ProjectView | None = None) -> bool:
+def imports_a_doer(
+    data: bytes, path: str, tokens: tuple, limit: int = 0, view: ProjectView | None = None, effect: str = ASKS
+) -> bool:
     """Whether the file at `path` (its bytes `data`) imports, from a project module, a name
-    whose body holds one of `tokens`: a function or alias (imported by name), a class with such a
-    method (whose name the file spells as `.method`), or a module with one (spelled
-    `module.name`). The project is read through `view` (a fresh one when None)."""
+    whose body has `effect` (vocabulary.effects; its module holds one of `tokens`): a function or
+    alias (imported by name), a class with such a method (whose name the file spells as
+    `.method`), or a module with one (spelled `module.name`). The project is read through `view`
+    (a fresh one when None)."""
     if not path or path.startswith("<"):
         return False
     view = view if view is not None else ProjectView()
     for module, names in from_imports(data):
         source = module_source(path, module, view)
-        doers = _doers(source, tokens, limit, view) if source else Doers()
+        doers = _doers(source, tokens, limit, view, effect=effect) if source else Doers()
         for name, bound in names:
             if name in doers.functions and data.count(bound.encode()) > 1:  # imported and used
                 return True
@@ -68,10 +70,10 @@ def imports_a_doer(data: bytes, path: str, tokens: tuple, limit: int = 0, view: 
                 return True
             if b"." in data and data.find(bound.encode() + b".") >= 0:  # `scope.Pinned`: a module?
                 submodule = f"{module}.{name}" if module != "." * len(module) else module + name
-                if _module_spelled(data, module_source(path, submodule, view), bound, tokens, limit, view):
+                if _module_spelled(data, module_source(path, submodule, view), bound, tokens, limit, view, effect):
                     return True
     for module, bound in _plain_imports(data):
-        if _module_spelled(data, module_source(path, module, view), bound, tokens, limit, view):
+        if _module_spelled(data, module_source(path, module, view), bound, tokens, limit, view, effect):
             return True
     return False
 
@@ -89,11 +91,13 @@ def names_a_doer(
     return source is not None and name in _doers(source, tokens, limit, view).functions
 
 
-def _module_spelled(data: bytes, source: str | None, bound: str, tokens: tuple, limit: int, view) -> bool:
+def _module_spelled(
+    data: bytes, source: str | None, bound: str, tokens: tuple, limit: int, view, effect: str = ASKS
+) -> bool:
     """`bound.<doer>` in the bytes, for a module bound to `bound` whose doers are known."""
     if source is None:
         return False
-    doers = _doers(source, tokens, limit, view)
+    doers = _doers(source, tokens, limit, view, effect=effect)
     if not doers:
         return False
     prefix = bound.encode() + b"."
@@ -152,16 +156,16 @@ def _folder(path: str, cwd: str, view: ProjectView) -> str:
     return found
 
 
-def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int = 1) -> Doers:
-    """A module's doers: its own (kept by its size and mtime) and, `hops` deep, those it
-    re-exports (composed again when a module it re-exports from changed alone)."""
-    own = _own(source, tokens, limit, view)
+def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int = 1, effect: str = ASKS) -> Doers:
+    """A module's doers of `effect`: its own (kept by its size and mtime) and, `hops` deep,
+    those it re-exports (composed again when a module it re-exports from changed alone)."""
+    own = _own(source, tokens, limit, view, effect)
     if own is None:
         return Doers()
     functions, methods, imports = own
     if not hops or not imports:
         return Doers(functions, methods)
-    key = (source, tokens, hops)
+    key = (source, tokens, hops, effect)
     composed = view.table(_COMPOSED)
     memo = composed.get(key)
     if memo is not None and memo[0] is own and all(file_stamp(f) == stamp for f, stamp in memo[1]):
@@ -174,7 +178,7 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
         other = module_source(source, module, view)
         if other is None or other == source:
             continue
-        theirs = _doers(other, tokens, limit, view, hops - 1)
+        theirs = _doers(other, tokens, limit, view, hops - 1, effect)
         used.append((other, file_stamp(other)))
         for name, bound in names:
             if name in theirs.functions:
@@ -185,85 +189,79 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
     return found
 
 
-def _own(source: str, tokens: tuple, limit: int, view: ProjectView) -> tuple | None:
+def _own(source: str, tokens: tuple, limit: int, view: ProjectView, effect: str) -> tuple | None:
     """(functions, methods, from-imports) of one module file."""
-    return view.per_file(_OWN, source, tokens, lambda stat: _read_own(source, stat, tokens, limit or _LIMIT))
+    return view.per_file(
+        _OWN, source, (tokens, effect), lambda stat: _read_own(source, stat, tokens, limit or _LIMIT, view, effect)
+    )
 
 
-def _read_own(source: str, stat, tokens: tuple, limit: int) -> tuple | None:
+def _read_own(source: str, stat, tokens: tuple, limit: int, view: ProjectView, effect: str) -> tuple | None:
     data = read(source, stat, limit)
     if data is None:
         return None
-    functions, methods = _own_doers(data, tokens) if any(token in data for token in tokens) else (set(), set())
+    doing = any(token in data for token in tokens)
+    functions, methods = _own_doers(source, limit, view, effect) if doing else (set(), set())
     return frozenset(functions), frozenset(methods), tuple(from_imports(data))
 
 
-def _own_doers(data: bytes, tokens: tuple) -> tuple:
+def _own_doers(source: str, limit: int, view: ProjectView, effect: str = ASKS) -> tuple:
     """(functions and aliases, (class, method) pairs) of a module whose code (not its comments
-    or docstrings) names what the rule reports: a name or attribute of `_NAMES`, one spelling a
-    method constant, the method string itself."""
-    syntax = read_syntax(data)
-    if syntax is None:
-        return set(), set()
-    tree = syntax.tree
-    # Only a function whose lines hold a token is walked (most of a large module holds none).
-    lines = {data.count(b"\n", 0, m.start()) + 1 for token in tokens for m in re.finditer(re.escape(token), data)}
-
-    def asks(node) -> bool:
-        end = node.end_lineno or node.lineno
-        return any(node.lineno <= line <= end for line in lines) and _names_a_request(node)
-
-    functions, methods = set(), set()
-    for node in tree.body:
-        if node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) and asks(node):
-            functions.add(node.name)
-        elif node.__class__ is ast.ClassDef:
-            for item in node.body:
-                if item.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef) and asks(item):
-                    methods.add((node.name, item.name))
-    for node in tree.body:  # aliases of a doer: `Pinned = Annotated[..., Resolve(_ask)]`
-        targets = (
-            node.targets if node.__class__ is ast.Assign else [node.target] if node.__class__ is ast.AnnAssign else []
-        )
-        value = getattr(node, "value", None)
-        if value is not None and any(n.__class__ is ast.Name and n.id in functions for n in ast.walk(value)):
-            functions.update(t.id for t in targets if t.__class__ is ast.Name)
-    return functions, methods
+    or docstrings) has `effect` (asks for roots: its effects summary's ASKS, vocabulary.effects);
+    an alias of an asking function asks too."""
+    summary = module_effects(source, view, limit)
+    asking = summary.doing(effect)
+    functions = {name for owner, name in asking if owner is None} | (summary.aliases if effect == ASKS else set())
+    return functions, {key for key in asking if key[0] is not None}
 
 
-#: Names and attributes a roots request is written with (RT001's findings: `.list_roots()`, an
-#: awaited framework `list_roots()`, `ListRootsRequest(...)`, v2's `ListRoots()` marker).
-_NAMES = ASKING_TYPES | {"list_roots"}
-_CONSTANT_WORDS = ("ROOTS_LIST", "LIST_ROOTS")
+def imported_effects(
+    path: str, module: str, key: tuple, view: ProjectView, limit: int = 0, full: bool = False
+) -> tuple | None:
+    """(module file, key, FunctionEffects) of the function or method `key` of the project module
+    `module` as the file at `path` imports it (relative or absolute, `src/` layouts), through one
+    re-export (`from .send_messages import f` in a package's `__init__.py`); None when the project
+    defines no such function with an effect (with `full`: no such function in a module whose
+    bytes can hold an effect; vocabulary.effects.effects_in)."""
+    source = module_source(path, module, view)
+    if source is None:
+        return None
+    summary = module_effects(source, view, limit, full)
+    found = summary.of(key)
+    if found is None:  # a package re-exporting the name: the module that defines it, one hop
+        name = key[0] or key[1]
+        origin = summary.imports.get(name, (None, name))
+        other = next(iter(reexport_sources(source, lambda word: word == name, view)), None)
+        if other is None:
+            return None
+        key = (origin[1], key[1]) if key[0] else (None, origin[1])
+        source, found = other, module_effects(other, view, limit, full).of(key)
+        if found is None:
+            return None
+    return source, key, found
 
 
-def _names_a_request(func) -> bool:
-    """The function's code names a request. A method compared in a dispatch
-    (`if method == "roots/list":`, `case "roots/list":`) answers one instead, and a
-    `.list_roots()` whose result is used unawaited (`roots = store.list_roots()`) reads a
-    project's own store: the SDK's request is a coroutine."""
-    if func.name == "list_roots":
-        return True
-    compared: set[int] = set()
-    unawaited: set = set()
-    for node in ast.walk(func):
-        if node.__class__ is ast.Compare:
-            compared.update(id(operand) for operand in (node.left, *node.comparators))
-        elif node.__class__ is ast.MatchValue:
-            compared.add(id(node.value))
-        elif node.__class__ in (ast.Assign, ast.Return, ast.Expr) and node.value.__class__ is ast.Call:
-            unawaited.add(id(node.value.func))  # `roots = store.list_roots()`: a getter, not the SDK's ask
-    for node in ast.walk(func):
-        if id(node) in compared or (id(node) in unawaited and getattr(node, "attr", "") == "list_roots"):
+def effects_via(source: str, key: tuple, view: ProjectView, limit: int = 0) -> dict:
+    """effect -> (module file, function key) it comes from, for the function `key` of the module
+    file `source`: its own effects (from itself), then ASKS and NOTIFIES one hop away through the
+    functions it calls, in its module (`helper()`, `self.helper()`) or imported from the
+    project's others. One hop only: a caller of a caller does not ask."""
+    summary = module_effects(source, view, limit, full=True)
+    own = summary.of(key)
+    if own is None:
+        return {}
+    found = {effect: (source, key) for effect in own.effects}
+    for effect, callee in local_via(summary, key).items():
+        found.setdefault(effect, (source, callee))
+    for owner, name in own.callees:
+        origin = summary.imports.get(name) if owner is None else None
+        if origin is None:
             continue
-        kind = node.__class__
-        if kind is ast.Name or kind is ast.Attribute:
-            word = node.id if kind is ast.Name else node.attr
-            if word in _NAMES or any(w in word for w in _CONSTANT_WORDS):
-                return True
-        elif kind is ast.Constant and node.value == "roots/list":
-            return True
-    return False
+        theirs = imported_effects(source, origin[0], (None, origin[1]), view, limit)
+        for effect in (ASKS, NOTIFIES):
+            if theirs is not None and effect in theirs[2].effects:
+                found.setdefault(effect, (theirs[0], theirs[1]))
+    return found
 
 
 #: The view's table (core.project_view): (module file, mtime, size, tokens) -> whether its

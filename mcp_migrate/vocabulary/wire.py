@@ -305,7 +305,8 @@ def error_data(ancestors: list) -> bool:
         if isinstance(anc, cst.DictElement) and literal(anc.key) in ("data", "error"):
             return True
         if isinstance(anc, cst.Arg) and anc.keyword is not None and anc.keyword.value == "data":
-            return True
+            if i >= 1 and _error_call(ancestors[i - 1]):
+                return True  # `ErrorData(code, message, data={...})`; not `_sse_event(data=message)`
         if isinstance(anc, cst.Arg) and i >= 1 and _error_call(ancestors[i - 1]):
             return True  # `ErrorData(-32601, "unsupported", {"method": ...})`: positional data
         if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):

@@ -273,7 +273,7 @@ class ImportedHelpers:
         """The qualified name of the imported helper `call` runs, when it asks (else None)."""
         if self._analysing or not self.path or self.path.startswith("<"):
             return None
-        return self._found(_imported_target(call.func, resolver))
+        return self._found(imported_target(call.func, resolver))
 
     def defined(self, qualified: str | None) -> str | None:
         """`qualified` (a project class or function named through an import: `RootsManager`
@@ -385,7 +385,7 @@ def _reexported_from(source: str, name: str, view: ProjectView) -> str | None:
     return found[0] if found else None
 
 
-def _imported_target(func, resolver) -> tuple | None:
+def imported_target(func, resolver) -> tuple | None:
     """(module, function key) a call's callee names through the file's imports: a function
     imported from a project module (absolutely or relatively), or a method on an instance of an
     imported class. SDK names are not followed."""
