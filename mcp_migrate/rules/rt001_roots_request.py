@@ -253,9 +253,8 @@ class RootsRequest(WireMethodRule):
                 sites[(self.CODE, owner, name)] = first
 
     def visit_Param(self, node: cst.Param) -> None:
-        """A parameter typed with an alias whose resolver asks (`pinned: scope.Pinned`, where
-        `Pinned = Annotated[ListRootsResult, Resolve(_ask)]`) or with that marker inline: the
-        framework runs the resolver for each call (one call away, at info); this file's are known at the end."""
+        """A parameter typed with an alias whose resolver asks (`p: scope.Pinned`, `Pinned = Annotated[ListRootsResult,
+        Resolve(_ask)]`), or with that marker inline: run per call (info; this file's are known at the end)."""
         if node.annotation is None:
             return
         self.helpers.annotated(node, self.resolver)
@@ -263,12 +262,10 @@ class RootsRequest(WireMethodRule):
         settings = self.context.settings
         for expr in [annotation, *marker_arguments(annotation)]:
             qualified = self.resolver.qualified(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
-            if names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view):
-                helper = self.imported.defined(qualified)
-                if helper is not None:
-                    message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
-                    super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
-                    return
+            asks = names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view)
+            if asks and (helper := self.imported.defined(qualified)) is not None:
+                message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
+                return super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         """A framework's own module-level `async def list_roots()` in MCP code that is not a

@@ -636,7 +636,8 @@ def _root_objects(value: cst.BaseExpression, resolver) -> bool:
 
 def _dicts_inside(node: cst.Dict) -> list:
     """The dicts a dict literal holds in its values, at any depth (an envelope's `result`)."""
-    found, stack = [], [node]
+    found: list[cst.Dict] = []
+    stack: list[cst.BaseExpression] = [node]
     while stack:
         current = stack.pop()
         for element in getattr(current, "elements", ()):
