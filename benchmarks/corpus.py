@@ -86,6 +86,9 @@ class Corpus:
     repos: dict = field(default_factory=dict)  # "owner/name" -> {"commit": ..., "exclude": [...]}
     #: Labelled lines no rule is scored on (rows 38-62's category G, root construction).
     constructions: list = field(default_factory=list)
+    #: Labels a later decision took out of a rule's scope (``retired = "why"``): kept with the
+    #: labels they were, listed, not scored.
+    retired: list = field(default_factory=list)
     #: Repository -> the label sets of the files that name it (a repository can hold negatives
     #: of one set and labels of another: sympy, the AWS samples).
     sets: dict = field(default_factory=dict)
@@ -146,7 +149,8 @@ def add_file(corpus: Corpus, path: Path, label_set: str = "tuned") -> None:
         for entry in entries:
             entry["set"] = label_set
             corpus.sets.setdefault(entry["repo"], set()).add(label_set)
-    corpus.labels += tables["label"]
+    corpus.labels += [entry for entry in tables["label"] if "retired" not in entry]
+    corpus.retired += [entry for entry in tables["label"] if "retired" in entry]
     corpus.wrong += tables["wrong"]
     corpus.negatives += tables["negative"]
     corpus.not_findings += tables["not_finding"]
@@ -194,6 +198,7 @@ def only_set(corpus: Corpus, label_set: str | None) -> Corpus:
         not_findings=keep(corpus.not_findings),
         repos={repo: entry for repo, entry in corpus.repos.items() if repo in mine},
         constructions=keep(corpus.constructions),
+        retired=keep(corpus.retired),
         sets={repo: {label_set} for repo in mine},
     )
 
@@ -445,6 +450,7 @@ def score(corpus: Corpus, run: Run, window: int | None = None) -> dict:
         "missing_repos": run.missing,
         "failed_repos": run.problems,
         "skipped_labels": len(corpus.labels) - len(scored),
+        "retired": corpus.retired,
     }
 
 
@@ -512,6 +518,9 @@ def print_text(result: dict) -> None:
         [finding_line(f) for f in result["construction_findings"]],
     )
     print_section("Known false positives ([[wrong]])", [finding_line(f) for f in result["known_wrong"]])
+    if result["retired"]:
+        retired = [f"{label_line(lab)}  [retired: {lab['retired']}]" for lab in result["retired"]]
+        print_section("Retired labels (out of the rule's scope since, not scored)", retired)
 
 
 def warn(message: str) -> None:

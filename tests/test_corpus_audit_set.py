@@ -108,3 +108,21 @@ def test_a_caller_listed_with_its_helpers_finding_finds_the_callers_label(corpus
     assert result["overall"] == {"labelled": 2, "found": 1, "missed": 1, "recall": 50.0}
     assert result["unlabelled_line_findings"] == []
     assert corpus_module.caller_locations(item, REPO, tmp_path, ["tools.py"]) == []
+
+
+def test_a_retired_label_is_listed_and_not_scored(corpus_module, tmp_path):
+    """A label a later decision took out of its rule's scope (issue 35 §4: RT103 only on values
+    from roots) stays in its file with the reason, and is neither found nor missed."""
+    labels = tmp_path / "labels.toml"
+    labels.write_text(
+        f'[[label]]\nrepo = "{REPO}"\ncommit = "{COMMIT}"\npath = "a.py"\nline = 3\ncode = "RT103"\n'
+        'retired = "a configured allow-list, not roots"\n'
+        f'[[label]]\nrepo = "{REPO}"\ncommit = "{COMMIT}"\npath = "a.py"\nline = 9\ncode = "RT103"\n'
+    )
+    corpus = corpus_module.load_corpus(labels, None, False)
+    assert [lab["line"] for lab in corpus.labels] == [9]
+    assert [lab["line"] for lab in corpus.retired] == [3]
+    run = corpus_module.Run(findings=[], present={REPO})
+    result = corpus_module.score(corpus, run)
+    assert result["overall"] == {"labelled": 1, "found": 0, "missed": 1, "recall": 0.0}
+    assert [lab["line"] for lab in result["retired"]] == [3]
