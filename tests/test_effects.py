@@ -301,13 +301,16 @@ def test_rt004_reports_a_call_of_an_imported_sender_by_its_body(tmp_path, monkey
 
 def test_rt004_caller_without_a_list_changed_word_through_a_package(tmp_path, monkeypatch):
     """A caller that names nothing of list_changed (the byte screen's second chance) reaches a
-    sender re-exported by its package."""
+    sender re-exported by its package, in a file that mentions MCP (as RT001's screen: a file
+    that never says mcp is not read for imported senders, which kept the speed benchmark's
+    site-packages from reading every module its files import)."""
     monkeypatch.chdir(tmp_path)
-    _sending_tree(
-        tmp_path, "from app import notify_changed\n\n\nasync def on_roots(write):\n    await notify_changed(write)\n"
-    )
+    caller = "from app import notify_changed\n\n\nasync def on_roots(write):\n    await notify_changed(write)\n"
+    _sending_tree(tmp_path, "import mcp\n" + caller)
     (tmp_path / "app" / "__init__.py").write_text("from app.senders import notify_changed\n")
-    assert _findings(tmp_path, "app/roots_caller.py") == [(5, 11, "RT004", NOTIFY_HELP.format("app.notify_changed"))]
+    assert _findings(tmp_path, "app/roots_caller.py") == [(6, 11, "RT004", NOTIFY_HELP.format("app.notify_changed"))]
+    (tmp_path / "app" / "roots_caller.py").write_text(caller)
+    assert _findings(tmp_path, "app/roots_caller.py") == []
 
 
 def test_rt004_same_file_sender_by_body_and_not_by_name():

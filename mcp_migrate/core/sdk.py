@@ -170,6 +170,10 @@ _SPEC_TYPE_BYTES = re.compile(
 )
 _ROOT_WITH_URI = re.compile(rb"\bRoot\(\s*uri\s*=")
 _WIRE_METHOD = re.compile(rb"""["'](?:roots/list|notifications/roots/list_?[cC]hanged)["']""")
+#: Any mention of MCP in a file's bytes: the cheapest "may be MCP code" test, for screens that
+#: would otherwise read other modules (a `*_roots(` helper call, an imported helper that sends
+#: list_changed) for every file of a large tree (sympy's `dup_isolate_real_roots(...)`).
+MENTIONS_MCP = re.compile(rb"mcp|MCP|Mcp")
 _ENVELOPE = re.compile(rb"""["']jsonrpc["']|\bJSONRPC\w*\b""")
 _ROOTS_CAPABILITY = re.compile(rb"""["']roots["']\s*:\s*\{\s*["']list_?[cC]hanged["']""")
 #: SDK symbols whose import says which side a file is on.

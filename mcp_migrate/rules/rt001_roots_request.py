@@ -13,7 +13,15 @@ from mcp_migrate.core.findings import Via
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.sdk import FASTMCP, REQUEST_WRAPPERS, SDK_PACKAGES, SERVER_RECEIVERS, in_package, mcp_module
+from mcp_migrate.core.sdk import (
+    FASTMCP,
+    MENTIONS_MCP,
+    REQUEST_WRAPPERS,
+    SDK_PACKAGES,
+    SERVER_RECEIVERS,
+    in_package,
+    mcp_module,
+)
 from mcp_migrate.core.syntax import (
     code_of,
     iter_nodes,
@@ -85,9 +93,6 @@ _SEND_METHODS = frozenset({"send_request"})
 _AWAITERS = frozenset({"wait_for", "ensure_future", "create_task", "shield", "gather", "run"})
 #: A class of the file's own that defines list_roots: `x.list_roots()` may be that one.
 _OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
-#: Any mention of MCP: a `*_roots(` helper call counts only in MCP code (sympy's imported
-#: `dup_isolate_real_roots(...)` and `Poly(f).all_roots()` sent big modules to the parser).
-_MENTIONS_MCP = re.compile(rb"mcp|MCP|Mcp")
 
 
 class RootsRequest(WireMethodRule):
@@ -106,13 +111,13 @@ class RootsRequest(WireMethodRule):
         mentions MCP (a same-file helper that asks holds one of the other tokens itself)."""
         if any(token in data for token in cls.SCREEN[:-1]):
             return True
-        return b"_roots(" in data and _MENTIONS_MCP.search(data) is not None
+        return b"_roots(" in data and MENTIONS_MCP.search(data) is not None
 
     @classmethod
     def screen_imports(cls, data: bytes, path: str, settings) -> bool:
         """In MCP code: a project function, method or alias imported here whose body asks
         (vocabulary/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
-        if _MENTIONS_MCP.search(data) is None:
+        if MENTIONS_MCP.search(data) is None:
             return False
         tokens = cls.SCREEN[:-1]  # not `_roots(`: a helper's helper
         return imports_a_doer(data, path, tokens, settings.max_file_size, view_of(settings))
