@@ -36,6 +36,7 @@ import libcst as cst
 
 from mcp_migrate.core.sdk import LIST_ROOTS_RESULT, ROOT
 from mcp_migrate.core.syntax import code_of, positional
+from mcp_migrate.core.walk import children as syntax_children
 
 #: An origin: a value derived from roots in the function itself, or only through a parameter.
 OWN = "own"
@@ -420,7 +421,10 @@ def _params(params: cst.Parameters) -> list:
 
 
 def _children(node: cst.CSTNode) -> list:
-    return [c for c in node.children if isinstance(c, cst.CSTNode)]
+    """The syntax children (core.walk: by each node type's fields, as the engine's own walk):
+    LibCST's `children` builds every whitespace and comma node too, which made this module's
+    one walk of a file cost as much as every rule's visit together."""
+    return syntax_children(node)
 
 
 def _walk(node: cst.CSTNode):
