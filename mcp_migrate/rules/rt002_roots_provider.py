@@ -301,7 +301,7 @@ class RootsProvider(WireMethodRule):
             elif isinstance(target, cst.Subscript) and len(target.slice) == 1:
                 index = target.slice[0].slice
                 key = literal(index.value) if isinstance(index, cst.Index) else None
-                if key == "list_roots_callback":
+                if key == "list_roots_callback" and _handed_on(target.value, self.ancestors):
                     self._registered(target, key, node.value)
 
     def _registered(self, site, slot: str, value: cst.BaseExpression) -> None:
@@ -647,3 +647,26 @@ def _dicts_inside(node: cst.Dict) -> list:
                     found.append(value)
                 stack.append(value)
     return found
+
+
+def _handed_on(mapping: cst.BaseExpression, ancestors: list) -> bool:
+    """Does the dict a `list_roots_callback` entry is stored in reach a client: a parameter of
+    the enclosing function (filled for its caller), or a local it splats into a call
+    (`ClientSession(..., **kwargs)`) or returns? A test double that records what it was handed
+    in a dict of the test around it (`captured["list_roots_callback"] = cb`) registers nothing."""
+    if not isinstance(mapping, cst.Name):
+        return True  # `self.kwargs[...]`, `config["client"][...]`: kept, as before
+    function = next((a for a in reversed(ancestors) if isinstance(a, cst.FunctionDef)), None)
+    if function is None:
+        return True
+    name = mapping.value
+    params = function.params
+    if any(p.name.value == name for p in (*params.posonly_params, *params.params, *params.kwonly_params)):
+        return True
+    for node in iter_nodes(function.body):
+        if isinstance(node, cst.Arg) and node.star == "**" and isinstance(node.value, cst.Name):
+            if node.value.value == name:
+                return True
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == name:
+            return True
+    return False
