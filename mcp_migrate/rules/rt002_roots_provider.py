@@ -562,8 +562,9 @@ class RootsProvider(WireMethodRule):
         if self.context.is_claimed(node):
             return
         if expected_value(self.ancestors):
-            for inner in _dicts_inside(node):
-                self.context.claim(inner)  # the expected envelope's inner answer is expected too
+            for inner in iter_nodes(node):
+                if isinstance(inner, cst.Dict):
+                    self.context.claim(inner)  # the expected envelope's inner answer is expected too
             return
         for element in node.elements:
             if isinstance(element, cst.DictElement) and literal(element.key) == "roots" and uri_dicts(element.value):
@@ -632,21 +633,6 @@ def _root_objects(value: cst.BaseExpression, resolver) -> bool:
     """A list (or comprehension) of MCP `Root(...)` objects."""
     items = list_items(value)
     return bool(items) and all(isinstance(i, cst.Call) and resolver.mcp_name(i.func) == "Root" for i in items)
-
-
-def _dicts_inside(node: cst.Dict) -> list:
-    """The dicts a dict literal holds in its values, at any depth (an envelope's `result`)."""
-    found: list[cst.Dict] = []
-    stack: list[cst.BaseExpression] = [node]
-    while stack:
-        current = stack.pop()
-        for element in getattr(current, "elements", ()):
-            value = getattr(element, "value", None)
-            if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
-                if isinstance(value, cst.Dict):
-                    found.append(value)
-                stack.append(value)
-    return found
 
 
 def _handed_on(mapping: cst.BaseExpression, ancestors: list) -> bool:

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from mcp_migrate.core.sdk import LIST_ROOTS_RESULT, ROOT
-from mcp_migrate.core.syntax import code_of, positional
-from mcp_migrate.core.walk import children as syntax_children
+from mcp_migrate.core.syntax import code_of, iter_nodes, positional
+from mcp_migrate.core.walk import children
 
 #: An origin: a value derived from roots in the function itself, or only through a parameter.
 OWN = "own"
@@ -135,17 +135,17 @@ class Origins:
                 for param in _params(node.params):
                     if param.annotation is not None and self._root_annotation(param.annotation.annotation):
                         inner.names[param.name.value] = frozenset({OWN})
-                stack.extend((child, inner, None, ()) for child in _children(node.body))
+                stack.extend((child, inner, None, ()) for child in children(node.body))
                 continue
             if isinstance(node, cst.ClassDef):
-                stack.extend((child, scope, node, ()) for child in _children(node.body))
+                stack.extend((child, scope, node, ()) for child in children(node.body))
                 continue
             if isinstance(node, cst.Lambda):
                 continue
             self._note(node, scope, comps)
             if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
                 comps = (*comps, node)
-            stack.extend((child, scope, cls, comps) for child in _children(node))
+            stack.extend((child, scope, cls, comps) for child in children(node))
 
     def _aliases(self, module: cst.Module) -> None:
         """`Snapshot = tuple[types.Root, ...]` at module level: an alias of a roots type."""
@@ -159,7 +159,7 @@ class Origins:
                         self.root_types.add(target.value)
 
     def _root_annotation(self, expr: cst.BaseExpression, strings: bool = True) -> bool:
-        for node in _walk(expr):
+        for node in iter_nodes(expr):
             if isinstance(node, cst.Name) and node.value in self.root_types:
                 return True
             if isinstance(node, cst.Attribute) and node.attr.value in self.root_types:
@@ -418,21 +418,6 @@ def _params(params: cst.Parameters) -> list:
         found.append(params.star_arg)
     found.extend(params.kwonly_params)
     return found
-
-
-def _children(node: cst.CSTNode) -> list:
-    """The syntax children (core.walk: by each node type's fields, as the engine's own walk):
-    LibCST's `children` builds every whitespace and comma node too, which made this module's
-    one walk of a file cost as much as every rule's visit together."""
-    return syntax_children(node)
-
-
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(_children(current))
 
 
 def _empty(value: cst.BaseExpression) -> bool:
