@@ -148,6 +148,10 @@ ROOTS_TYPE_NAMES = frozenset({"ListRootsRequest", "ListRootsResult", "RootsListC
 ASKING_TYPES = frozenset({"ListRoots", "ListRootsRequest"})
 #: Types of a roots provider (fastmcp's RootsList / RootsHandler, the SDK's callback type).
 PROVIDER_TYPES = frozenset({"RootsList", "RootsHandler", "ListRootsFnT"})
+#: The `RequestContext` as fastmcp's roots module re-exports it beside `RootsHandler` (its docs
+#: write a roots callback `async def cb(context: RequestContext) -> list[str]` with it): a
+#: function that takes it from there is a roots handler, whatever it returns.
+ROOTS_HANDLER_CONTEXT = "fastmcp.client.roots.RequestContext"
 #: Envelopes that wrap a request or a notification (v1's ServerRequest(ListRootsRequest())).
 REQUEST_WRAPPERS = frozenset({"ServerRequest"})
 NOTIFICATION_WRAPPERS = frozenset({"ClientNotification"})

@@ -15,6 +15,7 @@ from mcp_migrate.core.sdk import (
     FASTMCP,
     LIST_ROOTS_RESULT,
     PROVIDER_TYPES,
+    ROOTS_HANDLER_CONTEXT,
     ROOTS_KWARG_PACKAGES,
     ROOTS_VALUE_TYPES,
     SDK_PACKAGES,
@@ -510,11 +511,24 @@ class RootsProvider(WireMethodRule):
         params = param_symbols(self.resolver, node.params)
         if "ListRootsRequest" in params:
             return "takes a `ListRootsRequest`"
+        if self._takes_roots_handler_context(node.params):
+            return "takes the `RequestContext` of fastmcp's roots handlers"
         if returns_built(node.body, self.resolver):
             return "builds and returns a `ListRootsResult`"
         if "ListRootsResult" in returns and ("ErrorData" in returns or "RequestContext" in params):
             return "has the `list_roots_callback` signature"
         return None
+
+    def _takes_roots_handler_context(self, params: cst.Parameters) -> bool:
+        """A parameter typed with the `RequestContext` imported from `fastmcp.client.roots`
+        (subscripted or not): the signature of fastmcp's `RootsHandler`."""
+        for param in all_params(params):
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            if isinstance(annotation, cst.Subscript):
+                annotation = annotation.value
+            if annotation is not None and self.resolver.qualified(annotation) == ROOTS_HANDLER_CONTEXT:
+                return True
+        return False
 
     def visit_Param(self, node: cst.Param) -> None:
         """A parameter typed with a roots-provider type (the SDK's `ListRootsFnT`, fastmcp's

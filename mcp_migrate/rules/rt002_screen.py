@@ -10,7 +10,7 @@ import re
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_TYPE_NAMES
+from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_HANDLER_CONTEXT, ROOTS_TYPE_NAMES
 from mcp_migrate.vocabulary.wire import ROOTS_LIST, method_in_code
 from mcp_migrate.vocabulary.words import words
 
@@ -83,6 +83,8 @@ def provider_in(syntax) -> bool:
     if syntax.mentions("ListRootsResult") and (syntax.mentions("ErrorData") or syntax.mentions("RequestContext")):
         return True
     if any(_roots_type_name(node, syntax) for node in syntax.of(ast.ClassDef)):
+        return True
+    if ROOTS_HANDLER_CONTEXT in syntax.imported:  # a function typed with it is a roots handler
         return True
     for node in syntax.of(ast.Dict):
         for key, value in zip(node.keys, node.values):
