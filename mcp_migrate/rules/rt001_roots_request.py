@@ -229,7 +229,7 @@ class RootsRequest(WireMethodRule):
             context.settings.max_file_size,
             context.settings.view,
         )
-        #: name -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
+        #: (function, name) -> (ListRootsRequest(...) call, its ancestors): `req = ListRootsRequest()` then
         #: `send_request(req)` is one request, reported at the send; unsent ones at the end.
         self._built: dict = {}
 
@@ -386,7 +386,8 @@ class RootsRequest(WireMethodRule):
             self.context.claim(inner)
             self._report_request(node, MSG_SEND, "result")
             return
-        if isinstance(request, cst.Name) and self._built.pop(request.value, None) is not None:
+        held = _wrapped_name(request, self.resolver)
+        if held is not None and self._built.pop(self._held_key(held.value), None) is not None:
             self._report_request(node, MSG_SEND, "result")
         elif self.resolver.sdk_instance(request) == "ListRootsRequest":
             self._report_request(node, MSG_SEND, "result")
@@ -422,8 +423,14 @@ class RootsRequest(WireMethodRule):
         target = parent.targets[0].target
         if not isinstance(target, cst.Name):
             return False
-        self._built[target.value] = (node, list(self.ancestors))
+        self._built[self._held_key(target.value)] = (node, list(self.ancestors))
         return True
+
+    def _held_key(self, name: str) -> tuple:
+        """A held request's key: its name within the function it is bound in (two functions'
+        `request = ListRootsRequest()` are two requests)."""
+        scope = next((a for a in reversed(self.ancestors) if isinstance(a, (cst.FunctionDef, cst.Lambda))), None)
+        return id(scope), name
 
     def method_used(self, node, where, ancestors: list, *, constant: bool) -> None:
         if where == "request" and not error_data(ancestors):
@@ -488,6 +495,14 @@ def _unwrap(expr: cst.BaseExpression, resolver):
         if isinstance(inner, cst.Call) and resolver.sdk_name(inner.func) == "ListRootsRequest":
             return inner
     return None
+
+
+def _wrapped_name(expr: cst.BaseExpression, resolver) -> cst.Name | None:
+    """The name a request is sent by: `send_request(request)`, or through a v1 wrapper
+    `send_request(ServerRequest(request))` (the request built on a line above)."""
+    if isinstance(expr, cst.Call) and resolver.sdk_name(expr.func) in REQUEST_WRAPPERS:
+        expr = _first_arg(expr, "root")
+    return expr if isinstance(expr, cst.Name) else None
 
 
 def _first_arg(call: cst.Call, name: str):
