@@ -41,6 +41,7 @@ from mcp_migrate.vocabulary.wire import (
     WireMethodRule,
     builds,
     error_data,
+    in_test_code,
     method_in_code,
     relays,
     sends,
@@ -436,7 +437,7 @@ class RootsRequest(WireMethodRule):
         if where == "request" and not error_data(ancestors):
             if not constant and self._inside_input_required():
                 self._bridge(node, "inputRequests")
-            else:
+            elif not in_test_code(self.context.path):  # a test's input to the code it tests
                 self.report(node, MSG_RAW)
         else:
             self._method_given(node, where, ancestors)
@@ -447,7 +448,8 @@ class RootsRequest(WireMethodRule):
         built = callee_builds(self.context, self.resolver, ancestors)  # None: not the project's
         named = built is None and (sends(where) or (builds(where) and not error_data(ancestors)))
         if named or (built and not error_data(ancestors)):
-            self.report(node, MSG_RAW)
+            if not in_test_code(self.context.path):  # a test's input to the code it tests
+                self.report(node, MSG_RAW)
         elif where == "dispatch" and relays(ancestors):
             self.report(node, MSG_RELAY)
 
