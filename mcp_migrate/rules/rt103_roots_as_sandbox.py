@@ -15,6 +15,12 @@ What is reported:
 * a call of this file's helper that checks the roots it is given, as an `if` test, where the
   roots are the caller's own (`if not _within(candidate, roots): raise`), and an async gate
   called there without `await` (it never denies);
+* a call, as an `if` test, of a function that decides access against roots it holds itself
+  (`if not guard.within(p): raise`, a method of a class built from roots), here or in another
+  module of the project;
+* a call that hands client roots to another module's function whose parameter is then the
+  boundary of an access check there (`registry.update_from_client_roots(uris)`, read by the
+  registry's `validate`): `rt103_across` asks that module what this rule decides on it;
 * in a file that decides against roots: an allow-list a function builds from its own roots and
   returns (at its `def`), a configured list extended with roots, roots kept in an attribute a
   check reads.
@@ -27,15 +33,18 @@ function that returns one; a parameter is, when every call in the file passes on
 from __future__ import annotations
 
 import ast
+import os
 
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
 from mcp_migrate.core.messages import Message
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
+from mcp_migrate.rules import rt103_across as across
 from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
 from mcp_migrate.vocabulary.root_flow import Flow
 from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins, target_names
@@ -69,9 +78,17 @@ MSG_GATE = Message(
     "`{expr}` refuses access unless `{function}` finds the path in client roots",
     "the check inside `{function}` is reported too; " + NOT_ACL,
 )
+MSG_GATE_HANDED = Message(
+    "`{expr}` refuses access unless `{function}` finds the path in client roots",
+    "`{function}` checks the path against the roots handed to it at {where}; " + NOT_ACL,
+)
 MSG_NEVER = Message(
     "`{expr}` never denies: `{function}` is async and called without `await`",
     "a coroutine object is always true, so the access check never runs; " + NOT_ACL,
+)
+MSG_HANDED = Message(
+    "`{expr}` makes client roots the boundary of an access check in `{name}`",
+    "`{function}` checks access against them at {where}; " + NOT_ACL,
 )
 MSG_BUILT = Message("`{function}` builds an access allow-list from client roots", NOT_ACL)
 MSG_EXTENDED = Message("`{expr}` extends the allow-list `{name}` with client roots", NOT_ACL)
@@ -90,6 +107,15 @@ class RootsAsSandbox(Rule):
     origins: Origins
     #: Every value RT103 follows starts at a `list_roots()` call or an annotation naming a roots type.
     SCREEN = (b"list_roots", b"Root")
+    #: (class or None, function, parameter): parameters taken as roots, when `rt103_across` asks
+    #: what a module decides once a caller elsewhere hands them roots.
+    ASSUMED: frozenset = frozenset()
+    #: Whether calls into the project's other modules are followed (`rt103_across`); the copy
+    #: that answers for another module follows none.
+    ACROSS = True
+    #: Where that copy leaves what only the whole module tells: the functions that decide
+    #: against roots they hold themselves (None: nowhere).
+    SINK: dict | None = None
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
@@ -170,6 +196,15 @@ class RootsAsSandbox(Rule):
             "    return any(p.startswith(d) for d in dirs)\n",
             "an allow-list extended with client roots",
         ),
+        Invalid(
+            "from pathlib import Path\n\nfrom mcp import types\n\nclass Guard:\n"
+            "    def __init__(self, roots: list[types.Root]) -> None:\n"
+            "        self._paths = [Path(str(r.uri)).resolve() for r in roots]\n\n"
+            "    def within(self, p: Path) -> bool:\n        return any(d in p.resolve().parents for d in self._paths)\n\n"
+            "    def read(self, p: Path) -> str:\n        if not self.within(p):\n            raise PermissionError(p)\n"
+            "        return p.read_text()\n",
+            "a refusal through a method that checks the roots its object was built from",
+        ),
     ]
 
     def __init__(self, context) -> None:
@@ -202,7 +237,7 @@ class RootsAsSandbox(Rule):
 
     # ----- data flow ------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        self.origins = Origins(node, self.resolver)
+        self.origins = Origins(node, self.resolver, assumed=self.ASSUMED)
 
     def _scope(self):
         return self.origins.scope_of(self.functions[-1] if self.functions else None)
@@ -285,7 +320,8 @@ class RootsAsSandbox(Rule):
             q = call_qualified(self.resolver, node)
             if q in _COMMONPATH or q in _COMMONPREFIX:
                 self._common(node, q in _COMMONPREFIX)
-        self._note_gate_call(node)
+        if not self._note_gate_call(node) and self.ACROSS and self.origins.sourced:
+            self._across(node)
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         """`root in path.parents`: a component-wise containment check against a root."""
@@ -434,11 +470,11 @@ class RootsAsSandbox(Rule):
                 self._feed(list(scope.returns), names, scope)
 
     # ----- decisions through this file's functions --------------------------------------------
-    def _note_gate_call(self, node: cst.Call) -> None:
+    def _note_gate_call(self, node: cst.Call) -> bool:
         scope = self._scope()
         callees = self.origins.callees(node, scope)
         if not callees:
-            return
+            return False
         args = [self._origin(a.value) for a in node.args if not a.star]
         parent = self.parent()
         awaited = isinstance(parent, cst.Await)
@@ -452,6 +488,89 @@ class RootsAsSandbox(Rule):
                 self.arguments.setdefault((id(callee.node), i + shift), []).append(
                     (self.flow.resolved(value) or self._resolving(value), id(function), param)
                 )
+        return True
+
+    # ----- decisions in the project's other modules ---------------------------------------------
+    def _across(self, node: cst.Call) -> None:
+        """A call of another module's function: a gate on roots it holds itself, as an `if`
+        test, or a function whose parameter becomes the boundary of a check there when this
+        call hands it client roots (see `rt103_across`). Only in a file with a roots source of
+        its own (`Origins.sourced`: what the syntax screen asks of every file)."""
+        tested = self._tested()
+        given = [a for a in node.args if not a.star and OWN in self._origin(a.value)]
+        if not tested and not given:
+            return
+        view = view_of(self.context.settings)
+        target = self._project_callee(node, view)
+        if target is None:
+            return
+        rule = type(self)
+        expr = shorten(code_of(node), 36)
+        function = f"{target.owner}.{target.name}" if target.owner else target.name
+        if given:
+            params = across.given_params(node, target, lambda value: OWN in self._origin(value))
+            at = across.boundary(target, params, view, rule) if params else None
+            if at is not None:
+                self._count_decision(node)
+                where = f"{self._relative(target.source)}:{at[0]}"
+                if tested:  # the caller's own refusal
+                    self.report(node, MSG_GATE_HANDED.format(expr=expr, function=function, where=where))
+                else:
+                    message = MSG_HANDED.format(expr=expr, name=target.name, function=function, where=where)
+                    self.report(node, message)
+                return
+        if tested and across.decides_itself(target, view, rule):
+            self._count_decision(node)
+            self.report(node, MSG_GATE.format(expr=expr, function=function))
+
+    def _count_decision(self, node: cst.Call) -> None:
+        self.decisions += 1
+        self._feed([a.value for a in node.args], set(), self._scope())
+
+    def _relative(self, source: str) -> str:
+        here = os.path.dirname(os.path.abspath(self.context.path)) if self.context.path else os.getcwd()
+        return os.path.relpath(source, here).replace(os.sep, "/")
+
+    def _project_callee(self, node: cst.Call, view) -> across.Callee | None:
+        """The project function or method of another module that `node` calls, if known."""
+        func = node.func
+        path = self.context.path
+        if not path or path.startswith("<"):
+            return None
+        if isinstance(func, cst.Name):
+            q = self.resolver.qualified(func)
+            return across.callee(across.locate(path, *across.split(q), view), None) if q else None
+        if isinstance(func, cst.Attribute):
+            cls = self._project_class(func.value, view, path, 2)
+            return across.callee(cls, func.attr.value) if cls is not None else None
+        return None
+
+    def _project_class(self, expr: cst.BaseExpression, view, path: str, depth: int) -> tuple | None:
+        """(file, facts, class) of the project class `expr` is an instance of: typed by the
+        resolver, an imported module-level instance, or a name this function binds once to a
+        method's result whose return annotation names a project class."""
+        typed = self.resolver.instance_type(expr)
+        if typed:
+            return across.class_of_instance(across.locate(path, *across.split(typed), view), view)
+        if not isinstance(expr, cst.Name):
+            return None
+        q = self.resolver.qualified(expr)
+        if q:
+            return across.class_of_instance(across.locate(path, *across.split(q), view), view)
+        if not depth:
+            return None
+        values = [
+            v
+            for t, v, k in self._scope().bindings
+            if k == "assign" and isinstance(t, cst.Name) and t.value == expr.value
+        ]
+        if len(values) != 1:
+            return None
+        value = values[0].expression if isinstance(values[0], cst.Await) else values[0]
+        if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Attribute):
+            return None
+        owner = self._project_class(value.func.value, view, path, depth - 1)
+        return across.returned_class(owner, value.func.attr.value, view) if owner is not None else None
 
     def _tested(self) -> bool:
         """The call's value is an `if` or `while` test, or part of one (`not`, `await`, `and`)."""
@@ -468,6 +587,7 @@ class RootsAsSandbox(Rule):
         """The decisions that need the whole file: calls of this file's gates (a function that
         checks against roots it is given, or an async one called without `await`), allow-lists
         built, extended or kept, reported where the file decides access against roots."""
+        self._leave_summary()
         for node_, function_, index, fix in self.held:
             if self._resolved_parameter(function_, index):
                 self.report(node_, MSG_CHECK.format(expr=shorten(code_of(node_), 36)))
@@ -483,7 +603,8 @@ class RootsAsSandbox(Rule):
             if is_async and not awaited and tested:
                 self.report(site, MSG_NEVER.format(expr=shorten(code_of(site), 36), function=name))
                 continue
-            if not tested or not any(OWN in a for a in args):
+            itself = any(OWN in self.decides.get(id(c.node), frozenset()) for c in scopes)
+            if not tested or not (any(OWN in a for a in args) or itself):
                 continue
             if PASSED in gates.get(id(function), frozenset()):
                 continue  # a helper of a helper: reported where the roots are its caller's own
@@ -516,6 +637,16 @@ class RootsAsSandbox(Rule):
         for assign, attribute, text in self.stores:
             if attribute in self.decision_attrs:
                 self.report(assign, MSG_STORED.format(expr=shorten(code_of(assign), 36), name=text))
+
+    def _leave_summary(self) -> None:
+        """For `rt103_across`: the functions of this module that decide against roots they hold."""
+        if self.SINK is None:
+            return
+        self.SINK["deciders"] = {
+            (scope.cls.name.value if scope.cls is not None else None, scope.node.name.value)
+            for scope in self.origins.scopes.values()
+            if isinstance(scope.node, cst.FunctionDef) and OWN in self.decides.get(id(scope.node), frozenset())
+        }
 
     def _gates(self) -> dict:
         """id(function) -> origins: the functions that decide access against roots, directly or

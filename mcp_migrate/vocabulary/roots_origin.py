@@ -16,7 +16,9 @@ A value *comes from roots* when it is:
   its class, `session.roots = roots` anywhere in the file);
 * the result of a function of this file that returns one, and a parameter of a function of this
   file that some call in the file passes one (`_check(candidate, roots)`; the method's `self`
-  counts for `self.m(...)`, `__init__` for a call of the class).
+  counts for `self.m(...)`, `__init__` for a call of the class);
+* a parameter another module passes roots to (`assumed`: (class or None, function, parameter)):
+  RT103 asks what a module decides when a caller elsewhere hands one of its functions roots.
 
 What is *own* and what is *passed*: a value that comes from roots through a parameter (only
 because a caller passes roots) is `passed`; one that comes from a source inside the function
@@ -104,9 +106,17 @@ class Scope:
 class Origins:
     """The roots data flow of one module (see the module docstring)."""
 
-    def __init__(self, module: cst.Module, resolver, root_types: frozenset = ROOT_TYPES) -> None:
+    def __init__(
+        self, module: cst.Module, resolver, root_types: frozenset = ROOT_TYPES, assumed: frozenset = frozenset()
+    ) -> None:
         self.resolver = resolver
         self.root_types = set(root_types)
+        #: (class name or None, function name, parameter name): parameters a caller in another
+        #: module passes roots to, taken as sources here.
+        self.assumed = assumed
+        #: Whether the module holds a source of its own: a `list_roots` attribute or a roots type
+        #: (what RT103's syntax screen asks of a file).
+        self.sourced = False
         self.module = Scope(module, None, None)
         self.scopes: dict = {id(module): self.module}
         #: function name -> scopes of functions and methods of that name.
@@ -132,8 +142,12 @@ class Origins:
                 inner = Scope(node, scope, cls, params=[p.name.value for p in _params(node.params)])
                 self.scopes[id(node)] = inner
                 self.by_name.setdefault(node.name.value, []).append(inner)
+                owner = cls.name.value if cls is not None else None
                 for param in _params(node.params):
                     if param.annotation is not None and self._root_annotation(param.annotation.annotation):
+                        inner.names[param.name.value] = frozenset({OWN})
+                        self.sourced = True
+                    elif self.assumed and (owner, node.name.value, param.name.value) in self.assumed:
                         inner.names[param.name.value] = frozenset({OWN})
                 stack.extend((child, inner, None, ()) for child in children(node.body))
                 continue
@@ -164,11 +178,31 @@ class Origins:
                 return True
             if isinstance(node, cst.Attribute) and node.attr.value in self.root_types:
                 return True
-            if strings and isinstance(node, cst.SimpleString) and any(t in node.value for t in self.root_types):
+            if strings and isinstance(node, cst.SimpleString) and self._annotation_text(node):
                 return True  # a string annotation: "list[Root]"
         return False
 
+    def _annotation_text(self, node: cst.SimpleString) -> bool:
+        """A string that is an annotation naming a roots type (`"list[Root]"`), not text that
+        mentions one (`Annotated[list[str], Option(help="... MCP Roots ...")]`)."""
+        if not any(t in node.value for t in self.root_types):
+            return False
+        text = node.evaluated_value
+        if not isinstance(text, str):
+            return False
+        try:
+            expr = cst.parse_expression(text)
+        except Exception:  # noqa: BLE001 - any text that is no expression is no annotation
+            return False
+        return self._root_annotation(expr, strings=False)
+
     def _note(self, node: cst.CSTNode, scope: Scope, comps: tuple) -> None:
+        kind = type(node)
+        if kind is cst.Attribute and not self.sourced:
+            attr = node.attr.value  # type: ignore[attr-defined]
+            self.sourced = attr == "list_roots" or attr in self.root_types
+        elif kind is cst.Name and not self.sourced:
+            self.sourced = node.value in self.root_types  # type: ignore[attr-defined]
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 self._bind(scope, target.target, node.value, "assign")
