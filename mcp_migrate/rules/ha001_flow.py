@@ -42,6 +42,9 @@ PASSES = 4
 #: value stored under one label, read and stored under a second is followed, not further (the
 #: third is a record of a record: `{"reason": ...}` built from a label).
 LABEL_HOPS = 2
+#: Method names of the built-in containers (`m.get(...)`, `xs.append(...)`): a call by one of
+#: these names is the container's, never linked by name to a project function of that name.
+BUILTIN_METHODS = frozenset(n for t in (dict, list, set, str, tuple) for n in dir(t) if not n.startswith("_"))
 
 
 class Origin(NamedTuple):
@@ -68,9 +71,10 @@ class Decided(NamedTuple):
 class Flow:
     """One module's hint-derived values, followed to the gates they decide.
 
-    `reads` maps id(hint read node) -> (hint name, missing counts as safe), the reads to follow; `gate(owner)` says what
-    an `if`/`while`/conditional expression decides (None: nothing), `decider(function)` what an
-    approval decision function decides (None: it is not one)."""
+    `reads` maps id(hint read node) -> (hint name, missing counts as safe), the reads to
+    follow; `gate(owner)` says what an `if`/`while`/conditional expression decides (None:
+    nothing), `decider(function)` what an approval decision function decides (None: it is not
+    one)."""
 
     def __init__(
         self,
@@ -118,10 +122,11 @@ class Flow:
 
     # ----- statements ---------------------------------------------------------------------
     def _block(self, block, env: dict, fid: int, control: Origin | None, name: str) -> None:
-        body = block.body if isinstance(block, (cst.IndentedBlock, cst.SimpleStatementSuite)) else block
-        if isinstance(body, cst.BaseSmallStatement):
-            body = [body]
-        for stmt in body:
+        """A suite: an indented block's statements, or `if x: return y` on one line."""
+        if isinstance(block, cst.SimpleStatementSuite):
+            self._stmt(block, env, fid, control, name)
+            return
+        for stmt in block.body:
             self._stmt(stmt, env, fid, control, name)
 
     def _stmt(self, stmt, env: dict, fid: int, control: Origin | None, name: str) -> None:
@@ -224,6 +229,8 @@ class Flow:
             value = value.expression
         if isinstance(value, cst.Call):
             callee = last_identifier(value.func)
+            if isinstance(value.func, cst.Attribute) and callee in BUILTIN_METHODS:
+                return None
             return self.returns.get(callee) if callee else None
         return None
 
@@ -313,6 +320,8 @@ class Flow:
         if key is not None and key in self.labels:
             return self.labels[key]
         callee = last_identifier(call.func)
+        if isinstance(call.func, cst.Attribute) and callee in BUILTIN_METHODS:
+            callee = None
         returned = self.returns.get(callee, {}).get(None) if callee else None
         found = None
         for arg in call.args:
