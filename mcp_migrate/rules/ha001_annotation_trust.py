@@ -225,28 +225,29 @@ def gate(owner) -> str | None:
     """What an `if`/`while`/conditional expression decides when its test is hint-derived: its
     branches call a tool or ask the user, return a verdict (at any depth: `if cap is not None:
     try: ... return {"passed": False}`), record or enforce a refusal (`violations.append(...)`,
-    `self._block_call(...)`) or raise one (`raise PermissionError`). None: a display, a log."""
-    if _branches_act(*_branches(owner)):
-        return WHAT_BRANCH
-    if _returns_verdict(owner):
-        return WHAT_VERDICT
+    `self._block_call(...)`) or raise one (`raise PermissionError`). None: a display, a log.
+    One walk of the branches (the engine's syntax children, not LibCST's visitor)."""
+    verdict = isinstance(owner, cst.IfExp) and (_verdict(owner.body) or _verdict(owner.orelse))
+    refusal = False
     stack = [b for b in _branches(owner) if b is not None]
-    refusal = None
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             continue
-        if isinstance(node, cst.Return) and node.value is not None and _verdict(node.value):
-            return WHAT_VERDICT
-        if isinstance(node, cst.Raise) and node.exc is not None and _raises_refusal(node.exc):
-            refusal = WHAT_GATE
-        if isinstance(node, cst.Call) and (
-            _refuses(last_identifier(node.func))
-            or (isinstance(node.func, cst.Attribute) and _refuses(last_identifier(node.func.value)))
-        ):
-            refusal = WHAT_GATE
+        if isinstance(node, cst.Call):
+            if _acts(node):
+                return WHAT_BRANCH
+            func = node.func
+            if _refuses(last_identifier(func)) or (
+                isinstance(func, cst.Attribute) and _refuses(last_identifier(func.value))
+            ):
+                refusal = True
+        elif isinstance(node, cst.Return) and node.value is not None and not verdict:
+            verdict = _verdict(node.value)
+        elif isinstance(node, cst.Raise) and node.exc is not None and _raises_refusal(node.exc):
+            refusal = True
         stack.extend(children(node))
-    return refusal
+    return WHAT_VERDICT if verdict else WHAT_GATE if refusal else None
 
 
 def _screen_gate(node) -> bool:

@@ -98,6 +98,8 @@ class Flow:
         self._what: str | None = None
         #: every origin met while a test is evaluated (None: no test is)
         self._collect: list | None = None
+        #: id(test owner) -> what it decides (None: nothing)
+        self._gates: dict = {}
 
     def run(self) -> list[Decided]:
         for _ in range(PASSES):
@@ -123,34 +125,34 @@ class Flow:
     # ----- statements ---------------------------------------------------------------------
     def _block(self, block, env: dict, fid: int, control: Origin | None, name: str) -> None:
         """A suite: an indented block's statements, or `if x: return y` on one line."""
-        if isinstance(block, cst.SimpleStatementSuite):
+        if type(block) is cst.SimpleStatementSuite:
             self._stmt(block, env, fid, control, name)
             return
         for stmt in block.body:
             self._stmt(stmt, env, fid, control, name)
 
     def _stmt(self, stmt, env: dict, fid: int, control: Origin | None, name: str) -> None:
-        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        if type(stmt) in (cst.SimpleStatementLine, cst.SimpleStatementSuite):
             for small in stmt.body:
                 self._small(small, env, fid, control, name)
-        elif isinstance(stmt, (cst.If, cst.While)):
+        elif type(stmt) in (cst.If, cst.While):
             test = self._test(stmt, env, fid)
             inner = test or control
             self._block(stmt.body, env, fid, inner, name)
-            if isinstance(stmt.orelse, cst.If):
+            if type(stmt.orelse) is cst.If:
                 self._stmt(stmt.orelse, env, fid, inner, name)
             elif stmt.orelse is not None:
                 self._block(stmt.orelse.body, env, fid, inner, name)
-        elif isinstance(stmt, (cst.For,)):
+        elif type(stmt) is cst.For:
             found = self._taint(stmt.iter, env, fid, top=True)
             if found is not None:
                 self._bind(stmt.target, found, env)
             self._block(stmt.body, env, fid, control, name)
-        elif isinstance(stmt, cst.With):
+        elif type(stmt) is cst.With:
             for item in stmt.items:
                 self._taint(item.item, env, fid, top=True)
             self._block(stmt.body, env, fid, control, name)
-        elif isinstance(stmt, cst.Try):
+        elif type(stmt) is cst.Try:
             self._block(stmt.body, env, fid, control, name)
             for handler in stmt.handlers:
                 self._block(handler.body, env, fid, control, name)
@@ -159,14 +161,14 @@ class Flow:
                     self._block(extra.body, env, fid, control, name)
 
     def _small(self, small, env: dict, fid: int, control: Origin | None, name: str) -> None:
-        if isinstance(small, cst.Assign):
+        if type(small) is cst.Assign:
             targets = [t.target for t in small.targets]
             self._assign(targets, small.value, env, fid, control)
-        elif isinstance(small, (cst.AnnAssign, cst.AugAssign)) and small.value is not None:
+        elif type(small) in (cst.AnnAssign, cst.AugAssign) and small.value is not None:
             self._assign([small.target], small.value, env, fid, control)
-        elif isinstance(small, cst.Return) and small.value is not None:
+        elif type(small) is cst.Return and small.value is not None:
             self._return(small.value, env, fid, control, name)
-        elif isinstance(small, cst.Expr):
+        elif type(small) is cst.Expr:
             self._taint(small.value, env, fid, top=True)
 
     def _assign(self, targets: list, value, env: dict, fid: int, control: Origin | None) -> None:
@@ -188,15 +190,15 @@ class Flow:
     def _store(self, target, found: Origin | None, env: dict) -> None:
         if found is None:
             return
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             if target.value not in env:
                 env[target.value] = found
                 self._changed = True
-        elif isinstance(target, cst.Attribute):
+        elif type(target) is cst.Attribute:
             self._label(target.attr.value, found)
-        elif isinstance(target, cst.Subscript) and len(target.slice) == 1:
+        elif type(target) is cst.Subscript and len(target.slice) == 1:
             index = target.slice[0].slice
-            key = literal(index.value) if isinstance(index, cst.Index) else None
+            key = literal(index.value) if type(index) is cst.Index else None
             if isinstance(key, str):
                 self._label(key, found)
 
@@ -225,11 +227,11 @@ class Flow:
                 self._decide(found, self._what)
 
     def _returned(self, value) -> dict | None:
-        if isinstance(value, cst.Await):
+        if type(value) is cst.Await:
             value = value.expression
-        if isinstance(value, cst.Call):
+        if type(value) is cst.Call:
             callee = last_identifier(value.func)
-            if isinstance(value.func, cst.Attribute) and callee in BUILTIN_METHODS:
+            if type(value.func) is cst.Attribute and callee in BUILTIN_METHODS:
                 return None
             return self.returns.get(callee) if callee else None
         return None
@@ -248,7 +250,9 @@ class Flow:
         found = self._taint(owner.test, env, fid, top=False)
         collected, self._collect = self._collect, outer
         if found is not None:
-            what = self.gate(owner)
+            what = self._gates.get(id(owner), False)
+            if what is False:  # asked once per test, whatever the rounds
+                what = self._gates[id(owner)] = self.gate(owner)
             if what is not None:
                 for origin in collected:
                     self._decide(origin, what)
@@ -263,47 +267,47 @@ class Flow:
         read = self.reads.get(id(expr))
         if read is not None:
             return Origin(read[0], expr, fid, None, read[1])
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             found = env.get(expr.value)
             if found is not None and not top and found.home == fid:
                 return found._replace(site=expr)
             return found
-        if isinstance(expr, cst.Attribute):
+        if type(expr) is cst.Attribute:
             name = expr.attr.value
             if name in self.labels:
                 return self.labels[name]
             if name in self.properties and None in self.returns.get(name, {}):
                 return self.returns[name][None]
             return self._taint(expr.value, env, fid, top)
-        if isinstance(expr, cst.Subscript):
+        if type(expr) is cst.Subscript:
             key = _key(expr)
             if key is not None and key in self.labels:
                 return self.labels[key]
             return self._taint(expr.value, env, fid, top) or self._first(
-                [s.slice.value for s in expr.slice if isinstance(s.slice, cst.Index)], env, fid
+                [s.slice.value for s in expr.slice if type(s.slice) is cst.Index], env, fid
             )
-        if isinstance(expr, cst.Call):
+        if type(expr) is cst.Call:
             return self._call(expr, env, fid)
-        if isinstance(expr, cst.Await):
+        if type(expr) is cst.Await:
             return self._taint(expr.expression, env, fid, top)
-        if isinstance(expr, cst.IfExp):
+        if type(expr) is cst.IfExp:
             test = self._test(expr, env, fid)
             return self._first([expr.body, expr.orelse], env, fid) or test
-        if isinstance(expr, cst.Dict):
+        if type(expr) is cst.Dict:
             for element in expr.elements:
-                if isinstance(element, cst.DictElement):
+                if type(element) is cst.DictElement:
                     key = literal(element.key)
                     found = self._taint(element.value, env, fid, top=True)
                     if found is not None and isinstance(key, str):
                         self._label(key, found)
             return None
-        if isinstance(expr, cst.Comparison):
+        if type(expr) is cst.Comparison:
             return self._first([expr.left, *(c.comparator for c in expr.comparisons)], env, fid)
-        if isinstance(expr, (cst.BooleanOperation, cst.BinaryOperation)):
+        if type(expr) in (cst.BooleanOperation, cst.BinaryOperation):
             return self._first([expr.left, expr.right], env, fid)
-        if isinstance(expr, cst.UnaryOperation):
+        if type(expr) is cst.UnaryOperation:
             return self._first([expr.expression], env, fid)
-        if isinstance(expr, (cst.Tuple, cst.List, cst.Set)):
+        if type(expr) in (cst.Tuple, cst.List, cst.Set):
             return self._first([e.value for e in expr.elements], env, fid)
         return None
 
@@ -320,7 +324,7 @@ class Flow:
         if key is not None and key in self.labels:
             return self.labels[key]
         callee = last_identifier(call.func)
-        if isinstance(call.func, cst.Attribute) and callee in BUILTIN_METHODS:
+        if type(call.func) is cst.Attribute and callee in BUILTIN_METHODS:
             callee = None
         returned = self.returns.get(callee, {}).get(None) if callee else None
         found = None
@@ -330,19 +334,19 @@ class Flow:
                 self._label(arg.keyword.value, origin)
             elif arg.keyword is None:
                 found = found or origin
-        if isinstance(call.func, cst.Attribute):
+        if type(call.func) is cst.Attribute:
             found = found or self._taint(call.func.value, env, fid, top=False)
         return returned or found
 
 
 def _elements(expr) -> list | None:
-    if isinstance(expr, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in expr.elements):
+    if type(expr) in (cst.Tuple, cst.List) and not any(type(e) is cst.StarredElement for e in expr.elements):
         return [e.value for e in expr.elements]
     return None
 
 
 def _key(expr: cst.Subscript) -> str | None:
-    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+    if len(expr.slice) != 1 or type(expr.slice[0].slice) is not cst.Index:
         return None
     key = literal(expr.slice[0].slice.value)
     return key if isinstance(key, str) else None
@@ -352,7 +356,7 @@ def _key_argument(call: cst.Call) -> str | None:
     """The label `m.get("k", ...)` or `getattr(m, "k", ...)` reads."""
     name = last_identifier(call.func)
     args = [a for a in call.args if a.keyword is None]
-    index = 0 if name == "get" and isinstance(call.func, cst.Attribute) else 1 if name == "getattr" else None
+    index = 0 if name == "get" and type(call.func) is cst.Attribute else 1 if name == "getattr" else None
     if index is None or len(args) <= index:
         return None
     key = literal(args[index].value)
