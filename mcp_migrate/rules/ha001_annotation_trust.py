@@ -44,6 +44,7 @@ Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor i
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 import libcst as cst
 
@@ -217,7 +218,7 @@ def _refuses(name: str | None) -> bool:
 def _raises_refusal(exc) -> bool:
     """`raise PermissionError(...)`, `raise PolicyViolation`: an exception named as a refusal."""
     target = exc.func if isinstance(exc, (cst.Call, ast.Call)) else exc
-    name = last_identifier(target) if isinstance(target, cst.CSTNode) else screen_last_identifier(target)
+    name = last_identifier(target) if isinstance(target, cst.BaseExpression) else screen_last_identifier(target)
     return bool(set(words(name or "")) & _REFUSAL_RAISE_WORDS)
 
 
@@ -256,7 +257,7 @@ def _screen_gate(node) -> bool:
     if node.__class__ is ast.IfExp and (_screen_verdict(node.body) or _screen_verdict(node.orelse)):
         return True
     branches = (node.body, node.orelse) if node.__class__ is not ast.While else (node.body,)
-    stack = [b for branch in branches for b in (branch if isinstance(branch, list) else [branch])]
+    stack: list[Any] = [b for branch in branches for b in (branch if isinstance(branch, list) else [branch])]
     while stack:
         current = stack.pop()
         kind = current.__class__
