@@ -29,8 +29,13 @@ a finding when an approval decision (2.) or an acting test (3.) in the same file
 accessor. So is a hint mapped into a policy label (`ToolPolicy(trusted=hint)`,
 `{"read_only": hint}`, `self.auto_ok = hint`) when such a decision or test reads that label
 (`policy.trusted`, `p["read_only"]`). An approval decision (2.) that reads such an accessor or
-label is reported there too (`return not self.is_read_only()`): that is the line to change. A
-caller of a caller is not followed.
+label is reported there too (`return not self.is_read_only()`): that is the line to change.
+
+Further (issue 35 §4, `ha001_flow`): a read none of these decides is followed through its module
+(returns and returned tuples, callers of callers, properties, labels read back in another class)
+to a gate it decides; a gate is also an `if` whose branches record or raise a refusal
+(`violations.append(...)`, `raise PermissionError`), as an information-flow policy that lets a
+tool run in a tainted context.
 
 Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor is declaring one
 (`ToolAnnotations(readOnlyHint=True)`, `annotations={"readOnlyHint": True}`).
@@ -39,6 +44,7 @@ Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor i
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 import libcst as cst
 
@@ -50,6 +56,8 @@ from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
 from mcp_migrate.core.syntax import keyword, literal, positional
+from mcp_migrate.core.walk import children
+from mcp_migrate.rules.ha001_flow import Flow
 from mcp_migrate.vocabulary.calls import call_qualified, returns_constant
 from mcp_migrate.vocabulary.words import last_identifier, words
 
@@ -86,6 +94,13 @@ WHAT_ADK = "google-adk's `require_confirmation=`"
 WHAT_PYDANTIC = "pydantic-ai's `approval_required(...)`"
 WHAT_BRANCH = "whether a tool runs or the user is asked"
 WHAT_VERDICT = "whether a call is allowed without asking"
+WHAT_GATE = "a policy gate that lets a tool run without asking"
+MSG_FLOW = Message(
+    "untrusted hint `{hint}` reaches a gate via `{label}`",
+    "the value made here from the hint is carried (returned, unpacked, stored and read back as"
+    " `{label}`) to {what}; tool annotations are hints set by the server, untrusted unless the"
+    " server is, and must not decide whether the user approves a call; " + ALLOW_LIST,
+)
 MSG_DECIDER = Message(
     "`{name}()` decides by untrusted hint `{hint}`, via `{via}`",
     "tool annotations are hints set by the server and must not decide whether the user approves a call; " + ALLOW_LIST,
@@ -102,7 +117,15 @@ _RUN_WORDS = frozenset({"call", "run", "execute", "invoke"})
 #: a branch on a hint that returns one decides whether the user is asked.
 _VERDICT_WORDS = frozenset(
     {"allow", "allowed", "ask", "deny", "denied", "approve", "approved", "reject", "rejected", "permit", "permitted"}
+    | {"passed", "blocked"}  # a policy check's answer (`{"passed": False, ...}`, `"blocked"`)
 )
+#: Words of a call that records or enforces a refusal (`violations.append(...)`,
+#: `self._block_policy_violation(...)`, `deny(...)`): a branch making one is a gate.
+_REFUSAL_WORDS = frozenset(
+    {"violation", "violations", "deny", "block", "reject", "refuse", "forbid", "blocked", "denied", "rejected"}
+)
+#: Words of an exception a gate raises to refuse a call (`PermissionError`, `PolicyViolation`).
+_REFUSAL_RAISE_WORDS = _REFUSAL_WORDS | {"permission", "unauthorized", "forbidden", "approval", "policy", "security"}
 
 
 def decision_function(name: str) -> bool:
@@ -148,6 +171,8 @@ def _verdict(expr) -> bool:
     `Decision.ASK`), or a call given one (`PermissionResult(behavior="deny")`)."""
     if isinstance(expr, cst.Call):
         return any(_verdict(arg.value) for arg in expr.args)
+    if isinstance(expr, cst.Dict):  # `{"passed": False, "reason": ...}`
+        return any(_verdict(e.key) or _verdict(e.value) for e in expr.elements if isinstance(e, cst.DictElement))
     value = literal(expr)
     name = (
         value
@@ -180,20 +205,75 @@ def _screen_verdict(expr) -> bool:
     """`_verdict` on the standard library's nodes."""
     if expr.__class__ is ast.Call:
         return any(_screen_verdict(a) for a in [*expr.args, *(k.value for k in expr.keywords)])
+    if expr.__class__ is ast.Dict:
+        return any(_screen_verdict(k) or _screen_verdict(v) for k, v in zip(expr.keys, expr.values) if k is not None)
     name = screen_string(expr) if expr.__class__ is ast.Constant else screen_last_identifier(expr)
     return bool(set(words(name or "")) & _VERDICT_WORDS)
 
 
-def _screen_returns_verdict(node) -> bool:
-    """`_returns_verdict` on the standard library's If / IfExp."""
-    if node.__class__ is ast.IfExp:
-        return _screen_verdict(node.body) or _screen_verdict(node.orelse)
-    if node.__class__ is not ast.If:
-        return False
-    return any(
-        stmt.__class__ is ast.Return and stmt.value is not None and _screen_verdict(stmt.value)
-        for stmt in [*node.body, *node.orelse]
-    )
+def _refuses(name: str | None) -> bool:
+    return bool(name) and bool(set(words(name or "")) & _REFUSAL_WORDS)
+
+
+def _raises_refusal(exc) -> bool:
+    """`raise PermissionError(...)`, `raise PolicyViolation`: an exception named as a refusal."""
+    target = exc.func if isinstance(exc, (cst.Call, ast.Call)) else exc
+    name = last_identifier(target) if isinstance(target, cst.BaseExpression) else screen_last_identifier(target)
+    return bool(set(words(name or "")) & _REFUSAL_RAISE_WORDS)
+
+
+def gate(owner) -> str | None:
+    """What an `if`/`while`/conditional expression decides when its test is hint-derived: its
+    branches call a tool or ask the user, return a verdict (at any depth: `if cap is not None:
+    try: ... return {"passed": False}`), record or enforce a refusal (`violations.append(...)`,
+    `self._block_call(...)`) or raise one (`raise PermissionError`). None: a display, a log.
+    One walk of the branches (the engine's syntax children, not LibCST's visitor)."""
+    verdict = isinstance(owner, cst.IfExp) and (_verdict(owner.body) or _verdict(owner.orelse))
+    refusal = False
+    stack = [b for b in _branches(owner) if b is not None]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        if isinstance(node, cst.Call):
+            if _acts(node):
+                return WHAT_BRANCH
+            func = node.func
+            if _refuses(last_identifier(func)) or (
+                isinstance(func, cst.Attribute) and _refuses(last_identifier(func.value))
+            ):
+                refusal = True
+        elif isinstance(node, cst.Return) and node.value is not None and not verdict:
+            verdict = _verdict(node.value)
+        elif isinstance(node, cst.Raise) and node.exc is not None and _raises_refusal(node.exc):
+            refusal = True
+        stack.extend(children(node))
+    return WHAT_VERDICT if verdict else WHAT_GATE if refusal else None
+
+
+def _screen_gate(node) -> bool:
+    """`gate` on the standard library's If / While / IfExp (a superset: every branch's calls,
+    returns and raises, at any depth)."""
+    if node.__class__ is ast.IfExp and (_screen_verdict(node.body) or _screen_verdict(node.orelse)):
+        return True
+    branches = (node.body, node.orelse) if node.__class__ is not ast.While else (node.body,)
+    stack: list[Any] = [b for branch in branches for b in (branch if isinstance(branch, list) else [branch])]
+    while stack:
+        current = stack.pop()
+        kind = current.__class__
+        if kind is ast.Call:
+            name = screen_last_identifier(current.func)
+            receiver = screen_last_identifier(current.func.value) if current.func.__class__ is ast.Attribute else None
+            if (name and _acting_name(name)) or _refuses(name) or _refuses(receiver):
+                return True
+        elif kind is ast.Return and current.value is not None and _screen_verdict(current.value):
+            return True
+        elif kind is ast.Raise and current.exc is not None and _raises_refusal(current.exc):
+            return True
+        for child in child_nodes(current):
+            if child.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+                stack.append(child)
+    return False
 
 
 def _branches_act(*nodes) -> bool:
@@ -202,22 +282,6 @@ def _branches_act(*nodes) -> bool:
         if n is not None:
             n.visit(finder)
     return finder.found
-
-
-def _acting_branches(node) -> bool:
-    """`_branches_act` on the standard library's If / While / IfExp."""
-    branches = (node.body, node.orelse) if node.__class__ is not ast.While else (node.body,)
-    stack = [b for branch in branches for b in (branch if isinstance(branch, list) else [branch])]
-    while stack:
-        current = stack.pop()
-        if current.__class__ is ast.Call:
-            name = screen_last_identifier(current.func)
-            if name and _acting_name(name):
-                return True
-        for child in child_nodes(current):
-            if child.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
-                stack.append(child)
-    return False
 
 
 def _acting_name(name: str) -> bool:
@@ -306,9 +370,7 @@ class AnnotationTrust(Rule):
         for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
             if decision_function(function.name):  # the hint may be read there or one call away
                 return True
-        if any(_screen_returns_verdict(node) for node in syntax.of(ast.If, ast.IfExp)):
-            return True
-        return any(_acting_branches(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
+        return any(_screen_gate(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
 
     VALID = [
         Valid(
@@ -335,6 +397,12 @@ class AnnotationTrust(Rule):
         Valid(
             "def css(tool):\n    if tool.annotations.destructiveHint:\n        return 'danger'\n    return 'plain'\n",
             "a branch on a hint returning a display label, not a verdict",
+        ),
+        Valid(
+            "def labels(tool):\n    ro = getattr(tool.annotations, 'readOnlyHint', None)\n    return (ro is True, tool.name)\n\n"
+            "def tag(tool, props):\n    shown, name = labels(tool)\n    props['shown'] = shown\n\n"
+            "def render(props):\n    if props.get('shown'):\n        print('read-only')\n",
+            "a hint carried through a returned tuple and a label that only a display reads",
         ),
     ]
     INVALID = [
@@ -366,6 +434,13 @@ class AnnotationTrust(Rule):
             "        return 'allow'\n    return 'ask'\n",
             "a branch on a hint that returns a verdict: allowed without asking",
         ),
+        Invalid(
+            "def labels(tool):\n    ro = getattr(tool.annotations, 'readOnlyHint', None)\n    return (ro is True, tool.name)\n\n"
+            "def tag(tool, props):\n    tainted_ok, name = labels(tool)\n    props['tainted_ok'] = tainted_ok\n\n"
+            "def gate(props, violations):\n    if not props.get('tainted_ok', False):\n"
+            "        violations.append('untrusted context')\n",
+            "a hint carried through a returned tuple and a label to a policy gate in another function",
+        ),
     ]
 
     def __init__(self, context) -> None:
@@ -380,6 +455,8 @@ class AnnotationTrust(Rule):
         self.deciders: list = []
         #: the read of a hint-derived value in a decision one call away -> (decision, value, hint)
         self._decided: dict = {}
+        #: every function of the module, for the flow of hints no decision here reads
+        self.functions: list = []
 
     # ----- where approval decisions are made -----------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
@@ -435,6 +512,7 @@ class AnnotationTrust(Rule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         """An approval decision's body: what it reads, for hints one call away."""
+        self.functions.append(node)
         if decision_function(node.name.value) or node.name.value in self.approval_names:
             names = _Names()
             node.body.visit(names)
@@ -506,11 +584,14 @@ class AnnotationTrust(Rule):
     def leave_Module(self, node: cst.Module) -> None:
         """Each hint a decision reads, once per decision (kagent's `_should_require_confirmation`
         reads three, each an exemption of its own); then each decision that reads a hint-derived
-        value one call away, at that read (`return not self.is_read_only()`)."""
+        value one call away, at that read (`return not self.is_read_only()`). The reads left
+        open are followed further through the module (`ha001_flow`)."""
         reported: set = set()
+        open_reads: dict = {}
         for read in self.reads:
             what = self._decision(read)
             if what is None:
+                open_reads[id(read.node)] = (read.hint, read.missing)
                 continue
             unit, what = what
             if (unit, read.hint) in reported:
@@ -521,6 +602,29 @@ class AnnotationTrust(Rule):
             self.report(read.node, message.format(hint=read.hint, what=what))
         for site, (name, via, hint) in self._decided.items():
             self.report(site, MSG_DECIDER.format(name=name, via=via, hint=hint))
+        if open_reads:
+            self._follow(open_reads)
+
+    def _follow(self, open_reads: dict) -> None:
+        """Hint reads no decision here or one call away reads, followed through returns,
+        tuples, labels and other functions of the module to a gate they decide."""
+        flow = Flow(self.functions, open_reads, gate, self._decides)
+        for decided in flow.run():
+            origin = decided.origin
+            if origin.site in self._decided:
+                continue
+            if origin.label is not None:
+                message = MSG_FLOW.format(hint=origin.hint, label=origin.label, what=decided.what)
+            else:
+                message = (MSG_MISSING if origin.missing else MSG).format(hint=origin.hint, what=decided.what)
+            self.report(origin.site, message)
+
+    def _decides(self, function: cst.FunctionDef) -> str | None:
+        """What an approval decision function decides (None: it is not one)."""
+        name = function.name.value
+        if name in self.approval_names:
+            return self.approval_names[name]
+        return f"`{name}()`, which approves calls" if decision_function(name) else None
 
     def _decision(self, read: _Read):
         for lam in read.lambdas:
