@@ -317,7 +317,7 @@ class RootsProvider(WireMethodRule):
         if kind not in PROVIDER_TYPES or is_false_or_none(value) or not self.context.evidence.mcp:
             return
         self._wire(value, f"`{target.value}`")
-        self.report(target, MSG.format(what=f"a callable bound to `{target.value}` (typed `{kind}`)"))
+        self.report(target, MSG.format(what=f"`{target.value}: {kind}` bound to a callable"))
 
     def _registered(self, site, slot: str, value: cst.BaseExpression) -> None:
         if is_false_or_none(value) or not self.context.evidence.mcp:
