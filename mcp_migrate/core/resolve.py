@@ -611,7 +611,8 @@ class Resolver:
         if self._project is None or not qualified or qualified.partition(".")[0] in SDK_PACKAGES:
             return None
         if qualified not in self._definitions:
-            self._definitions[qualified] = definition(*self._project, qualified)
+            view, path = self._project
+            self._definitions[qualified] = definition(view, path, qualified)
         return self._definitions[qualified]
 
     def _lineage(self, qualified: str) -> tuple:
@@ -619,7 +620,8 @@ class Resolver:
         the SDK classes among their bases, in the same order)."""
         classes: list = []
         sdk: list = []
-        queue, seen = [qualified], set()
+        queue: list = [qualified]
+        seen: set = set()
         while queue and len(seen) < _MAX_LINEAGE:
             name = queue.pop(0)
             if name in seen:
