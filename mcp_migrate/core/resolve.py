@@ -15,6 +15,7 @@ from typing import NamedTuple, cast
 
 import libcst as cst
 
+from mcp_migrate.core.project_types import ProjectClass, definition
 from mcp_migrate.core.sdk import (
     BASE_SESSION,
     CLIENT_CAPABILITIES,
@@ -73,6 +74,8 @@ _FIXTURE_DECORATORS = frozenset({"pytest.fixture", "pytest_asyncio.fixture"})
 #: context parameter goes by in the SDKs' documentation.
 _REGISTRARS = frozenset({"tool", "resource", "prompt"})
 _CONTEXT_PARAMETERS = frozenset({"ctx", "context"})
+#: How many project classes a class's lineage walk reads (its bases' bases...; a cycle stops).
+_MAX_LINEAGE = 12
 
 
 def dotted(expr: cst.BaseExpression) -> str | None:
@@ -123,6 +126,18 @@ class Resolver:
         #: a test's parameter of that name is an instance of it (pytest injects it).
         self.fixtures: dict = {}
         self._prepassing = False
+        #: (project view, path) when the project's own classes are typed (`see_project`).
+        self._project: tuple | None = None
+        #: qualified name -> its ProjectClass or function result (None: not the project's).
+        self._definitions: dict = {}
+
+    def see_project(self, view, path: str) -> None:
+        """Type the project's own classes and functions from the modules that define them
+        (core.project_types, read through `view`): a project class's methods' results, its
+        attributes, and the SDK class it subclasses. The engine asks it for files that mention
+        MCP only (the other modules are read, once per view, for them alone)."""
+        if path and not path.startswith("<"):
+            self._project = (view, path)
 
     # ----- binding -------------------------------------------------------------------------
     def prepass(self, module: cst.Module) -> None:
@@ -266,7 +281,7 @@ class Resolver:
             ):
                 value = value.args[0].value
             else:
-                return None
+                return Binding.instance(self._awaited_type(value))
         if isinstance(value, cst.Call):
             module = self._imported_by_call(value)
             if module is not None:
@@ -482,8 +497,18 @@ class Resolver:
         if isinstance(expr, cst.Attribute):
             return self._attribute_type(expr)
         if isinstance(expr, cst.Await):
-            return None
+            return self._awaited_type(expr.expression)
         return None
+
+    def _awaited_type(self, value: cst.BaseExpression) -> str | None:
+        """What awaiting a call of a project coroutine gives: its return annotation (an SDK
+        coroutine's result stays unknown, as it always was)."""
+        if self._project is None or not isinstance(value, cst.Call):
+            return None
+        if isinstance(value.func, cst.Attribute):
+            return self._project_method_type(value.func, awaited=True)
+        made = self._project_function(self.qualified(value.func))
+        return made[0] if made is not None and made[1] else None
 
     def _call_type(self, call: cst.Call) -> str | None:
         """A constructor's class, or the Context a `get_context()` factory returns."""
@@ -493,17 +518,24 @@ class Resolver:
             if symbol == "get_context" and sdk_symbol(q):
                 # fastmcp.server.dependencies.get_context() -> fastmcp's Context
                 return f"{FASTMCP}.Context" if in_package(q, FASTMCP) else f"{package}.Context"
+            made = self._project_function(q)
+            if made is not None:
+                return made[0] if not made[1] else None  # unawaited, a coroutine gives none
             return q
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_context":
             owner = self.instance_type(call.func.value)  # mcp.get_context() on a FastMCP instance
             if owner is not None and sdk_symbol(owner) in SERVER_APPS:
                 return f"{owner.rpartition('.')[0]}.Context"
+        if isinstance(call.func, cst.Attribute) and self._project is not None:
+            return self._project_method_type(call.func, awaited=False)
         return None
 
     def _attribute_type(self, expr: cst.Attribute) -> str | None:
         """`ctx.session`, `server.request_context` and friends: what the SDKs' own API types
         (core.sdk_api), then the shapes known by name."""
         typed = self._sdk_attribute_type(expr)
+        if typed is None and self._project is not None:
+            typed = self._project_attribute_type(expr)
         if typed is not None:
             return typed
         attr = expr.attr.value
@@ -542,14 +574,93 @@ class Resolver:
             attrs.append(root.attr.value)
             root = root.value
             owner = None if isinstance(root, cst.Attribute) and _self_attr(root) is None else self.instance_type(root)
+            if owner is not None and self._project is not None and owner.partition(".")[0] not in SDK_PACKAGES:
+                owner = self.sdk_class(owner, attrs[-1])  # a project subclass's inherited attribute
             if owner is not None and owner.partition(".")[0] in SDK_PACKAGES:
                 found = api().chain_type(owner, reversed(attrs))
                 return TypeRef.parse(found).head if found else None
         return None
 
-    def sdk_instance(self, expr: cst.BaseExpression) -> str | None:
-        """The SDK class name of `expr` (`"ClientSession"`), or None."""
-        return sdk_symbol(self.instance_type(expr))
+    def sdk_instance(self, expr: cst.BaseExpression, member: str | None = None) -> str | None:
+        """The SDK class name of `expr` (`"ClientSession"`), or None; a project class that
+        subclasses one is that SDK class, for a `member` it inherits (one it defines itself is
+        the project's: its body decides)."""
+        return sdk_symbol(self.sdk_class(self.instance_type(expr), member))
+
+    # ----- the project's own classes (core.project_types) -----------------------------------
+    def sdk_class(self, qualified: str | None, member: str | None = None) -> str | None:
+        """`qualified` when it names an SDK class; the SDK class a project class subclasses
+        (through its project bases), unless the project's classes on the way define `member`."""
+        if not qualified or qualified.partition(".")[0] in SDK_PACKAGES:
+            return qualified
+        classes, sdk = self._lineage(qualified)
+        if not sdk or (member and any(member in c.methods or member in c.attrs for c in classes)):
+            return None
+        return sdk[0]
+
+    def project_class(self, qualified: str | None) -> ProjectClass | None:
+        """The project class `qualified` names (a module of the project defines it), or None."""
+        found = self._definition(qualified)
+        return found if isinstance(found, ProjectClass) else None
+
+    def _project_function(self, qualified: str | None) -> tuple | None:
+        found = self._definition(qualified)
+        return found if isinstance(found, tuple) and not isinstance(found, ProjectClass) else None
+
+    def _definition(self, qualified: str | None):
+        if self._project is None or not qualified or qualified.partition(".")[0] in SDK_PACKAGES:
+            return None
+        if qualified not in self._definitions:
+            view, path = self._project
+            self._definitions[qualified] = definition(view, path, qualified)
+        return self._definitions[qualified]
+
+    def _lineage(self, qualified: str) -> tuple:
+        """(the project classes `qualified` is: itself, then its project bases, nearest first;
+        the SDK classes among their bases, in the same order)."""
+        classes: list = []
+        sdk: list = []
+        queue: list = [qualified]
+        seen: set = set()
+        while queue and len(seen) < _MAX_LINEAGE:
+            name = queue.pop(0)
+            if name in seen:
+                continue
+            seen.add(name)
+            if name.partition(".")[0] in SDK_PACKAGES:
+                sdk.append(name)
+                continue
+            found = self.project_class(name)
+            if found is not None:
+                classes.append(found)
+                queue.extend(found.bases)
+        return classes, sdk
+
+    def _project_method_type(self, func: cst.Attribute, awaited: bool) -> str | None:
+        """What a project class's method returns (awaited, for a coroutine), by its annotation."""
+        owner = self.instance_type(func.value)
+        if not owner or owner.partition(".")[0] in SDK_PACKAGES:
+            return None
+        name = func.attr.value
+        for cls in self._lineage(owner)[0]:
+            if name in cls.returns:
+                made, coroutine = cls.returns[name]
+                return made if coroutine == awaited else None
+            if name in cls.methods:
+                return None  # defined without an annotation
+        return None
+
+    def _project_attribute_type(self, expr: cst.Attribute) -> str | None:
+        """`session.connector`: the type a project class (or a project base) gives an attribute
+        in `__init__`, its body or a property; an attribute it inherits from an SDK class is
+        the SDK's (`_sdk_attribute_type`)."""
+        owner = self.instance_type(expr.value)
+        if not owner or owner.partition(".")[0] in SDK_PACKAGES:
+            return None
+        for cls in self._lineage(owner)[0]:
+            if expr.attr.value in cls.attrs:
+                return cls.attrs[expr.attr.value]
+        return None
 
     def sdk_name(self, expr: cst.BaseExpression, packages=SDK_PACKAGES) -> str | None:
         """The SDK symbol an expression names (`"ListRootsRequest"`), or None."""

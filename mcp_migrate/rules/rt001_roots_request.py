@@ -34,8 +34,10 @@ from mcp_migrate.core.syntax import (
 )
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 from mcp_migrate.vocabulary.builders import callee_builds
+from mcp_migrate.vocabulary.effects import ASKS
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do, names_a_doer
 from mcp_migrate.vocabulary.receivers import is_sdk_receiver, is_session_name
+from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
 from mcp_migrate.vocabulary.wire import (
     ROOTS_LIST,
     WireMethodRule,
@@ -121,7 +123,8 @@ class RootsRequest(WireMethodRule):
         if MENTIONS_MCP.search(data) is None:
             return False
         tokens = cls.SCREEN[:-1]  # not `_roots(`: a helper's helper
-        return imports_a_doer(data, path, tokens, settings.max_file_size, view_of(settings))
+        limit, view = settings.max_file_size, view_of(settings)
+        return imports_a_doer(data, path, tokens, limit, view) or typed_doer(data, path, view, limit, ASKS)
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
@@ -132,7 +135,7 @@ class RootsRequest(WireMethodRule):
         limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
         return any(
             module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view)
+            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
         )
 
     VALID = [
@@ -310,13 +313,19 @@ class RootsRequest(WireMethodRule):
                 self._report_request(node, MSG_SEND, "raw")
         else:
             self._construction(node)
-            helper = self.imported.helper(node, self.resolver)
-            if helper is not None:
-                message = MSG_IMPORTED.format(name=shorten_dotted(helper, 36))
-                super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
+            self._imported_helper(node)
+
+    def _imported_helper(self, node: cst.Call) -> None:
+        helper = self.imported.helper(node, self.resolver)
+        if helper is not None:
+            message = MSG_IMPORTED.format(name=shorten_dotted(helper, 36))
+            super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))
 
     def _list_roots(self, node: cst.Call, receiver: cst.BaseExpression) -> None:
-        if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS) and not self._awaited_session(receiver):
+        if not is_sdk_receiver(receiver, self.resolver, SERVER_RECEIVERS, "list_roots") and not self._awaited_session(
+            receiver
+        ):
+            self._imported_helper(node)  # a project class's own `list_roots`: its body decides
             return
         qualified = self.resolver.instance_type(receiver) or ""
         if in_package(qualified, FASTMCP) and qualified.endswith("Context"):

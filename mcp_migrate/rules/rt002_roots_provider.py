@@ -19,6 +19,7 @@ from mcp_migrate.core.sdk import (
     ROOTS_KWARG_PACKAGES,
     ROOTS_VALUE_TYPES,
     SDK_PACKAGES,
+    sdk_symbol,
 )
 from mcp_migrate.core.syntax import (
     all_params,
@@ -294,16 +295,30 @@ class RootsProvider(WireMethodRule):
         """Registration by assignment, in MCP code: a callable put in a roots-provider slot
         (`client.on_list_roots = fn`, `self._list_roots_callback = cb`), or in the
         `list_roots_callback` entry of kwargs built by subscript (`kwargs["list_roots_callback"]
-        = cb`). A local rebinding (`list_roots_callback = self._cb`) registers nothing: the
-        keyword it is later given to is the finding."""
+        = cb`), or a name declared with a provider type (`callback: ListRootsFnT | None`)
+        rebound to a callable (`callback = self._default_roots`: the default it supplies). A
+        local rebinding of a name declared otherwise registers nothing, whatever it is called:
+        the keyword it is later given to is the finding."""
         for target in (t.target for t in node.targets):
-            if isinstance(target, cst.Attribute) and provider_slot(target.attr.value):
+            if isinstance(target, cst.Name):
+                self._declared_provider(target, node.value)
+            elif isinstance(target, cst.Attribute) and provider_slot(target.attr.value):
                 self._registered(target, target.attr.value, node.value)
             elif isinstance(target, cst.Subscript) and len(target.slice) == 1:
                 index = target.slice[0].slice
                 key = literal(index.value) if isinstance(index, cst.Index) else None
                 if key == "list_roots_callback" and _handed_on(target.value, self.ancestors):
                     self._registered(target, key, node.value)
+
+    def _declared_provider(self, target: cst.Name, value: cst.BaseExpression) -> None:
+        """A name whose declared type (its parameter's or variable's annotation, core.resolve)
+        is a roots-provider type of the SDKs, given a callable."""
+        binding = self.resolver.lookup(target.value)
+        kind = sdk_symbol(binding.name) if binding is not None and binding.is_instance else None
+        if kind not in PROVIDER_TYPES or is_false_or_none(value) or not self.context.evidence.mcp:
+            return
+        self._wire(value, f"`{target.value}`")
+        self.report(target, MSG.format(what=f"`{target.value}: {kind}` bound to a callable"))
 
     def _registered(self, site, slot: str, value: cst.BaseExpression) -> None:
         if is_false_or_none(value) or not self.context.evidence.mcp:

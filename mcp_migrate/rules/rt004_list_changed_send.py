@@ -21,6 +21,7 @@ from mcp_migrate.vocabulary.builders import callee_builds
 from mcp_migrate.vocabulary.effects import NOTIFIES
 from mcp_migrate.vocabulary.imported_asks import imported_effects, imports_a_doer, module_may_do
 from mcp_migrate.vocabulary.roots_types import roots_type_definition
+from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
 from mcp_migrate.vocabulary.wire import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
@@ -102,7 +103,10 @@ class ListChangedSend(WireMethodRule):
         files import cost 1.7 s of 5.4 on the speed benchmark's site-packages."""
         if MENTIONS_MCP.search(data) is None:
             return False
-        return imports_a_doer(data, path, cls.SCREEN, settings.max_file_size, view_of(settings), NOTIFIES)
+        limit, view = settings.max_file_size, view_of(settings)
+        return imports_a_doer(data, path, cls.SCREEN, limit, view, NOTIFIES) or typed_doer(
+            data, path, view, limit, NOTIFIES
+        )
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
@@ -113,7 +117,7 @@ class ListChangedSend(WireMethodRule):
         limit, view = settings.max_file_size, view_of(settings)
         return any(
             module_may_do(source, limit, cls.SCREEN, sends_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view)
+            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
         )
 
     def __init__(self, context) -> None:
@@ -150,7 +154,7 @@ class ListChangedSend(WireMethodRule):
         name = method_name(node)
         if name == "send_roots_list_changed" and isinstance(node.func, cst.Attribute):
             receiver = node.func.value
-            kind = self.resolver.sdk_instance(receiver)
+            kind = self.resolver.sdk_instance(receiver, "send_roots_list_changed")
             # Any SDK object: a name only the SDKs' client sessions define, called on a server's
             # session too (`ctx.request_context.session`, typed by the SDKs' API), still means
             # to send the removed notification.

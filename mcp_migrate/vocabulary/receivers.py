@@ -21,10 +21,13 @@ def is_session_shape(expr: cst.BaseExpression, resolver: Resolver) -> bool:
     return False
 
 
-def is_sdk_receiver(expr: cst.BaseExpression, resolver: Resolver, classes: frozenset) -> bool:
+def is_sdk_receiver(
+    expr: cst.BaseExpression, resolver: Resolver, classes: frozenset, member: str | None = None
+) -> bool:
     """An SDK object of one of `classes`, or a host framework's class of the same name (mcp-agent
-    re-exports and subclasses the SDK's Context)."""
-    kind = resolver.sdk_instance(expr) or _host_kind(expr, resolver)
+    re-exports and subclasses the SDK's Context); a project class that subclasses one, for a
+    `member` it inherits (core.resolve: `sdk_instance`)."""
+    kind = resolver.sdk_instance(expr, member) or _host_kind(expr, resolver)
     if kind is not None:
         return kind in classes or kind == SESSION_SHAPE
     if isinstance(expr, cst.Attribute) and expr.attr.value == "session":
