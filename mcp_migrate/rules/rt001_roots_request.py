@@ -35,7 +35,7 @@ from mcp_migrate.core.syntax import (
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 from mcp_migrate.vocabulary.builders import callee_builds
 from mcp_migrate.vocabulary.effects import ASKS
-from mcp_migrate.vocabulary.file_effects import file_effects
+from mcp_migrate.vocabulary.file_effects import file_effects, found_alone
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do, names_a_doer
 from mcp_migrate.vocabulary.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.vocabulary.wire import (
@@ -52,7 +52,6 @@ from mcp_migrate.vocabulary.wrappers import (
     framework_via,
     imported_module_files,
     marker_arguments,
-    run_alone,
 )
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
@@ -474,9 +473,9 @@ def _awaits_list_roots(value) -> bool:
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
     """The functions of another module of the project whose body asks for roots: that module
     run through this rule alone (core.dispatch, the engine's own walk), within the limits of
-    every parse. A module whose code holds no request (its syntax screen) is not parsed."""
-    rule = run_alone(path, data, caller.settings, RootsRequest, asks_in)
-    return rule.effects.doers(ASKS) if rule is not None else set()
+    every parse (its file's effects model, vocabulary/file_effects.py). A module whose code holds
+    no request (its syntax screen) is not parsed."""
+    return found_alone(path, data, caller.settings, RootsRequest, asks_in, ASKS)
 
 
 def _unwrap(expr: cst.BaseExpression, resolver):

@@ -38,8 +38,7 @@ from mcp_migrate.rules.rt002_screen import (
     provider_in,
     provider_slot,
 )
-from mcp_migrate.vocabulary.effects import PROVIDES
-from mcp_migrate.vocabulary.file_effects import file_effects
+from mcp_migrate.vocabulary.file_effects import PROVIDES, STORES, file_effects, found_alone
 from mcp_migrate.vocabulary.roots_api import (
     SETTER_NAME,
     bound_value,
@@ -69,7 +68,6 @@ from mcp_migrate.vocabulary.wire import (
     relays,
     uri_dicts,
 )
-from mcp_migrate.vocabulary.wrappers import run_alone
 
 _GIVE = "give the server its directories as tool arguments or through its configuration"
 MSG = Message(
@@ -475,7 +473,7 @@ class RootsProvider(WireMethodRule):
         arguments typed with a roots store of this file."""
         for site, kind in self.stores.local_sites():
             self._report_store(site, kind)
-        self.stores.imported.publish(self.context.data, {(None, name) for name in self.stores.classes})
+        self.stores.imported.publish(self.context.data, self.effects.doers(STORES))
         wired = self.effects.registered(PROVIDES)
         for name in sorted(wired):
             func = self.effects.named(name)
@@ -581,6 +579,8 @@ class RootsProvider(WireMethodRule):
         """A roots store's getters (vocabulary/roots_stores.py): the provider its roots are read back
         through (known once the whole class is seen: a getter may precede its setter)."""
         setter, getters = self.stores.getters(original_node, self._reported_defs)
+        if getters:  # a roots store: its key is what another module's `_store_keys` reads
+            self.effects.holds(STORES, (None, original_node.name.value), original_node.name)
         for getter in getters:
             why = f"returns the roots `{setter}` stores"
             self.report(getter.name, MSG_PROVIDER.format(name=getter.name.value, why=why))
@@ -627,8 +627,7 @@ def _gives_roots(func: cst.FunctionDef) -> bool:
 def _store_keys(path: str, data: bytes, caller) -> set:
     """The roots stores another module of the project defines (classes whose roots setter
     stores roots): that module run through this rule alone, within the limits of every parse."""
-    rule = run_alone(path, data, caller.settings, RootsProvider, provider_in)
-    return {(None, name) for name in rule.stores.classes} if rule is not None else set()
+    return found_alone(path, data, caller.settings, RootsProvider, provider_in, STORES)
 
 
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:

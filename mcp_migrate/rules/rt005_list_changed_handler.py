@@ -9,8 +9,7 @@ from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
-from mcp_migrate.vocabulary.effects import HANDLES
-from mcp_migrate.vocabulary.file_effects import file_effects
+from mcp_migrate.vocabulary.file_effects import HANDLES, file_effects
 from mcp_migrate.vocabulary.roots_types import param_symbols
 from mcp_migrate.vocabulary.wire import (
     LIST_CHANGED,

@@ -40,10 +40,6 @@ from mcp_migrate.vocabulary.wire import (
 )
 
 ASKS, NOTIFIES, SENDS_METHOD_PARAM = "asks", "notifies", "sends-method-param"
-#: What a callable registered by the code does (vocabulary.file_effects: the registering rule's
-#: findings): provides roots (RT002's `list_roots_callback=`, a provider slot, a `roots/list`
-#: registration), handles roots list_changed (RT005's registrations).
-PROVIDES, HANDLES = "provides", "handles"
 
 #: Bytes without which no function of a module asks for roots (RT001's screen tokens but its
 #: `_roots(` helper-call token: a helper's helper is not an ask).

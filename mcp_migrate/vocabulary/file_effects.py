@@ -9,8 +9,9 @@ the side of the connection and which strings are messages, so the summary's gues
 findings the rules reject (a client's own `list_roots` handler, a test's stand-in). Both sides
 of "one call away" come from this one model:
 - same file: the calls noted in the walk whose callee has the effect (`one_call_away`);
-- other modules: a module run through a rule alone (`wrappers.run_alone`) leaves its model on its
-  context, and the rule reads the functions with the effect from it (`doers`).
+- other modules: a module run through the rule alone (`found_alone`) leaves its model on its
+  context, and the rule reads the functions with the effect from it (`doers`); kept per module
+  file in the run's project view by `wrappers.ImportedHelpers`.
 
 One model per file, kept in the file context's memo and shared by the rules: a call, a
 definition or an annotated parameter is noted once however many rules ask (the dispatcher calls
@@ -20,12 +21,35 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.core.dispatch import run_rules
+from mcp_migrate.core.engine import beyond_limits, encoding_refusal
+from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.vocabulary.roots_types import annotation_names
 from mcp_migrate.vocabulary.wrappers import callee_key, definition_key, function_key, marker_arguments
 
+#: What a callable registered by the code does (the registering rule's findings): provides roots
+#: (RT002's `list_roots_callback=`, a provider slot, a `roots/list` registration), handles roots
+#: list_changed (RT005's registrations). And a project class that stores roots and hands them
+#: back (RT002's roots store, vocabulary.roots_stores), keyed `(None, class name)`.
+PROVIDES, HANDLES, STORES = "provides", "handles", "stores"
+
 #: The file context's memo entry holding the file's model.
 _MEMO = "effects: file"
+
+
+def found_alone(path: str, data: bytes, settings, rule_class, screen, effect: str) -> set:
+    """The keys of another module's functions (or classes) with `effect`, as `rule_class` finds
+    them: the module run through that rule alone (core.dispatch, the engine's own walk), within
+    the limits of every parse, when `screen` (the rule's test on the standard library's reading)
+    lets it through; its file's model read as the checked file's is."""
+    if beyond_limits(data, settings) is not None or encoding_refusal(data) is not None:
+        return set()  # too large or deep to parse (the guard of every parse): nothing we can see
+    syntax = read_syntax(data, path)
+    if syntax is not None and not screen(syntax):
+        return set()
+    _, (rule,) = run_rules(path, data, cst.parse_module(data), settings, [rule_class])
+    return file_effects(rule.context).doers(effect)
 
 
 def file_effects(context) -> FileEffects:
@@ -115,6 +139,12 @@ class FileEffects:
         key = function_key(ancestors)
         if key is not None:
             self._own.setdefault(effect, {}).setdefault(key, node)
+
+    def holds(self, effect: str, key: tuple, node: cst.CSTNode) -> None:
+        """A rule reported `effect` for the definition `key` as a whole (RT002's roots store
+        class), at `node`."""
+        self._reported.setdefault(effect, set()).add(id(node))
+        self._own.setdefault(effect, {}).setdefault(key, node)
 
     def registers(self, effect: str, callable_id, how: str = "") -> None:
         """A callable of this file (a key or a name) registered for `effect`; the first way

@@ -12,15 +12,12 @@ import re
 import libcst as cst
 
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.findings import Via
 from mcp_migrate.core.gates import wrapper_tokens
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.rule import Rule
-from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import SDK_PACKAGES
 from mcp_migrate.core.syntax import all_params, iter_nodes
 from mcp_migrate.vocabulary.imported_asks import module_source, reexport_sources
@@ -272,20 +269,6 @@ def framework_via(code: str, path: str, qualified: str, view: ProjectView) -> Vi
         return None
     source = module_source(path, qualified.rpartition(".")[0], view)
     return Via(code, os.path.abspath(source), None, "list_roots") if source else None
-
-
-def run_alone(path: str, data: bytes, settings, rule_class, screen):
-    """Another module of the project run through one rule alone (core.dispatch, the engine's own
-    walk) within the limits of every parse, when `screen` (the rule's test on the standard
-    library's reading) lets it through: the rule instance, or None (the analysis of
-    `ImportedHelpers`, which then reads what the rule noted)."""
-    if beyond_limits(data, settings) is not None or encoding_refusal(data) is not None:
-        return None  # too large or deep to parse (the guard of every parse): nothing we can see
-    syntax = read_syntax(data, path)
-    if syntax is not None and not screen(syntax):
-        return None
-    _, (rule,) = run_rules(path, data, cst.parse_module(data), settings, [rule_class])
-    return rule
 
 
 def _reexported_from(source: str, name: str, view: ProjectView) -> str | None:
