@@ -35,6 +35,7 @@ from mcp_migrate.core.syntax import (
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
 from mcp_migrate.vocabulary.builders import callee_builds
 from mcp_migrate.vocabulary.effects import ASKS
+from mcp_migrate.vocabulary.file_effects import file_effects, found_alone
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do, names_a_doer
 from mcp_migrate.vocabulary.receivers import is_sdk_receiver, is_session_name
 from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
@@ -50,11 +51,9 @@ from mcp_migrate.vocabulary.wire import (
 )
 from mcp_migrate.vocabulary.wrappers import (
     ImportedHelpers,
-    SameFileHelpers,
     framework_via,
     imported_module_files,
     marker_arguments,
-    run_alone,
 )
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
@@ -225,7 +224,8 @@ class RootsRequest(WireMethodRule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self.helpers = SameFileHelpers()
+        #: this file's effects model (vocabulary/file_effects.py), shared with the other rules
+        self.effects = file_effects(context)
         self.imported = ImportedHelpers(
             context.path,
             self.SCREEN,
@@ -239,25 +239,26 @@ class RootsRequest(WireMethodRule):
 
     def report(self, node, message, *, severity=None, fix=None, help=None, via=None) -> None:
         super().report(node, message, severity=severity, fix=fix, help=help, via=via)
-        self.helpers.found(self.ancestors, node)
+        self.effects.found(ASKS, self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:
         """Requests built and never sent here, then calls of same-file helpers that ask for
         roots (both known once the whole file is seen), each with the Via that makes it a related
         location of its helper's finding (core.callers); then where each helper's finding is."""
+        effects = self.effects
         for call, ancestors in self._built.values():
             super().report(call, MSG_SEND)
-            self.helpers.found(ancestors, call)
-        for site, name, key in self.helpers.keyed_sites():
+            effects.found(ASKS, ancestors, call)
+        for site, name, key in effects.one_call_away(ASKS):
             message = MSG_HELPER.format(name=name)
             super().report(site, message, severity="info", via=Via(self.CODE, "", *key))
-        self.helpers.aliases(node)
-        self.imported.publish(self.context.data, self.helpers.doers)
-        for param, name in self.helpers.typed_sites():
+        effects.aliases(ASKS, node)
+        self.imported.publish(self.context.data, effects.doers(ASKS))
+        for param, name in effects.typed_sites(ASKS):
             message = MSG_RESOLVED.format(param=param.name.value, name=name)
             super().report(param, message, severity="info", via=Via(self.CODE, "", None, name))
         sites = self.context.helper_sites
-        for (owner, name), first in self.helpers.first.items():
+        for (owner, name), first in effects.first_sites(ASKS).items():
             if first is not None:
                 sites[(self.CODE, owner, name)] = first
 
@@ -266,7 +267,7 @@ class RootsRequest(WireMethodRule):
         Resolve(_ask)]`), or with that marker inline: run per call (info; this file's are known at the end)."""
         if node.annotation is None:
             return
-        self.helpers.annotated(node, self.resolver)
+        self.effects.note_param(node, self.resolver)
         annotation = node.annotation.annotation
         settings = self.context.settings
         for expr in [annotation, *marker_arguments(annotation)]:
@@ -284,7 +285,7 @@ class RootsRequest(WireMethodRule):
         func = original_node
         if func.name.value != "list_roots" or func.asynchronous is None:
             return
-        if not isinstance(self.parent(1), cst.Module) or (None, "list_roots") in self.helpers.doers:
+        if not isinstance(self.parent(1), cst.Module) or (None, "list_roots") in self.effects.doers(ASKS):
             return
         evidence = self.context.evidence
         if not evidence.mcp or evidence.side == "client" or required_params(func.params):
@@ -293,7 +294,7 @@ class RootsRequest(WireMethodRule):
             self.report(func.name, MSG_FRAMEWORK_DEF)
 
     def visit_Call(self, node: cst.Call) -> None:
-        self.helpers.called(node, self.ancestors, self.resolver)
+        self.effects.note_call(node, self.ancestors, self.resolver)
         if self.context.is_claimed(node):
             return
         name = method_name(node)
@@ -489,9 +490,9 @@ def _awaits_list_roots(value) -> bool:
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:
     """The functions of another module of the project whose body asks for roots: that module
     run through this rule alone (core.dispatch, the engine's own walk), within the limits of
-    every parse. A module whose code holds no request (its syntax screen) is not parsed."""
-    rule = run_alone(path, data, caller.settings, RootsRequest, asks_in)
-    return rule.helpers.doers if rule is not None else set()
+    every parse (its file's effects model, vocabulary/file_effects.py). A module whose code holds
+    no request (its syntax screen) is not parsed."""
+    return found_alone(path, data, caller.settings, RootsRequest, asks_in, ASKS)
 
 
 def _unwrap(expr: cst.BaseExpression, resolver):

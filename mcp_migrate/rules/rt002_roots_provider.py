@@ -40,6 +40,7 @@ from mcp_migrate.rules.rt002_screen import (
     provider_in,
     provider_slot,
 )
+from mcp_migrate.vocabulary.file_effects import PROVIDES, STORES, file_effects, found_alone
 from mcp_migrate.vocabulary.roots_api import (
     SETTER_NAME,
     bound_value,
@@ -69,7 +70,6 @@ from mcp_migrate.vocabulary.wire import (
     relays,
     uri_dicts,
 )
-from mcp_migrate.vocabulary.wrappers import run_alone
 
 _GIVE = "give the server its directories as tool arguments or through its configuration"
 MSG = Message(
@@ -209,11 +209,10 @@ class RootsProvider(WireMethodRule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        #: names of this file's functions given as `list_roots_callback=` or assigned to a
-        #: provider slot (`client.on_list_roots = fn`): providers by use -> how they are wired
-        self._wired: dict = {}
-        #: name -> the first FunctionDef of that name in the file
-        self._defined: dict = {}
+        #: this file's effects model (vocabulary/file_effects.py): the names of its functions
+        #: given as `list_roots_callback=` or assigned to a provider slot (`client.on_list_roots
+        #: = fn`), providers by use (PROVIDES, with how they are wired), and its definitions
+        self.effects = file_effects(context)
         #: ids of the FunctionDefs already reported as providers or setters
         self._reported_defs: set = set()
         #: this project's roots stores (vocabulary/roots_stores.py)
@@ -289,7 +288,7 @@ class RootsProvider(WireMethodRule):
 
     def _wire(self, value: cst.BaseExpression, how: str) -> None:
         for name in callables_named(value, self.ancestors):
-            self._wired.setdefault(name, how)
+            self.effects.registers(PROVIDES, name, how)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         """Registration by assignment, in MCP code: a callable put in a roots-provider slot
@@ -423,7 +422,7 @@ class RootsProvider(WireMethodRule):
             self.report(node, MSG_ANSWER)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._defined.setdefault(node.name.value, node)
+        self.effects.note_definition(node, self.ancestors)
         if node.name.value == "on_list_roots":
             self._message_handler_method(node)
             return
@@ -490,13 +489,14 @@ class RootsProvider(WireMethodRule):
         arguments typed with a roots store of this file."""
         for site, kind in self.stores.local_sites():
             self._report_store(site, kind)
-        self.stores.imported.publish(self.context.data, {(None, name) for name in self.stores.classes})
-        for name in sorted(self._wired):
-            func = self._defined.get(name)
-            if func is not None and self._wired[name] == _HANDLER and not _gives_roots(func):
+        self.stores.imported.publish(self.context.data, self.effects.doers(STORES))
+        wired = self.effects.registered(PROVIDES)
+        for name in sorted(wired):
+            func = self.effects.named(name)
+            if func is not None and wired[name] == _HANDLER and not _gives_roots(func):
                 continue  # a test's failing or slow stand-in registered for the method gives no roots
             if func is not None and id(func) not in self._reported_defs:
-                self.report(func.name, MSG_PROVIDER.format(name=name, why=f"is wired as {self._wired[name]}"))
+                self.report(func.name, MSG_PROVIDER.format(name=name, why=f"is wired as {wired[name]}"))
 
     def _message_handler_method(self, node: cst.FunctionDef) -> None:
         owner = self.parent(2)  # FunctionDef <- IndentedBlock <- ClassDef
@@ -608,6 +608,8 @@ class RootsProvider(WireMethodRule):
         """A roots store's getters (vocabulary/roots_stores.py): the provider its roots are read back
         through (known once the whole class is seen: a getter may precede its setter)."""
         setter, getters = self.stores.getters(original_node, self._reported_defs)
+        if getters:  # a roots store: its key is what another module's `_store_keys` reads
+            self.effects.holds(STORES, (None, original_node.name.value), original_node.name)
         for getter in getters:
             why = f"returns the roots `{setter}` stores"
             self.report(getter.name, MSG_PROVIDER.format(name=getter.name.value, why=why))
@@ -654,8 +656,7 @@ def _gives_roots(func: cst.FunctionDef) -> bool:
 def _store_keys(path: str, data: bytes, caller) -> set:
     """The roots stores another module of the project defines (classes whose roots setter
     stores roots): that module run through this rule alone, within the limits of every parse."""
-    rule = run_alone(path, data, caller.settings, RootsProvider, provider_in)
-    return {(None, name) for name in rule.stores.classes} if rule is not None else set()
+    return found_alone(path, data, caller.settings, RootsProvider, provider_in, STORES)
 
 
 def _root_objects(value: cst.BaseExpression, resolver) -> bool:

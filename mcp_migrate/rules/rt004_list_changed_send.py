@@ -19,6 +19,7 @@ from mcp_migrate.core.sdk import MENTIONS_MCP, NOTIFICATION_WRAPPERS
 from mcp_migrate.core.syntax import literal, method_name, positional, shorten_dotted
 from mcp_migrate.vocabulary.builders import callee_builds
 from mcp_migrate.vocabulary.effects import NOTIFIES
+from mcp_migrate.vocabulary.file_effects import file_effects
 from mcp_migrate.vocabulary.imported_asks import imported_effects, imports_a_doer, module_may_do
 from mcp_migrate.vocabulary.roots_types import roots_type_definition
 from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
@@ -32,7 +33,7 @@ from mcp_migrate.vocabulary.wire import (
     method_in_code,
     sends,
 )
-from mcp_migrate.vocabulary.wrappers import SameFileHelpers, imported_module_files, imported_target
+from mcp_migrate.vocabulary.wrappers import imported_module_files, imported_target
 
 _REMOVED = "`notifications/roots/list_changed` is removed in the 2026-07-28 revision (Roots is deprecated by SEP-2577)"
 MSG = Message(
@@ -122,20 +123,21 @@ class ListChangedSend(WireMethodRule):
 
     def __init__(self, context) -> None:
         super().__init__(context)
-        self.helpers = SameFileHelpers()
+        #: this file's effects model (vocabulary/file_effects.py), shared with the other rules
+        self.effects = file_effects(context)
 
     def report(self, node, message, *, severity=None, fix=None, help=None, via=None) -> None:
         super().report(node, message, severity=severity, fix=fix, help=help, via=via)
-        self.helpers.found(self.ancestors, node)
+        self.effects.found(NOTIFIES, self.ancestors, node)
 
     def leave_Module(self, node: cst.Module) -> None:
         """Calls of same-file helpers that send list_changed (known once the file is seen);
         then where each helper's finding is, for the callers other modules join to it
         (core.callers)."""
-        for site, name in self.helpers.sites():
+        for site, name, _ in self.effects.one_call_away(NOTIFIES):
             super().report(site, MSG_HELPER.format(name=name), severity="info")  # the helper is the site
         sites = self.context.helper_sites
-        for (owner, name), first in self.helpers.first.items():
+        for (owner, name), first in self.effects.first_sites(NOTIFIES).items():
             if first is not None:
                 sites[(self.CODE, owner, name)] = first
 
@@ -148,7 +150,7 @@ class ListChangedSend(WireMethodRule):
             self.report(node.name, MSG_TYPE.format(name=node.name.value))
 
     def visit_Call(self, node: cst.Call) -> None:
-        self.helpers.called(node, self.ancestors, self.resolver)
+        self.effects.note_call(node, self.ancestors, self.resolver)
         if self.context.is_claimed(node):
             return
         name = method_name(node)

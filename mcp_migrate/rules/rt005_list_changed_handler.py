@@ -9,6 +9,7 @@ from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.vocabulary.file_effects import HANDLES, file_effects
 from mcp_migrate.vocabulary.roots_types import param_symbols
 from mcp_migrate.vocabulary.wire import (
     LIST_CHANGED,
@@ -18,7 +19,7 @@ from mcp_migrate.vocabulary.wire import (
     method_in_code,
     registers,
 )
-from mcp_migrate.vocabulary.wrappers import callee_key, definition_key
+from mcp_migrate.vocabulary.wrappers import callee_key
 
 _REFRESH = "make what it refreshed a per-call parameter or a configuration reload"
 MSG = Message(
@@ -156,22 +157,17 @@ class ListChangedHandler(WireMethodRule):
 
     # Handler definitions: the `def` that runs on the notification is reported too -----------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        """Remember same-file functions (a registration may name one defined later); one taking
-        a RootsListChangedNotification is a handler by its signature."""
-        key = definition_key(self.ancestors)
-        if key is not None:
-            self._defs()[0][key] = node
+        """Remember same-file functions (a registration may name one defined later: the file's
+        effects model, vocabulary/file_effects.py); one taking a RootsListChangedNotification is
+        a handler by its signature."""
+        file_effects(self.context).note_definition(node, self.ancestors)
         if "RootsListChangedNotification" in param_symbols(self.resolver, node.params):
             self._report_def(node)
 
     def _registered(self, handler: cst.BaseExpression) -> None:
         key = callee_key(handler, self.ancestors, self.resolver)
         if key is not None:
-            self._defs()[1].add(key)
-
-    def _defs(self) -> tuple:
-        """(definitions by key, keys registered as handlers) for this file."""
-        return self.context.memo.setdefault("rt005_defs", ({}, set()))
+            file_effects(self.context).registers(HANDLES, key)
 
     def _report_def(self, node: cst.FunctionDef) -> None:
         done = self.context.memo.setdefault("rt005_reported_defs", set())
@@ -181,7 +177,8 @@ class ListChangedHandler(WireMethodRule):
 
     def leave_Module(self, node: cst.Module) -> None:
         """The defs of handlers registered by name (known once the whole file is seen)."""
-        defs, registered = self._defs()
-        for key in registered:
-            if key in defs:
-                self._report_def(defs[key])
+        effects = file_effects(self.context)
+        for key in effects.registered(HANDLES):
+            func = effects.definition(key)
+            if func is not None:
+                self._report_def(func)

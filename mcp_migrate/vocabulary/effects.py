@@ -17,7 +17,8 @@ NOTIFIES only when its lines hold one of that effect's tokens, as RT001's import
 always did. The callees of each function are kept too (same-module functions, `self.` methods,
 imported names), so a caller's effects one hop away are found by `vocabulary.imported_asks`
 (`effects_via`), which knows where an imported module lives. Kept in the run's project view
-(core.project_view) per module file, by size and mtime."""
+(core.project_view) per module file, by size and mtime. What a rule reports in a function (the
+effect as the rule decides it; this summary screens for it) is vocabulary.file_effects."""
 
 from __future__ import annotations
 

@@ -12,19 +12,15 @@ import re
 import libcst as cst
 
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.engine import beyond_limits, encoding_refusal
 from mcp_migrate.core.findings import Via
 from mcp_migrate.core.gates import wrapper_tokens
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.modules import absolute, module_file
 from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.rule import Rule
-from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import SDK_PACKAGES
 from mcp_migrate.core.syntax import all_params, iter_nodes
 from mcp_migrate.vocabulary.imported_asks import module_source, reexport_sources
-from mcp_migrate.vocabulary.roots_types import annotation_names
 
 #: "`myapp.get_roots` wraps roots-request, configured in extend-apis" (help: the rule's summary).
 MSG = Message(
@@ -70,95 +66,6 @@ class WrapperCalls(Rule):
             info = load_catalog()[code]
             message = MSG.format(name=qname, rule=info.name, summary=info.summary.rstrip("."), code=code)
             self.context.report(code, node, message)
-
-
-class SameFileHelpers:
-    """One call away: a helper defined in this file whose body does what a rule reports (asks
-    for roots, sends list_changed) makes each call of it in this file a site of that usage too.
-
-    A rule notes every finding (`found`) and every call of a same-file name (`called`); the
-    calls to report are known only at the end of the file (a helper may be defined after its
-    callers). One call away only: a caller of a helper is not a helper in turn (otherwise every
-    tool, then `create_server()`, then `main()` would "ask for roots")."""
-
-    def __init__(self) -> None:
-        #: key of each function whose body holds a finding -> that function's name.
-        self.doers: set = set()
-        #: (callee key, caller key, node, callee name) for every call of a same-file name.
-        self.calls: list = []
-        #: ids of nodes already reported by the rule itself (never reported twice).
-        self.reported: set = set()
-        #: (parameter, name) for parameters annotated with a name bound in this file
-        self.typed: list = []
-        #: key of each doer -> the node of its first finding (where its callers lead).
-        self.first: dict = {}
-
-    def found(self, ancestors: list, node: cst.CSTNode) -> None:
-        self.reported.add(id(node))
-        key = function_key(ancestors)
-        if key is not None:
-            self.doers.add(key)
-            self.first.setdefault(key, node)
-
-    def called(self, node: cst.Call, ancestors: list, resolver) -> None:
-        """Note `helper(...)` / `self.helper(...)`, and `self.helper` handed on as a callable
-        (`tg.start_soon(self.helper, ...)`)."""
-        caller = function_key(ancestors)
-        callee = callee_key(node.func, ancestors, resolver)
-        if callee is not None:
-            self.calls.append((callee, caller, node, callee[1]))
-        for arg in node.args:
-            if isinstance(arg.value, cst.Attribute):
-                key = callee_key(arg.value, ancestors, resolver, methods_only=True)
-                if key is not None:
-                    self.calls.append((key, caller, arg.value, key[1]))
-
-    def annotated(self, param: cst.Param, resolver) -> None:
-        """Note a parameter whose annotation names something of this file: an alias
-        (`pinned: Pinned`), or a function handed to a marker written inline
-        (`roots: Annotated[ListRootsResult, Resolve(request_roots)]`, `Depends(get_roots)`): the
-        framework runs that function for each call, as it does through the alias."""
-        annotation = param.annotation.annotation
-        for expr in annotation_names(annotation):
-            if isinstance(expr, cst.Name) and resolver.lookup(expr.value) is None:
-                self.typed.append((param, expr.value))
-        for value in marker_arguments(annotation):
-            if isinstance(value, cst.Name) and resolver.lookup(value.value) is None:
-                self.typed.append((param, value.value))
-
-    def aliases(self, module: cst.Module) -> None:
-        """Module-level names bound to an expression that names a helper
-        (`Pinned = Annotated[ListRootsResult, Resolve(_ask)]`): a parameter typed with one has
-        the framework run the helper for it, so the alias is a helper too (one hop, no further)."""
-        helpers = {name for owner, name in self.doers if owner is None}
-        for stmt in module.body:
-            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-                value = getattr(small, "value", None)
-                if not isinstance(small, (cst.Assign, cst.AnnAssign)) or value is None:
-                    continue
-                named = [n.value for n in iter_nodes(value) if isinstance(n, cst.Name) and n.value in helpers]
-                if named:
-                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                    for t in targets:
-                        if isinstance(t, cst.Name):
-                            self.doers.add((None, t.value))
-                            self.first.setdefault((None, t.value), self.first.get((None, named[0])))
-
-    def typed_sites(self) -> list:
-        """(parameter, alias) for every parameter typed with a helper alias of this file."""
-        return [(param, name) for param, name in self.typed if (None, name) in self.doers]
-
-    def sites(self) -> list:
-        """(node, helper name) for every call of a helper."""
-        return [(node, name) for node, name, _ in self.keyed_sites()]
-
-    def keyed_sites(self) -> list:
-        """(node, helper name, helper key) for every call of a helper."""
-        return [
-            (node, name, callee)
-            for callee, caller, node, name in self.calls
-            if callee in self.doers and callee != caller and id(node) not in self.reported
-        ]
 
 
 def marker_arguments(annotation: cst.BaseExpression) -> list:
@@ -362,20 +269,6 @@ def framework_via(code: str, path: str, qualified: str, view: ProjectView) -> Vi
         return None
     source = module_source(path, qualified.rpartition(".")[0], view)
     return Via(code, os.path.abspath(source), None, "list_roots") if source else None
-
-
-def run_alone(path: str, data: bytes, settings, rule_class, screen):
-    """Another module of the project run through one rule alone (core.dispatch, the engine's own
-    walk) within the limits of every parse, when `screen` (the rule's test on the standard
-    library's reading) lets it through: the rule instance, or None (the analysis of
-    `ImportedHelpers`, which then reads what the rule noted)."""
-    if beyond_limits(data, settings) is not None or encoding_refusal(data) is not None:
-        return None  # too large or deep to parse (the guard of every parse): nothing we can see
-    syntax = read_syntax(data, path)
-    if syntax is not None and not screen(syntax):
-        return None
-    _, (rule,) = run_rules(path, data, cst.parse_module(data), settings, [rule_class])
-    return rule
 
 
 def _reexported_from(source: str, name: str, view: ProjectView) -> str | None:
