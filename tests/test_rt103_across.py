@@ -1,4 +1,4 @@
-"""RT103 across modules (issue 35 §4, rules/rt103_across.py): a decision whose boundary comes
+"""RT103 across modules (issue 35 §4, vocabulary/gates_across.py): a decision whose boundary comes
 from client roots through another module of the project is found at the caller, whatever the
 project calls its classes, methods and instances; the help names where the other module checks;
 the callee module is a dependency of the caller's result; a string annotation is a source only

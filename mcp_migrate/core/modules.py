@@ -171,3 +171,12 @@ def _file_in(folder: str, module: str) -> str | None:
         if os.path.isfile(full):
             return full
     return None
+
+
+def from_imports(node) -> list:
+    """(bound name, module as written with its leading dots, imported name) for each name an
+    `ast.ImportFrom` statement binds (`from ..guards import within as inside` -> `("inside",
+    "..guards", "within")`; a star binds none): the one reading of a from-import that the
+    project's types, the effects summary and RT103's lookups across modules share."""
+    module = "." * node.level + (node.module or "")
+    return [(alias.asname or alias.name, module, alias.name) for alias in node.names if alias.name != "*"]

@@ -22,7 +22,7 @@ import os
 import re
 from typing import NamedTuple
 
-from mcp_migrate.core.modules import absolute, imported_module_file, module_file, module_name
+from mcp_migrate.core.modules import absolute, from_imports, imported_module_file, module_file, module_name
 from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.sdk import SDK_PACKAGES
 
@@ -40,7 +40,11 @@ class ProjectClass(NamedTuple):
     project), the methods it defines itself, what they return (`returns`: method -> (type,
     whether a coroutine returns it)), and its attributes' types (`attrs`: from `__init__`'s
     `self.x = <annotated parameter>`, `self.x: T`, `self.x = Class(...)`, the class body's
-    annotations, and properties), each type a qualified name; `source`, its module file."""
+    annotations, and properties), each type a qualified name; `source`, its module file;
+    `signatures`, what a call of each method passes and gets as written (method -> (parameters
+    in call order, `self`/`cls` dropped but for a static method; the return annotation's last
+    name or None)): what RT103 across modules (vocabulary.gates_across) matches a call's
+    arguments with."""
 
     name: str
     bases: tuple
@@ -48,19 +52,27 @@ class ProjectClass(NamedTuple):
     returns: dict
     attrs: dict
     source: str
+    signatures: dict
 
 
 class ModuleTypes(NamedTuple):
     """A module's classes (name -> ProjectClass), its functions' results (name -> (type,
     whether a coroutine returns it)), and the names it binds by import (bound name ->
-    qualified name, absolute where it can be)."""
+    qualified name, absolute where it can be). As written, for calls into the module:
+    its top-level functions' parameters (`params`: name -> parameters in call order), its
+    module-level instances (`instances`: `x = Cls(...)`, `x: Cls = ...` -> the class's last
+    name), and its top-level from-imports (`written`: bound name -> (module as written, name),
+    core.modules.from_imports)."""
 
     classes: dict
     functions: dict
     imports: dict
+    params: dict
+    instances: dict
+    written: dict
 
 
-_EMPTY = ModuleTypes({}, {}, {})
+_EMPTY = ModuleTypes({}, {}, {}, {}, {}, {})
 
 
 def definition(view: ProjectView, path: str, qualified: str | None):
@@ -158,16 +170,50 @@ def _types_in(view: ProjectView, source: str, data: bytes) -> ModuleTypes:
     names = _Names(view, source, here)
     for node in tree.body:
         names.bind(node)
-    classes, functions = {}, {}
+    classes, functions, params, instances, written = {}, {}, {}, {}, {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             classes[node.name] = _class(node, names, here, source)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
-            made = names.annotation(node.returns)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            params[node.name] = _param_names(node.args)
+            made = names.annotation(node.returns) if node.returns is not None else None
             if made:
                 functions[node.name] = (made, isinstance(node, ast.AsyncFunctionDef))
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            cls = last_name(node.value.func) if isinstance(node.value, ast.Call) else None
+            if cls:
+                instances[node.targets[0].id] = cls
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            cls = last_name(node.annotation)
+            if cls:
+                instances[node.target.id] = cls
+        elif isinstance(node, ast.ImportFrom):
+            written.update((bound, (module, name)) for bound, module, name in from_imports(node))
     exported = {k: v for k, v in names.imports.items() if v}
-    return ModuleTypes(classes, functions, exported)
+    return ModuleTypes(classes, functions, exported, params, instances, written)
+
+
+def _param_names(args: ast.arguments) -> tuple:
+    """A function's parameters in call order: positional ones, `*args`, keyword-only ones."""
+    found = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if args.vararg is not None:
+        found.append(args.vararg.arg)
+    return (*found, *(a.arg for a in args.kwonlyargs))
+
+
+def last_name(expr) -> str | None:
+    """The last name of `Name`, `a.b.Name`, `"Name"` (a string annotation) or `Name | None`, as
+    written (not qualified)."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str) and expr.value.isidentifier():
+        return expr.value
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+        left, right = last_name(expr.left), last_name(expr.right)
+        return left if right in (None, "None") else right if left in (None, "None") else None
+    return None
 
 
 class _Names:
@@ -181,12 +227,9 @@ class _Names:
 
     def bind(self, node: ast.stmt) -> None:
         if isinstance(node, ast.ImportFrom):
-            base = "." * node.level + (node.module or "")
-            for alias in node.names:
-                if alias.name == "*":
-                    continue
-                joined = base + alias.name if base.endswith(".") or not base else f"{base}.{alias.name}"
-                self.imports[alias.asname or alias.name] = self._absolute(joined)
+            for bound, base, name in from_imports(node):
+                joined = base + name if base.endswith(".") or not base else f"{base}.{name}"
+                self.imports[bound] = self._absolute(joined)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -248,7 +291,7 @@ def _class(node: ast.ClassDef, names: _Names, here: str, source: str) -> Project
         found = names.qualified(expr)
         if found:
             bases.append(found)
-    methods, returns, attrs = set(), {}, {}
+    methods, returns, attrs, signatures = set(), {}, {}, {}
     for item in node.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             found = names.annotation(item.annotation)
@@ -257,6 +300,9 @@ def _class(node: ast.ClassDef, names: _Names, here: str, source: str) -> Project
         if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         methods.add(item.name)
+        static = any(last_name(d) == "staticmethod" for d in item.decorator_list)
+        params = _param_names(item.args)
+        signatures[item.name] = (params if static else params[1:], last_name(item.returns))
         made = names.annotation(item.returns) if item.returns is not None else None
         if made and _is_property(item):
             attrs.setdefault(item.name, made)
@@ -266,7 +312,7 @@ def _class(node: ast.ClassDef, names: _Names, here: str, source: str) -> Project
             for attr, typed in _init_attrs(item, names):
                 attrs.setdefault(attr, typed)
     name = f"{here}.{node.name}" if here else node.name
-    return ProjectClass(name, tuple(bases), frozenset(methods), returns, attrs, os.path.abspath(source))
+    return ProjectClass(name, tuple(bases), frozenset(methods), returns, attrs, os.path.abspath(source), signatures)
 
 
 def _is_property(func) -> bool:

@@ -31,7 +31,7 @@ accessor. So is a hint mapped into a policy label (`ToolPolicy(trusted=hint)`,
 (`policy.trusted`, `p["read_only"]`). An approval decision (2.) that reads such an accessor or
 label is reported there too (`return not self.is_read_only()`): that is the line to change.
 
-Further (issue 35 §4, `ha001_flow`): a read none of these decides is followed through its module
+Further (issue 35 §4, the model's hint -> approval decision, `vocabulary.hint_flow`): a read none of these decides is followed through its module
 (returns and returned tuples, callers of callers, properties, labels read back in another class)
 to a gate it decides; a gate is also an `if` whose branches record or raise a refusal
 (`violations.append(...)`, `raise PermissionError`), as an information-flow policy that lets a
@@ -57,8 +57,8 @@ from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
 from mcp_migrate.core.syntax import keyword, literal, positional
 from mcp_migrate.core.walk import children
-from mcp_migrate.rules.ha001_flow import Flow
 from mcp_migrate.vocabulary.calls import call_qualified, returns_constant
+from mcp_migrate.vocabulary.hint_flow import Flow
 from mcp_migrate.vocabulary.words import last_identifier, words
 
 HINTS = {
@@ -585,7 +585,7 @@ class AnnotationTrust(Rule):
         """Each hint a decision reads, once per decision (kagent's `_should_require_confirmation`
         reads three, each an exemption of its own); then each decision that reads a hint-derived
         value one call away, at that read (`return not self.is_read_only()`). The reads left
-        open are followed further through the module (`ha001_flow`)."""
+        open are followed further through the module (`vocabulary.hint_flow`)."""
         reported: set = set()
         open_reads: dict = {}
         for read in self.reads:

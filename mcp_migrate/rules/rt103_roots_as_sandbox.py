@@ -20,7 +20,7 @@ What is reported:
   module of the project;
 * a call that hands client roots to another module's function whose parameter is then the
   boundary of an access check there (`registry.update_from_client_roots(uris)`, read by the
-  registry's `validate`): `rt103_across` asks that module what this rule decides on it;
+  registry's `validate`): `vocabulary.gates_across` asks that module what this rule decides on it;
 * in a file that decides against roots: an allow-list a function builds from its own roots and
   returns (at its `def`), a configured list extended with roots, roots kept in an attribute a
   check reads.
@@ -44,8 +44,9 @@ from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
 from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
-from mcp_migrate.rules import rt103_across as across
+from mcp_migrate.vocabulary import gates_across as across
 from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
+from mcp_migrate.vocabulary.file_effects import GATES, file_effects
 from mcp_migrate.vocabulary.root_flow import Flow
 from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins, target_names
 from mcp_migrate.vocabulary.spelling import Spelling
@@ -107,15 +108,12 @@ class RootsAsSandbox(Rule):
     origins: Origins
     #: Every value RT103 follows starts at a `list_roots()` call or an annotation naming a roots type.
     SCREEN = (b"list_roots", b"Root")
-    #: (class or None, function, parameter): parameters taken as roots, when `rt103_across` asks
-    #: what a module decides once a caller elsewhere hands them roots.
+    #: (class or None, function, parameter): parameters taken as roots, when
+    #: `vocabulary.gates_across` asks what a module decides once a caller elsewhere hands them roots.
     ASSUMED: frozenset = frozenset()
-    #: Whether calls into the project's other modules are followed (`rt103_across`); the copy
-    #: that answers for another module follows none.
+    #: Whether calls into the project's other modules are followed (`gates_across`); the copy
+    #: that answers for another module follows none, and notes its gates in the file's model.
     ACROSS = True
-    #: Where that copy leaves what only the whole module tells: the functions that decide
-    #: against roots they hold themselves (None: nowhere).
-    SINK: dict | None = None
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
@@ -494,7 +492,7 @@ class RootsAsSandbox(Rule):
     def _across(self, node: cst.Call) -> None:
         """A call of another module's function: a gate on roots it holds itself, as an `if`
         test, or a function whose parameter becomes the boundary of a check there when this
-        call hands it client roots (see `rt103_across`). Only in a file with a roots source of
+        call hands it client roots (see `vocabulary.gates_across`). Only in a file with a roots source of
         its own (`Origins.sourced`: what the syntax screen asks of every file)."""
         tested = self._tested()
         given = [a for a in node.args if not a.star and OWN in self._origin(a.value)]
@@ -639,14 +637,15 @@ class RootsAsSandbox(Rule):
                 self.report(assign, MSG_STORED.format(expr=shorten(code_of(assign), 36), name=text))
 
     def _leave_summary(self) -> None:
-        """For `rt103_across`: the functions of this module that decide against roots they hold."""
-        if self.SINK is None:
+        """For `gates_across` (the copy run on another module): the functions of this module that
+        decide against roots they hold, noted in the file's model (GATES)."""
+        if self.ACROSS:
             return
-        self.SINK["deciders"] = {
-            (scope.cls.name.value if scope.cls is not None else None, scope.node.name.value)
-            for scope in self.origins.scopes.values()
-            if isinstance(scope.node, cst.FunctionDef) and OWN in self.decides.get(id(scope.node), frozenset())
-        }
+        model = file_effects(self.context)
+        for scope in self.origins.scopes.values():
+            if isinstance(scope.node, cst.FunctionDef) and OWN in self.decides.get(id(scope.node), frozenset()):
+                key = (scope.cls.name.value if scope.cls is not None else None, scope.node.name.value)
+                model.holds(GATES, key, scope.node)
 
     def _gates(self) -> dict:
         """id(function) -> origins: the functions that decide access against roots, directly or

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from mcp_migrate.core.modules import from_imports
 from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import ASKING_TYPES
@@ -186,10 +187,8 @@ def _imports(tree: ast.Module) -> dict:
     found = {}
     for node in tree.body:
         if node.__class__ is ast.ImportFrom:
-            module = "." * node.level + (node.module or "")
-            for alias in node.names:
-                if alias.name != "*":
-                    found[alias.asname or alias.name] = (module, alias.name)
+            for bound, module, name in from_imports(node):
+                found[bound] = (module, name)
     return found
 
 

@@ -9,9 +9,10 @@ the side of the connection and which strings are messages, so the summary's gues
 findings the rules reject (a client's own `list_roots` handler, a test's stand-in). Both sides
 of "one call away" come from this one model:
 - same file: the calls noted in the walk whose callee has the effect (`one_call_away`);
-- other modules: a module run through the rule alone (`found_alone`) leaves its model on its
-  context, and the rule reads the functions with the effect from it (`doers`); kept per module
-  file in the run's project view by `wrappers.ImportedHelpers`.
+- other modules: a module run through the rule alone (`rule_alone`, `found_alone`) leaves its
+  model on its context, and the rule reads the functions with the effect from it (`doers`);
+  kept per module file in the run's project view (by `wrappers.ImportedHelpers` for RT001 and
+  RT002; by vocabulary.gates_across for RT103's gates, GATES).
 
 One model per file, kept in the file context's memo and shared by the rules: a call, a
 definition or an annotated parameter is noted once however many rules ask (the dispatcher calls
@@ -33,23 +34,36 @@ from mcp_migrate.vocabulary.wrappers import callee_key, definition_key, function
 #: list_changed (RT005's registrations). And a project class that stores roots and hands them
 #: back (RT002's roots store, vocabulary.roots_stores), keyed `(None, class name)`.
 PROVIDES, HANDLES, STORES = "provides", "handles", "stores"
+#: A function that decides access against roots it holds itself (its class's, its own: RT103's
+#: gates), keyed as a definition; read across modules by vocabulary.gates_across.
+GATES = "gates"
 
 #: The file context's memo entry holding the file's model.
 _MEMO = "effects: file"
 
 
+def rule_alone(path: str, data: bytes, settings, rule_class, screen=None):
+    """The context of another module's bytes run through `rule_class` alone (core.dispatch, the
+    engine's own walk), its file's model on it as the checked file's is: how a rule follows a
+    helper, a registration or a gate into another module of the project. None when the limits
+    of every parse refuse the bytes, or `screen` (the rule's test on the standard library's
+    reading, when given) says no finding can be there. Unparsable bytes raise (the caller keeps
+    what it makes of that)."""
+    if beyond_limits(data, settings) is not None or encoding_refusal(data) is not None:
+        return None  # too large or deep to parse (the guard of every parse): nothing we can see
+    if screen is not None:
+        syntax = read_syntax(data, path)
+        if syntax is not None and not screen(syntax):
+            return None
+    context, _ = run_rules(path, data, cst.parse_module(data), settings, [rule_class])
+    return context
+
+
 def found_alone(path: str, data: bytes, settings, rule_class, screen, effect: str) -> set:
     """The keys of another module's functions (or classes) with `effect`, as `rule_class` finds
-    them: the module run through that rule alone (core.dispatch, the engine's own walk), within
-    the limits of every parse, when `screen` (the rule's test on the standard library's reading)
-    lets it through; its file's model read as the checked file's is."""
-    if beyond_limits(data, settings) is not None or encoding_refusal(data) is not None:
-        return set()  # too large or deep to parse (the guard of every parse): nothing we can see
-    syntax = read_syntax(data, path)
-    if syntax is not None and not screen(syntax):
-        return set()
-    _, (rule,) = run_rules(path, data, cst.parse_module(data), settings, [rule_class])
-    return file_effects(rule.context).doers(effect)
+    them run alone on it (`rule_alone`)."""
+    context = rule_alone(path, data, settings, rule_class, screen)
+    return file_effects(context).doers(effect) if context is not None else set()
 
 
 def file_effects(context) -> FileEffects:

@@ -1,5 +1,7 @@
-"""HA001's flow: a value derived from a tool-annotation hint, followed through its module to the
-gate it decides (issue 35 §4).
+"""The model's "reads an annotation hint and decides approval with a value derived from it"
+(issue 35 §1, §4): a value derived from a tool-annotation hint, followed through its module to
+the gate it decides. HA001 reports from it (rules/ha001_annotation_trust.py hands it the hint
+reads its own visits left open, and its words for a gate and an approval decision).
 
 The rule's own visits decide a hint read where it sits, or one call away. A host can carry the
 hint further before it lets a tool run: microsoft/agent-framework maps `readOnlyHint` into a
