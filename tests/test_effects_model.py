@@ -3,13 +3,16 @@ across modules, with a positive and a negative case each: the exact findings (co
 message) of the rule on the file that calls, registers or types with the function that has the
 effect. The file's own model (vocabulary/file_effects.py) decides one call away in the same file
 and, run alone on the other module, across modules; the summary by bytes (vocabulary/effects.py)
-decides RT004's imported senders and the builders.
+decides RT004's imported senders and the builders; RT103's gates across modules are its own
+answer on the other module run alone (vocabulary/gates_across.py); HA001's hint -> approval
+decision is followed through its module (vocabulary/hint_flow.py), not across modules.
 
 Findings are the engine's per file (`check_bytes`), before callers are joined to their helper's
 finding (core.callers): a caller is a finding of its own here, with the Via that joins it."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import textwrap
 from pathlib import Path
@@ -229,6 +232,114 @@ def main() -> None:
     store.add_root("file:///srv/repo")
     serve(store=store)
 """
+GATE = """
+from pathlib import Path
+
+
+def within(candidate: str, dirs: list) -> bool:
+    return any(Path(d).resolve() in Path(candidate).resolve().parents for d in dirs)
+"""
+NOT_GATE = """
+from pathlib import Path
+
+
+def within(candidate: str, dirs: list) -> bool:
+    print(candidate, len(dirs))
+    return Path(candidate).exists()
+"""
+GATE_CALLER = """
+from mcp.server.fastmcp import Context
+
+from app.helpers import within
+
+
+async def check(ctx: Context, path: str) -> bool:
+    listed = await ctx.session.list_roots()
+    if not within(path, [str(r.uri) for r in listed.roots]):
+        raise PermissionError(path)
+    return True
+"""
+HELD = """
+from pathlib import Path
+
+from mcp import types
+
+
+class PathGuard:
+    def __init__(self, roots: tuple[types.Root, ...]) -> None:
+        self._paths = tuple(Path(str(r.uri)).resolve() for r in roots)
+
+    def contains(self, candidate: str) -> bool:
+        path = Path(candidate).resolve()
+        return any(path == p or p in path.parents for p in self._paths)
+"""
+NOT_HELD = """
+from pathlib import Path
+
+from mcp import types
+
+
+class PathGuard:
+    def __init__(self, dirs: list[str]) -> None:
+        self._paths = tuple(Path(d).resolve() for d in dirs)
+
+    def contains(self, candidate: str) -> bool:
+        path = Path(candidate).resolve()
+        return any(path == p or p in path.parents for p in self._paths)
+"""
+HELD_CALLER = """
+from mcp.server.fastmcp import Context
+
+from app.helpers import PathGuard
+
+
+async def read(ctx: Context, guard: PathGuard, path: str) -> str:
+    if not guard.contains(path):
+        raise PermissionError(path)
+    return str(await ctx.session.list_roots())
+"""
+HINT_ACCESSOR = """
+def flag(tool, key: str, default: bool = False) -> bool:
+    annotations = tool.annotations or {}
+    return bool(getattr(annotations, key, default))
+"""
+HINT_DECIDER = """
+from app.helpers import flag
+
+
+def needs_permission(tool) -> bool:
+    return not flag(tool, "readOnlyHint")
+"""
+HINT_BADGE = """
+from app.helpers import flag
+
+
+def badge(tool) -> str:
+    return "read-only" if flag(tool, "readOnlyHint") else ""
+"""
+HINT_RETURNED = """
+def trust_of(tool):
+    safe = getattr(tool.annotations, "readOnlyHint", None)
+    return ("high" if safe is True else "low", safe is True)
+"""
+NOT_HINT_RETURNED = """
+def trust_of(tool):
+    safe = getattr(tool.meta, "trusted", None)
+    return ("high" if safe is True else "low", safe is True)
+"""
+HINT_LABEL_GATE = """
+from app.helpers import trust_of
+
+
+def tag(tool, meta: dict) -> None:
+    level, runs_tainted = trust_of(tool)
+    meta["runs_tainted"] = runs_tainted
+
+
+def check(meta: dict, name: str, tainted: bool) -> None:
+    if tainted and not meta.get("runs_tainted", False):
+        raise PermissionError(name)
+"""
 
 
 def _same(helper: str, caller: str) -> str:
@@ -301,10 +412,44 @@ CASES = {
     ("stores", "RT002", "same", "negative"): ({"host.py": _same(NOT_STORE, STORE_CALLER)}, "host.py"),
     ("stores", "RT002", "across", "positive"): ({"helpers.py": STORE, "host.py": STORE_CALLER}, "host.py"),
     ("stores", "RT002", "across", "negative"): ({"helpers.py": NOT_STORE, "host.py": STORE_CALLER}, "host.py"),
+    ("gates", "RT103", "same", "positive"): ({"server.py": _same(GATE, GATE_CALLER)}, "server.py"),
+    ("gates", "RT103", "same", "negative"): ({"server.py": _same(NOT_GATE, GATE_CALLER)}, "server.py"),
+    ("gates", "RT103", "across", "positive"): ({"helpers.py": GATE, "server.py": GATE_CALLER}, "server.py"),
+    ("gates", "RT103", "across", "negative"): ({"helpers.py": NOT_GATE, "server.py": GATE_CALLER}, "server.py"),
+    ("gates-held", "RT103", "same", "positive"): ({"server.py": _same(HELD, HELD_CALLER)}, "server.py"),
+    ("gates-held", "RT103", "same", "negative"): ({"server.py": _same(NOT_HELD, HELD_CALLER)}, "server.py"),
+    ("gates-held", "RT103", "across", "positive"): ({"helpers.py": HELD, "server.py": HELD_CALLER}, "server.py"),
+    ("gates-held", "RT103", "across", "negative"): ({"helpers.py": NOT_HELD, "server.py": HELD_CALLER}, "server.py"),
+    ("approves-by-hint", "HA001", "same", "positive"): ({"host.py": _same(HINT_ACCESSOR, HINT_DECIDER)}, "host.py"),
+    ("approves-by-hint", "HA001", "same", "negative"): ({"host.py": _same(HINT_ACCESSOR, HINT_BADGE)}, "host.py"),
+    ("approves-by-hint", "HA001", "across", "positive"): (
+        {"helpers.py": HINT_ACCESSOR, "host.py": HINT_DECIDER},
+        "host.py",
+    ),
+    ("approves-by-hint", "HA001", "across", "negative"): (
+        {"helpers.py": HINT_ACCESSOR, "host.py": HINT_BADGE},
+        "host.py",
+    ),
+    ("approves-by-hint-flow", "HA001", "same", "positive"): (
+        {"host.py": _same(HINT_RETURNED, HINT_LABEL_GATE)},
+        "host.py",
+    ),
+    ("approves-by-hint-flow", "HA001", "same", "negative"): (
+        {"host.py": _same(NOT_HINT_RETURNED, HINT_LABEL_GATE)},
+        "host.py",
+    ),
+}
+
+#: (effect, rule) reported in the same module only, and why (no across case is invented for it).
+SAME_MODULE_ONLY = {
+    ("approves-by-hint-flow", "HA001"): "HA001 follows a hint-derived value through its own module"
+    " (vocabulary/hint_flow.py: returns, tuples, labels, properties); it does not follow one across modules",
 }
 
 ASKING_TYPES_HELP = "era-portable roots request (ListRoots resolver marker), deprecated by SEP-2577"
 SETTER_CALL = "supplies roots through `add_root`, this project's roots setter"
+GATE_REFUSES = "this code refuses access unless `{}` finds the path in client roots"
+HINT_DECIDES = "untrusted hint `{}` decides `{}()`, which approves calls"
 
 #: The rule's findings on the checked file, for each case (the rule is the key's second item).
 EXPECTED = {
@@ -367,23 +512,73 @@ EXPECTED = {
         (14, 11, "`store` hands on `RootsStore`, this project's roots store"),
     ],
     ("stores", "RT002", "across", "negative"): [(13, 5, SETTER_CALL)],
+    # A gate on the roots its caller hands it: the caller's refusal is the decision, and in the
+    # same module the check inside the helper is reported too; a helper that only logs the
+    # roots decides nothing.
+    ("gates", "RT103", "same", "positive"): [
+        (6, 16, "`Path(d).resolve() in Path(...` is an access check against client roots"),
+        (15, 12, GATE_REFUSES.format("within")),
+    ],
+    ("gates", "RT103", "same", "negative"): [],
+    ("gates", "RT103", "across", "positive"): [(9, 12, GATE_REFUSES.format("within"))],
+    ("gates", "RT103", "across", "negative"): [],
+    # A gate on roots its class holds (built from the SDK's `Root`): across modules the caller's
+    # refusal is reported (the other module run alone names `PathGuard.contains` a gate); in the
+    # same module the class's own allow-list and check are, not the caller's refusal through a
+    # parameter typed with the class. A guard built from configured directories decides nothing.
+    ("gates-held", "RT103", "same", "positive"): [
+        (9, 9, "`self._paths = tuple(Path(str(r...` keeps client roots as the allow-list `self._paths`"),
+        (13, 33, "`p in path.parents` is an access check against client roots"),
+    ],
+    ("gates-held", "RT103", "same", "negative"): [],
+    ("gates-held", "RT103", "across", "positive"): [(8, 12, GATE_REFUSES.format("PathGuard.contains"))],
+    ("gates-held", "RT103", "across", "negative"): [],
+    # A hint read through an accessor that takes the key as a string: the read is the call
+    # (`flag(tool, "readOnlyHint")`), wherever the accessor is defined; it is a finding where an
+    # approval decision reads it, not in a badge.
+    ("approves-by-hint", "HA001", "same", "positive"): [
+        (10, 16, HINT_DECIDES.format("readOnlyHint", "needs_permission"))
+    ],
+    ("approves-by-hint", "HA001", "same", "negative"): [],
+    ("approves-by-hint", "HA001", "across", "positive"): [
+        (6, 16, HINT_DECIDES.format("readOnlyHint", "needs_permission"))
+    ],
+    ("approves-by-hint", "HA001", "across", "negative"): [],
+    # A hint returned in a tuple, unpacked into a label another function's refusal reads: the
+    # finding is where the hint becomes the value that leaves its function.
+    ("approves-by-hint-flow", "HA001", "same", "positive"): [
+        (4, 48, "untrusted hint `readOnlyHint` reaches a gate via `runs_tainted`")
+    ],
+    ("approves-by-hint-flow", "HA001", "same", "negative"): [],  # a project field, not a hint
 }
 
 
 def test_every_effect_has_both_cases_in_both_places_for_each_rule():
     """The table is whole: each (effect, rule) has a positive and a negative case, in the same
-    module and across modules, and each case its expected findings."""
+    module and across modules (in the same module only where the rule follows it no further:
+    SAME_MODULE_ONLY), and each case its expected findings."""
     pairs = {(effect, rule) for effect, rule, _, _ in CASES}
-    assert set(CASES) == {(e, r, w, c) for e, r in pairs for w in ("same", "across") for c in ("positive", "negative")}
+    assert set(SAME_MODULE_ONLY) <= pairs
+    assert set(CASES) == {
+        (e, r, w, c)
+        for e, r in pairs
+        for w in (("same",) if (e, r) in SAME_MODULE_ONLY else ("same", "across"))
+        for c in ("positive", "negative")
+    }
     assert set(EXPECTED) == set(CASES)
-    assert {effect for effect, _ in pairs} == {
-        "asks",
-        "asks-alias",
-        "notifies",
-        "sends-method-param",
-        "provides",
-        "handles",
-        "stores",
+    assert pairs == {
+        ("asks", "RT001"),
+        ("asks-alias", "RT001"),
+        ("notifies", "RT004"),
+        ("sends-method-param", "RT001"),
+        ("sends-method-param", "RT004"),
+        ("provides", "RT002"),
+        ("handles", "RT005"),
+        ("stores", "RT002"),
+        ("gates", "RT103"),
+        ("gates-held", "RT103"),
+        ("approves-by-hint", "HA001"),
+        ("approves-by-hint-flow", "HA001"),
     }
 
 
@@ -427,13 +622,61 @@ def test_a_caller_leads_to_its_helper_in_another_module(tmp_path, monkeypatch):
 RULES = Path(mcp_migrate.__file__).parent / "rules"
 
 
+#: What reading another module or walking a flow takes: a rule that does it keeps a walker of its
+#: own beside the model (the model's modules do it once, for every rule).
+_READS_ANOTHER_MODULE = (
+    "ast.parse(",
+    "cst.parse_module(",
+    "read_syntax",
+    "check_bytes",
+    "run_rules(",
+    "project_view.read",
+)
+#: The statement kinds a flow walker dispatches on (the engine's one walk visits them instead).
+_STATEMENT_KINDS = frozenset({"If", "While", "For", "Try", "With"})
+
+
+def _reads_and_walkers(path: Path) -> list:
+    """What in a module under rules/ reads another module or walks a flow of its own: a text
+    that parses or checks bytes, an import of the project view's or the screen's `read`, and a
+    function that dispatches on three statement kinds or more (`type(stmt) is cst.If`, `cst.For`,
+    `cst.Try`: a walker over blocks, as `Flow._stmt` was)."""
+    text = path.read_text(encoding="utf-8")
+    found = [word for word in _READS_ANOTHER_MODULE if word in text]
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in (
+            "mcp_migrate.core.project_view",
+            "mcp_migrate.core.screen",
+        ):
+            found += [f"{node.module}.read" for alias in node.names if alias.name == "read"]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            kinds = {
+                n.attr
+                for n in ast.walk(node)
+                if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name)
+                and n.value.id in ("cst", "ast")
+                and n.attr in _STATEMENT_KINDS
+            }
+            if len(kinds) >= 3:
+                found.append(f"{node.name}: a walker over {sorted(kinds)}")
+    return found
+
+
 def test_no_rule_keeps_its_own_helper_walker():
     """Helper following reads the file's model (vocabulary/file_effects.py): no rule notes the
-    file's calls, defs or registrations in a table of its own, and the old walkers are gone."""
+    file's calls, defs or registrations in a table of its own, and the old walkers are gone. No
+    module under rules/ reads another module (parses it, checks it, reads its bytes: the model's
+    readers do, core.project_types and file_effects.rule_alone) or walks a value's flow itself
+    (vocabulary/hint_flow.py, vocabulary/roots_origin.py do); RT103 and HA001 report from the
+    model's gates across modules and hint -> approval decision."""
     for path in sorted(RULES.glob("*.py")):
         text = path.read_text()
         for word in ("SameFileHelpers", "run_alone", "rt005_defs", "_defined", "_wired", "function_key("):
             assert word not in text, (path.name, word)
+    for path in sorted(RULES.rglob("*.py")):
+        assert _reads_and_walkers(path) == [], path.relative_to(RULES)
     for name in (
         "rt001_roots_request.py",
         "rt002_roots_provider.py",
@@ -441,3 +684,22 @@ def test_no_rule_keeps_its_own_helper_walker():
         "rt005_list_changed_handler.py",
     ):
         assert "file_effects(" in (RULES / name).read_text(), name
+    assert "from mcp_migrate.vocabulary import gates_across" in (RULES / "rt103_roots_as_sandbox.py").read_text()
+    assert "from mcp_migrate.vocabulary.hint_flow import" in (RULES / "ha001_annotation_trust.py").read_text()
+
+
+def test_the_walker_test_sees_a_reader_and_a_flow_walker(tmp_path):
+    """The guard above can fail: a rule module that reads another module with `check_bytes` and
+    the project view's `read`, or that keeps a statement walker, is caught."""
+    reader = tmp_path / "reader.py"
+    reader.write_text(
+        "from mcp_migrate.core.engine import check_bytes\nfrom mcp_migrate.core.project_view import ProjectView, read\n"
+    )
+    assert _reads_and_walkers(reader) == ["check_bytes", "mcp_migrate.core.project_view.read"]
+    walker = tmp_path / "walker.py"
+    walker.write_text(
+        "import libcst as cst\n\n\ndef _stmt(stmt):\n"
+        "    if type(stmt) is cst.If:\n        pass\n    elif type(stmt) is cst.For:\n        pass\n"
+        "    elif type(stmt) is cst.Try:\n        pass\n"
+    )
+    assert _reads_and_walkers(walker) == ["_stmt: a walker over ['For', 'If', 'Try']"]
