@@ -15,7 +15,7 @@ from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import Via
 from mcp_migrate.core.gates import wrapper_tokens
 from mcp_migrate.core.messages import Message
-from mcp_migrate.core.modules import absolute, module_file
+from mcp_migrate.core.modules import absolute, from_imports, module_file
 from mcp_migrate.core.project_view import ProjectView, read
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import SDK_PACKAGES
@@ -316,9 +316,8 @@ def imported_module_files(syntax, view: ProjectView) -> list:
             )
     for node in syntax.of(ast.ImportFrom):
         if node.level == 0 and node.module:
-            for alias in node.names:
-                if alias.name != "*":
-                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            for name, module, imported in from_imports(node):
+                bound[name] = f"{module}.{imported}"
     if not bound:
         return relative
     qualified = set(bound.values())
