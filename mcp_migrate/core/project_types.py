@@ -170,7 +170,11 @@ def _types_in(view: ProjectView, source: str, data: bytes) -> ModuleTypes:
     names = _Names(view, source, here)
     for node in tree.body:
         names.bind(node)
-    classes, functions, params, instances, written = {}, {}, {}, {}, {}
+    classes: dict = {}
+    functions: dict = {}
+    params: dict = {}
+    instances: dict = {}
+    written: dict = {}
     for node in tree.body:
         if isinstance(node, ast.ClassDef):
             classes[node.name] = _class(node, names, here, source)

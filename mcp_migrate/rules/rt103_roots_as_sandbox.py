@@ -543,8 +543,8 @@ class RootsAsSandbox(Rule):
             return across.callee(cls, func.attr.value) if cls is not None else None
         return None
 
-    def _project_class(self, expr: cst.BaseExpression, view, path: str, depth: int) -> tuple | None:
-        """(file, facts, class) of the project class `expr` is an instance of: typed by the
+    def _project_class(self, expr: cst.BaseExpression, view, path: str, depth: int) -> across.Located | None:
+        """The project class `expr` is an instance of (gates_across.Located): typed by the
         resolver, an imported module-level instance, or a name this function binds once to a
         method's result whose return annotation names a project class."""
         typed = self.resolver.instance_type(expr)
