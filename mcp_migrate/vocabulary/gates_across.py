@@ -154,6 +154,9 @@ def summary(source: str, assumed: frozenset, view: ProjectView, rule) -> Decisio
 
 
 def _decide(source: str, stat, assumed: frozenset, view: ProjectView, rule) -> Decisions:
+    """The copy run alone on the module's bytes: its reports positioned as the engine positions
+    a finding (core.positions, suppressed or not: a comment does not change what is decided),
+    and the gates its file's model holds."""
     data = read(source, stat, _LIMIT)
     if data is None:
         return Decisions()
