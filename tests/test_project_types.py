@@ -15,6 +15,7 @@ import libcst as cst
 
 from mcp_migrate.api import check_source
 from mcp_migrate.core import engine
+from mcp_migrate.core.project_types import module_types
 from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.rules import all_rules
@@ -320,3 +321,48 @@ def test_a_name_declared_otherwise_registers_nothing_when_rebound():
         "10:51 RT002 `list_roots_callback=` supplies roots, deprecated by SEP-2577",
         "12:15 RT002 `_default_roots` supplies roots, deprecated by SEP-2577",
     ]
+
+
+def test_what_a_call_into_another_module_needs_is_read_with_the_classes(tmp_path):
+    """The one reader of another module's definitions (RT103 across modules reads it,
+    vocabulary/gates_across.py): methods' parameters as a call passes them (`self` dropped, a
+    static method's kept whole) and their return annotations' last names as written, top-level
+    functions' parameters, module-level instances, and top-level from-imports as written
+    (core.modules.from_imports: a star binds nothing; an import under `if` is not top-level)."""
+    _write(
+        tmp_path,
+        {
+            "guards.py": """
+            from .registry import Registry as Ledger, shared
+            from .other import *
+
+            if True:
+                from .hidden import Hidden
+
+
+            class Guard:
+                def check(self, path, *extra, strict=False) -> "Verdict":
+                    return path
+
+                @staticmethod
+                def build(dirs) -> Guard | None:
+                    return None
+
+
+            def within(candidate, dirs, /, *, deep=True):
+                return True
+
+
+            default = Guard()
+            typed: Ledger = shared
+            """,
+        },
+    )
+    types = module_types(ProjectView(), str(tmp_path / "guards.py"))
+    assert types.classes["Guard"].signatures == {
+        "check": (("path", "extra", "strict"), "Verdict"),
+        "build": (("dirs",), "Guard"),
+    }
+    assert types.params == {"within": ("candidate", "dirs", "deep")}
+    assert types.instances == {"default": "Guard", "typed": "Ledger"}
+    assert types.written == {"Ledger": (".registry", "Registry"), "shared": (".registry", "shared")}
