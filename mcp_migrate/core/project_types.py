@@ -304,7 +304,7 @@ def _class(node: ast.ClassDef, names: _Names, here: str, source: str) -> Project
         if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         methods.add(item.name)
-        static = any(last_name(d) == "staticmethod" for d in item.decorator_list)
+        static = bool(item.decorator_list) and any(last_name(d) == "staticmethod" for d in item.decorator_list)
         params = _param_names(item.args)
         signatures[item.name] = (params if static else params[1:], last_name(item.returns))
         made = names.annotation(item.returns) if item.returns is not None else None
