@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import os
+from functools import cached_property
 
 import libcst as cst
 
@@ -48,6 +49,7 @@ from mcp_migrate.rules import rt103_across as across
 from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
 from mcp_migrate.vocabulary.root_flow import Flow
 from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins, target_names
+from mcp_migrate.vocabulary.roots_skeleton import Skeleton
 from mcp_migrate.vocabulary.spelling import Spelling
 from mcp_migrate.vocabulary.words import last_identifier, words
 
@@ -103,8 +105,6 @@ _CATCHES = frozenset({"ValueError", "Exception", "BaseException"})
 
 class RootsAsSandbox(Rule):
     CODE = "RT103"
-    #: The file's roots data flow, worked out when the module is entered (`visit_Module`).
-    origins: Origins
     #: Every value RT103 follows starts at a `list_roots()` call or an annotation naming a roots type.
     SCREEN = (b"list_roots", b"Root")
     #: (class or None, function, parameter): parameters taken as roots, when `rt103_across` asks
@@ -229,6 +229,9 @@ class RootsAsSandbox(Rule):
         self.feeding_names: set = set()
         #: `self.x = <roots>` / `obj.x = <roots>` statements: (node, attribute, text).
         self.stores: list = []
+        #: Every `self.x = ...` / `obj.x = ...` statement: (node, target, `_where()`), judged into
+        #: `self.stores` only in a file that decides access against roots.
+        self.stored: list = []
         self.decisions = 0
         #: (id(function), parameter index) -> [(resolved, id(caller), caller's parameter passed on)].
         self.arguments: dict = {}
@@ -237,33 +240,58 @@ class RootsAsSandbox(Rule):
 
     # ----- data flow ------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        self.origins = Origins(node, self.resolver, assumed=self.ASSUMED)
+        self._module = node
+
+    @cached_property
+    def origins(self) -> Origins:
+        """The file's roots data flow, worked out when a node first asks where a value comes
+        from (a containment check's candidate, a call handing a project function its
+        arguments, the allow-lists of a file that decides): most files RT103 reads ask none."""
+        return Origins(self._module, self.resolver, assumed=self.ASSUMED)
+
+    @cached_property
+    def skeleton(self) -> Skeleton:
+        """The file's functions and assignments (`roots_origin.Skeleton`): what every call asks."""
+        return Skeleton(self._module, expressions=b":=" in self.context.data or not self.context.data)
 
     def _scope(self):
         return self.origins.scope_of(self.functions[-1] if self.functions else None)
 
     def _origin(self, expr: cst.BaseExpression) -> frozenset:
-        """Where `expr` comes from roots here. The variable of an enclosing `for` loop is what
-        that loop iterates, whatever else the name is bound to in the function (`for root_path in
-        configured:` after `root_path = file_url_to_path(root.uri)`)."""
-        loops = self._loop_bound()
-        if loops:
-            bound = dict(self.bound[-1])
-            bound.update({name: origin for name, origin in loops.items() if name not in self.bound[-1]})
-            return self.origins.origin(expr, self._scope(), bound)
-        return self.origins.origin(expr, self._scope(), self.bound[-1])
+        """Where `expr` comes from roots here."""
+        return self._origin_at(expr, self._where())
 
-    def _loop_bound(self) -> dict:
-        """name -> origins of the variables of the `for` loops around the node (innermost wins)."""
-        found: dict = {}
+    def _where(self) -> tuple:
+        """What `_origin` answers from, kept to be asked later: the function, the comprehension
+        variables in force (`self.bound`, worked out when first asked) and the `for` loops
+        around the node (outermost first, from the innermost function, class or lambda)."""
+        loops: list = []
         for anc in self.ancestors:
             if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                found = {}
+                loops = []
             elif isinstance(anc, cst.For):
-                origin = self.origins.origin(anc.iter, self._scope(), self.bound[-1])
-                for name in target_names(anc.target):
+                loops.append(anc)
+        return (self.functions[-1] if self.functions else None, tuple(self.bound), tuple(loops))
+
+    def _origin_at(self, expr: cst.BaseExpression, where: tuple) -> frozenset:
+        """Where `expr` comes from roots at `where` (`_where`). The variable of an enclosing
+        `for` loop is what that loop iterates, whatever else the name is bound to in the
+        function (`for root_path in configured:` after `root_path = file_url_to_path(root.uri)`)."""
+        function, entries, loops = where
+        origins = self.origins
+        scope = origins.scope_of(function)
+        bound = _bound(origins, entries)
+        if loops:
+            found: dict = {}  # name -> origins of the loops' variables (innermost wins)
+            for loop in loops:
+                origin = origins.origin(loop.iter, scope, bound)
+                for name in target_names(loop.target):
                     found[name] = origin
-        return found
+            if found:
+                merged = dict(bound)
+                merged.update({name: origin for name, origin in found.items() if name not in bound})
+                return origins.origin(expr, scope, merged)
+        return origins.origin(expr, scope, bound)
 
     def visit_FunctionDef(self, node) -> None:
         self.flow.push()
@@ -284,7 +312,7 @@ class RootsAsSandbox(Rule):
     def _visit_comp(self, node) -> None:
         self.flow.push()
         self.flow.bind_comprehension(node)
-        self.bound.append(self.origins.comprehension(node, self._scope(), self.bound[-1]))
+        self.bound.append(_Comprehension(node, self.functions[-1] if self.functions else None))
 
     def _leave_comp(self, node) -> None:
         self.flow.pop()
@@ -301,8 +329,8 @@ class RootsAsSandbox(Rule):
             self.flow.bind_value(target.target, node.value)
             if len(self.flow.scopes) == 1 and isinstance(target.target, cst.Name) and _uri_text(node.value):
                 self.uri_constants.add(target.target.value)
-            if isinstance(target.target, cst.Attribute) and OWN in self._origin(node.value):
-                self.stores.append((node, target.target.attr.value, code_of(target.target)))
+            if isinstance(target.target, cst.Attribute):  # judged if the file decides (leave_Module)
+                self.stored.append((node, target.target, self._where()))
 
     def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
@@ -320,7 +348,7 @@ class RootsAsSandbox(Rule):
             q = call_qualified(self.resolver, node)
             if q in _COMMONPATH or q in _COMMONPREFIX:
                 self._common(node, q in _COMMONPREFIX)
-        if not self._note_gate_call(node) and self.ACROSS and self.origins.sourced:
+        if not self._note_gate_call(node) and self.ACROSS:
             self._across(node)
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
@@ -345,6 +373,8 @@ class RootsAsSandbox(Rule):
         if len(args) != 1 or len(node.args) != 1:
             return
         other = args[0].value
+        if is_literal(subject) or is_literal(other):
+            return  # a literal is no directory (`_directory_check`): the data flow need not be asked
         # The argument is the container: `root.relative_to(home)` asks whether a root lies in a
         # directory the program chose, which is not a check against the roots.
         origin = self._origin(other)
@@ -391,7 +421,7 @@ class RootsAsSandbox(Rule):
     def _resolving(self, expr) -> bool:
         """A name bound only to calls of this file's functions that return resolved paths
         (`path = self._canonicalize(candidate)`), or such a call."""
-        scope = self._scope()
+        scope = self.skeleton.scope_of(self.functions[-1] if self.functions else None)
         if isinstance(expr, cst.Name):
             values = [
                 v for t, v, k in scope.bindings if k == "assign" and isinstance(t, cst.Name) and t.value == expr.value
@@ -399,7 +429,7 @@ class RootsAsSandbox(Rule):
             return bool(values) and all(self._resolving(v) for v in values)
         if not isinstance(expr, cst.Call):
             return False
-        callees = self.origins.callees(expr, scope)
+        callees = self.skeleton.callees(expr, scope)
         return bool(callees) and all(
             c.returns and all(_returns_resolved(self.flow, c, r) for r in c.returns) for c, _ in callees
         )
@@ -471,16 +501,15 @@ class RootsAsSandbox(Rule):
 
     # ----- decisions through this file's functions --------------------------------------------
     def _note_gate_call(self, node: cst.Call) -> bool:
-        scope = self._scope()
-        callees = self.origins.callees(node, scope)
+        scope = self.skeleton.scope_of(self.functions[-1] if self.functions else None)
+        callees = self.skeleton.callees(node, scope)
         if not callees:
             return False
-        args = [self._origin(a.value) for a in node.args if not a.star]
+        args = _Origins(self, [a.value for a in node.args if not a.star], self._where())
         parent = self.parent()
         awaited = isinstance(parent, cst.Await)
         function = self.functions[-1] if self.functions else None
         self.gate_calls.append((node, callees, args, awaited, function, self._tested()))
-        scope = self._scope()
         for callee, shift in callees:
             for i, arg in enumerate(positional(node)):
                 value = arg.value
@@ -495,14 +524,17 @@ class RootsAsSandbox(Rule):
         """A call of another module's function: a gate on roots it holds itself, as an `if`
         test, or a function whose parameter becomes the boundary of a check there when this
         call hands it client roots (see `rt103_across`). Only in a file with a roots source of
-        its own (`Origins.sourced`: what the syntax screen asks of every file)."""
+        its own (`Origins.sourced`: what the syntax screen asks of every file). The callee is
+        found first: only a call into another module asks where its arguments come from."""
         tested = self._tested()
-        given = [a for a in node.args if not a.star and OWN in self._origin(a.value)]
-        if not tested and not given:
+        if not tested and all(a.star for a in node.args):
             return
         view = view_of(self.context.settings)
         target = self._project_callee(node, view)
-        if target is None:
+        if target is None or not self.origins.sourced:
+            return
+        given = [a for a in node.args if not a.star and OWN in self._origin(a.value)]
+        if not tested and not given:
             return
         rule = type(self)
         expr = shorten(code_of(node), 36)
@@ -561,7 +593,7 @@ class RootsAsSandbox(Rule):
             return None
         values = [
             v
-            for t, v, k in self._scope().bindings
+            for t, v, k in self.skeleton.scope_of(self.functions[-1] if self.functions else None).bindings
             if k == "assign" and isinstance(t, cst.Name) and t.value == expr.value
         ]
         if len(values) != 1:
@@ -614,6 +646,11 @@ class RootsAsSandbox(Rule):
             self.report(site, MSG_GATE.format(expr=shorten(code_of(site), 36), function=name))
         if not self.decisions:
             return
+        self.stores = [
+            (assign, target.attr.value, code_of(target))
+            for assign, target, where in self.stored
+            if OWN in self._origin_at(assign.value, where)
+        ]
         self._fed()
         origins = self.origins
         for scope in origins.scopes.values():
@@ -641,6 +678,9 @@ class RootsAsSandbox(Rule):
     def _leave_summary(self) -> None:
         """For `rt103_across`: the functions of this module that decide against roots they hold."""
         if self.SINK is None:
+            return
+        if not self.decides:  # no decision: no function decides (and no data flow asked for)
+            self.SINK["deciders"] = set()
             return
         self.SINK["deciders"] = {
             (scope.cls.name.value if scope.cls is not None else None, scope.node.name.value)
@@ -925,3 +965,46 @@ def _catches(expr: cst.BaseExpression, names: frozenset = _CATCHES) -> bool:
         return any(_catches(e.value, names) for e in expr.elements)
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else None
     return name in names
+
+
+class _Comprehension:
+    """A comprehension entered (`self.bound`): its variables that come from roots are worked
+    out when a node inside first asks (`_bound`), from the variables around it."""
+
+    def __init__(self, node, function) -> None:
+        self.node = node
+        self.function = function
+        self.bound: dict | None = None
+
+
+def _bound(origins: Origins, entries: tuple) -> dict:
+    """The comprehension variables in force at the last of `entries` (`self.bound` as it was):
+    a function's or the module's own entry is empty; a comprehension's is worked out once, from
+    the entry before it."""
+    first = len(entries) - 1
+    while isinstance(entries[first], _Comprehension) and entries[first].bound is None:
+        first -= 1
+    entry = entries[first]
+    bound: dict = (entry.bound or {}) if isinstance(entry, _Comprehension) else entry
+    for entry in entries[first + 1 :]:
+        bound = entry.bound = origins.comprehension(entry.node, origins.scope_of(entry.function), bound)
+    return bound
+
+
+class _Origins:
+    """The origins of a call's arguments (`gate_calls`), worked out when first read: only a
+    file whose functions decide access reads them (`_gates`)."""
+
+    def __init__(self, rule: RootsAsSandbox, values: list, where: tuple) -> None:
+        self.rule = rule
+        self.values = values
+        self.where = where
+        self.found: list | None = None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __iter__(self):
+        if self.found is None:
+            self.found = [self.rule._origin_at(value, self.where) for value in self.values]
+        return iter(self.found)
