@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import os
+import weakref
 from functools import cached_property
 
 import libcst as cst
@@ -993,10 +994,12 @@ def _bound(origins: Origins, entries: tuple) -> dict:
 
 class _Origins:
     """The origins of a call's arguments (`gate_calls`), worked out when first read: only a
-    file whose functions decide access reads them (`_gates`)."""
+    file whose functions decide access reads them (`_gates`). The rule is held weakly: a cycle
+    would keep the file's whole tree alive until the collector runs, which is seldom
+    (`commands.process`' thresholds)."""
 
     def __init__(self, rule: RootsAsSandbox, values: list, where: tuple) -> None:
-        self.rule = rule
+        self.rule = weakref.ref(rule)
         self.values = values
         self.where = where
         self.found: list | None = None
@@ -1006,5 +1009,7 @@ class _Origins:
 
     def __iter__(self):
         if self.found is None:
-            self.found = [self.rule._origin_at(value, self.where) for value in self.values]
+            rule = self.rule()
+            assert rule is not None  # read by the rule itself, in its own walk
+            self.found = [rule._origin_at(value, self.where) for value in self.values]
         return iter(self.found)
