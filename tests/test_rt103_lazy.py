@@ -200,3 +200,23 @@ def test_a_literal_side_asks_nothing(check):
     rule, found = _run(ASKS_NOTHING + f"\n\ndef inside(p):\n    return {check}\n")
     assert found == []
     assert "origins" not in rule.__dict__
+
+
+def test_the_lazy_origins_leave_no_cycle_to_collect():
+    """The rule is freed by reference counting alone: a cycle through its gate calls would keep
+    the file's whole tree alive until the cyclic collector runs (seldom: commands.process)."""
+    import gc
+    import weakref
+
+    data = textwrap.dedent(ASKS_NOTHING).encode()
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _context, [rule] = run_rules("<lazy>.py", data, cst.parse_module(data), default_settings(), [RootsAsSandbox])
+        assert len(rule.gate_calls) == 1  # `uri_path(str(r.uri))`
+        alive = weakref.ref(rule)
+        del rule, _context
+        assert alive() is None
+    finally:
+        if collecting:
+            gc.enable()
