@@ -21,6 +21,9 @@ What is reported:
 * a call that hands client roots to another module's function whose parameter is then the
   boundary of an access check there (`registry.update_from_client_roots(uris)`, read by the
   registry's `validate`): `rt103_across` asks that module what this rule decides on it;
+* a path that joins a parameter of the function (the caller's input) under a value from roots and
+  is opened, read, listed or removed, in a function that makes no access decision of its own:
+  the root is the path's only boundary, unchecked (`open(f"{roots[0].uri}/{name}")`);
 * in a file that decides against roots: an allow-list a function builds from its own roots and
   returns (at its `def`), a configured list extended with roots, roots kept in an attribute a
   check reads.
@@ -96,12 +99,51 @@ MSG_HANDED = Message(
 MSG_BUILT = Message("`{function}` builds an access allow-list from client roots", NOT_ACL)
 MSG_EXTENDED = Message("`{expr}` extends the allow-list `{name}` with client roots", NOT_ACL)
 MSG_STORED = Message("`{expr}` keeps client roots as the allow-list `{name}`", NOT_ACL)
+MSG_JOINED = Message(
+    "`{expr}` opens `{input}` under a client root, unchecked",
+    "`{input}` is joined to a directory the client named as a root: the root is this path's only boundary,"
+    " and `..` walks out of it; " + NOT_ACL,
+)
 
 _COMMONPATH = frozenset({"os.path.commonpath", "posixpath.commonpath", "ntpath.commonpath"})
 _COMMONPREFIX = frozenset({"os.path.commonprefix", "posixpath.commonprefix", "ntpath.commonprefix"})
 #: Wrappers the fix strips from a side before wrapping it in `Path(...).resolve()`.
 _STRIP = frozenset({"str", "os.fspath", "pathlib.Path", "pathlib.PurePath", "os.path.abspath", "os.path.normpath"})
 _CATCHES = frozenset({"ValueError", "Exception", "BaseException"})
+#: Functions that open, list or remove the path they are given first.
+_ACCESS = frozenset(
+    {
+        "open",
+        "io.open",
+        "os.open",
+        "codecs.open",
+        "aiofiles.open",
+        "os.listdir",
+        "os.scandir",
+        "os.remove",
+        "os.unlink",
+        "os.rmdir",
+        "shutil.rmtree",
+    }
+)
+#: Methods that open, list or remove the path they are called on (`pathlib.Path`).
+_ACCESS_METHODS = frozenset(
+    {"read_text", "read_bytes", "write_text", "write_bytes", "open", "unlink", "iterdir", "rmdir", "touch"}
+)
+#: Calls that join the paths they are given (and `Path.joinpath`).
+_JOINS = frozenset({"os.path.join", "posixpath.join", "ntpath.join", "pathlib.Path", "pathlib.PurePath"})
+#: Calls that hand on the path they are given, as text or as a path.
+_PASS_ON = frozenset(
+    {
+        "str",
+        "os.fspath",
+        "os.path.abspath",
+        "os.path.normpath",
+        "os.path.expanduser",
+        "pathlib.Path",
+        "pathlib.PurePath",
+    }
+)
 
 
 class RootsAsSandbox(Rule):
@@ -167,6 +209,12 @@ class RootsAsSandbox(Rule):
             "    try:\n        root.relative_to(home)\n    except ValueError:\n        return False\n",
             "a root checked against a directory the program chose: the root is the subject, not the container",
         ),
+        Valid(
+            EXAMPLE_IMPORT + "from pathlib import Path\n\nasync def readme(ctx) -> str:\n"
+            "    base = Path((await ctx.session.list_roots()).roots[0].uri.path)\n"
+            "    return (base / 'README.md').read_text()\n",
+            "a fixed name under a root: no caller's input is joined there",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -206,6 +254,12 @@ class RootsAsSandbox(Rule):
             "        return p.read_text()\n",
             "a refusal through a method that checks the roots its object was built from",
         ),
+        Invalid(
+            EXAMPLE_IMPORT + "from pathlib import Path\n\nasync def show(ctx, relative: str) -> str:\n"
+            "    base = Path((await ctx.session.list_roots()).roots[0].uri.path)\n"
+            "    return (base / relative).read_text()\n",
+            "a caller's input joined under a root and read with no check",
+        ),
     ]
 
     def __init__(self, context) -> None:
@@ -238,6 +292,9 @@ class RootsAsSandbox(Rule):
         self.arguments: dict = {}
         #: Checks on an unresolved parameter, judged when every call is known: (node, function, index, fix).
         self.held: list = []
+        #: Paths opened that join a caller's input under a root: (call, function, path text, input
+        #: text), reported where the function makes no access decision (`leave_Module`).
+        self.joined: list = []
 
     # ----- data flow ------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -351,6 +408,7 @@ class RootsAsSandbox(Rule):
                 self._common(node, q in _COMMONPREFIX)
         if not self._note_gate_call(node) and self.ACROSS:
             self._across(node)
+        self._note_access(node)
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         """`root in path.parents`: a component-wise containment check against a root."""
@@ -520,6 +578,108 @@ class RootsAsSandbox(Rule):
                 )
         return True
 
+    # ----- a path joined under a root, opened unchecked ----------------------------------------
+    def _note_access(self, node: cst.Call) -> None:
+        """`open(p)`, `p.read_text()`, `os.listdir(p)` where `p` joins a parameter of the function
+        (the caller's input: a tool argument) to a value that comes from roots: the root is the
+        boundary the path is meant to stay under, unchecked (`f"{roots[0].uri}/{name}"`,
+        `Path(root) / relative`). The syntax is tested before the data flow is asked."""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _ACCESS_METHODS:
+            path = func.value
+        elif call_qualified(self.resolver, node) in _ACCESS or (
+            isinstance(func, cst.Name) and func.value == "open" and self.resolver.lookup("open") is None
+        ):
+            args = positional(node)
+            if not args:
+                return
+            path = args[0].value
+        else:
+            return
+        if not self.functions:
+            return
+        given = self._joined(path, 0)
+        if given is not None:
+            self.joined.append((node, self.functions[-1], code_of(path), given))
+
+    def _joined(self, expr: cst.BaseExpression, depth: int) -> str | None:
+        """The input (a parameter's text) `expr` joins to a value from roots, through the names
+        of this function bound to it; None when it joins none."""
+        if depth > 4:
+            return None
+        parts: list = []
+        if isinstance(expr, cst.Name):
+            for target, value, kind in self._scope().bindings:
+                if kind == "assign" and isinstance(target, cst.Name) and target.value == expr.value:
+                    found = self._joined(value, depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
+            parts = [expr.left, expr.right]
+        elif isinstance(expr, cst.FormattedString):
+            parts = [p.expression for p in expr.parts if isinstance(p, cst.FormattedStringExpression)]
+        elif isinstance(expr, cst.Call):
+            func = expr.func
+            q = call_qualified(self.resolver, expr)
+            if q in _JOINS or (isinstance(func, cst.Attribute) and func.attr.value == "joinpath"):
+                parts = [a.value for a in positional(expr)]
+                if isinstance(func, cst.Attribute):
+                    parts.insert(0, func.value)
+            if len(parts) < 2:
+                if q in _PASS_ON and positional(expr):
+                    return self._joined(positional(expr)[0].value, depth + 1)
+                if isinstance(func, cst.Attribute) and q is None:  # `.replace("file://", "")`, `.resolve()`
+                    return self._joined(func.value, depth + 1)
+                return None
+        if len(parts) < 2 or not any(self._origin(p) for p in parts):
+            return None
+        for part in parts:
+            found = self._input(part, 0)
+            if found is not None:
+                return found
+        for part in parts:
+            found = self._joined(part, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _input(self, expr: cst.BaseExpression, depth: int) -> str | None:
+        """The text of the caller's input `expr` is: a parameter of this function (not `self`,
+        not a value from roots), read (`args.path`, `params["path"]`), stripped or made a path."""
+        if depth > 3 or self._origin(expr):
+            return None
+        if isinstance(expr, cst.Name):
+            scope = self._scope()
+            if expr.value in scope.params and expr.value not in ("self", "cls"):
+                return expr.value
+            for target, value, kind in scope.bindings:
+                if kind == "assign" and isinstance(target, cst.Name) and target.value == expr.value:
+                    found = self._input(value, depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        if isinstance(expr, (cst.Attribute, cst.Subscript)):
+            return code_of(expr) if self._input(expr.value, depth + 1) is not None else None
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute):
+                return self._input(func.value, depth + 1)
+            args = positional(expr)
+            if call_qualified(self.resolver, expr) in _PASS_ON and args:
+                return self._input(args[0].value, depth + 1)
+        return None
+
+    def _report_joined(self, gates: dict) -> None:
+        """The joined paths of functions that make no access decision of their own: one finding
+        per path a function opens."""
+        seen: set = set()
+        for node, function, path, given in self.joined:
+            if id(function) in gates or (id(function), path) in seen:
+                continue
+            seen.add((id(function), path))
+            self.report(node, MSG_JOINED.format(expr=shorten(code_of(node), 30), input=shorten(given, 24)))
+
     # ----- decisions in the project's other modules ---------------------------------------------
     def _across(self, node: cst.Call) -> None:
         """A call of another module's function: a gate on roots it holds itself, as an `if`
@@ -645,6 +805,7 @@ class RootsAsSandbox(Rule):
             scope = self.origins.scope_of(function)
             self._feed([a.value for a in site.args], set(), scope)
             self.report(site, MSG_GATE.format(expr=shorten(code_of(site), 36), function=name))
+        self._report_joined(gates)
         if not self.decisions:
             return
         self.stores = [
