@@ -315,6 +315,11 @@ class RootsAsSandbox(Rule):
     def _scope(self):
         return self.origins.scope_of(self.functions[-1] if self.functions else None)
 
+    def _skeleton_scope(self):
+        """The function's scope in the file's index (`Skeleton`): its parameters and "assign"
+        bindings, without working out the data flow."""
+        return self.skeleton.scope_of(self.functions[-1] if self.functions else None)
+
     def _origin(self, expr: cst.BaseExpression) -> frozenset:
         """Where `expr` comes from roots here."""
         return self._origin_at(expr, self._where())
@@ -609,7 +614,7 @@ class RootsAsSandbox(Rule):
             return None
         parts: list = []
         if isinstance(expr, cst.Name):
-            for target, value, kind in self._scope().bindings:
+            for target, value, kind in self._skeleton_scope().bindings:
                 if kind == "assign" and isinstance(target, cst.Name) and target.value == expr.value:
                     found = self._joined(value, depth + 1)
                     if found is not None:
@@ -632,12 +637,12 @@ class RootsAsSandbox(Rule):
                 if isinstance(func, cst.Attribute) and q is None:  # `.replace("file://", "")`, `.resolve()`
                     return self._joined(func.value, depth + 1)
                 return None
-        if len(parts) < 2 or not any(self._origin(p) for p in parts):
+        if len(parts) < 2:
             return None
-        for part in parts:
-            found = self._input(part, 0)
-            if found is not None:
-                return found
+        for part in parts:  # the syntax first: the data flow is asked only about an input's partners
+            given = self._input(part, 0)
+            if given is not None and any(self._origin(other) for other in parts if other is not part):
+                return given
         for part in parts:
             found = self._joined(part, depth + 1)
             if found is not None:
@@ -647,12 +652,12 @@ class RootsAsSandbox(Rule):
     def _input(self, expr: cst.BaseExpression, depth: int) -> str | None:
         """The text of the caller's input `expr` is: a parameter of this function (not `self`,
         not a value from roots), read (`args.path`, `params["path"]`), stripped or made a path."""
-        if depth > 3 or self._origin(expr):
+        if depth > 3:
             return None
         if isinstance(expr, cst.Name):
-            scope = self._scope()
+            scope = self._skeleton_scope()
             if expr.value in scope.params and expr.value not in ("self", "cls"):
-                return expr.value
+                return None if self._origin(expr) else expr.value
             for target, value, kind in scope.bindings:
                 if kind == "assign" and isinstance(target, cst.Name) and target.value == expr.value:
                     found = self._input(value, depth + 1)
