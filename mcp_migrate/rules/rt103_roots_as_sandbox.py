@@ -21,6 +21,9 @@ What is reported:
 * a call that hands client roots to another module's function whose parameter is then the
   boundary of an access check there (`registry.update_from_client_roots(uris)`, read by the
   registry's `validate`): `vocabulary.gates_across` asks that module what this rule decides on it;
+* a path that joins a parameter of the function (the caller's input) under a value from roots and
+  is opened, read, listed or removed, in a function that makes no access decision of its own:
+  the root is the path's only boundary, unchecked (`open(f"{roots[0].uri}/{name}")`);
 * in a file that decides against roots: an allow-list a function builds from its own roots and
   returns (at its `def`), a configured list extended with roots, roots kept in an attribute a
   check reads.
@@ -34,6 +37,8 @@ from __future__ import annotations
 
 import ast
 import os
+import weakref
+from functools import cached_property
 
 import libcst as cst
 
@@ -49,6 +54,7 @@ from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
 from mcp_migrate.vocabulary.file_effects import GATES, file_effects
 from mcp_migrate.vocabulary.root_flow import Flow
 from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins, target_names
+from mcp_migrate.vocabulary.roots_skeleton import Skeleton
 from mcp_migrate.vocabulary.spelling import Spelling
 from mcp_migrate.vocabulary.words import last_identifier, words
 
@@ -94,18 +100,55 @@ MSG_HANDED = Message(
 MSG_BUILT = Message("`{function}` builds an access allow-list from client roots", NOT_ACL)
 MSG_EXTENDED = Message("`{expr}` extends the allow-list `{name}` with client roots", NOT_ACL)
 MSG_STORED = Message("`{expr}` keeps client roots as the allow-list `{name}`", NOT_ACL)
+MSG_JOINED = Message(
+    "`{expr}` opens `{input}` under a client root, unchecked",
+    "`{input}` is joined to a directory the client named as a root: the root is this path's only boundary,"
+    " and `..` walks out of it; " + NOT_ACL,
+)
 
 _COMMONPATH = frozenset({"os.path.commonpath", "posixpath.commonpath", "ntpath.commonpath"})
 _COMMONPREFIX = frozenset({"os.path.commonprefix", "posixpath.commonprefix", "ntpath.commonprefix"})
 #: Wrappers the fix strips from a side before wrapping it in `Path(...).resolve()`.
 _STRIP = frozenset({"str", "os.fspath", "pathlib.Path", "pathlib.PurePath", "os.path.abspath", "os.path.normpath"})
 _CATCHES = frozenset({"ValueError", "Exception", "BaseException"})
+#: Functions that open, list or remove the path they are given first.
+_ACCESS = frozenset(
+    {
+        "open",
+        "io.open",
+        "os.open",
+        "codecs.open",
+        "aiofiles.open",
+        "os.listdir",
+        "os.scandir",
+        "os.remove",
+        "os.unlink",
+        "os.rmdir",
+        "shutil.rmtree",
+    }
+)
+#: Methods that open, list or remove the path they are called on (`pathlib.Path`).
+_ACCESS_METHODS = frozenset(
+    {"read_text", "read_bytes", "write_text", "write_bytes", "open", "unlink", "iterdir", "rmdir", "touch"}
+)
+#: Calls that join the paths they are given (and `Path.joinpath`).
+_JOINS = frozenset({"os.path.join", "posixpath.join", "ntpath.join", "pathlib.Path", "pathlib.PurePath"})
+#: Calls that hand on the path they are given, as text or as a path.
+_PASS_ON = frozenset(
+    {
+        "str",
+        "os.fspath",
+        "os.path.abspath",
+        "os.path.normpath",
+        "os.path.expanduser",
+        "pathlib.Path",
+        "pathlib.PurePath",
+    }
+)
 
 
 class RootsAsSandbox(Rule):
     CODE = "RT103"
-    #: The file's roots data flow, worked out when the module is entered (`visit_Module`).
-    origins: Origins
     #: Every value RT103 follows starts at a `list_roots()` call or an annotation naming a roots type.
     SCREEN = (b"list_roots", b"Root")
     #: (class or None, function, parameter): parameters taken as roots, when
@@ -164,6 +207,12 @@ class RootsAsSandbox(Rule):
             "    try:\n        root.relative_to(home)\n    except ValueError:\n        return False\n",
             "a root checked against a directory the program chose: the root is the subject, not the container",
         ),
+        Valid(
+            EXAMPLE_IMPORT + "from pathlib import Path\n\nasync def readme(ctx) -> str:\n"
+            "    base = Path((await ctx.session.list_roots()).roots[0].uri.path)\n"
+            "    return (base / 'README.md').read_text()\n",
+            "a fixed name under a root: no caller's input is joined there",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -203,6 +252,12 @@ class RootsAsSandbox(Rule):
             "        return p.read_text()\n",
             "a refusal through a method that checks the roots its object was built from",
         ),
+        Invalid(
+            EXAMPLE_IMPORT + "from pathlib import Path\n\nasync def show(ctx, relative: str) -> str:\n"
+            "    base = Path((await ctx.session.list_roots()).roots[0].uri.path)\n"
+            "    return (base / relative).read_text()\n",
+            "a caller's input joined under a root and read with no check",
+        ),
     ]
 
     def __init__(self, context) -> None:
@@ -227,41 +282,77 @@ class RootsAsSandbox(Rule):
         self.feeding_names: set = set()
         #: `self.x = <roots>` / `obj.x = <roots>` statements: (node, attribute, text).
         self.stores: list = []
+        #: Every `self.x = ...` / `obj.x = ...` statement: (node, target, `_where()`), judged into
+        #: `self.stores` only in a file that decides access against roots.
+        self.stored: list = []
         self.decisions = 0
         #: (id(function), parameter index) -> [(resolved, id(caller), caller's parameter passed on)].
         self.arguments: dict = {}
         #: Checks on an unresolved parameter, judged when every call is known: (node, function, index, fix).
         self.held: list = []
+        #: Paths opened that join a caller's input under a root: (call, function, path text, input
+        #: text), reported where the function makes no access decision (`leave_Module`).
+        self.joined: list = []
 
     # ----- data flow ------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        self.origins = Origins(node, self.resolver, assumed=self.ASSUMED)
+        self._module = node
+
+    @cached_property
+    def origins(self) -> Origins:
+        """The file's roots data flow, worked out when a node first asks where a value comes
+        from (a containment check's candidate, a call handing a project function its
+        arguments, the allow-lists of a file that decides): most files RT103 reads ask none."""
+        return Origins(self._module, self.resolver, assumed=self.ASSUMED)
+
+    @cached_property
+    def skeleton(self) -> Skeleton:
+        """The file's functions and assignments (`roots_origin.Skeleton`): what every call asks."""
+        return Skeleton(self._module, expressions=b":=" in self.context.data or not self.context.data)
 
     def _scope(self):
         return self.origins.scope_of(self.functions[-1] if self.functions else None)
 
-    def _origin(self, expr: cst.BaseExpression) -> frozenset:
-        """Where `expr` comes from roots here. The variable of an enclosing `for` loop is what
-        that loop iterates, whatever else the name is bound to in the function (`for root_path in
-        configured:` after `root_path = file_url_to_path(root.uri)`)."""
-        loops = self._loop_bound()
-        if loops:
-            bound = dict(self.bound[-1])
-            bound.update({name: origin for name, origin in loops.items() if name not in self.bound[-1]})
-            return self.origins.origin(expr, self._scope(), bound)
-        return self.origins.origin(expr, self._scope(), self.bound[-1])
+    def _skeleton_scope(self):
+        """The function's scope in the file's index (`Skeleton`): its parameters and "assign"
+        bindings, without working out the data flow."""
+        return self.skeleton.scope_of(self.functions[-1] if self.functions else None)
 
-    def _loop_bound(self) -> dict:
-        """name -> origins of the variables of the `for` loops around the node (innermost wins)."""
-        found: dict = {}
+    def _origin(self, expr: cst.BaseExpression) -> frozenset:
+        """Where `expr` comes from roots here."""
+        return self._origin_at(expr, self._where())
+
+    def _where(self) -> tuple:
+        """What `_origin` answers from, kept to be asked later: the function, the comprehension
+        variables in force (`self.bound`, worked out when first asked) and the `for` loops
+        around the node (outermost first, from the innermost function, class or lambda)."""
+        loops: list = []
         for anc in self.ancestors:
             if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-                found = {}
+                loops = []
             elif isinstance(anc, cst.For):
-                origin = self.origins.origin(anc.iter, self._scope(), self.bound[-1])
-                for name in target_names(anc.target):
+                loops.append(anc)
+        return (self.functions[-1] if self.functions else None, tuple(self.bound), tuple(loops))
+
+    def _origin_at(self, expr: cst.BaseExpression, where: tuple) -> frozenset:
+        """Where `expr` comes from roots at `where` (`_where`). The variable of an enclosing
+        `for` loop is what that loop iterates, whatever else the name is bound to in the
+        function (`for root_path in configured:` after `root_path = file_url_to_path(root.uri)`)."""
+        function, entries, loops = where
+        origins = self.origins
+        scope = origins.scope_of(function)
+        bound = _bound(origins, entries)
+        if loops:
+            found: dict = {}  # name -> origins of the loops' variables (innermost wins)
+            for loop in loops:
+                origin = origins.origin(loop.iter, scope, bound)
+                for name in target_names(loop.target):
                     found[name] = origin
-        return found
+            if found:
+                merged = dict(bound)
+                merged.update({name: origin for name, origin in found.items() if name not in bound})
+                return origins.origin(expr, scope, merged)
+        return origins.origin(expr, scope, bound)
 
     def visit_FunctionDef(self, node) -> None:
         self.flow.push()
@@ -282,7 +373,7 @@ class RootsAsSandbox(Rule):
     def _visit_comp(self, node) -> None:
         self.flow.push()
         self.flow.bind_comprehension(node)
-        self.bound.append(self.origins.comprehension(node, self._scope(), self.bound[-1]))
+        self.bound.append(_Comprehension(node, self.functions[-1] if self.functions else None))
 
     def _leave_comp(self, node) -> None:
         self.flow.pop()
@@ -299,8 +390,8 @@ class RootsAsSandbox(Rule):
             self.flow.bind_value(target.target, node.value)
             if len(self.flow.scopes) == 1 and isinstance(target.target, cst.Name) and _uri_text(node.value):
                 self.uri_constants.add(target.target.value)
-            if isinstance(target.target, cst.Attribute) and OWN in self._origin(node.value):
-                self.stores.append((node, target.target.attr.value, code_of(target.target)))
+            if isinstance(target.target, cst.Attribute):  # judged if the file decides (leave_Module)
+                self.stored.append((node, target.target, self._where()))
 
     def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is not None:
@@ -318,8 +409,9 @@ class RootsAsSandbox(Rule):
             q = call_qualified(self.resolver, node)
             if q in _COMMONPATH or q in _COMMONPREFIX:
                 self._common(node, q in _COMMONPREFIX)
-        if not self._note_gate_call(node) and self.ACROSS and self.origins.sourced:
+        if not self._note_gate_call(node) and self.ACROSS:
             self._across(node)
+        self._note_access(node)
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         """`root in path.parents`: a component-wise containment check against a root."""
@@ -343,6 +435,8 @@ class RootsAsSandbox(Rule):
         if len(args) != 1 or len(node.args) != 1:
             return
         other = args[0].value
+        if is_literal(subject) or is_literal(other):
+            return  # a literal is no directory (`_directory_check`): the data flow need not be asked
         # The argument is the container: `root.relative_to(home)` asks whether a root lies in a
         # directory the program chose, which is not a check against the roots.
         origin = self._origin(other)
@@ -389,7 +483,7 @@ class RootsAsSandbox(Rule):
     def _resolving(self, expr) -> bool:
         """A name bound only to calls of this file's functions that return resolved paths
         (`path = self._canonicalize(candidate)`), or such a call."""
-        scope = self._scope()
+        scope = self.skeleton.scope_of(self.functions[-1] if self.functions else None)
         if isinstance(expr, cst.Name):
             values = [
                 v for t, v, k in scope.bindings if k == "assign" and isinstance(t, cst.Name) and t.value == expr.value
@@ -397,7 +491,7 @@ class RootsAsSandbox(Rule):
             return bool(values) and all(self._resolving(v) for v in values)
         if not isinstance(expr, cst.Call):
             return False
-        callees = self.origins.callees(expr, scope)
+        callees = self.skeleton.callees(expr, scope)
         return bool(callees) and all(
             c.returns and all(_returns_resolved(self.flow, c, r) for r in c.returns) for c, _ in callees
         )
@@ -469,16 +563,15 @@ class RootsAsSandbox(Rule):
 
     # ----- decisions through this file's functions --------------------------------------------
     def _note_gate_call(self, node: cst.Call) -> bool:
-        scope = self._scope()
-        callees = self.origins.callees(node, scope)
+        scope = self.skeleton.scope_of(self.functions[-1] if self.functions else None)
+        callees = self.skeleton.callees(node, scope)
         if not callees:
             return False
-        args = [self._origin(a.value) for a in node.args if not a.star]
+        args = _Origins(self, [a.value for a in node.args if not a.star], self._where())
         parent = self.parent()
         awaited = isinstance(parent, cst.Await)
         function = self.functions[-1] if self.functions else None
         self.gate_calls.append((node, callees, args, awaited, function, self._tested()))
-        scope = self._scope()
         for callee, shift in callees:
             for i, arg in enumerate(positional(node)):
                 value = arg.value
@@ -488,19 +581,124 @@ class RootsAsSandbox(Rule):
                 )
         return True
 
+    # ----- a path joined under a root, opened unchecked ----------------------------------------
+    def _note_access(self, node: cst.Call) -> None:
+        """`open(p)`, `p.read_text()`, `os.listdir(p)` where `p` joins a parameter of the function
+        (the caller's input: a tool argument) to a value that comes from roots: the root is the
+        boundary the path is meant to stay under, unchecked (`f"{roots[0].uri}/{name}"`,
+        `Path(root) / relative`). The syntax is tested before the data flow is asked."""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _ACCESS_METHODS:
+            path = func.value
+        elif call_qualified(self.resolver, node) in _ACCESS or (
+            isinstance(func, cst.Name) and func.value == "open" and self.resolver.lookup("open") is None
+        ):
+            args = positional(node)
+            if not args:
+                return
+            path = args[0].value
+        else:
+            return
+        if not self.functions:
+            return
+        given = self._joined(path, 0)
+        if given is not None:
+            self.joined.append((node, self.functions[-1], code_of(path), given))
+
+    def _joined(self, expr: cst.BaseExpression, depth: int) -> str | None:
+        """The input (a parameter's text) `expr` joins to a value from roots, through the names
+        of this function bound to it; None when it joins none."""
+        if depth > 4:
+            return None
+        parts: list = []
+        if isinstance(expr, cst.Name):
+            for target, value, kind in self._skeleton_scope().bindings:
+                if kind == "assign" and isinstance(target, cst.Name) and target.value == expr.value:
+                    found = self._joined(value, depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Divide, cst.Add)):
+            parts = [expr.left, expr.right]
+        elif isinstance(expr, cst.FormattedString):
+            parts = [p.expression for p in expr.parts if isinstance(p, cst.FormattedStringExpression)]
+        elif isinstance(expr, cst.Call):
+            func = expr.func
+            q = call_qualified(self.resolver, expr)
+            if q in _JOINS or (isinstance(func, cst.Attribute) and func.attr.value == "joinpath"):
+                parts = [a.value for a in positional(expr)]
+                if isinstance(func, cst.Attribute):
+                    parts.insert(0, func.value)
+            if len(parts) < 2:
+                if q in _PASS_ON and positional(expr):
+                    return self._joined(positional(expr)[0].value, depth + 1)
+                if isinstance(func, cst.Attribute) and q is None:  # `.replace("file://", "")`, `.resolve()`
+                    return self._joined(func.value, depth + 1)
+                return None
+        if len(parts) < 2:
+            return None
+        for part in parts:  # the syntax first: the data flow is asked only about an input's partners
+            given = self._input(part, 0)
+            if given is not None and any(self._origin(other) for other in parts if other is not part):
+                return given
+        for part in parts:
+            found = self._joined(part, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _input(self, expr: cst.BaseExpression, depth: int) -> str | None:
+        """The text of the caller's input `expr` is: a parameter of this function (not `self`,
+        not a value from roots), read (`args.path`, `params["path"]`), stripped or made a path."""
+        if depth > 3:
+            return None
+        if isinstance(expr, cst.Name):
+            scope = self._skeleton_scope()
+            if expr.value in scope.params and expr.value not in ("self", "cls"):
+                return None if self._origin(expr) else expr.value
+            for target, value, kind in scope.bindings:
+                if kind == "assign" and isinstance(target, cst.Name) and target.value == expr.value:
+                    found = self._input(value, depth + 1)
+                    if found is not None:
+                        return found
+            return None
+        if isinstance(expr, (cst.Attribute, cst.Subscript)):
+            return code_of(expr) if self._input(expr.value, depth + 1) is not None else None
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute):
+                return self._input(func.value, depth + 1)
+            args = positional(expr)
+            if call_qualified(self.resolver, expr) in _PASS_ON and args:
+                return self._input(args[0].value, depth + 1)
+        return None
+
+    def _report_joined(self, gates: dict) -> None:
+        """The joined paths of functions that make no access decision of their own: one finding
+        per path a function opens."""
+        seen: set = set()
+        for node, function, path, given in self.joined:
+            if id(function) in gates or (id(function), path) in seen:
+                continue
+            seen.add((id(function), path))
+            self.report(node, MSG_JOINED.format(expr=shorten(code_of(node), 30), input=shorten(given, 24)))
+
     # ----- decisions in the project's other modules ---------------------------------------------
     def _across(self, node: cst.Call) -> None:
         """A call of another module's function: a gate on roots it holds itself, as an `if`
         test, or a function whose parameter becomes the boundary of a check there when this
-        call hands it client roots (see `vocabulary.gates_across`). Only in a file with a roots source of
-        its own (`Origins.sourced`: what the syntax screen asks of every file)."""
+        call hands it client roots (see `vocabulary.gates_across`). Only in a file with a roots
+        source of its own (`Origins.sourced`: what the syntax screen asks of every file). The
+        callee is found first: only a call into another module asks where its arguments come from."""
         tested = self._tested()
-        given = [a for a in node.args if not a.star and OWN in self._origin(a.value)]
-        if not tested and not given:
+        if not tested and all(a.star for a in node.args):
             return
         view = view_of(self.context.settings)
         target = self._project_callee(node, view)
-        if target is None:
+        if target is None or not self.origins.sourced:
+            return
+        given = [a for a in node.args if not a.star and OWN in self._origin(a.value)]
+        if not tested and not given:
             return
         rule = type(self)
         expr = shorten(code_of(node), 36)
@@ -559,7 +757,7 @@ class RootsAsSandbox(Rule):
             return None
         values = [
             v
-            for t, v, k in self._scope().bindings
+            for t, v, k in self.skeleton.scope_of(self.functions[-1] if self.functions else None).bindings
             if k == "assign" and isinstance(t, cst.Name) and t.value == expr.value
         ]
         if len(values) != 1:
@@ -610,8 +808,14 @@ class RootsAsSandbox(Rule):
             scope = self.origins.scope_of(function)
             self._feed([a.value for a in site.args], set(), scope)
             self.report(site, MSG_GATE.format(expr=shorten(code_of(site), 36), function=name))
+        self._report_joined(gates)
         if not self.decisions:
             return
+        self.stores = [
+            (assign, target.attr.value, code_of(target))
+            for assign, target, where in self.stored
+            if OWN in self._origin_at(assign.value, where)
+        ]
         self._fed()
         origins = self.origins
         for scope in origins.scopes.values():
@@ -640,6 +844,8 @@ class RootsAsSandbox(Rule):
         """For `gates_across` (the copy run on another module): the functions of this module that
         decide against roots they hold, noted in the file's model (GATES)."""
         if self.ACROSS:
+            return
+        if not self.decides:  # no decision: no function decides (and no data flow asked for)
             return
         model = file_effects(self.context)
         for scope in self.origins.scopes.values():
@@ -924,3 +1130,50 @@ def _catches(expr: cst.BaseExpression, names: frozenset = _CATCHES) -> bool:
         return any(_catches(e.value, names) for e in expr.elements)
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else None
     return name in names
+
+
+class _Comprehension:
+    """A comprehension entered (`self.bound`): its variables that come from roots are worked
+    out when a node inside first asks (`_bound`), from the variables around it."""
+
+    def __init__(self, node, function) -> None:
+        self.node = node
+        self.function = function
+        self.bound: dict | None = None
+
+
+def _bound(origins: Origins, entries: tuple) -> dict:
+    """The comprehension variables in force at the last of `entries` (`self.bound` as it was):
+    a function's or the module's own entry is empty; a comprehension's is worked out once, from
+    the entry before it."""
+    first = len(entries) - 1
+    while isinstance(entries[first], _Comprehension) and entries[first].bound is None:
+        first -= 1
+    entry = entries[first]
+    bound: dict = (entry.bound or {}) if isinstance(entry, _Comprehension) else entry
+    for entry in entries[first + 1 :]:
+        bound = entry.bound = origins.comprehension(entry.node, origins.scope_of(entry.function), bound)
+    return bound
+
+
+class _Origins:
+    """The origins of a call's arguments (`gate_calls`), worked out when first read: only a
+    file whose functions decide access reads them (`_gates`). The rule is held weakly: a cycle
+    would keep the file's whole tree alive until the collector runs, which is seldom
+    (`commands.process`' thresholds)."""
+
+    def __init__(self, rule: RootsAsSandbox, values: list, where: tuple) -> None:
+        self.rule = weakref.ref(rule)
+        self.values = values
+        self.where = where
+        self.found: list | None = None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __iter__(self):
+        if self.found is None:
+            rule = self.rule()
+            assert rule is not None  # read by the rule itself, in its own walk
+            self.found = [rule._origin_at(value, self.where) for value in self.values]
+        return iter(self.found)

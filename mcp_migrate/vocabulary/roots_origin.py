@@ -139,11 +139,11 @@ class Origins:
         while stack:
             node, scope, cls, comps = stack.pop()
             if isinstance(node, cst.FunctionDef):
-                inner = Scope(node, scope, cls, params=[p.name.value for p in _params(node.params)])
+                inner = Scope(node, scope, cls, params=[p.name.value for p in parameters(node.params)])
                 self.scopes[id(node)] = inner
                 self.by_name.setdefault(node.name.value, []).append(inner)
                 owner = cls.name.value if cls is not None else None
-                for param in _params(node.params):
+                for param in parameters(node.params):
                     if param.annotation is not None and self._root_annotation(param.annotation.annotation):
                         inner.names[param.name.value] = frozenset({OWN})
                         self.sourced = True
@@ -310,17 +310,7 @@ class Origins:
     def callees(self, call: cst.Call, scope: Scope) -> list:
         """(scope, parameter shift) of the functions of this file the call may run: `f(...)`,
         `self.f(...)` / `cls.f(...)` in a class, `Cls(...)` (its `__init__`)."""
-        func = call.func
-        if isinstance(func, cst.Name):
-            found = [(s, 0) for s in self.by_name.get(func.value, ()) if s.cls is None]
-            for s in self.by_name.get("__init__", ()):
-                if s.cls is not None and s.cls.name.value == func.value:
-                    found.append((s, 1))
-            return found
-        if isinstance(func, cst.Attribute) and _is_self(func.value):
-            owner = _class_of(scope)
-            return [(s, 1) for s in self.by_name.get(func.attr.value, ()) if s.cls is not None and s.cls is owner]
-        return []
+        return callees(self.by_name, call, scope)
 
     # ----- queries ----------------------------------------------------------------------------
     def scope_of(self, function: cst.CSTNode | None) -> Scope:
@@ -445,8 +435,25 @@ class Origins:
         return code_of(expr)
 
 
+def callees(by_name: dict, call: cst.Call, scope: Scope) -> list:
+    """(scope, parameter shift) of the functions of a file (`by_name`: name -> their scopes)
+    the call may run: `f(...)`, `self.f(...)` / `cls.f(...)` in a class, `Cls(...)` (its
+    `__init__`)."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        found = [(s, 0) for s in by_name.get(func.value, ()) if s.cls is None]
+        for s in by_name.get("__init__", ()):
+            if s.cls is not None and s.cls.name.value == func.value:
+                found.append((s, 1))
+        return found
+    if isinstance(func, cst.Attribute) and _is_self(func.value):
+        owner = _class_of(scope)
+        return [(s, 1) for s in by_name.get(func.attr.value, ()) if s.cls is not None and s.cls is owner]
+    return []
+
+
 # ----- helpers ---------------------------------------------------------------------------------
-def _params(params: cst.Parameters) -> list:
+def parameters(params: cst.Parameters) -> list:
     found = list(params.posonly_params) + list(params.params)
     if isinstance(params.star_arg, cst.Param):
         found.append(params.star_arg)
