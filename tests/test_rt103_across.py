@@ -52,8 +52,8 @@ def test_the_caller_finds_each_decision_and_names_where_the_check_is():
         " the check inside `PathGuard.contains` is reported too;"
     )
     assert found[1][4].startswith(
-        "`registry.replace([str(r.uri) for...` makes client roots the boundary of an access check in"
-        " `replace`; `Registry.replace` checks access against them at across_guards.py:53;"
+        "`registry.replace([str(r.uri) for...` hands them on, and `Registry.replace` checks access against"
+        " them at across_guards.py:53;"
     )
     assert found[2][4].startswith(
         "`within(path, [str(r.uri) for r in...` refuses access unless `within` finds the path in client"

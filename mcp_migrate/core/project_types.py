@@ -23,12 +23,11 @@ import re
 from typing import NamedTuple
 
 from mcp_migrate.core.modules import absolute, from_imports, imported_module_file, module_file, module_name
-from mcp_migrate.core.project_view import ProjectView, read
+from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.sdk import SDK_PACKAGES
 
 #: Re-exports followed from the name a file imports to the module that defines the class.
 _MAX_HOPS = 4
-_LIMIT = 4 * 1024 * 1024
 #: The view's table (core.project_view): (module file, mtime, size) -> ModuleTypes.
 _TABLE = "project types: module"
 #: Annotations that wrap the type a value has (`Optional[X]`, `Annotated[X, ...]`).
@@ -141,7 +140,7 @@ def module_types(view: ProjectView, source: str, name: str = "") -> ModuleTypes:
     """The classes, functions and imports of the module file `source`; empty unless its bytes
     hold `name` (when given): most modules a name is looked up in are only read, parsed on the
     first question whose name their bytes hold."""
-    held = view.per_file(_TABLE, source, (), lambda stat: _Module(read(source, stat, _LIMIT)))
+    held = view.per_file(_TABLE, source, (), lambda stat: _Module(read(source, stat, MODULE_LIMIT)))
     if held is None or (held.types is None and held.data is None):
         return _EMPTY
     if held.types is None:

@@ -17,7 +17,12 @@ import contextlib
 import os
 from collections.abc import Callable, Iterator
 
+from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 from mcp_migrate.core.dependencies import file_stamp
+
+#: The largest other module of the project a rule reads (its definitions, its effects): the
+#: largest file the engine checks by default, so a module too large to check is not read either.
+MODULE_LIMIT = DEFAULT_MAX_FILE_SIZE
 
 
 class ProjectView:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 from mcp_migrate.core.line_scan import starts_a_line
 from mcp_migrate.core.modules import imported_module_file
 
@@ -261,7 +262,7 @@ def _side(imports: list) -> str:
 
 
 #: A project module larger than this is not read for evidence (it is a hint, not a parse).
-_MODULE_EVIDENCE_LIMIT = 4 * 1024 * 1024
+_MODULE_EVIDENCE_LIMIT = DEFAULT_MAX_FILE_SIZE
 
 
 def project_module_is_mcp(view, path: str, qualified: str) -> bool:

@@ -94,8 +94,8 @@ MSG_NEVER = Message(
     "a coroutine object is always true, so the access check never runs; " + NOT_ACL,
 )
 MSG_HANDED = Message(
-    "`{expr}` makes client roots the boundary of an access check in `{name}`",
-    "`{function}` checks access against them at {where}; " + NOT_ACL,
+    "hands client roots to `{name}` as an access boundary",
+    "`{expr}` hands them on, and `{function}` checks access against them at {where}; " + NOT_ACL,
 )
 MSG_BUILT = Message("`{function}` builds an access allow-list from client roots", NOT_ACL)
 MSG_EXTENDED = Message("`{expr}` extends the allow-list `{name}` with client roots", NOT_ACL)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from mcp_migrate.core.modules import from_imports
-from mcp_migrate.core.project_view import ProjectView, read
+from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import ASKING_TYPES
 from mcp_migrate.vocabulary.wire import (
@@ -46,7 +46,6 @@ ASKS, NOTIFIES, SENDS_METHOD_PARAM = "asks", "notifies", "sends-method-param"
 #: Bytes without which no function of a module asks for roots (RT001's screen tokens but its
 #: `_roots(` helper-call token: a helper's helper is not an ask).
 ASK_TOKENS = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS")
-_LIMIT = 4 * 1024 * 1024
 
 
 class FunctionEffects(NamedTuple):
@@ -93,7 +92,7 @@ def module_effects(source: str, view: ProjectView, limit: int = 0, full: bool = 
     Python), kept in `view` by the file's stamp; `full`: with what callers rarely need (see
     `effects_in`)."""
     found = view.per_file(
-        _TABLE, source, (limit, full), lambda stat: effects_in(read(source, stat, limit or _LIMIT) or b"", full)
+        _TABLE, source, (limit, full), lambda stat: effects_in(read(source, stat, limit or MODULE_LIMIT) or b"", full)
     )
     return found if found is not None else _EMPTY
 

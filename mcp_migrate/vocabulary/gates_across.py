@@ -32,12 +32,11 @@ import libcst as cst
 
 from mcp_migrate.core.positions import node_ranges
 from mcp_migrate.core.project_types import ModuleTypes, module_types
-from mcp_migrate.core.project_view import ProjectView, read
+from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.vocabulary.file_effects import GATES, file_effects, rule_alone
 from mcp_migrate.vocabulary.imported_asks import module_source
 
-_LIMIT = 4 * 1024 * 1024
 #: How many re-exports or attribute steps a lookup follows.
 _HOPS = 3
 #: The words of RT103's allow-list findings (built, extended, kept): not a check themselves.
@@ -157,7 +156,7 @@ def _decide(source: str, stat, assumed: frozenset, view: ProjectView, rule) -> D
     """The copy run alone on the module's bytes: its reports positioned as the engine positions
     a finding (core.positions, suppressed or not: a comment does not change what is decided),
     and the gates its file's model holds."""
-    data = read(source, stat, _LIMIT)
+    data = read(source, stat, MODULE_LIMIT)
     if data is None:
         return Decisions()
     copy = type(rule.__name__, (rule,), {"ASSUMED": assumed, "ACROSS": False})

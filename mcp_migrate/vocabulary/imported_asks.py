@@ -20,7 +20,7 @@ from typing import NamedTuple
 from mcp_migrate.core.dependencies import file_stamp
 from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.modules import imported_module_file, module_file
-from mcp_migrate.core.project_view import ProjectView, read
+from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, local_via, module_effects
 
@@ -30,7 +30,6 @@ _FROM = re.compile(rb"from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?:\(([^)]*)
 #: `import pkg.mod` / `import pkg.mod as m` (one module per statement; the common form).
 _IMPORT = re.compile(rb"(?m)import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$")
 _ALIAS = re.compile(rb"([\w.]+)(?:\s+as\s+(\w+))?")
-_LIMIT = 4 * 1024 * 1024
 
 
 class Doers(NamedTuple):
@@ -192,7 +191,10 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
 def _own(source: str, tokens: tuple, limit: int, view: ProjectView, effect: str) -> tuple | None:
     """(functions, methods, from-imports) of one module file."""
     return view.per_file(
-        _OWN, source, (tokens, effect), lambda stat: _read_own(source, stat, tokens, limit or _LIMIT, view, effect)
+        _OWN,
+        source,
+        (tokens, effect),
+        lambda stat: _read_own(source, stat, tokens, limit or MODULE_LIMIT, view, effect),
     )
 
 
