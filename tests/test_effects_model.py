@@ -448,7 +448,7 @@ SAME_MODULE_ONLY = {
 
 ASKING_TYPES_HELP = "era-portable roots request (ListRoots resolver marker), deprecated by SEP-2577"
 SETTER_CALL = "supplies roots through `add_root`, this project's roots setter"
-GATE_REFUSES = "this code refuses access unless `{}` finds the path in client roots"
+GATE_REFUSES = "refuses access unless `{}` finds the path in client roots"
 HINT_DECIDES = "untrusted hint `{}` decides `{}()`, which approves calls"
 
 #: The rule's findings on the checked file, for each case (the rule is the key's second item).

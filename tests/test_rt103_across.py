@@ -48,16 +48,15 @@ def test_the_caller_finds_each_decision_and_names_where_the_check_is():
     found = [f for f in _findings(FIXTURES / "across_callers.py", CALLERS) if f[2] == "RT103"]
     assert [(line, column) for line, column, *_ in found] == [(17, 16), (24, 5), (29, 12)]
     assert found[0][4].startswith(
-        "`guard.contains(path)` refuses access unless `PathGuard.contains` finds the path in client roots;"
-        " the check inside `PathGuard.contains` is reported too;"
+        "the refusal is `guard.contains(path)`, and the check inside `PathGuard.contains` is reported too;"
     )
     assert found[1][4].startswith(
         "`registry.replace([str(r.uri) for...` hands them on, and `Registry.replace` checks access against"
         " them at across_guards.py:53;"
     )
     assert found[2][4].startswith(
-        "`within(path, [str(r.uri) for r in...` refuses access unless `within` finds the path in client"
-        " roots; `within` checks the path against the roots handed to it at across_guards.py:64;"
+        "the refusal is `within(path, [str(r.uri) for r in...`, and `within` checks the path against the"
+        " roots handed to it at across_guards.py:64;"
     )
 
 

@@ -90,7 +90,7 @@ def test_each_kind_of_decision_says_what_it_is():
         (11, 5, "`built` builds an access allow-list from client roots"),
         (19, 12, "`p.resolve().is_relative_to(Path(...` is an access check against client roots"),
         (24, 5, "`dirs.extend(built(roots))` extends the allow-list `dirs` with client roots"),
-        (26, 12, "`_within(candidate, dirs)` refuses access unless `_within` finds the path in client roots"),
+        (26, 12, "refuses access unless `_within` finds the path in client roots"),
         (28, 12, "`gate(candidate, roots)` never denies: `gate` is async and called without `await`"),
     ]
 

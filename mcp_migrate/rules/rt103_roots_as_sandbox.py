@@ -82,12 +82,12 @@ MSG_COMMONPREFIX = Message(
     f" symlink walks out; use {_RESOLVED}; " + NOT_ACL,
 )
 MSG_GATE = Message(
-    "`{expr}` refuses access unless `{function}` finds the path in client roots",
-    "the check inside `{function}` is reported too; " + NOT_ACL,
+    "refuses access unless `{function}` finds the path in client roots",
+    "the refusal is `{expr}`, and the check inside `{function}` is reported too; " + NOT_ACL,
 )
 MSG_GATE_HANDED = Message(
-    "`{expr}` refuses access unless `{function}` finds the path in client roots",
-    "`{function}` checks the path against the roots handed to it at {where}; " + NOT_ACL,
+    "refuses access unless `{function}` finds the path in client roots",
+    "the refusal is `{expr}`, and `{function}` checks the path against the roots handed to it at {where}; " + NOT_ACL,
 )
 MSG_NEVER = Message(
     "`{expr}` never denies: `{function}` is async and called without `await`",
