@@ -403,6 +403,7 @@ class RootsAsSandbox(Rule):
     # ----- checks ---------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        q = None
         if isinstance(func, cst.Attribute) and func.attr.value in ("startswith", "is_relative_to", "relative_to"):
             self._method(node, func.attr.value, func.value)
         else:
@@ -411,7 +412,7 @@ class RootsAsSandbox(Rule):
                 self._common(node, q in _COMMONPREFIX)
         if not self._note_gate_call(node) and self.ACROSS:
             self._across(node)
-        self._note_access(node)
+        self._note_access(node, q)
 
     def visit_Comparison(self, node: cst.Comparison) -> None:
         """`root in path.parents`: a component-wise containment check against a root."""
@@ -582,17 +583,16 @@ class RootsAsSandbox(Rule):
         return True
 
     # ----- a path joined under a root, opened unchecked ----------------------------------------
-    def _note_access(self, node: cst.Call) -> None:
+    def _note_access(self, node: cst.Call, q: str | None) -> None:
         """`open(p)`, `p.read_text()`, `os.listdir(p)` where `p` joins a parameter of the function
         (the caller's input: a tool argument) to a value that comes from roots: the root is the
         boundary the path is meant to stay under, unchecked (`f"{roots[0].uri}/{name}"`,
-        `Path(root) / relative`). The syntax is tested before the data flow is asked."""
+        `Path(root) / relative`). The syntax is tested before the data flow is asked; `q` is the
+        call's qualified name (`call_qualified`; None for a containment-check method)."""
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _ACCESS_METHODS:
             path = func.value
-        elif call_qualified(self.resolver, node) in _ACCESS or (
-            isinstance(func, cst.Name) and func.value == "open" and self.resolver.lookup("open") is None
-        ):
+        elif q in _ACCESS:
             args = positional(node)
             if not args:
                 return

@@ -13,6 +13,7 @@ from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import literal
+from mcp_migrate.vocabulary.calls import call_qualified
 from mcp_migrate.vocabulary.words import last_identifier, words
 
 MSG_TO_PATH = Message(
@@ -130,7 +131,7 @@ def a_root(expr) -> bool:
 
 
 def is_builtin_open(resolver, node: cst.Call) -> bool:
-    return isinstance(node.func, cst.Name) and node.func.value == "open" and resolver.lookup("open") is None
+    return call_qualified(resolver, node) == "open"
 
 
 # ----- the same predicates on the standard library's nodes, for RT102's syntax screen ------------
