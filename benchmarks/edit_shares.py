@@ -12,8 +12,10 @@ user would type them in the folder's parent:
 
 Each finding is counted once, in the first column that fits:
 
-  applied    fix kind safe or unsafe, and the diff changes a line of the finding (its first to
-             its last line, or an insertion right above them)
+  rewrite    fix kind safe or unsafe, and the diff changes a line of the finding (its first to
+             its last line, or an insertion right above them) in a hunk that also writes lines
+  removal    the same, every hunk reaching the finding only deletes lines (issue 36 §6 counts
+             applied rewrites and applied removals apart)
   elsewhere  fix kind safe or unsafe, the diff changes its file but none of its lines (an edit
              made at another place, e.g. an import or a removed helper; read them)
   withheld   fix kind safe or unsafe and the diff leaves its file alone (a fix held back)
@@ -39,24 +41,39 @@ from pathlib import Path
 
 from corpus import relative_path  # this folder's scorer: one way to read a finding's path
 
-COLUMNS = ("applied", "elsewhere", "withheld", "suggested", "marker", "none")
+COLUMNS = ("rewrite", "removal", "elsewhere", "withheld", "suggested", "marker", "none")
 ROOTS_CODES = ("RT001", "RT002", "RT003", "RT004", "RT005", "RT006")
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 
 
 def touched_lines(diff: str) -> dict:
-    """{path as written after ``--- a/``: set of old-side lines the diff deletes or inserts above}."""
+    """{path as written after ``--- a/``: {old-side line the diff deletes or inserts above: kind}}.
+
+    The kind is "removal" when the line's hunk writes no line, "rewrite" when it does."""
     out: dict = {}
     current = None
+    hunk: dict = {}
+    writes = False
     old = 0
+
+    def close() -> None:
+        if current is not None:
+            for number in hunk:
+                if current.get(number) != "rewrite":
+                    current[number] = "rewrite" if writes else "removal"
+
     for line in diff.splitlines():
         if line.startswith("--- "):
-            current = out.setdefault(line[4:].removeprefix("a/"), set())
+            close()
+            hunk, writes = {}, False
+            current = out.setdefault(line[4:].removeprefix("a/"), {})
             continue
         if line.startswith("+++ "):
             continue
         match = HUNK.match(line)
         if match:
+            close()
+            hunk, writes = {}, False
             old = int(match.group(1))
             continue
         if current is None:
@@ -64,10 +81,12 @@ def touched_lines(diff: str) -> dict:
         if not line or line[0] == " ":  # context (an empty line may lose its space)
             old += 1
         elif line[0] == "-":
-            current.add(old)
+            hunk[old] = True
             old += 1
         elif line[0] == "+":
-            current.add(old)  # inserted above the next old line
+            hunk[old] = True  # inserted above the next old line
+            writes = True
+    close()
     return out
 
 
@@ -94,7 +113,10 @@ def column(finding: dict, touched: dict) -> str:
     if lines is None:
         return "withheld"
     span = range(finding["line"], finding.get("end_line", finding["line"]) + 1)
-    return "applied" if any(n in lines for n in span) else "elsewhere"
+    kinds = {lines[n] for n in span if n in lines}
+    if not kinds:
+        return "elsewhere"
+    return "rewrite" if "rewrite" in kinds else "removal"
 
 
 def measure(command: list, folder: Path) -> dict:

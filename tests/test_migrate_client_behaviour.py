@@ -130,12 +130,15 @@ def test_client_keeps_its_roots_while_a_server_in_the_run_still_asks(tmp_path):
 
 def test_capability_stays_declared_while_a_server_in_the_run_still_asks():
     """The same holds for a declared roots capability (a corpus server's tests declare it to
-    exercise its era-portable roots bridge): no RT003 fix while a server still asks."""
+    exercise its era-portable roots bridge): no RT003 fix while a server still asks, only the
+    removal as a suggestion (issue 36 §3), which `--apply-suggestions` takes."""
     path = Path(__file__).resolve().parent.parent / "fixtures" / "RT003" / "fix_conditional_capability.py"
     asked = _settings("tool-parameter", RootsPlan(server_still_asks=True))
     findings = [f for f in check_bytes(path.read_bytes(), str(path), asked).findings if f.code == "RT003"]
-    assert findings and all(f.fix == "none" for f in findings)
+    assert [(f.line, f.fix) for f in findings] == [(10, "display"), (15, "none")]
     assert fix_bytes(path.read_bytes(), str(path), asked, unsafe=True).fixed_source is None
+    taken = fix_bytes(path.read_bytes(), str(path), asked, unsafe=True, suggestions=True).fixed_source
+    assert taken is not None and b'"io.modelcontextprotocol/clientCapabilities": {},\n' in taken
 
 
 def test_call_tool_by_keyword_gains_the_argument():
@@ -182,5 +185,5 @@ async def refresh(session: ClientSession):
 """
     for source in (handler, sender):
         findings = [f for f in check_bytes(source, "x.py", asked).findings if f.code in ("RT004", "RT005")]
-        assert findings and all(f.fix == "none" for f in findings)
+        assert findings and all(f.fix in ("display", "none") for f in findings)  # held: a suggestion at most
         assert any(f.fix != "none" for f in check_bytes(source, "x.py", _settings("tool-parameter")).findings)

@@ -217,7 +217,7 @@ def test_a_sub_project_that_keeps_unsafe_fixes_off_keeps_its_server_asking(tmp_p
     monkeypatch.chdir(tmp_path)
     result = run("fix", "--no-color", "srv/server.py", "cli/client.py")
     assert ": fixed " not in result.stdout, result.stdout
-    assert "not fixed while a server in this run still asks for roots, in srv/server.py" in result.stdout
+    assert "a suggestion while a server in this run still asks for roots, in srv/server.py" in result.stdout
     assert (tmp_path / "srv/server.py").read_text() == SERVER
     assert (tmp_path / "cli/client.py").read_text() == client
     (tmp_path / "srv/pyproject.toml").write_text("[tool.mcp-migrate]\nunsafe-fixes = true\n")

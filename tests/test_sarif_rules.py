@@ -105,7 +105,9 @@ def test_safe_and_display_fix_descriptions(tmp_path, monkeypatch):
     text = safe["fixes"][0]["description"]["text"]
     assert "`mcp-migrate fix`" in text and "--unsafe-fixes" not in text
     shown = sarif.sarif_fix("a.py", "RT102", True, FixProposal(b"a\n", b"b\n"), display=True)
-    assert shown["description"]["text"].startswith("A suggested RT102 change, never applied by `mcp-migrate fix`")
+    assert shown["description"]["text"].startswith(
+        "A suggested RT102 change, applied only by `mcp-migrate fix --apply-suggestions`"
+    )
 
 
 @pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason=f"official SARIF schema not found at {SARIF_SCHEMA}")

@@ -573,6 +573,11 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @check_options
 @click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff per changed file; write nothing.")
 @unsafe_option
+@click.option(
+    "--apply-suggestions",
+    is_flag=True,
+    help="Also apply the suggestions (display-only fixes `check` shows and `fix` otherwise never applies).",
+)
 @output_format_option("How remaining findings are shown: " + FORMAT_HELP, envvar=OUTPUT_FORMAT_ENV)
 @output_file_option
 @show_fixes_option
@@ -588,18 +593,20 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @guarded
 def fix(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
-    output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero, quiet,
-    stdin_filename, no_color, color_when, fix_only, verbose, **overrides,
+    apply_suggestions, output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero,
+    quiet, stdin_filename, no_color, color_when, fix_only, verbose, **overrides,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
     With --diff, print what would change and exit 1 when anything would. With standard input
     (`--stdin-filename PATH -`), print the fixed source and report what remains on stderr.
-    With --report FILE.md, write the migration report for the pull request."""
+    With --report FILE.md, write the migration report for the pull request. With
+    --apply-suggestions, also apply the suggestions `check` shows."""
     output_format = concise(output_format)
     options = make_options(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated, overrides
     )
+    options.apply_suggestions = apply_suggestions
     options.timings = timings(verbose, quiet)
     code = _fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,

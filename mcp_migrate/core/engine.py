@@ -15,7 +15,7 @@ import re
 import tokenize
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -648,7 +648,10 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list) -> Non
         decided = plan.client_fix(_fix_kind(rep))
         if decided is not None:
             kind, note = decided
-            rep.fix, rep.kind, rep.help = None, kind, with_note(rep.help, note)
+            # A held removal stays the finding's edit as a suggestion (shown, never applied by
+            # `fix` alone); any other held fix leaves the finding without one in this run.
+            held = replace(rep.fix, display=True) if kind == "display" else None
+            rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
 
 
 def _dedupe(pairs: Iterable) -> list:

@@ -41,6 +41,10 @@ class Settings:
     #: Also compute each fixable rule's change (FileResult.fix_previews) from the check's own
     #: parse, for reporters that show fixes (full text, SARIF) without running the fixer.
     fix_previews: bool = False
+    #: `fix --apply-suggestions`: also apply the display-only fixes (suggestions `check` shows
+    #: and `fix` alone never applies: a security rewrite, a client removal held while a server
+    #: still asks). They stay suggestions in what `check` reports.
+    apply_suggestions: bool = False
     #: Files larger than this many bytes (or tokens x 4) are reported (E997), not parsed; 0: no limit.
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     #: The project's other files as this run sees them (core.project_view), None until a run

@@ -117,7 +117,7 @@ def fix_block(proposal, finding, memo: dict | None = None, own: list | None = No
     if not mine:
         return []
     if finding.fix == "display":
-        out = [("= suggestion (never applied by `mcp-migrate fix`; apply it by hand if it is right here):", "yellow")]
+        out = [("= suggestion (applied only by `mcp-migrate fix --apply-suggestions`, if it is right here):", "yellow")]
     elif finding.fix == "marker":
         out = [
             ("= review marker, not a fix (`mcp-migrate fix --unsafe-fixes` leaves it; the finding stays):", "yellow")

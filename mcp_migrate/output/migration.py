@@ -338,7 +338,7 @@ def _finding_line(finding, links: Links) -> str:
     text = f"- line {finding.line}: {links.code(finding.code)} {finding.name} ({finding.severity}): {finding.message}"
     text += f". Help: {finding.help}" if finding.help else ""
     if finding.fix == "display":  # RT102, RT103: a suggestion `fix` never applies
-        text += " (suggested rewrite, never applied by `fix`: `mcp-migrate check --output-format full` shows it)"
+        text += " (suggested rewrite, applied only by `fix --apply-suggestions`: `mcp-migrate check --output-format full` shows it)"
     for related in finding.related:  # the helper's callers (core.callers): migrated with it
         text += f"\n  - called from {_code(f'{related.path}:{related.line}:{related.column}')}"
     return text

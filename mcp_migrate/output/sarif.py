@@ -136,7 +136,7 @@ def sarif_fix(path: str, code: str, unsafe: bool, proposal, display: bool = Fals
     the description names the command that applies it; unsafe ones name `--unsafe-fixes`;
     display-only ones say that no command applies them."""
     if display:
-        text = f"A suggested {code} change, never applied by `mcp-migrate fix`: apply it by hand if it is right here"
+        text = f"A suggested {code} change, applied only by `mcp-migrate fix --apply-suggestions`, if it is right here"
     elif unsafe:
         text = (
             f"Apply mcp-migrate's unsafe {code} fixes to this file (`mcp-migrate fix --unsafe-fixes`):"

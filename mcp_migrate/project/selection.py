@@ -132,6 +132,7 @@ def selection_for(
     cli_ignore: Sequence | None,
     cli_strategy: str | None = None,
     cli_extend_select: Sequence | None = None,
+    apply_suggestions: bool = False,
 ) -> RuleSelector:
     """The RuleSelector for a loaded Config plus CLI overrides (codes already split)."""
     selected = resolve(
@@ -142,6 +143,7 @@ def selection_for(
         "parameter": config.parameter,
         "env_var": config.env_var,
         "max_file_size": config.max_file_size,
+        "apply_suggestions": apply_suggestions or None,
     }
     migration = {key: value for key, value in migration.items() if value is not None}
     return RuleSelector(selected, config.per_file_ignore_sets(), config.extend_apis, migration)

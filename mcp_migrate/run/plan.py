@@ -25,7 +25,9 @@ MISSING_PATH = "No such file or directory"
 
 
 def selector_for(config, options: CheckOptions):
-    return selection_for(config, options.select, options.ignore, options.strategy, options.extend_select)
+    return selection_for(
+        config, options.select, options.ignore, options.strategy, options.extend_select, options.apply_suggestions
+    )
 
 
 def run_policy(config, options: CheckOptions) -> dict:

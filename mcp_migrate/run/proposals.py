@@ -28,9 +28,10 @@ def propose_fixes(run: RunResult) -> RunResult:
                 # The config made this rule's fixes all one kind: its preview is all of them.
                 run.fixes[key] = _propose(ref, finding.path, finding.code, True)
             elif known is not None:
-                # A safe fix the run plan leaves to `--unsafe-fixes` (run.roots_plan) was
-                # previewed with the safe ones.
-                new = known.get(key[1:]) or (known.get((finding.code, False)) if finding.fix == "unsafe" else None)
+                # A safe fix the run plan leaves to `--unsafe-fixes`, or holds as a suggestion
+                # while a server still asks (run.roots_plan), was previewed with the safe ones.
+                held = finding.fix in ("unsafe", "display")
+                new = known.get(key[1:]) or (known.get((finding.code, False)) if held else None)
                 run.fixes[key] = _from_preview(ref, new)
             else:
                 run.fixes[key] = _propose(ref, *key, display=finding.fix == "display")

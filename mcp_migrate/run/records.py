@@ -75,6 +75,8 @@ class CheckOptions:
     #: `--extend-select` codes, `--unsafe-fixes/--no-unsafe-fixes` and `--severity` (None: the config's).
     extend_select: Sequence[str] | None = None
     unsafe: bool | None = None
+    #: `fix --apply-suggestions`: also apply the suggestions (display-only fixes).
+    apply_suggestions: bool = False
     fail_on: str | None = None
     #: `--isolated`: read no config file; every file gets the defaults (and the flags).
     isolated: bool = False

@@ -130,21 +130,22 @@ def for_file(plan: RootsPlan, unsafe: bool) -> RootsPlan:
 
 
 #: Said before the help of a finding whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
-WITHHELD = "not fixed while a server in this run still asks for roots, in {where}: its legacy clients need this"
+WITHHELD = "a suggestion while a server in this run still asks for roots, in {where}: its legacy clients need this"
 FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in {where} that still asks for roots"
 
 
 def coordinated(kind: str, plan: RootsPlan) -> tuple:
     """(kind, note) of a client-side fix of kind `kind` under `plan`: unchanged while no server
-    in the run still asks; else `unsafe` when `fix --unsafe-fixes` frees it, `none` otherwise,
-    with the reason to add to the help (None when unchanged). The fix itself is never applied
-    under such a plan."""
+    in the run still asks; else `unsafe` when `fix --unsafe-fixes` frees it, otherwise `display`
+    (the removal is the migration's edit, shown as a suggestion: issue 36 §3, every finding
+    carries its edit) or `none` for a review marker, with the reason to add to the help (None
+    when unchanged). The fix itself is never applied under such a plan."""
     if kind == "none" or not plan.server_still_asks:
         return kind, None
     where = _where(plan.asking)
     if plan.freed_by_unsafe:  # a suggestion or a review marker stays what it is
         return ("unsafe" if kind in ("safe", "unsafe") else kind), FREED.format(where=where)
-    return "none", WITHHELD.format(where=where)
+    return ("display" if kind in ("safe", "unsafe", "display") else "none"), WITHHELD.format(where=where)
 
 
 def _where(asking: tuple) -> str:

@@ -310,6 +310,7 @@ def _untouched(data: bytes, path: str, settings: Settings, code: str, message: s
 
 
 def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool, suggestions: bool = False) -> FileResult:
+    suggestions = suggestions or settings.apply_suggestions
     current, applied = data, []
     compiles = None  # does this interpreter compile the input? asked once, when a fix applies
     for _ in range(MAX_PASSES):
