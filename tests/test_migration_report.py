@@ -104,28 +104,36 @@ def test_the_report_names_the_environment_a_server_now_reads(tmp_path, monkeypat
     assert "- `client_literal_roots.py`: the stdio server is started with `MCP_ROOTS` in its environment" in changes
 
 
-def test_the_report_lists_public_plumbing_the_fix_marked_instead_of_leaving_it_dead(tmp_path, monkeypatch):
-    """Issue 20 §3: a `list_roots_callback=` parameter passed through to the SDK is the project's
-    public plumbing: the fix marks it (removing only the argument would leave it silently dead)
-    and the report lists it among the interface changes."""
+def test_the_report_lists_public_plumbing_a_suggested_removal_would_leave_dead(tmp_path, monkeypatch):
+    """Issue 20 §3, issue 36 §4: a `list_roots_callback=` parameter passed through to the SDK is
+    the project's public plumbing: removing the argument would leave it silently dead, so the
+    removal is only suggested (`fix` leaves the file alone, `--apply-suggestions` takes it, with
+    a comment saying what to decide) and the report lists it among the interface changes."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "wrapper.py").write_text(
         "from mcp import ClientSession\n\n\nclass Workspace:\n"
         "    def __init__(self, read, write, list_roots_callback=None):\n"
         "        self.session = ClientSession(read, write, list_roots_callback=list_roots_callback)\n"
     )
+    before = (tmp_path / "wrapper.py").read_text()
     run("fix", "-q", "--unsafe-fixes", "--report", "R.md", ".")
     text = (tmp_path / "R.md").read_text()
-    assert "list_roots_callback=list_roots_callback)" in (tmp_path / "wrapper.py").read_text()
-    assert (
-        "# mcp-migrate: RT002 review: `list_roots_callback` is a parameter of" in (tmp_path / "wrapper.py").read_text()
-    )
-    kept = text.split("### Public plumbing marked for review\n\n", 1)[1].split("\n\n", 1)[0]
+    assert (tmp_path / "wrapper.py").read_text() == before
+    kept = text.split("### Public plumbing the client-side removal leaves without effect\n\n", 1)[1].split("\n\n")[0]
     assert kept == (
         "- `wrapper.py`: parameter `list_roots_callback` of `Workspace.__init__` still hands roots to the SDK;"
-        " its callers pass them: remove or deprecate it with them (a review marker says where)"
+        " its callers pass them: remove or deprecate it with them (the removal is suggested there)"
     )
     assert "is no longer used" not in text
+    run("fix", "-q", "--unsafe-fixes", "--apply-suggestions", ".")
+    assert (tmp_path / "wrapper.py").read_text() == (
+        "from mcp import ClientSession\n\n\nclass Workspace:\n"
+        "    def __init__(self, read, write, list_roots_callback=None):\n"
+        "        # mcp-migrate: RT002 review: `list_roots_callback`, a parameter of `__init__`,\n"
+        "        #   is no longer passed on here: its callers still hand roots to it; remove or\n"
+        "        #   deprecate the parameter with them\n"
+        "        self.session = ClientSession(read, write)\n"
+    )
 
 
 def test_a_marker_is_counted_as_marked_and_left_never_as_rewritten(tmp_path, monkeypatch):
@@ -293,7 +301,7 @@ def test_a_setting_nothing_reads_any_more_is_left_without_effect():
 def test_the_report_lists_a_removed_callback_whose_roots_came_from_the_projects_plumbing(tmp_path, monkeypatch):
     """Issue 20 §3: a `_handle_list_roots` method fed by a constructor's `roots` parameter, a
     closure over a `roots:` setting: removing the callback leaves what fed it without effect, so
-    besides the marker the report's interface changes list it."""
+    the removal is only suggested (issue 36 §4) and the report's interface changes list it."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "host.py").write_text(
         "from mcp import ClientSession\nfrom mcp.types import ListRootsResult, Root\n\n\nclass Host:\n"
@@ -309,17 +317,21 @@ def test_the_report_lists_a_removed_callback_whose_roots_came_from_the_projects_
         '        return ListRootsResult(roots=[Root(uri=f"file://{r}") for r in settings.roots])\n\n'
         "    async with ClientSession(read, write, list_roots_callback=provide) as s:\n        await s.initialize()\n"
     )
+    before = {p.name: p.read_text() for p in tmp_path.glob("*.py")}
     run("fix", "-q", "--unsafe-fixes", "--report", "R.md", ".")
     text = (tmp_path / "R.md").read_text()
+    assert {p.name: p.read_text() for p in tmp_path.glob("*.py")} == before
+    kept = text.split("### Public plumbing the client-side removal leaves without effect\n\n", 1)[1]
+    assert kept.split("\n\n", 1)[0].splitlines() == [
+        "- `host.py`: the roots `self._handle_list_roots` computed in `Host.__init__` reach no server once removed;"
+        " what fed them (a parameter, a setting) then does nothing: carry those directories to the server or"
+        " deprecate it (the removal is suggested there)",
+        "- `served.py`: the roots `provide` computed in `serve` reach no server once removed; what fed them (a"
+        " parameter, a setting) then does nothing: carry those directories to the server or deprecate it (the"
+        " removal is suggested there)",
+    ]
+    run("fix", "-q", "--unsafe-fixes", "--apply-suggestions", ".")
     assert (
         "# mcp-migrate: RT002 review: the roots came from `self._handle_list_roots`"
         in (tmp_path / "host.py").read_text()
     )
-    kept = text.split("### Public plumbing marked for review\n\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    assert kept == [
-        "- `host.py`: the roots `self._handle_list_roots` computed in `Host.__init__` reach no server now; what fed"
-        " it (a parameter, a setting) does nothing: carry those directories to the server or deprecate it (a review"
-        " marker says where)",
-        "- `served.py`: the roots `provide` computed in `serve` reach no server now; what fed it (a parameter, a"
-        " setting) does nothing: carry those directories to the server or deprecate it (a review marker says where)",
-    ]

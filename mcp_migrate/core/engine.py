@@ -10,6 +10,7 @@ reported, then apply suppressions (a bare `# noqa` last: core.suppress).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import re
 import tokenize
@@ -40,6 +41,7 @@ from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
+from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.project_view import view_of
@@ -421,7 +423,11 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     has_markers = any(marker in data for marker in MARKERS)
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
-        _decide_fixes(reports, module, settings, rules)
+        _decide_fixes(reports, module, settings, rules, path)
+        if in_test_code(path) and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
+            # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
+            # setting, no call passes directories, and its request stays (the run's plan).
+            result.notes = dataclasses.replace(result.notes, tools=[], env_vars=[], client_calls=[], still_asks=True)
     kept = _position(reports, module, text, path, suppressions, result, tree, index, sites) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)
@@ -624,11 +630,19 @@ def _fix_kind(report: Report) -> str:
     return "unsafe" if report.fix.unsafe else "safe"
 
 
-def _decide_fixes(reports: list, module, settings: Settings, rules: list) -> None:
+#: Said before the help of a finding in test code whose fix is only suggested.
+IN_TEST_CODE = (
+    "a suggestion in test code: applied, it would change what the test checks; update the test with the code it tests"
+)
+
+
+def _decide_fixes(reports: list, module, settings: Settings, rules: list, path: str = "") -> None:
     """What the run and the file make of each report's fix, before positions: a safe removal
     whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
-    a client-side fix while a server in the run still asks is withheld from this run, and its
-    finding says why (the run's plan decides: core.coordination.RunPlan.client_fix)."""
+    in test code a fix is a suggestion (it would change what the test checks: issue 36 §4,
+    tests move with the code they test); a client-side fix while a server in the run still
+    asks is withheld from this run, and its finding says why (the run's plan decides:
+    core.coordination.RunPlan.client_fix)."""
     candidates = [
         rep for rep in reports if rep.fix is not None and rep.fix.orphans and not (rep.fix.unsafe or rep.fix.display)
     ]
@@ -640,6 +654,10 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list) -> Non
         for rep in candidates:
             if doomed.intersection(rep.fix.orphans):
                 rep.kind = "unsafe"
+    if in_test_code(path):
+        for rep in reports:
+            if rep.fix is not None and not (rep.fix.display or rep.fix.marker_only):
+                rep.fix, rep.kind, rep.help = replace(rep.fix, display=True), None, with_note(rep.help, IN_TEST_CODE)
     plan = settings.run
     kept = {rule.CODE for rule in rules if rule.kept_while_server_asks()}
     for rep in reports:

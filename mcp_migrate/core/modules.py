@@ -6,6 +6,7 @@ of the modules it imports, and relative imports made absolute. Read from the fil
 from __future__ import annotations
 
 import os
+import re
 
 from mcp_migrate.core.project_view import ProjectView
 
@@ -180,3 +181,15 @@ def from_imports(node) -> list:
     project's types, the effects summary and RT103's lookups across modules share."""
     module = "." * node.level + (node.module or "")
     return [(alias.asname or alias.name, module, alias.name) for alias in node.names if alias.name != "*"]
+
+
+#: A module pytest would collect or configure (`test_*.py`, `*_test.py`, `conftest.py`), or one
+#: under a `tests`/`test` folder: test code.
+_TEST_MODULE = re.compile(r"(?:^|[\\/])(?:tests?[\\/].*|test_[^\\/]*\.py|[^\\/]*_test\.py|conftest\.py)$")
+
+
+def in_test_code(path: str) -> bool:
+    """Test code. A request a test builds by hand is the input it hands the code under test, not
+    a server asking (issue 35 §3); a fix there would gut the test of the Roots behaviour it
+    checks, so it is only suggested (issue 36 §4, core.engine)."""
+    return bool(path) and _TEST_MODULE.search(path.replace("\\", "/")) is not None

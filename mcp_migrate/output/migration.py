@@ -229,6 +229,9 @@ def _interface(files: list, fixed: bool) -> list:
     """The interface-changes section (lines)."""
     tools, env, calls, dead, kept = [], [], [], [], []
     for file in files:
+        # A removal that would leave public plumbing without effect is a suggestion (issue 36
+        # §4): listed whether or not this run applied it, since `fix` alone never does.
+        kept += [(item, file.path) for item in sorted(file.notes.kept)]
         done = {a.code for a in file.applied if a.kind != MARKED}
         if file.new is None:
             continue
@@ -238,8 +241,6 @@ def _interface(files: list, fixed: bool) -> list:
         if "RT002" in done:
             calls += [(call, file.path) for call in sorted(file.notes.client_calls)]
         dead += [(item, file.path) for item in left_without_effect(file.old, file.new)]
-        if any(a.code == "RT002" for a in file.applied):
-            kept += [(item, file.path) for item in sorted(file.notes.kept)]
     lines = ["", "## Interface changes", ""]
     if not fixed:
         return lines + ["None: a `check` run changes nothing."]
@@ -278,19 +279,19 @@ def _interface(files: list, fixed: bool) -> list:
         tail = "is no longer used" if item.kind == "parameter" else "is no longer read in this file"
         lines.append(f"- {_code(path)} line {item.line}: {what} {tail}; callers that pass it get nothing")
     lines += [] if dead else ["None."]
-    lines += ["", "### Public plumbing marked for review", ""]
+    lines += ["", "### Public plumbing the client-side removal leaves without effect", ""]
     for item, path in kept:
         if item.kind == "parameter":
             lines.append(
                 f"- {_code(path)}: parameter {_code(item.name)} of {_code(item.owner)} still hands roots to the SDK;"
-                " its callers pass them: remove or deprecate it with them (a review marker says where)"
+                " its callers pass them: remove or deprecate it with them (the removal is suggested there)"
             )
         else:
             where = f" in {_code(item.owner)}" if item.owner else ""
             lines.append(
-                f"- {_code(path)}: the roots {_code(item.name)} computed{where} reach no server now; what fed it"
-                " (a parameter, a setting) does nothing: carry those directories to the server or deprecate it"
-                " (a review marker says where)"
+                f"- {_code(path)}: the roots {_code(item.name)} computed{where} reach no server once removed; what"
+                " fed them (a parameter, a setting) then does nothing: carry those directories to the server or"
+                " deprecate it (the removal is suggested there)"
             )
     lines += [] if kept else ["None."]
     return lines

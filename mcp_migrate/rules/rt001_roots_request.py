@@ -11,6 +11,7 @@ from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.findings import Via
 from mcp_migrate.core.messages import Message
+from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import (
@@ -44,7 +45,6 @@ from mcp_migrate.vocabulary.wire import (
     WireMethodRule,
     builds,
     error_data,
-    in_test_code,
     method_in_code,
     relays,
     sends,

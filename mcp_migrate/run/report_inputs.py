@@ -41,7 +41,7 @@ def _report_input(outcome) -> tuple:
 
     result = outcome.result
     if result.fixed_source is None or outcome.snapshot is None:
-        return FileInput(result.path, result.findings, result.findings), result
+        return FileInput(result.path, result.findings, result.findings, notes=result.notes), result
     from mcp_migrate.run import analysis
 
     before = analysis.check(outcome.snapshot.data, result.path, outcome.settings)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from mcp_migrate.core.coordination import FileNotes, RunPlan
+from mcp_migrate.core.findings import FIXING_KINDS
 
 #: The code of the rule whose findings are a server asking for roots.
 REQUEST_CODE = "RT001"
@@ -92,7 +93,7 @@ def _asks_after(entry: FileAsks, rewritten: bool) -> bool:
     a caller of a helper), one a comment suppresses, a marker or a refusal (the notes) all stay."""
     if entry.notes.still_asks or entry.suppressed_requests:
         return True
-    return any(f.fix == "none" or not rewritten for f in entry.requests)
+    return any(f.fix not in FIXING_KINDS or not rewritten for f in entry.requests)
 
 
 class Plans(NamedTuple):

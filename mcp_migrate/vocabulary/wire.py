@@ -297,18 +297,6 @@ def builds(where: str | None) -> bool:
     return bool(name) and not name.startswith("send") and _FACTORY.search(name) is not None
 
 
-#: A module pytest would collect or configure (`test_*.py`, `*_test.py`, `conftest.py`), or one
-#: under a `tests`/`test` folder: test code.
-_TEST_MODULE = re.compile(r"(?:^|[\\/])(?:tests?[\\/].*|test_[^\\/]*\.py|[^\\/]*_test\.py|conftest\.py)$")
-
-
-def in_test_code(path: str) -> bool:
-    """Test code (issue 35 §3): a request a test builds by hand is the input it hands the code
-    under test (a fake server asking the client being tested, a test client posting to a router
-    being tested). That peer exists only in the test, so no server of the project asks."""
-    return bool(path) and _TEST_MODULE.search(path.replace("\\", "/")) is not None
-
-
 def error_data(ancestors: list) -> bool:
     """Is the literal inside the `data` of a JSON-RPC error (`{"error": {..., "data": {...}}}`
     or `McpError(ErrorData(..., data=...))`)? Such a dict describes a request, it is not one."""

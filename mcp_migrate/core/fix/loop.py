@@ -159,7 +159,7 @@ def _analysis_previews(analysis, data: bytes, path: str, inputs: _PassInputs) ->
         return previews
     keys = dict.fromkeys((f.code, f.fix != "safe") for r, f in analysis.pairs if f.fix != "none" and r.fix is not None)
     for code, unsafe in keys:
-        kinds = ("unsafe", "display", "marker") if unsafe else ("safe",)
+        kinds = _preview_kinds(analysis, code, unsafe)
         new, _ = _apply_pass(
             data,
             analysis,
@@ -179,22 +179,33 @@ def continued_previews(path: str, analysis, previews: dict, reanalyze) -> dict:
     settings) and that rule's fixes of that kind applied, a pass at a time (MAX_PASSES in all),
     while the output parses. So a rule's preview is its whole fix in the file (issue 33 §3). A
     continuation that fails leaves the one-pass preview."""
-    incomplete = [key for key in previews if _overlapping(analysis, _kind_of(*key))]
+    incomplete = [key for key in previews if _overlapping(analysis, _kind_of(analysis, *key))]
     if not incomplete:
         return previews
     out = dict(previews)
     for key in incomplete:
         try:
-            out[key] = call_deep(_continue, out[key], path, reanalyze, _kind_of(*key))
+            out[key] = call_deep(_continue, out[key], path, reanalyze, _kind_of(analysis, *key))
         except Exception:  # noqa: BLE001 - previews only illustrate findings
             continue
     return out
 
 
-def _kind_of(code: str, unsafe: bool):
+def _kind_of(analysis, code: str, unsafe: bool):
     """The predicate of the findings a rule preview (code, unsafe?) applies."""
-    kinds = ("unsafe", "display", "marker") if unsafe else ("safe",)
+    kinds = _preview_kinds(analysis, code, unsafe)
     return lambda finding: finding.code == code and finding.fix in kinds
+
+
+def _preview_kinds(analysis, code: str, unsafe: bool) -> tuple:
+    """The fix kinds a rule preview (code, unsafe?) takes: the safe ones; else what
+    `fix --unsafe-fixes` writes (unsafe fixes, markers), or the suggestions where the rule has
+    only those in the file. A rule with both (RT002's removals and its suggested ones) previews
+    what fix writes; each suggestion then has its own finding preview."""
+    if not unsafe:
+        return ("safe",)
+    written = any(f.code == code and f.fix in ("unsafe", "marker") for _r, f in analysis.pairs)
+    return ("unsafe", "marker") if written else ("display",)
 
 
 def _overlapping(analysis, wanted) -> bool:

@@ -26,12 +26,19 @@ from mcp_migrate.rewrites.rt002.directories import as_uri, describe, free_names,
 
 
 def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
+    """The provider's removal with what it gave handed over: a stdio server's environment or a
+    migrated tool's calls where the directories are known, else a marker listing them. Roots
+    computed at run time (a user setting, a public parameter or setter, `self._roots`) would be
+    left without effect by the removal: unless the client calls a tool this run migrates (its
+    server no longer asks, so they already reach nothing), it is only suggested (issue 36 §4),
+    and the report lists what fed them."""
     fully_known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     if fully_known and context.settings.strategy == "server-config":
         env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
             note_client_call(context, ClientCall("the stdio server", context.settings.env_var, "env"))
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
+    calls: list = []
     if context.settings.run.tools:
         calls, imports = _tool_call_edits(context, dirs)
         if calls and fully_known:
@@ -44,7 +51,8 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
             note = f"# mcp-migrate: RT002 review: {listed}"
             edits.append(AddComment(statement, note))
             _note_computed(context, dirs)
-    return Fix(tuple(edits), orphans=orphans, unsafe=True)
+    computed = any(lit is None for lit, _ in dirs)
+    return Fix(tuple(edits), orphans=orphans, unsafe=True, display=computed and not calls)
 
 
 def _note_computed(context, dirs: list) -> None:

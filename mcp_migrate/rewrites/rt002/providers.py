@@ -23,8 +23,8 @@ from mcp_migrate.rewrites.rt002.handover import with_directories
 
 #: The marker left where a provider is the project's own parameter, passed through.
 PASS_THROUGH = (
-    "# mcp-migrate: RT002 review: `{name}` is a parameter of `{func}`, passed through here: its callers"
-    " still hand roots to it; remove or deprecate the parameter with them, then this argument"
+    "# mcp-migrate: RT002 review: `{name}`, a parameter of `{func}`, is no longer passed on here: its"
+    " callers still hand roots to it; remove or deprecate the parameter with them"
 )
 
 
@@ -34,13 +34,8 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Fix | None:
     list_roots_callback`) is the project's public plumbing: removing only the pass-through would
     leave the parameter silently dead (issue 20 §3), so a marker says what to decide."""
     if isinstance(arg.value, cst.Name) and _parameter_of_enclosing(context, arg.value):
-        return _pass_through_marker(context, arg.value)
-    args = positional(call)
-    edits: list[Edit]
-    if arg.keyword is None and arg is not args[-1]:
-        edits = [Replace(arg.value, cst.Name("None"))]  # later positional arguments keep their slots
-    else:
-        edits = [RemoveArg(call, arg)]
+        return _pass_through(context, call, arg)
+    edits: list[Edit] = [_removal(call, arg)]
     orphans = _callback_names(arg.value)
     dead = _dead_callback(context, orphans)
     helpers = _called_functions(context, dead) if dead is not None else ()
@@ -67,9 +62,12 @@ def _parameter_of_enclosing(context, value: cst.Name) -> bool:
     return value.value in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
 
 
-def _pass_through_marker(context, value: cst.Name) -> Fix | None:
-    """The marker-only fix for a provider that is a parameter of the enclosing function (None
-    once the marker is there)."""
+def _pass_through(context, call: cst.Call, arg: cst.Arg) -> Fix | None:
+    """A provider that is a parameter of the enclosing function: removing the argument would
+    leave the public parameter without effect, so the removal, with a comment saying what to
+    decide, is only suggested (issue 36 §4: a concrete edit, not a marker alone)."""
+    value = arg.value
+    assert isinstance(value, cst.Name)
     func: Any = enclosing(context.ancestors, cst.FunctionDef)
     statement: Any = enclosing(context.ancestors, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
     if statement is None:
@@ -79,9 +77,18 @@ def _pass_through_marker(context, value: cst.Name) -> Fix | None:
     qualname = f"{owner.name.value}.{func.name.value}" if owner is not None else func.name.value
     note_kept_plumbing(context, KeptPlumbing("parameter", value.value, qualname))
     head = text[: len("# mcp-migrate: RT002 review:")]
-    if any(line.comment is not None and line.comment.value.startswith(head) for line in statement.leading_lines):
-        return None
-    return Fix((AddComment(statement, text),), unsafe=True)
+    edits: list[Edit] = [_removal(call, arg)]
+    if not any(line.comment is not None and line.comment.value.startswith(head) for line in statement.leading_lines):
+        edits.append(AddComment(statement, text))
+    return Fix(tuple(edits), unsafe=True, display=True)
+
+
+def _removal(call: cst.Call, arg: cst.Arg) -> Edit:
+    """The argument's removal; a positional one before others becomes `None` (later positional
+    arguments keep their slots)."""
+    if arg.keyword is None and arg is not positional(call)[-1]:
+        return Replace(arg.value, cst.Name("None"))
+    return RemoveArg(call, arg)
 
 
 def _callback_names(value: cst.BaseExpression) -> tuple:
