@@ -265,6 +265,10 @@ class ConsumerRewriter:
         the roots carry something other than directories (a session id, a timezone)."""
         name = attr.attr.value
         if name == "path":
+            settled = _none_test(attr, self.up(attr))
+            if settled is not None:  # a directory's path is never None: the test is settled
+                self.plan.edits.append(Replace(settled[0], cst.Name(str(settled[1]))))
+                return
             self.plan.edits.append(Replace(attr, path))
             return
         if name not in _URI_EXPECTED:
@@ -352,6 +356,21 @@ _TEXT_BUILTINS = frozenset({"print", "str", "repr", "len", "list", "tuple", "set
 _TEXT_METHODS = frozenset(
     {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "format", "append", "add", "join"}
 )
+
+
+def _none_test(node: cst.BaseExpression, parent) -> tuple | None:
+    """(the test, its value) for `node is None` (False) and `node is not None` (True): a URI's
+    path may be None, a configured directory's never is."""
+    if not isinstance(parent, cst.Comparison) or len(parent.comparisons) != 1 or parent.left is not node:
+        return None
+    target = parent.comparisons[0]
+    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+        return None
+    if isinstance(target.operator, cst.Is):
+        return parent, False
+    if isinstance(target.operator, cst.IsNot):
+        return parent, True
+    return None
 
 
 def _call_attr(value: cst.BaseExpression, attr: str) -> cst.Attribute:
