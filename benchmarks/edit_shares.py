@@ -119,8 +119,9 @@ def column(finding: dict, touched: dict) -> str:
     return "rewrite" if "rewrite" in kinds else "removal"
 
 
-def measure(command: list, folder: Path) -> dict:
-    """Per-code counters of one repository's columns."""
+def measure(command: list, folder: Path, diffs: Path | None = None) -> dict:
+    """Per-code counters of one repository's columns; with `diffs`, the fix's diff is kept there
+    as `<folder name>.diff` (the changed-code diffs a review reads, issue 36 §6)."""
     check = subprocess.run(
         command + ["check", "--unsafe-fixes", "--format", "json", "--exit-zero", str(folder)],
         capture_output=True,
@@ -131,6 +132,9 @@ def measure(command: list, folder: Path) -> dict:
     )
     if check.returncode not in (0, 1) or fix.returncode not in (0, 1):
         raise RuntimeError(f"exit status {check.returncode}/{fix.returncode}: {(check.stderr or fix.stderr)[-200:]}")
+    if diffs is not None:
+        diffs.mkdir(parents=True, exist_ok=True)
+        (diffs / f"{folder.name}.diff").write_text(fix.stdout)
     touched = files_touched(touched_lines(fix.stdout), folder)
     counts: dict = {}
     for finding in json.loads(check.stdout).get("findings", []):
@@ -173,6 +177,7 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=None, help="folder names to measure (default: all)")
     parser.add_argument("--tool", default=None, help='tool command (default: "<this python> -m mcp_migrate")')
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    parser.add_argument("--diffs", type=Path, default=None, help="keep each repository's fix diff in this folder")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     if not args.repos.is_dir():
         print(f"error: {args.repos}: not a folder", file=sys.stderr)
@@ -182,7 +187,7 @@ def main(argv: list | None = None) -> int:
     rows = {}
     for name in names:
         try:
-            rows[name] = measure(command, args.repos / name)
+            rows[name] = measure(command, args.repos / name, args.diffs)
         except (OSError, RuntimeError, json.JSONDecodeError) as exc:
             print(f"warning: {name}: skipped: {exc}", file=sys.stderr)
     if args.json:

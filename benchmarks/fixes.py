@@ -315,7 +315,10 @@ def main(argv=None) -> int:
     parser.add_argument("--ruff", default=None, help="ruff for the ruff-new column (default: on PATH or beside python)")
     parser.add_argument("--json", action="store_true", help="rows as JSON, with notes")
     parser.add_argument("--verbose", action="store_true", help="print each row's notes")
-    parser.add_argument("--shares", action="store_true", help="per rule: applied / suggested / marker / nothing")
+    parser.add_argument(
+        "--shares", action="store_true", help="per rule: rewrite / removal / suggested / marker / nothing"
+    )
+    parser.add_argument("--diffs", type=Path, default=None, help="with --shares: keep each fix diff in this folder")
     args = parser.parse_args(argv)
     tool = shlex.split(args.tool)
     if Path(tool[0]).exists():  # the runs happen in copies: a relative path must survive the cd
@@ -335,7 +338,7 @@ def main(argv=None) -> int:
         first = check_json(tool, folder, [])
         found_before = {Path(f["path"]).as_posix() for f in first["findings"]}
         if args.shares:
-            shares[name] = edit_shares.measure(tool, folder)
+            shares[name] = edit_shares.measure(tool, folder, args.diffs)
         for mode in args.modes:
             strategy = [a for a in MODES[mode] if a != "--unsafe-fixes"]
             before_findings = own_counts(check_json(tool, folder, strategy)) if strategy else own_counts(first)
