@@ -91,11 +91,12 @@ def touched_lines(diff: str) -> dict:
 
 
 def files_touched(diff_paths: dict, folder: Path) -> dict:
-    """The diff's paths made relative to ``folder`` (POSIX)."""
-    root = folder.resolve().as_posix().lstrip("/")
+    """The diff's paths made relative to ``folder`` (POSIX): as the tool was given it (a folder
+    that is a symbolic link keeps its own name in the diff) or resolved."""
+    roots = {folder.absolute().as_posix().lstrip("/"), folder.resolve().as_posix().lstrip("/")}
     out = {}
     for path, lines in diff_paths.items():
-        relative = path[len(root) + 1 :] if path.startswith(root + "/") else path
+        relative = next((path[len(root) + 1 :] for root in roots if path.startswith(root + "/")), path)
         out[relative] = lines
     return out
 
