@@ -194,7 +194,8 @@ def measure(
     before = python_files(source)
     with tempfile.TemporaryDirectory(prefix="mcp-fixes-") as tmp:
         work = Path(tmp) / source.name
-        shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+        # A fresh checkout: no results cache carried over from runs on the original folder.
+        shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".git", ".mcp_migrate_cache"))
         first = run_tool(tool, ["fix", "-q", "-j", "1", "--exit-zero", *extra, "."], work)
         errors = error_lines(first)
         after = python_files(work)
@@ -240,7 +241,8 @@ def measure(
     if configured:
         with tempfile.TemporaryDirectory(prefix="mcp-fixes-ruff-") as tmp:
             work = Path(tmp) / source.name
-            shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+            # A fresh checkout: no results cache carried over from runs on the original folder.
+        shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".git", ".mcp_migrate_cache"))
             old = ruff_counts(ruff, work, configured)
             for path in configured:
                 (work / path).write_bytes(after[path])
