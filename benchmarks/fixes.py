@@ -241,8 +241,7 @@ def measure(
     if configured:
         with tempfile.TemporaryDirectory(prefix="mcp-fixes-ruff-") as tmp:
             work = Path(tmp) / source.name
-            # A fresh checkout: no results cache carried over from runs on the original folder.
-        shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".git", ".mcp_migrate_cache"))
+            shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".git", ".mcp_migrate_cache"))
             old = ruff_counts(ruff, work, configured)
             for path in configured:
                 (work / path).write_bytes(after[path])
