@@ -221,3 +221,37 @@ def test_apply_suggestions_takes_the_held_removals_and_plain_fix_does_not(tmp_pa
     after = {p.name: p.read_bytes() for p in tree.iterdir()}
     run("fix", "--unsafe-fixes", "--apply-suggestions", ".")
     assert {p.name: p.read_bytes() for p in tree.iterdir()} == after
+
+
+HOST = """from mcp import ClientSession
+from mcp.types import ListRootsResult, Root
+
+
+class Host:
+    def __init__(self, read, write, roots: list[str]):
+        self.roots = roots
+        self.session = ClientSession(read, write, list_roots_callback=self._handle_list_roots)
+
+    async def _handle_list_roots(self, context) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri=f"file://{r}") for r in self.roots])
+
+    async def add_root(self, path: str) -> None:
+        self.roots.append(path)
+        await self.session.send_roots_list_changed()
+"""
+
+
+def test_a_file_that_keeps_providing_roots_keeps_its_list_changed_send(tmp_path, monkeypatch):
+    """Issue 36 §1, the first-look review's gptme diff: the provider's removal would leave the
+    public `roots`/`add_root` plumbing without effect, so it is only suggested; the same file's
+    list_changed send then goes with it (a suggestion too) instead of being cut alone, which
+    would leave legacy servers with stale roots. `fix --unsafe-fixes` changes nothing."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "host.py").write_text(HOST)
+    doc = json.loads(run("check", "--no-cache", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "."))
+    got = [(f["line"], f["code"], f["fix"]) for f in doc["findings"]]
+    assert got == [(8, "RT002", "display"), (10, "RT002", "none"), (11, "RT102", "display"), (13, "RT002", "none"),
+                   (15, "RT004", "display")]  # fmt: skip
+    assert doc["findings"][-1]["help"].startswith("a suggestion while this file keeps providing roots")
+    run("fix", "--unsafe-fixes", ".")
+    assert (tmp_path / "host.py").read_text() == HOST

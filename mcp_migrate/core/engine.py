@@ -630,6 +630,11 @@ def _fix_kind(report: Report) -> str:
     return "unsafe" if report.fix.unsafe else "safe"
 
 
+#: Said before the help of a client-side finding whose file keeps providing roots.
+CLIENT_SIDE_TOGETHER = (
+    "a suggestion while this file keeps providing roots (removing its provider is only suggested):"
+    " the client side of Roots goes together"
+)
 #: Said before the help of a finding in test code whose fix is only suggested.
 IN_TEST_CODE = (
     "a suggestion in test code: applied, it would change what the test checks; update the test with the code it tests"
@@ -640,9 +645,11 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list, path: 
     """What the run and the file make of each report's fix, before positions: a safe removal
     whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
     in test code a fix is a suggestion (it would change what the test checks: issue 36 §4,
-    tests move with the code they test); a client-side fix while a server in the run still
-    asks is withheld from this run, and its finding says why (the run's plan decides:
-    core.coordination.RunPlan.client_fix)."""
+    tests move with the code they test); where a client-side fix is already a suggestion (a
+    provider whose removal would leave the project's plumbing without effect), every client-side
+    fix of the file is (issue 36 §1: the flow goes together); a client-side fix while a server
+    in the run still asks is withheld from this run, and its finding says why (the run's plan
+    decides: core.coordination.RunPlan.client_fix)."""
     candidates = [
         rep for rep in reports if rep.fix is not None and rep.fix.orphans and not (rep.fix.unsafe or rep.fix.display)
     ]
@@ -660,6 +667,13 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list, path: 
                 rep.fix, rep.kind, rep.help = replace(rep.fix, display=True), None, with_note(rep.help, IN_TEST_CODE)
     plan = settings.run
     kept = {rule.CODE for rule in rules if rule.kept_while_server_asks()}
+    if any(rep.code in kept and rep.fix is not None and rep.fix.display for rep in reports):
+        # The file keeps providing roots (a removal that would leave its plumbing without effect
+        # is only suggested): its capability, list_changed sends and handlers stay with it.
+        for rep in reports:
+            if rep.code in kept and rep.fix is not None and not (rep.fix.display or rep.fix.marker_only):
+                rep.fix, rep.kind = replace(rep.fix, display=True), None
+                rep.help = with_note(rep.help, CLIENT_SIDE_TOGETHER)
     for rep in reports:
         if rep.fix is None or rep.code not in kept:
             continue
