@@ -52,7 +52,7 @@ def touched_lines(diff: str) -> dict:
     The kind is "removal" when the line's hunk writes no line, "rewrite" when it does."""
     out: dict = {}
     current = None
-    hunk: dict = {}
+    hunk: set = set()
     writes = False
     old = 0
 
@@ -65,7 +65,7 @@ def touched_lines(diff: str) -> dict:
     for line in diff.splitlines():
         if line.startswith("--- "):
             close()
-            hunk, writes = {}, False
+            hunk, writes = set(), False
             current = out.setdefault(line[4:].removeprefix("a/"), {})
             continue
         if line.startswith("+++ "):
@@ -73,7 +73,7 @@ def touched_lines(diff: str) -> dict:
         match = HUNK.match(line)
         if match:
             close()
-            hunk, writes = {}, False
+            hunk, writes = set(), False
             old = int(match.group(1))
             continue
         if current is None:
@@ -81,10 +81,10 @@ def touched_lines(diff: str) -> dict:
         if not line or line[0] == " ":  # context (an empty line may lose its space)
             old += 1
         elif line[0] == "-":
-            hunk[old] = True
+            hunk.add(old)
             old += 1
         elif line[0] == "+":
-            hunk[old] = True  # inserted above the next old line
+            hunk.add(old)  # inserted above the next old line
             writes = True
     close()
     return out

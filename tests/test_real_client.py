@@ -15,11 +15,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-
-mcp = pytest.importorskip("mcp")
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
-from mcp.types import ListRootsResult, Root  # noqa: E402
+from mcp import ClientSession, StdioServerParameters  # a test dependency: never skipped
+from mcp.client.stdio import stdio_client
+from mcp.types import ListRootsResult, Root
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "migrate"
 SERVER = FIXTURES / "served_file_lister.py"

@@ -1,8 +1,12 @@
 """`core.modules.in_test_code`: which modules are test code, whose hand-built requests are
 input to the code under test (issue 35 §3). pytest's own naming, on either separator."""
 
-import pytest
+import json
 
+import pytest
+from click.testing import CliRunner
+
+from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.modules import in_test_code
 
 
@@ -51,16 +55,10 @@ async def files(ctx: Context) -> list[str]:
 """
 
 
-def _json(*args):
-    import json
-
-    from click.testing import CliRunner
-
-    from mcp_migrate.commands.cli import cli
-
+def _run(*args) -> str:
     result = CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1"}, catch_exceptions=False)
     assert result.exit_code in (0, 1), result.output
-    return json.loads(result.stdout) if "--output-format" in args else result.stdout
+    return result.stdout
 
 
 def test_a_fix_in_test_code_is_a_suggestion_that_only_apply_suggestions_takes(tmp_path, monkeypatch):
@@ -71,14 +69,14 @@ def test_a_fix_in_test_code_is_a_suggestion_that_only_apply_suggestions_takes(tm
     (tmp_path / "tests" / "test_client.py").write_bytes(SENDER)
     (tmp_path / "client.py").write_bytes(SENDER)
     monkeypatch.chdir(tmp_path)
-    doc = _json("check", "--no-cache", "--exit-zero", "--output-format", "json", ".")
+    doc = json.loads(_run("check", "--no-cache", "--exit-zero", "--output-format", "json", "."))
     got = [(f["path"], f["line"], f["column"], f["code"], f["fix"]) for f in doc["findings"]]
     assert got == [("client.py", 5, 11, "RT004", "safe"), ("tests/test_client.py", 5, 11, "RT004", "display")]
     assert doc["findings"][1]["help"].startswith("a suggestion in test code: applied, it would change what the test")
-    _json("fix", ".")
+    _run("fix", ".")
     assert (tmp_path / "tests" / "test_client.py").read_bytes() == SENDER
     assert (tmp_path / "client.py").read_bytes() == SENDER.replace(b"await s.send_roots_list_changed()", b"pass")
-    _json("fix", "--apply-suggestions", ".")
+    _run("fix", "--apply-suggestions", ".")
     assert (tmp_path / "tests" / "test_client.py").read_bytes() == (tmp_path / "client.py").read_bytes()
 
 
@@ -89,10 +87,10 @@ def test_a_test_server_that_asks_still_asks(tmp_path, monkeypatch):
     (tmp_path / "tests" / "test_server.py").write_bytes(SERVER)
     (tmp_path / "client.py").write_bytes(SENDER)
     monkeypatch.chdir(tmp_path)
-    doc = _json("check", "--no-cache", "--unsafe-fixes", "--exit-zero", "--output-format", "json", ".")
+    doc = json.loads(_run("check", "--no-cache", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "."))
     got = [(f["path"], f["line"], f["code"], f["fix"]) for f in doc["findings"]]
     assert got == [("client.py", 5, "RT004", "display"), ("tests/test_server.py", 8, "RT001", "display")]
     assert "in tests/test_server.py" in doc["findings"][0]["help"]
-    _json("fix", "--unsafe-fixes", ".")
+    _run("fix", "--unsafe-fixes", ".")
     assert (tmp_path / "tests" / "test_server.py").read_bytes() == SERVER
     assert (tmp_path / "client.py").read_bytes() == SENDER

@@ -423,8 +423,9 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     has_markers = any(marker in data for marker in MARKERS)
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
-        _decide_fixes(reports, module, settings, rules, path)
-        if in_test_code(path) and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
+        test_code = in_test_code(path)
+        _decide_fixes(reports, module, settings, rules, test_code)
+        if test_code and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
             # setting, no call passes directories, and its request stays (the run's plan).
             result.notes = dataclasses.replace(result.notes, tools=[], env_vars=[], client_calls=[], still_asks=True)
@@ -641,7 +642,7 @@ IN_TEST_CODE = (
 )
 
 
-def _decide_fixes(reports: list, module, settings: Settings, rules: list, path: str = "") -> None:
+def _decide_fixes(reports: list, module, settings: Settings, rules: list, test_code: bool = False) -> None:
     """What the run and the file make of each report's fix, before positions: a safe removal
     whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
     in test code a fix is a suggestion (it would change what the test checks: issue 36 §4,
@@ -661,19 +662,17 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list, path: 
         for rep in candidates:
             if doomed.intersection(rep.fix.orphans):
                 rep.kind = "unsafe"
-    if in_test_code(path):
+    if test_code:
         for rep in reports:
-            if rep.fix is not None and not (rep.fix.display or rep.fix.marker_only):
-                rep.fix, rep.kind, rep.help = replace(rep.fix, display=True), None, with_note(rep.help, IN_TEST_CODE)
+            _suggest(rep, IN_TEST_CODE)
     plan = settings.run
     kept = {rule.CODE for rule in rules if rule.kept_while_server_asks()}
     if any(rep.code in kept and rep.fix is not None and rep.fix.display for rep in reports):
         # The file keeps providing roots (a removal that would leave its plumbing without effect
         # is only suggested): its capability, list_changed sends and handlers stay with it.
         for rep in reports:
-            if rep.code in kept and rep.fix is not None and not (rep.fix.display or rep.fix.marker_only):
-                rep.fix, rep.kind = replace(rep.fix, display=True), None
-                rep.help = with_note(rep.help, CLIENT_SIDE_TOGETHER)
+            if rep.code in kept:
+                _suggest(rep, CLIENT_SIDE_TOGETHER)
     for rep in reports:
         if rep.fix is None or rep.code not in kept:
             continue
@@ -684,6 +683,12 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list, path: 
             # `fix` alone); any other held fix leaves the finding without one in this run.
             held = replace(rep.fix, display=True) if kind == "display" else None
             rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
+
+
+def _suggest(rep: Report, note: str) -> None:
+    """Make a fix that writes code a suggestion (display-only), the reason before its help."""
+    if rep.fix is not None and not (rep.fix.display or rep.fix.marker_only):
+        rep.fix, rep.kind, rep.help = replace(rep.fix, display=True), None, with_note(rep.help, note)
 
 
 def _dedupe(pairs: Iterable) -> list:

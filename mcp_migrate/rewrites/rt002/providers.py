@@ -32,7 +32,8 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Fix | None:
     """Drop `list_roots_callback=` / `roots=` / the positional callback; keep literal roots. A
     callback that is the enclosing function's own parameter (`list_roots_callback=
     list_roots_callback`) is the project's public plumbing: removing only the pass-through would
-    leave the parameter silently dead (issue 20 §3), so a marker says what to decide."""
+    leave the parameter silently dead (issue 20 §3), so that removal is only suggested, with a
+    comment saying what to decide (`_pass_through`)."""
     if isinstance(arg.value, cst.Name) and _parameter_of_enclosing(context, arg.value):
         return _pass_through(context, call, arg)
     edits: list[Edit] = [_removal(call, arg)]
