@@ -51,10 +51,12 @@ DEFAULT_LIST = Path("/work/shared/corpus/repos.txt")
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 MODES = {"safe": [], "unsafe": ["--unsafe-fixes"]}
 MODES.update({s: ["--unsafe-fixes", "--strategy", s] for s in STRATEGIES})
+#: Every suggestion taken as well (issue 36 §3): what a user who accepts them all gets.
+MODES["suggestions"] = ["--unsafe-fixes", "--apply-suggestions"]
 MARKER = b"# mcp-migrate:"
 ZERO_COLUMNS = ("unparsable", "pyflakes", "non_idempotent", "untouched", "errors", "fixable", "own_new", "ruff_new")
 #: Fix kinds each mode applies (the `fixable` column counts what remains of these).
-APPLIED = {"safe": ("safe",)}
+APPLIED = {"safe": ("safe",), "suggestions": ("safe", "unsafe", "display")}
 REVIEW_PENDING = "RT901"
 RUFF_CODES = "E501,I001"
 
@@ -129,9 +131,15 @@ def run_tool(tool: list, args: list, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(tool + args, cwd=cwd, capture_output=True, text=True, env=env, check=False)
 
 
+def strategy_args(extra: list) -> list:
+    """The `--strategy S` of a mode's fix arguments (what `check` must be told as well)."""
+    at = extra.index("--strategy") if "--strategy" in extra else -1
+    return extra[at : at + 2] if at >= 0 else []
+
+
 def check_json(tool: list, root: Path, extra: list) -> dict:
     """`check --format json` over root, with the mode's strategy."""
-    strategy = [a for a in extra if a != "--unsafe-fixes"]
+    strategy = strategy_args(extra)
     proc = run_tool(tool, ["check", "--format", "json", "--exit-zero", "-q", "-j", "1", *strategy, "."], root)
     try:
         return json.loads(proc.stdout)
@@ -341,7 +349,7 @@ def main(argv=None) -> int:
         if args.shares:
             shares[name] = edit_shares.measure(tool, folder, args.diffs)
         for mode in args.modes:
-            strategy = [a for a in MODES[mode] if a != "--unsafe-fixes"]
+            strategy = strategy_args(MODES[mode])
             before_findings = own_counts(check_json(tool, folder, strategy)) if strategy else own_counts(first)
             row = measure(tool, name, folder, mode, MODES[mode], found_before, before_findings, ruff)
             rows.append(row)

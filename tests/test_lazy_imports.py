@@ -74,6 +74,8 @@ LAZY = {
     ("core/engine.py", "mcp_migrate.core.fix.imports"): "a run that decides fixes (previews, fix): a concise"
     " or JSON check never loads them (with core.fix.orphans: 14 ms)",
     ("core/engine.py", "mcp_migrate.core.fix.orphans"): "as core.fix.imports, above",
+    ("core/engine.py", "mcp_migrate.core.fix.suggested"): "a file with a Roots finding its rule left without"
+    " an edit: a tree without one never loads it (nor core.fix.apply, which it reads edits with)",
     ("core/fix/import_block.py", "libcst.codemod"): CODEMOD,
     ("core/fix/import_block.py", "libcst.codemod.visitors"): CODEMOD,
     ("core/fix/imports.py", "libcst.codemod"): CODEMOD,

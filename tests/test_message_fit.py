@@ -30,7 +30,8 @@ def test_a_long_handler_name_is_shown_whole():
     name = "_handle_roots_changed_notification_from_the_client"
     finding = rt005_message(name)
     assert finding.message == f"`{name}` handles roots `list_changed`"
-    assert finding.help.startswith(f"`{name}` handles roots `list_changed`, removed in the 2026-07-28 revision; ")
+    # The whole message leads the rule's help (after the note of a suggested removal, if any).
+    assert f"; `{name}` handles roots `list_changed`, removed in the 2026-07-28 revision; " in f"; {finding.help}"
 
 
 def test_a_name_too_long_for_any_message_gives_way_to_a_noun():

@@ -576,7 +576,8 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @click.option(
     "--apply-suggestions",
     is_flag=True,
-    help="Also apply the suggestions (display-only fixes `check` shows and `fix` otherwise never applies).",
+    help="Also apply the suggestions (display-only fixes `check` shows and `fix` otherwise never applies);"
+    " implies --unsafe-fixes.",
 )
 @output_format_option("How remaining findings are shown: " + FORMAT_HELP, envvar=OUTPUT_FORMAT_ENV)
 @output_file_option
@@ -603,6 +604,10 @@ def fix(
     With --report FILE.md, write the migration report for the pull request. With
     --apply-suggestions, also apply the suggestions `check` shows."""
     output_format = concise(output_format)
+    # A suggestion is less sure than an unsafe fix: taking suggestions takes those too (a
+    # suggested removal may rely on the unsafe removal of what refers to it).
+    if apply_suggestions:  # (unsafe is None when neither flag is given: the config decides)
+        unsafe = True
     options = make_options(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated, overrides
     )

@@ -424,7 +424,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
         test_code = in_test_code(path)
-        _decide_fixes(reports, module, settings, rules, test_code)
+        _decide_fixes(reports, module, settings, rules, test_code, index)
         if test_code and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
             # setting, no call passes directories, and its request stays (the run's plan).
@@ -642,7 +642,7 @@ IN_TEST_CODE = (
 )
 
 
-def _decide_fixes(reports: list, module, settings: Settings, rules: list, test_code: bool = False) -> None:
+def _decide_fixes(reports: list, module, settings: Settings, rules: list, test_code: bool = False, index=None) -> None:
     """What the run and the file make of each report's fix, before positions: a safe removal
     whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
     in test code a fix is a suggestion (it would change what the test checks: issue 36 §4,
@@ -683,6 +683,44 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list, test_c
             # `fix` alone); any other held fix leaves the finding without one in this run.
             held = replace(rep.fix, display=True) if kind == "display" else None
             rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
+    _suggest_removals(reports, module, rules, test_code, index)
+
+
+def _suggest_removals(reports: list, module, rules: list, test_code: bool, index) -> None:
+    """A Roots finding still without an edit gets the removal of its construct as a suggestion
+    where one can be written without leaving a name behind; then every unsafe or suggested Roots
+    fix also removes the local bindings it leaves unread (core.fix.suggested; issue 36 §3, §5)."""
+    migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
+    roots = [rep for rep in reports if rep.code in migrating and rep.via is None]
+    bare = [rep for rep in roots if rep.fix is None and rep.kind is None]
+    if not bare and not any(rep.fix is not None for rep in roots):
+        return
+    from mcp_migrate.core.fix.suggested import (
+        SUGGESTED_REMOVAL,
+        candidate,
+        suggested_removals,
+        without_unread_locals,
+    )
+
+    parents = index.parents if index is not None else ModuleIndex(module).parents
+    # Per rule: a removal counts only on the same rule's fixes to take what names it along
+    # (`--select` may take one rule's fixes without another's; suggestions imply unsafe fixes).
+    for code in sorted({rep.code for rep in bare}):
+        mine = [rep for rep in bare if rep.code == code]
+        wanted = [candidate(rep.node, parents, reachable_by_name=not test_code) for rep in mine]
+        others = [r.fix for r in roots if r.code == code and r.fix is not None and not r.fix.marker_only]
+        for i, fix in suggested_removals(module, wanted, others, parents).items():
+            mine[i].fix, mine[i].help = fix, with_note(mine[i].help, SUGGESTED_REMOVAL)
+    # Per rule and kind, the fixes one command applies together (`--select` may take one rule's
+    # without another's; `fix` takes safe fixes without unsafe ones). A safe fix keeps its
+    # locals: deleting an assignment drops its value's side effects.
+    groups: dict = {}
+    for rep in roots:
+        if rep.fix is not None and not rep.fix.marker_only and _fix_kind(rep) in ("unsafe", "display"):
+            groups.setdefault((rep.code, _fix_kind(rep)), []).append(rep)
+    for group in groups.values():
+        for rep, fix in zip(group, without_unread_locals([rep.fix for rep in group], parents)):
+            rep.fix = fix
 
 
 def _suggest(rep: Report, note: str) -> None:

@@ -71,6 +71,14 @@ class Rule:
         return info is not None and info.side == "client"
 
     @classmethod
+    def migrates_roots(cls) -> bool:
+        """A rule of either side of Roots (its page names a `side`): a finding its own rewrite
+        leaves without an edit is given the removal of its construct as a suggestion
+        (core.fix.suggested)."""
+        info = load_catalog().get(cls.CODE)
+        return info is not None and bool(info.side)
+
+    @classmethod
     def gate_tokens(cls, settings) -> tuple[bytes, ...]:
         """The gate for one run's settings (a rule whose gate depends on configuration, such
         as the extend-apis wrappers, overrides this)."""

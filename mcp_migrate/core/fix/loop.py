@@ -88,7 +88,13 @@ def _apply_pass(
         new_module = remove_orphan_functions(new_module, orphans)
     new_module = remove_orphaned_imports(module, new_module, inputs.used_before if inputs is not None else None)
     if imports:
-        new_module = add_imports(new_module, imports)
+        # Only what the new code uses: a fix whose edits lay inside a function another fix's
+        # orphan clean-up deleted in the same pass (an RT102 suggestion in a provider that the
+        # migration removes) needs none.
+        uses = name_uses(new_module)
+        needed = [(mod, name) for mod, name in imports if uses.get(name or mod.split(".")[0], 0) > 0]
+        if needed:
+            new_module = add_imports(new_module, needed)
     if inputs is None or module is not analysis.module:
         return exact_output(data, module.bytes, new_module.bytes), applied
     pieces = inputs.roundtrip
@@ -322,6 +328,7 @@ def _untouched(data: bytes, path: str, settings: Settings, code: str, message: s
 
 def _fix_bytes(data: bytes, path: str, settings: Settings, unsafe: bool, suggestions: bool = False) -> FileResult:
     suggestions = suggestions or settings.apply_suggestions
+    unsafe = unsafe or suggestions  # taking suggestions takes the unsafe fixes too (commands.cli)
     current, applied = data, []
     compiles = None  # does this interpreter compile the input? asked once, when a fix applies
     for _ in range(MAX_PASSES):

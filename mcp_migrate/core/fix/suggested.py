@@ -1,0 +1,427 @@
+"""The last edit a Roots finding gets before a review marker: the removal of its construct,
+suggested (issue 36 §3: "every RT001-RT006 finding carries an edit ... a comment marker is
+the last resort, only where no edit can be written").
+
+A rule's own rewrite knows the recipe (a tool parameter, a setting); where it has none for a
+finding, what the rule's help says in words ("delete this provider", "drop `roots=`") is still
+an edit that can be written: the keyword argument, the dict entry, the statement, the branch a
+capability probe guards, or the definition itself. It changes what the code does (the
+directories must reach the server another way), so it is only ever a suggestion: shown by
+`check`, `--diff`, SARIF and the migration report, applied by `fix --apply-suggestions`.
+
+A removal is never suggested where it would leave a name behind: a definition goes only when
+nothing else in its file refers to it except code the file's other fixes remove, and only
+where no other module can reach it by name (a nested function, a private name, test code).
+Unused imports the removal leaves are dropped by the fix itself (core.fix.imports)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+import libcst as cst
+
+from mcp_migrate.core.fix.apply import touched
+from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveElement, RemoveStatement, Unwrap
+from mcp_migrate.core.syntax import iter_nodes
+from mcp_migrate.core.walk import children
+
+#: Said before the help of a finding whose edit is this removal.
+SUGGESTED_REMOVAL = (
+    "a suggested removal (`fix --apply-suggestions` applies it): it deletes this Roots code, so what"
+    " relied on it changes"
+)
+
+#: Expressions a finding's node can sit in and still be the whole value of what holds it:
+#: `types.RootsCapability(...)` (the callee's attribute), the call itself, `await` of it.
+_SAME_VALUE = (cst.Attribute, cst.Call, cst.Await)
+
+
+class Candidate(NamedTuple):
+    """A removal one finding could be given: its edit, and, when it deletes a binding other code
+    could use (a definition, an attribute set), the name it binds: every other reference to it in
+    the file must go too."""
+
+    edit: object
+    binds: cst.Name | None = None
+
+
+def candidate(node: cst.CSTNode, parents: dict, *, reachable_by_name: bool) -> Candidate | None:
+    """The construct a finding at `node` stands for, as a removal, or None. `parents`: id(node)
+    -> parent over the module (core.syntax.ModuleIndex.parents; a rule may report from
+    anywhere, a definition's name at the end of the walk). `reachable_by_name`: whether another
+    module could refer to a top-level definition of this file (not test code)."""
+    chain = [node]
+    while id(chain[0]) in parents:
+        chain.insert(0, parents[id(chain[0])])
+    definition = _definition(chain)
+    if definition is not None:
+        return _definition_removal(definition, chain, reachable_by_name)
+    if isinstance(node, (cst.Arg, cst.DictElement)):
+        value, i = node, len(chain) - 1
+    else:
+        value, i = _climb(chain, len(chain) - 1)
+    word: object
+    while True:
+        holder = value if isinstance(value, (cst.Arg, cst.DictElement)) else (chain[i - 1] if i > 0 else None)
+        if isinstance(holder, cst.Arg):
+            word = holder.keyword.value if holder.keyword is not None else None
+            outer = chain[_at(chain, holder) - 1]
+        elif isinstance(holder, cst.DictElement):
+            word = holder.key.evaluated_value if isinstance(holder.key, cst.SimpleString) else None
+            outer = chain[_at(chain, holder) - 1]
+        else:
+            break
+        if isinstance(word, str) and _names_roots(word):
+            if isinstance(holder, cst.Arg):
+                return Candidate(RemoveArg(outer, holder)) if isinstance(outer, cst.Call) else None
+            return Candidate(RemoveElement(outer, holder)) if isinstance(outer, cst.Dict) else None
+        if not isinstance(outer, (cst.Call, cst.Dict)):
+            return None
+        # The finding is part of a message the call sends or the dict spells (its method, a
+        # notification): the whole goes where it is a statement of its own.
+        value, i = _climb(chain, _at(chain, outer))
+    if isinstance(holder, cst.Expr) and holder.value is value:
+        return Candidate(RemoveStatement(holder))
+    assigned = _registration(chain, i, value, reachable_by_name)
+    return assigned if assigned is not None else _probe_branch(chain, i, value)
+
+
+def _registration(chain: list, i: int, value: cst.CSTNode, reachable_by_name: bool) -> Candidate | None:
+    """A registration by assignment, `handlers["roots/list"] = answer` or
+    `client.on_list_roots = answer`: the statement goes. An attribute set binds a name other
+    code may read (`self._list_roots_callback`): only where nothing else in the file reads it,
+    and, on `self`, only a private attribute or in test code (another module may read a public
+    one)."""
+    holder = chain[i - 1] if i > 0 else None
+    if isinstance(holder, cst.Index) and i > 2 and isinstance(chain[i - 2], cst.SubscriptElement):
+        subscript = chain[i - 3]
+        statement = chain[i - 5] if i > 4 and isinstance(chain[i - 4], cst.AssignTarget) else None
+        if (
+            isinstance(subscript, cst.Subscript)
+            and isinstance(statement, cst.Assign)
+            and _single_target(statement, subscript)
+        ):
+            return Candidate(RemoveStatement(statement))
+        return None
+    if isinstance(value, cst.Attribute) and isinstance(holder, cst.AssignTarget) and i > 1:
+        statement = chain[i - 2]
+        if not (isinstance(statement, cst.Assign) and _single_target(statement, value)):
+            return None
+        on_self = isinstance(value.value, cst.Name) and value.value.value == "self"
+        private = value.attr.value.startswith("_") and not value.attr.value.endswith("__")
+        if on_self and reachable_by_name and not private:
+            return None
+        return Candidate(RemoveStatement(statement), value.attr)
+    return None
+
+
+def _single_target(statement, target: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.Assign) and len(statement.targets) == 1 and statement.targets[0].target is target
+
+
+def _climb(chain: list, i: int) -> tuple:
+    """From `chain[i]` up through what evaluates to it (`_holds_as_value`): the expression a
+    holder holds, and its index."""
+    value = chain[i]
+    while i > 0 and isinstance(chain[i - 1], _SAME_VALUE) and _holds_as_value(chain[i - 1], value):
+        value, i = chain[i - 1], i - 1
+    return value, i
+
+
+def _at(chain: list, node: cst.CSTNode) -> int:
+    """The index of `node` in `chain`, by identity (syntax nodes compare by value)."""
+    return next(i for i, x in enumerate(chain) if x is node)
+
+
+def _names_roots(word: str) -> bool:
+    """A keyword or dict key that carries Roots itself (`roots=`, `list_roots_callback=`,
+    `"roots": {...}`, `list_changed=`, `"listChanged"`), not a message's `method`, `params` or
+    `request` that merely contain the finding: removing those would break the message."""
+    lowered = word.lower().replace("_", "")
+    return "root" in lowered or lowered == "listchanged"
+
+
+def _holds_as_value(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
+    """Whether `child` is what `parent` evaluates to, not an argument of it: the callee of a
+    call, the attribute of an access, the awaited expression."""
+    if isinstance(parent, cst.Call):
+        return parent.func is child
+    if isinstance(parent, cst.Attribute):
+        return parent.attr is child or parent.value is child
+    return isinstance(parent, cst.Await) and parent.expression is child
+
+
+def _probe_branch(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
+    """A finding that is an `if`'s whole test, or its negation (a capability probe, a branch
+    that answers `roots/list`): the `if` goes, and the branch taken when there are no roots
+    stays. Not an `elif`, whose removal would rewrite the `if` it hangs on."""
+    negated = False
+    holder = chain[i - 1] if i > 0 else None
+    if isinstance(holder, cst.UnaryOperation) and isinstance(holder.operator, cst.Not):
+        negated, value, i = True, holder, i - 1
+        holder = chain[i - 1] if i > 0 else None
+    if not isinstance(holder, cst.If) or holder.test is not value:
+        return None
+    if i > 1 and isinstance(chain[i - 2], cst.If):
+        return None  # an `elif`: its removal rewrites the `if` above it (not written here)
+    if negated:
+        return Candidate(Unwrap(holder, "body"))
+    if isinstance(holder.orelse, cst.Else):
+        return Candidate(Unwrap(holder, "orelse"))
+    return Candidate(RemoveStatement(holder)) if holder.orelse is None else None
+
+
+def _definition(chain: list) -> cst.FunctionDef | cst.ClassDef | None:
+    node = chain[-1]
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        return node
+    parent = chain[-2] if len(chain) > 1 else None
+    if isinstance(parent, (cst.FunctionDef, cst.ClassDef)) and parent.name is node:
+        return parent
+    return None
+
+
+def _definition_removal(definition, chain: list, reachable_by_name: bool) -> Candidate | None:
+    """A definition another module cannot reach by its name: nested in a function, private
+    (one leading underscore), or anywhere in test code."""
+    name = definition.name.value
+    nested = any(isinstance(outer, (cst.FunctionDef, cst.Lambda)) for outer in chain[: _at(chain, definition)])
+    private = name.startswith("_") and not name.endswith("__")
+    if reachable_by_name and not (nested or private):
+        return None
+    return Candidate(RemoveStatement(definition), definition.name)
+
+
+def suggested_removals(module: cst.Module, wanted: list, others: list, parents: dict) -> dict:
+    """{index in `wanted`: Fix} for the candidates (`wanted`: Candidate or None each) that can
+    go: a definition only when every other reference to its name in the file lies in code that
+    another removal here (a candidate, or a fix in `others`) deletes, decided until nothing
+    changes (dropping one definition's removal may keep a reference to another alive)."""
+    chosen = {i: c for i, c in enumerate(wanted) if c is not None}
+    removed_by_others: set = set()
+    for fix in others:
+        removed_by_others |= touched(fix)
+    references = _references(module, {c.binds.value for c in chosen.values() if c.binds is not None})
+    while True:
+        gone = set(removed_by_others)
+        for c in chosen.values():
+            gone |= touched(Fix((c.edit,)))
+        dropped = [
+            i
+            for i, c in chosen.items()
+            if c.binds is not None
+            and any(id(ref) not in gone for ref in references.get(c.binds.value, ()) if ref is not c.binds)
+        ]
+        if not dropped:
+            break
+        for i in dropped:
+            del chosen[i]
+    return {i: Fix((c.edit,), display=True) for i, c in chosen.items()}
+
+
+def without_unread_locals(fixes: list, parents: dict) -> list:
+    """The suggestions `fixes` (display fixes) each with the removal of the local assignments
+    it leaves unread (`list_roots_cb = ...` once every `list_roots_callback=list_roots_cb` is
+    dropped): no unused variable left behind (issue 36 §5). A read counts as gone when any of
+    `fixes` deletes it."""
+    gone: set = set()
+    for fix in fixes:
+        for edit in fix.edits:
+            gone |= _removed_nodes(edit)
+    out = []
+    for fix in fixes:
+        extra = tuple(e for edit in fix.edits for e in _emptied_locals(edit, parents, gone))
+        out.append(replace(fix, edits=fix.edits + extra) if extra else fix)
+    return out
+
+
+def _removed_nodes(edit) -> set:
+    """Identities of every node the edit deletes (an unwrapped `if` loses its test and the
+    branch it does not keep)."""
+    if isinstance(edit, Unwrap):
+        dropped = edit.node.orelse if edit.keep == "body" else edit.node.body
+        return {id(n) for root in (edit.node.test, dropped) if root is not None for n in iter_nodes(root)}
+    return touched(Fix((edit,)))
+
+
+def _emptied_locals(edit, parents: dict, gone: set) -> tuple:
+    """Removals of the local bindings the edit leaves unread, and of those their removal leaves
+    unread in turn: a name read in the deleted code, bound once in the enclosing function by a
+    plain `name = value` or a function-level import, and read nowhere else there except in code
+    `gone` holds (no unused variable or import left behind: issue 36 §5). An import goes only
+    when every name it binds does."""
+    if not isinstance(edit, (RemoveStatement, RemoveArg, RemoveElement, Unwrap)):
+        return ()
+    function = _enclosing_function(_anchor(edit), parents)
+    if function is None:
+        return ()
+    gone = gone | _removed_nodes(edit)
+    bindings = _local_bindings(function)
+    reads = _local_reads(function)
+    out: list = []
+    pending = sorted(_read_names(_anchor_roots(edit), gone))
+    while pending:
+        name = pending.pop()
+        binding = bindings.get(name)
+        if binding is None or any(e.node is binding for e in out):
+            continue
+        if any(id(n) not in gone for bound in _binds(binding) for n in reads.get(bound, ())):
+            continue
+        out.append(RemoveStatement(binding))
+        gone |= {id(n) for n in iter_nodes(binding)}
+        pending.extend(sorted(_read_names([binding], gone)))
+    return tuple(out) + _emptied_ifs([edit, *out], parents)
+
+
+def _emptied_ifs(edits: list, parents: dict) -> tuple:
+    """An `if` without `else` whose body these removals empty goes as a whole (not left as
+    `if x: pass`), and so on outwards."""
+    removed = {id(e.node) for e in edits if isinstance(e, RemoveStatement)}
+    out: list = []
+    node = _anchor(edits[0])
+    while id(node) in parents:
+        node = parents[id(node)]
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            break
+        if not (isinstance(node, cst.If) and node.orelse is None and isinstance(node.body, cst.IndentedBlock)):
+            continue
+        if not all(_statement_removed(statement, removed) for statement in node.body.body):
+            break
+        if isinstance(parents.get(id(node)), cst.If):
+            break  # an `elif`
+        out.append(RemoveStatement(node))
+        removed.add(id(node))
+    return tuple(out)
+
+
+def _statement_removed(statement, removed: set) -> bool:
+    if id(statement) in removed:
+        return True
+    if isinstance(statement, cst.SimpleStatementLine):
+        return all(id(small) in removed or isinstance(small, cst.Pass) for small in statement.body)
+    return False
+
+
+def _read_names(roots: list, gone: set) -> set:
+    return {n.value for n in _walk(roots) if isinstance(n, cst.Name) and id(n) in gone}
+
+
+def _local_bindings(function: cst.FunctionDef) -> dict:
+    """{name: the one statement of the function (not of a nested scope) that binds it}, for the
+    names bound exactly once, by a plain `name = value` or an import; a name bound any other way
+    too (a parameter, a loop, `with ... as`, `+=`) has none."""
+    found: dict = {}
+    other: set = {p.name.value for p in _parameters(function.params)}
+    for node in _walk([function.body], into_scopes=False):
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+            if len(targets) == 1 and isinstance(targets[0], cst.Name):
+                found.setdefault(targets[0].value, []).append(node)
+            else:
+                other |= {n.value for n in _walk(targets) if isinstance(n, cst.Name)}
+        elif isinstance(node, (cst.Import, cst.ImportFrom)):
+            for name in _binds(node):
+                found.setdefault(name, []).append(node)
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            other |= {n.value for n in _walk([node.target]) if isinstance(n, cst.Name)}
+        elif isinstance(node, cst.With):
+            other |= {
+                n.value for i in node.items if i.asname for n in _walk([i.asname.name]) if isinstance(n, cst.Name)
+            }
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            other.add(node.name.value)
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            other |= {item.name.value for item in node.names}
+    return {name: nodes[0] for name, nodes in found.items() if len(nodes) == 1 and name not in other}
+
+
+def _binds(statement) -> list:
+    """The names a local binding statement binds."""
+    if isinstance(statement, cst.Assign):
+        target = statement.targets[0].target
+        return [target.value] if isinstance(target, cst.Name) else []
+    if isinstance(statement, cst.ImportFrom):
+        if isinstance(statement.names, cst.ImportStar):
+            return ["*"]
+        return [_alias_name(a) for a in statement.names]
+    return [_alias_name(a) for a in statement.names]
+
+
+def _alias_name(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    name: cst.BaseExpression = alias.name
+    while isinstance(name, cst.Attribute):
+        name = name.value
+    return name.value if isinstance(name, cst.Name) else ""
+
+
+def _local_reads(function: cst.FunctionDef) -> dict:
+    """{name: the Name nodes that read it in the function, nested scopes included}: every Name
+    but a binding's own target and the dotted names of import statements."""
+    reads: dict = {}
+    stack: list = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            continue
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            stack.append(node.value)
+            continue
+        if isinstance(node, cst.Name):
+            reads.setdefault(node.value, []).append(node)
+        stack.extend(children(node))
+    return reads
+
+
+def _parameters(params: cst.Parameters) -> list:
+    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
+    kwargs = [params.star_kwarg] if params.star_kwarg is not None else []
+    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kwargs]
+
+
+def _anchor(edit) -> cst.CSTNode:
+    return {RemoveArg: lambda e: e.arg, RemoveElement: lambda e: e.element}.get(type(edit), lambda e: e.node)(edit)
+
+
+def _anchor_roots(edit) -> list:
+    if isinstance(edit, Unwrap):
+        return [edit.node.test, edit.node.orelse if edit.keep == "body" else edit.node.body]
+    return [_anchor(edit)]
+
+
+def _enclosing_function(node: cst.CSTNode, parents: dict) -> cst.FunctionDef | None:
+    while id(node) in parents:
+        node = parents[id(node)]
+        if isinstance(node, cst.FunctionDef):
+            return node
+    return None
+
+
+def _walk(roots: list, into_scopes: bool = True):
+    stack = [r for r in roots if r is not None]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not into_scopes and isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(children(node))
+
+
+def _references(module: cst.Module, names: set) -> dict:
+    """{name: the Name nodes that spell it} for `names`, wherever they stand: a variable, an
+    attribute (`self._list_roots`), a keyword's value, a string holding the name alone (a
+    registration by name, `__all__`)."""
+    found: dict = {}
+    if not names:
+        return found
+    stack: list = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value in names:
+            found.setdefault(node.value, []).append(node)
+        elif isinstance(node, cst.SimpleString) and node.value.strip("\"'") in names:
+            found.setdefault(node.value.strip("\"'"), []).append(node)
+        stack.extend(children(node))
+    return found

@@ -1,0 +1,166 @@
+"""The last edit before a marker (issue 36 §3): a Roots finding the rules have no rewrite for
+is given the removal of its construct, as a suggestion (core.fix.suggested). Exact findings and
+fix kinds, golden output of `fix --unsafe-fixes` (suggestions untouched) and of
+`--apply-suggestions`, idempotence, no unused name left (pyflakes), and the removals that are
+refused because they would leave a name behind.
+
+After a deliberate change, regenerate the goldens (and read the diff before committing):
+
+    python tests/test_suggested_removals.py --write
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pyflakes import api as pyflakes_api
+from pyflakes import reporter as pyflakes_reporter
+
+from mcp_migrate.api import check_source, fix_source
+from mcp_migrate.core.engine import IN_TEST_CODE
+from mcp_migrate.core.fix.suggested import SUGGESTED_REMOVAL
+
+FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
+
+FINDINGS = {
+    "removals.py": [
+        (13, 8, "RT003", "display"),  # `if caps.roots:` without else: the `if` goes, `caps = ...` with it
+        (20, 12, "RT003", "display"),  # `if not ...roots:` with else: the body (no roots) stays
+        (30, 9, "RT002", "display"),  # `session.list_roots_callback = self._answer`
+        (32, 15, "RT002", "display"),  # private `_answer`, referred to only by that registration
+        (36, 37, "RT004", "display"),  # `notify("notifications/roots/list_changed", None)`
+        (37, 58, "RT004", "display"),  # a raw message dict sent by a statement of its own
+        (40, 15, "RT004", "safe"),  # a rule's own fix is untouched
+    ],
+    "test_roots_client.py": [
+        (7, 11, "RT002", "display"),  # test code: even a public helper no other module imports
+        (12, 14, "RT002", "display"),  # `handlers["roots/list"] = fake_roots`
+        (16, 28, "RT004", "display"),
+    ],
+    "emptied_branch.py": [
+        (12, 30, "RT004", "display"),  # the `if` it empties goes, with `dumps` and `payload`
+        (18, 30, "RT004", "display"),  # `summary` is read after the `if`: it stays
+    ],
+    "test_nested_provider.py": [
+        (10, 15, "RT002", "none"),  # `return list_roots` names it, in a factory only orphaned
+        (11, 48, "RT102", "display"),  # inside the factory the registrations' removal orphans
+        (17, 43, "RT002", "display"),
+        (22, 43, "RT002", "display"),
+    ],
+    "kept_definitions.py": [
+        (7, 11, "RT002", "none"),  # public, module-level: another module may import it
+        (11, 11, "RT002", "none"),  # private, but `PROVIDERS` still holds it
+        (21, 9, "RT002", "none"),  # a public attribute of the project's own class
+    ],
+}
+
+
+def _findings(name: str) -> list:
+    path = FOLDER / name
+    return check_source(path.read_bytes(), str(path))
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_findings_and_fix_kinds(name):
+    assert [(f.line, f.column, f.code, f.fix) for f in _findings(name)] == FINDINGS[name]
+
+
+def test_a_suggested_removal_says_so_before_the_rules_help():
+    helps = [f.help for f in _findings("removals.py") if f.fix == "display"]
+    assert helps and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps)
+    # In test code too: a finding that has no fix of its own is given the removal.
+    assert all(f.help.startswith(SUGGESTED_REMOVAL) for f in _findings("test_roots_client.py"))
+    # A rule's own fix in test code is a suggestion for the test-code reason instead.
+    sender = "from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    await s.send_roots_list_changed()\n"
+    (own,) = check_source(sender, "tests/test_sender.py")
+    assert own.fix == "display" and own.help.startswith(IN_TEST_CODE)
+
+
+def _fixed(name: str, suggestions: bool) -> str:
+    path = FOLDER / name
+    return fix_source(path.read_text(encoding="utf-8"), str(path), unsafe=True, suggestions=suggestions)
+
+
+def _golden(name: str, suggestions: bool) -> Path:
+    return FOLDER / f"{name}.{'suggested' if suggestions else 'unsafe'}"
+
+
+@pytest.mark.parametrize("suggestions", [False, True], ids=["unsafe", "apply-suggestions"])
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_golden_output(name, suggestions):
+    assert _fixed(name, suggestions) == _golden(name, suggestions).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_applied_suggestions_converge_and_leave_no_unused_name(name):
+    after = _golden(name, True).read_text(encoding="utf-8")
+    path = str(FOLDER / name)
+    assert fix_source(after, path, unsafe=True, suggestions=True) == after
+    assert not [f for f in check_source(after, path) if f.fix != "none"]
+    assert _pyflakes(after) <= _pyflakes((FOLDER / name).read_text(encoding="utf-8"))
+
+
+def test_taking_suggestions_takes_the_unsafe_fixes_they_rely_on(tmp_path, monkeypatch):
+    """`_answer`'s suggested removal relies on the unsafe removal of its registration (RT002's
+    own fix): `fix --apply-suggestions` without `--unsafe-fixes` takes both, never leaving
+    `list_roots_callback=_answer` naming a deleted function."""
+    source = (
+        "from mcp import ClientSession, types\n\n\n"
+        "async def _answer(context) -> types.ListRootsResult:\n"
+        "    return types.ListRootsResult(roots=[])\n\n\n"
+        "def connect(read, write):\n"
+        "    return ClientSession(read, write, list_roots_callback=_answer)\n"
+    )
+    (tmp_path / "client.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    kinds = [(f.line, f.code, f.fix) for f in check_source(source, "client.py")]
+    assert kinds == [(4, "RT002", "display"), (9, "RT002", "unsafe")]
+    result = subprocess.run(
+        [sys.executable, "-m", "mcp_migrate", "fix", "-q", "--exit-zero", "--apply-suggestions", "client.py"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "client.py").read_text() == (
+        "from mcp import ClientSession\n\n\ndef connect(read, write):\n    return ClientSession(read, write)\n"
+    )
+
+
+def test_without_the_flag_no_suggestion_is_written():
+    """`fix --unsafe-fixes` writes the rules' own fixes only (the SDK send at line 40): the
+    probes, the registration, the private provider and the raw sends stay as they were."""
+    before = (FOLDER / "removals.py").read_text(encoding="utf-8").splitlines()
+    after = _fixed("removals.py", False).splitlines()
+    assert [line for line in before if line not in after] == [before[39]]
+    assert _fixed("test_roots_client.py", False) == (FOLDER / "test_roots_client.py").read_text(encoding="utf-8")
+
+
+def _pyflakes(text: str) -> set:
+    """pyflakes' messages without their line numbers (lines move when code goes)."""
+
+    class Collect(pyflakes_reporter.Reporter):
+        def __init__(self):
+            self.messages = set()
+
+        def flake(self, message):
+            self.messages.add(message.message % message.message_args)
+
+        def syntaxError(self, *args):
+            self.messages.add("syntax error")
+
+        def unexpectedError(self, *args):
+            self.messages.add("unexpected error")
+
+    collect = Collect()
+    pyflakes_api.check(text, "x.py", collect)
+    return collect.messages
+
+
+if __name__ == "__main__" and "--write" in sys.argv:
+    for fixture in sorted(FINDINGS):
+        for taken in (False, True):
+            _golden(fixture, taken).write_text(_fixed(fixture, taken), encoding="utf-8")
