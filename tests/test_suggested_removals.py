@@ -28,17 +28,17 @@ FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
 FINDINGS = {
     "removals.py": [
         (13, 8, "RT003", "display"),  # `if caps.roots:` without else: the `if` goes, `caps = ...` with it
-        (20, 12, "RT003", "display"),  # `if not ...roots:` with else: the body (no roots) stays
-        (30, 9, "RT002", "display"),  # `session.list_roots_callback = self._answer`
-        (32, 15, "RT002", "display"),  # private `_answer`, referred to only by that registration
-        (36, 37, "RT004", "display"),  # `notify("notifications/roots/list_changed", None)`
-        (37, 58, "RT004", "display"),  # a raw message dict sent by a statement of its own
-        (40, 15, "RT004", "safe"),  # a rule's own fix is untouched
+        (20, 12, "RT003", "display"),  # `if not ...roots: raise`: a requirement of roots, it goes whole
+        (29, 9, "RT002", "display"),  # `session.list_roots_callback = self._answer`
+        (31, 15, "RT002", "display"),  # private `_answer`, referred to only by that registration
+        (35, 37, "RT004", "display"),  # `notify("notifications/roots/list_changed", None)`
+        (36, 58, "RT004", "display"),  # a raw message dict sent by a statement of its own
+        (39, 15, "RT004", "safe"),  # a rule's own fix is untouched
     ],
     "test_roots_client.py": [
-        (7, 11, "RT002", "display"),  # test code: even a public helper no other module imports
-        (12, 14, "RT002", "display"),  # `handlers["roots/list"] = fake_roots`
-        (16, 28, "RT004", "display"),
+        (7, 11, "RT002", "none"),  # test code: no suggested removal (issue 36 §4)
+        (12, 14, "RT002", "none"),
+        (16, 28, "RT004", "none"),
     ],
     "emptied_branch.py": [
         (12, 30, "RT004", "display"),  # the `if` it empties goes, with `dumps` and `payload`
@@ -71,8 +71,8 @@ def test_findings_and_fix_kinds(name):
 def test_a_suggested_removal_says_so_before_the_rules_help():
     helps = [f.help for f in _findings("removals.py") if f.fix == "display"]
     assert helps and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps)
-    # In test code too: a finding that has no fix of its own is given the removal.
-    assert all(f.help.startswith(SUGGESTED_REMOVAL) for f in _findings("test_roots_client.py"))
+    # Not in test code.
+    assert not any(SUGGESTED_REMOVAL in f.help for f in _findings("test_roots_client.py"))
     # A rule's own fix in test code is a suggestion for the test-code reason instead.
     sender = "from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    await s.send_roots_list_changed()\n"
     (own,) = check_source(sender, "tests/test_sender.py")
@@ -131,11 +131,11 @@ def test_taking_suggestions_takes_the_unsafe_fixes_they_rely_on(tmp_path, monkey
 
 
 def test_without_the_flag_no_suggestion_is_written():
-    """`fix --unsafe-fixes` writes the rules' own fixes only (the SDK send at line 40): the
+    """`fix --unsafe-fixes` writes the rules' own fixes only (the SDK send at line 39): the
     probes, the registration, the private provider and the raw sends stay as they were."""
     before = (FOLDER / "removals.py").read_text(encoding="utf-8").splitlines()
     after = _fixed("removals.py", False).splitlines()
-    assert [line for line in before if line not in after] == [before[39]]
+    assert [line for line in before if line not in after] == [before[38]]
     assert _fixed("test_roots_client.py", False) == (FOLDER / "test_roots_client.py").read_text(encoding="utf-8")
 
 

@@ -10,8 +10,10 @@ directories must reach the server another way), so it is only ever a suggestion:
 `check`, `--diff`, SARIF and the migration report, applied by `fix --apply-suggestions`.
 
 A removal is never suggested where it would leave a name behind: a definition goes only when
-nothing else in its file refers to it except code the file's other fixes remove, and only
-where no other module can reach it by name (a nested function, a private name, test code).
+nothing else in its file refers to it except code the same rule's other fixes remove, and only
+where no other module can reach it by name (a nested function, a private name). Nor in test
+code: a test of the Roots behaviour is updated with the code it tests or left alone (issue 36
+§4), and deleting what it calls while keeping its assertions is neither (core.engine decides).
 Unused imports the removal leaves are dropped by the fix itself (core.fix.imports)."""
 
 from __future__ import annotations
@@ -46,17 +48,16 @@ class Candidate(NamedTuple):
     binds: cst.Name | None = None
 
 
-def candidate(node: cst.CSTNode, parents: dict, *, reachable_by_name: bool) -> Candidate | None:
+def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
     """The construct a finding at `node` stands for, as a removal, or None. `parents`: id(node)
     -> parent over the module (core.syntax.ModuleIndex.parents; a rule may report from
-    anywhere, a definition's name at the end of the walk). `reachable_by_name`: whether another
-    module could refer to a top-level definition of this file (not test code)."""
+    anywhere, a definition's name at the end of the walk)."""
     chain = [node]
     while id(chain[0]) in parents:
         chain.insert(0, parents[id(chain[0])])
     definition = _definition(chain)
     if definition is not None:
-        return _definition_removal(definition, chain, reachable_by_name)
+        return _definition_removal(definition, chain)
     if isinstance(node, (cst.Arg, cst.DictElement)):
         value, i = node, len(chain) - 1
     else:
@@ -83,16 +84,15 @@ def candidate(node: cst.CSTNode, parents: dict, *, reachable_by_name: bool) -> C
         value, i = _climb(chain, _at(chain, outer))
     if isinstance(holder, cst.Expr) and holder.value is value:
         return Candidate(RemoveStatement(holder))
-    assigned = _registration(chain, i, value, reachable_by_name)
+    assigned = _registration(chain, i, value)
     return assigned if assigned is not None else _probe_branch(chain, i, value)
 
 
-def _registration(chain: list, i: int, value: cst.CSTNode, reachable_by_name: bool) -> Candidate | None:
+def _registration(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
     """A registration by assignment, `handlers["roots/list"] = answer` or
     `client.on_list_roots = answer`: the statement goes. An attribute set binds a name other
     code may read (`self._list_roots_callback`): only where nothing else in the file reads it,
-    and, on `self`, only a private attribute or in test code (another module may read a public
-    one)."""
+    and, on `self`, only a private attribute (another module may read a public one)."""
     holder = chain[i - 1] if i > 0 else None
     if isinstance(holder, cst.Index) and i > 2 and isinstance(chain[i - 2], cst.SubscriptElement):
         subscript = chain[i - 3]
@@ -110,7 +110,7 @@ def _registration(chain: list, i: int, value: cst.CSTNode, reachable_by_name: bo
             return None
         on_self = isinstance(value.value, cst.Name) and value.value.value == "self"
         private = value.attr.value.startswith("_") and not value.attr.value.endswith("__")
-        if on_self and reachable_by_name and not private:
+        if on_self and not private:
             return None
         return Candidate(RemoveStatement(statement), value.attr)
     return None
@@ -153,9 +153,10 @@ def _holds_as_value(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
 
 
 def _probe_branch(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
-    """A finding that is an `if`'s whole test, or its negation (a capability probe, a branch
-    that answers `roots/list`): the `if` goes, and the branch taken when there are no roots
-    stays. Not an `elif`, whose removal would rewrite the `if` it hangs on."""
+    """A finding that is an `if`'s whole test (a capability probe, a branch that answers
+    `roots/list`): the `if` goes, and its `else`, the branch taken without roots, stays. A
+    negated probe without `else` (`if not caps.roots: raise ...`, a requirement of roots) goes
+    whole. Not an `elif`, whose removal would rewrite the `if` it hangs on."""
     negated = False
     holder = chain[i - 1] if i > 0 else None
     if isinstance(holder, cst.UnaryOperation) and isinstance(holder.operator, cst.Not):
@@ -166,7 +167,9 @@ def _probe_branch(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
     if i > 1 and isinstance(chain[i - 2], cst.If):
         return None  # an `elif`: its removal rewrites the `if` above it (not written here)
     if negated:
-        return Candidate(Unwrap(holder, "body"))
+        # `if not caps.roots: raise ...` (a requirement) or an early exit: the guard goes; its
+        # `else` would be the roots path, which is not decided here.
+        return Candidate(RemoveStatement(holder)) if holder.orelse is None else None
     if isinstance(holder.orelse, cst.Else):
         return Candidate(Unwrap(holder, "orelse"))
     return Candidate(RemoveStatement(holder)) if holder.orelse is None else None
@@ -182,13 +185,13 @@ def _definition(chain: list) -> cst.FunctionDef | cst.ClassDef | None:
     return None
 
 
-def _definition_removal(definition, chain: list, reachable_by_name: bool) -> Candidate | None:
-    """A definition another module cannot reach by its name: nested in a function, private
-    (one leading underscore), or anywhere in test code."""
+def _definition_removal(definition, chain: list) -> Candidate | None:
+    """A definition another module cannot reach by its name: nested in a function, or private
+    (one leading underscore)."""
     name = definition.name.value
     nested = any(isinstance(outer, (cst.FunctionDef, cst.Lambda)) for outer in chain[: _at(chain, definition)])
     private = name.startswith("_") and not name.endswith("__")
-    if reachable_by_name and not (nested or private):
+    if not (nested or private):
         return None
     return Candidate(RemoveStatement(definition), definition.name)
 
