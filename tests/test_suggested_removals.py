@@ -15,13 +15,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import libcst
 import pytest
 from pyflakes import api as pyflakes_api
 from pyflakes import reporter as pyflakes_reporter
 
 from mcp_migrate.api import check_source, fix_source
 from mcp_migrate.core.engine import IN_TEST_CODE
-from mcp_migrate.core.fix.suggested import SUGGESTED_REMOVAL
+from mcp_migrate.core.fix.edits import Insert
+from mcp_migrate.core.fix.suggested import SUGGESTED_DEPRECATION, SUGGESTED_REMOVAL, candidate
+from mcp_migrate.core.syntax import ModuleIndex
 
 FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
 
@@ -51,9 +54,9 @@ FINDINGS = {
         (22, 43, "RT002", "display"),
     ],
     "kept_definitions.py": [
-        (7, 11, "RT002", "none"),  # public, module-level: another module may import it
-        (11, 11, "RT002", "none"),  # private, but `PROVIDERS` still holds it
-        (21, 9, "RT002", "none"),  # a public attribute of the project's own class
+        (8, 11, "RT002", "display"),  # public, module-level: deprecated, not deleted
+        (12, 11, "RT002", "none"),  # private, but `PROVIDERS` still holds it
+        (22, 9, "RT002", "none"),  # a public attribute of the project's own class
     ],
 }
 
@@ -71,6 +74,8 @@ def test_findings_and_fix_kinds(name):
 def test_a_suggested_removal_says_so_before_the_rules_help():
     helps = [f.help for f in _findings("removals.py") if f.fix == "display"]
     assert helps and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps)
+    (deprecated,) = [f for f in _findings("kept_definitions.py") if f.fix == "display"]
+    assert deprecated.help.startswith(SUGGESTED_DEPRECATION + "; ")
     # Not in test code.
     assert not any(SUGGESTED_REMOVAL in f.help for f in _findings("test_roots_client.py"))
     # A rule's own fix in test code is a suggestion for the test-code reason instead.
@@ -128,6 +133,26 @@ def test_taking_suggestions_takes_the_unsafe_fixes_they_rely_on(tmp_path, monkey
     assert (tmp_path / "client.py").read_text() == (
         "from mcp import ClientSession\n\n\ndef connect(read, write):\n    return ClientSession(read, write)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "body, deprecated",
+    [
+        ("    return []\n", True),
+        ('    """Docs."""\n    return []\n', True),
+        ("    ...\n", False),  # a stub others implement
+        ('    """Docs."""\n    raise NotImplementedError\n', False),
+        ('    warnings.warn("list_roots() is deprecated: MCP Roots are deprecated by SEP-2577")\n', False),
+    ],
+)
+def test_a_public_function_is_deprecated_unless_a_stub_or_already_warning(body, deprecated):
+    module = libcst.parse_module("def list_roots(context):\n" + body)
+    definition = module.body[0]
+    found = candidate(definition.name, ModuleIndex(module).parents)
+    assert (found is not None) == deprecated
+    if deprecated:
+        assert isinstance(found.edit, Insert) and found.note == SUGGESTED_DEPRECATION
+        assert found.edit.before == (not body.lstrip().startswith('"""'))
 
 
 def test_without_the_flag_no_suggestion_is_written():

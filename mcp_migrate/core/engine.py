@@ -698,7 +698,6 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     if not bare and not any(rep.fix is not None for rep in roots):
         return
     from mcp_migrate.core.fix.suggested import (
-        SUGGESTED_REMOVAL,
         candidate,
         suggested_removals,
         without_unread_locals,
@@ -711,8 +710,8 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
         mine = [rep for rep in bare if rep.code == code]
         wanted = [candidate(rep.node, parents) for rep in mine]
         others = [r.fix for r in roots if r.code == code and r.fix is not None and not r.fix.marker_only]
-        for i, fix in suggested_removals(module, wanted, others, parents).items():
-            mine[i].fix, mine[i].help = fix, with_note(mine[i].help, SUGGESTED_REMOVAL)
+        for i, (fix, note) in suggested_removals(module, wanted, others, parents).items():
+            mine[i].fix, mine[i].help = fix, with_note(mine[i].help, note)
     # Per rule and kind, the fixes one command applies together (`--select` may take one rule's
     # without another's; `fix` takes safe fixes without unsafe ones). A safe fix keeps its
     # locals: deleting an assignment drops its value's side effects.

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
-from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveElement, RemoveStatement, Unwrap
+from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.core.walk import children
 
@@ -32,6 +32,12 @@ from mcp_migrate.core.walk import children
 SUGGESTED_REMOVAL = (
     "a suggested removal (`fix --apply-suggestions` applies it): it deletes this Roots code, so what"
     " relied on it changes"
+)
+
+#: Said before the help of a public function's finding whose edit is its deprecation.
+SUGGESTED_DEPRECATION = (
+    "a suggested deprecation (`fix --apply-suggestions` applies it): other code may call this"
+    " function, so it warns instead of going; delete it once its callers have moved"
 )
 
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
@@ -46,6 +52,10 @@ class Candidate(NamedTuple):
 
     edit: object
     binds: cst.Name | None = None
+    #: The imports the edit needs, as core.fix.edits.Fix's.
+    imports: tuple = ()
+    #: Said before the finding's help.
+    note: str = ""
 
 
 def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
@@ -192,12 +202,67 @@ def _definition_removal(definition, chain: list) -> Candidate | None:
     nested = any(isinstance(outer, (cst.FunctionDef, cst.Lambda)) for outer in chain[: _at(chain, definition)])
     private = name.startswith("_") and not name.endswith("__")
     if not (nested or private):
-        return None
+        return _deprecation(definition)
     return Candidate(RemoveStatement(definition), definition.name)
 
 
+#: What a public function of the project says once it is deprecated (short: a line of its own).
+DEPRECATED = "{name}() is deprecated: MCP Roots are deprecated by SEP-2577"
+
+
+def _deprecation(definition) -> Candidate | None:
+    """A public function or method other modules (or users of a library) may call: deleting it
+    would break them, so it is deprecated instead, the way the SDKs did it: a
+    `DeprecationWarning` as its first statement (after its docstring). Not a class, a decorated
+    function (a framework calls it: its registration is the finding to remove), a dunder, a
+    stub (`...`, `pass`, `raise NotImplementedError`), or one that already warns."""
+    if not isinstance(definition, cst.FunctionDef) or definition.decorators:
+        return None
+    name = definition.name.value
+    if name.startswith("__") or not isinstance(definition.body, cst.IndentedBlock):
+        return None
+    body = list(definition.body.body)
+    docstring = bool(body) and _is_docstring(body[0])
+    rest = body[1:] if docstring else body
+    if not rest or all(_is_stub(statement) for statement in rest):
+        return None
+    if any("SEP-2577" in code for code in (_code(statement) for statement in rest[:3])):
+        return None
+    text = DEPRECATED.format(name=name)
+    warn = cst.parse_statement(f'warnings.warn(\n    "{text}",\n    DeprecationWarning,\n    stacklevel=2,\n)\n')
+    anchor = body[0]
+    return Candidate(
+        Insert(anchor, (warn,), before=not docstring), imports=(("warnings", None),), note=SUGGESTED_DEPRECATION
+    )
+
+
+def _is_docstring(statement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _is_stub(statement) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(small.value, cst.Ellipsis)):
+            continue
+        if isinstance(small, cst.Raise) and "NotImplementedError" in _code(small):
+            continue
+        return False
+    return True
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
 def suggested_removals(module: cst.Module, wanted: list, others: list, parents: dict) -> dict:
-    """{index in `wanted`: Fix} for the candidates (`wanted`: Candidate or None each) that can
+    """{index in `wanted`: (Fix, the note said before the finding's help)} for the candidates (`wanted`: Candidate or None each) that can
     go: a definition only when every other reference to its name in the file lies in code that
     another removal here (a candidate, or a fix in `others`) deletes, decided until nothing
     changes (dropping one definition's removal may keep a reference to another alive)."""
@@ -220,7 +285,9 @@ def suggested_removals(module: cst.Module, wanted: list, others: list, parents: 
             break
         for i in dropped:
             del chosen[i]
-    return {i: Fix((c.edit,), display=True) for i, c in chosen.items()}
+    return {
+        i: (Fix((c.edit,), display=True, imports=c.imports), c.note or SUGGESTED_REMOVAL) for i, c in chosen.items()
+    }
 
 
 def without_unread_locals(fixes: list, parents: dict) -> list:
