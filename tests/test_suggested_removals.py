@@ -33,7 +33,7 @@ FINDINGS = {
         (13, 8, "RT003", "display"),  # `if caps.roots:` without else: the `if` goes, `caps = ...` with it
         (20, 12, "RT003", "display"),  # `if not ...roots: raise`: a requirement of roots, it goes whole
         (29, 9, "RT002", "display"),  # `session.list_roots_callback = self._answer`
-        (31, 15, "RT002", "display"),  # private `_answer`, referred to only by that registration
+        (31, 15, "RT002", "none"),  # private `_answer`: another module's tests may call it
         (35, 37, "RT004", "display"),  # `notify("notifications/roots/list_changed", None)`
         (36, 58, "RT004", "display"),  # a raw message dict sent by a statement of its own
         (39, 15, "RT004", "safe"),  # a rule's own fix is untouched
@@ -108,21 +108,18 @@ def test_applied_suggestions_converge_and_leave_no_unused_name(name):
     assert _pyflakes(after) <= _pyflakes((FOLDER / name).read_text(encoding="utf-8"))
 
 
-def test_taking_suggestions_takes_the_unsafe_fixes_they_rely_on(tmp_path, monkeypatch):
-    """`_answer`'s suggested removal relies on the unsafe removal of its registration (RT002's
-    own fix): `fix --apply-suggestions` without `--unsafe-fixes` takes both, never leaving
-    `list_roots_callback=_answer` naming a deleted function."""
+def test_taking_suggestions_takes_the_unsafe_fixes_too(tmp_path, monkeypatch):
+    """A suggestion is less sure than an unsafe fix, and a suggested removal may rely on the
+    unsafe removal of what names it: `fix --apply-suggestions` without `--unsafe-fixes` applies
+    the unsafe capability removal as well."""
     source = (
-        "from mcp import ClientSession, types\n\n\n"
-        "async def _answer(context) -> types.ListRootsResult:\n"
-        "    return types.ListRootsResult(roots=[])\n\n\n"
-        "def connect(read, write):\n"
-        "    return ClientSession(read, write, list_roots_callback=_answer)\n"
+        "from mcp.types import ClientCapabilities, RootsCapability\n\n\n"
+        "def capabilities():\n"
+        "    return ClientCapabilities(roots=RootsCapability())\n"
     )
     (tmp_path / "client.py").write_text(source)
     monkeypatch.chdir(tmp_path)
-    kinds = [(f.line, f.code, f.fix) for f in check_source(source, "client.py")]
-    assert kinds == [(4, "RT002", "display"), (9, "RT002", "unsafe")]
+    assert [(f.line, f.code, f.fix) for f in check_source(source, "client.py")] == [(5, "RT003", "unsafe")]
     result = subprocess.run(
         [sys.executable, "-m", "mcp_migrate", "fix", "-q", "--exit-zero", "--apply-suggestions", "client.py"],
         capture_output=True,
@@ -131,7 +128,7 @@ def test_taking_suggestions_takes_the_unsafe_fixes_they_rely_on(tmp_path, monkey
     )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "client.py").read_text() == (
-        "from mcp import ClientSession\n\n\ndef connect(read, write):\n    return ClientSession(read, write)\n"
+        "from mcp.types import ClientCapabilities\n\n\ndef capabilities():\n    return ClientCapabilities()\n"
     )
 
 

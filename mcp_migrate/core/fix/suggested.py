@@ -11,9 +11,10 @@ directories must reach the server another way), so it is only ever a suggestion:
 
 A removal is never suggested where it would leave a name behind: a definition goes only when
 nothing else in its file refers to it except code the same rule's other fixes remove, and only
-where no other module can reach it by name (a nested function, a private name). Nor in test
-code: a test of the Roots behaviour is updated with the code it tests or left alone (issue 36
-§4), and deleting what it calls while keeping its assertions is neither (core.engine decides).
+where no other module can reach it (a nested function; a public one is deprecated instead, a
+private one left alone). Nor in test code: a test of the Roots behaviour is updated with the
+code it tests or left alone (issue 36 §4), and deleting what it calls while keeping its
+assertions is neither (core.engine decides).
 Unused imports the removal leaves are dropped by the fix itself (core.fix.imports)."""
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ class Candidate(NamedTuple):
     imports: tuple = ()
     #: Said before the finding's help.
     note: str = ""
+    #: A deprecated function's name: the deprecation holds only where nothing else in the file
+    #: names it (a function registered here goes with its registration, or is left alone).
+    alone: cst.Name | None = None
 
 
 def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
@@ -196,14 +200,16 @@ def _definition(chain: list) -> cst.FunctionDef | cst.ClassDef | None:
 
 
 def _definition_removal(definition, chain: list) -> Candidate | None:
-    """A definition another module cannot reach by its name: nested in a function, or private
-    (one leading underscore)."""
+    """A definition no other module can reach: nested in a function. A private name is no such
+    promise: a corpus project's tests call its private `_handle_roots_list_changed` directly
+    (conduit), so a module-level or class-level definition is deprecated when public and left
+    alone when private."""
     name = definition.name.value
     nested = any(isinstance(outer, (cst.FunctionDef, cst.Lambda)) for outer in chain[: _at(chain, definition)])
+    if nested:
+        return Candidate(RemoveStatement(definition), definition.name)
     private = name.startswith("_") and not name.endswith("__")
-    if not (nested or private):
-        return _deprecation(definition)
-    return Candidate(RemoveStatement(definition), definition.name)
+    return None if private else _deprecation(definition)
 
 
 #: What a public function of the project says once it is deprecated (short: a line of its own).
@@ -232,7 +238,10 @@ def _deprecation(definition) -> Candidate | None:
     warn = cst.parse_statement(f'warnings.warn(\n    "{text}",\n    DeprecationWarning,\n    stacklevel=2,\n)\n')
     anchor = body[0]
     return Candidate(
-        Insert(anchor, (warn,), before=not docstring), imports=(("warnings", None),), note=SUGGESTED_DEPRECATION
+        Insert(anchor, (warn,), before=not docstring),
+        imports=(("warnings", None),),
+        note=SUGGESTED_DEPRECATION,
+        alone=definition.name,
     )
 
 
@@ -262,15 +271,20 @@ def _code(node: cst.CSTNode) -> str:
 
 
 def suggested_removals(module: cst.Module, wanted: list, others: list, parents: dict) -> dict:
-    """{index in `wanted`: (Fix, the note said before the finding's help)} for the candidates (`wanted`: Candidate or None each) that can
-    go: a definition only when every other reference to its name in the file lies in code that
+    """{index in `wanted`: (Fix, the note said before the finding's help)} for the candidates
+    (`wanted`: Candidate or None each) that hold: a deprecated function only when nothing else in
+    the file names it; a definition's removal only when every other reference to its name in the
+    file lies in code that
     another removal here (a candidate, or a fix in `others`) deletes, decided until nothing
     changes (dropping one definition's removal may keep a reference to another alive)."""
     chosen = {i: c for i, c in enumerate(wanted) if c is not None}
     removed_by_others: set = set()
     for fix in others:
         removed_by_others |= touched(fix)
-    references = _references(module, {c.binds.value for c in chosen.values() if c.binds is not None})
+    references = _references(module, {n.value for c in chosen.values() for n in (c.binds, c.alone) if n is not None})
+    for i, c in list(chosen.items()):
+        if c.alone is not None and any(ref is not c.alone for ref in references.get(c.alone.value, ())):
+            del chosen[i]
     while True:
         gone = set(removed_by_others)
         for c in chosen.values():
