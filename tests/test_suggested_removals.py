@@ -44,8 +44,9 @@ FINDINGS = {
         (16, 28, "RT004", "none"),
     ],
     "emptied_branch.py": [
-        (12, 30, "RT004", "display"),  # the `if` it empties goes, with `dumps` and `payload`
-        (18, 30, "RT004", "display"),  # `summary` is read after the `if`: it stays
+        (13, 30, "RT004", "display"),  # the `if` it empties goes, with `dumps` and `payload`
+        (19, 30, "RT004", "display"),  # `summary` is read after the `if`: it stays
+        (25, 29, "RT004", "display"),  # `as client` goes: nothing reads it any more
     ],
     "test_nested_provider.py": [
         (10, 15, "RT002", "none"),  # `return list_roots` names it, in a factory only orphaned

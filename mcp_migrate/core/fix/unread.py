@@ -11,7 +11,7 @@ from dataclasses import replace
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
-from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveElement, RemoveStatement, Unwrap
+from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.core.walk import children
 
@@ -67,7 +67,24 @@ def _emptied_locals(edit, parents: dict, gone: set) -> tuple:
         out.append(RemoveStatement(binding))
         gone |= {id(n) for n in iter_nodes(binding)}
         pending.extend(sorted(_read_names([binding], gone)))
-    return tuple(out) + _emptied_ifs([edit, *out], parents)
+    return tuple(out) + _unread_with_targets(edit, function, gone, reads) + _emptied_ifs([edit, *out], parents)
+
+
+def _unread_with_targets(edit, function: cst.FunctionDef, gone: set, reads: dict) -> tuple:
+    """`async with Client(...) as client:` in the function whose target nothing reads once the
+    edit is applied loses its `as client` (pyflakes: assigned but never used)."""
+    read = _read_names(_anchor_roots(edit), gone)
+    out = []
+    for node in _walk([function.body], into_scopes=False):
+        if not isinstance(node, cst.With):
+            continue
+        for item in node.items:
+            target = item.asname.name if item.asname is not None else None
+            if not isinstance(target, cst.Name) or target.value not in read:
+                continue
+            if all(n is target or id(n) in gone for n in reads.get(target.value, ())):
+                out.append(Replace(item, item.with_changes(asname=None)))
+    return tuple(out)
 
 
 def _emptied_ifs(edits: list, parents: dict) -> tuple:
