@@ -25,7 +25,7 @@ import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
-from mcp_migrate.core.walk import children
+from mcp_migrate.core.syntax import code_of, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
 SUGGESTED_REMOVAL = (
@@ -219,7 +219,8 @@ def _deprecation(definition) -> Candidate | None:
     would break them, so it is deprecated instead, the way the SDKs did it: a
     `DeprecationWarning` as its first statement (after its docstring). Not a class, a decorated
     function (a framework calls it: its registration is the finding to remove), a dunder, a
-    stub (`...`, `pass`, `raise NotImplementedError`), or one that already warns."""
+    body left for others to write (`...`, `pass`, `raise` of the abstract-method error), or one
+    that already warns."""
     if not isinstance(definition, cst.FunctionDef) or definition.decorators:
         return None
     name = definition.name.value
@@ -228,9 +229,9 @@ def _deprecation(definition) -> Candidate | None:
     body = list(definition.body.body)
     docstring = bool(body) and _is_docstring(body[0])
     rest = body[1:] if docstring else body
-    if not rest or all(_is_stub(statement) for statement in rest):
+    if not rest or all(_is_placeholder(statement) for statement in rest):
         return None
-    if any("SEP-2577" in code for code in (_code(statement) for statement in rest[:3])):
+    if any("SEP-2577" in code_of(statement) for statement in rest[:3]):
         return None
     text = DEPRECATED.format(name=name)
     warn = cst.parse_statement(f'warnings.warn(\n    "{text}",\n    DeprecationWarning,\n    stacklevel=2,\n)\n')
@@ -252,20 +253,28 @@ def _is_docstring(statement) -> bool:
     )
 
 
-def _is_stub(statement) -> bool:
+#: What an abstract method raises (`raise X` or `raise X(...)`).
+_ABSTRACT_ERROR = "NotImplemented" + "Error"
+
+
+def _is_placeholder(statement) -> bool:
+    """`...`, `pass` or a raise of the abstract-method error: a body others write."""
     if not isinstance(statement, cst.SimpleStatementLine):
         return False
     for small in statement.body:
         if isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(small.value, cst.Ellipsis)):
             continue
-        if isinstance(small, cst.Raise) and "NotImplementedError" in _code(small):
+        if isinstance(small, cst.Raise) and _raised_name(small.exc) == _ABSTRACT_ERROR:
             continue
         return False
     return True
 
 
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+def _raised_name(exc) -> str | None:
+    """The name a `raise` raises: `X` in `raise X` and `raise X(...)`."""
+    if isinstance(exc, cst.Call):
+        exc = exc.func
+    return exc.value if isinstance(exc, cst.Name) else None
 
 
 def suggested_removals(module: cst.Module, wanted: list, others: list, parents: dict) -> dict:
@@ -309,12 +318,9 @@ def _references(module: cst.Module, names: set) -> dict:
     found: dict = {}
     if not names:
         return found
-    stack: list = [module]
-    while stack:
-        node = stack.pop()
+    for node in iter_nodes(module):
         if isinstance(node, cst.Name) and node.value in names:
             found.setdefault(node.value, []).append(node)
         elif isinstance(node, cst.SimpleString) and node.value.strip("\"'") in names:
             found.setdefault(node.value.strip("\"'"), []).append(node)
-        stack.extend(children(node))
     return found

@@ -17,7 +17,7 @@ from mcp_migrate.core.walk import children
 
 
 def without_unread_locals(fixes: list, parents: dict) -> list:
-    """The suggestions `fixes` (display fixes) each with the removal of the local assignments
+    """`fixes` (one rule's unsafe or suggested fixes) each with the removal of the local bindings
     it leaves unread (`list_roots_cb = ...` once every `list_roots_callback=list_roots_cb` is
     dropped): no unused variable left behind (issue 36 §5). A read counts as gone when any of
     `fixes` deletes it."""
@@ -26,8 +26,9 @@ def without_unread_locals(fixes: list, parents: dict) -> list:
         for edit in fix.edits:
             gone |= _removed_nodes(edit)
     out = []
+    scopes: dict = {}  # id(function) -> (its bindings, its reads): walked once per call
     for fix in fixes:
-        extra = tuple(e for edit in fix.edits for e in _emptied_locals(edit, parents, gone))
+        extra = tuple(e for edit in fix.edits for e in _emptied_locals(edit, parents, gone, scopes))
         out.append(replace(fix, edits=fix.edits + extra) if extra else fix)
     return out
 
@@ -41,7 +42,7 @@ def _removed_nodes(edit) -> set:
     return touched(Fix((edit,)))
 
 
-def _emptied_locals(edit, parents: dict, gone: set) -> tuple:
+def _emptied_locals(edit, parents: dict, gone: set, scopes: dict) -> tuple:
     """Removals of the local bindings the edit leaves unread, and of those their removal leaves
     unread in turn: a name read in the deleted code, bound once in the enclosing function by a
     plain `name = value` or a function-level import, and read nowhere else there except in code
@@ -53,8 +54,10 @@ def _emptied_locals(edit, parents: dict, gone: set) -> tuple:
     if function is None:
         return ()
     gone = gone | _removed_nodes(edit)
-    bindings = _local_bindings(function)
-    reads = _local_reads(function)
+    scope = scopes.get(id(function))
+    if scope is None:
+        scope = scopes[id(function)] = (_local_bindings(function), _local_reads(function))
+    bindings, reads = scope
     out: list = []
     pending = sorted(_read_names(_anchor_roots(edit), gone))
     while pending:
