@@ -11,8 +11,9 @@ Flagged, URI to path:
   imports an MCP SDK, fastmcp, mcp-agent, fast-agent or an `*.mcp` module), its words say it is
   a root's or resource's URI (`uri`, `root_uri`, `root.uri`, `str(root.uri)`, `r["uri"]`);
 * `urlparse(u).path` / `urlsplit(u).path` (through imports: `urllib.parse`) that is not handed to
-  `url2pathname`, when `u` is known to hold a `file:` URI as above (also via a name bound to the
-  parse result, and `parsed.scheme == "file"` tests). An `unquote(...)` around it is reported
+  `url2pathname`, when `u` is known to hold a `file:` URI as above, its words naming a root
+  (`root_uri`, `root.uri`: a bare `uri` may be any scheme's), or by a scheme test (also via a
+  name bound to the parse result, and `parsed.scheme == "file"` tests). An `unquote(...)` around it is reported
   and replaced as a whole.
 
 * a root's `.uri.path` (pydantic `FileUrl` keeps `%20` and `/C:/x`) where it reaches the file
@@ -47,7 +48,7 @@ import libcst as cst
 from mcp_migrate.core.fix.nodes import bare
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
-from mcp_migrate.core.syntax import code_of, literal, positional, shorten
+from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
 from mcp_migrate.rules.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
 from mcp_migrate.rules.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
 from mcp_migrate.rules.rt102.vocabulary import (
@@ -520,7 +521,9 @@ class NaiveFileUri(Rule):
             return None
         if self._not_file(source) or self._scheme(owner) is False:
             return None
-        if self._holds_file_uri(source) or self._scheme(owner):
+        if self._scheme(source) or self._scheme(owner):
+            return owner
+        if self._holds_file_uri(source) and _names_a_root(source):
             return owner
         return None
 
@@ -621,3 +624,10 @@ def _drive_index(expr) -> bool:
     if not isinstance(expr, cst.Subscript) or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
         return False
     return int_value(expr.slice[0].slice.value) in (1, 2)
+
+
+def _names_a_root(expr: cst.BaseExpression) -> bool:
+    """`root_uri`, `root.uri`, `str(roots[0].uri)`: words that say whose URI it is. A `.path`
+    needs them where a slice does not: `u[7:]` cuts exactly `file://`, while every URI has a
+    path, and a `uri` parameter of a resource helper is as often `https:` as `file:`."""
+    return any(isinstance(node, (cst.Name, cst.Attribute)) and a_root(node) for node in iter_nodes(expr))
