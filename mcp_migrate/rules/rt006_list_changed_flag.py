@@ -12,6 +12,7 @@ from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import keyword, literal
+from mcp_migrate.vocabulary.calls import call_qualified
 from mcp_migrate.vocabulary.capabilities import expected_value, roots_members
 from mcp_migrate.vocabulary.words import last_identifier
 
@@ -41,6 +42,12 @@ class ListChangedFlag(Rule):
             "    tools: dict = Field(default_factory=lambda: {'listChanged': True})\n",
             "a tools field's default factory",
         ),
+        Valid(
+            "from acme_mcp.client import Session\nfrom .report import RootsCapability\n\n"
+            "def report(caps):\n"
+            "    return RootsCapability(supported=True, list_changed=getattr(caps.roots, 'listChanged', None))\n",
+            "a project's own report model given the flag the client declared, read back",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -66,6 +73,12 @@ class ListChangedFlag(Rule):
             "from acme_mcp.base import Field, Model\n\nclass Caps(Model):\n"
             "    roots: dict = Field(default_factory=lambda: {'listChanged': True})\n",
             "the default factory of a roots field",
+        ),
+        Invalid(
+            "from mcp.types import RootsCapability\n\ndef forward(caps):\n"
+            "    return RootsCapability(listChanged=caps.roots.listChanged)\n",
+            "the SDK's capability declared upstream with the client's flag (a proxy still promises it)",
+            fixed="from mcp.types import RootsCapability\n\ndef forward(caps):\n    return RootsCapability()\n",
         ),
     ]
 
@@ -95,7 +108,7 @@ class ListChangedFlag(Rule):
             return
         for flag in _FLAGS:
             arg = keyword(node, flag)
-            if arg is not None:
+            if arg is not None and not (not sdk and _mirrors_a_flag(self.resolver, arg.value)):
                 fix = self._fix(lambda arg=arg: remove_arg(node, arg)) if sdk else None
                 self._flag(arg, flag, arg.value, fix)
 
@@ -144,6 +157,17 @@ class ListChangedFlag(Rule):
         elif holder is not None and self.context.evidence.mcp:
             # `roots: dict = Field(default_factory=lambda: {"listChanged": True})`, `self.roots = {...}`
             self._flag(node, flag, node.value, None)
+
+
+def _mirrors_a_flag(resolver, value) -> bool:
+    """`getattr(caps.roots, "listChanged", None)`, `caps.roots.list_changed`: the flag a peer
+    declared, read back. A project's own model given it reports what the peer said (a debug
+    tool's capability report); it promises nothing itself."""
+    if isinstance(value, cst.Attribute):
+        return value.attr.value in _FLAGS
+    if isinstance(value, cst.Call) and call_qualified(resolver, value) == "getattr":
+        return len(value.args) >= 2 and literal(value.args[1].value) in _FLAGS
+    return False
 
 
 #: The keywords through which a model's field gets its value (pydantic `Field`, dataclasses `field`).

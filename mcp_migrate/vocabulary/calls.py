@@ -7,7 +7,7 @@ import libcst as cst
 
 from mcp_migrate.core.syntax import literal
 
-_BUILTINS = frozenset({"str", "tuple", "list", "set", "frozenset", "sorted", "open"})
+_BUILTINS = frozenset({"str", "tuple", "list", "set", "frozenset", "sorted", "open", "getattr"})
 
 
 def ends_with(block, kinds: tuple) -> bool:
