@@ -23,7 +23,12 @@ from pyflakes import reporter as pyflakes_reporter
 from mcp_migrate.api import check_source, fix_source
 from mcp_migrate.core.engine import IN_TEST_CODE
 from mcp_migrate.core.fix.edits import Insert
-from mcp_migrate.core.fix.suggested import SUGGESTED_DEPRECATION, SUGGESTED_REMOVAL, candidate
+from mcp_migrate.core.fix.suggested import (
+    SUGGESTED_DEPRECATION,
+    SUGGESTED_REMOVAL,
+    SUGGESTED_TEST_REMOVAL,
+    candidate,
+)
 from mcp_migrate.core.syntax import ModuleIndex
 
 FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
@@ -39,9 +44,18 @@ FINDINGS = {
         (39, 15, "RT004", "safe"),  # a rule's own fix is untouched
     ],
     "test_roots_client.py": [
-        (7, 11, "RT002", "none"),  # test code: no suggested removal (issue 36 §4)
-        (12, 14, "RT002", "none"),
-        (16, 28, "RT004", "none"),
+        (8, 11, "RT002", "none"),  # test code outside a test: left alone (issue 36 §4)
+        (13, 14, "RT002", "none"),
+        (17, 28, "RT004", "display"),  # in a test of a module named for roots: the test goes whole
+        (23, 32, "RT004", "display"),  # a `test*` method of a `Test*` class, the same
+        (27, 26, "RT004", "none"),  # a helper method: not a test
+    ],
+    "test_transport.py": [
+        (8, 11, "RT002", "none"),  # a test of something else: no test, class or module says roots
+        (13, 14, "RT002", "none"),
+        (17, 28, "RT004", "none"),
+        (23, 32, "RT004", "none"),
+        (27, 26, "RT004", "none"),
     ],
     "emptied_branch.py": [
         (13, 30, "RT004", "display"),  # the `if` it empties goes, with `dumps` and `payload`
@@ -77,8 +91,10 @@ def test_a_suggested_removal_says_so_before_the_rules_help():
     assert helps and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps)
     (deprecated,) = [f for f in _findings("kept_definitions.py") if f.fix == "display"]
     assert deprecated.help.startswith(SUGGESTED_DEPRECATION + "; ")
-    # Not in test code.
+    # In test code only the removal of a whole test of the Roots behaviour.
     assert not any(SUGGESTED_REMOVAL in f.help for f in _findings("test_roots_client.py"))
+    removed = [f for f in _findings("test_roots_client.py") if f.fix == "display"]
+    assert removed and all(f.help.startswith(SUGGESTED_TEST_REMOVAL + "; ") for f in removed)
     # A rule's own fix in test code is a suggestion for the test-code reason instead.
     sender = "from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    await s.send_roots_list_changed()\n"
     (own,) = check_source(sender, "tests/test_sender.py")

@@ -424,7 +424,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
         test_code = in_test_code(path)
-        _decide_fixes(reports, module, settings, rules, test_code, index)
+        _decide_fixes(reports, module, settings, rules, test_code, index, path)
         if test_code and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
             # setting, no call passes directories, and its request stays (the run's plan).
@@ -642,7 +642,9 @@ IN_TEST_CODE = (
 )
 
 
-def _decide_fixes(reports: list, module, settings: Settings, rules: list, test_code: bool = False, index=None) -> None:
+def _decide_fixes(
+    reports: list, module, settings: Settings, rules: list, test_code: bool = False, index=None, path: str = ""
+) -> None:
     """What the run and the file make of each report's fix, before positions: a safe removal
     whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
     in test code a fix is a suggestion (it would change what the test checks: issue 36 §4,
@@ -683,24 +685,31 @@ def _decide_fixes(reports: list, module, settings: Settings, rules: list, test_c
             # `fix` alone); any other held fix leaves the finding without one in this run.
             held = replace(rep.fix, display=True) if kind == "display" else None
             rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
-    _suggest_removals(reports, module, rules, test_code, index)
+    _suggest_removals(reports, module, rules, test_code, index, path)
 
 
-def _suggest_removals(reports: list, module, rules: list, test_code: bool, index) -> None:
+def _suggest_removals(reports: list, module, rules: list, test_code: bool, index, path: str = "") -> None:
     """A Roots finding still without an edit gets the removal of its construct as a suggestion
     where one can be written without leaving a name behind; then every unsafe or suggested Roots
-    fix also removes the local bindings it leaves unread (core.fix.suggested; issue 36 §3, §5)."""
+    fix also removes the local bindings it leaves unread (core.fix.suggested; issue 36 §3, §5).
+    In test code only a test of the Roots behaviour goes, whole (core.fix.suggested.test_removal)."""
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     roots = [rep for rep in reports if rep.code in migrating and rep.via is None]
-    # Not in test code: a test of the Roots behaviour is updated with the code it tests or left
-    # alone (issue 36 §4); deleting what it calls and keeping its assertions is neither.
-    bare = [] if test_code else [rep for rep in roots if rep.fix is None and rep.kind is None]
+    bare = [rep for rep in roots if rep.fix is None and rep.kind is None]
     if not bare and not any(rep.fix is not None for rep in roots):
         return
-    from mcp_migrate.core.fix.suggested import candidate, suggested_removals
+    from mcp_migrate.core.fix.suggested import candidate, suggested_removals, test_removal
     from mcp_migrate.core.fix.unread import without_unread_locals
 
     parents = index.parents if index is not None else ModuleIndex(module).parents
+    if test_code:
+        # A test's own Roots code is what it hands the code under test: cutting it and keeping
+        # the assertions is no update (issue 36 §4). A test of the Roots behaviour goes whole.
+        for rep in bare:
+            removal = test_removal(rep.node, parents, path)
+            if removal is not None:
+                rep.fix, rep.help = removal[0], with_note(rep.help, removal[1])
+        bare = []
     # Per rule: a removal counts only on the same rule's fixes to take what names it along
     # (`--select` may take one rule's fixes without another's; suggestions imply unsafe fixes).
     for code in sorted({rep.code for rep in bare}):

@@ -170,7 +170,7 @@ class _ApplyEdits(cst.CSTTransformer):
     def leave_IndentedBlock(self, original_node, updated_node):
         self.depth -= 1
         updated_node = updated_node.with_changes(body=self._inserted(original_node.body, updated_node.body))
-        body, footer = self._drop_emptied(updated_node.body)
+        body, footer = self._drop_emptied(updated_node.body, block=True)
         if body is None:
             return updated_node
         if not body:
@@ -185,8 +185,10 @@ class _ApplyEdits(cst.CSTTransformer):
             return updated_node
         return updated_node.with_changes(body=body, footer=footer + list(updated_node.footer))
 
-    def _drop_emptied(self, statements):
-        """Remove emptied lines; their leading comments and blank lines move to the next statement."""
+    def _drop_emptied(self, statements, block: bool = False):
+        """Remove emptied lines; their leading comments and blank lines move to the next statement.
+        In an indented `block` whose first statement goes, the new first one starts right under
+        its header (`class T:` then the next method, no blank line between)."""
         if not any(id(s) in self.emptied for s in statements):
             return None, []
         body: list = []
@@ -199,6 +201,11 @@ class _ApplyEdits(cst.CSTTransformer):
                 stmt = stmt.with_changes(leading_lines=merge_lines(carry, stmt.leading_lines, first=not body))
                 carry = []
             body.append(stmt)
+        if block and body and id(statements[0]) in self.emptied:
+            lines = list(body[0].leading_lines)
+            while lines and lines[0].comment is None:
+                lines.pop(0)
+            body[0] = body[0].with_changes(leading_lines=lines)
         # Nothing follows: keep the removed statements' comments, not their blank lines.
         return body, [line for line in carry if line.comment is not None]
 

@@ -19,12 +19,14 @@ Unused imports the removal leaves are dropped by the fix itself (core.fix.import
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import NamedTuple
 
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
+from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
@@ -37,6 +39,12 @@ SUGGESTED_REMOVAL = (
 SUGGESTED_DEPRECATION = (
     "a suggested deprecation (`fix --apply-suggestions` applies it): other code may call this"
     " function, so it warns instead of going; delete it once its callers have moved"
+)
+
+#: Said before the help of a finding in a test of the Roots behaviour: its edit removes the test.
+SUGGESTED_TEST_REMOVAL = (
+    "a suggested removal of this test of the Roots behaviour (`fix --apply-suggestions` applies it):"
+    " the test goes with what it tests; where that code keeps its Roots behaviour, keep the test"
 )
 
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
@@ -324,3 +332,43 @@ def _references(module: cst.Module, names: set) -> dict:
         elif isinstance(node, cst.SimpleString) and node.value.strip("\"'") in names:
             found.setdefault(node.value.strip("\"'"), []).append(node)
     return found
+
+
+def test_removal(node: cst.CSTNode, parents: dict, path: str) -> tuple | None:
+    """(Fix, note) removing the test a finding in test code sits in, when that test is one of
+    the Roots behaviour, or None. A test's own Roots code (a provider it passes, a request it
+    builds, a capability it asserts) is what it hands or checks of the code under test: cutting
+    it and keeping the assertions is no update (issue 36 §4), so the test goes whole, call and
+    assertions together, or stays. Which tests are of the Roots behaviour is what their author
+    says: the function, its `Test*` class or its module is named for roots (`test_list_roots`,
+    `TestRootsCapability`, `test_roots.py`); a test of something else that merely passes roots
+    along is left alone."""
+    chain = [node]
+    while id(chain[0]) in parents:
+        chain.insert(0, parents[id(chain[0])])
+    test = _collected_test(chain)
+    if test is None:
+        return None
+    function, owner = test
+    named = [function.name.value, PurePosixPath(path.replace("\\", "/")).stem]
+    if owner is not None:
+        named.append(owner.name.value)
+    if not any({"root", "roots"} & set(words(name)) for name in named):
+        return None
+    return Fix((RemoveStatement(function),), display=True), SUGGESTED_TEST_REMOVAL
+
+
+def _collected_test(chain: list) -> tuple | None:
+    """(the test function, its `Test*` class or None) a node in `chain` (outermost first) sits
+    in, as pytest and unittest collect them: a module-level `test*` function or a `test*`
+    method of a module-level `Test*` class."""
+    for j, outer in enumerate(chain):
+        if not isinstance(outer, cst.FunctionDef) or not outer.name.value.startswith("test"):
+            continue
+        if j == 1 and isinstance(chain[0], cst.Module):
+            return outer, None
+        if j == 3 and isinstance(chain[0], cst.Module) and isinstance(chain[1], cst.ClassDef):
+            owner = chain[1]
+            return (outer, owner) if owner.name.value.startswith("Test") else None
+        return None
+    return None
