@@ -114,10 +114,11 @@ def test_the_pairs_cover_two_client_shapes():
 
 
 def test_client_keeps_its_roots_while_a_server_in_the_run_still_asks(tmp_path):
-    """A request no rewrite may touch (here inside `try:` with a fallback) still asks for roots
-    after the fix: a client in the same run keeps providing them, or the project's own
-    client-server tests break (found on a corpus project whose tests pass a roots callback)."""
-    server = Path(__file__).resolve().parent.parent / "fixtures" / "migrate" / "keep_try_fallback.py"
+    """A request whose rewrite is only suggested (here inside a `try:` that guards more than the
+    request) still asks for roots after the fix: a client in the same run keeps providing them,
+    or the project's own client-server tests break (found on a corpus project whose tests pass
+    a roots callback)."""
+    server = Path(__file__).resolve().parent.parent / "fixtures" / "RT001" / "fix_try_around_more.py"
     run = RootsPlan.joined([check_bytes(server.read_bytes(), str(server), _settings("tool-parameter")).notes])
     assert run == RootsPlan(tools=(), server_still_asks=True)
     client = CLIENTS / "fallback_repo" / "client.py"

@@ -379,6 +379,8 @@ class RootsRequest(WireMethodRule):
             advice = advice.replace(MIGRATE, outcome.decide)
         if outcome.marker_only:
             advice += f" (no automatic rewrite: {outcome.reason}; the fix leaves a review marker)"
+        elif outcome.fix is not None and outcome.suggested:
+            advice += f" (rewrites: {', '.join(outcome.applicable)}; only suggested here: {outcome.suggested})"
         elif outcome.fix is not None:
             advice += f" (rewrites: {', '.join(outcome.applicable)})"
         elif outcome.applicable:

@@ -53,7 +53,7 @@ class _ApplyEdits(cst.CSTTransformer):
                 where = self.before if edit.before else self.after
                 where.setdefault(id(edit.anchor), []).extend(edit.statements)
             elif isinstance(edit, Unwrap):
-                self.unwrap[id(edit.node)] = edit.keep
+                self.unwrap[id(edit.node)] = edit
             elif isinstance(edit, ReplaceSignature):
                 self.signatures[id(edit.func)] = edit
             elif isinstance(edit, AddComment):
@@ -62,6 +62,9 @@ class _ApplyEdits(cst.CSTTransformer):
         #: id -> node: the nodes are kept alive here, so a freed placeholder's id can never be
         #: reused by a new node that would then be dropped by mistake.
         self.emptied: dict = {}
+        #: The `pass` lines put into blocks all of whose statements went (kept alive, as above):
+        #: an unwrapped branch drops them where other statements stand beside them.
+        self.placeholders: dict = {}
 
     def on_leave(self, original_node, updated_node):
         key = id(original_node)
@@ -154,9 +157,9 @@ class _ApplyEdits(cst.CSTTransformer):
             for stmt in self.before.get(id(original), ()):
                 if present.add_once(stmt):
                     out.append(stmt)
-            keep = self.unwrap.get(id(original))
-            if keep is not None and isinstance(updated, cst.If):
-                out.extend(_branch(updated, keep))
+            unwrap = self.unwrap.get(id(original))
+            if unwrap is not None and isinstance(updated, (cst.If, cst.Try)):
+                out.extend(_branch(updated, unwrap.keep, unwrap.first, self.placeholders))
             else:
                 out.append(updated)
             for stmt in self.after.get(id(original), ()):
@@ -175,6 +178,7 @@ class _ApplyEdits(cst.CSTTransformer):
             return updated_node
         if not body:
             body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=footer)]
+            self.placeholders[id(body[0])] = body[0]
             footer = []
         return updated_node.with_changes(body=body, footer=footer + list(updated_node.footer))
 
@@ -268,12 +272,16 @@ def _edit_anchor(edit) -> cst.CSTNode:
     return edit.node  # RemoveStatement, Replace, Unwrap
 
 
-def _branch(node: cst.If, keep: str) -> list:
-    """The statements of one branch of an `if`, the `if`'s leading comments on the first."""
+def _branch(node: cst.If | cst.Try, keep: str, first: tuple = (), placeholders: dict | None = None) -> list:
+    """The statements of one branch of an `if` (or a `try`'s body), after `first`, the node's
+    leading comments on the first of them; an emptied branch's `pass` (in `placeholders`) only
+    where nothing else stands."""
     if keep == "body":
         block = node.body
     else:
-        assert node.orelse is not None, "Unwrap keeps the `else` only of an `if` that has one"
+        assert isinstance(node, cst.If) and node.orelse is not None, (
+            "Unwrap keeps the `else` only of an `if` that has one"
+        )
         block = node.orelse.body
     # (A block holds lines and compound statements, the only kinds of BaseStatement; a suite
     # that is no IndentedBlock is a SimpleStatementSuite.)
@@ -283,6 +291,8 @@ def _branch(node: cst.If, keep: str) -> list:
         if isinstance(block, cst.IndentedBlock)
         else [cst.SimpleStatementLine(list(cast(cst.SimpleStatementSuite, block).body))],
     )
+    kept = [*first, *(s for s in statements if id(s) not in (placeholders or {}))]
+    statements = kept or statements
     if statements:
         statements[0] = statements[0].with_changes(leading_lines=[*node.leading_lines, *statements[0].leading_lines])
     return statements
@@ -402,5 +412,8 @@ def touched(fix) -> set:
             ids.update(id(n) for n in iter_nodes(edit.func.params))
         elif isinstance(edit, Unwrap):
             ids.add(id(edit.node))
-            ids.update(id(n) for n in iter_nodes(edit.node.test))
+            if isinstance(edit.node, cst.If):
+                ids.update(id(n) for n in iter_nodes(edit.node.test))
+            else:  # a `try`: its handlers go
+                ids.update(id(n) for handler in edit.node.handlers for n in iter_nodes(handler))
     return ids

@@ -51,10 +51,13 @@ class Insert:
 @dataclass(frozen=True)
 class Unwrap:
     """Replace an `if` statement by the statements of one of its branches ("body" or "orelse"),
-    edits inside that branch included."""
+    or a `try` by its body, edits inside that branch included. `first`: statements placed
+    before the branch, the node's leading comments on the first of them (a `try:` whose
+    `except` becomes `if not directories:` above what it guarded)."""
 
-    node: cst.If
+    node: cst.If | cst.Try
     keep: str
+    first: tuple = ()
 
 
 @dataclass(frozen=True)

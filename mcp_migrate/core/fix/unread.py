@@ -37,6 +37,8 @@ def _removed_nodes(edit) -> set:
     """Identities of every node the edit deletes (an unwrapped `if` loses its test and the
     branch it does not keep)."""
     if isinstance(edit, Unwrap):
+        if not isinstance(edit.node, cst.If):
+            return set()  # a `try` unwrapped: its `except` body moves into `edit.first`, read still
         dropped = edit.node.orelse if edit.keep == "body" else edit.node.body
         return {id(n) for root in (edit.node.test, dropped) if root is not None for n in iter_nodes(root)}
     return touched(Fix((edit,)))
@@ -202,7 +204,7 @@ def _anchor(edit) -> cst.CSTNode:
 
 
 def _anchor_roots(edit) -> list:
-    if isinstance(edit, Unwrap):
+    if isinstance(edit, Unwrap) and isinstance(edit.node, cst.If):
         return [edit.node.test, edit.node.orelse if edit.keep == "body" else edit.node.body]
     return [_anchor(edit)]
 

@@ -19,6 +19,8 @@ class Outcome:
     decide: str = ""
     #: The fix only leaves a `# mcp-migrate:` review marker: the site stays a finding.
     marker_only: bool = False
+    #: Why the rewrite is only suggested (a display fix), or empty.
+    suggested: str = ""
 
 
 class NotUnderstood(Exception):

@@ -34,7 +34,7 @@ _BY_HAND = "take the directories as a tool parameter, a resource URI, or server 
 def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     """Plan the rewrite of the roots request `call` seen at the current traversal point."""
     outcome = _plan(context, call, kind)
-    if outcome.fix is None or outcome.marker_only:
+    if outcome.fix is None or outcome.marker_only or outcome.fix.display:
         note_still_asks(context)  # clients in the same run keep their roots
     return outcome
 
@@ -54,6 +54,8 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
     if value is None:
         return _marked(func, call, _not_awaited_reason(ancestors, call), f"{_BY_HAND}, then rewrite this call")
     builder = SiteRewrite(context, func, value, kind, strategy_for(strategy, settings))
+    notes = context.notes
+    told = (len(notes.tools), list(notes.env_vars), len(notes.client_calls))
     try:
         fix = builder.build()
     except SideChannelSite as exc:
@@ -64,7 +66,11 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
         return Outcome(None, applicable, str(exc))
     except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
         return Outcome(None, (), f"internal error while planning the rewrite ({type(exc).__name__}: {exc})")
-    return Outcome(fix, applicable)
+    if fix.display:
+        # Shown, not applied by `fix`: the run must not count on its parameter or setting.
+        del notes.tools[told[0] :], notes.client_calls[told[2] :]
+        notes.env_vars[:] = told[1]
+    return Outcome(fix, applicable, suggested=builder.suggested_because)
 
 
 def _marked(func: cst.FunctionDef, node: cst.CSTNode, reason: str, decide: str, *, side_channel=False) -> Outcome:

@@ -31,6 +31,14 @@ from mcp_migrate.rewrites.rt001.signature import (
 from mcp_migrate.rewrites.rt001.strategies import Strategy
 from mcp_migrate.rewrites.rt001.tools import is_tool_function
 
+#: What a `try:` around the request means (the reason of its marker or suggestion).
+FALLBACK_REASON = "the request sits in a `try:` whose `except` branch is the fallback a 2026 client got"
+#: Why a rewrite inside such a `try:` is only suggested.
+FALLBACK_KEPT = (
+    f"{FALLBACK_REASON}; rewritten inside it, the `try:` now runs with no directories where the"
+    " `except` ran before: check it does what the `except` did when nothing is configured"
+)
+
 
 class SiteRewrite:
     """The rewrite of one request inside one function, with one strategy (strategies.py says
@@ -51,6 +59,8 @@ class SiteRewrite:
         self.edits: list[Edit] = []
         self.dropped: list[cst.CSTNode] = []
         self.new_param: NewParam | None = None
+        #: Why the fix is only a suggestion (empty: applied with `--unsafe-fixes`).
+        self.suggested_because = ""
 
     @property
     def target(self) -> str:
@@ -59,7 +69,11 @@ class SiteRewrite:
 
     def build(self) -> Fix:
         self.strategy.check_names(self)
-        self._check_no_fallback_handler()
+        fallback = self._fallback_try()
+        if fallback is not None and not self._fallback_is_exact(fallback):
+            # Rewritten inside the `try:`, but with nothing configured the code there now runs
+            # with no directories instead of the `except` branch: a reviewer decides.
+            self.suggested_because = FALLBACK_KEPT
         guard = self._guard()
         if guard is not None and isinstance(guard.orelse, cst.Else):
             # The roots branch only existed for roots: keep the fallback branch alone.
@@ -94,26 +108,58 @@ class SiteRewrite:
                 if always_exits(guard.body):
                     self._drop_unreachable_after(guard)
         self._drop_negative_guards()
+        if fallback is not None and not self.suggested_because:
+            self._fallback_when_unconfigured(fallback)
         self.strategy.provide(self)
         self._drop_dead_locals()
         self._drop_unused_context()
-        return Fix(tuple(self.edits), unsafe=True, imports=tuple(self.imports))
+        return Fix(tuple(self.edits), unsafe=True, display=bool(self.suggested_because), imports=tuple(self.imports))
 
-    # --- preconditions -------------------------------------------------------------------------
-    def _check_no_fallback_handler(self) -> None:
-        """A request inside `try:` with an `except` branch: that branch is what a 2026 client
-        got (the request raises there); removing the request would leave it dead and change
-        behaviour without a trace. A human decides what the fallback means now."""
+    # --- a `try:` with a fallback ----------------------------------------------------------------
+    def _fallback_try(self) -> cst.Try | None:
+        """The innermost `try:` with `except` branches whose body holds the request. Its
+        `except` is what a 2026 client got (the request raises there): removing the request
+        must not leave it dead without a trace (issue 12, defect 5; issue 36 §2)."""
         parents = parent_map(self.func)
         node = self.value
         while node is not None and node is not self.func:
             parent = parents.get(id(node))
             if isinstance(parent, (cst.Try, cst.TryStar)) and parent.body is node and parent.handlers:
-                raise NoRewrite(
-                    "the request sits in a `try:` whose `except` branch is the fallback a 2026 client got;"
-                    " decide what that fallback means once the directories are passed in"
-                )
+                if isinstance(parent, cst.TryStar):
+                    raise NoRewrite(
+                        f"{FALLBACK_REASON}; decide what that fallback means once the directories are passed in"
+                    )
+                return parent
             node = parent
+        return None
+
+    def _fallback_is_exact(self, block: cst.Try) -> bool:
+        """The `try:` guards the request alone and its one `except` always leaves the function
+        without reading the exception: then `if not <directories>: <that branch>` above the
+        request is exactly the old behaviour with nothing configured, and the rest runs with
+        the directories. Anything else (more code under the `try:`, an `except` that goes on,
+        an `else:` or `finally:`) is rewritten inside the `try:` and only suggested."""
+        if block.orelse is not None or block.finalbody is not None or len(block.handlers) != 1:
+            return False
+        body = block.body.body if isinstance(block.body, cst.IndentedBlock) else ()
+        if len(body) != 1 or statement_of(self.func, self.value) is not body[0]:
+            return False
+        handler = block.handlers[0]
+        if not isinstance(handler.body, cst.IndentedBlock) or not always_exits(handler.body):
+            return False
+        name = handler.name.name if handler.name is not None else None
+        return not (
+            isinstance(name, cst.Name)
+            and any(isinstance(n, cst.Name) and n.value == name.value for n in iter_nodes(handler.body))
+        )
+
+    def _fallback_when_unconfigured(self, block: cst.Try) -> None:
+        """`try: result = <request>` / `except E: <fallback>` becomes `if not <directories>:
+        <fallback>` followed by the (rewritten) request statement."""
+        handler = block.handlers[0]
+        test = cst.UnaryOperation(operator=cst.Not(), expression=cst.Name(self.target))
+        branch = cst.If(test=test, body=handler.body, leading_lines=handler.leading_lines)
+        self.edits.append(Unwrap(block, "body", first=(branch,)))
 
     def _guard(self) -> cst.If | None:
         """An `if` whose test only probes the roots capability and whose body holds the request."""
