@@ -25,6 +25,7 @@ from mcp_migrate.core.engine import IN_TEST_CODE
 from mcp_migrate.core.fix.edits import Insert
 from mcp_migrate.core.fix.suggested import (
     SUGGESTED_DEPRECATION,
+    SUGGESTED_PARAMETER_DEPRECATION,
     SUGGESTED_REMOVAL,
     SUGGESTED_TEST_REMOVAL,
     candidate,
@@ -68,6 +69,12 @@ FINDINGS = {
         (17, 43, "RT002", "display"),
         (22, 43, "RT002", "display"),
     ],
+    "deprecated_parameter.py": [
+        (10, 35, "RT002", "display"),  # optional: it warns when given, first thing after the docstring
+        (16, 24, "RT002", "none"),  # required: every caller passes it, there is no "when given"
+        (21, 18, "RT002", "none"),  # an overload's placeholder body
+        (23, 18, "RT002", "none"),
+    ],
     "kept_definitions.py": [
         (8, 11, "RT002", "display"),  # public, module-level: deprecated, not deleted
         (12, 11, "RT002", "none"),  # private, but `PROVIDERS` still holds it
@@ -91,6 +98,8 @@ def test_a_suggested_removal_says_so_before_the_rules_help():
     assert helps and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps)
     (deprecated,) = [f for f in _findings("kept_definitions.py") if f.fix == "display"]
     assert deprecated.help.startswith(SUGGESTED_DEPRECATION + "; ")
+    (parameter,) = [f for f in _findings("deprecated_parameter.py") if f.fix == "display"]
+    assert parameter.help.startswith(SUGGESTED_PARAMETER_DEPRECATION + "; ")
     # In test code only the removal of a whole test of the Roots behaviour.
     assert not any(SUGGESTED_REMOVAL in f.help for f in _findings("test_roots_client.py"))
     removed = [f for f in _findings("test_roots_client.py") if f.fix == "display"]

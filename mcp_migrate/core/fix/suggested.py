@@ -35,6 +35,12 @@ SUGGESTED_REMOVAL = (
     " relied on it changes"
 )
 
+#: Said before the help of a parameter's finding whose edit is its deprecation.
+SUGGESTED_PARAMETER_DEPRECATION = (
+    "a suggested deprecation (`fix --apply-suggestions` applies it): callers may still pass this"
+    " parameter, so it warns when given instead of going; remove it once they have moved"
+)
+
 #: Said before the help of a public function's finding whose edit is its deprecation.
 SUGGESTED_DEPRECATION = (
     "a suggested deprecation (`fix --apply-suggestions` applies it): other code may call this"
@@ -75,6 +81,9 @@ def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
     chain = [node]
     while id(chain[0]) in parents:
         chain.insert(0, parents[id(chain[0])])
+    parameter = _parameter(chain)
+    if parameter is not None:
+        return _parameter_deprecation(*parameter)
     definition = _definition(chain)
     if definition is not None:
         return _definition_removal(definition, chain)
@@ -216,6 +225,64 @@ def _definition_removal(definition, chain: list) -> Candidate | None:
         return Candidate(RemoveStatement(definition), definition.name)
     private = name.startswith("_") and not name.endswith("__")
     return None if private else _deprecation(definition)
+
+
+def _parameter(chain: list) -> tuple | None:
+    """(the function, the parameter) a finding on a parameter (or its name) stands for."""
+    node = chain[-1]
+    if isinstance(node, cst.Name) and len(chain) > 1 and isinstance(chain[-2], cst.Param):
+        chain = chain[:-1]
+        node = chain[-1]
+    if not isinstance(node, cst.Param) or len(chain) < 3 or not isinstance(chain[-2], cst.Parameters):
+        return None
+    function = chain[-3]
+    return (function, node) if isinstance(function, cst.FunctionDef) else None
+
+
+#: What a deprecated parameter says when it is given (short: a line of its own).
+PARAMETER_DEPRECATED = "{name} is deprecated: MCP Roots are deprecated by SEP-2577"
+
+
+def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candidate | None:
+    """A provider passed in as an optional parameter (`list_roots_callback: ListRootsFnT |
+    None = None`) is a public option of a library or a class: removing it breaks its callers,
+    and keeping it silently leaves it without effect once the rest goes. The SDKs' way: it
+    warns when given, first thing in the body (after the docstring), and keeps working. Only
+    a parameter whose default is None (given = not None), in a body of its own (not a
+    placeholder, an overload or an abstract method), and not already warned about."""
+    if not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+        return None
+    if not isinstance(function.body, cst.IndentedBlock) or any(
+        _decorator_name(d.decorator) in ("overload", "abstractmethod") for d in function.decorators
+    ):
+        return None
+    body = list(function.body.body)
+    docstring = bool(body) and _is_docstring(body[0])
+    rest = body[1:] if docstring else body
+    if not rest or all(_is_placeholder(statement) for statement in rest):
+        return None
+    name = param.name.value
+    text = PARAMETER_DEPRECATED.format(name=name)
+    if any(text in code_of(statement) for statement in rest):
+        return None
+    warn = cst.parse_statement(
+        f'if {name} is not None:\n    warnings.warn(\n        "{text}",\n        DeprecationWarning,\n'
+        "        stacklevel=2,\n    )\n"
+    )
+    return Candidate(
+        Insert(body[0], (warn,), before=not docstring),
+        imports=(("warnings", None),),
+        note=SUGGESTED_PARAMETER_DEPRECATION,
+    )
+
+
+def _decorator_name(decorator: cst.BaseExpression) -> str | None:
+    """`overload` in `@overload`, `@typing.overload` and `@abc.abstractmethod()`."""
+    if isinstance(decorator, cst.Call):
+        decorator = decorator.func
+    if isinstance(decorator, cst.Attribute):
+        return decorator.attr.value
+    return decorator.value if isinstance(decorator, cst.Name) else None
 
 
 #: What a public function of the project says once it is deprecated (short: a line of its own).
