@@ -698,23 +698,33 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     bare = [rep for rep in roots if rep.fix is None and rep.kind is None]
     if not bare and not any(rep.fix is not None for rep in roots):
         return
-    from mcp_migrate.core.fix.suggested import candidate, suggested_removals, test_removal
+    from mcp_migrate.core.fix.suggested import candidate, plumbing_only, suggested_removals, test_removal
     from mcp_migrate.core.fix.unread import without_unread_locals
 
     parents = index.parents if index is not None else ModuleIndex(module).parents
+    plumbing: set = set()
     if test_code:
-        # A test's own Roots code is what it hands the code under test: cutting it and keeping
-        # the assertions is no update (issue 36 §4). A test of the Roots behaviour goes whole.
+        # A test of the Roots behaviour goes whole (its assertions read roots: cutting what it
+        # passes and keeping them is no update, issue 36 §4); in a test of something else the
+        # roots it passes along go as in other code; outside a test (helpers, fixtures other
+        # tests use) nothing is suggested.
+        kept = []
         for rep in bare:
-            removal = test_removal(rep.node, parents, path)
-            if removal is not None:
-                rep.fix, rep.help = removal[0], with_note(rep.help, removal[1])
-        bare = []
+            found = test_removal(rep.node, parents, path)
+            if found is not None and found[0] == "test":
+                rep.fix, rep.help = found[1], with_note(rep.help, found[2])
+            elif found is not None:
+                kept.append(rep)
+                plumbing.add(id(rep))
+        bare = kept
     # Per rule: a removal counts only on the same rule's fixes to take what names it along
     # (`--select` may take one rule's fixes without another's; suggestions imply unsafe fixes).
     for code in sorted({rep.code for rep in bare}):
         mine = [rep for rep in bare if rep.code == code]
-        wanted = [candidate(rep.node, parents) for rep in mine]
+        wanted = [
+            plumbing_only(candidate(rep.node, parents)) if id(rep) in plumbing else candidate(rep.node, parents)
+            for rep in mine
+        ]
         others = [r.fix for r in roots if r.code == code and r.fix is not None and not r.fix.marker_only]
         for i, (fix, note) in suggested_removals(module, wanted, others, parents).items():
             mine[i].fix, mine[i].help = fix, with_note(mine[i].help, note)
