@@ -27,9 +27,9 @@ from mcp_migrate.core.fix.suggested import (
     SUGGESTED_DEPRECATION,
     SUGGESTED_PARAMETER_DEPRECATION,
     SUGGESTED_REMOVAL,
-    SUGGESTED_TEST_REMOVAL,
     candidate,
 )
+from mcp_migrate.core.fix.suggested_tests import SUGGESTED_TEST_REMOVAL
 from mcp_migrate.core.syntax import ModuleIndex
 
 FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
@@ -71,6 +71,13 @@ FINDINGS = {
         (11, 48, "RT102", "display"),  # inside the factory the registrations' removal orphans
         (17, 43, "RT002", "display"),
         (22, 43, "RT002", "display"),
+    ],
+    "probes.py": [
+        (11, 8, "RT003", "display"),  # `if caps.roots is None: return`: a requirement, it goes whole
+        (18, 8, "RT003", "display"),  # `is not None` with `else`: the `else` stays
+        (26, 26, "RT003", "display"),  # `params is None or <missing>`: only that operand goes
+        (33, 35, "RT003", "display"),  # `hasattr(...) and caps.roots`: false as the probe is
+        (40, 8, "RT003", "none"),  # `caps.roots or caps.sampling`: the probe does not decide it
     ],
     "deprecated_parameter.py": [
         (10, 35, "RT002", "display"),  # optional: it warns when given, first thing after the docstring

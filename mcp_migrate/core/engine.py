@@ -698,7 +698,8 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     bare = [rep for rep in roots if rep.fix is None and rep.kind is None]
     if not bare and not any(rep.fix is not None for rep in roots):
         return
-    from mcp_migrate.core.fix.suggested import candidate, plumbing_only, suggested_removals, test_removal
+    from mcp_migrate.core.fix.suggested import candidate, suggested_removals
+    from mcp_migrate.core.fix.suggested_tests import plumbing_only, test_removal
     from mcp_migrate.core.fix.unread import without_unread_locals
 
     parents = index.parents if index is not None else ModuleIndex(module).parents

@@ -19,14 +19,12 @@ Unused imports the removal leaves are dropped by the fix itself (core.fix.import
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
 from typing import NamedTuple
 
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
-from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
-from mcp_migrate.core.identifiers import words
+from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
@@ -47,11 +45,18 @@ SUGGESTED_DEPRECATION = (
     " function, so it warns instead of going; delete it once its callers have moved"
 )
 
-#: Said before the help of a finding in a test of the Roots behaviour: its edit removes the test.
-SUGGESTED_TEST_REMOVAL = (
-    "a suggested removal of this test of the Roots behaviour (`fix --apply-suggestions` applies it):"
-    " the test goes with what it tests; where that code keeps its Roots behaviour, keep the test"
+#: Said before the help of a parameter's finding whose edit is its deprecation.
+SUGGESTED_PARAMETER_DEPRECATION = (
+    "a suggested deprecation (`fix --apply-suggestions` applies it): callers may still pass this"
+    " parameter, so it warns when given instead of going; remove it once they have moved"
 )
+
+#: Said before the help of a public function's finding whose edit is its deprecation.
+SUGGESTED_DEPRECATION = (
+    "a suggested deprecation (`fix --apply-suggestions` applies it): other code may call this"
+    " function, so it warns instead of going; delete it once its callers have moved"
+)
+
 
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
 #: `types.RootsCapability(...)` (the callee's attribute), the call itself, `await` of it.
@@ -182,26 +187,66 @@ def _holds_as_value(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
 
 
 def _probe_branch(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
-    """A finding that is an `if`'s whole test (a capability probe, a branch that answers
-    `roots/list`): the `if` goes, and its `else`, the branch taken without roots, stays. A
-    negated probe without `else` (`if not caps.roots: raise ...`, a requirement of roots) goes
-    whole. Not an `elif`, whose removal would rewrite the `if` it hangs on."""
-    negated = False
+    """A finding that decides an `if`'s test (a capability probe, a branch that answers
+    `roots/list`): the branch that exists only for roots goes. A 2026 client declares no roots
+    capability, so the probe reads as absent:
+
+    - a test that says roots are there (`caps.roots`, `caps.roots is not None`, the probe in an
+      `and`): the `if` goes and its `else`, the branch taken without roots, stays;
+    - a test that says they are missing (`not caps.roots`, `caps.roots is None`) without `else`:
+      a requirement of roots (`raise`, an early `return`), which the directories now meet: it
+      goes whole, or, as one operand of an `or`, only that operand goes
+      (`if params is None or params.capabilities.roots is None:` keeps `if params is None:`).
+
+    Not an `elif`, whose removal would rewrite the `if` it hangs on, nor a test the probe only
+    partly decides otherwise."""
+    absent = False
     holder = chain[i - 1] if i > 0 else None
     if isinstance(holder, cst.UnaryOperation) and isinstance(holder.operator, cst.Not):
-        negated, value, i = True, holder, i - 1
+        absent, value, i = True, holder, i - 1
+    elif isinstance(holder, cst.Comparison) and holder.left is value and _none_test(holder) is not None:
+        absent, value, i = bool(_none_test(holder)), holder, i - 1
+    holder = chain[i - 1] if i > 0 else None
+    operand = None
+    while isinstance(holder, cst.BooleanOperation):
+        conjunction = isinstance(holder.operator, cst.And)
+        if conjunction and not absent:
+            pass  # `X and <there>` is false as the probe is
+        elif not conjunction and absent and operand is None and i > 1 and isinstance(chain[i - 2], cst.If):
+            operand = (holder, value)  # `X or <missing>`, the whole test: only the operand goes
+        else:
+            return None  # `X or <there>`, `X and <missing>`: the probe does not decide the test
+        value, i = holder, i - 1
         holder = chain[i - 1] if i > 0 else None
     if not isinstance(holder, cst.If) or holder.test is not value:
         return None
     if i > 1 and isinstance(chain[i - 2], cst.If):
         return None  # an `elif`: its removal rewrites the `if` above it (not written here)
-    if negated:
-        # `if not caps.roots: raise ...` (a requirement) or an early exit: the guard goes; its
-        # `else` would be the roots path, which is not decided here.
-        return Candidate(RemoveStatement(holder)) if holder.orelse is None else None
+    if absent:
+        if holder.orelse is not None:
+            return None  # its `else` would be the roots path, which is not decided here
+        if operand is not None:
+            whole, atom = operand
+            rest = whole.right if whole.left is atom else whole.left
+            return Candidate(Replace(whole, rest.with_changes(lpar=(), rpar=())))
+        return Candidate(RemoveStatement(holder))
     if isinstance(holder.orelse, cst.Else):
         return Candidate(Unwrap(holder, "orelse"))
     return Candidate(RemoveStatement(holder)) if holder.orelse is None else None
+
+
+def _none_test(comparison: cst.Comparison) -> bool | None:
+    """`x is None` / `x == None`: True; `x is not None` / `x != None`: False; else None."""
+    if len(comparison.comparisons) != 1:
+        return None
+    target = comparison.comparisons[0]
+    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+        return None
+    if isinstance(target.operator, (cst.Is, cst.Equal)):
+        return True
+    if isinstance(target.operator, (cst.IsNot, cst.NotEqual)):
+        return False
+    return None
 
 
 def _definition(chain: list) -> cst.FunctionDef | cst.ClassDef | None:
@@ -399,81 +444,3 @@ def _references(module: cst.Module, names: set) -> dict:
         elif isinstance(node, cst.SimpleString) and node.value.strip("\"'") in names:
             found.setdefault(node.value.strip("\"'"), []).append(node)
     return found
-
-
-def test_removal(node: cst.CSTNode, parents: dict, path: str) -> tuple | None:
-    """What a finding in test code may be given: None outside a collected test (a helper, a
-    fixture, module level: other tests use them); ("test", Fix, note) removing the whole test
-    when it is a test of the Roots behaviour; ("plumbing", the test) when the test checks
-    something else and only passes roots along.
-
-    A test's own Roots code (a provider it passes, a request it builds, a capability it
-    asserts) is what it hands or checks of the code under test: cutting it and keeping the
-    assertions that read roots is no update (issue 36 §4), so such a test goes whole, call and
-    assertions together. A test is of the Roots behaviour when its author says so (the
-    function, its `Test*` class or its module is named for roots: `test_list_roots`,
-    `TestRootsCapability`, `test_roots.py`) or when what it asserts reads roots (an `assert`
-    or an `assert*` call naming roots or `listChanged`). In any other test the roots it passes
-    along are plumbing, and their removal leaves what it checks unchanged."""
-    chain = [node]
-    while id(chain[0]) in parents:
-        chain.insert(0, parents[id(chain[0])])
-    test = _collected_test(chain)
-    if test is None:
-        return None
-    function, owner = test
-    named = [function.name.value, PurePosixPath(path.replace("\\", "/")).stem]
-    if owner is not None:
-        named.append(owner.name.value)
-    if any(_says_roots(name) for name in named) or _asserts_roots(function):
-        return "test", Fix((RemoveStatement(function),), display=True), SUGGESTED_TEST_REMOVAL
-    return "plumbing", function
-
-
-def plumbing_only(found: Candidate | None) -> Candidate | None:
-    """In a test of something else: only what passes roots along, a keyword (`roots=`,
-    `list_roots_callback=`) or an entry (`"roots": {...}`). Not a statement (a send or a
-    registration may be what the test's assertions count), a probe's `if`, a definition or a
-    deprecation (a test's helpers are other tests' too)."""
-    if found is None or found.binds is not None or found.alone is not None or found.imports:
-        return None
-    return found if isinstance(found.edit, (RemoveArg, RemoveElement)) else None
-
-
-def _says_roots(text: str) -> bool:
-    return bool({"root", "roots"} & set(words(text))) or text.replace("_", "").lower() == "listchanged"
-
-
-def _asserts_roots(function: cst.FunctionDef) -> bool:
-    """An `assert`, or a call of an `assert*` method (`self.assertEqual`, a mock's
-    `assert_called_with`), in `function` that names roots: a name, an attribute or a string."""
-    for node in iter_nodes(function.body):
-        checked: cst.CSTNode | None = None
-        if isinstance(node, cst.Assert):
-            checked = node
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            checked = node if node.func.attr.value.startswith("assert") else None
-        if checked is None:
-            continue
-        for inner in iter_nodes(checked):
-            if isinstance(inner, cst.Name) and _says_roots(inner.value):
-                return True
-            if isinstance(inner, cst.SimpleString) and any(_says_roots(w) for w in inner.value.strip("\"'").split("/")):
-                return True
-    return False
-
-
-def _collected_test(chain: list) -> tuple | None:
-    """(the test function, its `Test*` class or None) a node in `chain` (outermost first) sits
-    in, as pytest and unittest collect them: a module-level `test*` function or a `test*`
-    method of a module-level `Test*` class."""
-    for j, outer in enumerate(chain):
-        if not isinstance(outer, cst.FunctionDef) or not outer.name.value.startswith("test"):
-            continue
-        if j == 1 and isinstance(chain[0], cst.Module):
-            return outer, None
-        if j == 3 and isinstance(chain[0], cst.Module) and isinstance(chain[1], cst.ClassDef):
-            owner = chain[1]
-            return (outer, owner) if owner.name.value.startswith("Test") else None
-        return None
-    return None
