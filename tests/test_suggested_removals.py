@@ -11,16 +11,19 @@ After a deliberate change, regenerate the goldens (and read the diff before comm
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import libcst
 import pytest
+from click.testing import CliRunner
 from pyflakes import api as pyflakes_api
 from pyflakes import reporter as pyflakes_reporter
 
-from mcp_migrate.api import check_source, fix_source
+from mcp_migrate.api import check_source, default_settings, fix_source
+from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.engine import IN_TEST_CODE
 from mcp_migrate.core.fix.edits import Insert
 from mcp_migrate.core.fix.suggested import (
@@ -31,6 +34,7 @@ from mcp_migrate.core.fix.suggested import (
 )
 from mcp_migrate.core.fix.suggested_tests import SUGGESTED_TEST_REMOVAL
 from mcp_migrate.core.syntax import ModuleIndex
+from mcp_migrate.run.roots_plan import RootsPlan
 
 FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
 
@@ -93,9 +97,19 @@ FINDINGS = {
 }
 
 
+#: A test file's suggestions depend on the run: a test of the Roots behaviour goes only where no
+#: code outside the tests keeps Roots behaviour (RootsPlan.code_migrated). The goldens of the
+#: test fixtures are those of such a run.
+MIGRATED_RUN = default_settings(run=RootsPlan(code_migrated=True))
+
+
+def _settings(name: str):
+    return MIGRATED_RUN if name.startswith("test_") else None
+
+
 def _findings(name: str) -> list:
     path = FOLDER / name
-    return check_source(path.read_bytes(), str(path))
+    return check_source(path.read_bytes(), str(path), settings=_settings(name))
 
 
 @pytest.mark.parametrize("name", sorted(FINDINGS))
@@ -122,7 +136,9 @@ def test_a_suggested_removal_says_so_before_the_rules_help():
 
 def _fixed(name: str, suggestions: bool) -> str:
     path = FOLDER / name
-    return fix_source(path.read_text(encoding="utf-8"), str(path), unsafe=True, suggestions=suggestions)
+    return fix_source(
+        path.read_text(encoding="utf-8"), str(path), settings=_settings(name), unsafe=True, suggestions=suggestions
+    )
 
 
 def _golden(name: str, suggestions: bool) -> Path:
@@ -139,8 +155,8 @@ def test_golden_output(name, suggestions):
 def test_applied_suggestions_converge_and_leave_no_unused_name(name):
     after = _golden(name, True).read_text(encoding="utf-8")
     path = str(FOLDER / name)
-    assert fix_source(after, path, unsafe=True, suggestions=True) == after
-    assert not [f for f in check_source(after, path) if f.fix != "none"]
+    assert fix_source(after, path, settings=_settings(name), unsafe=True, suggestions=True) == after
+    assert not [f for f in check_source(after, path, settings=_settings(name)) if f.fix != "none"]
     assert _pyflakes(after) <= _pyflakes((FOLDER / name).read_text(encoding="utf-8"))
 
 
@@ -216,6 +232,48 @@ def _pyflakes(text: str) -> set:
     collect = Collect()
     pyflakes_api.check(text, "x.py", collect)
     return collect.messages
+
+
+def test_tests_stay_where_the_run_does_not_know_the_code_is_migrated():
+    """A test file alone (no run plan), or in a run where code outside the tests keeps Roots
+    behaviour, gets no suggestion of its own: its tests still test that behaviour."""
+    path = FOLDER / "test_roots_client.py"
+    alone = check_source(path.read_bytes(), str(path))
+    assert [f.fix for f in alone] == ["none"] * 5
+
+
+def _cli(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args), env={"NO_COLOR": "1"}, catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+def _tree(root: Path, keeps: bool) -> Path:
+    (root / "src").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_roots_client.py").write_bytes((FOLDER / "test_roots_client.py").read_bytes())
+    server = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('s')\n"
+    (root / "src" / "server.py").write_text(server)
+    if keeps:  # a private provider: no edit at all, so the project keeps Roots behaviour
+        (root / "src" / "keeps.py").write_text(
+            "from mcp import types\n\n\nasync def _answer(context) -> types.ListRootsResult:\n"
+            "    return types.ListRootsResult(roots=[])\n\n\nHANDLERS = {'roots/list': _answer}\n"
+        )
+    return root
+
+
+@pytest.mark.parametrize("keeps", [False, True], ids=["code-migrated", "code-keeps-roots"])
+def test_the_run_decides_whether_roots_tests_go(tmp_path, monkeypatch, keeps):
+    """`check` shows the removal of a Roots test only where `fix --apply-suggestions` applies
+    it: in a run where every Roots finding outside the tests gets an edit."""
+    root = _tree(tmp_path / "p", keeps)
+    monkeypatch.chdir(root)
+    doc = json.loads(_cli("check", "--output-format", "json", "--exit-zero", "."))
+    shown = [f["line"] for f in doc["findings"] if f["fix"] == "display" and f["path"].startswith("tests")]
+    assert shown == ([] if keeps else [17, 23])
+    _cli("fix", "--apply-suggestions", "--exit-zero", ".")
+    after = (root / "tests" / "test_roots_client.py").read_text()
+    assert ("async def test_notifies" in after) == keeps
 
 
 if __name__ == "__main__" and "--write" in sys.argv:

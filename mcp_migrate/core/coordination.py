@@ -63,6 +63,10 @@ class FileNotes:
     client_calls: list = field(default_factory=list)
     #: KeptPlumbing this file's rewrites marked for review (callers still hand roots to it).
     kept: list = field(default_factory=list)
+    #: A file outside test code with a Roots finding that gets no edit at all (no rewrite, no
+    #: suggestion, or only a review marker): the project keeps that Roots behaviour, and its
+    #: tests with it.
+    keeps_roots: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,12 @@ class RunPlan:
         `kind` in this run: None, it stays as the rule made it; or (kind, note): the fix is
         withheld from the run, its finding reported with that kind and the note before its help."""
         return None
+
+    def tests_go_with_code(self) -> bool:
+        """Whether a test of the Roots behaviour may be removed with the code it tests: only
+        where the run knows that no file outside test code keeps a Roots finding without an
+        edit (FileNotes.keep_roots). A file alone knows nothing of the code its tests test."""
+        return False
 
 
 def with_note(help_text: str, note: str | None) -> str:

@@ -425,6 +425,8 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     if reports:
         test_code = in_test_code(path)
         _decide_fixes(reports, module, settings, rules, test_code, index, path)
+        if not test_code and _keeps_roots(reports, rules):
+            result.notes.keeps_roots = True
         if test_code and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
             # setting, no call passes directories, and its request stays (the run's plan).
@@ -685,10 +687,19 @@ def _decide_fixes(
             # `fix` alone); any other held fix leaves the finding without one in this run.
             held = replace(rep.fix, display=True) if kind == "display" else None
             rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
-    _suggest_removals(reports, module, rules, test_code, index, path)
+    _suggest_removals(reports, module, rules, test_code, index, path, plan.tests_go_with_code())
 
 
-def _suggest_removals(reports: list, module, rules: list, test_code: bool, index, path: str = "") -> None:
+def _keeps_roots(reports: list, rules: list) -> bool:
+    """A Roots finding here gets no edit (or only a review marker): the project keeps that Roots
+    behaviour (core.coordination.FileNotes.keeps_roots)."""
+    migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
+    return any(rep.code in migrating and (rep.fix is None or rep.fix.marker_only) for rep in reports)
+
+
+def _suggest_removals(
+    reports: list, module, rules: list, test_code: bool, index, path: str = "", tests_go: bool = False
+) -> None:
     """A Roots finding still without an edit gets the removal of its construct as a suggestion
     where one can be written without leaving a name behind; then every unsafe or suggested Roots
     fix also removes the local bindings it leaves unread (core.fix.suggested; issue 36 §3, §5).
@@ -704,7 +715,11 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
 
     parents = index.parents if index is not None else ModuleIndex(module).parents
     plumbing: set = set()
-    if test_code:
+    if test_code and not tests_go:
+        # The code the tests test keeps its Roots behaviour somewhere in the run (or the run is
+        # unknown): its tests stay as they are (issue 36 §4).
+        bare = []
+    elif test_code:
         # A test of the Roots behaviour goes whole (its assertions read roots: cutting what it
         # passes and keeping them is no update, issue 36 §4); in a test of something else the
         # roots it passes along go as in other code; outside a test (helpers, fixtures other

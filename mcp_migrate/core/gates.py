@@ -21,6 +21,11 @@ def client_side() -> frozenset:
     return frozenset(code for code, info in load_catalog().items() if info.side == "client")
 
 
+def roots_migration() -> frozenset:
+    """The rules of either side of Roots (RT001-RT006: their pages name a `side`)."""
+    return frozenset(code for code, info in load_catalog().items() if info.side)
+
+
 def wrapper_tokens(extend_apis) -> tuple:
     """The gate of the extend-apis wrappers: each configured wrapper's last name."""
     return tuple(qname.rpartition(".")[2].encode() for _, names in extend_apis for qname in names)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from mcp_migrate.core import callers
 from mcp_migrate.core.coordination import with_note
 from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.core.gates import roots_migration
+from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run.one_file import check_data
 from mcp_migrate.run.plan import adjusted, fixes_of
@@ -78,6 +80,8 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
     both = plans(entries)
     if both.unsafe.tools:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
+    if both.fix.code_migrated:
+        _check_tests_under(run, recheck or run_items)
     run_plan = both.fix
     if not run_plan.server_still_asks:
         return run
@@ -127,9 +131,14 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
             continue
         if any(f.code == TOOL_CALLER_CODE and f.fix != "none" for f in result.findings):
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
+    _replace_results(run, chosen, recheck)
+
+
+def _replace_results(run: RunResult, chosen: list, recheck: Callable) -> None:
+    """Check `chosen` ([(index in run.results, FileRef, Settings)]) again and put the results
+    in place of the first check's (which stand where the new check fails)."""
     if not chosen:
         return
-
     sources = [ref.path if ref.data is None else None for _, ref, _ in chosen]
     if all(path is not None for path in sources):
         items = [(SourceFile(ref.path, run.results[i].path), s) for i, ref, s in chosen]
@@ -141,6 +150,29 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
             continue  # the first check's result stands
         run.results[index] = adjusted([result], {result.path: ref.policy})[0]
         run.files[result.path] = ref._replace(settings=settings)  # what propose_fixes runs
+
+
+def _check_tests_under(run: RunResult, recheck: Callable) -> None:
+    """Check again the test files with Roots findings, under a plan that says only that no code
+    outside the tests keeps Roots behaviour (RootsPlan.code_migrated): a test of that behaviour
+    may then go with it, which `fix --apply-suggestions` does under the run's plan, so `check`
+    shows the same suggestion. The plan carries nothing else: the client-side coordination of
+    the rechecked findings is still `coordinate_check`'s."""
+    codes = roots_migration()
+    chosen = []
+    for index, result in enumerate(run.results):
+        ref = run.files.get(result.path)
+        if ref is None or result.errors or not in_test_code(result.path):
+            continue
+        if any(f.code in codes for f in result.findings):
+            plan = ref.settings.run
+            plan = (
+                dataclasses.replace(plan, code_migrated=True)
+                if isinstance(plan, RootsPlan)
+                else RootsPlan(code_migrated=True)
+            )
+            chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
+    _replace_results(run, chosen, recheck)
 
 
 def _recheck_here(items: list) -> list:

@@ -45,6 +45,12 @@ class RootsPlan(RunPlan):
     freed_by_unsafe: bool = False
     #: The files whose server still asks (display paths, sorted): the first is named in messages.
     asking: tuple = ()
+    #: Every file outside test code that has a Roots finding gives it an edit (FileNotes
+    #: .keeps_roots is nowhere set): the code the Roots tests test goes, and they may go with it.
+    code_migrated: bool = False
+
+    def tests_go_with_code(self) -> bool:
+        return self.code_migrated
 
     @classmethod
     def joined(cls, notes) -> RootsPlan:
@@ -53,6 +59,7 @@ class RootsPlan(RunPlan):
         return cls(
             tools=tuple(sorted({tool for note in notes for tool in note.tools})),
             server_still_asks=any(note.still_asks for note in notes),
+            code_migrated=_code_migrated(notes),
         )
 
     def client_fix(self, kind: str) -> tuple | None:
@@ -114,11 +121,21 @@ def plans(entries) -> Plans:
 
     unsafe_tools, unsafe_asking = one("rewritten_by_unsafe")
     fix_tools, fix_asking = one("rewritten_by_fix")
-    unsafe = RootsPlan(unsafe_tools, bool(unsafe_asking), asking=unsafe_asking)
+    migrated = _code_migrated(e.notes for e in entries)
+    unsafe = RootsPlan(unsafe_tools, bool(unsafe_asking), asking=unsafe_asking, code_migrated=migrated)
     fix = RootsPlan(
-        fix_tools, bool(fix_asking), freed_by_unsafe=bool(fix_asking) and not unsafe_asking, asking=fix_asking
+        fix_tools,
+        bool(fix_asking),
+        freed_by_unsafe=bool(fix_asking) and not unsafe_asking,
+        asking=fix_asking,
+        code_migrated=migrated,
     )
     return Plans(fix, unsafe)
+
+
+def _code_migrated(notes) -> bool:
+    """No file of the run keeps Roots behaviour outside its tests."""
+    return not any(note.keeps_roots for note in notes)
 
 
 def for_file(plan: RootsPlan, unsafe: bool) -> RootsPlan:
@@ -126,7 +143,7 @@ def for_file(plan: RootsPlan, unsafe: bool) -> RootsPlan:
     applies them gets no promise that `--unsafe-fixes` frees its withheld fixes (it would apply
     them now)."""
     if unsafe and plan.freed_by_unsafe:
-        return RootsPlan(plan.tools, plan.server_still_asks, False, plan.asking)
+        return RootsPlan(plan.tools, plan.server_still_asks, False, plan.asking, plan.code_migrated)
     return plan
 
 
