@@ -84,10 +84,11 @@ FINDINGS = {
         (40, 8, "RT003", "none"),  # `caps.roots or caps.sampling`: the probe does not decide it
     ],
     "deprecated_parameter.py": [
-        (10, 35, "RT002", "display"),  # optional: it warns when given, first thing after the docstring
-        (16, 24, "RT002", "none"),  # required: every caller passes it, there is no "when given"
-        (21, 18, "RT002", "none"),  # an overload's placeholder body
-        (23, 18, "RT002", "none"),
+        (11, 35, "RT002", "display"),  # optional: it warns when given, first thing after the docstring
+        (17, 24, "RT002", "none"),  # required: every caller passes it, there is no "when given"
+        (22, 18, "RT002", "none"),  # an overload's placeholder body
+        (24, 18, "RT002", "none"),
+        (30, 19, "RT002", "display"),  # a context manager's: `stacklevel=3` (its body runs from contextlib)
     ],
     "kept_definitions.py": [
         (8, 11, "RT002", "display"),  # public, module-level: deprecated, not deleted
@@ -122,8 +123,9 @@ def test_a_suggested_removal_says_so_before_the_rules_help():
     assert helps and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps)
     (deprecated,) = [f for f in _findings("kept_definitions.py") if f.fix == "display"]
     assert deprecated.help.startswith(SUGGESTED_DEPRECATION + "; ")
-    (parameter,) = [f for f in _findings("deprecated_parameter.py") if f.fix == "display"]
-    assert parameter.help.startswith(SUGGESTED_PARAMETER_DEPRECATION + "; ")
+    parameters = [f for f in _findings("deprecated_parameter.py") if f.fix == "display"]
+    assert len(parameters) == 2
+    assert all(f.help.startswith(SUGGESTED_PARAMETER_DEPRECATION + "; ") for f in parameters)
     # In test code only the removal of a whole test of the Roots behaviour.
     assert not any(SUGGESTED_REMOVAL in f.help for f in _findings("test_roots_client.py"))
     removed = [f for f in _findings("test_roots_client.py") if f.fix == "display"]

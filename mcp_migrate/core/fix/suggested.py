@@ -297,10 +297,11 @@ def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candi
     placeholder, an overload or an abstract method), and not already warned about."""
     if not (isinstance(param.default, cst.Name) and param.default.value == "None"):
         return None
-    if not isinstance(function.body, cst.IndentedBlock) or any(
-        _decorator_name(d.decorator) in ("overload", "abstractmethod") for d in function.decorators
-    ):
-        return None
+    decorators = [_decorator_name(d.decorator) for d in function.decorators]
+    if not isinstance(function.body, cst.IndentedBlock) or any(d not in _CALLED_THROUGH for d in decorators):
+        return None  # an overload, an abstract method, or a wrapper whose frames are not known
+    # A context manager's body runs from contextlib's `__enter__`: one frame further out.
+    level = 2 + sum(1 for d in decorators if d in ("contextmanager", "asynccontextmanager"))
     body = list(function.body.body)
     docstring = bool(body) and _is_docstring(body[0])
     rest = body[1:] if docstring else body
@@ -312,13 +313,18 @@ def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candi
         return None
     warn = cst.parse_statement(
         f'if {name} is not None:\n    warnings.warn(\n        "{text}",\n        DeprecationWarning,\n'
-        "        stacklevel=2,\n    )\n"
+        f"        stacklevel={level},\n    )\n"
     )
     return Candidate(
         Insert(body[0], (warn,), before=not docstring),
         imports=(("warnings", None),),
         note=SUGGESTED_PARAMETER_DEPRECATION,
     )
+
+
+#: Decorators through which a parameter's warning still points at the caller (with the frame
+#: count `_parameter_deprecation` gives): the method kinds, and contextlib's context managers.
+_CALLED_THROUGH = frozenset({"staticmethod", "classmethod", "contextmanager", "asynccontextmanager"})
 
 
 def _decorator_name(decorator: cst.BaseExpression) -> str | None:
