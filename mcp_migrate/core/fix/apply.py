@@ -72,7 +72,7 @@ class _ApplyEdits(cst.CSTTransformer):
         if new is not None:
             return new
         if key in self.statements and isinstance(original_node, cst.BaseCompoundStatement):
-            placeholder = cst.SimpleStatementLine([cst.Pass()], leading_lines=updated_node.leading_lines)
+            placeholder = cst.SimpleStatementLine([cst.Pass()], leading_lines=_unattached(updated_node.leading_lines))
             self.emptied[id(placeholder)] = placeholder
             return placeholder
         updated_node = super().on_leave(original_node, updated_node)
@@ -329,6 +329,22 @@ def _shape(stmt) -> tuple:
     name = getattr(stmt, "name", None)
     smalls = tuple(type(small) for small in stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else ()
     return type(stmt), name.value if isinstance(name, cst.Name) else None, smalls
+
+
+#: Comments that are instructions to a tool, not words about the statement below them.
+_PRAGMAS = ("# mcp-migrate", "# type:", "# noqa", "# fmt:", "# pylint:", "# pragma", "# isort:", "# ruff:")
+
+
+def _unattached(lines) -> list:
+    """A removed block's leading lines without the comments written right above it (no blank
+    line between: `# Try to get the directory from roots first` over the `if` that does it),
+    which would otherwise move onto the next statement and describe code that is gone. A
+    comment a blank line separates, and a tool's pragma, stay."""
+    lines = list(lines)
+    end = len(lines)
+    while end and lines[end - 1].comment is not None and not lines[end - 1].comment.value.startswith(_PRAGMAS):
+        end -= 1
+    return lines[:end]
 
 
 def merge_lines(carried, own, first: bool = False) -> list:

@@ -68,6 +68,14 @@ class SiteRewrite:
         return self.strategy.target
 
     def build(self) -> Fix:
+        filled = self._fills_a_parameter()
+        if filled is not None:
+            # The directories already have a way in: the parameter the roots only filled in.
+            self.edits.append(RemoveStatement(filled))
+            self.dropped.append(filled)
+            self._drop_dead_locals()
+            self._drop_unused_context()
+            return Fix(tuple(self.edits), unsafe=True, imports=())
         self.strategy.check_names(self)
         fallback = self._fallback_try()
         if fallback is not None and not self._fallback_is_exact(fallback):
@@ -152,6 +160,47 @@ class SiteRewrite:
             isinstance(name, cst.Name)
             and any(isinstance(n, cst.Name) and n.value == name.value for n in iter_nodes(handler.body))
         )
+
+    def _fills_a_parameter(self) -> cst.If | cst.Try | None:
+        """The statement to remove where the roots only fill in a parameter the caller left
+        out (issue 36 §1: reuse the server's own directory input, never a second one):
+        `if repo_path is None:` around a `try:` that asks and assigns `repo_path`, whose
+        `except` only passes (or logs). A 2026 client's request raises there and the `except`
+        runs: the `try:` does nothing a caller cannot do by passing `repo_path`, so it goes
+        (the `if` too when it holds nothing else). Not where a name the `try:` binds is read
+        after it, nor where the `except` does more."""
+        parents = parent_map(self.func)
+        params = {p.name.value for p in all_params(self.func.params)}
+        block, guard, node = None, None, self.value
+        while node is not None and node is not self.func:
+            parent = parents.get(id(node))
+            if isinstance(parent, cst.Try) and parent.body is node and block is None:
+                block = parent
+            if block is not None and isinstance(parent, cst.If) and parent.body is node:
+                name = _missing_test(parent.test)
+                if name in params:
+                    guard = parent
+                break
+            node = parent
+        if block is None or guard is None or block.orelse is not None or block.finalbody is not None:
+            return None
+        if not all(_only_passes(handler) for handler in block.handlers):
+            return None
+        name = _missing_test(guard.test)
+        bound = {n.value for n in iter_nodes(block.body) if isinstance(n, cst.Name) and is_store(n, parents.get(id(n)))}
+        if name not in bound:
+            return None
+        inside = {id(n) for n in iter_nodes(block)}
+        for n in iter_nodes(self.func.body):
+            if (
+                isinstance(n, cst.Name)
+                and n.value in bound - {name}
+                and id(n) not in inside
+                and is_reference(n, parents.get(id(n)))
+            ):
+                return None
+        alone = isinstance(guard.body, cst.IndentedBlock) and list(guard.body.body) == [block]
+        return guard if alone and guard.orelse is None else block
 
     def _fallback_when_unconfigured(self, block: cst.Try) -> None:
         """`try: result = <request>` / `except E: <fallback>` becomes `if not <directories>:
@@ -286,6 +335,39 @@ class SiteRewrite:
                 if is_reference(node, parents.get(id(node))):
                     return True
         return False
+
+
+def _missing_test(test: cst.BaseExpression) -> str | None:
+    """`x is None`, `x == None` or `not x`: the name `x`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+        return test.value if isinstance(test, cst.Name) else None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name):
+        target = test.comparisons[0]
+        if isinstance(target.operator, (cst.Is, cst.Equal)) and (
+            isinstance(target.comparator, cst.Name) and target.comparator.value == "None"
+        ):
+            return test.left.value
+    return None
+
+
+def _only_passes(handler: cst.ExceptHandler) -> bool:
+    """An `except` that passes or only logs (calls as statements), not reading the exception
+    (what it logs about the failed request goes with it)."""
+    if not isinstance(handler.body, cst.IndentedBlock):
+        return False
+    name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
+    for statement in handler.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False
+        for small in statement.body:
+            if isinstance(small, cst.Pass):
+                continue
+            if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
+                return False
+            if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(small)):
+                return False
+    return True
 
 
 def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
