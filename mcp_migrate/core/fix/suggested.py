@@ -45,18 +45,6 @@ SUGGESTED_DEPRECATION = (
     " function, so it warns instead of going; delete it once its callers have moved"
 )
 
-#: Said before the help of a parameter's finding whose edit is its deprecation.
-SUGGESTED_PARAMETER_DEPRECATION = (
-    "a suggested deprecation (`fix --apply-suggestions` applies it): callers may still pass this"
-    " parameter, so it warns when given instead of going; remove it once they have moved"
-)
-
-#: Said before the help of a public function's finding whose edit is its deprecation.
-SUGGESTED_DEPRECATION = (
-    "a suggested deprecation (`fix --apply-suggestions` applies it): other code may call this"
-    " function, so it warns instead of going; delete it once its callers have moved"
-)
-
 
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
 #: `types.RootsCapability(...)` (the callee's attribute), the call itself, `await` of it.
