@@ -41,7 +41,7 @@ FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
 FINDINGS = {
     "removals.py": [
         (13, 8, "RT003", "display"),  # `if caps.roots:` without else: the `if` goes, `caps = ...` with it
-        (20, 12, "RT003", "display"),  # `if not ...roots: raise`: a requirement of roots, it goes whole
+        (20, 12, "RT003", "none"),  # `if not ...roots: raise`: it guards code that may use roots
         (29, 9, "RT002", "display"),  # `session.list_roots_callback = self._answer`
         (31, 15, "RT002", "none"),  # private `_answer`: another module's tests may call it
         (35, 37, "RT004", "display"),  # `notify("notifications/roots/list_changed", None)`
@@ -76,10 +76,15 @@ FINDINGS = {
         (17, 43, "RT002", "display"),
         (22, 43, "RT002", "display"),
     ],
+    "handler_asks.py": [
+        (13, 11, "RT005", "none"),  # private: it goes as the registration's orphan
+        (16, 24, "RT001", "display"),  # inside a function another fix deletes: it waits, and goes with it
+        (22, 1, "RT005", "unsafe"),
+    ],
     "probes.py": [
-        (11, 8, "RT003", "display"),  # `if caps.roots is None: return`: a requirement, it goes whole
+        (11, 8, "RT003", "none"),  # `if caps.roots is None: return`: it guards code using roots
         (18, 8, "RT003", "display"),  # `is not None` with `else`: the `else` stays
-        (26, 26, "RT003", "display"),  # `params is None or <missing>`: only that operand goes
+        (26, 26, "RT003", "none"),  # `params is None or <missing>`: the same
         (33, 35, "RT003", "display"),  # `hasattr(...) and caps.roots`: false as the probe is
         (40, 8, "RT003", "none"),  # `caps.roots or caps.sampling`: the probe does not decide it
     ],

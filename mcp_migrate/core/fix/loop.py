@@ -24,6 +24,7 @@ from mcp_migrate.core.fix.pieces import Pieces, module_bytes, module_pieces
 from mcp_migrate.core.fix.preserve import exact_output
 from mcp_migrate.core.fix.shared_statements import statements_shared
 from mcp_migrate.core.settings import Settings, with_view
+from mcp_migrate.core.syntax import iter_nodes
 
 MAX_PASSES = 5
 
@@ -50,6 +51,38 @@ def fix_once(data: bytes, path: str, settings: Settings, unsafe: bool, suggestio
     return FixPass(new, applied, analysis)
 
 
+def _without_overlaps(pairs: list, module: cst.Module) -> list:
+    """The (report, finding) pairs one pass applies, in the findings' order, each skipped where
+    it overlaps one already chosen, or where another fix removes all it touches and more (a fix
+    inside a function another fix deletes, itself or by its orphan clean-up, would otherwise go
+    first and leave what it added behind: a setting its rewrite reads). A skipped fix is planned
+    again on the next pass's code."""
+    touches = [touched(report.fix) for report, _ in pairs]
+    # What each fix removes, with the functions its orphan clean-up deletes (those are shared by
+    # every registration of one handler, so they count here and not as overlaps).
+    reach = list(touches)
+    orphans = {name for (report, finding) in pairs if finding.fix != "safe" for name in report.fix.orphans}
+    if orphans:
+        doomed = {
+            s.name.value: {id(n) for n in iter_nodes(s)}
+            for s in module.body
+            if isinstance(s, cst.FunctionDef) and s.name.value in orphans
+        }
+        for i, (report, finding) in enumerate(pairs):
+            if finding.fix != "safe":
+                for name in report.fix.orphans:
+                    reach[i] = reach[i] | doomed.get(name, set())
+    taken: set = set()
+    kept = []
+    for i, pair in enumerate(pairs):
+        mine = touches[i]
+        if mine & taken or (mine and any(j != i and mine < other for j, other in enumerate(reach))):
+            continue
+        taken |= mine
+        kept.append(pair)
+    return kept
+
+
 def _apply_pass(
     data: bytes,
     analysis,
@@ -62,18 +95,13 @@ def _apply_pass(
     module's name uses, code and line length, when the caller shares them (a file's previews:
     many passes over the one parsed module, whose parent map the analysis's index keeps)."""
     chosen, applied, orphans, imports = [], [], set(), []
-    taken: set = set()
-    for report, finding in analysis.pairs:
-        if report.fix is not None and wanted(finding):
-            nodes = touched(report.fix)
-            if nodes & taken:
-                continue  # overlaps a fix already chosen: the next pass sees the new code
-            taken |= nodes
-            chosen.extend(report.fix.edits)
-            imports.extend(report.fix.imports)
-            applied.append(Applied(finding.code, finding.line, MARKED if report.fix.marker_only else FIXED))
-            if finding.fix != "safe":  # a safe fix never deletes a function (engine._decide_fixes)
-                orphans.update(report.fix.orphans)
+    pairs = [(report, finding) for report, finding in analysis.pairs if report.fix is not None and wanted(finding)]
+    for report, finding in _without_overlaps(pairs, analysis.module):
+        chosen.extend(report.fix.edits)
+        imports.extend(report.fix.imports)
+        applied.append(Applied(finding.code, finding.line, MARKED if report.fix.marker_only else FIXED))
+        if finding.fix != "safe":  # a safe fix never deletes a function (engine._decide_fixes)
+            orphans.update(report.fix.orphans)
     if not chosen:
         return None, []
     module = without_form_feed_indent(analysis.module)

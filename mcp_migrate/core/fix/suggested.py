@@ -24,7 +24,7 @@ from typing import NamedTuple
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
-from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
@@ -177,50 +177,46 @@ def _holds_as_value(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
 def _probe_branch(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
     """A finding that decides an `if`'s test (a capability probe, a branch that answers
     `roots/list`): the branch that exists only for roots goes. A 2026 client declares no roots
-    capability, so the probe reads as absent:
+    capability, so a test that says roots are there (`caps.roots`, `caps.roots is not None`,
+    the probe in an `and`) is false: the `if` goes, and its `else`, the branch taken without
+    roots, stays.
 
-    - a test that says roots are there (`caps.roots`, `caps.roots is not None`, the probe in an
-      `and`): the `if` goes and its `else`, the branch taken without roots, stays;
-    - a test that says they are missing (`not caps.roots`, `caps.roots is None`) without `else`:
-      a requirement of roots (`raise`, an early `return`), which the directories now meet: it
-      goes whole, or, as one operand of an `or`, only that operand goes
-      (`if params is None or params.capabilities.roots is None:` keeps `if params is None:`).
-
-    Not an `elif`, whose removal would rewrite the `if` it hangs on, nor a test the probe only
-    partly decides otherwise."""
-    absent = False
+    Not a test that says roots are missing (`not caps.roots`, `caps.roots is None`), nor a gate
+    whose roots branch only lets through (a bare `return` above a refusal): both guard code
+    that still uses roots, which RT001's rewrite migrates together with its guards where it can
+    (a reviewer found the removal turned a client's "roots not advertised" error and an SDK's
+    capability check into no check at all). Not an `elif`, whose removal would rewrite the `if`
+    it hangs on."""
     holder = chain[i - 1] if i > 0 else None
     if isinstance(holder, cst.UnaryOperation) and isinstance(holder.operator, cst.Not):
-        absent, value, i = True, holder, i - 1
-    elif isinstance(holder, cst.Comparison) and holder.left is value and _none_test(holder) is not None:
-        absent, value, i = bool(_none_test(holder)), holder, i - 1
-    holder = chain[i - 1] if i > 0 else None
-    operand = None
-    while isinstance(holder, cst.BooleanOperation):
-        conjunction = isinstance(holder.operator, cst.And)
-        if conjunction and not absent:
-            pass  # `X and <there>` is false as the probe is
-        elif not conjunction and absent and operand is None and i > 1 and isinstance(chain[i - 2], cst.If):
-            operand = (holder, value)  # `X or <missing>`, the whole test: only the operand goes
-        else:
-            return None  # `X or <there>`, `X and <missing>`: the probe does not decide the test
+        return None
+    if isinstance(holder, cst.Comparison) and holder.left is value and _none_test(holder) is not None:
+        if _none_test(holder):
+            return None
         value, i = holder, i - 1
+        holder = chain[i - 1] if i > 0 else None
+    while isinstance(holder, cst.BooleanOperation) and isinstance(holder.operator, cst.And):
+        value, i = holder, i - 1  # `X and <there>` is false as the probe is
         holder = chain[i - 1] if i > 0 else None
     if not isinstance(holder, cst.If) or holder.test is not value:
         return None
     if i > 1 and isinstance(chain[i - 2], cst.If):
         return None  # an `elif`: its removal rewrites the `if` above it (not written here)
-    if absent:
-        if holder.orelse is not None:
-            return None  # its `else` would be the roots path, which is not decided here
-        if operand is not None:
-            whole, atom = operand
-            rest = whole.right if whole.left is atom else whole.left
-            return Candidate(Replace(whole, rest.with_changes(lpar=(), rpar=())))
-        return Candidate(RemoveStatement(holder))
     if isinstance(holder.orelse, cst.Else):
         return Candidate(Unwrap(holder, "orelse"))
-    return Candidate(RemoveStatement(holder)) if holder.orelse is None else None
+    if holder.orelse is not None or _only_leaves(holder.body):
+        return None
+    return Candidate(RemoveStatement(holder))
+
+
+def _only_leaves(block: cst.BaseSuite) -> bool:
+    """A block that only lets the caller through: a bare `return` (what follows it is then the
+    refusal, as in a capability check)."""
+    statements = block.body if isinstance(block, cst.IndentedBlock) else [block]
+    if len(statements) != 1 or not isinstance(statements[0], (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        return False
+    smalls = statements[0].body
+    return len(smalls) == 1 and isinstance(smalls[0], cst.Return) and smalls[0].value is None
 
 
 def _none_test(comparison: cst.Comparison) -> bool | None:
