@@ -54,6 +54,7 @@ FINDINGS = {
         (17, 28, "RT004", "display"),  # in a test of a module named for roots: the test goes whole
         (23, 32, "RT004", "display"),  # a `test*` method of a `Test*` class, the same
         (27, 26, "RT004", "none"),  # a helper method: not a test
+        (31, 39, "RT002", "display"),  # the rule's own keyword removal gives way to the test's
     ],
     "test_transport.py": [
         (8, 11, "RT002", "none"),  # outside a test: other tests use it
@@ -134,7 +135,8 @@ def test_a_suggested_removal_says_so_before_the_rules_help():
     # In test code only the removal of a whole test of the Roots behaviour.
     assert not any(SUGGESTED_REMOVAL in f.help for f in _findings("test_roots_client.py"))
     removed = [f for f in _findings("test_roots_client.py") if f.fix == "display"]
-    assert removed and all(f.help.startswith(SUGGESTED_TEST_REMOVAL + "; ") for f in removed)
+    assert len(removed) == 3 and all(f.help.startswith(SUGGESTED_TEST_REMOVAL + "; ") for f in removed)
+    assert not any(IN_TEST_CODE in f.help for f in removed)
     # A rule's own fix in test code is a suggestion for the test-code reason instead.
     sender = "from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    await s.send_roots_list_changed()\n"
     (own,) = check_source(sender, "tests/test_sender.py")
@@ -246,7 +248,8 @@ def test_tests_stay_where_the_run_does_not_know_the_code_is_migrated():
     behaviour, gets no suggestion of its own: its tests still test that behaviour."""
     path = FOLDER / "test_roots_client.py"
     alone = check_source(path.read_bytes(), str(path))
-    assert [f.fix for f in alone] == ["none"] * 5
+    assert [f.fix for f in alone] == ["none"] * 5 + ["display"]  # the rule's own fix, a suggestion
+    assert alone[-1].help.startswith(IN_TEST_CODE)
 
 
 def _cli(*args: str) -> str:
@@ -277,7 +280,7 @@ def test_the_run_decides_whether_roots_tests_go(tmp_path, monkeypatch, keeps):
     monkeypatch.chdir(root)
     doc = json.loads(_cli("check", "--output-format", "json", "--exit-zero", "."))
     shown = [f["line"] for f in doc["findings"] if f["fix"] == "display" and f["path"].startswith("tests")]
-    assert shown == ([] if keeps else [17, 23])
+    assert shown == ([31] if keeps else [17, 23, 31])
     _cli("fix", "--apply-suggestions", "--exit-zero", ".")
     after = (root / "tests" / "test_roots_client.py").read_text()
     assert ("async def test_notifies" in after) == keeps

@@ -724,12 +724,15 @@ def _suggest_removals(
         # passes and keeping them is no update, issue 36 §4); in a test of something else the
         # roots it passes along go as in other code; outside a test (helpers, fixtures other
         # tests use) nothing is suggested.
+        # A rule's own fix inside a test of the Roots behaviour (a `list_roots_callback=` it
+        # passes) gives way to the test's removal: alone it would cut what the assertions read.
         kept = []
-        for rep in bare:
+        for rep in roots:
             found = test_removal(rep.node, parents, path)
             if found is not None and found[0] == "test":
-                rep.fix, rep.help = found[1], with_note(rep.help, found[2])
-            elif found is not None:
+                own = rep.help.removeprefix(IN_TEST_CODE + "; ")  # that note was about the own fix
+                rep.fix, rep.kind, rep.help = found[1], None, with_note(own, found[2])
+            elif found is not None and rep.fix is None and rep.kind is None:
                 kept.append(rep)
                 plumbing.add(id(rep))
         bare = kept
