@@ -151,6 +151,7 @@ ALLOWED = {
     "rules.all_rules()": "the registry of rule classes: the package's own code",
     "gates.GATES": CONSTANT,
     "gates.gate_tokens()": "the joined gate of a selection: constants",
+    "gates.roots_migration()": "the catalog's Roots rules (a page's `side`): constants",
     "ha001_annotation_trust.HINTS": CONSTANT,
     "ha001_annotation_trust.DEFAULTS": CONSTANT,
     "schedule.SCREENED_WORKERS": "how many processes the last check used, for `-v`",

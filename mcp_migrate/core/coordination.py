@@ -88,7 +88,7 @@ class RunPlan:
     def tests_go_with_code(self) -> bool:
         """Whether a test of the Roots behaviour may be removed with the code it tests: only
         where the run knows that no file outside test code keeps a Roots finding without an
-        edit (FileNotes.keep_roots). A file alone knows nothing of the code its tests test."""
+        edit (FileNotes.keeps_roots). A file alone knows nothing of the code its tests test."""
         return False
 
 

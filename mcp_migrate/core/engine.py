@@ -703,7 +703,7 @@ def _suggest_removals(
     """A Roots finding still without an edit gets the removal of its construct as a suggestion
     where one can be written without leaving a name behind; then every unsafe or suggested Roots
     fix also removes the local bindings it leaves unread (core.fix.suggested; issue 36 §3, §5).
-    In test code only a test of the Roots behaviour goes, whole (core.fix.suggested.test_removal)."""
+    In test code, only where the run lets tests go with their code (core.fix.suggested_tests)."""
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     roots = [rep for rep in reports if rep.code in migrating and rep.via is None]
     bare = [rep for rep in roots if rep.fix is None and rep.kind is None]
@@ -720,12 +720,11 @@ def _suggest_removals(
         # unknown): its tests stay as they are (issue 36 §4).
         bare = []
     elif test_code:
-        # A test of the Roots behaviour goes whole (its assertions read roots: cutting what it
-        # passes and keeping them is no update, issue 36 §4); in a test of something else the
-        # roots it passes along go as in other code; outside a test (helpers, fixtures other
-        # tests use) nothing is suggested.
-        # A rule's own fix inside a test of the Roots behaviour (a `list_roots_callback=` it
-        # passes) gives way to the test's removal: alone it would cut what the assertions read.
+        # A test of the Roots behaviour goes whole, and a rule's own fix inside it (a
+        # `list_roots_callback=` it passes) gives way: cutting what the assertions read and
+        # keeping them is no update (issue 36 §4). In a test of something else the roots it
+        # passes along go as in other code; outside a test (helpers, fixtures other tests use)
+        # nothing is suggested.
         kept = []
         for rep in roots:
             found = test_removal(rep.node, parents, path)

@@ -21,6 +21,7 @@ def client_side() -> frozenset:
     return frozenset(code for code, info in load_catalog().items() if info.side == "client")
 
 
+@lru_cache(maxsize=1)
 def roots_migration() -> frozenset:
     """The rules of either side of Roots (RT001-RT006: their pages name a `side`)."""
     return frozenset(code for code, info in load_catalog().items() if info.side)

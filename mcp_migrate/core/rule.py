@@ -18,6 +18,7 @@ import libcst as cst
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.context import FileContext
+from mcp_migrate.core.gates import roots_migration
 
 
 @dataclass(frozen=True)
@@ -75,8 +76,7 @@ class Rule:
         """A rule of either side of Roots (its page names a `side`): a finding its own rewrite
         leaves without an edit is given the removal of its construct as a suggestion
         (core.fix.suggested)."""
-        info = load_catalog().get(cls.CODE)
-        return info is not None and bool(info.side)
+        return cls.CODE in roots_migration()
 
     @classmethod
     def gate_tokens(cls, settings) -> tuple[bytes, ...]:

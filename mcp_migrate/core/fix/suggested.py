@@ -190,11 +190,13 @@ def _probe_branch(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
     holder = chain[i - 1] if i > 0 else None
     if isinstance(holder, cst.UnaryOperation) and isinstance(holder.operator, cst.Not):
         return None
-    if isinstance(holder, cst.Comparison) and holder.left is value and _none_test(holder) is not None:
-        if _none_test(holder):
+    if isinstance(holder, cst.Comparison) and holder.left is value:
+        missing = _none_test(holder)
+        if missing:
             return None
-        value, i = holder, i - 1
-        holder = chain[i - 1] if i > 0 else None
+        if missing is False:  # `caps.roots is not None`
+            value, i = holder, i - 1
+            holder = chain[i - 1] if i > 0 else None
     while isinstance(holder, cst.BooleanOperation) and isinstance(holder.operator, cst.And):
         value, i = holder, i - 1  # `X and <there>` is false as the probe is
         holder = chain[i - 1] if i > 0 else None

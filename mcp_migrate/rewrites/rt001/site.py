@@ -4,6 +4,8 @@ request (dead locals, an unused Context parameter) dropped."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import AddComment, Edit, Fix, RemoveStatement, Unwrap
@@ -61,6 +63,11 @@ class SiteRewrite:
         self.new_param: NewParam | None = None
         #: Why the fix is only a suggestion (empty: applied with `--unsafe-fixes`).
         self.suggested_because = ""
+
+    @cached_property
+    def parents(self) -> dict:
+        """id(node) -> parent over the function: every walk up from the request reads it."""
+        return parent_map(self.func)
 
     @property
     def target(self) -> str:
@@ -128,7 +135,7 @@ class SiteRewrite:
         """The innermost `try:` with `except` branches whose body holds the request. Its
         `except` is what a 2026 client got (the request raises there): removing the request
         must not leave it dead without a trace (issue 12, defect 5; issue 36 §2)."""
-        parents = parent_map(self.func)
+        parents = self.parents
         node = self.value
         while node is not None and node is not self.func:
             parent = parents.get(id(node))
@@ -169,7 +176,7 @@ class SiteRewrite:
         runs: the `try:` does nothing a caller cannot do by passing `repo_path`, so it goes
         (the `if` too when it holds nothing else). Not where a name the `try:` binds is read
         after it, nor where the `except` does more."""
-        parents = parent_map(self.func)
+        parents = self.parents
         params = {p.name.value for p in all_params(self.func.params)}
         block, guard, node = None, None, self.value
         while node is not None and node is not self.func:
@@ -199,7 +206,7 @@ class SiteRewrite:
                 and is_reference(n, parents.get(id(n)))
             ):
                 return None
-        alone = isinstance(guard.body, cst.IndentedBlock) and list(guard.body.body) == [block]
+        alone = isinstance(guard.body, cst.IndentedBlock) and len(guard.body.body) == 1 and guard.body.body[0] is block
         return guard if alone and guard.orelse is None else block
 
     def _fallback_when_unconfigured(self, block: cst.Try) -> None:
@@ -212,7 +219,7 @@ class SiteRewrite:
 
     def _guard(self) -> cst.If | None:
         """An `if` whose test only probes the roots capability and whose body holds the request."""
-        parents = parent_map(self.func)
+        parents = self.parents
         node = self.value
         while node is not None and node is not self.func:
             parent = parents.get(id(node))
