@@ -250,10 +250,14 @@ def test_a_file_that_keeps_providing_roots_keeps_its_list_changed_send(tmp_path,
     (tmp_path / "host.py").write_text(HOST)
     doc = json.loads(run("check", "--no-cache", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "."))
     got = [(f["line"], f["code"], f["fix"]) for f in doc["findings"]]
-    # The private provider is left alone (core.fix.suggested: another module's tests may call it);
-    # the public setter `add_root` is deprecated, as a suggestion.
-    assert got == [(8, "RT002", "display"), (10, "RT002", "none"), (11, "RT102", "display"), (13, "RT002", "display"),
-                   (15, "RT004", "display")]  # fmt: skip
+    # The private provider goes with its wiring, as a suggestion (no other file of the run names
+    # it: run.private_names); the public setter `add_root` is deprecated, as a suggestion.
+    assert got == [(8, "RT002", "display"), (10, "RT002", "display"), (11, "RT102", "display"),
+                   (13, "RT002", "display"), (15, "RT004", "display")]  # fmt: skip
     assert doc["findings"][-1]["help"].startswith("a suggestion while this file keeps providing roots")
     run("fix", "--unsafe-fixes", ".")
     assert (tmp_path / "host.py").read_text() == HOST
+    # Another file of the run names the private provider (a test calls it): it is left alone.
+    (tmp_path / "test_host.py").write_text("def test_answer(host):\n    assert host._handle_list_roots\n")
+    doc = json.loads(run("check", "--no-cache", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "host.py", "test_host.py"))
+    assert [(f["line"], f["fix"]) for f in doc["findings"] if f["line"] == 10] == [(10, "none")]

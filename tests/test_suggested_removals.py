@@ -258,32 +258,47 @@ def _cli(*args: str) -> str:
     return result.stdout
 
 
-def _tree(root: Path, keeps: bool) -> Path:
+#: A private provider registered in a handler table: its removal goes with its registration's.
+PRIVATE_PROVIDER = (
+    "from mcp import types\n\n\nasync def _answer(context) -> types.ListRootsResult:\n"
+    "    return types.ListRootsResult(roots=[])\n\n\nHANDLERS = {'roots/list': _answer}\n"
+)
+
+
+def _tree(root: Path, private: str) -> Path:
+    """A project with a Roots test; `private`: "" (no other Roots code), "alone" (a private
+    provider no other file names) or "named" (another module imports it)."""
     (root / "src").mkdir(parents=True)
     (root / "tests").mkdir()
     (root / "tests" / "test_roots_client.py").write_bytes((FOLDER / "test_roots_client.py").read_bytes())
     server = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('s')\n"
     (root / "src" / "server.py").write_text(server)
-    if keeps:  # a private provider: no edit at all, so the project keeps Roots behaviour
-        (root / "src" / "keeps.py").write_text(
-            "from mcp import types\n\n\nasync def _answer(context) -> types.ListRootsResult:\n"
-            "    return types.ListRootsResult(roots=[])\n\n\nHANDLERS = {'roots/list': _answer}\n"
-        )
+    if private:
+        (root / "src" / "keeps.py").write_text(PRIVATE_PROVIDER)
+    if private == "named":
+        (root / "src" / "uses.py").write_text("from keeps import _answer\n\nANSWER = _answer\n")
     return root
 
 
-@pytest.mark.parametrize("keeps", [False, True], ids=["code-migrated", "code-keeps-roots"])
-def test_the_run_decides_whether_roots_tests_go(tmp_path, monkeypatch, keeps):
+@pytest.mark.parametrize("private", ["", "alone", "named"], ids=["code-migrated", "private-alone", "code-keeps-roots"])
+def test_the_run_decides_whether_roots_tests_go(tmp_path, monkeypatch, private):
     """`check` shows the removal of a Roots test only where `fix --apply-suggestions` applies
-    it: in a run where every Roots finding outside the tests gets an edit."""
-    root = _tree(tmp_path / "p", keeps)
+    it: in a run where every Roots finding outside the tests gets an edit. A private provider
+    goes with its registration where no other file names it (run.private_names); where one
+    does, it keeps Roots, and the tests stay."""
+    root = _tree(tmp_path / "p", private)
     monkeypatch.chdir(root)
     doc = json.loads(_cli("check", "--output-format", "json", "--exit-zero", "."))
     shown = [f["line"] for f in doc["findings"] if f["fix"] == "display" and f["path"].startswith("tests")]
+    keeps = private == "named"
     assert shown == ([31] if keeps else [17, 23, 31])
+    provider = [(f["line"], f["fix"]) for f in doc["findings"] if f["path"] == "src/keeps.py"]
+    assert provider == {"": [], "alone": [(4, "display"), (8, "display")], "named": [(4, "none"), (8, "display")]}[private]
     _cli("fix", "--apply-suggestions", "--exit-zero", ".")
     after = (root / "tests" / "test_roots_client.py").read_text()
     assert ("async def test_notifies" in after) == keeps
+    if private:
+        assert ("_answer" in (root / "src" / "keeps.py").read_text()) == keeps
 
 
 if __name__ == "__main__" and "--write" in sys.argv:

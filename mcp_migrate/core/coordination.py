@@ -67,6 +67,11 @@ class FileNotes:
     #: suggestion, or only a review marker): the project keeps that Roots behaviour, and its
     #: tests with it.
     keeps_roots: bool = False
+    #: Private definitions of this file (module- or class-level names) whose removal it would
+    #: suggest with the fixes that leave them unread, provided no other file of the run spells
+    #: their name (a test calling `session._handle_roots_list_changed()` directly): only the run
+    #: can tell (RunPlan.removable). keeps_roots counts them as given their edit.
+    private_removals: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,12 @@ class RunPlan:
         `kind` in this run: None, it stays as the rule made it; or (kind, note): the fix is
         withheld from the run, its finding reported with that kind and the note before its help."""
         return None
+
+    def removable(self, path: str, name: str) -> bool:
+        """Whether the private definition `name` of the file `path` (display path) may go with
+        the fixes that leave it unread: no other file of the run spells its name. A file alone
+        cannot know (another module may call it), so: no."""
+        return False
 
     def tests_go_with_code(self) -> bool:
         """Whether a test of the Roots behaviour may be removed with the code it tests: only

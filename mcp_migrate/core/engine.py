@@ -424,9 +424,11 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
     if reports:
         test_code = in_test_code(path)
-        _decide_fixes(reports, module, settings, rules, test_code, index, path)
-        if not test_code and _keeps_roots(reports, rules):
-            result.notes.keeps_roots = True
+        private = _decide_fixes(reports, module, settings, rules, test_code, index, path)
+        if not test_code:
+            result.notes.private_removals = sorted(set(private.values()))
+            if _keeps_roots([rep for rep in reports if id(rep) not in private], rules):
+                result.notes.keeps_roots = True
         if test_code and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
             # setting, no call passes directories, and its request stays (the run's plan).
@@ -646,7 +648,7 @@ IN_TEST_CODE = (
 
 def _decide_fixes(
     reports: list, module, settings: Settings, rules: list, test_code: bool = False, index=None, path: str = ""
-) -> None:
+) -> dict:
     """What the run and the file make of each report's fix, before positions: a safe removal
     whose orphan clean-up deletes a function is unsafe (core.fix.orphans.doomed_functions);
     in test code a fix is a suggestion (it would change what the test checks: issue 36 §4,
@@ -654,7 +656,8 @@ def _decide_fixes(
     provider whose removal would leave the project's plumbing without effect), every client-side
     fix of the file is (issue 36 §1: the flow goes together); a client-side fix while a server
     in the run still asks is withheld from this run, and its finding says why (the run's plan
-    decides: core.coordination.RunPlan.client_fix)."""
+    decides: core.coordination.RunPlan.client_fix). Returns {id(report): name} of the private
+    definitions the file's fixes leave unread (_suggest_removals)."""
     candidates = [
         rep for rep in reports if rep.fix is not None and rep.fix.orphans and not (rep.fix.unsafe or rep.fix.display)
     ]
@@ -687,7 +690,7 @@ def _decide_fixes(
             # `fix` alone); any other held fix leaves the finding without one in this run.
             held = replace(rep.fix, display=True) if kind == "display" else None
             rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
-    _suggest_removals(reports, module, rules, test_code, index, path, plan.tests_go_with_code())
+    return _suggest_removals(reports, module, rules, test_code, index, path, plan)
 
 
 def _keeps_roots(reports: list, rules: list) -> bool:
@@ -697,19 +700,21 @@ def _keeps_roots(reports: list, rules: list) -> bool:
     return any(rep.code in migrating and (rep.fix is None or rep.fix.marker_only) for rep in reports)
 
 
-def _suggest_removals(
-    reports: list, module, rules: list, test_code: bool, index, path: str = "", tests_go: bool = False
-) -> None:
+def _suggest_removals(reports: list, module, rules: list, test_code: bool, index, path: str, plan) -> dict:
     """A Roots finding still without an edit gets the removal of its construct as a suggestion
     where one can be written without leaving a name behind; then every unsafe or suggested Roots
     fix also removes the local bindings it leaves unread (core.fix.suggested; issue 36 §3, §5).
-    In test code, only where the run lets tests go with their code (core.fix.suggested_tests)."""
+    In test code, only where the run lets tests go with their code (core.fix.suggested_tests).
+    A private definition the file's other fixes leave unread goes only where the run's plan
+    finds its name in no other file. Returns {id(report): name} of those private definitions,
+    given their edit or not (FileNotes.private_removals: the run decides from them)."""
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     roots = [rep for rep in reports if rep.code in migrating and rep.via is None]
     bare = [rep for rep in roots if rep.fix is None and rep.kind is None]
     if not bare and not any(rep.fix is not None for rep in roots):
-        return
-    from mcp_migrate.core.fix.suggested import candidate, suggested_removals
+        return {}
+    tests_go = plan.tests_go_with_code()
+    from mcp_migrate.core.fix.suggested import candidate, private_definition, suggested_removals, with_applied
     from mcp_migrate.core.fix.suggested_tests import plumbing_only, test_removal
     from mcp_migrate.core.fix.unread import without_unread_locals
 
@@ -737,6 +742,7 @@ def _suggest_removals(
         bare = kept
     # Per rule: a removal counts only on the same rule's fixes to take what names it along
     # (`--select` may take one rule's fixes without another's; suggestions imply unsafe fixes).
+    pending: dict = {}
     for code in sorted({rep.code for rep in bare}):
         mine = [rep for rep in bare if rep.code == code]
         wanted = [
@@ -744,7 +750,14 @@ def _suggest_removals(
             for rep in mine
         ]
         others = [r.fix for r in roots if r.code == code and r.fix is not None and not r.fix.marker_only]
+        applied = [r.fix for r in roots if r.code == code and _fix_kind(r) in ("safe", "unsafe")]
         for i, (fix, note) in suggested_removals(module, wanted, others, parents).items():
+            name = private_definition(wanted[i])
+            if name is not None:
+                pending[id(mine[i])] = name
+                if not plan.removable(path, name):
+                    continue  # another file of the run may call it (run.private_names)
+                fix, note = with_applied(fix, note, wanted[i], module, applied)
             mine[i].fix, mine[i].help = fix, with_note(mine[i].help, note)
     # Per rule and kind, the fixes one command applies together (`--select` may take one rule's
     # without another's; `fix` takes safe fixes without unsafe ones). A safe fix keeps its
@@ -756,6 +769,7 @@ def _suggest_removals(
     for group in groups.values():
         for rep, fix in zip(group, without_unread_locals([rep.fix for rep in group], parents)):
             rep.fix = fix
+    return pending
 
 
 def _suggest(rep: Report, note: str) -> None:

@@ -90,6 +90,7 @@ def _result(result: FileResult) -> dict:
             "client_calls": [[c.target, c.passes, c.kind] for c in result.notes.client_calls],
             "kept": [[k.kind, k.name, k.owner] for k in result.notes.kept],
             "keeps_roots": result.notes.keeps_roots,
+            "private_removals": list(result.notes.private_removals),
         },
         "fix_previews": [
             [code, unsafe, base64.b64encode(data).decode("ascii")]
@@ -147,6 +148,7 @@ def _checked_result(path: str, raw: dict) -> FileResult:
         result.notes.tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
     result.notes.still_asks = _of(notes.get("still_asks"), bool)
     result.notes.keeps_roots = _of(notes.get("keeps_roots", False), bool)
+    result.notes.private_removals = [_of(name, str) for name in _of(notes.get("private_removals", []), list)]
     result.notes.env_vars = [_of(name, str) for name in _of(notes.get("env_vars"), list)]
     for item in _of(notes.get("client_calls"), list):
         target, passes, kind = _triple(item)

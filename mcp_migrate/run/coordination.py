@@ -17,6 +17,7 @@ from mcp_migrate.core.findings import FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.project.discovery import SourceFile
+from mcp_migrate.run import private_names
 from mcp_migrate.run.one_file import check_data
 from mcp_migrate.run.plan import adjusted, fixes_of
 from mcp_migrate.run.records import RunResult
@@ -43,7 +44,8 @@ def with_run_plan(items: list, jobs: int) -> list:
         file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))
         for (_source, _settings, unsafe, fixes), result in zip(items, checks)
     ]
-    run_plan = plans(entries).fix
+    readers = [(result.path, _reader(source.path)) for (source, *_), result in zip(items, checks)]
+    run_plan = plans(entries, _removable(entries, readers)).fix
     if run_plan == RootsPlan():
         return items
     return [
@@ -57,7 +59,8 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
     from mcp_migrate.run import analysis
 
     result = analysis.check(data, display, settings)
-    run_plan = plans([file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]).fix
+    entries = [file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]
+    run_plan = plans(entries, _removable(entries, [(result.path, lambda: data)])).fix
     return settings if run_plan == RootsPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
 
 
@@ -77,11 +80,12 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
         entries.append(
             file_asks(result, _applies_rt001(run.unsafe_fixes_for(result.path), fixes), _applies_rt001(True, fixes))
         )
-    both = plans(entries)
+    readers = [(path, ref.read) for path, ref in run.files.items()]
+    both = plans(entries, _removable(entries, readers))
     if both.unsafe.tools:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
-    if both.fix.code_migrated:
-        _check_tests_under(run, recheck or run_items)
+    if both.fix.code_migrated or both.fix.removable_names:
+        _check_tests_under(run, both.fix, recheck or run_items)
     run_plan = both.fix
     if not run_plan.server_still_asks:
         return run
@@ -152,27 +156,42 @@ def _replace_results(run: RunResult, chosen: list, recheck: Callable) -> None:
         run.files[result.path] = ref._replace(settings=settings)  # what propose_fixes runs
 
 
-def _check_tests_under(run: RunResult, recheck: Callable) -> None:
-    """Check again the test files with Roots findings, under a plan that says only that no code
-    outside the tests keeps Roots behaviour (RootsPlan.code_migrated): a test of that behaviour
-    may then go with it, which `fix --apply-suggestions` does under the run's plan, so `check`
-    shows the same suggestion. The plan carries nothing else: the client-side coordination of
-    the rechecked findings is still `coordinate_check`'s."""
+def _check_tests_under(run: RunResult, run_plan: RootsPlan, recheck: Callable) -> None:
+    """Check again, under what the whole run decided of them, the test files with Roots findings
+    when no code outside the tests keeps Roots behaviour (RootsPlan.code_migrated: a test of
+    that behaviour may then go with it) and the files whose private definitions no other file
+    spells (RootsPlan.removable_names: they go with the fixes that leave them unread). `fix`
+    does both under the run's plan, so `check` shows the same edits. The plan carries nothing
+    else: the client-side coordination of the rechecked findings is still `coordinate_check`'s."""
     codes = roots_migration()
+    private = {path for path, _ in run_plan.removable_names}
     chosen = []
     for index, result in enumerate(run.results):
         ref = run.files.get(result.path)
-        if ref is None or result.errors or not in_test_code(result.path):
+        if ref is None or result.errors:
             continue
-        if any(f.code in codes for f in result.findings):
-            plan = ref.settings.run
-            plan = (
-                dataclasses.replace(plan, code_migrated=True)
-                if isinstance(plan, RootsPlan)
-                else RootsPlan(code_migrated=True)
+        tests = run_plan.code_migrated and in_test_code(result.path) and any(f.code in codes for f in result.findings)
+        if tests or result.path in private:
+            plan = ref.settings.run if isinstance(ref.settings.run, RootsPlan) else RootsPlan()
+            plan = dataclasses.replace(
+                plan, code_migrated=run_plan.code_migrated, removable_names=run_plan.removable_names
             )
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
     _replace_results(run, chosen, recheck)
+
+
+def _reader(path: str) -> Callable[[], bytes]:
+    def read() -> bytes:
+        with open(path, "rb") as handle:
+            return handle.read()
+
+    return read
+
+
+def _removable(entries: list, readers: list) -> tuple:
+    """RootsPlan.removable_names of a run: its files' private removals no other file spells."""
+    candidates = [(e.path, name) for e in entries for name in e.notes.private_removals]
+    return private_names.removable(candidates, readers) if candidates else ()
 
 
 def _recheck_here(items: list) -> list:

@@ -19,6 +19,7 @@ clients, and the project's own client-server tests, need them.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -48,9 +49,15 @@ class RootsPlan(RunPlan):
     #: Every file outside test code that has a Roots finding gives it an edit (FileNotes
     #: .keeps_roots is nowhere set): the code the Roots tests test goes, and they may go with it.
     code_migrated: bool = False
+    #: (display path, name): the private definitions no other file of the run spells, which go
+    #: with the fixes that leave them unread (FileNotes.private_removals, run.coordination).
+    removable_names: tuple = ()
 
     def tests_go_with_code(self) -> bool:
         return self.code_migrated
+
+    def removable(self, path: str, name: str) -> bool:
+        return (path, name) in self.removable_names
 
     @classmethod
     def joined(cls, notes) -> RootsPlan:
@@ -59,7 +66,7 @@ class RootsPlan(RunPlan):
         return cls(
             tools=tuple(sorted({tool for note in notes for tool in note.tools})),
             server_still_asks=any(note.still_asks for note in notes),
-            code_migrated=_code_migrated(notes),
+            code_migrated=not any(note.keeps_roots or note.private_removals for note in notes),
         )
 
     def client_fix(self, kind: str) -> tuple | None:
@@ -110,9 +117,11 @@ class Plans(NamedTuple):
     unsafe: RootsPlan
 
 
-def plans(entries) -> Plans:
-    """The two plans of a run, from every file's FileAsks (order-independent)."""
+def plans(entries, removable: tuple = ()) -> Plans:
+    """The two plans of a run, from every file's FileAsks (order-independent). `removable`:
+    the (path, name) of FileNotes.private_removals that no other file of the run spells."""
     entries = sorted(entries, key=lambda e: e.path)
+    removable = tuple(sorted(set(removable)))
 
     def one(attr: str) -> tuple:
         asking = tuple(e.path for e in entries if _asks_after(e, getattr(e, attr)))
@@ -121,21 +130,28 @@ def plans(entries) -> Plans:
 
     unsafe_tools, unsafe_asking = one("rewritten_by_unsafe")
     fix_tools, fix_asking = one("rewritten_by_fix")
-    migrated = _code_migrated(e.notes for e in entries)
-    unsafe = RootsPlan(unsafe_tools, bool(unsafe_asking), asking=unsafe_asking, code_migrated=migrated)
+    migrated = _code_migrated(entries, removable)
+    unsafe = RootsPlan(
+        unsafe_tools, bool(unsafe_asking), asking=unsafe_asking, code_migrated=migrated, removable_names=removable
+    )
     fix = RootsPlan(
         fix_tools,
         bool(fix_asking),
         freed_by_unsafe=bool(fix_asking) and not unsafe_asking,
         asking=fix_asking,
         code_migrated=migrated,
+        removable_names=removable,
     )
     return Plans(fix, unsafe)
 
 
-def _code_migrated(notes) -> bool:
-    """No file of the run keeps Roots behaviour outside its tests."""
-    return not any(note.keeps_roots for note in notes)
+def _code_migrated(entries, removable: tuple) -> bool:
+    """No file of the run keeps Roots behaviour outside its tests: none keeps a finding without
+    an edit, nor a private definition that another file spells (its removal is not written)."""
+    kept = set(removable)
+    return not any(
+        e.notes.keeps_roots or any((e.path, name) not in kept for name in e.notes.private_removals) for e in entries
+    )
 
 
 def for_file(plan: RootsPlan, unsafe: bool) -> RootsPlan:
@@ -143,7 +159,7 @@ def for_file(plan: RootsPlan, unsafe: bool) -> RootsPlan:
     applies them gets no promise that `--unsafe-fixes` frees its withheld fixes (it would apply
     them now)."""
     if unsafe and plan.freed_by_unsafe:
-        return RootsPlan(plan.tools, plan.server_still_asks, False, plan.asking, plan.code_migrated)
+        return dataclasses.replace(plan, freed_by_unsafe=False)
     return plan
 
 

@@ -33,6 +33,12 @@ SUGGESTED_REMOVAL = (
     " relied on it changes"
 )
 
+#: Said before the help of a private definition's finding whose removal goes with the fixes
+#: that leave it unread.
+GOES_WITH_ITS_USES = (
+    "an unsafe removal: the fixes of its uses leave it unread, and no other file of this run names it"
+)
+
 #: Said before the help of a parameter's finding whose edit is its deprecation.
 SUGGESTED_PARAMETER_DEPRECATION = (
     "a suggested deprecation (`fix --apply-suggestions` applies it): callers may still pass this"
@@ -65,6 +71,9 @@ class Candidate(NamedTuple):
     #: A deprecated function's name: the deprecation holds only where nothing else in the file
     #: names it (a function registered here goes with its registration, or is left alone).
     alone: cst.Name | None = None
+    #: A private module- or class-level definition: other modules may still call it, so its
+    #: removal holds only where the run finds its name in no other file (RunPlan.removable).
+    private: bool = False
 
 
 def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
@@ -248,14 +257,17 @@ def _definition(chain: list) -> cst.FunctionDef | cst.ClassDef | None:
 def _definition_removal(definition, chain: list) -> Candidate | None:
     """A definition no other module can reach: nested in a function. A private name is no such
     promise: a corpus project's tests call its private `_handle_roots_list_changed` directly
-    (conduit), so a module-level or class-level definition is deprecated when public and left
-    alone when private."""
+    (conduit), so a module-level or class-level private definition goes only where the run finds
+    its name in no other file (`private`, decided by the engine with the run's plan); a public
+    one is deprecated."""
     name = definition.name.value
     nested = any(isinstance(outer, (cst.FunctionDef, cst.Lambda)) for outer in chain[: _at(chain, definition)])
     if nested:
         return Candidate(RemoveStatement(definition), definition.name)
     private = name.startswith("_") and not name.endswith("__")
-    return None if private else _deprecation(definition)
+    if private:
+        return Candidate(RemoveStatement(definition), definition.name, private=True)
+    return _deprecation(definition)
 
 
 def _parameter(chain: list) -> tuple | None:
@@ -421,6 +433,30 @@ def suggested_removals(module: cst.Module, wanted: list, others: list, parents: 
     return {
         i: (Fix((c.edit,), display=True, imports=c.imports), c.note or SUGGESTED_REMOVAL) for i, c in chosen.items()
     }
+
+
+def private_definition(candidate_: Candidate | None) -> str | None:
+    """The name of a private module- or class-level definition `candidate_` removes, or None."""
+    if candidate_ is None or not candidate_.private or candidate_.binds is None:
+        return None
+    return candidate_.binds.value
+
+
+def with_applied(fix: Fix, note: str, candidate_: Candidate, module: cst.Module, applied: list) -> tuple:
+    """(fix, note) of a definition's removal (`fix`, suggested, said with `note`): an unsafe fix
+    when the fixes `applied` (safe or unsafe) already remove every other reference to it, so the
+    command that leaves it unread removes it too (a provider goes with its wiring) instead of
+    leaving dead code to a second command."""
+    name = candidate_.binds
+    if name is None:
+        return fix, note
+    gone: set = set()
+    for other in applied:
+        gone |= touched(other)
+    references = [ref for ref in _references(module, {name.value}).get(name.value, ()) if ref is not name]
+    if references and all(id(ref) in gone for ref in references):
+        return Fix(fix.edits, unsafe=True, imports=fix.imports), GOES_WITH_ITS_USES
+    return fix, note
 
 
 def _references(module: cst.Module, names: set) -> dict:

@@ -1,0 +1,99 @@
+"""Which private definitions a run lets go with the fixes that leave them unread
+(run.private_names), and that the decision survives the results cache (a warm run decides as a
+cold one)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from mcp_migrate.commands.cli import cli
+from mcp_migrate.core.findings import FileResult
+from mcp_migrate.project.cache_codec import _checked_result, _result
+from mcp_migrate.run.private_names import removable
+
+
+def _readers(files: dict) -> list:
+    return [(path, (lambda data=data: data)) for path, data in files.items()]
+
+
+def test_a_name_spelled_only_in_its_own_file_may_go():
+    files = {"a.py": b"def _answer(): ...\nH = {'roots/list': _answer}\n", "b.py": b"x = 1\n"}
+    assert removable([("a.py", "_answer")], _readers(files)) == (("a.py", "_answer"),)
+
+
+def test_another_file_that_spells_the_name_keeps_it():
+    """As an attribute, an import or in a string: any spelling as a word."""
+    for spelling in (b"session._answer()\n", b"from a import _answer\n", b"getattr(s, '_answer')\n"):
+        files = {"a.py": b"def _answer(): ...\n", "tests/test_a.py": spelling}
+        assert removable([("a.py", "_answer")], _readers(files)) == ()
+
+
+def test_a_longer_name_is_not_a_spelling():
+    files = {"a.py": b"def _answer(): ...\n", "b.py": b"_answer_cache = 1\nmy_answer = _answers\n"}
+    assert removable([("a.py", "_answer")], _readers(files)) == (("a.py", "_answer"),)
+
+
+def test_an_unreadable_file_spells_every_name():
+    def unreadable() -> bytes:
+        raise PermissionError("b.py")
+
+    readers = [("a.py", lambda: b"def _answer(): ...\n"), ("b.py", unreadable)]
+    assert removable([("a.py", "_answer")], readers) == ()
+
+
+def test_two_files_with_the_same_private_name_keep_each_other():
+    files = {"a.py": b"def _answer(): ...\n", "b.py": b"def _answer(): ...\n"}
+    assert removable([("a.py", "_answer"), ("b.py", "_answer")], _readers(files)) == ()
+
+
+def test_no_candidate_reads_no_file():
+    def never() -> bytes:
+        raise AssertionError("read")
+
+    assert removable([], [("a.py", never)]) == ()
+
+
+def test_the_notes_survive_the_results_cache():
+    result = FileResult("a.py")
+    result.notes.private_removals = ["_answer", "_handle"]
+    again = _checked_result("a.py", json.loads(json.dumps(_result(result))))
+    assert again.notes.private_removals == ["_answer", "_handle"]
+
+
+PROVIDER = """from mcp import ClientSession
+from mcp.types import ListRootsResult
+
+
+class Host:
+    def stdio(self, read, write):
+        return ClientSession(read, write, list_roots_callback=self._list_roots)
+
+    def http(self, read, write):
+        return ClientSession(read, write, list_roots_callback=self._list_roots)
+
+    async def _list_roots(self, context) -> ListRootsResult:
+        return ListRootsResult(roots=[])
+"""
+
+
+def test_a_warm_run_decides_as_a_cold_one(tmp_path, monkeypatch):
+    """The provider wired in twice goes with both wirings (suggested, as they are: the roots the
+    method gives are unknown here), cold and warm; a second file naming it keeps it, warm too."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "host.py").write_text(PROVIDER)
+
+    def kinds() -> list:
+        result = CliRunner().invoke(cli, ["check", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "."])
+        return [(f["line"], f["fix"]) for f in json.loads(result.stdout)["findings"]]
+
+    assert kinds() == [(7, "display"), (10, "display"), (12, "display")]
+    assert kinds() == [(7, "display"), (10, "display"), (12, "display")]
+    (tmp_path / "other.py").write_text("def f(host):\n    return host._list_roots\n")
+    assert kinds() == [(7, "display"), (10, "display"), (12, "none")]
+    assert kinds() == [(7, "display"), (10, "display"), (12, "none")]
+    (tmp_path / "other.py").unlink()
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    assert "def _list_roots" not in (tmp_path / "host.py").read_text()
+    assert "list_roots_callback=" not in (tmp_path / "host.py").read_text()
