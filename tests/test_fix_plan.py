@@ -259,5 +259,9 @@ def test_a_file_that_keeps_providing_roots_keeps_its_list_changed_send(tmp_path,
     assert (tmp_path / "host.py").read_text() == HOST
     # Another file of the run names the private provider (a test calls it): it is left alone.
     (tmp_path / "test_host.py").write_text("def test_answer(host):\n    assert host._handle_list_roots\n")
-    doc = json.loads(run("check", "--no-cache", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "host.py", "test_host.py"))
+    doc = json.loads(
+        run(
+            "check", "--no-cache", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "host.py", "test_host.py"
+        )
+    )
     assert [(f["line"], f["fix"]) for f in doc["findings"] if f["line"] == 10] == [(10, "none")]

@@ -293,7 +293,9 @@ def test_the_run_decides_whether_roots_tests_go(tmp_path, monkeypatch, private):
     keeps = private == "named"
     assert shown == ([31] if keeps else [17, 23, 31])
     provider = [(f["line"], f["fix"]) for f in doc["findings"] if f["path"] == "src/keeps.py"]
-    assert provider == {"": [], "alone": [(4, "display"), (8, "display")], "named": [(4, "none"), (8, "display")]}[private]
+    assert (
+        provider == {"": [], "alone": [(4, "display"), (8, "display")], "named": [(4, "none"), (8, "display")]}[private]
+    )
     _cli("fix", "--apply-suggestions", "--exit-zero", ".")
     after = (root / "tests" / "test_roots_client.py").read_text()
     assert ("async def test_notifies" in after) == keeps

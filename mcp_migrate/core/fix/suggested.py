@@ -35,9 +35,7 @@ SUGGESTED_REMOVAL = (
 
 #: Said before the help of a private definition's finding whose removal goes with the fixes
 #: that leave it unread.
-GOES_WITH_ITS_USES = (
-    "an unsafe removal: the fixes of its uses leave it unread, and no other file of this run names it"
-)
+GOES_WITH_ITS_USES = "an unsafe removal: the fixes of its uses leave it unread, and no other file of this run names it"
 
 #: Said before the help of a parameter's finding whose edit is its deprecation.
 SUGGESTED_PARAMETER_DEPRECATION = (
