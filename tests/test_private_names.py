@@ -97,3 +97,24 @@ def test_a_warm_run_decides_as_a_cold_one(tmp_path, monkeypatch):
     CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
     assert "def _list_roots" not in (tmp_path / "host.py").read_text()
     assert "list_roots_callback=" not in (tmp_path / "host.py").read_text()
+
+
+HOST_WITH_ROOTS = PROVIDER.replace("ListRootsResult(roots=[])", "ListRootsResult(roots=self.roots)")
+
+
+def test_the_marker_names_where_the_roots_live_not_the_provider_that_goes(tmp_path, monkeypatch):
+    """The wiring's review marker names `self.roots` (what the provider returned), which stays
+    true after the provider itself goes with its wiring; a provider whose return reads its own
+    locals is named as before."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "host.py").write_text(HOST_WITH_ROOTS)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    text = (tmp_path / "host.py").read_text()
+    assert "def _list_roots" not in text
+    assert text.count("# mcp-migrate: RT002 review: the roots came from `self.roots` at run time;") == 2
+    local = PROVIDER.replace(
+        "return ListRootsResult(roots=[])", "found = context.x\n        return ListRootsResult(roots=found)"
+    )
+    (tmp_path / "host.py").write_text(local)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    assert "the roots came from `self._list_roots`" in (tmp_path / "host.py").read_text()

@@ -44,6 +44,10 @@ def directories_of(context, value: cst.BaseExpression, scope: cst.FunctionDef | 
             return _returned_roots(context, target)
         if target is not None:
             return directories_of(context, target, scope)
+    if isinstance(value, cst.Attribute):
+        followed = _own_method_roots(context, value)
+        if followed:
+            return followed
     if isinstance(value, cst.Call) and context.resolver.sdk_name(value.func) == "ListRootsResult":
         roots = keyword(value, "roots")
         return directories_of(context, roots.value, scope) if roots is not None else [_unknown(value)]
@@ -194,6 +198,27 @@ def _returned_roots(context, func: cst.FunctionDef) -> list:
     found = directories_of(context, returns[0], func)
     if any(lit is False and _reads_locals(text, func) for lit, text in found):
         return [(None, f"{func.name.value}()")]  # computed from the callback's own variables
+    return found
+
+
+def _own_method_roots(context, value: cst.Attribute) -> list:
+    """The roots `self.<method>` returns, where the method is defined in the class around the
+    wiring and returns one `ListRootsResult(roots=...)` read from the instance (`self.roots`):
+    the marker then names where the roots live, which stays true once the method itself goes
+    with its wiring (core.fix.suggested). [] where the method's return cannot be followed."""
+    if not (isinstance(value.value, cst.Name) and value.value.value == "self"):
+        return []
+    owner = next((a for a in reversed(context.ancestors) if isinstance(a, cst.ClassDef)), None)
+    body = owner.body.body if owner is not None and isinstance(owner.body, cst.IndentedBlock) else ()
+    method = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == value.attr.value), None)
+    if method is None:
+        return []
+    found = _returned_roots(context, method)
+    own = bound_names(method) - {"self"}
+    if not found or found == [(None, f"{method.name.value}()")]:
+        return []
+    if any(own & free_names(text) for _, text in found):
+        return []
     return found
 
 
