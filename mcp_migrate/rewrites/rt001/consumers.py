@@ -3,6 +3,8 @@ element uses (`root.uri`, `root.name`), URI-to-path idioms; what is not understo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveStatement, Replace
@@ -16,6 +18,7 @@ from mcp_migrate.core.syntax import (
     short,
 )
 from mcp_migrate.rewrites.names import is_store
+from mcp_migrate.rewrites.rt001.decoders import PATH
 from mcp_migrate.rewrites.rt001.folding import ConstantFolder
 from mcp_migrate.rewrites.rt001.outcomes import NotUnderstood, SideChannel, UsePlan
 
@@ -48,12 +51,22 @@ _URI_EXPECTED = {
 class ConsumerRewriter:
     """Plans the edits that make `value` (the awaited request) unnecessary inside `func`."""
 
-    def __init__(self, func: cst.FunctionDef, value: cst.BaseExpression, kind: str, target: str, resolver):
+    def __init__(
+        self,
+        func: cst.FunctionDef,
+        value: cst.BaseExpression,
+        kind: str,
+        target: str,
+        resolver,
+        decoder: Callable[[cst.Call], str | None] | None = None,
+    ):
         self.func = func
         self.value = value
         self.kind = kind  # "result": a ListRootsResult; "list": FastMCP's list[Root]
         self.target = target  # the name holding the directories (parameter or constant)
         self.resolver = resolver
+        #: PATH/STR for a call of a project helper decoding a file URI (rewrites.rt001.decoders).
+        self.decoder = decoder
         self.parents = parent_map(func)
         self.plan = UsePlan()
 
@@ -250,6 +263,8 @@ class ConsumerRewriter:
             self.plan.edits.append(Replace(replaced, path))
             return
         holder = parent if isinstance(self.parent(node), cst.Arg) else None
+        if isinstance(holder, cst.Call) and self._decoded_by_helper(holder, node, path):
+            return
         if isinstance(holder, cst.Call) and not self._is_builtin_call(holder):
             # `file_uri_to_path(str(root.uri))`, `to_local(root.uri)`: a URI rebuilt with
             # `as_uri()` would go path -> URI -> path, or gain `%20` in code that strips
@@ -258,6 +273,31 @@ class ConsumerRewriter:
         # The URI as text: the same shape, built from the path.
         self.plan.needs_path = True
         self.plan.edits.append(Replace(node, parse_expr(f"Path({code_of(path)}).resolve().as_uri()")))
+
+    def _decoded_by_helper(self, call: cst.Call, uri: cst.BaseExpression, path: cst.BaseExpression) -> bool:
+        """`file_url_to_path(root.uri)` where the project's helper decodes the file URI it is
+        given as its only argument into a path: the call becomes the directory itself, as the
+        helper returns it (`Path(directory)` or the string). The helper may check more than it
+        decodes (a strict `resolve()`, a folder that must exist), so the rewrite is suggested."""
+        if self.decoder is None or len(call.args) != 1 or call.args[0].value is not uri or call.args[0].keyword:
+            return False
+        kind = self.decoder(call)
+        if kind is None:
+            return False
+        if kind == PATH:
+            self.plan.needs_path = True
+            self.plan.edits.append(Replace(call, cst.Call(cst.Name("Path"), [cst.Arg(path)])))
+        else:
+            self.plan.edits.append(Replace(call, path))
+        self.plan.dropped.append(call)
+        helper = short(call.func)
+        self.plan.helpers.append(helper)
+        self.plan.suggested = self.plan.suggested or (
+            f"`{helper}` decoded a root's URI, and its call now gives the directory itself: check"
+            " that what it did besides decoding (resolving the path, checking that the folder"
+            " exists) is not needed"
+        )
+        return True
 
     def _uri_attribute(self, attr: cst.Attribute, path: cst.BaseExpression) -> None:
         """`root.uri.<attr>`: `.path` is the path; `.scheme` is "file" and `.host` empty for

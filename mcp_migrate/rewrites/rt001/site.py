@@ -4,7 +4,7 @@ request (dead locals, an unused Context parameter) dropped."""
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, partial
 
 import libcst as cst
 
@@ -16,11 +16,13 @@ from mcp_migrate.core.syntax import (
     is_reference,
     iter_nodes,
     keyword,
+    module_binding,
     parent_map,
     positional,
 )
 from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.consumers import ConsumerRewriter
+from mcp_migrate.rewrites.rt001.decoders import decoder_kind
 from mcp_migrate.rewrites.rt001.flow import always_exits, unreachable_after
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnderstood, SideChannel, SideChannelSite
 from mcp_migrate.rewrites.rt001.signature import (
@@ -33,6 +35,18 @@ from mcp_migrate.rewrites.rt001.signature import (
 from mcp_migrate.rewrites.rt001.strategies import Strategy
 from mcp_migrate.rewrites.rt001.tools import is_tool_function
 
+#: Context managers that only bound the time of what they hold.
+_TIME_LIMITS = frozenset(
+    {
+        "anyio.fail_after",
+        "anyio.move_on_after",
+        "asyncio.timeout",
+        "asyncio.timeout_at",
+        "async_timeout.timeout",
+        "trio.fail_after",
+        "trio.move_on_after",
+    }
+)
 #: What a `try:` around the request means (the reason of its marker or suggestion).
 FALLBACK_REASON = "the request sits in a `try:` whose `except` branch is the fallback a 2026 client got"
 #: Why a rewrite inside such a `try:` is only suggested.
@@ -63,6 +77,8 @@ class SiteRewrite:
         self.new_param: NewParam | None = None
         #: Why the fix is only a suggestion (empty: applied with `--unsafe-fixes`).
         self.suggested_because = ""
+        #: Module-level helpers the fix may leave unused (core.fix.orphans deletes them then).
+        self.orphans: list[str] = []
 
     @cached_property
     def parents(self) -> dict:
@@ -99,11 +115,16 @@ class SiteRewrite:
             self._drop_unused_context()
             return Fix(tuple(self.edits), unsafe=True, imports=())
         try:
-            plan = ConsumerRewriter(self.func, self.value, self.kind, self.target, self.resolver).run()
+            decoder = partial(decoder_kind, self.context)
+            plan = ConsumerRewriter(self.func, self.value, self.kind, self.target, self.resolver, decoder).run()
             self.edits.extend(plan.edits)
             self.dropped.extend(plan.dropped)
             if plan.needs_path:
                 self.imports.append(("pathlib", "Path"))
+            # A helper of this module only the roots needed goes once nothing calls it.
+            self.orphans += [n for n in plan.helpers if isinstance(module_binding(self.module, n), cst.FunctionDef)]
+            if plan.suggested:
+                self.suggested_because = "; ".join(r for r in (self.suggested_because, plan.suggested) if r)
         except SideChannel as exc:
             raise SideChannelSite(str(exc)) from None
         except NotUnderstood as exc:
@@ -128,7 +149,42 @@ class SiteRewrite:
         self.strategy.provide(self)
         self._drop_dead_locals()
         self._drop_unused_context()
-        return Fix(tuple(self.edits), unsafe=True, display=bool(self.suggested_because), imports=tuple(self.imports))
+        self._drop_emptied_time_limits()
+        return Fix(
+            tuple(self.edits),
+            orphans=tuple(self.orphans),
+            unsafe=True,
+            display=bool(self.suggested_because),
+            imports=tuple(self.imports),
+        )
+
+    def _drop_emptied_time_limits(self) -> None:
+        """`with anyio.fail_after(t): result = await session.list_roots()`: the time limit only
+        bounded the request, so it goes with it instead of staying around `pass`. Only a time
+        limit (its qualified name), binding nothing: another context manager may do something of
+        its own (`async with connect(cfg):` still connects)."""
+        for i, edit in enumerate(self.edits):
+            if not isinstance(edit, RemoveStatement):
+                continue
+            line = self.parents.get(id(edit.node))
+            block = self.parents.get(id(line))
+            scope = self.parents.get(id(block))
+            if not (
+                isinstance(line, cst.SimpleStatementLine)
+                and len(line.body) == 1
+                and isinstance(block, cst.IndentedBlock)
+                and len(block.body) == 1
+                and isinstance(scope, cst.With)
+            ):
+                continue
+            if all(
+                item.asname is None
+                and isinstance(item.item, cst.Call)
+                and self.resolver.qualified(item.item.func) in _TIME_LIMITS
+                for item in scope.items
+            ):
+                self.edits[i] = RemoveStatement(scope)
+                self.dropped.append(scope)
 
     # --- a `try:` with a fallback ----------------------------------------------------------------
     def _fallback_try(self) -> cst.Try | None:
