@@ -24,7 +24,7 @@ from pyflakes import reporter as pyflakes_reporter
 
 from mcp_migrate.api import check_source, default_settings, fix_source
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core.engine import IN_TEST_CODE
+from mcp_migrate.core.engine import IN_TEST_CODE, TESTS_WAIT
 from mcp_migrate.core.fix.edits import Insert
 from mcp_migrate.core.fix.suggested import (
     SUGGESTED_DEPRECATION,
@@ -140,10 +140,14 @@ def test_a_suggested_removal_says_so_before_the_rules_help():
     removed = [f for f in _findings("test_roots_client.py") if f.fix == "display"]
     assert len(removed) == 3 and all(f.help.startswith(SUGGESTED_TEST_REMOVAL + "; ") for f in removed)
     assert not any(IN_TEST_CODE in f.help for f in removed)
-    # A rule's own fix in test code is a suggestion for the test-code reason instead.
+    # A rule's own fix in test code is a suggestion for the test-code reason instead, where the
+    # run lets tests change with their code; a test file alone keeps its plumbing.
     sender = "from mcp import ClientSession\n\nasync def f(s: ClientSession):\n    await s.send_roots_list_changed()\n"
-    (own,) = check_source(sender, "tests/test_sender.py")
+    (own,) = check_source(sender, "tests/test_sender.py", settings=MIGRATED_RUN)
     assert own.fix == "display" and own.help.startswith(IN_TEST_CODE)
+    (alone,) = check_source(sender, "tests/test_sender.py")
+    assert alone.fix == "none" and alone.help.startswith(TESTS_WAIT + "; ")
+    assert IN_TEST_CODE not in alone.help
 
 
 def _fixed(name: str, suggestions: bool) -> str:
@@ -251,8 +255,8 @@ def test_tests_stay_where_the_run_does_not_know_the_code_is_migrated():
     behaviour, gets no suggestion of its own: its tests still test that behaviour."""
     path = FOLDER / "test_roots_client.py"
     alone = check_source(path.read_bytes(), str(path))
-    assert [f.fix for f in alone] == ["none"] * 5 + ["display"]  # the rule's own fix, a suggestion
-    assert alone[-1].help.startswith(IN_TEST_CODE)
+    assert [f.fix for f in alone] == ["none"] * 6  # the rule's own keyword removal waits too
+    assert alone[-1].help.startswith(TESTS_WAIT + "; ")
 
 
 def _cli(*args: str) -> str:
@@ -294,7 +298,7 @@ def test_the_run_decides_whether_roots_tests_go(tmp_path, monkeypatch, private):
     doc = json.loads(_cli("check", "--output-format", "json", "--exit-zero", "."))
     shown = [f["line"] for f in doc["findings"] if f["fix"] == "display" and f["path"].startswith("tests")]
     keeps = private == "named"
-    assert shown == ([31] if keeps else [17, 23, 31])
+    assert shown == ([] if keeps else [17, 23, 31])
     provider = [(f["line"], f["fix"]) for f in doc["findings"] if f["path"] == "src/keeps.py"]
     assert (
         provider == {"": [], "alone": [(4, "display"), (8, "display")], "named": [(4, "none"), (8, "display")]}[private]
