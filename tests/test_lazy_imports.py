@@ -78,6 +78,7 @@ LAZY = {
     " an edit: a tree without one never loads it (nor core.fix.apply, which it reads edits with)",
     ("core/engine.py", "mcp_migrate.core.fix.unread"): "as core.fix.suggested, above",
     ("core/engine.py", "mcp_migrate.core.fix.suggested_tests"): "as core.fix.suggested, above",
+    ("core/engine.py", "mcp_migrate.core.fix.hollowed"): "as core.fix.suggested, above",
     ("core/fix/import_block.py", "libcst.codemod"): CODEMOD,
     ("core/fix/import_block.py", "libcst.codemod.visitors"): CODEMOD,
     ("core/fix/imports.py", "libcst.codemod"): CODEMOD,

@@ -46,7 +46,7 @@ FINDINGS = {
         (31, 15, "RT002", "none"),  # private `_answer`: another module's tests may call it
         (35, 37, "RT004", "display"),  # `notify("notifications/roots/list_changed", None)`
         (36, 58, "RT004", "display"),  # a raw message dict sent by a statement of its own
-        (39, 15, "RT004", "safe"),  # a rule's own fix is untouched
+        (39, 15, "RT004", "display"),  # the rule's own removal would empty a public method: deprecated
     ],
     "test_roots_client.py": [
         (8, 11, "RT002", "none"),  # test code outside a test: left alone (issue 36 §4)
@@ -129,7 +129,9 @@ def test_findings_and_fix_kinds(name):
 
 def test_a_suggested_removal_says_so_before_the_rules_help():
     helps = [f.help for f in _findings("removals.py") if f.fix == "display"]
-    assert helps and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps)
+    assert len(helps) == 5 and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps[:-1])
+    # The SDK send is a public method's only statement: the method is deprecated instead.
+    assert helps[-1].startswith(SUGGESTED_DEPRECATION + "; ")
     (deprecated,) = [f for f in _findings("kept_definitions.py") if f.fix == "display"]
     assert deprecated.help.startswith(SUGGESTED_DEPRECATION + "; ")
     parameters = [f for f in _findings("deprecated_parameter.py") if f.fix == "display"]
@@ -221,11 +223,12 @@ def test_a_public_function_is_deprecated_unless_a_stub_or_already_warning(body, 
 
 
 def test_without_the_flag_no_suggestion_is_written():
-    """`fix --unsafe-fixes` writes the rules' own fixes only (the SDK send at line 39): the
-    probes, the registration, the private provider and the raw sends stay as they were."""
+    """`fix --unsafe-fixes` writes the rules' own fixes only: the probes, the registration, the
+    private provider and the raw sends stay as they were, and so does the SDK send at line 39
+    (it is a public method's only statement: the method's deprecation is suggested instead)."""
     before = (FOLDER / "removals.py").read_text(encoding="utf-8").splitlines()
     after = _fixed("removals.py", False).splitlines()
-    assert [line for line in before if line not in after] == [before[38]]
+    assert before == after
     assert _fixed("test_roots_client.py", False) == (FOLDER / "test_roots_client.py").read_text(encoding="utf-8")
 
 
@@ -314,3 +317,40 @@ if __name__ == "__main__" and "--write" in sys.argv:
     for fixture in sorted(FINDINGS):
         for taken in (False, True):
             _golden(fixture, taken).write_text(_fixed(fixture, taken), encoding="utf-8")
+
+
+LIBRARY = '''import warnings
+
+from mcp import ClientSession
+
+
+class Client:
+    def __init__(self, session: ClientSession) -> None:
+        self.session = session
+
+    async def send_roots_list_changed(self) -> None:
+        """Tell the server the roots changed."""
+        await self.session.send_roots_list_changed()
+
+
+async def notify(session: ClientSession) -> None:
+    await session.send_roots_list_changed()
+'''
+
+
+def test_a_library_method_is_deprecated_not_emptied():
+    """The send is a public method's only statement: the method is deprecated (suggested), not
+    left a silent no-op; once it warns, the send stays until the method goes. A module-level
+    function of an application keeps the rule's own removal."""
+    method, function = check_source(LIBRARY, "client.py")
+    assert (method.line, method.fix, function.line, function.fix) == (12, "display", 16, "safe")
+    assert method.help.startswith(SUGGESTED_DEPRECATION + "; ")
+    warned = LIBRARY.replace(
+        '"""Tell the server the roots changed."""\n',
+        '"""Tell the server the roots changed."""\n'
+        '        warnings.warn("send_roots_list_changed() is deprecated: MCP Roots are deprecated by SEP-2577",'
+        " DeprecationWarning, stacklevel=2)\n",
+    )
+    method, function = check_source(warned, "client.py")
+    assert (method.fix, function.fix) == ("none", "safe")
+    assert method.help.startswith("`send_roots_list_changed()` is deprecated: what it does stays")

@@ -640,6 +640,8 @@ CLIENT_SIDE_TOGETHER = (
     "a suggestion while this file keeps providing roots (removing its provider is only suggested):"
     " the client side of Roots goes together"
 )
+#: Said before the help of a finding in a public method that already warns it is deprecated.
+DEPRECATED_ALREADY = "`{name}()` is deprecated: what it does stays until the method goes, with its callers"
 #: Said before the help of a finding in test code that waits for the code it tests.
 TESTS_WAIT = (
     "no edit in test code while code outside the tests keeps Roots behaviour: the test changes with the code it tests"
@@ -759,6 +761,8 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
                 kept.append(rep)
                 plumbing.add(id(rep))
         bare = kept
+    if not test_code:
+        _deprecate_instead_of_hollowing(roots, parents)
     # Per rule: a removal counts only on the same rule's fixes to take what names it along
     # (`--select` may take one rule's fixes without another's; suggestions imply unsafe fixes).
     pending: dict = {}
@@ -789,6 +793,29 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
         for rep, fix in zip(group, without_unread_locals([rep.fix for rep in group], parents)):
             rep.fix = fix
     return pending
+
+
+def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:
+    """A rule's own removal that would leave a public function with nothing to do (a library's
+    `send_roots_list_changed()` whose only statement is the send) becomes that function's
+    deprecation, suggested: a silent no-op breaks its callers without a word, a warning tells
+    them (session 47's first look: fastmcp's `Client.send_roots_list_changed`)."""
+    from mcp_migrate.core.fix.hollowed import deprecation_instead
+    from mcp_migrate.core.fix.suggested import deprecation
+
+    for rep in roots:
+        if rep.fix is None or rep.fix.display or rep.fix.marker_only or rep.fix.orphans:
+            continue
+        found = deprecation_instead(rep.fix, parents, deprecation)
+        if found is None:
+            continue
+        method, warning = found
+        if warning is not None:
+            rep.fix = replace(rep.fix, edits=(warning.edit,), display=True, imports=warning.imports)
+            rep.kind, rep.help = None, with_note(rep.help, warning.note)
+        else:  # deprecated already: what it does stays until it goes with the method
+            rep.fix, rep.kind = None, None
+            rep.help = with_note(rep.help, DEPRECATED_ALREADY.format(name=method.name.value))
 
 
 def _suggest(rep: Report, note: str) -> None:

@@ -25,6 +25,7 @@ import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
+from mcp_migrate.core.fix.hollowed import hollowed_method
 from mcp_migrate.core.syntax import code_of, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
@@ -77,13 +78,25 @@ class Candidate(NamedTuple):
 def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
     """The construct a finding at `node` stands for, as a removal, or None. `parents`: id(node)
     -> parent over the module (core.syntax.ModuleIndex.parents; a rule may report from
-    anywhere, a definition's name at the end of the walk)."""
+    anywhere, a definition's name at the end of the walk). A removal that would leave a public
+    method with nothing to do (`def send_roots_list_changed(self): await self.session.send_...`)
+    deprecates it instead: a silent no-op breaks its callers without a word (session 47's first
+    look, fastmcp's `Client.send_roots_list_changed`)."""
     chain = [node]
     while id(chain[0]) in parents:
         chain.insert(0, parents[id(chain[0])])
+    found = _candidate(node, chain)
+    if found is not None and isinstance(found.edit, RemoveStatement):
+        method = hollowed_method(chain, found.edit.node)
+        if method is not None:
+            return deprecation(method)
+    return found
+
+
+def _candidate(node: cst.CSTNode, chain: list) -> Candidate | None:
     parameter = _parameter(chain)
     if parameter is not None:
-        return _parameter_deprecation(*parameter)
+        return _parameterdeprecation(*parameter)
     definition = _definition(chain)
     if definition is not None:
         return _definition_removal(definition, chain)
@@ -265,7 +278,7 @@ def _definition_removal(definition, chain: list) -> Candidate | None:
     private = name.startswith("_") and not name.endswith("__")
     if private:
         return Candidate(RemoveStatement(definition), definition.name, private=True)
-    return _deprecation(definition)
+    return deprecation(definition)
 
 
 def _parameter(chain: list) -> tuple | None:
@@ -284,7 +297,7 @@ def _parameter(chain: list) -> tuple | None:
 PARAMETER_DEPRECATED = "{name} is deprecated: MCP Roots are deprecated by SEP-2577"
 
 
-def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candidate | None:
+def _parameterdeprecation(function: cst.FunctionDef, param: cst.Param) -> Candidate | None:
     """A provider passed in as an optional parameter (`list_roots_callback: ListRootsFnT |
     None = None`) is a public option of a library or a class: removing it breaks its callers,
     and keeping it silently leaves it without effect once the rest goes. The SDKs' way: it
@@ -299,7 +312,7 @@ def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candi
     # A context manager's body runs from contextlib's `__enter__`: one frame further out.
     level = 2 + sum(1 for d in decorators if d in ("contextmanager", "asynccontextmanager"))
     body = list(function.body.body)
-    docstring = bool(body) and _is_docstring(body[0])
+    docstring = bool(body) and is_docstring(body[0])
     rest = body[1:] if docstring else body
     if not rest or all(_is_placeholder(statement) for statement in rest):
         return None
@@ -336,7 +349,7 @@ def _decorator_name(decorator: cst.BaseExpression) -> str | None:
 DEPRECATED = "{name}() is deprecated: MCP Roots are deprecated by SEP-2577"
 
 
-def _deprecation(definition) -> Candidate | None:
+def deprecation(definition) -> Candidate | None:
     """A public function or method other modules (or users of a library) may call: deleting it
     would break them, so it is deprecated instead, the way the SDKs did it: a
     `DeprecationWarning` as its first statement (after its docstring). Not a class, a decorated
@@ -349,7 +362,7 @@ def _deprecation(definition) -> Candidate | None:
     if name.startswith("__") or not isinstance(definition.body, cst.IndentedBlock):
         return None
     body = list(definition.body.body)
-    docstring = bool(body) and _is_docstring(body[0])
+    docstring = bool(body) and is_docstring(body[0])
     rest = body[1:] if docstring else body
     if not rest or all(_is_placeholder(statement) for statement in rest):
         return None
@@ -366,7 +379,7 @@ def _deprecation(definition) -> Candidate | None:
     )
 
 
-def _is_docstring(statement) -> bool:
+def is_docstring(statement) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)
         and len(statement.body) == 1
