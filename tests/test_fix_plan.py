@@ -265,3 +265,32 @@ def test_a_file_that_keeps_providing_roots_keeps_its_list_changed_send(tmp_path,
         )
     )
     assert [(f["line"], f["fix"]) for f in doc["findings"] if f["line"] == 10] == [(10, "none")]
+
+
+HELPER_SERVER = """from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("s")
+
+
+async def _directories(ctx: Context) -> list[str]:
+    result = await ctx.session.list_roots()
+    return [str(root.uri) for root in result.roots]
+
+
+@mcp.tool()
+async def count(ctx: Context) -> int:
+    return len(await _directories(ctx))
+"""
+
+
+def test_a_caller_of_a_helper_that_asks_does_not_keep_roots():
+    """The tool's call of the helper is reported (and later joined into the helper's finding);
+    it goes with the helper's edit, so the file keeps no Roots behaviour of its own and the
+    run may let its Roots tests go in the same run (telegram-mcp took two runs before)."""
+    from mcp_migrate.api import default_settings
+    from mcp_migrate.run import analysis
+
+    result = analysis.check(HELPER_SERVER.encode(), "server.py", default_settings())
+    kinds = sorted((f.line, f.fix) for f in result.findings if f.code == "RT001")
+    assert kinds[0][1] != "none" and any(fix == "none" for _, fix in kinds[1:])  # the caller
+    assert result.notes.keeps_roots is False

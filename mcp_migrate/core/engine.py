@@ -718,7 +718,10 @@ def _keeps_roots(reports: list, rules: list) -> bool:
     """A Roots finding here gets no edit (or only a review marker): the project keeps that Roots
     behaviour (core.coordination.FileNotes.keeps_roots)."""
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
-    return any(rep.code in migrating and (rep.fix is None or rep.fix.marker_only) for rep in reports)
+    # A caller of a helper that asks (`via`) goes with the helper's own finding and edit.
+    return any(
+        rep.code in migrating and rep.via is None and (rep.fix is None or rep.fix.marker_only) for rep in reports
+    )
 
 
 def _suggest_removals(reports: list, module, rules: list, test_code: bool, index, path: str, plan) -> dict:
