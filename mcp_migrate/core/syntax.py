@@ -273,3 +273,14 @@ def all_params(params: cst.Parameters) -> list:
 def required_params(params: cst.Parameters) -> list:
     """The named parameters a call must pass (no default; `*args`/`**kwargs` never are)."""
     return [p for p in all_params(params) if p.default is None]
+
+
+def is_docstring(statement: cst.CSTNode) -> bool:
+    """A statement that is a string literal alone: a module's, class's or function's docstring
+    when it comes first."""
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import AddComment, RemoveStatement
-from mcp_migrate.core.syntax import code_of
+from mcp_migrate.core.syntax import code_of, is_docstring
 
 
 def deprecation_instead(fix, parents: dict, deprecate) -> tuple | None:
@@ -49,7 +49,7 @@ def hollowed_method(chain: list, statement: cst.CSTNode) -> cst.FunctionDef | No
     if name.startswith("_") or not isinstance(function.body, cst.IndentedBlock):
         return None
     body = list(function.body.body)
-    rest = body[1:] if body and _is_docstring(body[0]) else body
+    rest = body[1:] if body and is_docstring(body[0]) else body
     rest = [statement for statement in rest if "SEP-2577" not in code_of(statement)]  # its deprecation
     if len(rest) != 1:
         return None
@@ -58,12 +58,3 @@ def hollowed_method(chain: list, statement: cst.CSTNode) -> cst.FunctionDef | No
         isinstance(only, cst.SimpleStatementLine) and len(only.body) == 1 and only.body[0] is statement
     )
     return function if inside else None
-
-
-def _is_docstring(statement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )

@@ -26,7 +26,7 @@ import libcst as cst
 from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
 from mcp_migrate.core.fix.hollowed import hollowed_method
-from mcp_migrate.core.syntax import code_of, iter_nodes
+from mcp_migrate.core.syntax import code_of, is_docstring, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
 SUGGESTED_REMOVAL = (
@@ -376,15 +376,6 @@ def deprecation(definition) -> Candidate | None:
         imports=(("warnings", None),),
         note=SUGGESTED_DEPRECATION,
         alone=definition.name,
-    )
-
-
-def is_docstring(statement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
     )
 
 

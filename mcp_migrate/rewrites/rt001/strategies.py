@@ -22,7 +22,15 @@ from mcp_migrate.core.coordination import MigratedTool, note_env_var, note_migra
 from mcp_migrate.core.fix.edits import Insert, Replace
 from mcp_migrate.core.fix.layout import line_length, union_types_run
 from mcp_migrate.core.sdk import SERVER_CLASSES
-from mcp_migrate.core.syntax import all_params, code_of, iter_nodes, module_binding, parent_map, parse_stmt
+from mcp_migrate.core.syntax import (
+    all_params,
+    code_of,
+    is_docstring,
+    iter_nodes,
+    module_binding,
+    parent_map,
+    parse_stmt,
+)
 from mcp_migrate.rewrites.names import bound_names, free_reads
 from mcp_migrate.rewrites.rt001.flow import tolerates_none
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply
@@ -266,15 +274,6 @@ def config_anchor(module: cst.Module, resolver) -> cst.BaseStatement:
     if last_import is None:
         raise CannotApply("no module-level place for the configuration")
     return last_import
-
-
-def is_docstring(stmt: cst.BaseStatement) -> bool:
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
 
 
 def _param_marker_present(func: cst.FunctionDef) -> bool:
