@@ -291,7 +291,6 @@ class ConsumerRewriter:
             self.plan.edits.append(Replace(call, path))
         self.plan.dropped.append(call)
         helper = short(call.func)
-        self.plan.helpers.append(helper)
         self.plan.suggested = self.plan.suggested or (
             f"`{helper}` decoded a root's URI, and its call now gives the directory itself: check"
             " that what it did besides decoding (resolving the path, checking that the folder"

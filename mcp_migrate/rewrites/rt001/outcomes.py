@@ -40,8 +40,6 @@ class UsePlan:
     needs_path: bool = False
     #: Why the rewrite is only a suggestion (a helper now given the directory): empty if not.
     suggested: str = ""
-    #: Names of the project helpers now given the directory (a local one may be left unused).
-    helpers: list = field(default_factory=list)
 
 
 class CannotApply(Exception):

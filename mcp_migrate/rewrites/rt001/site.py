@@ -16,7 +16,6 @@ from mcp_migrate.core.syntax import (
     is_reference,
     iter_nodes,
     keyword,
-    module_binding,
     parent_map,
     positional,
 )
@@ -77,8 +76,6 @@ class SiteRewrite:
         self.new_param: NewParam | None = None
         #: Why the fix is only a suggestion (empty: applied with `--unsafe-fixes`).
         self.suggested_because = ""
-        #: Module-level helpers the fix may leave unused (core.fix.orphans deletes them then).
-        self.orphans: list[str] = []
 
     @cached_property
     def parents(self) -> dict:
@@ -121,8 +118,6 @@ class SiteRewrite:
             self.dropped.extend(plan.dropped)
             if plan.needs_path:
                 self.imports.append(("pathlib", "Path"))
-            # A helper of this module only the roots needed goes once nothing calls it.
-            self.orphans += [n for n in plan.helpers if isinstance(module_binding(self.module, n), cst.FunctionDef)]
             if plan.suggested:
                 self.suggested_because = "; ".join(r for r in (self.suggested_because, plan.suggested) if r)
         except SideChannel as exc:
@@ -152,7 +147,6 @@ class SiteRewrite:
         self._drop_emptied_time_limits()
         return Fix(
             tuple(self.edits),
-            orphans=tuple(self.orphans),
             unsafe=True,
             display=bool(self.suggested_because),
             imports=tuple(self.imports),
