@@ -1,8 +1,8 @@
 """A project function that decodes a file URI into a local path: what RT001's rewrite may give a
 directory instead of a root's URI (`file_url_to_path(root.uri)` -> `Path(directory)`).
 
-Ten of the corpus's RT001 review markers were a root's URI handed to such a helper, six of them
-imported from another module of the project (`core.utils.file_url_to_path`,
+Eight of the corpus's RT001 review markers were a root's URI handed to such a helper, most of
+them imported from another module of the project (`core.utils.file_url_to_path`,
 `file_access.file_uri_to_path`). A helper is known by what its body does, never by its name: its
 first parameter (or a local computed from it) is parsed as a URI (`urlparse`, `urlsplit`,
 `unquote`, `url2pathname`, or a `file://` prefix cut off), and it returns a path: its return
@@ -13,7 +13,7 @@ import away, kept in the run's project view by the module's size and mtime, and 
 consulted so the results cache checks the caller again when the helper changes).
 
 A helper may do more than decode (resolve the path strictly, return None when the folder does
-not exist, refuse another host): the rewrite that hands it the directory is therefore only ever
+not exist, refuse another host): the rewrite that replaces its call is therefore only ever
 suggested, and says so (rewrites.rt001.consumers)."""
 
 from __future__ import annotations
