@@ -14,7 +14,6 @@ from mcp_migrate.core.sdk import (
     CLIENT_RECEIVERS,
     FASTMCP,
     LIST_ROOTS_RESULT,
-    PROVIDER_SIGNATURE_TYPES,
     PROVIDER_TYPES,
     ROOTS_HANDLER_CONTEXT,
     ROOTS_KWARG_PACKAGES,
@@ -634,16 +633,11 @@ class RootsProvider(WireMethodRule):
 
     def _answers(self, where, ancestors: list) -> bool:
         """Matched in a dispatch (not one that relays the request on to another peer), or
-        given to a registration call: this code answers roots/list. A table mapping the method
-        to the SDK's type of its request or result (`{"roots/list": types.ListRootsResult}`,
-        what parses a client's answer to a server's request) answers nothing."""
+        given to a registration call: this code answers roots/list (a table mapping the method
+        to its SDK type never gets here: WireMethodRule)."""
         if where == "dispatch":
-            return not relays(ancestors) and not error_data(ancestors) and not self._type_table(ancestors)
+            return not relays(ancestors) and not error_data(ancestors)
         return registers(where)
-
-    def _type_table(self, ancestors: list) -> bool:
-        entry = next((a for a in reversed(ancestors[:-1]) if not isinstance(a, cst.ConcatenatedString)), None)
-        return isinstance(entry, cst.DictElement) and self.resolver.sdk_name(entry.value) in PROVIDER_SIGNATURE_TYPES
 
 
 #: How a function handed with the method to a registration call is wired.

@@ -10,6 +10,7 @@ from typing import ClassVar, NamedTuple
 import libcst as cst
 
 from mcp_migrate.core.rule import Rule
+from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name
 from mcp_migrate.vocabulary.roots_types import inside_roots_type_definition
 
@@ -382,13 +383,22 @@ class WireMethodRule(Rule):
         where = string_context(self.ancestors)
         if where == "constant":
             note_constant(self.context, self.ancestors, value)
-        else:
+        elif not (where == "dispatch" and self._type_table(self.ancestors)):
             self.method_used(node, where, self.ancestors, constant=False)
 
     def visit_Name(self, node: cst.Name) -> None:
         use = constant_reference(self.context, self.ancestors, self.METHOD)
-        if use is not None:
+        if use is not None and not (use.where == "dispatch" and self._type_table(use.ancestors)):
             self.method_used(use.node, use.where, use.ancestors, constant=True)
+
+    def _type_table(self, ancestors: list) -> bool:
+        """The method is the key of a table that maps it to the SDK's type of its message
+        (`{"roots/list": types.ListRootsResult}`, `{"notifications/roots/list_changed":
+        types.RootsListChangedNotification}`): what parses a message, in an SDK that keeps
+        every protocol version. It answers, sends and handles nothing (session 47's first look
+        and final review: fastmcp's and python-sdk's tables)."""
+        entry = next((a for a in reversed(ancestors[:-1]) if not isinstance(a, cst.ConcatenatedString)), None)
+        return isinstance(entry, cst.DictElement) and self.resolver.sdk_name(entry.value) in ROOTS_TYPE_NAMES
 
     def method_used(self, node: cst.CSTNode, where: str | None, ancestors: list, *, constant: bool) -> None:
         """`METHOD` used at `node` (`where`: string_context's answer); `constant`: through a name."""
