@@ -284,3 +284,13 @@ def is_docstring(statement: cst.CSTNode) -> bool:
         and isinstance(statement.body[0], cst.Expr)
         and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
     )
+
+
+def ancestry(node: cst.CSTNode, parents: dict) -> list:
+    """The nodes from the root of `parents` (id(node) -> parent, as parents_below makes it) down
+    to `node` itself."""
+    chain = [node]
+    while id(chain[-1]) in parents:
+        chain.append(parents[id(chain[-1])])
+    chain.reverse()
+    return chain

@@ -20,7 +20,7 @@ from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run import private_names
 from mcp_migrate.run.one_file import check_data
 from mcp_migrate.run.plan import adjusted, fixes_of
-from mcp_migrate.run.records import RunResult
+from mcp_migrate.run.records import FileRef, RunResult
 from mcp_migrate.run.roots_plan import TOOL_CALLER_CODE, RootsPlan, coordinated, file_asks, for_file, plans
 from mcp_migrate.run.schedule import run_items
 
@@ -44,7 +44,9 @@ def with_run_plan(items: list, jobs: int) -> list:
         file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))
         for (_source, _settings, unsafe, fixes), result in zip(items, checks)
     ]
-    readers = [(result.path, _reader(source.path)) for (source, *_), result in zip(items, checks)]
+    readers = [
+        (result.path, FileRef(source.path, settings).read) for (source, settings, *_), result in zip(items, checks)
+    ]
     run_plan = plans(entries, _removable(entries, readers)).fix
     if run_plan == RootsPlan():
         return items
@@ -178,14 +180,6 @@ def _check_tests_under(run: RunResult, run_plan: RootsPlan, recheck: Callable) -
             )
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
     _replace_results(run, chosen, recheck)
-
-
-def _reader(path: str) -> Callable[[], bytes]:
-    def read() -> bytes:
-        with open(path, "rb") as handle:
-            return handle.read()
-
-    return read
 
 
 def _removable(entries: list, readers: list) -> tuple:

@@ -1,8 +1,8 @@
 """A removal that would leave a library's public method with nothing to do: the method is
-deprecated instead (core.fix.suggested) (session 47's first look at unseen repositories: fastmcp's public
-`Client.send_roots_list_changed()`, whose only statement is the send, became a silent no-op, "an
-undocumented behaviour break of a public API"). A warning tells the method's callers; a no-op
-breaks them without a word. Only a method of a public class: a module-level function of an
+deprecated instead (core.fix.suggested.deprecation). Session 47's first look at unseen
+repositories: fastmcp's public `Client.send_roots_list_changed()`, whose only statement is the
+send, became a silent no-op, "an undocumented behaviour break of a public API". A warning tells
+the method's callers; a no-op breaks them without a word. Only a method of a public class: a module-level function of an
 application emptied so keeps working for its callers, and its removal stays the fix."""
 
 from __future__ import annotations
@@ -10,21 +10,18 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import AddComment, RemoveStatement
-from mcp_migrate.core.syntax import code_of, is_docstring
+from mcp_migrate.core.syntax import ancestry, code_of, is_docstring
 
 
 def deprecation_instead(fix, parents: dict, deprecate) -> tuple | None:
-    """(the public method a rule's own removal (`fix`: statements removed, review comments, nothing else) would
-    leave with nothing to do, its deprecation or None where it already warns), or None where the
-    removal leaves the method work. `deprecate`: core.fix.suggested.deprecation (a Candidate or
-    None for a method)."""
+    """(method, its deprecation or None where it already warns) for the public method a rule's
+    own removal (`fix`: statements removed and review comments, nothing else) would leave with
+    nothing to do; None where the method keeps work. `deprecate`: core.fix.suggested.deprecation
+    (passed in: that module imports this one)."""
     if not all(isinstance(edit, (RemoveStatement, AddComment)) for edit in fix.edits):
         return None
     for edit in (e for e in fix.edits if isinstance(e, RemoveStatement)):
-        chain = [edit.node]
-        while id(chain[0]) in parents:
-            chain.insert(0, parents[id(chain[0])])
-        method = hollowed_method(chain, edit.node)
+        method = hollowed_method(ancestry(edit.node, parents), edit.node)
         if method is not None:
             return method, deprecate(method)
     return None

@@ -26,7 +26,7 @@ import libcst as cst
 from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
 from mcp_migrate.core.fix.hollowed import hollowed_method
-from mcp_migrate.core.syntax import code_of, is_docstring, iter_nodes
+from mcp_migrate.core.syntax import ancestry, code_of, is_docstring, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
 SUGGESTED_REMOVAL = (
@@ -82,9 +82,7 @@ def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
     method with nothing to do (`def send_roots_list_changed(self): await self.session.send_...`)
     deprecates it instead: a silent no-op breaks its callers without a word (session 47's first
     look, fastmcp's `Client.send_roots_list_changed`)."""
-    chain = [node]
-    while id(chain[0]) in parents:
-        chain.insert(0, parents[id(chain[0])])
+    chain = ancestry(node, parents)
     found = _candidate(node, chain)
     if found is not None and isinstance(found.edit, RemoveStatement):
         method = hollowed_method(chain, found.edit.node)
@@ -96,7 +94,7 @@ def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
 def _candidate(node: cst.CSTNode, chain: list) -> Candidate | None:
     parameter = _parameter(chain)
     if parameter is not None:
-        return _parameterdeprecation(*parameter)
+        return _parameter_deprecation(*parameter)
     definition = _definition(chain)
     if definition is not None:
         return _definition_removal(definition, chain)
@@ -297,7 +295,7 @@ def _parameter(chain: list) -> tuple | None:
 PARAMETER_DEPRECATED = "{name} is deprecated: MCP Roots are deprecated by SEP-2577"
 
 
-def _parameterdeprecation(function: cst.FunctionDef, param: cst.Param) -> Candidate | None:
+def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candidate | None:
     """A provider passed in as an optional parameter (`list_roots_callback: ListRootsFnT |
     None = None`) is a public option of a library or a class: removing it breaks its callers,
     and keeping it silently leaves it without effect once the rest goes. The SDKs' way: it

@@ -12,7 +12,7 @@ import libcst as cst
 from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveElement, RemoveStatement
 from mcp_migrate.core.fix.suggested import Candidate
 from mcp_migrate.core.identifiers import words
-from mcp_migrate.core.syntax import iter_nodes
+from mcp_migrate.core.syntax import ancestry, iter_nodes
 
 #: Said before the help of a finding in a test of the Roots behaviour: its edit removes the test.
 SUGGESTED_TEST_REMOVAL = (
@@ -35,9 +35,7 @@ def test_removal(node: cst.CSTNode, parents: dict, path: str) -> tuple | None:
     `TestRootsCapability`, `test_roots.py`) or when what it asserts reads roots (an `assert`
     or an `assert*` call naming roots or `listChanged`). In any other test the roots it passes
     along are plumbing, and their removal leaves what it checks unchanged."""
-    chain = [node]
-    while id(chain[0]) in parents:
-        chain.insert(0, parents[id(chain[0])])
+    chain = ancestry(node, parents)
     test = _collected_test(chain)
     if test is None:
         return None

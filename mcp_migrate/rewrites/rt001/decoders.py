@@ -7,10 +7,11 @@ them imported from another module of the project (`core.utils.file_url_to_path`,
 first parameter (or a local computed from it) is parsed as a URI (`urlparse`, `urlsplit`,
 `unquote`, `url2pathname`, or a `file://` prefix cut off), and it returns a path: its return
 annotation names `Path` or `str`, or every value it returns is built by `Path(...)` (`.resolve()`
-and the like chained on) or `str(...)`. The summary is computed once per function: from the
-checked module itself, or from the helper module's bytes with the standard library's parse (one
-import away, kept in the run's project view by the module's size and mtime, and recorded as
-consulted so the results cache checks the caller again when the helper changes).
+and the like chained on) or `str(...)`. The summaries are computed once per module, from its
+bytes with the standard library's parse: the checked file's own (kept for the file's check), or
+the helper module's one import away (kept in the run's project view by the module's size and
+mtime, and recorded as consulted so the results cache checks the caller again when the helper
+changes).
 
 A helper may do more than decode (resolve the path strictly, return None when the folder does
 not exist, refuse another host): the rewrite that replaces its call is therefore only ever
@@ -19,13 +20,12 @@ suggested, and says so (rewrites.rt001.consumers)."""
 from __future__ import annotations
 
 import ast
-import textwrap
 
 import libcst as cst
 
 from mcp_migrate.core.modules import imported_module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, read, view_of
-from mcp_migrate.core.syntax import code_of, module_binding
+from mcp_migrate.core.syntax import module_binding
 
 #: Calls that parse a URI, by their last name (`urllib.parse.urlparse`, `parse.unquote`).
 _URI_PARSERS = frozenset({"urlparse", "urlsplit", "unquote", "unquote_plus", "url2pathname"})
@@ -41,7 +41,10 @@ def decoder_kind(context, call: cst.Call) -> str | None:
     name = call.func.value
     local = module_binding(context.module, name)
     if isinstance(local, cst.FunctionDef):
-        return _summary(_parsed(code_of(local)), name)
+        # The checked file's own decoders, summarised once per file from its bytes.
+        if "uri decoders" not in context.memo:
+            context.memo["uri decoders"] = _module_summaries(context.data)
+        return context.memo["uri decoders"].get(name)
     if local is not None:
         return None
     qualified = context.resolver.qualified(call.func)
@@ -60,13 +63,6 @@ def decoder_kind(context, call: cst.Call) -> str | None:
     return summaries.get(attribute)
 
 
-def _parsed(text: str) -> ast.Module | None:
-    try:
-        return ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError):
-        return None
-
-
 def _module_summaries(data: bytes) -> dict:
     """{function name: PATH or STR} for the module's top-level URI decoders."""
     if not any(parser.encode() in data for parser in _URI_PARSERS) and b"file:" not in data:
@@ -82,13 +78,6 @@ def _module_summaries(data: bytes) -> dict:
             if kind is not None:
                 out[node.name] = kind
     return out
-
-
-def _summary(tree: ast.Module | None, name: str) -> str | None:
-    if tree is None or not tree.body or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    function = tree.body[0]
-    return _function_kind(function) if function.name == name else None
 
 
 def _function_kind(function) -> str | None:
