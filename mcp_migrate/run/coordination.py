@@ -87,7 +87,7 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
     if both.unsafe.tools:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
     if both.fix.code_migrated or both.fix.removable_names:
-        _check_tests_under(run, both.fix, recheck or run_items)
+        _check_again_under_run_plan(run, both.fix, recheck or run_items)
     run_plan = both.fix
     if not run_plan.server_still_asks:
         return run
@@ -158,7 +158,7 @@ def _replace_results(run: RunResult, chosen: list, recheck: Callable) -> None:
         run.files[result.path] = ref._replace(settings=settings)  # what propose_fixes runs
 
 
-def _check_tests_under(run: RunResult, run_plan: RootsPlan, recheck: Callable) -> None:
+def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Callable) -> None:
     """Check again, under what the whole run decided of them, the test files with Roots findings
     when no code outside the tests keeps Roots behaviour (RootsPlan.code_migrated: a test of
     that behaviour may then go with it) and the files whose private definitions no other file
