@@ -294,3 +294,70 @@ def test_a_caller_of_a_helper_that_asks_does_not_keep_roots():
     kinds = sorted((f.line, f.fix) for f in result.findings if f.code == "RT001")
     assert kinds[0][1] != "none" and any(fix == "none" for _, fix in kinds[1:])  # the caller
     assert result.notes.keeps_roots is False
+
+
+def test_apply_suggestions_hands_the_directories_to_a_suggested_tool_s_tests(tmp_path, monkeypatch):
+    """A tool whose rewrite is only suggested (its request sits in a recovering `try:`) and the
+    project's tests that give it roots (DevNarrate's shape, issue 36 §4: tests move with the code
+    they test). `fix --unsafe-fixes` changes nothing; `check` shows each test's hand-over as a
+    suggestion saying which command takes it; `fix --apply-suggestions` migrates the tool and
+    its tests together: the tests pass the directories their roots gave (a factory's argument, a
+    nested callback's closure), and the callbacks go. A second run changes nothing."""
+    tree = tmp_path / "suggested"
+    shutil.copytree(FIXTURES / "plan" / "suggested", tree)
+    monkeypatch.chdir(tree)
+    before = {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")}
+    run("fix", "--unsafe-fixes", ".")
+    assert {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")} == before
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--output-format", "json", "."))
+    handed = [(f["line"], f["column"], f["fix"]) for f in doc["findings"] if f["code"] == "RT002" and f["fix"] != "none"]
+    assert handed == [(28, 43, "display"), (42, 43, "display")]
+    note = (
+        "a suggestion while a server in this run still asks for roots, in server.py: its legacy clients need this;"
+        " `mcp-migrate fix --apply-suggestions` applies it with the suggested rewrite of that server; "
+    )
+    assert all(f["help"].startswith(note) for f in doc["findings"] if f["code"] == "RT002" and f["fix"] != "none")
+    run("fix", "--unsafe-fixes", "--apply-suggestions", ".")
+    assert (tree / "tests" / "test_server.py").read_text() == SUGGESTED_TESTS_TAKEN
+    assert "directories: Annotated[" in (tree / "server.py").read_text()
+    after = {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")}
+    run("fix", "--unsafe-fixes", "--apply-suggestions", ".")
+    assert {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")} == after
+
+
+SUGGESTED_TESTS_TAKEN = '''"""The tool end to end, through the SDK's in-memory client."""
+
+import pytest
+from mcp.shared.memory import create_connected_server_and_client_session as create_session
+
+from server import mcp as server_mcp
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_counts_every_entry(tmp_path):
+    (tmp_path / "a.txt").write_text("a")
+    (tmp_path / "b.txt").write_text("b")
+    async with create_session(server_mcp) as client:
+        result = await client.call_tool(
+            "count_entries", {"directories": [str(tmp_path)]}
+        )
+        assert result.content[0].text == "2"
+
+
+@pytest.mark.anyio
+async def test_counts_matching_entries(tmp_path):
+    (tmp_path / "notes.md").write_text("n")
+    (tmp_path / "main.py").write_text("m")
+    repo = str(tmp_path)
+
+    async with create_session(server_mcp) as client:
+        result = await client.call_tool(
+            "count_entries", {"pattern": ".py", "directories": [str(repo)]}
+        )
+        assert result.content[0].text == "1"
+'''

@@ -57,6 +57,13 @@ class FileNotes:
     #: A server in this file keeps asking for roots (a request no rewrite touched, or an
     #: era-portable bridge kept on purpose).
     still_asks: bool = False
+    #: MigratedTools whose rewrite is only suggested (a display fix): `fix --apply-suggestions`
+    #: applies it, so that command's plan counts on them (`tools` holds the applied ones).
+    suggested_tools: list = field(default_factory=list)
+    #: The file's server keeps asking even once its suggestions are applied: a request with no
+    #: edit or only a review marker, or a bridge kept on purpose (still_asks says more: it is
+    #: also set by a request whose rewrite is only suggested).
+    asks_past_suggestions: bool = False
     #: Environment variables this file's rewrites make the server read (server-config).
     env_vars: list = field(default_factory=list)
     #: ClientCalls this file's rewrites make pass the directories.
@@ -111,9 +118,12 @@ def with_note(help_text: str, note: str | None) -> str:
     return f"{note}; {help_text}" if help_text else note
 
 
-def note_still_asks(context) -> None:
-    """Record that this file's server keeps asking for roots."""
+def note_still_asks(context, suggested: bool = False) -> None:
+    """Record that this file's server keeps asking for roots: after `fix --apply-suggestions`
+    too, unless the request's rewrite is `suggested` (a display fix that command applies)."""
     context.notes.still_asks = True
+    if not suggested:
+        context.notes.asks_past_suggestions = True
 
 
 def note_migrated_tool(context, tool: MigratedTool) -> None:

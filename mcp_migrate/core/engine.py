@@ -429,10 +429,16 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
             result.notes.private_removals = sorted(set(private.values()))
             if _keeps_roots([rep for rep in reports if id(rep) not in private], rules):
                 result.notes.keeps_roots = True
-        if test_code and (result.notes.tools or result.notes.env_vars or result.notes.client_calls):
+        notes = result.notes
+        if test_code and (notes.tools or notes.suggested_tools or notes.env_vars or notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
             # setting, no call passes directories, and its request stays (the run's plan).
-            result.notes = dataclasses.replace(result.notes, tools=[], env_vars=[], client_calls=[], still_asks=True)
+            # Their tools count for `fix --apply-suggestions` only where the tests go with their
+            # code (otherwise the requests keep no edit: _tests_wait).
+            suggested = notes.suggested_tools + notes.tools if settings.run.tests_go_with_code() else []
+            result.notes = dataclasses.replace(
+                notes, tools=[], suggested_tools=suggested, env_vars=[], client_calls=[], still_asks=True
+            )
     kept = _position(reports, module, text, path, suppressions, result, tree, index, sites) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)

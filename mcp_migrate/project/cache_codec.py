@@ -86,6 +86,8 @@ def _result(result: FileResult) -> dict:
         "notes": {
             "tools": [[t.tool, t.parameter, t.optional] for t in result.notes.tools],
             "still_asks": result.notes.still_asks,
+            "suggested_tools": [[t.tool, t.parameter, t.optional] for t in result.notes.suggested_tools],
+            "asks_past_suggestions": result.notes.asks_past_suggestions,
             "env_vars": list(result.notes.env_vars),
             "client_calls": [[c.target, c.passes, c.kind] for c in result.notes.client_calls],
             "kept": [[k.kind, k.name, k.owner] for k in result.notes.kept],
@@ -146,7 +148,11 @@ def _checked_result(path: str, raw: dict) -> FileResult:
     for item in _of(notes.get("tools"), list):
         tool, parameter, optional = _triple(item)
         result.notes.tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
+    for item in _of(notes.get("suggested_tools", []), list):
+        tool, parameter, optional = _triple(item)
+        result.notes.suggested_tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
     result.notes.still_asks = _of(notes.get("still_asks"), bool)
+    result.notes.asks_past_suggestions = _of(notes.get("asks_past_suggestions", False), bool)
     result.notes.keeps_roots = _of(notes.get("keeps_roots", False), bool)
     result.notes.private_removals = [_of(name, str) for name in _of(notes.get("private_removals", []), list)]
     result.notes.env_vars = [_of(name, str) for name in _of(notes.get("env_vars"), list)]

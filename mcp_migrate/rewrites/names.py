@@ -73,6 +73,33 @@ def sole_local_binding(context, value: cst.BaseExpression) -> cst.Assign | None:
     return assigns[0]
 
 
+def sole_local_def(context, value: cst.BaseExpression) -> cst.FunctionDef | None:
+    """The one nested `def name(...)` of the enclosing function whose only read is `value` (a
+    test's own `async def list_roots(context)` handed to `list_roots_callback=list_roots`):
+    it goes with the argument, and what it returns is what the argument gave."""
+    func: Any = enclosing(context.ancestors, cst.FunctionDef)
+    if func is None or not isinstance(value, cst.Name):
+        return None
+    parents = parent_map(func.body)
+    defs, reads = [], 0
+    for node in iter_nodes(func.body):
+        if isinstance(node, cst.FunctionDef) and node.name.value == value.value:
+            defs.append(node)
+            continue
+        if not (isinstance(node, cst.Name) and node.value == value.value):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, cst.FunctionDef) and parent.name is node:
+            continue
+        if is_store(node, parent):
+            return None
+        if is_reference(node, parent):
+            reads += 1
+    if len(defs) != 1 or reads != 1 or defs[0].decorators:
+        return None
+    return defs[0]
+
+
 def free_reads(func: cst.FunctionDef) -> set:
     """Names the function reads without binding them itself (module globals, builtins,
     enclosing functions' names): a new parameter of such a name would capture those reads."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from mcp_migrate.core import callers
 from mcp_migrate.core.coordination import with_note
-from mcp_migrate.core.findings import FileError, FileResult
+from mcp_migrate.core.findings import FIXING_KINDS, FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.project.discovery import SourceFile
@@ -21,7 +21,16 @@ from mcp_migrate.run import private_names
 from mcp_migrate.run.one_file import check_data
 from mcp_migrate.run.plan import adjusted, fixes_of
 from mcp_migrate.run.records import FileRef, RunResult
-from mcp_migrate.run.roots_plan import TOOL_CALLER_CODE, RootsPlan, coordinated, file_asks, for_file, plans
+from mcp_migrate.run.roots_plan import (
+    TOOL_CALLER_CODE,
+    WITHHELD,
+    RootsPlan,
+    coordinated,
+    file_asks,
+    for_file,
+    plans,
+    where_asking,
+)
 from mcp_migrate.run.schedule import run_items
 
 
@@ -47,7 +56,8 @@ def with_run_plan(items: list, jobs: int) -> list:
     readers = [
         (result.path, FileRef(source.path, settings).read) for (source, settings, *_), result in zip(items, checks)
     ]
-    run_plan = plans(entries, _removable(entries, readers)).fix
+    suggestions = any(settings.apply_suggestions for _source, settings, _, _ in items)
+    run_plan = _fixed_with(plans(entries, _removable(entries, readers)), suggestions)
     if run_plan == RootsPlan():
         return items
     return [
@@ -56,13 +66,20 @@ def with_run_plan(items: list, jobs: int) -> list:
     ]
 
 
+def _fixed_with(both, suggestions: bool) -> RootsPlan:
+    """The plan a fix run applies: `fix --apply-suggestions` takes the suggested rewrites too, so
+    its plan counts on their tools and servers (run.roots_plan.Plans.suggestions)."""
+    return both.suggestions if suggestions else both.fix
+
+
 def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
     """Standard input's settings with the plan of a run of that one file (`with_run_plan`)."""
     from mcp_migrate.run import analysis
 
     result = analysis.check(data, display, settings)
     entries = [file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]
-    run_plan = plans(entries, _removable(entries, [(result.path, lambda: data)])).fix
+    both = plans(entries, _removable(entries, [(result.path, lambda: data)]))
+    run_plan = _fixed_with(both, settings.apply_suggestions)
     return settings if run_plan == RootsPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
 
 
@@ -88,9 +105,15 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
     if both.fix.code_migrated or both.fix.removable_names:
         _check_again_under_run_plan(run, both.fix, recheck or run_items)
-    run_plan = both.fix
-    if not run_plan.server_still_asks:
-        return run
+    if both.fix.server_still_asks:
+        _withhold_client_fixes(run, both.fix)
+    if _frees_more(both):
+        _check_under_suggestions(run, both, recheck or run_items)
+    return run
+
+
+def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan) -> None:
+    """Each client-side finding with the kind `fix` gives it while a server still asks."""
     from mcp_migrate.api import client_side
 
     for result in run.results:
@@ -107,7 +130,73 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
             return dataclasses.replace(finding, fix=kind, help=with_note(finding.help, note))
 
         result.findings = [one(f) for f in result.findings]
-    return run
+
+
+def _frees_more(both) -> bool:
+    """Whether `fix --apply-suggestions` changes client fixes beyond `fix --unsafe-fixes`: the
+    suggested rewrites give more tools the parameter, or leave no server asking for roots."""
+    more_tools = set(both.suggestions.tools) - set(both.unsafe.tools)
+    return bool(more_tools) or (both.fix.server_still_asks and not both.suggestions.server_still_asks)
+
+
+#: Said before the help of a client's suggestion that the plan of `fix --apply-suggestions` makes.
+WITH_SUGGESTIONS = "`mcp-migrate fix --apply-suggestions` applies it with the suggested rewrite of {which}"
+
+
+def _check_under_suggestions(run: RunResult, both, recheck: Callable) -> None:
+    """Check again, under the plan of `fix --apply-suggestions` (run.roots_plan.Plans
+    .suggestions), the files whose client fixes it changes: clients hand their directories to
+    the tools the suggested rewrites give a parameter, and no longer wait for a server those
+    rewrites migrate. Only files `fix` and `fix --unsafe-fixes` leave untouched qualify (no
+    applied fix whose preview the new plan could change), and only where the new plan gives an
+    edit to every finding that had one: their findings become suggestions with that command's
+    edits (the preview is the fix: issue 33 §3), the others stay as they were."""
+    from mcp_migrate.api import client_side
+
+    plan = for_file(both.suggestions, True)
+    freed = both.fix.server_still_asks and not both.suggestions.server_still_asks
+    more_tools = bool(set(both.suggestions.tools) - set(both.unsafe.tools))
+    chosen = []
+    for index, result in enumerate(run.results):
+        ref = run.files.get(result.path)
+        if ref is None or result.errors or any(f.fix in FIXING_KINDS for f in result.findings):
+            continue
+        kept = client_side(ref.settings.select)
+        if any(
+            (freed and f.code in kept and f.fix != "none") or (more_tools and f.code == TOOL_CALLER_CODE)
+            for f in result.findings
+        ):
+            chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
+    if not chosen:
+        return
+    before = {index: run.results[index] for index, _, _ in chosen}
+    _replace_results(run, chosen, recheck)
+    if freed:  # the same reason as a withheld fix's, and what takes it
+        note = (
+            WITHHELD.format(where=where_asking(both.fix.asking)) + "; " + WITH_SUGGESTIONS.format(which="that server")
+        )
+    else:
+        note = "a suggestion: " + WITH_SUGGESTIONS.format(which="the tools it calls")
+    for index, ref, _settings in chosen:
+        old, new = before[index], run.results[index]
+        if new is old:
+            continue
+        had = {(f.code, f.line, f.column) for f in old.findings if f.fix != "none"}
+        has = {(f.code, f.line, f.column) for f in new.findings if f.fix != "none"}
+        if not had <= has:
+            run.results[index], run.files[old.path] = old, ref  # the first check stands
+            continue
+        kept = client_side(ref.settings.select)
+        new.findings = [_as_suggestion(f, f.code in kept, note) for f in new.findings]
+
+
+def _as_suggestion(finding, client: bool, note: str):
+    """A finding of the `--apply-suggestions` check: shown as a suggestion (plain `fix` and
+    `fix --unsafe-fixes` leave its file untouched); a client-side one says which server's
+    suggested rewrite its edit goes with."""
+    if finding.fix == "none":
+        return finding
+    return dataclasses.replace(finding, fix="display", help=with_note(finding.help, note if client else None))
 
 
 def join_callers(run: RunResult) -> RunResult:

@@ -101,20 +101,26 @@ def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> File
     )
 
 
-def _asks_after(entry: FileAsks, rewritten: bool) -> bool:
+def _asks_after(entry: FileAsks, rewritten: bool, suggestions: bool = False) -> bool:
     """Whether the file's server still asks for roots after a run that does (`rewritten`) or
     does not apply RT001's rewrite in it. A request without a rewrite (a hand-built `roots/list`,
-    a caller of a helper), one a comment suppresses, a marker or a refusal (the notes) all stay."""
-    if entry.notes.still_asks or entry.suppressed_requests:
+    a caller of a helper), one a comment suppresses, a marker or a refusal (the notes) all stay;
+    a request whose rewrite is a suggestion stays unless the run applies `suggestions`."""
+    asks = entry.notes.asks_past_suggestions if suggestions else entry.notes.still_asks
+    if asks or entry.suppressed_requests:
         return True
-    return any(f.fix not in FIXING_KINDS or not rewritten for f in entry.requests)
+    applied = (*FIXING_KINDS, "display") if suggestions else FIXING_KINDS
+    return any(f.fix not in applied or not rewritten for f in entry.requests)
 
 
 class Plans(NamedTuple):
-    """The plan of `fix` (each file's own unsafe-fixes) and of `fix --unsafe-fixes`."""
+    """The plan of `fix` (each file's own unsafe-fixes), of `fix --unsafe-fixes`, and of
+    `fix --apply-suggestions` (which takes the unsafe fixes too, and the suggested rewrites:
+    their tools gain the parameter, their servers stop asking, so clients hand over)."""
 
     fix: RootsPlan
     unsafe: RootsPlan
+    suggestions: RootsPlan
 
 
 def plans(entries, removable: tuple = ()) -> Plans:
@@ -129,6 +135,9 @@ def plans(entries, removable: tuple = ()) -> Plans:
         return tools, asking
 
     unsafe_tools, unsafe_asking = one("rewritten_by_unsafe")
+    taken = [e for e in entries if e.rewritten_by_unsafe]
+    suggested_tools = tuple(sorted({t for e in taken for t in (*e.notes.tools, *e.notes.suggested_tools)}))
+    suggested_asking = tuple(e.path for e in entries if _asks_after(e, e.rewritten_by_unsafe, suggestions=True))
     fix_tools, fix_asking = one("rewritten_by_fix")
     migrated = _code_migrated(entries, removable)
     unsafe = RootsPlan(
@@ -142,7 +151,14 @@ def plans(entries, removable: tuple = ()) -> Plans:
         code_migrated=migrated,
         removable_names=removable,
     )
-    return Plans(fix, unsafe)
+    suggestions = RootsPlan(
+        suggested_tools,
+        bool(suggested_asking),
+        asking=suggested_asking,
+        code_migrated=migrated,
+        removable_names=removable,
+    )
+    return Plans(fix, unsafe, suggestions)
 
 
 def _code_migrated(entries, removable: tuple) -> bool:
@@ -176,13 +192,14 @@ def coordinated(kind: str, plan: RootsPlan) -> tuple:
     when unchanged). The fix itself is never applied under such a plan."""
     if kind == "none" or not plan.server_still_asks:
         return kind, None
-    where = _where(plan.asking)
+    where = where_asking(plan.asking)
     if plan.freed_by_unsafe:  # a suggestion or a review marker stays what it is
         return ("unsafe" if kind in ("safe", "unsafe") else kind), FREED.format(where=where)
     return ("display" if kind in ("safe", "unsafe", "display") else "none"), WITHHELD.format(where=where)
 
 
-def _where(asking: tuple) -> str:
+def where_asking(asking: tuple) -> str:
+    """The first file whose server still asks, and how many more."""
     if not asking:
         return "elsewhere"
     more = len(asking) - 1

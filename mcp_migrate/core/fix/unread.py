@@ -22,13 +22,16 @@ def without_unread_locals(fixes: list, parents: dict) -> list:
     dropped): no unused variable left behind (issue 36 §5). A read counts as gone when any of
     `fixes` deletes it."""
     gone: set = set()
+    written: set = set()  # names the fixes' new code reads (a call now passing `str(repo)`)
     for fix in fixes:
         for edit in fix.edits:
             gone |= _removed_nodes(edit)
+            if isinstance(edit, Replace):
+                written |= {n.value for n in iter_nodes(edit.new) if isinstance(n, cst.Name)}
     out = []
     scopes: dict = {}  # id(function) -> (its bindings, its reads): walked once per call
     for fix in fixes:
-        extra = tuple(e for edit in fix.edits for e in _emptied_locals(edit, parents, gone, scopes))
+        extra = tuple(e for edit in fix.edits for e in _emptied_locals(edit, parents, gone, scopes, written))
         out.append(replace(fix, edits=fix.edits + extra) if extra else fix)
     return out
 
@@ -44,12 +47,12 @@ def _removed_nodes(edit) -> set:
     return touched(Fix((edit,)))
 
 
-def _emptied_locals(edit, parents: dict, gone: set, scopes: dict) -> tuple:
+def _emptied_locals(edit, parents: dict, gone: set, scopes: dict, written: frozenset | set = frozenset()) -> tuple:
     """Removals of the local bindings the edit leaves unread, and of those their removal leaves
     unread in turn: a name read in the deleted code, bound once in the enclosing function by a
     plain `name = value` or a function-level import, and read nowhere else there except in code
     `gone` holds (no unused variable or import left behind: issue 36 §5). An import goes only
-    when every name it binds does."""
+    when every name it binds does; a name the fixes' new code reads (`written`) stays."""
     if not isinstance(edit, (RemoveStatement, RemoveArg, RemoveElement, Unwrap)):
         return ()
     function = _enclosing_function(_anchor(edit), parents)
@@ -65,7 +68,7 @@ def _emptied_locals(edit, parents: dict, gone: set, scopes: dict) -> tuple:
     while pending:
         name = pending.pop()
         binding = bindings.get(name)
-        if binding is None or any(e.node is binding for e in out):
+        if binding is None or name in written or any(e.node is binding for e in out):
             continue
         if any(id(n) not in gone for bound in _binds(binding) for n in reads.get(bound, ())):
             continue

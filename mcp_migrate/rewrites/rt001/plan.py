@@ -35,7 +35,10 @@ def plan_request_rewrite(context, call: cst.Call, kind: str) -> Outcome:
     """Plan the rewrite of the roots request `call` seen at the current traversal point."""
     outcome = _plan(context, call, kind)
     if outcome.fix is None or outcome.marker_only or outcome.fix.display:
-        note_still_asks(context)  # clients in the same run keep their roots
+        # Clients in the same run keep their roots; `fix --apply-suggestions` frees them from a
+        # request whose rewrite is a suggestion.
+        suggested = outcome.fix is not None and outcome.fix.display and not outcome.marker_only
+        note_still_asks(context, suggested=suggested)
     return outcome
 
 
@@ -67,7 +70,9 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
     except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
         return Outcome(None, (), f"internal error while planning the rewrite ({type(exc).__name__}: {exc})")
     if fix.display:
-        # Shown, not applied by `fix`: the run must not count on its parameter or setting.
+        # Shown, not applied by `fix`: the run must not count on its parameter or setting; only
+        # the plan of `fix --apply-suggestions`, which applies it, counts on its tools.
+        notes.suggested_tools.extend(notes.tools[told[0] :])
         del notes.tools[told[0] :], notes.client_calls[told[2] :]
         notes.env_vars[:] = told[1]
     return Outcome(fix, applicable, suggested=builder.suggested_because)

@@ -24,12 +24,16 @@ from mcp_migrate.core.syntax import (
 from mcp_migrate.rewrites.names import bound_names, is_store
 
 
-def directories_of(context, value: cst.BaseExpression, scope: cst.FunctionDef | None = None) -> list:
+def directories_of(
+    context, value: cst.BaseExpression, scope: cst.FunctionDef | None = None, local_def: cst.FunctionDef | None = None
+) -> list:
     """[(is_literal, text)] for the directories a roots value names: a literal path (True), or
     the text of an expression that gives one at run time (False: `str(Path.cwd())`, a path a
     helper turns into roots); (None, source) for roots computed in a way the rewrite cannot
     follow, so a marker can say where they came from. `scope`: the callback whose locals
-    (assigned once) may be followed."""
+    (assigned once) may be followed; `local_def`: the nested callback `value` names."""
+    if local_def is not None:
+        return _returned_roots(context, local_def)
     if isinstance(value, (cst.List, cst.Tuple)):
         return [d for el in value.elements for d in _one_root(context, el.value, scope)]
     if isinstance(value, cst.ListComp):

@@ -25,13 +25,14 @@ from mcp_migrate.rewrites.names import bound_names
 from mcp_migrate.rewrites.rt002.directories import as_uri, describe, free_names, quote, unstr
 
 
-def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
+def with_directories(context, edits: list, dirs: list, orphans: tuple, client: cst.Call | None = None) -> Fix:
     """The provider's removal with what it gave handed over: a stdio server's environment or a
     migrated tool's calls where the directories are known, else a marker listing them. Roots
     computed at run time (a user setting, a public parameter or setter, `self._roots`) would be
     left without effect by the removal: unless the client calls a tool this run migrates (its
     server no longer asks, so they already reach nothing), it is only suggested (issue 36 §4),
-    and the report lists what fed them."""
+    and the report lists what fed them. `client`: the call that built the client the roots were
+    given to (its tool calls are the ones handed the directories, `_session_scope`)."""
     fully_known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     if fully_known and context.settings.strategy == "server-config":
         env_edit = _stdio_env_edit(context, dirs)
@@ -40,7 +41,7 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple) -> Fix:
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
     calls: list = []
     if context.settings.run.tools:
-        calls, imports = _tool_call_edits(context, dirs)
+        calls, imports = _tool_call_edits(context, dirs, _session_scope(context, client))
         if calls and fully_known:
             return Fix(tuple(edits + calls), orphans=orphans, unsafe=True, imports=tuple(imports))
         edits += calls
@@ -116,11 +117,19 @@ def fit(context, old: cst.BaseExpression, new: cst.BaseExpression) -> cst.BaseEx
     width = line_length(context.path, context.settings.view)
     if all(len(indent) + len(line) <= width for line in rendered.splitlines()):
         return new
-    return _exploded(new)
+    before = code_of(statement.deep_replace(old, cst.Name(_HERE))).partition(_HERE)[0]
+    if "\n" in before:
+        return new  # on a continuation line: its split would be indented wrong; a long line instead
+    return _exploded(new, width - len(indent) - len(context.module.default_indent))
 
 
-def _exploded(node: cst.BaseExpression) -> cst.BaseExpression:
-    """A call's arguments or a dict's entries one per line, with a trailing comma."""
+#: A name no source spells, put where the replaced node stands to find the line it starts on.
+_HERE = "_mcp_migrate_node_here_"
+
+
+def _exploded(node: cst.BaseExpression, room: int) -> cst.BaseExpression:
+    """A call's arguments or a dict's entries split as black splits them: all on one indented
+    line when they fit in `room` columns, else one per line with a trailing comma."""
     items: Sequence[cst.CSTNode]
     if isinstance(node, cst.Call):
         items, head, close = node.args, code_of(node.func) + "(", ")"
@@ -128,24 +137,76 @@ def _exploded(node: cst.BaseExpression) -> cst.BaseExpression:
         items, head, close = node.elements, "{", "}"
     else:
         return node
-    if any("\n" in code_of(item) for item in items):
-        return node
-    texts = [code_of(item.with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip() for item in items]
+    texts = [code_of(_bare(item)).strip() for item in items]
+    if any("\n" in text or "#" in text for text in texts):
+        return node  # an item split over lines, or a comment: kept as written
+    together = ", ".join(texts)
+    if len(texts) > 1 and len(together) <= room:
+        return parse_expr(head + "\n    " + together + "\n" + close)
     return parse_expr(head + "\n" + "".join(f"    {t},\n" for t in texts) + close)
 
 
-def _tool_call_edits(context, dirs: list) -> tuple:
-    """`call_tool("name", {...})` calls to tools that now require the directories (a rewrite
-    in the same run gave them the parameter): the argument is added with the same directories
-    (as URIs for a `uris` parameter); where it cannot be (directories computed at run time,
-    arguments not written as a dict), a marker says the call must pass it. (edits, imports)"""
+def _session_scope(context, client: cst.Call | None) -> tuple:
+    """(block, name) where the client built by `client` makes its calls: the body of
+    `async with ClientSession(..., list_roots_callback=...) as name:`, or the function (or
+    module) where `name = [await] Client(...)` binds it. (None, None) where the client's calls
+    cannot be told apart (stored on an instance, handed on): every `call_tool` of the file is
+    then its own."""
+    if client is None:
+        return None, None
+    parents = context.index.parents
+    parent = parents.get(id(client))
+    if isinstance(parent, cst.WithItem):
+        asname = parent.asname
+        with_node = parents.get(id(parent))
+        if asname is not None and isinstance(asname.name, cst.Name) and isinstance(with_node, cst.With):
+            return with_node.body, asname.name.value
+        return None, None
+    holder = parents.get(id(parent)) if isinstance(parent, cst.Await) else parent
+    if isinstance(holder, cst.Assign) and len(holder.targets) == 1 and isinstance(holder.targets[0].target, cst.Name):
+        func = enclosing(context.ancestors, cst.FunctionDef)
+        return (func.body if func is not None else context.module), holder.targets[0].target.value
+    return None, None
+
+
+def _made_by(parents: dict, node: cst.Call, scope: tuple) -> bool:
+    """Whether `node` (a `call_tool`) is the scoped client's call: `name.call_tool(...)` inside
+    its block (any call, where the client's calls cannot be told apart)."""
+    block, name = scope
+    if block is None:
+        return True
+    receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+    if not (isinstance(receiver, cst.Name) and receiver.value == name):
+        return False
+    here: cst.CSTNode | None = node
+    while here is not None and here is not block:
+        here = parents.get(id(here))
+    return here is block
+
+
+def _bare(item: cst.CSTNode) -> cst.CSTNode:
+    """An argument or dict entry without its comma and the line breaks around it."""
+    item = item.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    if isinstance(item, cst.Arg):
+        item = item.with_changes(whitespace_after_arg=cst.SimpleWhitespace(""))
+    return item
+
+
+def _tool_call_edits(context, dirs: list, scope: tuple = (None, None)) -> tuple:
+    """`call_tool("name", {...})` calls, by the client the roots were given to (`scope`), to
+    tools that now require the directories (a rewrite in the same run gave them the parameter):
+    the argument is added with the same directories (as URIs for a `uris` parameter); where it
+    cannot be (directories computed at run time, arguments not written as a dict), a marker says
+    the call must pass it. (edits, imports)"""
     wanted = {tool.tool: tool.parameter for tool in context.settings.run.tools}
     optional = {tool.tool for tool in context.settings.run.tools if tool.optional}
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
-    parents = None
+    parents = context.index.parents
     for node in context.index.nodes(cst.Call):
         if not (isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
+            continue
+        if not _made_by(parents, node, scope):
             continue
         name_arg, arguments = _call_tool_args(node)
         name = literal(name_arg.value) if name_arg is not None else None
@@ -158,7 +219,6 @@ def _tool_call_edits(context, dirs: list) -> tuple:
         fits = known and _evaluable_at(context, dirs, node)
         edit = _call_edit(context, node, name_arg, arguments, param, dirs) if fits else None
         if edit is None:
-            parents = parents or context.index.parents
             statement = _statement_above(parents, node)
             needs = "takes an optional" if name in optional else "now requires"
             note = (
@@ -231,7 +291,8 @@ def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: cst.Arg | None
         current = arguments.value
         inner = code_of(current).strip()[1:-1].strip().rstrip(",")
         new = parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
-        return Replace(current, fit(context, current, new))
+        args = [arg.with_changes(value=new) if arg is arguments else arg for arg in node.args]
+        return Replace(node, fit(context, node, node.with_changes(args=args)))
     if any(arg.star for arg in node.args):
         return None
     value = parse_expr("{" + entry + "}")

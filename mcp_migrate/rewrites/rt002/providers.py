@@ -17,7 +17,7 @@ from mcp_migrate.core.syntax import (
     module_binding,
     positional,
 )
-from mcp_migrate.rewrites.names import sole_local_binding
+from mcp_migrate.rewrites.names import sole_local_binding, sole_local_def
 from mcp_migrate.rewrites.rt002.directories import directories_of
 from mcp_migrate.rewrites.rt002.handover import with_directories
 
@@ -51,8 +51,13 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Fix | None:
     local = sole_local_binding(context, arg.value)
     if local is not None:  # `roots = [...]` only fed the argument: it goes too (no unused local)
         edits.append(RemoveStatement(local))
-    dirs = directories_of(context, local.value if local is not None else arg.value)
-    return with_directories(context, edits, dirs, orphans)
+    nested = sole_local_def(context, arg.value) if local is None else None
+    if nested is not None:  # a callback defined for this one argument (a test's closure) goes too
+        edits.append(RemoveStatement(nested))
+        dirs = directories_of(context, arg.value, local_def=nested)
+    else:
+        dirs = directories_of(context, local.value if local is not None else arg.value)
+    return with_directories(context, edits, dirs, orphans, client=call)
 
 
 def _parameter_of_enclosing(context, value: cst.Name) -> bool:
