@@ -310,7 +310,9 @@ def test_apply_suggestions_hands_the_directories_to_a_suggested_tool_s_tests(tmp
     run("fix", "--unsafe-fixes", ".")
     assert {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")} == before
     doc = json.loads(run("check", "--no-cache", "--exit-zero", "--output-format", "json", "."))
-    handed = [(f["line"], f["column"], f["fix"]) for f in doc["findings"] if f["code"] == "RT002" and f["fix"] != "none"]
+    handed = [
+        (f["line"], f["column"], f["fix"]) for f in doc["findings"] if f["code"] == "RT002" and f["fix"] != "none"
+    ]
     assert handed == [(28, 43, "display"), (42, 43, "display")]
     note = (
         "a suggestion while a server in this run still asks for roots, in server.py: its legacy clients need this;"
