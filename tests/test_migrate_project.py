@@ -26,9 +26,11 @@ def test_tool_parameter_client_passes_the_new_argument(repo):
     client = (repo / "client.py").read_text()
     # No pyproject here: wrapped at 88, the default line length.
     assert "async def find_files(\n    pattern: str,\n    directories: Annotated[\n        list[str]," in server
-    # Past 88 characters the argument dict is exploded, one entry per line.
-    assert 'call_tool("find_files", {\n' in client
-    assert '"pattern": "*.py",\n                "directories": ["/home/user/project"],\n' in client
+    # Past 88 characters the call is split as black splits it: its arguments on one indented line.
+    assert (
+        'call_tool(\n                "find_files", {"pattern": "*.py", "directories": ["/home/user/project"]}\n'
+        in client
+    )
     assert "list_roots_callback" not in client and "send_roots_list_changed" not in client
 
 

@@ -33,7 +33,8 @@ def directories_of(
     follow, so a marker can say where they came from. `scope`: the callback whose locals
     (assigned once) may be followed; `local_def`: the nested callback `value` names."""
     if local_def is not None:
-        return _returned_roots(context, local_def)
+        found = _returned_roots(context, local_def)
+        return found if all(lit is not None for lit, _ in found) else [_unknown(value)]
     if isinstance(value, (cst.List, cst.Tuple)):
         return [d for el in value.elements for d in _one_root(context, el.value, scope)]
     if isinstance(value, cst.ListComp):
