@@ -363,3 +363,35 @@ async def test_counts_matching_entries(tmp_path):
         )
         assert result.content[0].text == "1"
 '''
+
+
+def test_a_tool_s_own_directory_parameter_is_the_way_in_and_its_tests_pass_it(tmp_path, monkeypatch):
+    """The roots only filled in the tool's own `repo_path` when a caller left it out (DevNarrate's
+    tools): `fix --unsafe-fixes` keeps the tool's no-roots answer instead of adding a second
+    directory parameter (issue 36 §1), and the project's tests that gave roots now pass
+    `repo_path` (issue 36 §4), applied with it in the same run: the test still checks the same
+    tool on the same folder. `check` calls every one of those fixes fixable with
+    `--unsafe-fixes`; a second run changes nothing."""
+    tree = tmp_path / "reused"
+    shutil.copytree(FIXTURES / "plan" / "reused", tree)
+    monkeypatch.chdir(tree)
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--unsafe-fixes", "--output-format", "json", "."))
+    kinds = sorted((f["path"], f["line"], f["code"], f["fix"]) for f in doc["findings"] if f["code"].startswith("RT00"))
+    assert kinds == [
+        ("server.py", 17, "RT001", "unsafe"),
+        ("tests/test_server.py", 18, "RT002", "none"),
+        ("tests/test_server.py", 28, "RT002", "unsafe"),
+        ("tests/test_server.py", 39, "RT002", "none"),
+        ("tests/test_server.py", 42, "RT002", "unsafe"),
+    ]
+    run("fix", "--unsafe-fixes", ".")
+    assert (tree / "server.py").read_text() == REUSED_SERVER_TAKEN
+    assert (tree / "tests" / "test_server.py").read_text() == REUSED_TESTS_TAKEN
+    after = {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")}
+    run("fix", "--unsafe-fixes", ".")
+    assert {p.relative_to(tree).as_posix(): p.read_bytes() for p in tree.rglob("*.py")} == after
+
+
+REUSED_SERVER_TAKEN = '"""A repository tool: it takes the repository\'s path, or asks the client for its roots."""\n\nimport os\nfrom typing import Optional\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("repo-tools")\n\n\n@mcp.tool()\nasync def count_entries(pattern: str = "", repo_path: Optional[str] = None) -> str:\n    """Count the repository\'s top-level entries whose name contains `pattern`."""\n    try:\n        if repo_path is None:\n            return "error: no repository path given and no roots"\n        names = [name for name in os.listdir(repo_path) if pattern in name]\n        return str(len(names))\n    except Exception as exc:\n        return f"error: {exc}"\n'
+
+REUSED_TESTS_TAKEN = '"""The tool end to end, through the SDK\'s in-memory client."""\n\nimport pytest\nfrom mcp.shared.memory import create_connected_server_and_client_session as create_session\n\nfrom server import mcp as server_mcp\n\n\n@pytest.fixture\ndef anyio_backend():\n    return "asyncio"\n\n\n@pytest.mark.anyio\nasync def test_counts_every_entry(tmp_path):\n    (tmp_path / "a.txt").write_text("a")\n    (tmp_path / "b.txt").write_text("b")\n    async with create_session(server_mcp) as client:\n        result = await client.call_tool("count_entries", {"repo_path": str(tmp_path)})\n        assert result.content[0].text == "2"\n\n\n@pytest.mark.anyio\nasync def test_counts_matching_entries(tmp_path):\n    (tmp_path / "notes.md").write_text("n")\n    (tmp_path / "main.py").write_text("m")\n    repo = str(tmp_path)\n\n    async with create_session(server_mcp) as client:\n        result = await client.call_tool(\n            "count_entries", {"pattern": ".py", "repo_path": str(repo)}\n        )\n        assert result.content[0].text == "1"\n'

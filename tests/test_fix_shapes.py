@@ -13,7 +13,35 @@ from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.fix.layout import python_floor
 
 REPO = Path(mcp_migrate.__file__).resolve().parent.parent
-FALLBACK = REPO / "fixtures" / "migrate" / "fallback_parameter.py"
+#: Two tools whose roots stand in for a missing `repo_path` without an answer of their own when
+#: there are none (no `else:`): each gains an optional `directories` (fallback_parameter.py's
+#: tools with a no-roots answer reuse their own parameter instead).
+FALLBACK_SOURCE = '''"""Roots stand in for a missing argument."""
+import json
+from typing import Optional
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("commits")
+
+
+@mcp.tool()
+async def commit_context(cursor: Optional[str] = None, repo_path: Optional[str] = None) -> str:
+    if repo_path is None:
+        roots_result = await mcp.get_context().session.list_roots()
+        if roots_result.roots:
+            repo_path = roots_result.roots[0].uri.path
+    return json.dumps({"repo": repo_path, "cursor": cursor})
+
+
+@mcp.tool()
+async def first_file(name: str, base: str = "") -> str:
+    if not base:
+        roots = await mcp.get_context().session.list_roots()
+        if roots.roots:
+            base = roots.roots[0].uri.path
+    return f"{base}/{name}"
+'''
 
 
 def run(*args):
@@ -37,7 +65,7 @@ def test_an_optional_parameter_is_spelled_for_the_oldest_python_the_project_decl
     monkeypatch.chdir(tmp_path)
     if config:
         (tmp_path / "pyproject.toml").write_text(config)
-    shutil.copy(FALLBACK, tmp_path / "tools.py")
+    (tmp_path / "tools.py").write_text(FALLBACK_SOURCE)
     run("fix", "-q", "--unsafe-fixes", "--exit-zero", "tools.py")
     fixed = (tmp_path / "tools.py").read_text()
     assert fixed.count(f"        {annotation},\n") == 2
@@ -49,7 +77,7 @@ def test_an_optional_parameter_is_spelled_for_the_oldest_python_the_project_decl
 def test_a_module_with_postponed_annotations_keeps_the_union(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\nrequires-python = ">=3.8"\n')
-    text = FALLBACK.read_text().replace("import json\n", "from __future__ import annotations\n\nimport json\n", 1)
+    text = FALLBACK_SOURCE.replace("import json\n", "from __future__ import annotations\n\nimport json\n", 1)
     (tmp_path / "tools.py").write_text(text)
     run("fix", "-q", "--unsafe-fixes", "--exit-zero", "tools.py")
     assert "        list[str] | None,\n" in (tmp_path / "tools.py").read_text()
@@ -110,7 +138,7 @@ def test_a_long_field_description_is_split_at_the_projects_line_length(tmp_path,
     characters in a project of line length 100."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 100\n")
-    shutil.copy(FALLBACK, tmp_path / "tools.py")
+    (tmp_path / "tools.py").write_text(FALLBACK_SOURCE)
     run("fix", "-q", "--unsafe-fixes", "--exit-zero", "tools.py")
     fixed = (tmp_path / "tools.py").read_text()
     assert max(len(line) for line in fixed.splitlines()) <= 100

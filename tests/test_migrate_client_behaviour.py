@@ -105,12 +105,13 @@ def test_migrated_client_and_server_behave_like_the_originals(pair, strategy, tm
 
 def test_the_pairs_cover_two_client_shapes():
     """A helper-built callback over the current directory, and a callback factory given a path
-    whose server only falls back to roots (the optional parameter of issue 12, defect 11)."""
+    whose server only falls back to roots for its own `repo_path`: that parameter is the way in
+    once migrated (issue 36 §1, no second source), and the client's implicit call passes it."""
     assert PAIRS == ["cwd_roots", "fallback_repo"]
     server, client = _migrated("fallback_repo", "tool-parameter")
-    # spelled for the floor the fixture's project declares (this repository's pyproject: 3.10)
-    assert b"list[str] | None," in server and b"] = None," in server
-    assert client.count(b'"directories": [str(repo)]') == 2
+    assert b"directories" not in server
+    assert b'    if repo_path is None:\n        return json.dumps({"error": "No repository path' in server
+    assert b'implicit = await client.call_tool("commit_context", {"repo_path": str(repo)})' in client
 
 
 def test_client_keeps_its_roots_while_a_server_in_the_run_still_asks(tmp_path):

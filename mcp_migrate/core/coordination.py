@@ -19,11 +19,14 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True, order=True)
 class MigratedTool:
     """A tool whose RT001 rewrite adds a parameter: clients calling it must pass the directories.
-    `optional`: the parameter has a default (roots only stood in for a missing argument)."""
+    `optional`: the parameter has a default (roots only stood in for a missing argument);
+    `single`: it is the tool's own parameter for one directory (a client passes the first
+    directory its roots gave, not a list)."""
 
     tool: str
     parameter: str
     optional: bool = False
+    single: bool = False
 
 
 @dataclass(frozen=True, order=True)

@@ -683,7 +683,8 @@ def _decide_fixes(
                 rep.kind = "unsafe"
     if test_code:
         for rep in reports:
-            _suggest(rep, IN_TEST_CODE)
+            if not (rep.fix is not None and rep.fix.hands_over):  # that one keeps what the test checks
+                _suggest(rep, IN_TEST_CODE)
     plan = settings.run
     if test_code and not plan.tests_go_with_code():
         _tests_wait(reports, rules)

@@ -20,7 +20,7 @@ from mcp_migrate.core.findings import FIX_KINDS, FileResult, Finding, HelperSite
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
-SCHEMA = 6
+SCHEMA = 7
 MAGIC = b"mcp-migrate-cache"
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
@@ -84,9 +84,9 @@ def _result(result: FileResult) -> dict:
         "findings": [_finding_json(f) for f in result.findings],
         "suppressed": [[_finding_json(f), kind, reason] for f, kind, reason in result.suppressed],
         "notes": {
-            "tools": [[t.tool, t.parameter, t.optional] for t in result.notes.tools],
+            "tools": [[t.tool, t.parameter, t.optional, t.single] for t in result.notes.tools],
             "still_asks": result.notes.still_asks,
-            "suggested_tools": [[t.tool, t.parameter, t.optional] for t in result.notes.suggested_tools],
+            "suggested_tools": [[t.tool, t.parameter, t.optional, t.single] for t in result.notes.suggested_tools],
             "asks_past_suggestions": result.notes.asks_past_suggestions,
             "env_vars": list(result.notes.env_vars),
             "client_calls": [[c.target, c.passes, c.kind] for c in result.notes.client_calls],
@@ -136,6 +136,14 @@ def _file_result(path: str, raw: dict) -> FileResult:
     return _checked_result(path, raw)
 
 
+def _migrated_tool(item) -> MigratedTool:
+    item = _of(item, list)
+    if len(item) != 4:
+        raise Malformed("migrated tool")
+    tool, parameter, optional, single = item
+    return MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool), _of(single, bool))
+
+
 def _checked_result(path: str, raw: dict) -> FileResult:
     result = FileResult(path)
     result.findings = [_finding(path, item) for item in _of(raw.get("findings"), list)]
@@ -145,12 +153,8 @@ def _checked_result(path: str, raw: dict) -> FileResult:
             raise Malformed("suppression kind")
         result.suppressed.append(Suppressed(_finding(path, finding), kind, _of(reason, str)))
     notes = _of(raw.get("notes"), dict)
-    for item in _of(notes.get("tools"), list):
-        tool, parameter, optional = _triple(item)
-        result.notes.tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
-    for item in _of(notes.get("suggested_tools", []), list):
-        tool, parameter, optional = _triple(item)
-        result.notes.suggested_tools.append(MigratedTool(_of(tool, str), _of(parameter, str), _of(optional, bool)))
+    result.notes.tools = [_migrated_tool(item) for item in _of(notes.get("tools"), list)]
+    result.notes.suggested_tools = [_migrated_tool(item) for item in _of(notes.get("suggested_tools", []), list)]
     result.notes.still_asks = _of(notes.get("still_asks"), bool)
     result.notes.asks_past_suggestions = _of(notes.get("asks_past_suggestions", False), bool)
     result.notes.keeps_roots = _of(notes.get("keeps_roots", False), bool)

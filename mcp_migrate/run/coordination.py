@@ -224,7 +224,10 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
         ref = run.files.get(result.path)
         if ref is None or result.errors:
             continue
-        if any(f.code == TOOL_CALLER_CODE and f.fix != "none" for f in result.findings):
+        # A test file's providers wait with no edit until the run knows its code migrated
+        # (RootsPlan.tests_go_with_code): under that plan they may hand over too.
+        waiting = unsafe_plan.tests_go_with_code() and in_test_code(result.path)
+        if any(f.code == TOOL_CALLER_CODE and (f.fix != "none" or waiting) for f in result.findings):
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
     _replace_results(run, chosen, recheck)
 

@@ -97,6 +97,11 @@ class Fix:
     #: Imports the edits need, as (module, name) for `from module import name` or
     #: (module, None) for `import module`; added with LibCST's AddImportsVisitor.
     imports: tuple = ()
+    #: A provider's removal that passes every directory it gave on to the calls of the tools
+    #: the run migrates: a test making those calls keeps checking the same tool on the same
+    #: directories, so in test code it is applied like any fix, not only suggested (issue 36
+    #: §4: tests move with the code they test).
+    hands_over: bool = False
 
     @property
     def marker_only(self) -> bool:

@@ -8,7 +8,8 @@ from functools import cached_property, partial
 
 import libcst as cst
 
-from mcp_migrate.core.fix.edits import AddComment, Edit, Fix, RemoveStatement, Unwrap
+from mcp_migrate.core.coordination import MigratedTool, note_migrated_tool
+from mcp_migrate.core.fix.edits import AddComment, Edit, Fix, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import CONTEXT_CLASSES
 from mcp_migrate.core.syntax import (
@@ -24,6 +25,7 @@ from mcp_migrate.rewrites.rt001.consumers import ConsumerRewriter
 from mcp_migrate.rewrites.rt001.decoders import decoder_kind
 from mcp_migrate.rewrites.rt001.flow import always_exits, unreachable_after
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnderstood, SideChannel, SideChannelSite
+from mcp_migrate.rewrites.rt001.reuse import Reused, fills_from_the_roots, missing_test
 from mcp_migrate.rewrites.rt001.signature import (
     NewParam,
     SignatureRefused,
@@ -32,7 +34,7 @@ from mcp_migrate.rewrites.rt001.signature import (
     rebuild,
 )
 from mcp_migrate.rewrites.rt001.strategies import Strategy
-from mcp_migrate.rewrites.rt001.tools import is_tool_function
+from mcp_migrate.rewrites.rt001.tools import is_tool_function, tool_name
 
 #: Context managers that only bound the time of what they hold.
 _TIME_LIMITS = frozenset(
@@ -96,6 +98,10 @@ class SiteRewrite:
             self._drop_dead_locals()
             self._drop_unused_context()
             return Fix(tuple(self.edits), unsafe=True, imports=())
+        if self.strategy.NAME == "tool-parameter":
+            reused = self._fills_from_the_roots()
+            if reused is not None:
+                return self._reuse(*reused)
         self.strategy.check_names(self)
         fallback = self._fallback_try()
         if fallback is not None and not self._fallback_is_exact(fallback):
@@ -234,7 +240,7 @@ class SiteRewrite:
             if isinstance(parent, cst.Try) and parent.body is node and block is None:
                 block = parent
             if block is not None and isinstance(parent, cst.If) and parent.body is node:
-                name = _missing_test(parent.test)
+                name = missing_test(parent.test)
                 if name in params:
                     guard = parent
                 break
@@ -243,7 +249,7 @@ class SiteRewrite:
             return None
         if not all(_only_passes(handler) for handler in block.handlers):
             return None
-        name = _missing_test(guard.test)
+        name = missing_test(guard.test)
         bound = {n.value for n in iter_nodes(block.body) if isinstance(n, cst.Name) and is_store(n, parents.get(id(n)))}
         if name not in bound:
             return None
@@ -258,6 +264,24 @@ class SiteRewrite:
                 return None
         alone = isinstance(guard.body, cst.IndentedBlock) and len(guard.body.body) == 1 and guard.body.body[0] is block
         return guard if alone and guard.orelse is None else block
+
+    def _fills_from_the_roots(self) -> Reused | None:
+        """Where the roots only fill in a parameter the caller left out and the function has
+        its own answer without them (reuse.fills_from_the_roots)."""
+        ctx = self._context_param()
+        leading = self._context_locals({ctx.name.value} if ctx is not None else set())
+        return fills_from_the_roots(self.func, self.value, self.parents, {id(a) for a in leading.values()})
+
+    def _reuse(self, guard: cst.If, param: str, kept: cst.IndentedBlock) -> Fix:
+        """The guard with only its no-roots branch; the locals that led to the request go with
+        it, and clients in the run pass `param` (one directory: MigratedTool.single)."""
+        self.edits.append(Replace(guard.body, kept))
+        self.dropped.append(guard.body)
+        self._drop_dead_locals(outside=guard.body)
+        self._drop_unused_context()
+        if is_tool_function(self.func, self.context):
+            note_migrated_tool(self.context, MigratedTool(tool_name(self.func), param, optional=True, single=True))
+        return Fix(tuple(self.edits), unsafe=True, imports=())
 
     def _fallback_when_unconfigured(self, block: cst.Try) -> None:
         """`try: result = <request>` / `except E: <fallback>` becomes `if not <directories>:
@@ -324,13 +348,17 @@ class SiteRewrite:
             raise CannotApply(str(exc)) from None
         self.edits.append(edit)
 
-    def _drop_dead_locals(self) -> None:
+    def _drop_dead_locals(self, outside: cst.CSTNode | None = None) -> None:
         """Locals that only led to the request (`context = mcp.get_context()`, `session =
         ctx.session`) and that nothing reads any more: left behind they are new unused
-        variables. Repeated so a chain (`ctx` -> `session`) goes as a whole."""
+        variables. Repeated so a chain (`ctx` -> `session`) goes as a whole. Those inside
+        `outside` (a block the fix replaces) go with it already."""
         ctx = self._context_param()
         sources = {ctx.name.value} if ctx is not None else set()
         candidates = self._context_locals(sources)
+        if outside is not None:
+            within = {id(n) for n in iter_nodes(outside)}
+            candidates = {name: a for name, a in candidates.items() if id(a) not in within}
         removed = True
         while removed:
             removed = False
@@ -392,20 +420,6 @@ class SiteRewrite:
                 if is_reference(node, parents.get(id(node))):
                     return True
         return False
-
-
-def _missing_test(test: cst.BaseExpression) -> str | None:
-    """`x is None`, `x == None` or `not x`: the name `x`."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-        return test.value if isinstance(test, cst.Name) else None
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name):
-        target = test.comparisons[0]
-        if isinstance(target.operator, (cst.Is, cst.Equal)) and (
-            isinstance(target.comparator, cst.Name) and target.comparator.value == "None"
-        ):
-            return test.left.value
-    return None
 
 
 def _only_passes(handler: cst.ExceptHandler) -> bool:

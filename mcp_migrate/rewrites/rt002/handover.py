@@ -43,7 +43,8 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple, client: c
     if context.settings.run.tools:
         calls, imports = _tool_call_edits(context, dirs, _session_scope(context, client))
         if calls and fully_known:
-            return Fix(tuple(edits + calls), orphans=orphans, unsafe=True, imports=tuple(imports))
+            whole = not any(isinstance(edit, AddComment) for edit in calls)  # no call left to a human
+            return Fix(tuple(edits + calls), orphans=orphans, unsafe=True, imports=tuple(imports), hands_over=whole)
         edits += calls
     if dirs:
         listed = describe(dirs)
@@ -200,6 +201,7 @@ def _tool_call_edits(context, dirs: list, scope: tuple = (None, None)) -> tuple:
     the call must pass it. (edits, imports)"""
     wanted = {tool.tool: tool.parameter for tool in context.settings.run.tools}
     optional = {tool.tool for tool in context.settings.run.tools if tool.optional}
+    single = {tool.tool for tool in context.settings.run.tools if tool.single}
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
     parents = context.index.parents
@@ -216,8 +218,8 @@ def _tool_call_edits(context, dirs: list, scope: tuple = (None, None)) -> tuple:
         current = arguments.value if arguments is not None else None
         if isinstance(current, cst.Dict) and any(literal(getattr(el, "key", None)) == param for el in current.elements):
             continue
-        fits = known and _evaluable_at(context, dirs, node)
-        edit = _call_edit(context, node, name_arg, arguments, param, dirs) if fits else None
+        fits = known and _evaluable_at(context, dirs, node) and (name not in single or len(dirs) == 1)
+        edit = _call_edit(context, node, name_arg, arguments, param, dirs, name in single) if fits else None
         if edit is None:
             statement = _statement_above(parents, node)
             needs = "takes an optional" if name in optional else "now requires"
@@ -279,12 +281,16 @@ def _call_tool_args(node: cst.Call) -> tuple:
     return name, arguments
 
 
-def _call_edit(context, node: cst.Call, name: cst.Arg, arguments: cst.Arg | None, param: str, dirs: list):
+def _call_edit(
+    context, node: cst.Call, name: cst.Arg, arguments: cst.Arg | None, param: str, dirs: list, single: bool = False
+):
+    """The call passing `param`: the directories as a list, or the one directory itself for
+    a tool's own single-directory parameter (`single`)."""
     if param == "uris":
         values = ", ".join(as_uri(quote(t) if lit else unstr(t)) for lit, t in dirs)
     else:
         values = ", ".join(quote(t) if lit else t for lit, t in dirs)
-    entry = f'"{param}": [{values}]'
+    entry = f'"{param}": {values}' if single else f'"{param}": [{values}]'
     if arguments is not None:
         if not isinstance(arguments.value, cst.Dict):
             return None  # a variable or a call: a human adds the entry

@@ -1,0 +1,99 @@
+"""Roots that only filled in a tool's own directory parameter (issue 36 §1, rewrites/rt001/reuse):
+that parameter is the way in, the tool keeps its answer for no directory, and a client that gave
+one root passes it as that parameter; any other shape keeps the optional `directories`."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mcp_migrate.api import default_settings, fix_bytes
+from mcp_migrate.core.coordination import MigratedTool
+from mcp_migrate.run.roots_plan import RootsPlan
+
+HEAD = """from typing import Optional
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("repo")
+
+
+"""
+
+REUSED = (
+    HEAD
+    + """@mcp.tool()
+async def status(repo_path: Optional[str] = None) -> str:
+    if repo_path is None:
+        context = mcp.get_context()
+        result = await context.session.list_roots()
+        if result.roots:
+            repo_path = result.roots[0].uri.path
+        else:
+            return "no repository"
+    return repo_path
+"""
+)
+
+
+def _fixed(source: str, settings=None) -> str:
+    result = fix_bytes(source.encode(), "server.py", settings or default_settings(), unsafe=True)
+    assert not result.errors, result.errors
+    return (result.fixed_source or source.encode()).decode()
+
+
+def test_the_parameter_the_roots_filled_is_the_way_in():
+    assert (
+        _fixed(REUSED)
+        == HEAD
+        + """@mcp.tool()
+async def status(repo_path: Optional[str] = None) -> str:
+    if repo_path is None:
+        return "no repository"
+    return repo_path
+"""
+    )
+
+
+def test_a_result_read_after_the_guard_keeps_the_new_parameter():
+    source = REUSED.replace("    return repo_path\n", '    return f"{repo_path} of {len(result.roots)}"\n')
+    fixed = _fixed(source)
+    assert "directories: Annotated[" in fixed and "if directories:" in fixed
+
+
+def test_other_work_beside_the_request_keeps_the_new_parameter():
+    source = REUSED.replace(
+        "        context = mcp.get_context()\n", '        print("asking")\n        context = mcp.get_context()\n'
+    )
+    fixed = _fixed(source)
+    assert "directories: Annotated[" in fixed and 'print("asking")' in fixed
+
+
+CLIENT = """from mcp import ClientSession
+from mcp.types import ListRootsResult, Root
+
+
+async def provide(context) -> ListRootsResult:
+    return ListRootsResult(roots=[{roots}])
+
+
+async def main(read, write) -> None:
+    async with ClientSession(read, write, list_roots_callback=provide) as session:
+        print(await session.call_tool("status", {{}}))
+"""
+
+
+def _client_settings():
+    tool = MigratedTool("status", "repo_path", optional=True, single=True)
+    return dataclasses.replace(default_settings(), run=RootsPlan(tools=(tool,)))
+
+
+def test_a_client_with_one_root_passes_it_as_the_parameter():
+    fixed = _fixed(CLIENT.format(roots='Root(uri="file:///srv/repo")'), _client_settings())
+    assert 'print(await session.call_tool("status", {"repo_path": "/srv/repo"}))' in fixed
+    assert "list_roots_callback" not in fixed and "def provide" not in fixed
+
+
+def test_a_client_with_two_roots_is_told_to_choose_one():
+    fixed = _fixed(CLIENT.format(roots='Root(uri="file:///srv/a"), Root(uri="file:///srv/b")'), _client_settings())
+    assert "# mcp-migrate: RT002 review: tool `status` takes an optional `repo_path`" in fixed
+    assert 'print(await session.call_tool("status", {}))' in fixed
