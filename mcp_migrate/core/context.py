@@ -34,6 +34,10 @@ class Report:
     kind: str | None = None
     #: A caller's report: the helper finding it stands for (core.findings.Via, core.callers).
     via: Any = None
+    #: False where removing the reported construct would change what the code means rather
+    #: than drop Roots (`roots=` in the capabilities a check compares with: without it the check
+    #: always passes): no suggested removal is written for it (core.fix.suggested).
+    removable: bool = True
 
 
 @dataclass
@@ -78,14 +82,15 @@ class FileContext:
             )
         return self._evidence
 
-    def report(self, code, node, message, *, severity=None, fix=None, help=None, via=None) -> None:
+    def report(self, code, node, message, *, severity=None, fix=None, help=None, via=None, removable=True) -> None:
         """`message`: a core.messages.Message (message and help), or the message alone. A message
         over MAX_MESSAGE characters is fitted (never cutting a name) and given whole as the help."""
         text, advice = split(message, help)
         short = fit(text)
         if short != text:
             text, advice = short, f"{text}; {advice}" if advice else text
-        self.reports.append(Report(code, node, text, severity, fix, tuple(self.ancestors), advice, via=via))
+        report = Report(code, node, text, severity, fix, tuple(self.ancestors), advice, via=via, removable=removable)
+        self.reports.append(report)
 
     def claim(self, node: cst.CSTNode) -> None:
         self.claimed.add(id(node))

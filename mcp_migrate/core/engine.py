@@ -741,7 +741,7 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     given their edit or not (FileNotes.private_removals: the run decides from them)."""
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     roots = [rep for rep in reports if rep.code in migrating and rep.via is None]
-    bare = [rep for rep in roots if rep.fix is None and rep.kind is None]
+    bare = [rep for rep in roots if rep.fix is None and rep.kind is None and rep.removable]
     if not bare and not any(rep.fix is not None for rep in roots):
         return {}
     tests_go = plan.tests_go_with_code()

@@ -168,8 +168,8 @@ class RootsCapabilityDeclared(Rule):
         if arg is None or is_false_or_none(arg.value):
             return
         self.context.claim(arg.value)
-        if self._in_check():
-            self.report(arg, MSG_PROBE)
+        if self._in_check():  # without `roots=` the check would always pass: no removal
+            self.context.report(self.CODE, arg, MSG_PROBE, removable=False)
         else:
             fixable = fixable and not expected_value(self.ancestors)  # what a test asserts on
             self.report(arg, MSG_DECLARE, fix=self._without_arg(node, arg) if fixable else None)
@@ -223,10 +223,29 @@ class RootsCapabilityDeclared(Rule):
         return self.context.evidence.mcp
 
     def _in_check(self) -> bool:
+        """The capabilities are what a check compares with (`check_client_capability(
+        ClientCapabilities(roots=...))`), inline or through a local only such checks read
+        (`caps = ClientCapabilities(roots=...)`, then `check_client_capability(caps)`)."""
         for anc in reversed(self.ancestors[:-1]):
-            if isinstance(anc, cst.Call) and isinstance(anc.func, cst.Attribute) and "capabilit" in anc.func.attr.value:
+            if _capability_check(anc):
                 return True
-        return False
+        holder = self.ancestors[-2] if len(self.ancestors) >= 2 else None
+        if not (isinstance(holder, cst.Assign) and holder.value is self.ancestors[-1] and len(holder.targets) == 1):
+            return False
+        target = holder.targets[0].target
+        func = next((a for a in reversed(self.ancestors) if isinstance(a, cst.FunctionDef)), None)
+        if not isinstance(target, cst.Name) or func is None:
+            return False
+        reads = []
+        stack: list = [(func.body, None)]
+        while stack:  # each read of the local with the call it is an argument of, if any
+            node, call = stack.pop()
+            if isinstance(node, cst.Name) and node.value == target.value and node is not target:
+                reads.append(call)
+            for child in node.children:
+                inner = node if isinstance(node, cst.Call) and isinstance(child, cst.Arg) else None
+                stack.append((child, inner if inner is not None else (call if isinstance(node, cst.Arg) else None)))
+        return bool(reads) and all(call is not None and _capability_check(call) for call in reads)
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """`{"capabilities": {"roots": {}}}`, also as one branch of a conditional expression
@@ -297,6 +316,11 @@ def _capabilities_named_tree(node) -> bool:
     """`_capabilities_named` on the standard library's nodes."""
     name = screen_last_identifier(node)
     return bool(name) and _CAPABILITIES_NAME.search(name) is not None
+
+
+def _capability_check(node: cst.CSTNode) -> bool:
+    """`session.check_client_capability(...)` and the like: a call that tests capabilities."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and "capabilit" in node.func.attr.value
 
 
 def _roots_probe_tree(syntax) -> bool:

@@ -71,6 +71,15 @@ class ListChangedSend(WireMethodRule):
         Valid("log('notifications/roots/list_changed is gone')\n", "text that merely mentions it"),
         Valid("from mcp.types import RootsListChangedNotification\n", "an import alone"),
         Valid('ROOTS_CHANGED = "notifications/roots/list_changed"\n', "a method constant alone is not a send"),
+        Valid(
+            'def test_sent(tracker):\n    assert tracker.sent[0] == {"method": "notifications/roots/list_changed"}\n',
+            "the message a test expects to have been sent",
+        ),
+        Valid(
+            'def test_sent(tracker):\n    expected = {"method": "notifications/roots/list_changed"}\n'
+            "    assert tracker.sent[0] == expected\n",
+            "an expected message kept in a local that only assertions read",
+        ),
     ]
     INVALID = [
         Invalid(
@@ -94,6 +103,10 @@ class ListChangedSend(WireMethodRule):
             "a project's own notification type from its own MCP module",
         ),
         Invalid('def f(t):\n    t.notify("notifications/roots/listChanged")\n', "the camelCase spelling, sent"),
+        Invalid(
+            'def f(t):\n    message = {"method": "notifications/roots/list_changed"}\n    t.send(message)\n',
+            "a message kept in a local that is sent",
+        ),
     ]
 
     @classmethod

@@ -258,6 +258,10 @@ class ConsumerRewriter:
         if isinstance(parent, cst.Call) and self._is_call_to(parent, ("builtins.str",), node):
             node = parent
             parent = self.up(node)
+        scheme_test = self._scheme_test(node, parent)
+        if scheme_test is not None:  # every directory's URI starts with `file://` (issue 36 §5)
+            self.plan.edits.append(Replace(scheme_test, cst.Name("True")))
+            return
         replaced = self._path_idiom(node, parent)
         if replaced is not None:
             self.plan.edits.append(Replace(replaced, path))
@@ -343,13 +347,28 @@ class ConsumerRewriter:
             return parent, False
         return None
 
+    def _scheme_test(self, text: cst.BaseExpression, parent) -> cst.Call | None:
+        """`text.startswith("file:")` (or `"file://"`, `"file"`): true of every directory's
+        URI, so a configured path never meets a URI fix-up (issue 36 §5)."""
+        if not (isinstance(parent, cst.Attribute) and parent.value is text and parent.attr.value == "startswith"):
+            return None
+        call = self.up(parent)
+        if not (
+            isinstance(call, cst.Call) and call.func is parent and len(call.args) == 1 and not call.args[0].keyword
+        ):
+            return None
+        prefix = literal(call.args[0].value)
+        return call if isinstance(prefix, str) and prefix and FILE_PREFIX.startswith(prefix) else None
+
     def _path_idiom(self, text: cst.BaseExpression, parent) -> cst.CSTNode | None:
-        """The outermost node of a URI-to-path idiom applied to `text`, or None."""
+        """The outermost node of a URI-to-path idiom applied to `text`, or None: the path of
+        `urlparse(text)`, decoded or not (`url2pathname`, `unquote`: a configured path holds no
+        escapes, and decoding one would change a folder named `a%20b`)."""
         if self._is_call_to(parent, ("urllib.parse.urlparse",), text):
             attr = self.up(parent)
             if isinstance(attr, cst.Attribute) and attr.value is parent and attr.attr.value == "path":
                 outer = self.up(attr)
-                if self._is_call_to(outer, ("urllib.request.url2pathname", "nturl2path.url2pathname"), attr):
+                if self._is_call_to(outer, _DECODERS, attr):
                     return outer
                 return attr
             return None
@@ -389,6 +408,9 @@ class ConsumerRewriter:
             return self.resolver.lookup("str") is None
         return self.resolver.qualified(node.func) in qualified_names
 
+
+#: Calls that decode a file URI's path into a local path.
+_DECODERS = ("urllib.request.url2pathname", "nturl2path.url2pathname", "urllib.parse.unquote")
 
 #: Calls that only show or hold a URI's text: a URI rebuilt from the path keeps what they do.
 _TEXT_BUILTINS = frozenset({"print", "str", "repr", "len", "list", "tuple", "set", "sorted", "dict"})

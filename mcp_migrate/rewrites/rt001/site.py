@@ -16,15 +16,14 @@ from mcp_migrate.core.syntax import (
     all_params,
     is_reference,
     iter_nodes,
-    keyword,
     parent_map,
-    positional,
 )
 from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.consumers import ConsumerRewriter
 from mcp_migrate.rewrites.rt001.decoders import decoder_kind
 from mcp_migrate.rewrites.rt001.flow import always_exits, unreachable_after
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnderstood, SideChannel, SideChannelSite
+from mcp_migrate.rewrites.rt001.probes import assigned_once, probes_roots
 from mcp_migrate.rewrites.rt001.reuse import Reused, fills_from_the_roots, missing_test
 from mcp_migrate.rewrites.rt001.signature import (
     NewParam,
@@ -297,7 +296,7 @@ class SiteRewrite:
         node = self.value
         while node is not None and node is not self.func:
             parent = parents.get(id(node))
-            if isinstance(parent, cst.If) and parent.body is node and _probes_roots(parent.test, self.resolver):
+            if isinstance(parent, cst.If) and parent.body is node and probes_roots(parent.test, self.resolver):
                 return parent
             node = parent
         return None
@@ -311,11 +310,14 @@ class SiteRewrite:
                 and node.orelse is None
                 and isinstance(node.test, cst.UnaryOperation)
                 and isinstance(node.test.operator, cst.Not)
-                and _probes_roots(node.test.expression, self.resolver)
+                and probes_roots(node.test.expression, self.resolver, self._assigned_once())
                 and always_exits(node.body)
             ):
                 self.edits.append(RemoveStatement(node))
                 self.dropped.append(node)
+
+    def _assigned_once(self) -> dict:
+        return assigned_once(self.func, self.parents)
 
     def _drop_unreachable_after(self, guard: cst.If) -> None:
         """The old fallback after an unwrapped guard whose body always returns."""
@@ -439,27 +441,6 @@ def _only_passes(handler: cst.ExceptHandler) -> bool:
             if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(small)):
                 return False
     return True
-
-
-def _probes_roots(test: cst.BaseExpression, resolver) -> bool:
-    """`session.check_client_capability(ClientCapabilities(roots=...))` or `....capabilities.roots`."""
-    if (
-        isinstance(test, cst.Call)
-        and isinstance(test.func, cst.Attribute)
-        and test.func.attr.value == "check_client_capability"
-    ):
-        args = positional(test)
-        if len(args) == 1 and isinstance(args[0].value, cst.Call):
-            caps = args[0].value
-            return (
-                resolver.sdk_name(caps.func) == "ClientCapabilities"
-                and keyword(caps, "roots") is not None
-                and len(caps.args) == 1
-            )
-    if isinstance(test, cst.Attribute) and test.attr.value == "roots":
-        owner = test.value
-        return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")
-    return False
 
 
 def _is_context_getter(value: cst.BaseExpression) -> bool:

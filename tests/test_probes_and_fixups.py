@@ -1,0 +1,39 @@
+"""A helper that probes the roots capability through a local and decodes each root's URI by hand
+(djinnvim's shape, session 48's first look): the rewrite drops the probe with its guard, and no
+URI fix-up stays on a configured path (issue 36 §5: no `unquote`, no `startswith("file:")` filter
+that is always true). The probe's own finding gets no removal that would make the check always
+pass (`ClientCapabilities()`)."""
+
+from __future__ import annotations
+
+from mcp_migrate.api import check_bytes, default_settings, fix_bytes
+
+SOURCE = 'from pathlib import Path\nfrom urllib.parse import unquote, urlparse\n\nfrom mcp import types\nfrom mcp.server.fastmcp import Context\n\n\nasync def client_folders(ctx: Context) -> list[Path] | None:\n    caps = types.ClientCapabilities(roots=types.RootsCapability())\n    if not ctx.session.check_client_capability(caps):\n        return None\n    result = await ctx.session.list_roots()\n    paths = [Path(unquote(urlparse(str(root.uri)).path)) for root in result.roots if str(root.uri).startswith("file:")]\n    return paths or None\n'
+
+MIGRATED = """import os
+from pathlib import Path
+
+from mcp.server.fastmcp import Context
+
+# Directories this server works in, from its configuration (replaces MCP Roots,
+# SEP-2577).
+MCP_ROOTS = [d for d in os.environ.get("MCP_ROOTS", "").split(os.pathsep) if d]
+
+
+async def client_folders(ctx: Context) -> list[Path] | None:
+    paths = [Path(root) for root in MCP_ROOTS]
+    return paths or None
+"""
+
+
+def test_the_probe_goes_with_its_guard_and_no_uri_fixup_stays(tmp_path):
+    # (a path with no config above it: the comment wraps at the default 88 columns)
+    result = fix_bytes(SOURCE.encode(), str(tmp_path / "helpers.py"), default_settings(), unsafe=True)
+    assert not result.errors
+    assert result.fixed_source.decode() == MIGRATED
+
+
+def test_a_probe_through_a_local_is_a_probe_without_a_removal():
+    findings = check_bytes(SOURCE.encode(), "helpers.py", default_settings()).findings
+    probe = [(f.code, f.line, f.column, f.fix, f.message) for f in findings if f.code == "RT003"]
+    assert probe == [("RT003", 9, 37, "none", "probes the client's roots capability, deprecated by SEP-2577")]
