@@ -97,3 +97,34 @@ def test_a_client_with_two_roots_is_told_to_choose_one():
     fixed = _fixed(CLIENT.format(roots='Root(uri="file:///srv/a"), Root(uri="file:///srv/b")'), _client_settings())
     assert "# mcp-migrate: RT002 review: tool `status` takes an optional `repo_path`" in fixed
     assert 'print(await session.call_tool("status", {}))' in fixed
+
+
+ATTEMPT = """import os
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("workspace")
+
+
+@mcp.tool()
+async def cached_workspace(ctx: Context, workspace_root: str | None = None) -> str:
+    if workspace_root:
+        return workspace_root
+    try:
+        roots = await ctx.list_roots()
+        {line}
+    except Exception:
+        pass
+    return os.getcwd()
+"""
+
+
+def test_an_attempt_after_the_argument_goes_where_it_only_kept_locals():
+    fixed = _fixed(ATTEMPT.format(line="print(len(roots))"))
+    assert "list_roots" not in fixed and "try:" not in fixed
+    assert "    if workspace_root:\n        return workspace_root\n    return os.getcwd()\n" in fixed
+
+
+def test_an_attempt_that_stores_the_roots_on_an_object_stays():
+    fixed = _fixed(ATTEMPT.format(line="ctx.fastmcp.last_roots = roots"))
+    assert "roots = await ctx.list_roots()" in fixed and "# mcp-migrate: RT001 review:" in fixed

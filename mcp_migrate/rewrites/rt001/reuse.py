@@ -18,7 +18,8 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import all_params, iter_nodes
+from mcp_migrate.core.syntax import all_params, is_reference, iter_nodes
+from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.flow import always_exits
 
 
@@ -58,6 +59,75 @@ def fills_from_the_roots(
     if kept is None or _read_outside(func, result, guard):
         return None
     return Reused(guard, str(param), kept)
+
+
+def attempted_after_explicit(func: cst.FunctionDef, value: cst.BaseExpression, parents: dict, leading: set):
+    """The `try:` to remove where the roots are a second attempt after the function's own
+    argument (dmx's `_resolve_workspace_root`):
+
+        if explicit:
+            return Path(explicit)
+        try:
+            roots = await ctx.list_roots()
+            ...                      (returns, or binds locals read nowhere after the `try:`)
+        except Exception:
+            pass                     (or only logs)
+        <the function's own fallback>
+
+    A 2026-07-28 client's request raises as the `try:` begins and the `except` passes: without
+    the `try:` every client gets what those got, and the argument stays the way in. Not where
+    the `try:` did something before asking, stores on an object, or is the last statement."""
+    params = {p.name.value for p in all_params(func.params)}
+    statement: cst.CSTNode | None = value
+    while statement is not None and not isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        statement = parents.get(id(statement))
+    body = parents.get(id(statement))
+    block = parents.get(id(body))
+    if not (isinstance(block, cst.Try) and block.body is body and isinstance(body, cst.IndentedBlock)):
+        return None
+    if block.orelse is not None or block.finalbody is not None or not block.handlers:
+        return None
+    if not all(only_passes(handler) for handler in block.handlers):
+        return None
+    index = next(i for i, b in enumerate(body.body) if b is statement)
+    if not all(_only_small(b, leading) for b in body.body[:index]) or _stores_on_objects(body):
+        return None
+    outer = parents.get(id(block))
+    siblings = list(outer.body) if isinstance(outer, (cst.IndentedBlock, cst.Module)) else []
+    position = next((i for i, b in enumerate(siblings) if b is block), None)
+    if position is None or position == len(siblings) - 1:
+        return None
+    if not any(_tries_argument(b, params) for b in siblings[:position]):
+        return None
+    bound = {n.value for n in iter_nodes(body) if isinstance(n, cst.Name) and is_store(n, parents.get(id(n)))}
+    inside = {id(n) for n in iter_nodes(block)}
+    for n in iter_nodes(func.body):
+        if isinstance(n, cst.Name) and n.value in bound and id(n) not in inside and is_reference(n, parents.get(id(n))):
+            return None
+    return block
+
+
+def _tries_argument(statement, params: set) -> bool:
+    """`if explicit: return ...` (or `is not None`): the function's own argument first."""
+    if not (
+        isinstance(statement, cst.If) and statement.orelse is None and isinstance(statement.body, cst.IndentedBlock)
+    ):
+        return False
+    test = statement.test
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if isinstance(target.operator, cst.IsNot) and isinstance(target.comparator, cst.Name):
+            test = test.left if target.comparator.value == "None" else test
+    return isinstance(test, cst.Name) and test.value in params and always_exits(statement.body)
+
+
+def _stores_on_objects(block: cst.CSTNode) -> bool:
+    """Something in the block stores on an object (`self.roots = ...`, `cache[k] = ...`)."""
+    for node in iter_nodes(block):
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+            if isinstance(node.target, (cst.Attribute, cst.Subscript)):
+                return True
+    return False
 
 
 def _read_outside(func: cst.FunctionDef, name: str, guard: cst.If) -> bool:
@@ -140,3 +210,22 @@ def _only_fills(block, param: str, result: str) -> bool:
     target = assign.targets[0].target
     reads = any(isinstance(n, cst.Name) and n.value == result for n in iter_nodes(assign.value))
     return isinstance(target, cst.Name) and target.value == param and reads
+
+
+def only_passes(handler: cst.ExceptHandler) -> bool:
+    """An `except` that passes or only logs (calls as statements), not reading the exception
+    (what it logs about the failed request goes with it)."""
+    if not isinstance(handler.body, cst.IndentedBlock):
+        return False
+    name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
+    for statement in handler.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False
+        for small in statement.body:
+            if isinstance(small, cst.Pass):
+                continue
+            if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
+                return False
+            if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(small)):
+                return False
+    return True

@@ -24,7 +24,13 @@ from mcp_migrate.rewrites.rt001.decoders import decoder_kind
 from mcp_migrate.rewrites.rt001.flow import always_exits, unreachable_after
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnderstood, SideChannel, SideChannelSite
 from mcp_migrate.rewrites.rt001.probes import assigned_once, probes_roots
-from mcp_migrate.rewrites.rt001.reuse import Reused, fills_from_the_roots, missing_test
+from mcp_migrate.rewrites.rt001.reuse import (
+    Reused,
+    attempted_after_explicit,
+    fills_from_the_roots,
+    missing_test,
+    only_passes,
+)
 from mcp_migrate.rewrites.rt001.signature import (
     NewParam,
     SignatureRefused,
@@ -94,6 +100,15 @@ class SiteRewrite:
             # The directories already have a way in: the parameter the roots only filled in.
             self.edits.append(RemoveStatement(filled))
             self.dropped.append(filled)
+            self._drop_dead_locals()
+            self._drop_unused_context()
+            return Fix(tuple(self.edits), unsafe=True, imports=())
+        attempt = attempted_after_explicit(self.func, self.value, self.parents, self._leading_ids())
+        if attempt is not None:
+            # What a 2026-07-28 client got: the request raised and the `except` passed, after the
+            # function's own argument was tried first; the attempt goes.
+            self.edits.append(RemoveStatement(attempt))
+            self.dropped.append(attempt)
             self._drop_dead_locals()
             self._drop_unused_context()
             return Fix(tuple(self.edits), unsafe=True, imports=())
@@ -246,7 +261,7 @@ class SiteRewrite:
             node = parent
         if block is None or guard is None or block.orelse is not None or block.finalbody is not None:
             return None
-        if not all(_only_passes(handler) for handler in block.handlers):
+        if not all(only_passes(handler) for handler in block.handlers):
             return None
         name = missing_test(guard.test)
         bound = {n.value for n in iter_nodes(block.body) if isinstance(n, cst.Name) and is_store(n, parents.get(id(n)))}
@@ -267,9 +282,12 @@ class SiteRewrite:
     def _fills_from_the_roots(self) -> Reused | None:
         """Where the roots only fill in a parameter the caller left out and the function has
         its own answer without them (reuse.fills_from_the_roots)."""
+        return fills_from_the_roots(self.func, self.value, self.parents, self._leading_ids())
+
+    def _leading_ids(self) -> set:
+        """Identities of the assignments that only lead to the request (`ctx = get_context()`)."""
         ctx = self._context_param()
-        leading = self._context_locals({ctx.name.value} if ctx is not None else set())
-        return fills_from_the_roots(self.func, self.value, self.parents, {id(a) for a in leading.values()})
+        return {id(a) for a in self._context_locals({ctx.name.value} if ctx is not None else set()).values()}
 
     def _reuse(self, guard: cst.If, param: str, kept: cst.IndentedBlock) -> Fix:
         """The guard with only its no-roots branch; the locals that led to the request go with
@@ -422,25 +440,6 @@ class SiteRewrite:
                 if is_reference(node, parents.get(id(node))):
                     return True
         return False
-
-
-def _only_passes(handler: cst.ExceptHandler) -> bool:
-    """An `except` that passes or only logs (calls as statements), not reading the exception
-    (what it logs about the failed request goes with it)."""
-    if not isinstance(handler.body, cst.IndentedBlock):
-        return False
-    name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else None
-    for statement in handler.body.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            return False
-        for small in statement.body:
-            if isinstance(small, cst.Pass):
-                continue
-            if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
-                return False
-            if name is not None and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(small)):
-                return False
-    return True
 
 
 def _is_context_getter(value: cst.BaseExpression) -> bool:
