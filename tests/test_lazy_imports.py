@@ -79,6 +79,9 @@ LAZY = {
     ("core/engine.py", "mcp_migrate.core.fix.unread"): "as core.fix.suggested, above",
     ("core/engine.py", "mcp_migrate.core.fix.suggested_tests"): "as core.fix.suggested, above",
     ("core/engine.py", "mcp_migrate.core.fix.hollowed"): "as core.fix.suggested, above",
+    ("core/engine.py", "mcp_migrate.core.fix.carried"): "a file with a finding left without an edit beside"
+    " one with an edit: a tree without one never loads it",
+    ("core/engine.py", "mcp_migrate.core.fix.edits"): "as core.fix.carried, above",
     ("core/fix/import_block.py", "libcst.codemod"): CODEMOD,
     ("core/fix/import_block.py", "libcst.codemod.visitors"): CODEMOD,
     ("core/fix/imports.py", "libcst.codemod"): CODEMOD,

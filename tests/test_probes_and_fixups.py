@@ -33,7 +33,18 @@ def test_the_probe_goes_with_its_guard_and_no_uri_fixup_stays(tmp_path):
     assert result.fixed_source.decode() == MIGRATED
 
 
-def test_a_probe_through_a_local_is_a_probe_without_a_removal():
+def test_a_probe_through_a_local_is_a_probe_that_goes_with_its_guard():
+    """No removal of its own (`ClientCapabilities()` would make the check always pass): it goes
+    with the request's rewrite, which drops the guard and the local (core.fix.carried)."""
     findings = check_bytes(SOURCE.encode(), "helpers.py", default_settings()).findings
-    probe = [(f.code, f.line, f.column, f.fix, f.message) for f in findings if f.code == "RT003"]
-    assert probe == [("RT003", 9, 37, "none", "probes the client's roots capability, deprecated by SEP-2577")]
+    probe = [(f.code, f.line, f.column, f.fix, f.message, f.help.split("; ")[0]) for f in findings if f.code == "RT003"]
+    assert probe == [
+        (
+            "RT003",
+            9,
+            37,
+            "unsafe",
+            "probes the client's roots capability, deprecated by SEP-2577",
+            "it goes with the fix of the RT001 finding on line 12, which removes it",
+        )
+    ]

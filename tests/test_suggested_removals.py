@@ -78,7 +78,7 @@ FINDINGS = {
         (22, 43, "RT002", "display"),
     ],
     "handler_asks.py": [
-        (13, 11, "RT005", "none"),  # private: it goes as the registration's orphan
+        (13, 11, "RT005", "unsafe"),  # private: it goes with the registration's fix (its orphan)
         (16, 24, "RT001", "display"),  # inside a function another fix deletes: it waits, and goes with it
         (22, 1, "RT005", "unsafe"),
     ],

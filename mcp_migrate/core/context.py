@@ -38,6 +38,9 @@ class Report:
     #: than drop Roots (`roots=` in the capabilities a check compares with: without it the check
     #: always passes): no suggested removal is written for it (core.fix.suggested).
     removable: bool = True
+    #: The report whose fix deletes this one's construct, when this one goes with it
+    #: (core.fix.carried; its help names the carrier's line once positions are known).
+    carrier: Any = None
 
 
 @dataclass

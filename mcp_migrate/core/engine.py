@@ -442,6 +442,8 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     kept = _position(reports, module, text, path, suppressions, result, tree, index, sites) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())
     pairs = _dedupe(kept)
+    if any(rep.carrier is not None for rep, _ in pairs):
+        pairs = _name_carriers(pairs)
     result.findings.extend(f for _, f in pairs)
     if audit:
         result.findings.extend(_reviews(module.code, suppressions, settings, path, result, result.findings, tree))
@@ -705,7 +707,43 @@ def _decide_fixes(
             # `fix` alone); any other held fix leaves the finding without one in this run.
             held = replace(rep.fix, display=True) if kind == "display" else None
             rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
-    return _suggest_removals(reports, module, rules, test_code, index, path, plan)
+    private = _suggest_removals(reports, module, rules, test_code, index, path, plan)
+    migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
+    _carry_with_their_flow([rep for rep in reports if rep.code in migrating], module)
+    return private
+
+
+def _name_carriers(pairs: list) -> list:
+    """Each carried finding's help with its carrier's line (core.fix.carried.with_line)."""
+    from mcp_migrate.core.fix.carried import with_line
+
+    lines = {id(rep): finding.line for rep, finding in pairs}
+    out = []
+    for rep, finding in pairs:
+        line = lines.get(id(rep.carrier)) if rep.carrier is not None else None
+        if line is not None:
+            finding = replace(finding, help=with_line(finding.help, rep.carrier.code, line))
+        out.append((rep, finding))
+    return out
+
+
+def _carry_with_their_flow(reports: list, module) -> None:
+    """A finding left without an edit whose construct another finding's fix deletes goes with
+    that fix, of its kind, its help saying which (core.fix.carried): no edit of its own, and
+    gone once that fix is applied. The carrier's line is added once positions are known."""
+    kinds = [_fix_kind(rep) for rep in reports]
+    if "none" not in kinds or not {"safe", "unsafe", "display"} & set(kinds):
+        return
+    from mcp_migrate.core.fix.carried import GOES_WITH, carriers
+    from mcp_migrate.core.fix.edits import Fix
+
+    found = carriers(reports, module, _fix_kind)
+    for rep in reports:
+        carrier = found.get(id(rep))
+        if carrier is not None:
+            rep.fix = Fix((), unsafe=carrier.fix.unsafe, display=carrier.fix.display)
+            rep.kind, rep.carrier = carrier.kind, carrier
+            rep.help = with_note(rep.help, GOES_WITH.format(code=carrier.code))
 
 
 def _tests_wait(reports: list, rules: list) -> None:

@@ -97,6 +97,8 @@ def _apply_pass(
     chosen, applied, orphans, imports = [], [], set(), []
     pairs = [(report, finding) for report, finding in analysis.pairs if report.fix is not None and wanted(finding)]
     for report, finding in _without_overlaps(pairs, analysis.module):
+        if not report.fix.edits:
+            continue  # it goes with another finding's fix (core.fix.carried): counted as gone with it
         chosen.extend(report.fix.edits)
         imports.extend(report.fix.imports)
         applied.append(Applied(finding.code, finding.line, MARKED if report.fix.marker_only else FIXED))
