@@ -24,7 +24,8 @@ from typing import NamedTuple
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
-from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Unwrap
+from mcp_migrate.core.fix.branches import branch_removal
+from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement
 from mcp_migrate.core.fix.hollowed import hollowed_method
 from mcp_migrate.core.syntax import ancestry, code_of, is_docstring, iter_nodes
 
@@ -125,7 +126,10 @@ def _candidate(node: cst.CSTNode, chain: list) -> Candidate | None:
     if isinstance(holder, cst.Expr) and holder.value is value:
         return Candidate(RemoveStatement(holder))
     assigned = _registration(chain, i, value)
-    return assigned if assigned is not None else _probe_branch(chain, i, value)
+    if assigned is not None:
+        return assigned
+    branch = branch_removal(chain, i, value)
+    return Candidate(branch) if branch is not None else None
 
 
 def _registration(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
@@ -190,67 +194,6 @@ def _holds_as_value(parent: cst.CSTNode, child: cst.CSTNode) -> bool:
     if isinstance(parent, cst.Attribute):
         return parent.attr is child or parent.value is child
     return isinstance(parent, cst.Await) and parent.expression is child
-
-
-def _probe_branch(chain: list, i: int, value: cst.CSTNode) -> Candidate | None:
-    """A finding that decides an `if`'s test (a capability probe, a branch that answers
-    `roots/list`): the branch that exists only for roots goes. A 2026 client declares no roots
-    capability, so a test that says roots are there (`caps.roots`, `caps.roots is not None`,
-    the probe in an `and`) is false: the `if` goes, and its `else`, the branch taken without
-    roots, stays.
-
-    Not a test that says roots are missing (`not caps.roots`, `caps.roots is None`), nor a gate
-    whose roots branch only lets through (a bare `return` above a refusal): both guard code
-    that still uses roots, which RT001's rewrite migrates together with its guards where it can
-    (a reviewer found the removal turned a client's "roots not advertised" error and an SDK's
-    capability check into no check at all). Not an `elif`, whose removal would rewrite the `if`
-    it hangs on."""
-    holder = chain[i - 1] if i > 0 else None
-    if isinstance(holder, cst.UnaryOperation) and isinstance(holder.operator, cst.Not):
-        return None
-    if isinstance(holder, cst.Comparison) and holder.left is value:
-        missing = _none_test(holder)
-        if missing:
-            return None
-        if missing is False:  # `caps.roots is not None`
-            value, i = holder, i - 1
-            holder = chain[i - 1] if i > 0 else None
-    while isinstance(holder, cst.BooleanOperation) and isinstance(holder.operator, cst.And):
-        value, i = holder, i - 1  # `X and <there>` is false as the probe is
-        holder = chain[i - 1] if i > 0 else None
-    if not isinstance(holder, cst.If) or holder.test is not value:
-        return None
-    if i > 1 and isinstance(chain[i - 2], cst.If):
-        return None  # an `elif`: its removal rewrites the `if` above it (not written here)
-    if isinstance(holder.orelse, cst.Else):
-        return Candidate(Unwrap(holder, "orelse"))
-    if holder.orelse is not None or _only_leaves(holder.body):
-        return None
-    return Candidate(RemoveStatement(holder))
-
-
-def _only_leaves(block: cst.BaseSuite) -> bool:
-    """A block that only lets the caller through: a bare `return` (what follows it is then the
-    refusal, as in a capability check)."""
-    statements = block.body if isinstance(block, cst.IndentedBlock) else [block]
-    if len(statements) != 1 or not isinstance(statements[0], (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-        return False
-    smalls = statements[0].body
-    return len(smalls) == 1 and isinstance(smalls[0], cst.Return) and smalls[0].value is None
-
-
-def _none_test(comparison: cst.Comparison) -> bool | None:
-    """`x is None` / `x == None`: True; `x is not None` / `x != None`: False; else None."""
-    if len(comparison.comparisons) != 1:
-        return None
-    target = comparison.comparisons[0]
-    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
-        return None
-    if isinstance(target.operator, (cst.Is, cst.Equal)):
-        return True
-    if isinstance(target.operator, (cst.IsNot, cst.NotEqual)):
-        return False
-    return None
 
 
 def _definition(chain: list) -> cst.FunctionDef | cst.ClassDef | None:
