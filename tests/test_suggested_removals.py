@@ -39,11 +39,6 @@ from mcp_migrate.run.roots_plan import RootsPlan
 FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
 
 FINDINGS = {
-    "dispatch_branches.py": [
-        (9, 18, "RT002", "display"),  # `if method == "roots/list":` without else: the branch goes
-        (11, 16, "RT002", "display"),  # the answer inside it goes with it (core.fix.carried)
-        (18, 20, "RT002", "display"),  # an `elif`: the next `elif` takes its place
-    ],
     "removals.py": [
         (13, 8, "RT003", "display"),  # `if caps.roots:` without else: the `if` goes, `caps = ...` with it
         (20, 12, "RT003", "none"),  # `if not ...roots: raise`: it guards code that may use roots

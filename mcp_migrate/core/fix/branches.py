@@ -1,13 +1,17 @@
 """The branch a Roots finding decides, as the edit that removes it: a capability probe's `if`
-(a 2026-07-28 client declares no roots, so a test that says roots are there is false) and a
-dispatcher's branch that answers a Roots method (the message falls through to what answers an
-unknown method). Read by core.fix.suggested."""
+(a 2026-07-28 client declares no roots, so a test that says roots are there is false). Read by
+core.fix.suggested.
+
+Not a dispatcher's branch that answers a Roots method (`if method == "roots/list":`): tried in
+session 48 and backed out. Applied with `--apply-suggestions`, it broke four of
+fastapi-mcp-router's tests, which send `roots/list` to the router and wait while the project's
+code keeps Roots elsewhere; the tests of that flow would have to go with it (issue 36 §4)."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.core.fix.edits import Edit, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.fix.edits import Edit, RemoveStatement, Unwrap
 
 
 def branch_removal(chain: list, i: int, value: cst.CSTNode) -> Edit | None:
@@ -26,9 +30,6 @@ def branch_removal(chain: list, i: int, value: cst.CSTNode) -> Edit | None:
     holder = chain[i - 1] if i > 0 else None
     if isinstance(holder, cst.UnaryOperation) and isinstance(holder.operator, cst.Not):
         return None
-    dispatch = _dispatch_branch(chain, i, value)
-    if dispatch is not None:
-        return dispatch
     if isinstance(holder, cst.Comparison) and holder.left is value:
         missing = _none_test(holder)
         if missing:
@@ -48,32 +49,6 @@ def branch_removal(chain: list, i: int, value: cst.CSTNode) -> Edit | None:
     if holder.orelse is not None or _only_leaves(holder.body):
         return None
     return RemoveStatement(holder)
-
-
-def _dispatch_branch(chain: list, i: int, value: cst.CSTNode) -> Edit | None:
-    """`if method == "roots/list":` (or `elif`): the branch of a dispatcher that answers a Roots
-    method goes, and the message falls through to what answers an unknown method, as a
-    2026-07-28 peer's would. Only a test that is the one comparison with the method string; an
-    `elif` goes where the chain goes on after it (an `if` or `else` takes its place)."""
-    target = chain[i - 1] if i > 0 else None
-    comparison = chain[i - 2] if i > 1 else None
-    if not (
-        isinstance(value, (cst.SimpleString, cst.ConcatenatedString))
-        and isinstance(target, cst.ComparisonTarget)
-        and target.comparator is value
-        and isinstance(target.operator, cst.Equal)
-        and isinstance(comparison, cst.Comparison)
-        and len(comparison.comparisons) == 1
-    ):
-        return None
-    branch = chain[i - 3] if i > 2 else None
-    if not isinstance(branch, cst.If) or branch.test is not comparison:
-        return None
-    if i > 3 and isinstance(chain[i - 4], cst.If):  # an `elif`: what follows it takes its place
-        return Replace(branch, branch.orelse) if branch.orelse is not None else None
-    if isinstance(branch.orelse, cst.Else):
-        return Unwrap(branch, "orelse")
-    return RemoveStatement(branch) if branch.orelse is None else None
 
 
 def _only_leaves(block: cst.BaseSuite) -> bool:
