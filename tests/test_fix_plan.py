@@ -396,3 +396,26 @@ def test_a_tool_s_own_directory_parameter_is_the_way_in_and_its_tests_pass_it(tm
 REUSED_SERVER_TAKEN = '"""A repository tool: it takes the repository\'s path, or asks the client for its roots."""\n\nimport os\nfrom typing import Optional\n\nfrom mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("repo-tools")\n\n\n@mcp.tool()\nasync def count_entries(pattern: str = "", repo_path: Optional[str] = None) -> str:\n    """Count the repository\'s top-level entries whose name contains `pattern`."""\n    try:\n        if repo_path is None:\n            return "error: no repository path given and no roots"\n        names = [name for name in os.listdir(repo_path) if pattern in name]\n        return str(len(names))\n    except Exception as exc:\n        return f"error: {exc}"\n'
 
 REUSED_TESTS_TAKEN = '"""The tool end to end, through the SDK\'s in-memory client."""\n\nimport pytest\nfrom mcp.shared.memory import create_connected_server_and_client_session as create_session\n\nfrom server import mcp as server_mcp\n\n\n@pytest.fixture\ndef anyio_backend():\n    return "asyncio"\n\n\n@pytest.mark.anyio\nasync def test_counts_every_entry(tmp_path):\n    (tmp_path / "a.txt").write_text("a")\n    (tmp_path / "b.txt").write_text("b")\n    async with create_session(server_mcp) as client:\n        result = await client.call_tool("count_entries", {"repo_path": str(tmp_path)})\n        assert result.content[0].text == "2"\n\n\n@pytest.mark.anyio\nasync def test_counts_matching_entries(tmp_path):\n    (tmp_path / "notes.md").write_text("n")\n    (tmp_path / "main.py").write_text("m")\n    repo = str(tmp_path)\n\n    async with create_session(server_mcp) as client:\n        result = await client.call_tool(\n            "count_entries", {"pattern": ".py", "repo_path": str(repo)}\n        )\n        assert result.content[0].text == "1"\n'
+
+
+CALLER_SERVER = 'from pathlib import Path\n\nfrom mcp import types\nfrom mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP("sandbox")\n_stale = False\n\n\nasync def _on_roots_changed(_notification: types.RootsListChangedNotification) -> None:\n    global _stale\n    _stale = True\n\n\nmcp._mcp_server.notification_handlers[types.RootsListChangedNotification] = _on_roots_changed\n\n\nasync def _client_roots(ctx: Context) -> list[Path]:\n    result = await ctx.session.list_roots()\n    return [Path(root.uri.path) for root in result.roots]\n\n\n@mcp.tool()\nasync def list_files(ctx: Context) -> list[str]:\n    return [str(p) for root in await _client_roots(ctx) for p in root.iterdir()]\n'
+
+
+def test_a_caller_of_a_rewritten_helper_does_not_hold_the_run(tmp_path, monkeypatch):
+    """A tool calls a helper that asks; the run rewrites the helper's request. The tool's call
+    (a caller's finding, joined to the helper's) asks only through the helper, so the file's
+    list_changed handler goes in the same run instead of waiting for a second one (djinnvim,
+    session 48's first look: issue 36 §5, one run converges)."""
+    (tmp_path / "server.py").write_text(CALLER_SERVER)
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--unsafe-fixes", "--output-format", "json", "."))
+    assert [(f["line"], f["code"], f["fix"]) for f in doc["findings"] if f["code"].startswith("RT00")] == [
+        (10, "RT005", "unsafe"),
+        (15, "RT005", "unsafe"),
+        (19, "RT001", "unsafe"),
+    ]
+    run("fix", "--unsafe-fixes", ".")
+    once = (tmp_path / "server.py").read_text()
+    assert "_on_roots_changed" not in once and "list_roots" not in once
+    run("fix", "--unsafe-fixes", ".")
+    assert (tmp_path / "server.py").read_text() == once

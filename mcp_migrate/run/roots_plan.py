@@ -91,10 +91,13 @@ class FileAsks(NamedTuple):
 
 
 def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> FileAsks:
+    """A caller of a helper that asks (a finding with `via`) asks only through that helper:
+    whether the helper still asks is its own finding's, in its own file (djinnvim's first run
+    kept its list_changed handler for a call of a helper the same run rewrote)."""
     return FileAsks(
         result.path,
         result.notes,
-        tuple(f for f in result.findings if f.code == REQUEST_CODE),
+        tuple(f for f in result.findings if f.code == REQUEST_CODE and f.via is None),
         sum(1 for s in result.suppressed if s.finding.code == REQUEST_CODE),
         rewritten_by_fix,
         rewritten_by_unsafe,

@@ -98,20 +98,12 @@ class SiteRewrite:
         filled = self._fills_a_parameter()
         if filled is not None:
             # The directories already have a way in: the parameter the roots only filled in.
-            self.edits.append(RemoveStatement(filled))
-            self.dropped.append(filled)
-            self._drop_dead_locals()
-            self._drop_unused_context()
-            return Fix(tuple(self.edits), unsafe=True, imports=())
+            return self._without(filled)
         attempt = attempted_after_explicit(self.func, self.value, self.parents, self._leading_ids())
         if attempt is not None:
             # What a 2026-07-28 client got: the request raised and the `except` passed, after the
             # function's own argument was tried first; the attempt goes.
-            self.edits.append(RemoveStatement(attempt))
-            self.dropped.append(attempt)
-            self._drop_dead_locals()
-            self._drop_unused_context()
-            return Fix(tuple(self.edits), unsafe=True, imports=())
+            return self._without(attempt)
         if self.strategy.NAME == "tool-parameter":
             reused = self._fills_from_the_roots()
             if reused is not None:
@@ -278,6 +270,14 @@ class SiteRewrite:
                 return None
         alone = isinstance(guard.body, cst.IndentedBlock) and len(guard.body.body) == 1 and guard.body.body[0] is block
         return guard if alone and guard.orelse is None else block
+
+    def _without(self, statement: cst.BaseStatement) -> Fix:
+        """The fix that removes `statement`, with the locals and the Context only it used."""
+        self.edits.append(RemoveStatement(statement))
+        self.dropped.append(statement)
+        self._drop_dead_locals()
+        self._drop_unused_context()
+        return Fix(tuple(self.edits), unsafe=True, imports=())
 
     def _fills_from_the_roots(self) -> Reused | None:
         """Where the roots only fill in a parameter the caller left out and the function has
