@@ -313,3 +313,63 @@ def test_what_fix_leaves_holds_its_callers_too(project):
         "  - called from `pkg/server.py:14:40`\n"
         "  - called from `pkg/server.py:19:23`\n"
     )
+
+
+HELPER = """\
+from pathlib import Path
+
+from mcp.server.fastmcp import Context
+
+
+async def resolve_workspace(ctx: Context, explicit: str | None) -> Path:
+    if explicit:
+        return Path(explicit)
+    try:
+        roots = await ctx.list_roots()
+        if roots:
+            return Path(str(roots[0].uri))
+    except Exception:
+        pass
+    return Path.cwd()
+"""
+CALLER_TEST = """\
+from mcp.server.fastmcp import Context
+
+from pkg.helpers import resolve_workspace
+
+
+async def test_explicit_wins(ctx: Context):
+    assert await resolve_workspace(ctx, "/srv") is not None
+
+
+async def test_roots_win(ctx: Context):
+    workspace = await resolve_workspace(ctx, None)
+    assert workspace is not None
+"""
+
+
+def test_after_a_fix_the_callers_of_a_migrated_helper_are_not_reported(tmp_path, monkeypatch):
+    """The fix removes the helper's request (its attempt after the explicit argument): what it
+    reports afterwards holds no finding for the test that calls the helper (dmx, session 48: six
+    callers were listed as still asking, while a fresh `check` found nothing)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "helpers.py").write_text(HELPER)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_helpers.py").write_text(CALLER_TEST)
+    monkeypatch.chdir(tmp_path)
+
+    def findings(*command):
+        result = CliRunner().invoke(
+            cli, [*command, "--exit-zero", "--output-format", "json", "."], env={"NO_COLOR": "1"}
+        )
+        return json.loads(result.stdout)["findings"]
+
+    before = findings("check", "--no-cache")
+    assert [(f["path"], f["line"]) for f in before] == [("pkg/helpers.py", 10)]
+    assert [(r["path"], r["line"]) for r in before[0]["related"]] == [
+        ("tests/test_helpers.py", 7),
+        ("tests/test_helpers.py", 11),
+    ]
+    assert findings("fix", "--unsafe-fixes") == []
+    assert findings("check", "--no-cache") == []

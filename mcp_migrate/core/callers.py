@@ -33,15 +33,22 @@ from mcp_migrate.core.findings import FileResult, Finding, Related
 CALLED_FROM = "called from here"
 
 
-def join(results: Iterable[FileResult], real_path: Callable[[FileResult], str] | None = None) -> None:
+def join(
+    results: Iterable[FileResult],
+    real_path: Callable[[FileResult], str] | None = None,
+    rewritten: frozenset = frozenset(),
+) -> None:
     """Fold every caller's finding whose helper finding is among `results` into that finding
     (in place: the results' finding lists are replaced). `real_path`: a result's file as an
-    absolute path (a Via names the helper's module so); by default its path made absolute."""
+    absolute path (a Via names the helper's module so); by default its path made absolute.
+    `rewritten`: after a fix, the files it rewrote (real paths): a caller whose helper's finding
+    is gone from such a file goes too, since the fix migrated the helper (dmx's tests were still
+    listed as callers of a helper that no longer asked)."""
     results = list(results)
     where = real_path or (lambda result: os.path.abspath(result.path))
     by_path: dict = {}
     for result in results:
-        if result.helpers:
+        if result.helpers or where(result) in rewritten:
             by_path.setdefault(where(result), result)
     if not by_path:
         return
@@ -54,6 +61,8 @@ def join(results: Iterable[FileResult], real_path: Callable[[FileResult], str] |
             helper = result if not finding.via.path else by_path.get(finding.via.path)
             target = _target(helper, finding) if helper is not None else None
             if target is None:
+                if helper is not None and where(helper) in rewritten:
+                    gone.add(id(finding))  # the fix migrated its helper: it asks no more
                 continue  # no helper finding in this run to hold it: the caller's stays
             gone.add(id(finding))
             entry = Related(finding.path, finding.line, finding.column, CALLED_FROM)

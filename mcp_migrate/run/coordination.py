@@ -207,7 +207,9 @@ def join_callers(run: RunResult) -> RunResult:
         ref = run.files.get(result.path)
         return os.path.abspath(ref.path if ref is not None and ref.path else result.path)
 
-    callers.join(run.results, real_path)
+    # After a fix, the files it rewrote: a helper there whose finding is gone asks no more.
+    rewritten = {real_path(r) for r in run.results if r.fixed_source is not None} if run.fix_run else set()
+    callers.join(run.results, real_path, frozenset(rewritten))
     return run
 
 
