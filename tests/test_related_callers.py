@@ -315,23 +315,8 @@ def test_what_fix_leaves_holds_its_callers_too(project):
     )
 
 
-HELPER = """\
-from pathlib import Path
-
-from mcp.server.fastmcp import Context
-
-
-async def resolve_workspace(ctx: Context, explicit: str | None) -> Path:
-    if explicit:
-        return Path(explicit)
-    try:
-        roots = await ctx.list_roots()
-        if roots:
-            return Path(str(roots[0].uri))
-    except Exception:
-        pass
-    return Path.cwd()
-"""
+#: A helper whose roots are a second attempt after its explicit argument (the fix removes it).
+HELPER = REPO / "fixtures" / "migrate" / "explicit_then_roots.py"
 CALLER_TEST = """\
 from mcp.server.fastmcp import Context
 
@@ -354,7 +339,7 @@ def test_after_a_fix_the_callers_of_a_migrated_helper_are_not_reported(tmp_path,
     callers were listed as still asking, while a fresh `check` found nothing)."""
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "helpers.py").write_text(HELPER)
+    (tmp_path / "pkg" / "helpers.py").write_bytes(HELPER.read_bytes())
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_helpers.py").write_text(CALLER_TEST)
     monkeypatch.chdir(tmp_path)
@@ -366,8 +351,10 @@ def test_after_a_fix_the_callers_of_a_migrated_helper_are_not_reported(tmp_path,
         return json.loads(result.stdout)["findings"]
 
     before = findings("check", "--no-cache")
-    assert [(f["path"], f["line"]) for f in before] == [("pkg/helpers.py", 10)]
-    assert [(r["path"], r["line"]) for r in before[0]["related"]] == [
+    request = [f for f in before if f["code"] == "RT001"]
+    assert [(f["path"], f["line"]) for f in request] == [("pkg/helpers.py", 19)]
+    assert [(r["path"], r["line"]) for r in request[0]["related"]] == [
+        ("pkg/helpers.py", 31),
         ("tests/test_helpers.py", 7),
         ("tests/test_helpers.py", 11),
     ]
