@@ -12,21 +12,22 @@ from mcp_migrate.rewrites.names import is_store
 
 
 def assigned_once(func: cst.FunctionDef, parents: dict) -> dict:
-    """name -> value of the function's locals bound exactly once, by `name = value`."""
+    """name -> the one `name = value` statement (cst.Assign) of the function's locals bound
+    exactly once that way, in the order they are written."""
     stores: dict = {}
-    values: dict = {}
+    assigns: dict = {}
     for node in iter_nodes(func.body):
         if isinstance(node, cst.Name) and is_store(node, parents.get(id(node))):
             stores[node.value] = stores.get(node.value, 0) + 1
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            values[node.targets[0].target.value] = node.value
-    return {name: value for name, value in values.items() if stores.get(name) == 1}
+            assigns.setdefault(node.targets[0].target.value, node)
+    return {name: assign for name, assign in assigns.items() if stores.get(name) == 1}
 
 
 def probes_roots(test: cst.BaseExpression, resolver, locals_: dict | None = None) -> bool:
     """`session.check_client_capability(ClientCapabilities(roots=...))` or `....capabilities.roots`;
     the capabilities may be a local assigned once (`caps = ClientCapabilities(roots=...)`,
-    `locals_`: name -> value)."""
+    `locals_`: assigned_once's map)."""
     if (
         isinstance(test, cst.Call)
         and isinstance(test.func, cst.Attribute)
@@ -34,8 +35,8 @@ def probes_roots(test: cst.BaseExpression, resolver, locals_: dict | None = None
     ):
         args = positional(test)
         given = args[0].value if len(args) == 1 else None
-        if isinstance(given, cst.Name) and locals_:
-            given = locals_.get(given.value, given)
+        if isinstance(given, cst.Name) and locals_ and given.value in locals_:
+            given = locals_[given.value].value
         if isinstance(given, cst.Call):
             caps = given
             return (

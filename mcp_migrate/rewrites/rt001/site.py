@@ -99,7 +99,7 @@ class SiteRewrite:
         if filled is not None:
             # The directories already have a way in: the parameter the roots only filled in.
             return self._without(filled)
-        attempt = attempted_after_explicit(self.func, self.value, self.parents, self._leading_ids())
+        attempt = attempted_after_explicit(self.func, self.value, self.parents, self._leading_ids)
         if attempt is not None:
             # What a 2026-07-28 client got: the request raised and the `except` passed, after the
             # function's own argument was tried first; the attempt goes.
@@ -282,8 +282,9 @@ class SiteRewrite:
     def _fills_from_the_roots(self) -> Reused | None:
         """Where the roots only fill in a parameter the caller left out and the function has
         its own answer without them (reuse.fills_from_the_roots)."""
-        return fills_from_the_roots(self.func, self.value, self.parents, self._leading_ids())
+        return fills_from_the_roots(self.func, self.value, self.parents, self._leading_ids)
 
+    @cached_property
     def _leading_ids(self) -> set:
         """Identities of the assignments that only lead to the request (`ctx = get_context()`)."""
         ctx = self._context_param()
@@ -328,13 +329,16 @@ class SiteRewrite:
                 and node.orelse is None
                 and isinstance(node.test, cst.UnaryOperation)
                 and isinstance(node.test.operator, cst.Not)
-                and probes_roots(node.test.expression, self.resolver, self._assigned_once())
+                and probes_roots(node.test.expression, self.resolver, self._assigned_once)
                 and always_exits(node.body)
             ):
                 self.edits.append(RemoveStatement(node))
                 self.dropped.append(node)
 
+    @cached_property
     def _assigned_once(self) -> dict:
+        """The function's locals bound once by `name = value` (probes.assigned_once), walked
+        once per site: the guards, the dead locals and the leading statements all read it."""
         return assigned_once(self.func, self.parents)
 
     def _drop_unreachable_after(self, guard: cst.If) -> None:
@@ -392,20 +396,10 @@ class SiteRewrite:
     def _context_locals(self, sources: set) -> dict:
         """name -> its only assignment, for locals bound once to `get_context()` or to an
         attribute chain of the Context (or of another such local)."""
-        parents = parent_map(self.func.body)
-        stores: dict = {}
-        for node in iter_nodes(self.func.body):
-            if isinstance(node, cst.Name) and is_store(node, parents.get(id(node))):
-                stores[node.value] = stores.get(node.value, 0) + 1
         found: dict = {}
-        for node in iter_nodes(self.func.body):
-            if not (isinstance(node, cst.Assign) and len(node.targets) == 1):
-                continue
-            target = node.targets[0].target
-            if not isinstance(target, cst.Name) or stores.get(target.value) != 1:
-                continue
+        for name, node in self._assigned_once.items():
             if _is_context_getter(node.value) or _chain_root(node.value) in sources | set(found):
-                found[target.value] = node
+                found[name] = node
         return found
 
     def _still_reads(self, name: str, assign: cst.Assign) -> bool:
