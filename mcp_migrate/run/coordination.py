@@ -107,7 +107,7 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
         _check_again_under_run_plan(run, both.fix, recheck or run_items)
     if both.fix.server_still_asks:
         _withhold_client_fixes(run, both.fix)
-    if _frees_more(both):
+    if any(_freed_by_suggestions(both)):
         _check_under_suggestions(run, both, recheck or run_items)
     return run
 
@@ -132,11 +132,12 @@ def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan) -> None:
         result.findings = [one(f) for f in result.findings]
 
 
-def _frees_more(both) -> bool:
-    """Whether `fix --apply-suggestions` changes client fixes beyond `fix --unsafe-fixes`: the
-    suggested rewrites give more tools the parameter, or leave no server asking for roots."""
-    more_tools = set(both.suggestions.tools) - set(both.unsafe.tools)
-    return bool(more_tools) or (both.fix.server_still_asks and not both.suggestions.server_still_asks)
+def _freed_by_suggestions(both) -> tuple:
+    """(freed, more_tools): how `fix --apply-suggestions` changes client fixes beyond `fix` and
+    `fix --unsafe-fixes`: its suggested rewrites leave no server asking for roots, or give more
+    tools the parameter."""
+    freed = both.fix.server_still_asks and not both.suggestions.server_still_asks
+    return freed, bool(set(both.suggestions.tools) - set(both.unsafe.tools))
 
 
 #: Said before the help of a client's suggestion that the plan of `fix --apply-suggestions` makes.
@@ -154,9 +155,8 @@ def _check_under_suggestions(run: RunResult, both, recheck: Callable) -> None:
     from mcp_migrate.api import client_side
 
     plan = for_file(both.suggestions, True)
-    freed = both.fix.server_still_asks and not both.suggestions.server_still_asks
-    more_tools = bool(set(both.suggestions.tools) - set(both.unsafe.tools))
-    chosen = []
+    freed, more_tools = _freed_by_suggestions(both)
+    chosen, clients = [], {}  # clients: index -> the file's client-side codes
     for index, result in enumerate(run.results):
         ref = run.files.get(result.path)
         if ref is None or result.errors or any(f.fix in FIXING_KINDS for f in result.findings):
@@ -167,6 +167,7 @@ def _check_under_suggestions(run: RunResult, both, recheck: Callable) -> None:
             for f in result.findings
         ):
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
+            clients[index] = kept
     if not chosen:
         return
     before = {index: run.results[index] for index, _, _ in chosen}
@@ -186,8 +187,7 @@ def _check_under_suggestions(run: RunResult, both, recheck: Callable) -> None:
         if not had <= has:
             run.results[index], run.files[old.path] = old, ref  # the first check stands
             continue
-        kept = client_side(ref.settings.select)
-        new.findings = [_as_suggestion(f, f.code in kept, note) for f in new.findings]
+        new.findings = [_as_suggestion(f, f.code in clients[index], note) for f in new.findings]
 
 
 def _as_suggestion(finding, client: bool, note: str):

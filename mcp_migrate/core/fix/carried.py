@@ -22,9 +22,10 @@ def with_line(help_text: str, code: str, line: int) -> str:
     return help_text.replace(f"the {code} finding, which", f"the {code} finding on line {line}, which", 1)
 
 
-def removed_nodes(fix, module: cst.Module) -> set:
+def removed_nodes(fix, module: cst.Module, uses: dict) -> set:
     """Identities of the original nodes applying `fix` deletes (not those a replacement keeps,
-    nor the branch an unwrap keeps), with the functions its orphan clean-up deletes."""
+    nor the branch an unwrap keeps), with the functions its orphan clean-up deletes (`uses`:
+    the module's name_uses)."""
     ids: set = set()
     for edit in fix.edits:
         if isinstance(edit, RemoveStatement):
@@ -41,7 +42,7 @@ def removed_nodes(fix, module: cst.Module) -> set:
         elif isinstance(edit, Unwrap) and isinstance(edit.node, cst.Try):
             ids |= {id(n) for handler in edit.node.handlers for n in iter_nodes(handler)}
     if fix.orphans:
-        doomed = doomed_functions(module, [fix], name_uses(module))
+        doomed = doomed_functions(module, [fix], uses)
         for statement in module.body:
             if isinstance(statement, cst.FunctionDef) and statement.name.value in doomed:
                 ids |= {id(n) for n in iter_nodes(statement)}
@@ -61,8 +62,9 @@ def carriers(reports: list, module: cst.Module, kind_of) -> dict:
     if not bare or not fixing:
         return {}
     out: dict = {}
+    uses = name_uses(module) if any(carrier.fix.orphans for carrier in fixing) else {}  # one walk
     for carrier in fixing:
-        gone = removed_nodes(carrier.fix, module)
+        gone = removed_nodes(carrier.fix, module, uses)
         for rep in bare:
             if id(rep) not in out and id(rep.node) in gone:
                 out[id(rep)] = carrier
