@@ -53,35 +53,21 @@ def is_store(node: cst.Name, parent) -> bool:
 
 def sole_local_binding(context, value: cst.BaseExpression) -> cst.Assign | None:
     """The one `name = ...` of a local whose only read is `value` (the removed argument)."""
+    found = sole_local(context, value)
+    return found if isinstance(found, cst.Assign) else None
+
+
+def sole_local(context, value: cst.BaseExpression) -> cst.Assign | cst.FunctionDef | None:
+    """What binds the local `value` names, where that is its one binding in the enclosing
+    function and `value` its only read: a `name = ...` with one target, or an undecorated nested
+    `def name(...)` (a test's own `async def list_roots(context)` handed to
+    `list_roots_callback=list_roots`: it goes with the argument, and what it returns is what the
+    argument gave). One walk of the function for both."""
     func: Any = enclosing(context.ancestors, cst.FunctionDef)
     if func is None or not isinstance(value, cst.Name):
         return None
     parents = parent_map(func.body)
-    assigns, reads = [], 0
-    for node in iter_nodes(func.body):
-        if not (isinstance(node, cst.Name) and node.value == value.value):
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, cst.AssignTarget):
-            assigns.append(parents.get(id(parent)))
-        elif is_store(node, parent):
-            return None
-        elif is_reference(node, parent):
-            reads += 1
-    if len(assigns) != 1 or reads != 1 or not isinstance(assigns[0], cst.Assign) or len(assigns[0].targets) != 1:
-        return None
-    return assigns[0]
-
-
-def sole_local_def(context, value: cst.BaseExpression) -> cst.FunctionDef | None:
-    """The one nested `def name(...)` of the enclosing function whose only read is `value` (a
-    test's own `async def list_roots(context)` handed to `list_roots_callback=list_roots`):
-    it goes with the argument, and what it returns is what the argument gave."""
-    func: Any = enclosing(context.ancestors, cst.FunctionDef)
-    if func is None or not isinstance(value, cst.Name):
-        return None
-    parents = parent_map(func.body)
-    defs, reads = [], 0
+    assigns, defs, reads = [], [], 0
     for node in iter_nodes(func.body):
         if isinstance(node, cst.FunctionDef) and node.name.value == value.value:
             defs.append(node)
@@ -91,13 +77,20 @@ def sole_local_def(context, value: cst.BaseExpression) -> cst.FunctionDef | None
         parent = parents.get(id(node))
         if isinstance(parent, cst.FunctionDef) and parent.name is node:
             continue
-        if is_store(node, parent):
+        if isinstance(parent, cst.AssignTarget):
+            assigns.append(parents.get(id(parent)))
+        elif is_store(node, parent):
             return None
-        if is_reference(node, parent):
+        elif is_reference(node, parent):
             reads += 1
-    if len(defs) != 1 or reads != 1 or defs[0].decorators:
+    if reads != 1:
         return None
-    return defs[0]
+    if len(assigns) == 1 and not defs:
+        assign = assigns[0]
+        return assign if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
+    if len(defs) == 1 and not assigns and not defs[0].decorators:
+        return defs[0]
+    return None
 
 
 def free_reads(func: cst.FunctionDef) -> set:

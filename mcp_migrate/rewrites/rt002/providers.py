@@ -17,7 +17,7 @@ from mcp_migrate.core.syntax import (
     module_binding,
     positional,
 )
-from mcp_migrate.rewrites.names import sole_local_binding, sole_local_def
+from mcp_migrate.rewrites.names import sole_local
 from mcp_migrate.rewrites.rt002.directories import directories_of
 from mcp_migrate.rewrites.rt002.handover import with_directories
 
@@ -48,13 +48,11 @@ def remove_provider_arg(context, call: cst.Call, arg: cst.Arg) -> Fix | None:
         only_here = [h for h in helpers if _only_used_inside(context, h, dead)]
         edits.extend(RemoveStatement(module_binding(context.module, h)) for h in only_here)
         orphans = tuple(h for h in helpers if h not in only_here)
-    local = sole_local_binding(context, arg.value)
-    if local is not None:  # `roots = [...]` only fed the argument: it goes too (no unused local)
-        edits.append(RemoveStatement(local))
-    nested = sole_local_def(context, arg.value) if local is None else None
-    if nested is not None:  # a callback defined for this one argument (a test's closure) goes too
-        edits.append(RemoveStatement(nested))
-        dirs = directories_of(context, arg.value, local_def=nested)
+    local = sole_local(context, arg.value)
+    if local is not None:  # `roots = [...]`, or a callback defined for this one argument (a
+        edits.append(RemoveStatement(local))  # test's closure), only fed it: it goes too
+    if isinstance(local, cst.FunctionDef):
+        dirs = directories_of(context, arg.value, local_def=local)
     else:
         dirs = directories_of(context, local.value if local is not None else arg.value)
     return with_directories(context, edits, dirs, orphans, client=call)
