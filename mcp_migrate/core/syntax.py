@@ -294,3 +294,10 @@ def ancestry(node: cst.CSTNode, parents: dict) -> list:
         chain.append(parents[id(chain[-1])])
     chain.reverse()
     return chain
+
+
+def name_paths(func: cst.FunctionDef, name: str) -> list:
+    """The ancestry (from `func` down, core.syntax.ancestry) of every Name `name` in the
+    function's body, bindings included: where a local is read or bound, with what holds it."""
+    parents = parent_map(func)
+    return [ancestry(n, parents) for n in iter_nodes(func.body) if isinstance(n, cst.Name) and n.value == name]

@@ -14,7 +14,7 @@ from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.syntax import is_false_or_none, keyword, literal
+from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, name_paths
 from mcp_migrate.rewrites.names import sole_local_binding
 from mcp_migrate.vocabulary.capabilities import (
     capability_dicts,
@@ -236,16 +236,10 @@ class RootsCapabilityDeclared(Rule):
         func = next((a for a in reversed(self.ancestors) if isinstance(a, cst.FunctionDef)), None)
         if not isinstance(target, cst.Name) or func is None:
             return False
-        reads = []
-        stack: list = [(func.body, None)]
-        while stack:  # each read of the local with the call it is an argument of, if any
-            node, call = stack.pop()
-            if isinstance(node, cst.Name) and node.value == target.value and node is not target:
-                reads.append(call)
-            for child in node.children:
-                inner = node if isinstance(node, cst.Call) and isinstance(child, cst.Arg) else None
-                stack.append((child, inner if inner is not None else (call if isinstance(node, cst.Arg) else None)))
-        return bool(reads) and all(call is not None and _capability_check(call) for call in reads)
+        reads = [path for path in name_paths(func, target.value) if path[-1] is not target]
+        return bool(reads) and all(
+            len(path) >= 3 and isinstance(path[-2], cst.Arg) and _capability_check(path[-3]) for path in reads
+        )
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """`{"capabilities": {"roots": {}}}`, also as one branch of a conditional expression

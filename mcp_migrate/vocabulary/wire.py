@@ -11,7 +11,7 @@ import libcst as cst
 
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES
-from mcp_migrate.core.syntax import iter_nodes, literal, method_name
+from mcp_migrate.core.syntax import iter_nodes, literal, method_name, name_paths
 from mcp_migrate.vocabulary.roots_types import inside_roots_type_definition
 
 ROOTS_LIST = "roots/list"
@@ -154,14 +154,7 @@ def _expected_local(ancestors: list) -> bool:
     func = next((a for a in reversed(ancestors[:i]) if isinstance(a, cst.FunctionDef)), None)
     if func is None:
         return False
-    reads = []
-    stack: list = [(func.body, [func])]
-    while stack:  # each Name with its ancestors, for `expected_value`
-        node, above = stack.pop()
-        if isinstance(node, cst.Name) and node.value == name and not isinstance(above[-1], cst.AssignTarget):
-            reads.append(above + [node])
-        for child in node.children:
-            stack.append((child, above + [node]))
+    reads = [path for path in name_paths(func, name) if not isinstance(path[-2], cst.AssignTarget)]
     return bool(reads) and all(expected_value(path) for path in reads)
 
 
