@@ -39,9 +39,7 @@ def fills_from_the_roots(
     assignments that only lead to the request (`context = mcp.get_context()`), the only
     statements allowed before it in the guard. Nothing after the guard may read the result."""
     params = {p.name.value for p in all_params(func.params) if p.default is not None}
-    statement: cst.CSTNode | None = value
-    while statement is not None and not isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        statement = parents.get(id(statement))
+    statement = _statement_of(value, parents)
     guard = parents.get(id(parents.get(id(statement))))
     if statement is None or not isinstance(guard, cst.If) or guard.orelse is not None:
         return None
@@ -78,9 +76,7 @@ def attempted_after_explicit(func: cst.FunctionDef, value: cst.BaseExpression, p
     the `try:` every client gets what those got, and the argument stays the way in. Not where
     the `try:` did something before asking, stores on an object, or is the last statement."""
     params = {p.name.value for p in all_params(func.params)}
-    statement: cst.CSTNode | None = value
-    while statement is not None and not isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        statement = parents.get(id(statement))
+    statement = _statement_of(value, parents)
     body = parents.get(id(statement))
     block = parents.get(id(body))
     if not (isinstance(block, cst.Try) and block.body is body and isinstance(body, cst.IndentedBlock)):
@@ -105,6 +101,14 @@ def attempted_after_explicit(func: cst.FunctionDef, value: cst.BaseExpression, p
         if isinstance(n, cst.Name) and n.value in bound and id(n) not in inside and is_reference(n, parents.get(id(n))):
             return None
     return block
+
+
+def _statement_of(node: cst.CSTNode, parents: dict) -> cst.CSTNode | None:
+    """The statement that holds `node`."""
+    here: cst.CSTNode | None = node
+    while here is not None and not isinstance(here, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        here = parents.get(id(here))
+    return here
 
 
 def _tries_argument(statement, params: set) -> bool:
