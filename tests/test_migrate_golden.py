@@ -28,6 +28,8 @@ NOT_APPLICABLE = {
     # The request sits in a helper, not a tool: a forced tool strategy cannot apply there.
     ("explicit_then_roots.py", "tool-parameter"),
     ("explicit_then_roots.py", "resource-uri"),
+    ("setting_then_roots.py", "tool-parameter"),
+    ("setting_then_roots.py", "resource-uri"),
 }
 #: Inputs named keep_*.py hold sites no rewrite may touch (issue 12): the fix only adds review
 #: markers that say what a human must decide, and the findings stay.

@@ -128,3 +128,57 @@ def test_an_attempt_after_the_argument_goes_where_it_only_kept_locals():
 def test_an_attempt_that_stores_the_roots_on_an_object_stays():
     fixed = _fixed(ATTEMPT.format(line="ctx.fastmcp.last_roots = roots"))
     assert "roots = await ctx.list_roots()" in fixed and "# mcp-migrate: RT001 review:" in fixed
+
+
+SETTING = """from pathlib import Path
+
+from mcp.server.fastmcp import Context
+
+from .conf import conf
+
+
+class Folders:
+    async def folders(self, ctx: Context) -> list[Path]:
+        if {source}:
+            return [Path(f) for f in {source}]
+        found = await ctx.session.list_roots()
+        if found.roots:
+            return [Path(r.uri.path) for r in found.roots]
+        {after}
+"""
+
+
+def test_an_attempt_after_a_setting_goes_and_the_setting_is_the_way_in():
+    fixed = _fixed(SETTING.format(source="conf.shared.folders", after='raise LookupError("no folders")'))
+    assert "list_roots" not in fixed
+    assert fixed.endswith(
+        "        if conf.shared.folders:\n"
+        "            return [Path(f) for f in conf.shared.folders]\n"
+        '        raise LookupError("no folders")\n'
+    )
+
+
+def test_a_cache_on_the_instance_is_not_a_setting():
+    """`if self._folders: return self._folders` keeps what an earlier request gave: removing the
+    request would leave the cache empty for ever, so the attempt is not a second one."""
+    fixed = _fixed(SETTING.format(source="self._folders", after='raise LookupError("no folders")'))
+    assert "conf.shared.folders" not in fixed
+    assert "return [Path(f) for f in self._folders]\n        found = await" not in fixed
+
+
+def test_a_setting_guard_that_returns_nothing_is_no_source():
+    """`if conf.disabled: return None` stops early; it gives no directories of its own."""
+    source = SETTING.format(source="conf.disabled", after='raise LookupError("no folders")').replace(
+        "return [Path(f) for f in conf.disabled]", "return None"
+    )
+    fixed = _fixed(source)
+    assert "if conf.disabled:\n            return None\n" in fixed
+    assert "if MCP_ROOTS:\n            return [Path(r) for r in MCP_ROOTS]\n" in fixed
+
+
+def test_a_request_with_nothing_after_it_is_not_an_attempt_before_a_fallback():
+    """Without a statement of its own after the attempt, removing it would turn a 2026 client's
+    error into an implicit `None`: the attempt is rewritten, not removed."""
+    fixed = _fixed(SETTING.format(source="conf.shared.folders", after="pass").replace("        pass\n", ""))
+    assert "list_roots" not in fixed
+    assert "if MCP_ROOTS:\n            return [Path(r) for r in MCP_ROOTS]\n" in fixed

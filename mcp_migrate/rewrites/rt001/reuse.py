@@ -60,23 +60,55 @@ def fills_from_the_roots(
 
 
 def attempted_after_explicit(func: cst.FunctionDef, value: cst.BaseExpression, parents: dict, leading: set):
-    """The `try:` to remove where the roots are a second attempt after the function's own
-    argument (dmx's `_resolve_workspace_root`):
+    """The statements to remove where the roots are a second attempt after the function's own
+    source of directories (its argument, or a setting it reads), or None. Two shapes; dmx's
+    `_resolve_workspace_root`, and semanticworkbench's `get_allowed_directories`:
 
-        if explicit:
-            return Path(explicit)
-        try:
-            roots = await ctx.list_roots()
-            ...                      (returns, or binds locals read nowhere after the `try:`)
+        if explicit:                                if settings.allowed_directories:
+            return Path(explicit)                       return [Path(d) for d in ...]
+        try:                                        result = await ctx.session.list_roots()
+            roots = await ctx.list_roots()          if result.roots:
+            ...        (returns, or binds               return [... for root in result.roots]
+                        locals read nowhere)        raise ValueError("nothing configured")
         except Exception:
-            pass                     (or only logs)
+            pass       (or only logs)
         <the function's own fallback>
 
-    A 2026-07-28 client's request raises as the `try:` begins and the `except` passes: without
-    the `try:` every client gets what those got, and the argument stays the way in. Not where
-    the `try:` did something before asking, stores on an object, or is the last statement."""
+    A 2026-07-28 client's request raises as the attempt begins (the `except` passes, or the
+    error leaves the function): without the attempt every client gets the function's own
+    fallback, and its source stays the way in (issue 36 §1: reuse the existing input, never a
+    second source). Not where the attempt did something before asking, stores on an object, or
+    is the function's last statement."""
     params = {p.name.value for p in all_params(func.params)}
     statement = _statement_of(value, parents)
+    attempt = _tried(statement, parents, leading) or _asked_then_returned(statement, value, parents)
+    if attempt is None:
+        return None
+    outer = parents.get(id(attempt[0]))
+    siblings = list(outer.body) if isinstance(outer, (cst.IndentedBlock, cst.Module)) else []
+    position = next((i for i, b in enumerate(siblings) if b is attempt[0]), None)
+    if position is None or position + len(attempt) >= len(siblings):
+        return None
+    if any(siblings[position + i] is not part for i, part in enumerate(attempt)):
+        return None
+    if not any(_tries_own_source(b, params) for b in siblings[:position]):
+        return None
+    inside = {id(n) for part in attempt for n in iter_nodes(part)}
+    bound = {
+        n.value
+        for part in attempt
+        for n in iter_nodes(part)
+        if isinstance(n, cst.Name) and is_store(n, parents.get(id(n)))
+    }
+    for n in iter_nodes(func.body):
+        if isinstance(n, cst.Name) and n.value in bound and id(n) not in inside and is_reference(n, parents.get(id(n))):
+            return None
+    return attempt
+
+
+def _tried(statement, parents: dict, leading: set) -> tuple | None:
+    """(the `try:`,) whose body asks first thing (after `leading` assignments) and whose
+    handlers pass or only log."""
     body = parents.get(id(statement))
     block = parents.get(id(body))
     if not (isinstance(block, cst.Try) and block.body is body and isinstance(body, cst.IndentedBlock)):
@@ -88,19 +120,29 @@ def attempted_after_explicit(func: cst.FunctionDef, value: cst.BaseExpression, p
     index = next(i for i, b in enumerate(body.body) if b is statement)
     if not all(_only_small(b, leading) for b in body.body[:index]) or _stores_on_objects(body):
         return None
-    outer = parents.get(id(block))
-    siblings = list(outer.body) if isinstance(outer, (cst.IndentedBlock, cst.Module)) else []
-    position = next((i for i, b in enumerate(siblings) if b is block), None)
-    if position is None or position == len(siblings) - 1:
+    return (block,)
+
+
+def _asked_then_returned(statement, value: cst.BaseExpression, parents: dict) -> tuple | None:
+    """(`result = <request>`, `if result.roots: <exits>`): the request bound, and the next
+    statement leaves the function with what the roots gave when there were any."""
+    result = _assigned_name(statement, value)
+    block = parents.get(id(statement))
+    if result is None or not isinstance(block, cst.IndentedBlock):
         return None
-    if not any(_tries_argument(b, params) for b in siblings[:position]):
+    body = list(block.body)
+    index = next(i for i, b in enumerate(body) if b is statement)
+    following = body[index + 1] if index + 1 < len(body) else None
+    if not (
+        isinstance(following, cst.If)
+        and following.orelse is None
+        and _tests_roots(following.test, result)
+        and isinstance(following.body, cst.IndentedBlock)
+        and always_exits(following.body)
+        and not _stores_on_objects(following)
+    ):
         return None
-    bound = {n.value for n in iter_nodes(body) if isinstance(n, cst.Name) and is_store(n, parents.get(id(n)))}
-    inside = {id(n) for n in iter_nodes(block)}
-    for n in iter_nodes(func.body):
-        if isinstance(n, cst.Name) and n.value in bound and id(n) not in inside and is_reference(n, parents.get(id(n))):
-            return None
-    return block
+    return (statement, following)
 
 
 def _statement_of(node: cst.CSTNode, parents: dict) -> cst.CSTNode | None:
@@ -111,8 +153,10 @@ def _statement_of(node: cst.CSTNode, parents: dict) -> cst.CSTNode | None:
     return here
 
 
-def _tries_argument(statement, params: set) -> bool:
-    """`if explicit: return ...` (or `is not None`): the function's own argument first."""
+def _tries_own_source(statement, params: set) -> bool:
+    """`if explicit: return ...` (or `is not None`): the function's own argument first; or
+    `if settings.allowed_directories: return <value>`: a setting it reads (an attribute of a
+    name that is neither a parameter nor the instance, whose directories it returns)."""
     if not (
         isinstance(statement, cst.If) and statement.orelse is None and isinstance(statement.body, cst.IndentedBlock)
     ):
@@ -122,7 +166,28 @@ def _tries_argument(statement, params: set) -> bool:
         target = test.comparisons[0]
         if isinstance(target.operator, cst.IsNot) and isinstance(target.comparator, cst.Name):
             test = test.left if target.comparator.value == "None" else test
-    return isinstance(test, cst.Name) and test.value in params and always_exits(statement.body)
+    if isinstance(test, cst.Name):
+        return test.value in params and always_exits(statement.body)
+    owner = _attribute_owner(test)
+    return owner is not None and owner not in params | {"self", "cls"} and _returns_a_value(statement.body)
+
+
+def _attribute_owner(expr: cst.BaseExpression) -> str | None:
+    """`settings` in `settings.allowed_directories` or `config.fs.roots`; None otherwise."""
+    if not isinstance(expr, cst.Attribute):
+        return None
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _returns_a_value(block: cst.IndentedBlock) -> bool:
+    """The block ends in `return <something other than None>`."""
+    last = block.body[-1] if block.body else None
+    if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return)):
+        return False
+    returned = last.body[-1].value
+    return returned is not None and not (isinstance(returned, cst.Name) and returned.value == "None")
 
 
 def _stores_on_objects(block: cst.CSTNode) -> bool:

@@ -103,7 +103,7 @@ class SiteRewrite:
         if attempt is not None:
             # What a 2026-07-28 client got: the request raised and the `except` passed, after the
             # function's own argument was tried first; the attempt goes.
-            return self._without(attempt)
+            return self._without(*attempt)
         if self.strategy.NAME == "tool-parameter":
             reused = self._fills_from_the_roots()
             if reused is not None:
@@ -271,10 +271,11 @@ class SiteRewrite:
         alone = isinstance(guard.body, cst.IndentedBlock) and len(guard.body.body) == 1 and guard.body.body[0] is block
         return guard if alone and guard.orelse is None else block
 
-    def _without(self, statement: cst.BaseStatement) -> Fix:
-        """The fix that removes `statement`, with the locals and the Context only it used."""
-        self.edits.append(RemoveStatement(statement))
-        self.dropped.append(statement)
+    def _without(self, *statements: cst.BaseStatement) -> Fix:
+        """The fix that removes `statements`, with the locals and the Context only they used."""
+        for statement in statements:
+            self.edits.append(RemoveStatement(statement))
+            self.dropped.append(statement)
         self._drop_dead_locals()
         self._drop_unused_context()
         return Fix(tuple(self.edits), unsafe=True, imports=())
