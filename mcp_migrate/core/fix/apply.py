@@ -199,7 +199,7 @@ class _ApplyEdits(cst.CSTTransformer):
         carry: list[cst.EmptyLine] = []
         for stmt in statements:
             if id(stmt) in self.emptied:
-                carry.extend(stmt.leading_lines)
+                carry = _joined_gaps(carry, stmt.leading_lines)
                 continue
             if carry:
                 stmt = stmt.with_changes(leading_lines=merge_lines(carry, stmt.leading_lines, first=not body))
@@ -345,6 +345,22 @@ def _unattached(lines) -> list:
     while end and lines[end - 1].comment is not None and not lines[end - 1].comment.value.startswith(_PRAGMAS):
         end -= 1
     return lines[:end]
+
+
+def _joined_gaps(carried: list, lines) -> list:
+    """The leading lines of two removed statements in a row, as one: where a blank gap ends
+    the first and another begins the second, the longer of the two stands for both (two
+    removed statements each after a blank line leave one blank line, not two)."""
+    lines = list(lines)
+    tail = 0
+    while tail < len(carried) and carried[-1 - tail].comment is None:
+        tail += 1
+    head = 0
+    while head < len(lines) and lines[head].comment is None:
+        head += 1
+    if not tail or not head:
+        return carried + lines
+    return carried[: len(carried) - tail] + lines[: max(tail, head)] + lines[head:]
 
 
 def merge_lines(carried, own, first: bool = False) -> list:

@@ -20,16 +20,14 @@ from mcp_migrate.core.syntax import (
 from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.decoders import PATH
 from mcp_migrate.rewrites.rt001.folding import ConstantFolder
+from mcp_migrate.rewrites.rt001.log_lines import log_statement
 from mcp_migrate.rewrites.rt001.outcomes import NotUnderstood, SideChannel, UsePlan
 
 FILE_PREFIX = "file://"
 
-
 _TRUTH_PARENTS = (cst.If, cst.While, cst.IfExp, cst.BooleanOperation)
 
 
-#: What a directory's file:// URI has for these attributes, and the literals a check compares
-#: them with that still make sense for a directory.
 #: Calls that parse a value out of a string: a root's name handed to one is data, not a label.
 _DATA_PARSERS = frozenset(
     {"zoneinfo.ZoneInfo", "pytz.timezone", "uuid.UUID", "builtins.int", "builtins.float", "json.loads"}
@@ -41,6 +39,8 @@ def expected_constant(expected: frozenset) -> str:
     return "file" if "file" in expected else ""
 
 
+#: What a directory's file:// URI has for these attributes, and the literals a check compares
+#: them with that still make sense for a directory.
 _URI_EXPECTED = {
     "scheme": frozenset({"file"}),
     "host": frozenset({"", "localhost"}),
@@ -102,7 +102,13 @@ class ConsumerRewriter:
         for node in self._references(bound.value, exclude=bound):
             if self._whole_result_truth(node):
                 continue
-            self._list_use(self._as_list(node))
+            try:
+                as_list = self._as_list(node)
+            except NotUnderstood:
+                if self._in_log_line(node):
+                    continue
+                raise
+            self._list_use(as_list)
         self.plan.edits.append(RemoveStatement(assign))
         self.plan.dropped.append(assign)
 
@@ -132,6 +138,14 @@ class ConsumerRewriter:
             self.plan.edits.append(Replace(node, cst.Name("True")))
             return True
         return False
+
+    def _in_log_line(self, node: cst.BaseExpression) -> bool:
+        """A log line about the roots goes with them (rewrites.rt001.log_lines), planned once."""
+        line = log_statement(node, self.parents, self.resolver)
+        if line is not None and not any(dropped is line for dropped in self.plan.dropped):
+            self.plan.edits.append(RemoveStatement(line))
+            self.plan.dropped.append(line)
+        return line is not None
 
     def _as_list(self, node: cst.BaseExpression) -> cst.BaseExpression:
         """The expression that is the roots list: `x.roots` for a result, `x` for a list,
@@ -172,7 +186,7 @@ class ConsumerRewriter:
                 self._list_use(use)
         elif _truth_context(node, parent):
             self.plan.edits.append(Replace(node, new_list))
-        else:
+        elif not self._in_log_line(node):
             raise NotUnderstood(f"the roots list is used as `{short(self.up(node) or node)}`")
 
     def _is_len_arg(self, arg: cst.Arg) -> bool:
