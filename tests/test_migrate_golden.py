@@ -30,6 +30,8 @@ NOT_APPLICABLE = {
     ("explicit_then_roots.py", "resource-uri"),
     ("setting_then_roots.py", "tool-parameter"),
     ("setting_then_roots.py", "resource-uri"),
+    ("roots_beside_setting.py", "tool-parameter"),
+    ("roots_beside_setting.py", "resource-uri"),
 }
 #: Inputs named keep_*.py hold sites no rewrite may touch (issue 12): the fix only adds review
 #: markers that say what a human must decide, and the findings stay.

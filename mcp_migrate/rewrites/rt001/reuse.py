@@ -39,14 +39,14 @@ def fills_from_the_roots(
     assignments that only lead to the request (`context = mcp.get_context()`), the only
     statements allowed before it in the guard. Nothing after the guard may read the result."""
     params = {p.name.value for p in all_params(func.params) if p.default is not None}
-    statement = _statement_of(value, parents)
+    statement = statement_of(value, parents)
     guard = parents.get(id(parents.get(id(statement))))
     if statement is None or not isinstance(guard, cst.If) or guard.orelse is not None:
         return None
     if not isinstance(guard.body, cst.IndentedBlock):
         return None
     param = missing_test(guard.test)
-    result = _assigned_name(statement, value)
+    result = assigned_name(statement, value)
     if param not in params or result is None:
         return None
     body = list(guard.body.body)
@@ -80,7 +80,7 @@ def attempted_after_explicit(func: cst.FunctionDef, value: cst.BaseExpression, p
     second source). Not where the attempt did something before asking, stores on an object, or
     is the function's last statement."""
     params = {p.name.value for p in all_params(func.params)}
-    statement = _statement_of(value, parents)
+    statement = statement_of(value, parents)
     attempt = _tried(statement, parents, leading) or _asked_then_returned(statement, value, parents)
     if attempt is None:
         return None
@@ -118,7 +118,7 @@ def _tried(statement, parents: dict, leading: set) -> tuple | None:
     if not all(only_passes(handler) for handler in block.handlers):
         return None
     index = next(i for i, b in enumerate(body.body) if b is statement)
-    if not all(_only_small(b, leading) for b in body.body[:index]) or _stores_on_objects(body):
+    if not all(_only_small(b, leading) for b in body.body[:index]) or stores_on_objects(body):
         return None
     return (block,)
 
@@ -126,7 +126,7 @@ def _tried(statement, parents: dict, leading: set) -> tuple | None:
 def _asked_then_returned(statement, value: cst.BaseExpression, parents: dict) -> tuple | None:
     """(`result = <request>`, `if result.roots: <exits>`): the request bound, and the next
     statement leaves the function with what the roots gave when there were any."""
-    result = _assigned_name(statement, value)
+    result = assigned_name(statement, value)
     block = parents.get(id(statement))
     if result is None or not isinstance(block, cst.IndentedBlock):
         return None
@@ -139,13 +139,13 @@ def _asked_then_returned(statement, value: cst.BaseExpression, parents: dict) ->
         and _tests_roots(following.test, result)
         and isinstance(following.body, cst.IndentedBlock)
         and always_exits(following.body)
-        and not _stores_on_objects(following)
+        and not stores_on_objects(following)
     ):
         return None
     return (statement, following)
 
 
-def _statement_of(node: cst.CSTNode, parents: dict) -> cst.CSTNode | None:
+def statement_of(node: cst.CSTNode, parents: dict) -> cst.CSTNode | None:
     """The statement that holds `node`."""
     here: cst.CSTNode | None = node
     while here is not None and not isinstance(here, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
@@ -190,7 +190,7 @@ def _returns_a_value(block: cst.IndentedBlock) -> bool:
     return returned is not None and not (isinstance(returned, cst.Name) and returned.value == "None")
 
 
-def _stores_on_objects(block: cst.CSTNode) -> bool:
+def stores_on_objects(block: cst.CSTNode) -> bool:
     """Something in the block stores on an object (`self.roots = ...`, `cache[k] = ...`)."""
     for node in iter_nodes(block):
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
@@ -223,7 +223,7 @@ def _only_small(statement, ids: set) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and id(statement.body[0]) in ids
 
 
-def _assigned_name(statement, value: cst.BaseExpression) -> str | None:
+def assigned_name(statement, value: cst.BaseExpression) -> str | None:
     """`name` of the statement `name = <value>`."""
     if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
         return None

@@ -19,6 +19,7 @@ from mcp_migrate.core.syntax import (
     parent_map,
 )
 from mcp_migrate.rewrites.names import is_store
+from mcp_migrate.rewrites.rt001.additive import added_in_place, beside_another_source
 from mcp_migrate.rewrites.rt001.consumers import ConsumerRewriter
 from mcp_migrate.rewrites.rt001.decoders import decoder_kind
 from mcp_migrate.rewrites.rt001.flow import always_exits, unreachable_after
@@ -104,6 +105,16 @@ class SiteRewrite:
             # What a 2026-07-28 client got: the request raised and the `except` passed, after the
             # function's own argument was tried first; the attempt goes.
             return self._without(*attempt)
+        added = added_in_place(self.func, self.value, self.parents)
+        if added is not None:
+            # The roots were only added to a list from another source: they go, it stays.
+            return self._without(*added)
+        beside = beside_another_source(self.func, self.context.ancestors)
+        if beside is not None:
+            # The helper only added its roots to another source: it goes, and that source stays.
+            self.edits.extend(beside)
+            self.dropped.append(self.func)
+            return Fix(tuple(self.edits), unsafe=True, imports=())
         if self.strategy.NAME == "tool-parameter":
             reused = self._fills_from_the_roots()
             if reused is not None:
