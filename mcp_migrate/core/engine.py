@@ -38,8 +38,10 @@ from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
 from mcp_migrate.core.coordination import with_note
 from mcp_migrate.core.deep import call_deep
+from mcp_migrate.core.deprecated import DEPRECATED, deprecated_for_roots
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
+from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.nesting import measure
@@ -469,6 +471,7 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
         if id(node) in ranges
     )
     catalog = load_catalog()
+    roots_codes = roots_migration()
     kept = []
     for rep in reports:
         rng = ranges[id(rep.node)]
@@ -487,6 +490,10 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
             rep.help,
             via=rep.via,
         )
+        migrated = deprecated_for_roots(rep.node, rep.ancestors) if rep.code in roots_codes else None
+        if migrated is not None:
+            result.suppressed.append(Suppressed(finding, DEPRECATED, migrated))
+            continue
         match = suppressions.match(finding)
         if match is None:
             kept.append((rep, finding))
@@ -648,8 +655,6 @@ CLIENT_SIDE_TOGETHER = (
     "a suggestion while this file keeps providing roots (removing its provider is only suggested):"
     " the client side of Roots goes together"
 )
-#: Said before the help of a finding in a public method that already warns it is deprecated.
-DEPRECATED_ALREADY = "`{name}()` is deprecated: what it does stays until the method goes, with its callers"
 #: Said before the help of a finding in test code that waits for the code it tests.
 TESTS_WAIT = (
     "no edit in test code while code outside the tests keeps Roots behaviour: the test changes with the code it tests"
@@ -861,9 +866,8 @@ def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:
         if warning is not None:
             rep.fix = replace(rep.fix, edits=(warning.edit,), display=True, imports=warning.imports)
             rep.kind, rep.help = None, with_note(rep.help, warning.note)
-        else:  # deprecated already: what it does stays until it goes with the method
+        else:  # no deprecation to write (one is there already: core.deprecated keeps it aside)
             rep.fix, rep.kind = None, None
-            rep.help = with_note(rep.help, DEPRECATED_ALREADY.format(name=method.name.value))
 
 
 def _suggest(rep: Report, note: str) -> None:

@@ -124,7 +124,7 @@ class Suppressed(NamedTuple):
     """A finding an inline comment silenced: which kind of comment, and the reason it gives."""
 
     finding: Finding
-    kind: str  # "noqa" | "ignore" | "lint-fixme"
+    kind: str  # "noqa" | "ignore" | "lint-fixme" | "deprecated" (core.deprecated)
     reason: str
 
 

@@ -27,6 +27,20 @@ def deprecation_instead(fix, parents: dict, deprecate) -> tuple | None:
     return None
 
 
+def library_method(chain, function: cst.FunctionDef) -> bool:
+    """`function` is a public method of a public class, nested in no function or class: a
+    library's API others call on its objects (`Client.send_roots_list_changed()`,
+    `Context.list_roots()`). `chain`: the nodes from the module down to `function` (an ancestry
+    or the walk's ancestors)."""
+    at = next((i for i, node in enumerate(chain) if node is function), 0)
+    owner = chain[at - 2] if at >= 2 else None  # ClassDef > IndentedBlock > def
+    if not isinstance(owner, cst.ClassDef) or owner.name.value.startswith("_"):
+        return False
+    if any(isinstance(n, (cst.FunctionDef, cst.ClassDef)) for n in chain[: at - 2]):
+        return False
+    return not function.name.value.startswith("_")
+
+
 def hollowed_method(chain: list, statement: cst.CSTNode) -> cst.FunctionDef | None:
     """The public method of a public class (a library's API: `Client.send_roots_list_changed`),
     not nested in a function, whose only statement (besides a docstring) is `statement`. A
@@ -36,14 +50,7 @@ def hollowed_method(chain: list, statement: cst.CSTNode) -> cst.FunctionDef | No
     if len(functions) != 1 or functions[0] is statement:
         return None
     function = functions[0]
-    at = chain.index(function)
-    owner = chain[at - 2] if at >= 2 else None  # ClassDef > IndentedBlock > FunctionDef
-    if not isinstance(owner, cst.ClassDef) or owner.name.value.startswith("_"):
-        return None
-    if any(isinstance(n, (cst.FunctionDef, cst.ClassDef)) for n in chain[: at - 2]):
-        return None
-    name = function.name.value
-    if name.startswith("_") or not isinstance(function.body, cst.IndentedBlock):
+    if not library_method(chain, function) or not isinstance(function.body, cst.IndentedBlock):
         return None
     body = list(function.body.body)
     rest = body[1:] if body and is_docstring(body[0]) else body

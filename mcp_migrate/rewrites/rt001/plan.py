@@ -7,11 +7,15 @@ import libcst as cst
 
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.fix.edits import AddComment, Fix
+from mcp_migrate.core.fix.hollowed import library_method
+from mcp_migrate.core.fix.suggested import deprecation
+from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.core.syntax import (
     code_of,
     enclosing,
 )
+from mcp_migrate.rewrites.rt001.forwarding import forwards_the_roots
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, Outcome, SideChannelSite
 from mcp_migrate.rewrites.rt001.site import SiteRewrite, statement_of
 from mcp_migrate.rewrites.rt001.strategies import strategy_for
@@ -25,6 +29,13 @@ MARKER = "# mcp-migrate: RT001 review:"
 SIDE_CHANNEL_DECISION = (
     "these roots carry data, not directories: decide how a client passes that value now"
     " (a tool argument or server configuration), then drop the request"
+)
+
+
+#: Why a function that only forwards the request is deprecated, not rewritten.
+FORWARDS = (
+    "this function only asks for roots for its callers, so it warns instead of going; its"
+    " callers move to tool parameters or configuration, then it is deleted"
 )
 
 
@@ -56,6 +67,16 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
     value = awaited_value(ancestors, call, context.resolver)
     if value is None:
         return _marked(func, call, _not_awaited_reason(ancestors, call), f"{_BY_HAND}, then rewrite this call")
+    if (
+        not tool
+        and library_method(ancestors, func)
+        and forwards_the_roots(func, value)
+        and not in_test_code(context.path)
+    ):
+        deprecated = deprecation(func)
+        if deprecated is not None:
+            fix = Fix((deprecated.edit,), display=True, imports=deprecated.imports)
+            return Outcome(fix, ("deprecation",), suggested=FORWARDS)
     builder = SiteRewrite(context, func, value, kind, strategy_for(strategy, settings))
     notes = context.notes
     told = (len(notes.tools), list(notes.env_vars), len(notes.client_calls))

@@ -1,0 +1,102 @@
+"""A library's Roots API: a function that only forwards the request to its caller is deprecated
+(suggested), not rewritten (rewrites/rt001/forwarding.py); and a definition its project already
+deprecated for Roots holds no finding, kept aside as suppressed (core/deprecated.py), so one
+`fix --apply-suggestions` converges."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mcp_migrate.api import check_bytes, default_settings, fix_bytes
+
+WRAPPER = '''import logging
+
+from mcp.server.session import ServerSession
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    def __init__(self, session: ServerSession):
+        self.session = session
+
+    async def list_roots(self):
+        """The client's roots."""
+        log.debug("asking")
+        result = await self.session.list_roots()
+        return result.roots
+'''
+
+DEPRECATION = """        warnings.warn(
+            "list_roots() is deprecated: MCP Roots are deprecated by SEP-2577",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+"""
+
+
+def _settings():
+    return dataclasses.replace(default_settings(), apply_suggestions=True)
+
+
+def test_a_forwarding_wrapper_gets_a_suggested_deprecation():
+    (finding,) = check_bytes(WRAPPER.encode(), "lib/session.py", default_settings()).findings
+    assert (finding.code, finding.line, finding.column, finding.fix) == ("RT001", 15, 24, "display")
+    assert "rewrites: deprecation; only suggested here: this function only asks for roots" in finding.help
+
+
+def test_the_deprecation_converges_and_the_finding_is_kept_aside():
+    fixed = fix_bytes(WRAPPER.encode(), "lib/session.py", _settings(), unsafe=True).fixed_source.decode()
+    assert fixed.startswith("import logging\nimport warnings\n")
+    assert '        """The client\'s roots."""\n' + DEPRECATION + '        log.debug("asking")\n' in fixed
+    result = check_bytes(fixed.encode(), "lib/session.py", default_settings())
+    assert result.findings == []
+    (kept,) = result.suppressed
+    assert (kept.finding.code, kept.kind, kept.reason) == (
+        "RT001",
+        "deprecated",
+        "inside `list_roots`, which its project deprecated for Roots",
+    )
+
+
+def test_a_wrapper_that_uses_the_roots_is_no_forwarder():
+    source = WRAPPER.replace("        return result.roots\n", "        return [r.uri for r in result.roots]\n")
+    (finding,) = check_bytes(source.encode(), "lib/session.py", default_settings()).findings
+    assert "deprecation" not in finding.help
+
+
+def test_a_forwarder_in_test_code_is_left_to_its_tests():
+    (finding,) = check_bytes(WRAPPER.encode(), "tests/test_session.py", default_settings()).findings
+    assert "rewrites: deprecation" not in finding.help
+
+
+SDK_STYLE = """from typing_extensions import deprecated
+
+from mcp.server.session import ServerSession
+
+
+class Peer:
+    def __init__(self, session: ServerSession):
+        self.session = session
+
+    @deprecated("The roots capability is deprecated as of 2026-07-28 (SEP-2577).")
+    async def list_roots(self):
+        return await self.session.list_roots()
+
+    @deprecated("use fetch() instead")
+    async def roots_now(self):
+        return await self.session.list_roots()
+
+    async def maybe(self, old=None):
+        if old is not None:
+            warnings.warn("old is deprecated: MCP Roots are deprecated by SEP-2577", DeprecationWarning)
+        return await self.session.list_roots()
+"""
+
+
+def test_the_sdk_style_decorator_marks_its_body_migrated():
+    """The `mcp` SDK's own form (upstream 4573e4ac3). A deprecation about something else, or a
+    warning only when a parameter is given, is no Roots deprecation of the function."""
+    result = check_bytes(SDK_STYLE.encode(), "lib/peer.py", default_settings())
+    assert [(f.code, f.line) for f in result.findings] == [("RT001", 16), ("RT001", 21)]
+    assert [(s.finding.line, s.kind) for s in result.suppressed] == [(12, "deprecated")]
