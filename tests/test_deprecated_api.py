@@ -100,3 +100,24 @@ def test_the_sdk_style_decorator_marks_its_body_migrated():
     result = check_bytes(SDK_STYLE.encode(), "lib/peer.py", default_settings())
     assert [(f.code, f.line) for f in result.findings] == [("RT001", 16), ("RT001", 21)]
     assert [(s.finding.line, s.kind) for s in result.suppressed] == [(12, "deprecated")]
+
+
+def test_the_json_report_names_the_deprecation_and_fits_its_schema(tmp_path):
+    """The kept-aside finding is in the report's `suppressed` list, kind `deprecated`, and the
+    report still validates against the published schema."""
+    import json
+    from importlib.resources import files
+
+    import jsonschema
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    (tmp_path / "peer.py").write_text(SDK_STYLE, encoding="utf-8")
+    out = CliRunner().invoke(cli, ["check", "--format", "json", "--exit-zero", str(tmp_path / "peer.py")])
+    report = json.loads(out.output)
+    schema = json.loads((files("mcp_migrate.schemas") / "report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(report, schema)
+    assert [(s["line"], s["suppression"]) for s in report["suppressed"]] == [
+        (12, {"kind": "deprecated", "reason": "inside `list_roots`, which its project deprecated for Roots"})
+    ]
