@@ -5,6 +5,8 @@ construct the fix leaves in place keeps no edit."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from mcp_migrate.api import check_bytes, default_settings, fix_bytes
 
 CLIENT = """from pathlib import Path
@@ -74,3 +76,39 @@ def test_a_probe_goes_with_the_guard_the_rewrite_unwraps():
         "it goes with the fix of the RT001 finding on line 10, which removes it",
     )
     assert kinds[1][:3] == ("RT001", 10, "unsafe")
+
+
+FACTORY = """from pathlib import Path
+
+from mcp import ClientSession
+from mcp.types import ListRootsResult, Root
+
+
+def roots_for(folder: str):
+    async def answer(context) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri=Path(folder).as_uri())])
+
+    return answer
+
+
+async def first(read, write) -> None:
+    async with ClientSession(read, write, list_roots_callback=roots_for("/a")) as session:
+        await session.initialize()
+
+
+async def second(read, write) -> None:
+    async with ClientSession(read, write, list_roots_callback=roots_for("/b")) as session:
+        await session.initialize()
+"""
+
+
+def test_a_factory_goes_with_the_removals_that_leave_it_unused_together():
+    """No single wiring's removal orphans `roots_for`, both do (DevNarrate's `_roots_callback`,
+    wired sixteen times): its nested provider goes with the first of them, of their kind (a
+    computed callback's removal is a suggestion)."""
+    kinds = _kinds(FACTORY)
+    assert kinds[0] == ("RT002", 8, "display", "it goes with the fix of the RT002 finding on line 15, which removes it")
+    assert [k[2] for k in kinds[1:]] == ["display", "display"]
+    settings = dataclasses.replace(default_settings(), apply_suggestions=True)
+    fixed = fix_bytes(FACTORY.encode(), "client.py", settings, unsafe=True).fixed_source
+    assert b"def roots_for" not in fixed and b"answer" not in fixed

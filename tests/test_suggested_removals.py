@@ -72,7 +72,7 @@ FINDINGS = {
         (25, 29, "RT004", "display"),  # `as client` goes: nothing reads it any more
     ],
     "test_nested_provider.py": [
-        (10, 15, "RT002", "none"),  # `return list_roots` names it, in a factory only orphaned
+        (10, 15, "RT002", "display"),  # in a factory the registrations' removals orphan together
         (11, 48, "RT102", "display"),  # inside the factory the registrations' removal orphans
         (17, 43, "RT002", "display"),
         (22, 43, "RT002", "display"),

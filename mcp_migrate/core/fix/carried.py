@@ -9,7 +9,7 @@ import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
 from mcp_migrate.core.fix.imports import name_uses
-from mcp_migrate.core.fix.orphans import doomed_functions
+from mcp_migrate.core.fix.orphans import doomed_functions, removed_parts
 from mcp_migrate.core.syntax import iter_nodes
 
 #: Said before the help of a finding that goes with another finding's fix (the carrier's line is
@@ -68,4 +68,38 @@ def carriers(reports: list, module: cst.Module, kind_of) -> dict:
         for rep in bare:
             if id(rep) not in out and id(rep.node) in gone:
                 out[id(rep)] = carrier
+    left = [rep for rep in bare if id(rep) not in out]
+    if left and uses:
+        out.update(_carried_together(left, fixing, module, uses, kind_of))
     return out
+
+
+#: The kinds of fix in the order the commands add them: `fix` applies the safe ones,
+#: `--unsafe-fixes` the unsafe ones too, `--apply-suggestions` the displayed ones as well.
+_COMMANDS = (("safe",), ("safe", "unsafe"), ("safe", "unsafe", "display"))
+
+
+def _carried_together(bare: list, fixing: list, module: cst.Module, uses: dict, kind_of) -> dict:
+    """{id(report): carrier} for reports inside a module-level function that only the fixes one
+    command applies, together, leave unused (DevNarrate's test factory `_roots_callback`, wired
+    sixteen times: no single removal orphans it, all of them do). The carrier is the first of
+    those fixes that removes a use of it, of the least command that deletes it."""
+    out: dict = {}
+    functions = {stmt.name.value: stmt for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+    for kinds in _COMMANDS:
+        group = [rep for rep in fixing if kind_of(rep) in kinds]
+        doomed = doomed_functions(module, [rep.fix for rep in group], uses)
+        for name in doomed:
+            inside = {id(n) for n in iter_nodes(functions[name])}
+            carrier = next((rep for rep in group if name in rep.fix.orphans and _uses(rep.fix, name)), None)
+            if carrier is None:
+                continue
+            for rep in bare:
+                if id(rep) not in out and id(rep.node) in inside:
+                    out[id(rep)] = carrier
+    return out
+
+
+def _uses(fix, name: str) -> bool:
+    """Whether `fix` removes a use of `name`."""
+    return any(isinstance(n, cst.Name) and n.value == name for part in removed_parts(fix) for n in iter_nodes(part))

@@ -7,6 +7,7 @@ import libcst as cst
 from mcp_migrate.core.fix.apply import merge_lines
 from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement, RemoveStatement, Replace
 from mcp_migrate.core.fix.imports import name_uses
+from mcp_migrate.core.syntax import iter_nodes
 
 
 def remove_orphan_functions(module: cst.Module, names: set) -> cst.Module:
@@ -55,14 +56,29 @@ def doomed_functions(module: cst.Module, fixes: list, uses: dict) -> set:
     if not names:
         return set()
     removed: dict = {}
-    for fix in fixes:
-        for node in _removed_nodes(fix):
-            for name, count in name_uses(node).items():
-                removed[name] = removed.get(name, 0) + count
+    for node in _outermost([part for fix in fixes for part in removed_parts(fix)]):
+        for name, count in name_uses(node).items():
+            removed[name] = removed.get(name, 0) + count
     return {name for name in names if uses.get(name, 0) - removed.get(name, 0) <= 0}
 
 
-def _removed_nodes(fix) -> list:
+def _outermost(parts: list) -> list:
+    """`parts` without repeats and without those inside another part: two fixes removing the
+    same test (one per finding in it) remove its uses once."""
+    inner: set = set()
+    for part in parts:
+        inner |= {id(n) for n in iter_nodes(part) if n is not part}
+    seen: set = set()
+    out = []
+    for part in parts:
+        if id(part) not in seen and id(part) not in inner:
+            seen.add(id(part))
+            out.append(part)
+    return out
+
+
+def removed_parts(fix) -> list:
+    """The nodes `fix` removes outright: statements, replaced nodes, arguments, dict entries."""
     out = []
     for edit in fix.edits:
         if isinstance(edit, (RemoveStatement, Replace)):
