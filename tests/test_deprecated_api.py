@@ -121,3 +121,36 @@ def test_the_json_report_names_the_deprecation_and_fits_its_schema(tmp_path):
     assert [(s["line"], s["suppression"]) for s in report["suppressed"]] == [
         (12, {"kind": "deprecated", "reason": "inside `list_roots`, which its project deprecated for Roots"})
     ]
+
+
+OPTION = """from mcp import ClientSession
+from mcp.client.session import ListRootsFnT
+
+
+class Client:
+    def __init__(self, list_roots_callback: ListRootsFnT | None = None):
+        self.list_roots_callback = list_roots_callback
+
+    @classmethod
+    def from_config(cls, config: dict, list_roots_callback: ListRootsFnT | None = None):
+        return cls(list_roots_callback=list_roots_callback)
+
+    async def open(self, read, write):
+        return ClientSession(read, write, list_roots_callback=self.list_roots_callback)
+"""
+
+
+def test_a_deprecated_parameter_is_still_passed_on():
+    """Session 49's review: mcp-use's `list_roots_callback` warned once deprecated and was no
+    longer passed on by the same suggestions, so it did nothing. The removals that pass it on
+    are withdrawn; the deprecations stay."""
+    findings = check_bytes(OPTION.encode(), "lib/client.py", default_settings()).findings
+    by_line = {f.line: f for f in findings if f.code == "RT002"}
+    assert by_line[6].fix == by_line[10].fix == "display"  # the two parameters' deprecations
+    for line in (11, 14):  # `list_roots_callback=list_roots_callback`, `=self.list_roots_callback`
+        assert by_line[line].fix == "none"
+        assert by_line[line].help.startswith("no edit while its parameter is deprecated")
+    fixed = fix_bytes(OPTION.encode(), "lib/client.py", _settings(), unsafe=True).fixed_source.decode()
+    assert fixed.count("warnings.warn(") == 2
+    assert "return cls(list_roots_callback=list_roots_callback)" in fixed
+    assert "ClientSession(read, write, list_roots_callback=self.list_roots_callback)" in fixed

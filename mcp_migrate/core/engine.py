@@ -788,7 +788,14 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     if not bare and not any(rep.fix is not None for rep in roots):
         return {}
     tests_go = plan.tests_go_with_code()
-    from mcp_migrate.core.fix.suggested import candidate, private_definition, suggested_removals, with_applied
+    from mcp_migrate.core.fix.kept_working import already_deprecated, deprecated_parameter
+    from mcp_migrate.core.fix.suggested import (
+        SUGGESTED_PARAMETER_DEPRECATION,
+        candidate,
+        private_definition,
+        suggested_removals,
+        with_applied,
+    )
     from mcp_migrate.core.fix.suggested_tests import plumbing_only, test_removal
     from mcp_migrate.core.fix.unread import without_unread_locals
 
@@ -819,6 +826,7 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     # Per rule: a removal counts only on the same rule's fixes to take what names it along
     # (`--select` may take one rule's fixes without another's; suggestions imply unsafe fixes).
     pending: dict = {}
+    deprecated: list = []
     for code in sorted({rep.code for rep in bare}):
         mine = [rep for rep in bare if rep.code == code]
         wanted = [
@@ -835,6 +843,10 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
                     continue  # another file of the run may call it (run.private_names)
                 fix, note = with_applied(fix, note, wanted[i], module, applied)
             mine[i].fix, mine[i].help = fix, with_note(mine[i].help, note)
+            if note == SUGGESTED_PARAMETER_DEPRECATION:
+                deprecated.append(deprecated_parameter(mine[i].node, parents))
+    deprecated.extend(already_deprecated(rep.node, parents) for rep in roots)
+    _keep_deprecated_working(roots, [pair for pair in deprecated if pair is not None])
     # Per rule and kind, the fixes one command applies together (`--select` may take one rule's
     # without another's; `fix` takes safe fixes without unsafe ones). A safe fix keeps its
     # locals: deleting an assignment drops its value's side effects.
@@ -846,6 +858,27 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
         for rep, fix in zip(group, without_unread_locals([rep.fix for rep in group], parents)):
             rep.fix = fix
     return pending
+
+
+#: Said before the help of a finding whose removal would stop passing on a deprecated parameter.
+KEPT_WORKING = (
+    "no edit while its parameter is deprecated: a deprecated parameter keeps working until it"
+    " goes, and this passes it on"
+)
+
+
+def _keep_deprecated_working(roots: list, deprecated: list) -> None:
+    """A removal that would stop passing on a parameter the suggestions deprecate is withdrawn
+    (core.fix.kept_working): a deprecation warns and keeps the behaviour."""
+    if not deprecated:
+        return
+    from mcp_migrate.core.fix.kept_working import passes_on
+    from mcp_migrate.core.fix.suggested import SUGGESTED_REMOVAL
+
+    for rep in roots:
+        if rep.fix is not None and not rep.fix.marker_only and passes_on(rep.fix, deprecated):
+            own = rep.help.removeprefix(SUGGESTED_REMOVAL + "; ")  # that note was about the removal
+            rep.fix, rep.kind, rep.help = None, None, with_note(own, KEPT_WORKING)
 
 
 def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:

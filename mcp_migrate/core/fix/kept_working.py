@@ -1,0 +1,72 @@
+"""A parameter the suggestions deprecate keeps working (the final review of session 49: mcp-use's
+`MCPClient(list_roots_callback=...)` was deprecated and, in the same suggestions, no longer passed
+on to the sessions, so it warned and then did nothing; its unit tests went from 1 to 13
+failures). A deprecation warns and keeps the behaviour until the parameter goes, so the
+removals that would stop passing it on are withdrawn: an argument or dict entry whose value is
+the parameter itself inside its function, or `self.<attr>` where that function stores the
+parameter on `self.<attr>`."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement
+from mcp_migrate.core.fix.suggested import PARAMETER_DEPRECATED
+from mcp_migrate.core.syntax import ancestry, code_of, iter_nodes
+
+
+def deprecated_parameter(node: cst.CSTNode, parents: dict) -> tuple | None:
+    """(the function, the parameter's name) of a finding on a parameter (or its name)."""
+    chain = ancestry(node, parents)
+    if isinstance(node, cst.Name) and len(chain) > 1 and isinstance(chain[-2], cst.Param):
+        chain = chain[:-1]
+    param = chain[-1] if chain else None
+    function = chain[-3] if len(chain) >= 3 else None
+    if isinstance(param, cst.Param) and isinstance(function, cst.FunctionDef):
+        return function, param.name.value
+    return None
+
+
+def already_deprecated(node: cst.CSTNode, parents: dict) -> tuple | None:
+    """(the function, the name) of a finding on a parameter its function already warns about
+    (the warning a suggested deprecation writes), or None: a later pass of `fix` keeps it
+    working too."""
+    found = deprecated_parameter(node, parents)
+    if found is None:
+        return None
+    function, name = found
+    return found if PARAMETER_DEPRECATED.format(name=name) in code_of(function.body) else None
+
+
+def passes_on(fix, deprecated: list) -> bool:
+    """Whether `fix` removes an argument or entry that passes on one of the `deprecated`
+    parameters ((function, name) pairs)."""
+    if fix is None or not deprecated:
+        return False
+    values = []
+    for edit in fix.edits:
+        if isinstance(edit, RemoveArg):
+            values.append(edit.arg.value)
+        elif isinstance(edit, RemoveElement) and isinstance(edit.element, cst.DictElement):
+            values.append(edit.element.value)
+    return any(_carries(value, function, name) for value in values for function, name in deprecated)
+
+
+def _carries(value: cst.BaseExpression, function: cst.FunctionDef, name: str) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value == name and any(node is value for node in iter_nodes(function))
+    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+        return value.attr.value in _stored_on_self(function, name)
+    return False
+
+
+def _stored_on_self(function: cst.FunctionDef, name: str) -> set:
+    """The attributes `function` stores `name` on: `self.callback = callback`."""
+    out = set()
+    for node in iter_nodes(function):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == name:
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
+                    out.add(t.attr.value)
+    return out
