@@ -24,11 +24,15 @@ def build(configured: str) -> Server:
 """
 
 
-def _fixed(body: str) -> str:
-    source = SOURCE.format(body=body)
+def _fix(source: str) -> str:
+    """`fix --unsafe-fixes` of `source` (unchanged when nothing applies)."""
     result = fix_bytes(source.encode(), "server.py", default_settings(), unsafe=True)
     assert not result.errors, result.errors
     return (result.fixed_source or source.encode()).decode()
+
+
+def _fixed(body: str) -> str:
+    return _fix(SOURCE.format(body=body))
 
 
 def test_roots_added_to_the_configured_path_go_with_their_helper():
@@ -73,10 +77,7 @@ async def permitted(ctx: Context, wanted: str | None) -> list[Path]:
 
 
 def _fixed_in_place(adding: str) -> str:
-    source = IN_PLACE.format(adding=adding)
-    result = fix_bytes(source.encode(), "server.py", default_settings(), unsafe=True)
-    assert not result.errors, result.errors
-    return (result.fixed_source or source.encode()).decode()
+    return _fix(IN_PLACE.format(adding=adding))
 
 
 def test_roots_added_to_a_configured_list_go_and_the_list_stays():

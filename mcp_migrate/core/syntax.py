@@ -265,6 +265,16 @@ def enclosing(ancestors: list, kinds) -> cst.CSTNode | None:
     return None
 
 
+def attribute_root(expr: cst.BaseExpression) -> str | None:
+    """The name an attribute chain starts from: `ctx` in `ctx.request_context.session`,
+    `settings` in `settings.allowed_directories`; None for anything but a chain on a name."""
+    if not isinstance(expr, cst.Attribute):
+        return None
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
 def all_params(params: cst.Parameters) -> list:
     """A function's named parameters: positional-only, regular and keyword-only."""
     return [*params.posonly_params, *params.params, *params.kwonly_params]

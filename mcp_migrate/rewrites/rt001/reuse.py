@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import all_params, is_reference, iter_nodes
+from mcp_migrate.core.syntax import all_params, attribute_root, is_reference, iter_nodes
 from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.flow import always_exits
 
@@ -168,17 +168,8 @@ def _tries_own_source(statement, params: set) -> bool:
             test = test.left if target.comparator.value == "None" else test
     if isinstance(test, cst.Name):
         return test.value in params and always_exits(statement.body)
-    owner = _attribute_owner(test)
+    owner = attribute_root(test)
     return owner is not None and owner not in params | {"self", "cls"} and _returns_a_value(statement.body)
-
-
-def _attribute_owner(expr: cst.BaseExpression) -> str | None:
-    """`settings` in `settings.allowed_directories` or `config.fs.roots`; None otherwise."""
-    if not isinstance(expr, cst.Attribute):
-        return None
-    while isinstance(expr, cst.Attribute):
-        expr = expr.value
-    return expr.value if isinstance(expr, cst.Name) else None
 
 
 def _returns_a_value(block: cst.IndentedBlock) -> bool:

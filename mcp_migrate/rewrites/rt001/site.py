@@ -14,6 +14,7 @@ from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import CONTEXT_CLASSES
 from mcp_migrate.core.syntax import (
     all_params,
+    attribute_root,
     is_reference,
     iter_nodes,
     parent_map,
@@ -410,7 +411,7 @@ class SiteRewrite:
         attribute chain of the Context (or of another such local)."""
         found: dict = {}
         for name, node in self._assigned_once.items():
-            if _is_context_getter(node.value) or _chain_root(node.value) in sources | set(found):
+            if _is_context_getter(node.value) or attribute_root(node.value) in sources | set(found):
                 found[name] = node
         return found
 
@@ -455,15 +456,6 @@ def _is_context_getter(value: cst.BaseExpression) -> bool:
     func = value.func
     name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
     return name == "get_context"
-
-
-def _chain_root(value: cst.BaseExpression) -> str | None:
-    """`ctx` for `ctx.request_context.session`; None for anything but a plain attribute chain."""
-    if not isinstance(value, cst.Attribute):
-        return None
-    while isinstance(value, cst.Attribute):
-        value = value.value
-    return value.value if isinstance(value, cst.Name) else None
 
 
 def statement_of(
