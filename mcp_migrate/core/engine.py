@@ -652,7 +652,8 @@ def _fix_kind(report: Report) -> str:
 
 #: Said before the help of a client-side finding whose file keeps providing roots.
 CLIENT_SIDE_TOGETHER = (
-    "a suggestion while this file keeps providing roots (removing its provider is only suggested):"
+    "a suggestion while this file keeps providing roots (a provider here keeps no edit, or its removal is only"
+    " suggested):"
     " the client side of Roots goes together"
 )
 #: Said before the help of a finding in test code that waits for the code it tests.
@@ -715,7 +716,27 @@ def _decide_fixes(
     private = _suggest_removals(reports, module, rules, test_code, index, path, plan)
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     _carry_with_their_flow([rep for rep in reports if rep.code in migrating], module)
+    _still_providing(reports, rules, kept)
     return private
+
+
+def _still_providing(reports: list, rules: list, kept: set) -> None:
+    """A provider that keeps no edit at all, once every fix and carry is decided (easymcp's
+    session answers `roots/list` by hand beside a public `register_roots_callback`): the file
+    still provides roots, so its capability and list_changed fixes are only suggested, with the
+    findings carried by them (the final review of session 48, #17: the capability went, the
+    public callback API went silently dead)."""
+    providers = {rule.CODE for rule in rules if rule.PROVIDES_ROOTS}
+    if not any(rep.code in providers and rep.via is None and rep.fix is None for rep in reports):
+        return
+    for rep in reports:
+        if rep.code in kept and rep.carrier is None:
+            _suggest(rep, CLIENT_SIDE_TOGETHER)
+    for rep in reports:
+        carrier = rep.carrier
+        if carrier is not None and carrier.fix is not None and rep.fix is not None:
+            rep.fix = replace(rep.fix, unsafe=carrier.fix.unsafe, display=carrier.fix.display)
+            rep.kind = carrier.kind
 
 
 def _name_carriers(pairs: list) -> list:

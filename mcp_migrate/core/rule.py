@@ -48,6 +48,10 @@ class Rule:
     WIRE_STRINGS: ClassVar[frozenset[str]] = frozenset()
     VALID: ClassVar[list] = []
     INVALID: ClassVar[list] = []
+    #: The rule finds what supplies roots to servers (a provider, a `roots/list` answer): while
+    #: one of its findings keeps no edit in a file, that file still provides roots, and its
+    #: capability and list_changed fixes are only suggested (core.engine._still_providing).
+    PROVIDES_ROOTS: ClassVar[bool] = False
 
     def __init__(self, context: FileContext) -> None:
         self.context = context

@@ -116,6 +116,7 @@ _ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
 
 class RootsProvider(WireMethodRule):
     CODE = "RT002"
+    PROVIDES_ROOTS = True
     METHOD = ROOTS_LIST
     SKIPS_CLAIMED = False
     WIRE_STRINGS = frozenset({ROOTS_LIST})
