@@ -147,6 +147,10 @@ class RootsProvider(WireMethodRule):
         Valid("def set_roots(x): ...\nset_roots([1])\n", "a user's own set_roots"),
         Valid('if method == "roots/listeners":\n    pass\n', "a different method string"),
         Valid(
+            'asked = [f for f in frames if f.get("method") == "roots/list"]\n',
+            "a comprehension keeping the frames sent: a filter, not an answer",
+        ),
+        Valid(
             'def seen(n):\n    return n.value == "roots/list"\n',
             "a checker comparing a syntax node's value with the method string answers nothing",
         ),
@@ -174,6 +178,10 @@ class RootsProvider(WireMethodRule):
         Invalid("from fastmcp import Client\nc = Client('srv.py', roots=['file:///repo'])\n", "fastmcp Client roots="),
         Invalid("from fastmcp import Client\nc = Client('srv.py')\nc.set_roots(['file:///x'])\n", "fastmcp set_roots"),
         Invalid('if msg["method"] == "roots/list":\n    reply({"roots": []})\n', "a raw client answering roots/list"),
+        Invalid(
+            'answers = [answer(m) for m in inbox if m["method"] == "roots/list"]\n',
+            "a comprehension that answers each roots/list message",
+        ),
         Invalid(
             'if req.method.value == "roots/list":\n    reply({"roots": []})\n',
             "an enum method's value is still the message's method",

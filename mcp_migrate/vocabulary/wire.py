@@ -76,7 +76,7 @@ def string_context(ancestors: list) -> str | None:
             return "call:" + (method_name(call) or "")  # `make_request(1, "roots/list")`: any position
         return None
     if isinstance(parent, cst.ComparisonTarget) or isinstance(parent, cst.Comparison):
-        if asserted(ancestors[:i]):
+        if asserted(ancestors[:i]) or selects_items(ancestors[:i]):
             return None
         return None if _compares_code(ancestors[: i + 1], node) else "dispatch"
     if isinstance(parent, cst.MatchValue):
@@ -112,6 +112,27 @@ def asserted(ancestors: list) -> bool:
         if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module)):
             return False
     return False
+
+
+def selects_items(ancestors: list) -> bool:
+    """Is the comparison below `ancestors` the filter of a comprehension that keeps the items
+    themselves (`[f for f in frames if f.get("method") == "roots/list"]`)? It picks out the
+    messages a test saw; it answers none of them (session 49's first look, stealth-chrome's wire
+    test). A comprehension that does something with each item is not such a filter."""
+    i = len(ancestors) - 1
+    while i >= 0 and isinstance(ancestors[i], (cst.Comparison, cst.BooleanOperation, cst.UnaryOperation)):
+        i -= 1
+    if i < 1 or not isinstance(ancestors[i], cst.CompIf):
+        return False
+    comp_for = ancestors[i - 1]
+    comprehension = next(
+        (a for a in reversed(ancestors[: i - 1]) if isinstance(a, (cst.ListComp, cst.SetComp, cst.GeneratorExp))),
+        None,
+    )
+    if not isinstance(comp_for, cst.CompFor) or comprehension is None:
+        return False
+    target, element = comp_for.target, comprehension.elt
+    return isinstance(target, cst.Name) and isinstance(element, cst.Name) and element.value == target.value
 
 
 #: The containers a literal value is built of (`{"result": {"roots": [{...}]}}`).
