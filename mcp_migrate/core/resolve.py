@@ -295,6 +295,10 @@ class Resolver:
                 return Binding.imported(q)
             t = self.instance_type(value)
             return Binding.instance(t)
+        if isinstance(value, cst.IfExp):
+            # `StatefulProxyClient if remote else ProxyClient`: the class both branches share.
+            common = _common_class(self.qualified(value.body), self.qualified(value.orelse))
+            return Binding.imported(common) if common else None
         return None
 
     def _imported_by_call(self, call: cst.Call) -> str | None:
@@ -705,6 +709,16 @@ class Resolver:
                 return None
             return self.annotation_type(inner)
         return None
+
+
+def _common_class(first: str | None, second: str | None) -> str | None:
+    """The class two SDK names have in common when one derives from the other (or they are
+    one), else None."""
+    if not first or not second:
+        return None
+    if first == second or api().is_subclass(first, second):
+        return second
+    return first if api().is_subclass(second, first) else None
 
 
 def _star_binding(scope: _Scope, name: str) -> Binding | None:

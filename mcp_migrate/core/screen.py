@@ -174,16 +174,19 @@ class Syntax:
     @cached_property
     def aliases(self) -> dict:
         """name -> the last components of what it may be bound to through imports and
-        assignments of names (`from m import A as B`: B -> {A}; `C = t.D`: C -> {D}; chains
-        followed). Scopes are ignored: a superset of what the resolver can conclude."""
+        assignments of names (`from m import A as B`: B -> {A}; `C = t.D`: C -> {D}; `E = A if x
+        else B`: E -> {A, B}; chains followed). Scopes are ignored: a superset of what the resolver can conclude."""
         found: dict = {}
         for node in self.of(ast.alias):
             if node.asname:
                 found.setdefault(node.asname, set()).add(node.name.rpartition(".")[2])
         pending: list = []
         for node in self.of(ast.Assign):
-            if isinstance(node.value, (ast.Name, ast.Attribute)):
-                pending.extend((target, node.value) for target in node.targets)
+            # `C = A if x else B` may be either branch (the resolver keeps the class they share).
+            values = (node.value.body, node.value.orelse) if isinstance(node.value, ast.IfExp) else (node.value,)
+            for value in values:
+                if isinstance(value, (ast.Name, ast.Attribute)):
+                    pending.extend((target, value) for target in node.targets)
         for node in self.of(ast.AnnAssign):
             if isinstance(node.value, (ast.Name, ast.Attribute)):
                 pending.append((node.target, node.value))

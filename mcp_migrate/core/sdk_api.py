@@ -106,6 +106,24 @@ class SdkApi:
             found.update(self.classes[key].get("names", {}))
         return tuple(sorted(found))
 
+    def is_subclass(self, qname: str, base: str) -> bool:
+        """Whether the class `qname` names is `base` or derives from it, in any SDK version:
+        `StatefulProxyClient` of `ProxyClient`."""
+        wanted = set(self.aliases(base)) or {base}
+        seen: set = set()
+        todo = list(self.classes_named(qname)) or [qname]
+        while todo:
+            key = todo.pop()
+            if key in seen or len(seen) > 64:
+                continue
+            seen.add(key)
+            if key in wanted or wanted.intersection(self.classes.get(key, {}).get("names", {})):
+                return True
+            for bases in self.classes.get(key, {}).get("bases", {}):
+                for base_text in bases.split():
+                    todo.extend(self.classes_named(TypeRef.parse(base_text).head))
+        return False
+
     # ----- types ------------------------------------------------------------------------
     def attribute_types(self, class_type: str, attr: str, source: str | None = None) -> tuple:
         """Every type the SDK versions give `attr` (an attribute or a property) of `class_type`

@@ -147,6 +147,10 @@ class RootsProvider(WireMethodRule):
         Valid("def set_roots(x): ...\nset_roots([1])\n", "a user's own set_roots"),
         Valid('if method == "roots/listeners":\n    pass\n', "a different method string"),
         Valid(
+            'from fastmcp import Client\nfactory = Client if real else dict\nc = factory("srv.py", roots=paths)\n',
+            "a variable holding one of two unrelated classes stays unknown",
+        ),
+        Valid(
             'asked = [f for f in frames if f.get("method") == "roots/list"]\n',
             "a comprehension keeping the frames sent: a filter, not an answer",
         ),
@@ -178,6 +182,12 @@ class RootsProvider(WireMethodRule):
         Invalid("from fastmcp import Client\nc = Client('srv.py', roots=['file:///repo'])\n", "fastmcp Client roots="),
         Invalid("from fastmcp import Client\nc = Client('srv.py')\nc.set_roots(['file:///x'])\n", "fastmcp set_roots"),
         Invalid('if msg["method"] == "roots/list":\n    reply({"roots": []})\n', "a raw client answering roots/list"),
+        Invalid(
+            "from fastmcp.server.proxy import ProxyClient, StatefulProxyClient\n"
+            "backend = StatefulProxyClient if remote else ProxyClient\n"
+            "client = backend(cfg, roots=forward)\n",
+            "a provider class chosen through a variable: the class both branches share",
+        ),
         Invalid(
             'answers = [answer(m) for m in inbox if m["method"] == "roots/list"]\n',
             "a comprehension that answers each roots/list message",
