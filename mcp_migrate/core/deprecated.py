@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import is_docstring, iter_nodes
+from mcp_migrate.core.syntax import is_docstring, iter_nodes, sole_small
 
 #: The kind of suppression (core.findings.Suppressed) of a finding inside such a definition.
 DEPRECATED = "deprecated"
@@ -53,9 +53,7 @@ def _is_roots_deprecation(decorator: cst.BaseExpression) -> bool:
 def _warns_about_roots(statement: cst.CSTNode) -> bool:
     """`warnings.warn("...SEP-2577...", ...)` as a statement of its own (not under an `if`: a
     parameter's deprecation warns only when the parameter is given)."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-        return False
-    small = statement.body[0]
+    small = sole_small(statement)
     if not (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)):
         return False
     func = small.value.func

@@ -733,10 +733,8 @@ def _still_providing(reports: list, rules: list, kept: set) -> None:
         if rep.code in kept and rep.carrier is None:
             _suggest(rep, CLIENT_SIDE_TOGETHER)
     for rep in reports:
-        carrier = rep.carrier
-        if carrier is not None and carrier.fix is not None and rep.fix is not None:
-            rep.fix = replace(rep.fix, unsafe=carrier.fix.unsafe, display=carrier.fix.display)
-            rep.kind = carrier.kind
+        if rep.carrier is not None and rep.carrier.fix is not None:
+            _goes_with(rep, rep.carrier)  # of its carrier's new kind
 
 
 def _name_carriers(pairs: list) -> list:
@@ -761,15 +759,21 @@ def _carry_with_their_flow(reports: list, module) -> None:
     if "none" not in kinds or not {"safe", "unsafe", "display"} & set(kinds):
         return
     from mcp_migrate.core.fix.carried import GOES_WITH, carriers
-    from mcp_migrate.core.fix.edits import Fix
 
     found = carriers(reports, module, _fix_kind)
     for rep in reports:
         carrier = found.get(id(rep))
         if carrier is not None:
-            rep.fix = Fix((), unsafe=carrier.fix.unsafe, display=carrier.fix.display)
-            rep.kind, rep.carrier = carrier.kind, carrier
+            _goes_with(rep, carrier)
             rep.help = with_note(rep.help, GOES_WITH.format(code=carrier.code))
+
+
+def _goes_with(rep: Report, carrier: Report) -> None:
+    """`rep` goes with `carrier`'s fix: no edit of its own, of the carrier's kind."""
+    from mcp_migrate.core.fix.edits import Fix
+
+    rep.fix = Fix((), unsafe=carrier.fix.unsafe, display=carrier.fix.display)
+    rep.kind, rep.carrier = carrier.kind, carrier
 
 
 def _tests_wait(reports: list, rules: list) -> None:

@@ -265,6 +265,24 @@ def enclosing(ancestors: list, kinds) -> cst.CSTNode | None:
     return None
 
 
+def statement_of(node: cst.CSTNode, parents: dict) -> cst.SimpleStatementLine | cst.BaseCompoundStatement | None:
+    """The statement that holds `node` (a line of small statements, or a compound statement).
+    `parents`: id(node) -> parent."""
+    here: cst.CSTNode | None = node
+    while here is not None:
+        if isinstance(here, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return here
+        here = parents.get(id(here))
+    return None
+
+
+def sole_small(statement: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
+    """The small statement of a line that holds only it (`x = 1`, not `x = 1; y = 2`), or None."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        return statement.body[0]
+    return None
+
+
 def attribute_root(expr: cst.BaseExpression) -> str | None:
     """The name an attribute chain starts from: `ctx` in `ctx.request_context.session`,
     `settings` in `settings.allowed_directories`; None for anything but a chain on a name."""

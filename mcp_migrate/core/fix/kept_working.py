@@ -11,20 +11,14 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement
-from mcp_migrate.core.fix.suggested import PARAMETER_DEPRECATED
-from mcp_migrate.core.syntax import ancestry, code_of, iter_nodes
+from mcp_migrate.core.fix.suggested import parameter_of, parameter_warned
+from mcp_migrate.core.syntax import ancestry, iter_nodes
 
 
 def deprecated_parameter(node: cst.CSTNode, parents: dict) -> tuple | None:
     """(the function, the parameter's name) of a finding on a parameter (or its name)."""
-    chain = ancestry(node, parents)
-    if isinstance(node, cst.Name) and len(chain) > 1 and isinstance(chain[-2], cst.Param):
-        chain = chain[:-1]
-    param = chain[-1] if chain else None
-    function = chain[-3] if len(chain) >= 3 else None
-    if isinstance(param, cst.Param) and isinstance(function, cst.FunctionDef):
-        return function, param.name.value
-    return None
+    found = parameter_of(ancestry(node, parents))
+    return (found[0], found[1].name.value) if found is not None else None
 
 
 def already_deprecated(node: cst.CSTNode, parents: dict) -> tuple | None:
@@ -32,10 +26,7 @@ def already_deprecated(node: cst.CSTNode, parents: dict) -> tuple | None:
     (the warning a suggested deprecation writes), or None: a later pass of `fix` keeps it
     working too."""
     found = deprecated_parameter(node, parents)
-    if found is None:
-        return None
-    function, name = found
-    return found if PARAMETER_DEPRECATED.format(name=name) in code_of(function.body) else None
+    return found if found is not None and parameter_warned(*found) else None
 
 
 def passes_on(fix, deprecated: list) -> bool:

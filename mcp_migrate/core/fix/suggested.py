@@ -93,7 +93,7 @@ def candidate(node: cst.CSTNode, parents: dict) -> Candidate | None:
 
 
 def _candidate(node: cst.CSTNode, chain: list) -> Candidate | None:
-    parameter = _parameter(chain)
+    parameter = parameter_of(chain)
     if parameter is not None:
         return _parameter_deprecation(*parameter)
     definition = _definition(chain)
@@ -222,8 +222,9 @@ def _definition_removal(definition, chain: list) -> Candidate | None:
     return deprecation(definition)
 
 
-def _parameter(chain: list) -> tuple | None:
-    """(the function, the parameter) a finding on a parameter (or its name) stands for."""
+def parameter_of(chain: list) -> tuple | None:
+    """(the function, the parameter) a finding on a parameter (or its name) stands for.
+    `chain`: the nodes from the module down to the finding's node."""
     node = chain[-1]
     if isinstance(node, cst.Name) and len(chain) > 1 and isinstance(chain[-2], cst.Param):
         chain = chain[:-1]
@@ -236,6 +237,15 @@ def _parameter(chain: list) -> tuple | None:
 
 #: What a deprecated parameter says when it is given (short: a line of its own).
 PARAMETER_DEPRECATED = "{name} is deprecated: MCP Roots are deprecated by SEP-2577"
+
+
+def parameter_warned(function: cst.FunctionDef, name: str) -> bool:
+    """Whether `function`'s body (past its docstring) already warns that parameter `name` is
+    deprecated, in the words a suggested deprecation writes."""
+    body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+    rest = body[1:] if body and is_docstring(body[0]) else body
+    text = PARAMETER_DEPRECATED.format(name=name)
+    return any(text in code_of(statement) for statement in rest)
 
 
 def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candidate | None:
@@ -259,7 +269,7 @@ def _parameter_deprecation(function: cst.FunctionDef, param: cst.Param) -> Candi
         return None
     name = param.name.value
     text = PARAMETER_DEPRECATED.format(name=name)
-    if any(text in code_of(statement) for statement in rest):
+    if parameter_warned(function, name):
         return None
     warn = cst.parse_statement(
         f'if {name} is not None:\n    warnings.warn(\n        "{text}",\n        DeprecationWarning,\n'

@@ -32,9 +32,9 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import RemoveStatement, Replace
-from mcp_migrate.core.syntax import enclosing, is_reference, iter_nodes, parent_map
+from mcp_migrate.core.syntax import enclosing, is_reference, iter_nodes, parent_map, sole_small, statement_of
 from mcp_migrate.rewrites.names import is_store
-from mcp_migrate.rewrites.rt001.reuse import assigned_name, statement_of, stores_on_objects
+from mcp_migrate.rewrites.rt001.reuse import assigned_name, stores_on_objects
 
 
 def beside_another_source(func: cst.FunctionDef, ancestors: list) -> tuple | None:
@@ -165,17 +165,13 @@ def _tried_with_empty_fallback(statement, parents: dict, local: str) -> cst.Try 
 
 def _is_log_line(statement) -> bool:
     """A line that is one call as a statement, or `pass`."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-        return False
-    small = statement.body[0]
+    small = sole_small(statement)
     return isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(small.value, cst.Call))
 
 
 def _sets_empty(statement, local: str) -> bool:
     """`local = []` (or `()`, `None`)."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-        return False
-    assign = statement.body[0]
+    assign = sole_small(statement)
     if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
         return False
     target, empty = assign.targets[0].target, assign.value
@@ -187,9 +183,7 @@ def _sets_empty(statement, local: str) -> bool:
 
 def _adds_to_a_local(statement, func: cst.FunctionDef, inside: set) -> bool:
     """`other += <...>` or `other.extend(<...>)` where `other` is a local assigned before."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-        return False
-    small = statement.body[0]
+    small = sole_small(statement)
     target: cst.BaseExpression
     if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign):
         target = small.target

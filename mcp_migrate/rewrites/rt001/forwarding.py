@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import is_docstring, iter_nodes
+from mcp_migrate.core.syntax import is_docstring, iter_nodes, sole_small
 
 
 def forwards_the_roots(func: cst.FunctionDef, value: cst.BaseExpression) -> bool:
@@ -22,9 +22,9 @@ def forwards_the_roots(func: cst.FunctionDef, value: cst.BaseExpression) -> bool
     bound = None
     returned = False
     for statement in body:
-        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        small = sole_small(statement)
+        if small is None:
             return False
-        small = statement.body[0]
         if isinstance(small, cst.Return) and small.value is value:
             returned = True
         elif isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is value and bound is None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.core.syntax import sole_small, statement_of
+
 #: The level methods of `logging.Logger` (and of the loggers that copy its API: structlog,
 #: loguru).
 LOG_LEVELS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical"})
@@ -17,12 +19,7 @@ def log_statement(node: cst.CSTNode, parents: dict, resolver) -> cst.Expr | None
     """The `Expr` statement holding `node` when it is a log call alone on its line, or None.
     `parents`: id(node) -> parent; `resolver`: the module's names (a `print` it binds itself is
     no builtin)."""
-    statement = parents.get(id(node))
-    while statement is not None and not isinstance(statement, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        statement = parents.get(id(statement))
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-        return None
-    small = statement.body[0]
+    small = sole_small(statement_of(node, parents))
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and _is_log_call(small.value, resolver):
         return small
     return None

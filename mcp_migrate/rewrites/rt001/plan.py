@@ -14,10 +14,12 @@ from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.core.syntax import (
     code_of,
     enclosing,
+    parent_map,
+    statement_of,
 )
 from mcp_migrate.rewrites.rt001.forwarding import forwards_the_roots
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, Outcome, SideChannelSite
-from mcp_migrate.rewrites.rt001.site import SiteRewrite, statement_of
+from mcp_migrate.rewrites.rt001.site import SiteRewrite
 from mcp_migrate.rewrites.rt001.strategies import strategy_for
 from mcp_migrate.rewrites.rt001.tools import is_tool_function
 
@@ -103,7 +105,7 @@ def _marked(func: cst.FunctionDef, node: cst.CSTNode, reason: str, decide: str, 
     """A site no rewrite may touch: its fix is a `# mcp-migrate: RT001 review:` line above the
     statement saying why and what to decide (none once that line is there, so the fix is
     idempotent); the finding stays either way."""
-    statement = statement_of(func, node)
+    statement = statement_of(node, parent_map(func))
     todo = f"{reason}{':' if side_channel else ';'} {decide}" if decide else reason
     rule_says = SIDE_CHANNEL_DECISION if side_channel else ""
     if statement is None or _has_marker(statement):

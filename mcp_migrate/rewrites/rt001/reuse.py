@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import all_params, attribute_root, is_reference, iter_nodes
+from mcp_migrate.core.syntax import all_params, attribute_root, is_reference, iter_nodes, sole_small, statement_of
 from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.flow import always_exits
 
@@ -145,14 +145,6 @@ def _asked_then_returned(statement, value: cst.BaseExpression, parents: dict) ->
     return (statement, following)
 
 
-def statement_of(node: cst.CSTNode, parents: dict) -> cst.CSTNode | None:
-    """The statement that holds `node`."""
-    here: cst.CSTNode | None = node
-    while here is not None and not isinstance(here, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        here = parents.get(id(here))
-    return here
-
-
 def _tries_own_source(statement, params: set) -> bool:
     """`if explicit: return ...` (or `is not None`): the function's own argument first; or
     `if settings.allowed_directories: return <value>`: a setting it reads (an attribute of a
@@ -211,14 +203,13 @@ def missing_test(test: cst.BaseExpression) -> str | None:
 
 def _only_small(statement, ids: set) -> bool:
     """The statement is a line of one small statement whose identity is in `ids`."""
-    return isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and id(statement.body[0]) in ids
+    small = sole_small(statement)
+    return small is not None and id(small) in ids
 
 
 def assigned_name(statement, value: cst.BaseExpression) -> str | None:
     """`name` of the statement `name = <value>`."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-        return None
-    assign = statement.body[0]
+    assign = sole_small(statement)
     if isinstance(assign, cst.Assign) and len(assign.targets) == 1 and assign.value is value:
         target = assign.targets[0].target
         return target.value if isinstance(target, cst.Name) else None

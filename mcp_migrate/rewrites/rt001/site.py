@@ -18,6 +18,7 @@ from mcp_migrate.core.syntax import (
     is_reference,
     iter_nodes,
     parent_map,
+    statement_of,
 )
 from mcp_migrate.rewrites.names import is_store
 from mcp_migrate.rewrites.rt001.additive import added_in_place, beside_another_source
@@ -231,7 +232,7 @@ class SiteRewrite:
         if block.orelse is not None or block.finalbody is not None or len(block.handlers) != 1:
             return False
         body = block.body.body if isinstance(block.body, cst.IndentedBlock) else ()
-        if len(body) != 1 or statement_of(self.func, self.value) is not body[0]:
+        if len(body) != 1 or statement_of(self.value, self.parents) is not body[0]:
             return False
         handler = block.handlers[0]
         if not isinstance(handler.body, cst.IndentedBlock) or not always_exits(handler.body):
@@ -456,13 +457,3 @@ def _is_context_getter(value: cst.BaseExpression) -> bool:
     func = value.func
     name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
     return name == "get_context"
-
-
-def statement_of(
-    func: cst.FunctionDef, node: cst.CSTNode
-) -> cst.SimpleStatementLine | cst.BaseCompoundStatement | None:
-    parents = parent_map(func)
-    current: cst.CSTNode | None = node
-    while current is not None and not isinstance(current, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        current = parents.get(id(current))
-    return current
