@@ -143,14 +143,138 @@ class Client:
 def test_a_deprecated_parameter_is_still_passed_on():
     """Session 49's review: mcp-use's `list_roots_callback` warned once deprecated and was no
     longer passed on by the same suggestions, so it did nothing. The removals that pass it on
-    are withdrawn; the deprecations stay."""
+    (and the statement storing it on `self` for them) are withdrawn: they go with the
+    parameter's deprecation, of its kind, the help naming its line; the deprecations stay."""
     findings = check_bytes(OPTION.encode(), "lib/client.py", default_settings()).findings
     by_line = {f.line: f for f in findings if f.code == "RT002"}
     assert by_line[6].fix == by_line[10].fix == "display"  # the two parameters' deprecations
-    for line in (11, 14):  # `list_roots_callback=list_roots_callback`, `=self.list_roots_callback`
-        assert by_line[line].fix == "none"
-        assert by_line[line].help.startswith("no edit while its parameter is deprecated")
+    carried = {7: 6, 11: 10, 14: 6}  # `self.x = x`, `=list_roots_callback`, `=self.list_roots_callback`
+    for line, carrier in carried.items():
+        assert by_line[line].fix == "display"
+        assert by_line[line].help.startswith(
+            f"it goes with the fix of the RT002 finding on line {carrier}, which deprecates `list_roots_callback`:"
+            " a deprecated parameter keeps working until it goes, and this passes it on;"
+        )
     fixed = fix_bytes(OPTION.encode(), "lib/client.py", _settings(), unsafe=True).fixed_source.decode()
     assert fixed.count("warnings.warn(") == 2
+    assert "self.list_roots_callback = list_roots_callback" in fixed
     assert "return cls(list_roots_callback=list_roots_callback)" in fixed
     assert "ClientSession(read, write, list_roots_callback=self.list_roots_callback)" in fixed
+
+
+def test_a_deprecated_parameter_and_what_passes_it_on_are_migrated_on_the_next_run():
+    """After `fix --apply-suggestions` the parameters warn when given: they, and the code that
+    passes them on, are kept aside as deprecated (one run converges, issue 36 §5)."""
+    fixed = fix_bytes(OPTION.encode(), "lib/client.py", _settings(), unsafe=True).fixed_source
+    result = check_bytes(fixed, "lib/client.py", default_settings())
+    assert result.findings == []
+    assert [(s.finding.line, s.kind, s.reason) for s in result.suppressed] == [
+        (8, "deprecated", "`list_roots_callback`, a parameter its project deprecated for Roots"),
+        (15, "deprecated", "passes on `list_roots_callback`, which its project deprecated for Roots"),
+        (18, "deprecated", "`list_roots_callback`, a parameter its project deprecated for Roots"),
+        (25, "deprecated", "passes on `list_roots_callback`, which its project deprecated for Roots"),
+        (28, "deprecated", "passes on `list_roots_callback`, which its project deprecated for Roots"),
+    ]
+
+
+PROTOCOL_TYPES = '''from pydantic import BaseModel
+
+
+class Root(BaseModel):
+    """A root."""
+
+    uri: str
+
+
+class ListRootsResult(BaseModel):
+    """The client's answer.
+
+    Holds roots.
+    """
+
+    roots: list[Root]
+
+
+class ListRootsRequest(BaseModel):
+    method: str = "roots/list"
+'''
+
+PROTOCOL_TYPES_DEPRECATED = '''from pydantic import BaseModel
+
+
+class Root(BaseModel):
+    """A root.
+
+    Deprecated by SEP-2577 (MCP 2026-07-28) with the rest of Roots.
+    """
+
+    uri: str
+
+
+class ListRootsResult(BaseModel):
+    """The client's answer.
+
+    Holds roots.
+
+    Deprecated by SEP-2577 (MCP 2026-07-28) with the rest of Roots.
+    """
+
+    roots: list[Root]
+
+
+class ListRootsRequest(BaseModel):
+    """Deprecated by SEP-2577 (MCP 2026-07-28) with the rest of Roots."""
+    method: str = "roots/list"
+'''
+
+
+def test_a_protocol_type_gets_a_suggested_deprecation_in_its_docstring():
+    """A project's own Roots protocol types, used by the rest of it: deprecated in their
+    docstrings, as the `mcp` SDK deprecated its own (a warning would fire whenever the project
+    still builds one for a 2025-era peer); the next run keeps them aside."""
+    findings = check_bytes(PROTOCOL_TYPES.encode(), "proto/types.py", default_settings()).findings
+    assert [(f.line, f.column, f.code, f.fix) for f in findings] == [
+        (4, 7, "RT002", "display"),
+        (10, 7, "RT002", "display"),
+        (19, 7, "RT002", "display"),
+    ]
+    assert all(
+        f.help.startswith("a suggested deprecation (`fix --apply-suggestions` applies it): other code")
+        for f in findings
+    )
+    fixed = fix_bytes(PROTOCOL_TYPES.encode(), "proto/types.py", _settings(), unsafe=True).fixed_source
+    assert fixed.decode() == PROTOCOL_TYPES_DEPRECATED
+    again = check_bytes(fixed, "proto/types.py", default_settings())
+    assert again.findings == []
+    assert [(s.finding.line, s.kind, s.reason) for s in again.suppressed] == [
+        (4, "deprecated", "`Root`, which its project deprecated for Roots"),
+        (13, "deprecated", "`ListRootsResult`, which its project deprecated for Roots"),
+        (24, "deprecated", "`ListRootsRequest`, which its project deprecated for Roots"),
+    ]
+
+
+ROOTS_IN_PASSING = '''from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+async def files(ctx: Context) -> list[str]:
+    """Lists files. Roots are deprecated by SEP-2577, but this server still asks."""
+    result = await ctx.session.list_roots()
+    return [str(root.uri) for root in result.roots]
+'''
+
+
+def test_a_docstring_naming_the_deprecation_in_passing_deprecates_nothing():
+    """Only a sentence that says the definition is deprecated ("Deprecated in ...", a
+    `.. deprecated::` directive) counts; a docstring mentioning that Roots are deprecated does not."""
+    result = check_bytes(ROOTS_IN_PASSING.encode(), "server.py", default_settings())
+    assert [(f.line, f.code) for f in result.findings] == [(9, "RT001")]
+    assert result.suppressed == []
+    sphinx = ROOTS_IN_PASSING.replace(
+        '"""Lists files. Roots', '"""Lists files.\n\n    .. deprecated:: 2.0\n       Roots'
+    )
+    result = check_bytes(sphinx.encode(), "server.py", default_settings())
+    assert result.findings == []
+    assert [s.kind for s in result.suppressed] == ["deprecated"]

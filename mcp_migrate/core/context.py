@@ -41,6 +41,10 @@ class Report:
     #: The report whose fix deletes this one's construct, when this one goes with it
     #: (core.fix.carried; its help names the carrier's line once positions are known).
     carrier: Any = None
+    #: Why the finding is already migrated, where the engine decides it (a pass-through of a
+    #: parameter its function already deprecates): kept aside as suppressed, kind `deprecated`
+    #: (core.deprecated says the same of code inside a deprecated definition).
+    migrated: str | None = None
 
 
 @dataclass

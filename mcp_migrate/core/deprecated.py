@@ -1,13 +1,18 @@
 """Code its project has already deprecated for Roots: a function or class under
 `@deprecated("... SEP-2577 ...")` (typing_extensions, `warnings` in 3.13, the `deprecated`
-package), or whose body starts by warning about it (`warnings.warn("... SEP-2577 ...")`, what
-RT001-RT006's suggested deprecations insert). That is the migration a library merges for its
+package), whose body starts by warning about it (`warnings.warn("... SEP-2577 ...")`, what
+RT001-RT006's suggested deprecations insert), or whose docstring says so in a sentence of its
+own ("Deprecated in 2026-07-28 (SEP-2577)", a `.. deprecated::` directive): the `mcp` SDK's
+protocol types, which its own code still builds for 2025-era peers and so cannot warn, and what
+a suggested deprecation of a class writes. That is the migration a library merges for its
 public Roots API (the `mcp` SDK, upstream 4573e4ac3): the method keeps serving the 2025-era
 peers that still call it, and warns them. A Roots construct inside it is migrated, not a
 finding: the engine keeps it aside as suppressed, with the definition's name as the reason, and
 a re-run after `fix --apply-suggestions` has nothing left to say there."""
 
 from __future__ import annotations
+
+import re
 
 import libcst as cst
 
@@ -17,6 +22,9 @@ from mcp_migrate.core.syntax import is_docstring, iter_nodes, sole_small
 DEPRECATED = "deprecated"
 #: Words a deprecation message names Roots by.
 _ROOTS_WORDS = ("sep-2577", "roots")
+#: A sentence of a docstring that says its definition is deprecated: "Deprecated in ...", a
+#: Sphinx `.. deprecated::` directive (not "roots are deprecated, so ..." in passing).
+_DEPRECATED_SENTENCE = re.compile(r"(?:\A|[.!?]\s+|\n\s*)(?:\.\.\s*)?deprecated\b", re.IGNORECASE)
 #: How many leading statements (after a docstring) a deprecation warning may stand among.
 _LEADING = 3
 
@@ -26,19 +34,35 @@ def deprecated_for_roots(node: cst.CSTNode, ancestors) -> str | None:
     it, innermost first), or None. `ancestors`: the walk's ancestors of `node`."""
     for holder in (node, *reversed(tuple(ancestors))):
         if isinstance(holder, (cst.FunctionDef, cst.ClassDef)) and _deprecated(holder):
-            return f"inside `{holder.name.value}`, which its project deprecated for Roots"
+            where = "" if node is holder or node is holder.name else "inside "
+            return f"{where}`{holder.name.value}`, which its project deprecated for Roots"
     return None
 
 
 def _deprecated(definition: cst.FunctionDef | cst.ClassDef) -> bool:
     if any(_is_roots_deprecation(d.decorator) for d in definition.decorators):
         return True
-    if not isinstance(definition, cst.FunctionDef) or not isinstance(definition.body, cst.IndentedBlock):
+    if not isinstance(definition.body, cst.IndentedBlock):
         return False
     body = list(definition.body.body)
     if body and is_docstring(body[0]):
+        if documents_deprecation(body[0]):
+            return True
         body = body[1:]
-    return any(_warns_about_roots(statement) for statement in body[:_LEADING])
+    return isinstance(definition, cst.FunctionDef) and any(_warns_about_roots(s) for s in body[:_LEADING])
+
+
+def documents_deprecation(docstring: cst.BaseStatement) -> bool:
+    """Whether a docstring statement says, in a sentence of its own, that its definition is
+    deprecated, and names Roots."""
+    if not isinstance(docstring, cst.SimpleStatementLine) or not docstring.body:
+        return False
+    small = docstring.body[0]
+    value = small.value if isinstance(small, cst.Expr) else None
+    text = value.evaluated_value if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) else None
+    if not isinstance(text, str):
+        return False
+    return bool(_DEPRECATED_SENTENCE.search(text)) and any(word in text.lower() for word in _ROOTS_WORDS)
 
 
 def _is_roots_deprecation(decorator: cst.BaseExpression) -> bool:

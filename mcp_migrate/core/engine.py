@@ -490,7 +490,7 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
             rep.help,
             via=rep.via,
         )
-        migrated = deprecated_for_roots(rep.node, rep.ancestors) if rep.code in roots_codes else None
+        migrated = rep.migrated or (deprecated_for_roots(rep.node, rep.ancestors) if rep.code in roots_codes else None)
         if migrated is not None:
             result.suppressed.append(Suppressed(finding, DEPRECATED, migrated))
             continue
@@ -869,9 +869,17 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
                 fix, note = with_applied(fix, note, wanted[i], module, applied)
             mine[i].fix, mine[i].help = fix, with_note(mine[i].help, note)
             if note == SUGGESTED_PARAMETER_DEPRECATION:
-                deprecated.append(deprecated_parameter(mine[i].node, parents))
-    deprecated.extend(already_deprecated(rep.node, parents) for rep in roots)
-    _keep_deprecated_working(roots, [pair for pair in deprecated if pair is not None])
+                found = deprecated_parameter(mine[i].node, parents)
+                if found is not None:
+                    deprecated.append((*found, mine[i]))
+    for rep in roots:
+        found = already_deprecated(rep.node, parents)
+        if found is not None:
+            deprecated.append((*found, None))
+            # The parameter itself: its function warns when it is given (a suggested
+            # deprecation applied), which is the migration a library merges for it.
+            rep.fix, rep.kind, rep.migrated = None, None, DEPRECATED_PARAMETER.format(name=found[1])
+    _keep_deprecated_working(roots, deprecated, parents)
     # Per rule and kind, the fixes one command applies together (`--select` may take one rule's
     # without another's; `fix` takes safe fixes without unsafe ones). A safe fix keeps its
     # locals: deleting an assignment drops its value's side effects.
@@ -885,25 +893,46 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     return pending
 
 
-#: Said before the help of a finding whose removal would stop passing on a deprecated parameter.
+#: Said before the help of a finding that passes on a parameter the suggestions deprecate (the
+#: carrier's line is added once positions are known: core.fix.carried.with_line).
 KEPT_WORKING = (
-    "no edit while its parameter is deprecated: a deprecated parameter keeps working until it"
-    " goes, and this passes it on"
+    "it goes with the fix of the {code} finding, which deprecates `{name}`: a deprecated parameter"
+    " keeps working until it goes, and this passes it on"
 )
+#: The reason a finding that passes on an already deprecated parameter is kept aside.
+PASSES_ON_DEPRECATED = "passes on `{name}`, which its project deprecated for Roots"
+#: The reason a parameter its function already warns about is kept aside.
+DEPRECATED_PARAMETER = "`{name}`, a parameter its project deprecated for Roots"
 
 
-def _keep_deprecated_working(roots: list, deprecated: list) -> None:
-    """A removal that would stop passing on a parameter the suggestions deprecate is withdrawn
-    (core.fix.kept_working): a deprecation warns and keeps the behaviour."""
+def _keep_deprecated_working(roots: list, deprecated: list, parents: dict) -> None:
+    """A removal that would stop passing on a deprecated parameter is withdrawn
+    (core.fix.kept_working): a deprecation warns and keeps the behaviour. `deprecated`: (the
+    function, the parameter's name, the report whose fix deprecates it, or None where the
+    function already warns). A pass-through (or the statement storing the parameter on `self`
+    for a later one) goes with the suggested deprecation (its flow's
+    plan: issue 36 §1); once the parameter warns, it serves the deprecated API as the code
+    core.deprecated keeps aside does, and is kept aside with it (`Report.migrated`), so the
+    run after `fix --apply-suggestions` has nothing left to say."""
     if not deprecated:
         return
-    from mcp_migrate.core.fix.kept_working import passes_on
+    from mcp_migrate.core.fix.kept_working import passes_on, stores
     from mcp_migrate.core.fix.suggested import SUGGESTED_REMOVAL
 
     for rep in roots:
-        if rep.fix is not None and not rep.fix.marker_only and passes_on(rep.fix, deprecated):
-            own = rep.help.removeprefix(SUGGESTED_REMOVAL + "; ")  # that note was about the removal
-            rep.fix, rep.kind, rep.help = None, None, with_note(own, KEPT_WORKING)
+        if rep.migrated is not None or (rep.fix is not None and rep.fix.marker_only):
+            continue
+        passed = passes_on(rep.fix, deprecated) if rep.fix is not None else stores(rep.node, parents, deprecated)
+        if passed is None:
+            continue
+        _function, name, carrier = passed
+        own = rep.help.removeprefix(SUGGESTED_REMOVAL + "; ")  # that note was about the removal
+        if carrier is None:
+            rep.fix, rep.kind, rep.help = None, None, own
+            rep.migrated = PASSES_ON_DEPRECATED.format(name=name)
+        else:
+            rep.help = with_note(own, KEPT_WORKING.format(code=carrier.code, name=name))
+            _goes_with(rep, carrier)
 
 
 def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:

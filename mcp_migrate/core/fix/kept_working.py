@@ -29,18 +29,36 @@ def already_deprecated(node: cst.CSTNode, parents: dict) -> tuple | None:
     return found if found is not None and parameter_warned(*found) else None
 
 
-def passes_on(fix, deprecated: list) -> bool:
-    """Whether `fix` removes an argument or entry that passes on one of the `deprecated`
-    parameters ((function, name) pairs)."""
+def passes_on(fix, deprecated: list) -> tuple | None:
+    """The entry of `deprecated` ((function, name, ...) each) whose parameter `fix` stops passing
+    on, by removing an argument or dict entry whose value is that parameter, or None."""
     if fix is None or not deprecated:
-        return False
+        return None
     values = []
     for edit in fix.edits:
         if isinstance(edit, RemoveArg):
             values.append(edit.arg.value)
         elif isinstance(edit, RemoveElement) and isinstance(edit.element, cst.DictElement):
             values.append(edit.element.value)
-    return any(_carries(value, function, name) for value in values for function, name in deprecated)
+    return next((entry for value in values for entry in deprecated if _carries(value, entry[0], entry[1])), None)
+
+
+def stores(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
+    """The entry of `deprecated` whose parameter the statement holding `node` stores on `self`
+    (`self.list_roots_callback = list_roots_callback` in that parameter's function), or None."""
+    chain = ancestry(node, parents)
+    statement = next((n for n in reversed(chain) if isinstance(n, cst.Assign)), None)
+    if statement is None or not isinstance(statement.value, cst.Name):
+        return None
+    on_self = all(
+        isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"
+        for t in statement.targets
+    )
+    for entry in deprecated:
+        function, name = entry[0], entry[1]
+        if on_self and statement.value.value == name and any(n is function for n in chain):
+            return entry
+    return None
 
 
 def _carries(value: cst.BaseExpression, function: cst.FunctionDef, name: str) -> bool:

@@ -23,9 +23,10 @@ from typing import NamedTuple
 
 import libcst as cst
 
+from mcp_migrate.core.deprecated import documents_deprecation
 from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.branches import branch_removal
-from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement
+from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace
 from mcp_migrate.core.fix.hollowed import hollowed_method
 from mcp_migrate.core.syntax import ancestry, code_of, is_docstring, iter_nodes
 
@@ -51,6 +52,12 @@ SUGGESTED_DEPRECATION = (
     " function, so it warns instead of going; delete it once its callers have moved"
 )
 
+
+#: Said before the help of a public class's finding whose edit is its deprecation.
+SUGGESTED_CLASS_DEPRECATION = (
+    "a suggested deprecation (`fix --apply-suggestions` applies it): other code may use this"
+    " class, so its docstring says it is deprecated instead of it going; delete it once nothing uses it"
+)
 
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
 #: `types.RootsCapability(...)` (the callee's attribute), the call itself, `await` of it.
@@ -219,7 +226,17 @@ def _definition_removal(definition, chain: list) -> Candidate | None:
     private = name.startswith("_") and not name.endswith("__")
     if private:
         return Candidate(RemoveStatement(definition), definition.name, private=True)
+    if isinstance(definition, cst.ClassDef):
+        return class_deprecation(definition, _body_indent(chain, definition))
     return deprecation(definition)
+
+
+def _body_indent(chain: list, definition: cst.ClassDef) -> str:
+    """The indentation of `definition`'s body: its own block's under the blocks above it."""
+    module = chain[0] if chain and isinstance(chain[0], cst.Module) else None
+    default = module.default_indent if module is not None else "    "
+    blocks = [b for b in (*chain[: _at(chain, definition)], definition.body) if isinstance(b, cst.IndentedBlock)]
+    return "".join(b.indent if b.indent is not None else default for b in blocks)
 
 
 def parameter_of(chain: list) -> tuple | None:
@@ -306,7 +323,9 @@ def deprecation(definition) -> Candidate | None:
     `DeprecationWarning` as its first statement (after its docstring). Not a class, a decorated
     function (a framework calls it: its registration is the finding to remove), a dunder, a
     body left for others to write (`...`, `pass`, `raise` of the abstract-method error), or one
-    that already warns."""
+    that already warns. A class is deprecated in its docstring (`class_deprecation`)."""
+    if isinstance(definition, cst.ClassDef):
+        return class_deprecation(definition)
     if not isinstance(definition, cst.FunctionDef) or definition.decorators:
         return None
     name = definition.name.value
@@ -327,6 +346,46 @@ def deprecation(definition) -> Candidate | None:
         imports=(("warnings", None),),
         note=SUGGESTED_DEPRECATION,
         alone=definition.name,
+    )
+
+
+#: The sentence a deprecated class's docstring gains (core.deprecated reads it back).
+CLASS_DEPRECATED = "Deprecated by SEP-2577 (MCP 2026-07-28) with the rest of Roots."
+
+
+def class_deprecation(definition: cst.ClassDef, indent: str = "    ") -> Candidate | None:
+    """A public class other modules may use (a re-implemented `ListRootsResult`, a provider
+    class): it is deprecated in its docstring, the way the `mcp` SDK deprecated its own Roots
+    protocol types. A warning would fire each time the project's own code still builds one for a
+    2025-era peer. The sentence ends an existing triple-quoted docstring, or becomes the
+    docstring; a one-line body, or a docstring of another form, gets none. `indent`: the
+    class body's indentation, where the docstring's own lines do not show it."""
+    if not isinstance(definition.body, cst.IndentedBlock) or not definition.body.body:
+        return None
+    first = definition.body.body[0]
+    if not is_docstring(first):
+        new = cst.parse_statement(f'"""{CLASS_DEPRECATED}"""\n')
+        return Candidate(Insert(first, (new,), before=True), note=SUGGESTED_CLASS_DEPRECATION)
+    if documents_deprecation(first) or not isinstance(first, cst.SimpleStatementLine):
+        return None
+    small = first.body[0]
+    literal = small.value if isinstance(small, cst.Expr) else None
+    if not isinstance(literal, cst.SimpleString) or literal.quote not in ('"""', "'''"):
+        return None
+    start = len(literal.prefix) + 3
+    head, body, quote = literal.value[:start], literal.value[start:-3], literal.quote
+    if body.endswith("\\") or quote[0] in body[-1:]:
+        return None
+    lines = body.split("\n")
+    if len(lines) > 1 and not lines[-1].strip():  # the closing quotes on a line of their own
+        inner = lines[-1]
+        text = body.rstrip(" \t").rstrip("\n") + f"\n\n{inner}{CLASS_DEPRECATED}\n{inner}"
+    else:
+        written = [line for line in lines[1:] if line.strip()]
+        inner = written[-1][: len(written[-1]) - len(written[-1].lstrip())] if written else indent
+        text = body.rstrip() + f"\n\n{inner}{CLASS_DEPRECATED}\n{inner}"
+    return Candidate(
+        Replace(literal, literal.with_changes(value=head + text + quote)), note=SUGGESTED_CLASS_DEPRECATION
     )
 
 
