@@ -42,6 +42,7 @@ from mcp_migrate.core.deprecated import DEPRECATED, deprecated_for_roots
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
 from mcp_migrate.core.gates import roots_migration
+from mcp_migrate.core.generated import GENERATED, is_generated
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.nesting import measure
@@ -676,8 +677,13 @@ def _decide_fixes(
     provider whose removal would leave the project's plumbing without effect), every client-side
     fix of the file is (issue 36 §1: the flow goes together); a client-side fix while a server
     in the run still asks is withheld from this run, and its finding says why (the run's plan
-    decides: core.coordination.RunPlan.client_fix). Returns {id(report): name} of the private
-    definitions the file's fixes leave unread (_suggest_removals)."""
+    decides: core.coordination.RunPlan.client_fix). In a generated module nothing is edited
+    (core.generated). Returns {id(report): name} of the private definitions the file's fixes
+    leave unread (_suggest_removals)."""
+    if is_generated(module):
+        for rep in reports:
+            rep.fix, rep.kind, rep.help = None, None, with_note(rep.help, GENERATED)
+        return {}
     candidates = [
         rep for rep in reports if rep.fix is not None and rep.fix.orphans and not (rep.fix.unsafe or rep.fix.display)
     ]
