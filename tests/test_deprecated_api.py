@@ -153,7 +153,7 @@ def test_a_deprecated_parameter_is_still_passed_on():
         assert by_line[line].fix == "display"
         assert by_line[line].help.startswith(
             f"it goes with the fix of the RT002 finding on line {carrier}, which deprecates `list_roots_callback`:"
-            " a deprecated parameter keeps working until it goes, and this passes it on;"
+            " this keeps the deprecated parameter working until it goes;"
         )
     fixed = fix_bytes(OPTION.encode(), "lib/client.py", _settings(), unsafe=True).fixed_source.decode()
     assert fixed.count("warnings.warn(") == 2
@@ -170,10 +170,10 @@ def test_a_deprecated_parameter_and_what_passes_it_on_are_migrated_on_the_next_r
     assert result.findings == []
     assert [(s.finding.line, s.kind, s.reason) for s in result.suppressed] == [
         (8, "deprecated", "`list_roots_callback`, a parameter its project deprecated for Roots"),
-        (15, "deprecated", "passes on `list_roots_callback`, which its project deprecated for Roots"),
+        (15, "deprecated", "keeps `list_roots_callback` working, a parameter its project deprecated for Roots"),
         (18, "deprecated", "`list_roots_callback`, a parameter its project deprecated for Roots"),
-        (25, "deprecated", "passes on `list_roots_callback`, which its project deprecated for Roots"),
-        (28, "deprecated", "passes on `list_roots_callback`, which its project deprecated for Roots"),
+        (25, "deprecated", "keeps `list_roots_callback` working, a parameter its project deprecated for Roots"),
+        (28, "deprecated", "keeps `list_roots_callback` working, a parameter its project deprecated for Roots"),
     ]
 
 
@@ -278,3 +278,68 @@ def test_a_docstring_naming_the_deprecation_in_passing_deprecates_nothing():
     result = check_bytes(sphinx.encode(), "server.py", default_settings())
     assert result.findings == []
     assert [s.kind for s in result.suppressed] == ["deprecated"]
+
+
+ROUTER = """from mcp.client.session import ListRootsFnT
+
+
+def create_router(list_roots_callback: ListRootsFnT | None = None):
+    provider = list_roots_callback if list_roots_callback is not None else None
+
+    async def handle(method: str, params: dict):
+        if method == "roots/list":
+            result = await provider(None)
+            return {"roots": [{"uri": str(r.uri)} for r in result.roots]}
+        return None
+
+    return handle
+"""
+
+
+def test_roots_code_that_reads_a_deprecated_parameter_goes_with_its_deprecation():
+    """fastapi-mcp-router's dispatch answers `roots/list` with what its deprecated
+    `roots_manager=` gives, through a local computed from it: the branch and its answer keep
+    the deprecated parameter working, so they go with its deprecation; once it warns, they are
+    kept aside with it."""
+    findings = check_bytes(ROUTER.encode(), "lib/router.py", default_settings()).findings
+    assert [(f.line, f.column, f.fix) for f in findings] == [
+        (4, 19, "display"),
+        (8, 22, "display"),
+        (10, 20, "display"),
+    ]
+    for f in findings[1:]:
+        assert f.help.startswith(
+            "it goes with the fix of the RT002 finding on line 4, which deprecates `list_roots_callback`:"
+        )
+    fixed = fix_bytes(ROUTER.encode(), "lib/router.py", _settings(), unsafe=True).fixed_source
+    assert b'if method == "roots/list":' in fixed
+    again = check_bytes(fixed, "lib/router.py", default_settings())
+    assert again.findings == []
+    assert [s.reason for s in again.suppressed] == [
+        "`list_roots_callback`, a parameter its project deprecated for Roots",
+        "keeps `list_roots_callback` working, a parameter its project deprecated for Roots",
+        "keeps `list_roots_callback` working, a parameter its project deprecated for Roots",
+    ]
+
+
+DEFAULTED = """from mcp import ClientSession
+from mcp.client.session import ListRootsFnT
+
+
+class Session(ClientSession):
+    def __init__(self, read, write, list_roots_callback: ListRootsFnT | None = None):
+        if list_roots_callback is None:
+            list_roots_callback = self._own_roots
+        super().__init__(read, write, list_roots_callback=list_roots_callback)
+
+    async def _own_roots(self, context):
+        return None
+"""
+
+
+def test_a_default_for_an_absent_deprecated_parameter_does_not_go_with_it():
+    """mcp-agent installs its own roots callback when the parameter is not given: that is no
+    part of the deprecated parameter's behaviour, and keeps its own help."""
+    findings = check_bytes(DEFAULTED.encode(), "lib/session.py", default_settings()).findings
+    by_line = {f.line: f for f in findings if f.code == "RT002"}
+    assert not by_line[8].help.startswith("it goes with the fix")

@@ -902,11 +902,11 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
 #: Said before the help of a finding that passes on a parameter the suggestions deprecate (the
 #: carrier's line is added once positions are known: core.fix.carried.with_line).
 KEPT_WORKING = (
-    "it goes with the fix of the {code} finding, which deprecates `{name}`: a deprecated parameter"
-    " keeps working until it goes, and this passes it on"
+    "it goes with the fix of the {code} finding, which deprecates `{name}`: this keeps the deprecated"
+    " parameter working until it goes"
 )
 #: The reason a finding that passes on an already deprecated parameter is kept aside.
-PASSES_ON_DEPRECATED = "passes on `{name}`, which its project deprecated for Roots"
+PASSES_ON_DEPRECATED = "keeps `{name}` working, a parameter its project deprecated for Roots"
 #: The reason a parameter its function already warns about is kept aside.
 DEPRECATED_PARAMETER = "`{name}`, a parameter its project deprecated for Roots"
 
@@ -915,20 +915,26 @@ def _keep_deprecated_working(roots: list, deprecated: list, parents: dict) -> No
     """A removal that would stop passing on a deprecated parameter is withdrawn
     (core.fix.kept_working): a deprecation warns and keeps the behaviour. `deprecated`: (the
     function, the parameter's name, the report whose fix deprecates it, or None where the
-    function already warns). A pass-through (or the statement storing the parameter on `self`
-    for a later one) goes with the suggested deprecation (its flow's
+    function already warns). A pass-through, the statement storing the parameter on `self` for
+    a later one, and Roots code left without an edit that reads the parameter or what its
+    function computes from it (core.fix.kept_working.reads) go with the suggested deprecation (its flow's
     plan: issue 36 §1); once the parameter warns, it serves the deprecated API as the code
     core.deprecated keeps aside does, and is kept aside with it (`Report.migrated`), so the
     run after `fix --apply-suggestions` has nothing left to say."""
     if not deprecated:
         return
-    from mcp_migrate.core.fix.kept_working import passes_on, stores
+    from mcp_migrate.core.fix.kept_working import passes_on, reads, stores
     from mcp_migrate.core.fix.suggested import SUGGESTED_REMOVAL
 
     for rep in roots:
         if rep.migrated is not None or (rep.fix is not None and rep.fix.marker_only):
             continue
-        passed = passes_on(rep.fix, deprecated) if rep.fix is not None else stores(rep.node, parents, deprecated)
+        if rep.fix is not None:
+            passed = passes_on(rep.fix, deprecated)
+        elif rep.carrier is None:
+            passed = stores(rep.node, parents, deprecated) or reads(rep.node, parents, deprecated)
+        else:
+            passed = None
         if passed is None:
             continue
         _function, name, carrier = passed

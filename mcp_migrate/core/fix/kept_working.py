@@ -61,6 +61,76 @@ def stores(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
     return None
 
 
+def reads(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
+    """The entry of `deprecated` whose parameter the code at `node` serves, or None: inside that
+    parameter's function (a nested handler too), the statement holding `node` (the whole `if`
+    whose test holds it: the branch it guards) reads the parameter or a local computed from it
+    (`_roots_manager = roots_manager if roots_manager is not None else RootsManager()`, then
+    `if method == "roots/list": return {"roots": _roots_manager.list_roots()}`: fastapi-mcp-
+    router's dispatch answers with what the deprecated parameter gives)."""
+    chain = ancestry(node, parents)
+    for entry in deprecated:
+        function, name = entry[0], entry[1]
+        if not any(n is function for n in chain):
+            continue
+        derived = _derived(function, name)
+        statement = _statement(chain)
+        if statement is None or any(isinstance(n, cst.If) and _when_absent(n.test, derived) for n in chain):
+            continue  # `if list_roots_callback is None: list_roots_callback = default`: not given
+        targets = {id(n) for t in iter_nodes(statement) if isinstance(t, cst.AssignTarget) for n in iter_nodes(t)}
+        if any(isinstance(n, cst.Name) and n.value in derived and id(n) not in targets for n in iter_nodes(statement)):
+            return entry
+    return None
+
+
+def _when_absent(test: cst.BaseExpression, derived: set) -> bool:
+    """`x is None`, `x == None` or `not x` of a name in `derived`: the branch runs when the
+    parameter is not given (a default provider of the project's own, no part of the deprecation)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return isinstance(test.expression, cst.Name) and test.expression.value in derived
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        return (
+            isinstance(test.left, cst.Name)
+            and test.left.value in derived
+            and isinstance(target.operator, (cst.Is, cst.Equal))
+            and isinstance(target.comparator, cst.Name)
+            and target.comparator.value == "None"
+        )
+    return False
+
+
+def _statement(chain: list) -> cst.CSTNode | None:
+    """The statement holding the last node of `chain`: the `if` whose test holds it, else the
+    innermost statement line or compound statement."""
+    for i in range(len(chain) - 1, 0, -1):
+        node = chain[i]
+        if isinstance(chain[i - 1], cst.If) and chain[i - 1].test is node:
+            return chain[i - 1]
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return node
+    return None
+
+
+def _derived(function: cst.FunctionDef, name: str) -> set:
+    """`name` and the local names `function` (its nested functions too) computes from it, by
+    plain assignment, until nothing is added."""
+    derived = {name}
+    assignments = [
+        (node.targets[0].target.value, node.value)
+        for node in iter_nodes(function)
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for target, value in assignments:
+            if target not in derived and any(isinstance(n, cst.Name) and n.value in derived for n in iter_nodes(value)):
+                derived.add(target)
+                changed = True
+    return derived
+
+
 def _carries(value: cst.BaseExpression, function: cst.FunctionDef, name: str) -> bool:
     if isinstance(value, cst.Name):
         return value.value == name and any(node is value for node in iter_nodes(function))
