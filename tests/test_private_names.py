@@ -20,19 +20,30 @@ def _readers(files: dict) -> list:
 
 def test_a_name_spelled_only_in_its_own_file_may_go():
     files = {"a.py": b"def _answer(): ...\nH = {'roots/list': _answer}\n", "b.py": b"x = 1\n"}
-    assert removable([("a.py", "_answer")], _readers(files)) == (("a.py", "_answer"),)
+    assert removable([("a.py", "_answer")], _readers(files)) == ((("a.py", "_answer"),), ())
 
 
 def test_another_file_that_spells_the_name_keeps_it():
     """As an attribute, an import or in a string: any spelling as a word."""
     for spelling in (b"session._answer()\n", b"from a import _answer\n", b"getattr(s, '_answer')\n"):
         files = {"a.py": b"def _answer(): ...\n", "tests/test_a.py": spelling}
-        assert removable([("a.py", "_answer")], _readers(files)) == ()
+        assert removable([("a.py", "_answer")], _readers(files)) == ((), ())
+
+
+def test_a_name_spelled_only_in_roots_tests_besides_may_go_with_them():
+    """conduit's tests call `session._handle_roots_list_changed()` directly: where they are tests
+    of the Roots behaviour (a test file with Roots findings), the name goes in the second tier,
+    suggested with those tests; another file that spells it still keeps it."""
+    files = {"a.py": b"def _answer(): ...\n", "tests/test_a.py": b"session._answer()\n"}
+    tests = frozenset({"tests/test_a.py"})
+    assert removable([("a.py", "_answer")], _readers(files), tests) == ((), (("a.py", "_answer"),))
+    files["b.py"] = b"_answer()\n"
+    assert removable([("a.py", "_answer")], _readers(files), tests) == ((), ())
 
 
 def test_a_longer_name_is_not_a_spelling():
     files = {"a.py": b"def _answer(): ...\n", "b.py": b"_answer_cache = 1\nmy_answer = _answers\n"}
-    assert removable([("a.py", "_answer")], _readers(files)) == (("a.py", "_answer"),)
+    assert removable([("a.py", "_answer")], _readers(files)) == ((("a.py", "_answer"),), ())
 
 
 def test_an_unreadable_file_spells_every_name():
@@ -40,19 +51,19 @@ def test_an_unreadable_file_spells_every_name():
         raise PermissionError("b.py")
 
     readers = [("a.py", lambda: b"def _answer(): ...\n"), ("b.py", unreadable)]
-    assert removable([("a.py", "_answer")], readers) == ()
+    assert removable([("a.py", "_answer")], readers) == ((), ())
 
 
 def test_two_files_with_the_same_private_name_keep_each_other():
     files = {"a.py": b"def _answer(): ...\n", "b.py": b"def _answer(): ...\n"}
-    assert removable([("a.py", "_answer"), ("b.py", "_answer")], _readers(files)) == ()
+    assert removable([("a.py", "_answer"), ("b.py", "_answer")], _readers(files)) == ((), ())
 
 
 def test_no_candidate_reads_no_file():
     def never() -> bytes:
         raise AssertionError("read")
 
-    assert removable([], [("a.py", never)]) == ()
+    assert removable([], [("a.py", never)]) == ((), ())
 
 
 def test_the_notes_survive_the_results_cache():
@@ -118,3 +129,69 @@ def test_the_marker_names_where_the_roots_live_not_the_provider_that_goes(tmp_pa
     (tmp_path / "host.py").write_text(local)
     CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
     assert "the roots came from `self._list_roots`" in (tmp_path / "host.py").read_text()
+
+
+SESSION = """from mcp import types
+
+
+class Session:
+    def __init__(self):
+        self.roots = None
+        self.handlers = {"notifications/roots/list_changed": self._handle_roots_list_changed}
+
+    async def _handle_roots_list_changed(self, notification: types.RootsListChangedNotification) -> None:
+        self.roots = None
+"""
+
+SESSION_TEST = """import asyncio
+
+from mcp import types
+
+from pkg.session import Session
+
+
+def test_roots_list_changed_clears_the_cache():
+    session = Session()
+    session.roots = ["x"]
+    asyncio.run(session._handle_roots_list_changed(types.RootsListChangedNotification()))
+    assert session.roots is None
+
+
+def test_other():
+    assert Session().handlers is not None
+"""
+
+
+def test_a_private_handler_its_roots_tests_call_goes_with_them(tmp_path, monkeypatch):
+    """conduit's tests call the private `_handle_roots_list_changed` directly: it used to keep no
+    edit (another file spells it), so the code kept Roots and the tests waited for it. Where the
+    only other spellings are in test files with Roots findings and the code is migrated once it
+    goes, its removal is suggested and the test of it goes too: `fix --apply-suggestions` leaves
+    no call of a deleted method, and nothing to report."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pkg" / "session.py").write_text(SESSION)
+    (tmp_path / "tests" / "test_session.py").write_text(SESSION_TEST)
+
+    def kinds() -> list:
+        result = CliRunner().invoke(cli, ["check", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "."])
+        return [(f["path"], f["line"], f["code"], f["fix"]) for f in json.loads(result.stdout)["findings"]]
+
+    expected = [
+        ("pkg/session.py", 7, "RT005", "display"),
+        ("pkg/session.py", 9, "RT005", "display"),
+        ("tests/test_session.py", 11, "RT004", "display"),
+    ]
+    assert kinds() == expected
+    assert kinds() == expected  # warm
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    assert "_handle_roots_list_changed" not in (tmp_path / "pkg" / "session.py").read_text()
+    assert (tmp_path / "tests" / "test_session.py").read_text() == (
+        "from pkg.session import Session\n\n\ndef test_other():\n    assert Session().handlers is not None\n"
+    )
+    assert kinds() == []
+    (tmp_path / "pkg" / "other.py").write_text("def f(s):\n    return s._handle_roots_list_changed\n")
+    (tmp_path / "tests" / "test_session.py").write_text(SESSION_TEST)
+    (tmp_path / "pkg" / "session.py").write_text(SESSION)
+    assert ("pkg/session.py", 9, "RT005", "none") in kinds()  # code outside the tests spells it

@@ -106,6 +106,11 @@ class RunPlan:
         cannot know (another module may call it), so: no."""
         return False
 
+    def removable_as_suggestion(self, path: str, name: str) -> bool:
+        """Whether that definition's removal may be suggested though the run's Roots tests spell
+        its name: they go with the code, as suggestions too. A file alone cannot know: no."""
+        return False
+
     def tests_go_with_code(self) -> bool:
         """Whether a test of the Roots behaviour may be removed with the code it tests: only
         where the run knows that no file outside test code keeps a Roots finding without an

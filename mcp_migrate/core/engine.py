@@ -870,9 +870,10 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
             name = private_definition(wanted[i])
             if name is not None:
                 pending[id(mine[i])] = name
-                if not plan.removable(path, name):
+                if plan.removable(path, name):
+                    fix, note = with_applied(fix, note, wanted[i], module, applied)
+                elif not plan.removable_as_suggestion(path, name):
                     continue  # another file of the run may call it (run.private_names)
-                fix, note = with_applied(fix, note, wanted[i], module, applied)
             mine[i].fix, mine[i].help = fix, with_note(mine[i].help, note)
             if note == SUGGESTED_PARAMETER_DEPRECATION:
                 found = deprecated_parameter(mine[i].node, parents)

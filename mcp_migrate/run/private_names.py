@@ -19,12 +19,14 @@ import re
 from collections.abc import Callable, Iterable
 
 
-def removable(candidates: Iterable[tuple], readers: Iterable[tuple]) -> tuple:
-    """The (path, name) of `candidates` ((display path, name) each) that no other file spells.
-    `readers`: (display path, a callable returning the file's bytes) for every file of the run."""
+def removable(candidates: Iterable[tuple], readers: Iterable[tuple], tests: frozenset = frozenset()) -> tuple:
+    """(the (path, name) of `candidates` ((display path, name) each) that no other file spells,
+    those that no other file but `tests` spells). `readers`: (display path, a callable returning
+    the file's bytes) for every file of the run; `tests`: the test files with Roots findings,
+    whose tests of the Roots behaviour may go with the code (RootsPlan.suggested_names)."""
     wanted = sorted(set(candidates))
     if not wanted:
-        return ()
+        return (), ()
     names = sorted({name for _, name in wanted})
     pattern = re.compile(
         rb"(?<![A-Za-z0-9_])(" + b"|".join(re.escape(name.encode()) for name in names) + rb")(?![A-Za-z0-9_])"
@@ -34,7 +36,13 @@ def removable(candidates: Iterable[tuple], readers: Iterable[tuple]) -> tuple:
         found = _spelled(pattern, read, names)
         for name in found:
             spelled.setdefault(name, set()).add(path)
-    return tuple((path, name) for path, name in wanted if spelled.get(name, set()) <= {path})
+    alone = tuple((path, name) for path, name in wanted if spelled.get(name, set()) <= {path})
+    with_tests = tuple(
+        (path, name)
+        for path, name in wanted
+        if (path, name) not in alone and spelled.get(name, set()) <= {path} | tests
+    )
+    return alone, with_tests
 
 
 def _spelled(pattern: re.Pattern, read: Callable[[], bytes], names: list) -> set:

@@ -25,6 +25,8 @@ from typing import NamedTuple
 
 from mcp_migrate.core.coordination import FileNotes, RunPlan
 from mcp_migrate.core.findings import FIXING_KINDS
+from mcp_migrate.core.gates import roots_migration
+from mcp_migrate.core.modules import in_test_code
 
 #: The code of the rule whose findings are a server asking for roots.
 REQUEST_CODE = "RT001"
@@ -52,12 +54,19 @@ class RootsPlan(RunPlan):
     #: (display path, name): the private definitions no other file of the run spells, which go
     #: with the fixes that leave them unread (FileNotes.private_removals, run.coordination).
     removable_names: tuple = ()
+    #: (display path, name): the private definitions only the run's Roots tests spell besides
+    #: their own file, where the code is migrated once they go (`code_migrated`): their removal
+    #: is suggested, and applied with the suggested removals of those tests.
+    suggested_names: tuple = ()
 
     def tests_go_with_code(self) -> bool:
         return self.code_migrated
 
     def removable(self, path: str, name: str) -> bool:
         return (path, name) in self.removable_names
+
+    def removable_as_suggestion(self, path: str, name: str) -> bool:
+        return (path, name) in self.suggested_names
 
     @classmethod
     def joined(cls, notes) -> RootsPlan:
@@ -88,6 +97,8 @@ class FileAsks(NamedTuple):
     suppressed_requests: int
     rewritten_by_fix: bool
     rewritten_by_unsafe: bool
+    #: A test file with Roots findings: its tests of the Roots behaviour may go with the code.
+    roots_test: bool = False
 
 
 def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> FileAsks:
@@ -101,6 +112,7 @@ def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> File
         sum(1 for s in result.suppressed if s.finding.code == REQUEST_CODE),
         rewritten_by_fix,
         rewritten_by_unsafe,
+        in_test_code(result.path) and any(f.code in roots_migration() for f in result.findings),
     )
 
 
@@ -126,11 +138,18 @@ class Plans(NamedTuple):
     suggestions: RootsPlan
 
 
-def plans(entries, removable: tuple = ()) -> Plans:
+def plans(entries, removable: tuple = (), with_tests: tuple = ()) -> Plans:
     """The two plans of a run, from every file's FileAsks (order-independent). `removable`:
-    the (path, name) of FileNotes.private_removals that no other file of the run spells."""
+    the (path, name) of FileNotes.private_removals that no other file of the run spells;
+    `with_tests`: those that only the run's Roots tests spell besides, which go (as
+    suggestions) only where the code is migrated once they do, its tests going with it."""
     entries = sorted(entries, key=lambda e: e.path)
     removable = tuple(sorted(set(removable)))
+    with_tests = tuple(sorted(set(with_tests)))
+    if with_tests and _code_migrated(entries, removable + with_tests):
+        suggested = with_tests
+    else:
+        suggested = ()
 
     def one(attr: str) -> tuple:
         asking = tuple(e.path for e in entries if _asks_after(e, getattr(e, attr)))
@@ -142,9 +161,14 @@ def plans(entries, removable: tuple = ()) -> Plans:
     suggested_tools = tuple(sorted({t for e in taken for t in (*e.notes.tools, *e.notes.suggested_tools)}))
     suggested_asking = tuple(e.path for e in entries if _asks_after(e, e.rewritten_by_unsafe, suggestions=True))
     fix_tools, fix_asking = one("rewritten_by_fix")
-    migrated = _code_migrated(entries, removable)
+    migrated = _code_migrated(entries, removable + suggested)
     unsafe = RootsPlan(
-        unsafe_tools, bool(unsafe_asking), asking=unsafe_asking, code_migrated=migrated, removable_names=removable
+        unsafe_tools,
+        bool(unsafe_asking),
+        asking=unsafe_asking,
+        code_migrated=migrated,
+        removable_names=removable,
+        suggested_names=suggested,
     )
     fix = RootsPlan(
         fix_tools,
@@ -153,6 +177,7 @@ def plans(entries, removable: tuple = ()) -> Plans:
         asking=fix_asking,
         code_migrated=migrated,
         removable_names=removable,
+        suggested_names=suggested,
     )
     suggestions = RootsPlan(
         suggested_tools,
@@ -160,6 +185,7 @@ def plans(entries, removable: tuple = ()) -> Plans:
         asking=suggested_asking,
         code_migrated=migrated,
         removable_names=removable,
+        suggested_names=suggested,
     )
     return Plans(fix, unsafe, suggestions)
 
