@@ -41,12 +41,16 @@ FOLDER = Path(__file__).resolve().parent.parent / "fixtures" / "suggested"
 FINDINGS = {
     "removals.py": [
         (13, 8, "RT003", "display"),  # `if caps.roots:` without else: the `if` goes, `caps = ...` with it
-        (20, 12, "RT003", "none"),  # `if not ...roots: raise`: it guards code that may use roots
+        (20, 12, "RT003", "display"),  # `if not ...roots: raise` and nothing after it reads roots: a requirement
         (29, 9, "RT002", "display"),  # `session.list_roots_callback = self._answer`
         (31, 15, "RT002", "none"),  # private `_answer`: another module's tests may call it
         (35, 37, "RT004", "display"),  # `notify("notifications/roots/list_changed", None)`
         (36, 58, "RT004", "display"),  # a raw message dict sent by a statement of its own
         (39, 15, "RT004", "display"),  # the rule's own removal would empty a public method: deprecated
+    ],
+    "requirement.py": [
+        (13, 16, "RT003", "display"),  # a client that must declare roots, and nothing after reads them
+        (20, 12, "RT003", "none"),  # the same test guarding code that reads roots: left to that code
     ],
     "test_roots_client.py": [
         (8, 11, "RT002", "none"),  # test code outside a test: left alone (issue 36 §4)
@@ -129,7 +133,7 @@ def test_findings_and_fix_kinds(name):
 
 def test_a_suggested_removal_says_so_before_the_rules_help():
     helps = [f.help for f in _findings("removals.py") if f.fix == "display"]
-    assert len(helps) == 5 and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps[:-1])
+    assert len(helps) == 6 and all(h.startswith(SUGGESTED_REMOVAL + "; ") for h in helps[:-1])
     # The SDK send is a public method's only statement: the method is deprecated instead.
     assert helps[-1].startswith(SUGGESTED_DEPRECATION + "; ")
     (deprecated,) = [f for f in _findings("kept_definitions.py") if f.fix == "display"]

@@ -180,7 +180,8 @@ def _alias_name(alias: cst.ImportAlias) -> str:
 
 def _local_reads(function: cst.FunctionDef) -> dict:
     """{name: the Name nodes that read it in the function, nested scopes included}: every Name
-    but a binding's own target and the dotted names of import statements."""
+    but a binding's own target, the dotted names of import statements, an attribute's name
+    (`context.message.capabilities` reads no local `capabilities`) and a keyword."""
     reads: dict = {}
     stack: list = [function.body]
     while stack:
@@ -188,6 +189,12 @@ def _local_reads(function: cst.FunctionDef) -> dict:
         if isinstance(node, (cst.Import, cst.ImportFrom)):
             continue
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            stack.append(node.value)
+            continue
+        if isinstance(node, cst.Attribute):  # `context.message.capabilities` reads `context` only
+            stack.append(node.value)
+            continue
+        if isinstance(node, cst.Arg) and node.keyword is not None:  # `f(capabilities=x)` reads `x`
             stack.append(node.value)
             continue
         if isinstance(node, cst.Name):
