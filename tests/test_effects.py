@@ -335,6 +335,41 @@ def test_rt004_same_file_sender_by_body_and_not_by_name():
     ]
 
 
+def test_rt004_a_function_that_only_registers_a_sending_closure_is_no_helper():
+    """mcp-http-proxy's `main()` defines a list_changed handler that forwards the notification
+    and registers it: running `main()` sends nothing, so its call is no finding (its suggested
+    removal took the entry point with it); a closure `main()` runs itself still makes it one."""
+    code = textwrap.dedent(
+        """
+        from mcp import types
+
+
+        def main(server, upstream):
+            async def forward(notification):
+                await upstream.send_roots_list_changed()
+
+            server.notification_handlers[types.RootsListChangedNotification] = forward
+            server.run()
+
+
+        async def sync(loop, upstream):
+            async def forward():
+                await upstream.send_roots_list_changed()
+
+            loop.run_until_complete(forward())
+            await upstream.send_roots_list_changed()
+
+
+        if __name__ == "__main__":
+            main(None, None)
+            sync(None, None)
+        """
+    ).encode()
+    found = [(f.line, f.code, f.message) for f in check_source(code, "proxy.py") if f.code == "RT004"]
+    assert (22, "RT004", "runs `main`, a helper in this file that sends roots `list_changed`") not in found
+    assert (23, "RT004", "runs `sync`, a helper in this file that sends roots `list_changed`") in found
+
+
 def test_rt004_caller_joined_to_the_helper_in_one_run(tmp_path, monkeypatch):
     """Checked together, the caller is a related location of the helper's own finding."""
     from click.testing import CliRunner

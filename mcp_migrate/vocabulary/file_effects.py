@@ -84,6 +84,9 @@ class FileEffects:
         #: effect -> key of each function whose body holds a finding of it -> that finding's node
         #: (where its callers lead; None for an alias, whose helper's site is named instead)
         self._own: dict = {}
+        #: effect -> keys with a finding only inside functions nested in them (a closure the
+        #: function defines and registers: calling the function does not run it)
+        self._closures_only: dict = {}
         #: effect -> ids of the nodes reported with it (a reported call is not reported again)
         self._reported: dict = {}
         #: (callee key, caller key, node, callee name) for every call of a same-file name
@@ -153,6 +156,9 @@ class FileEffects:
         key = function_key(ancestors)
         if key is not None:
             self._own.setdefault(effect, {}).setdefault(key, node)
+            closures = self._closures_only.setdefault(effect, {})
+            nested = sum(1 for a in ancestors if isinstance(a, cst.FunctionDef)) > 1
+            closures[key] = closures.get(key, True) and nested
 
     def holds(self, effect: str, key: tuple, node: cst.CSTNode) -> None:
         """A rule reported `effect` for the definition `key` as a whole (RT002's roots store
@@ -179,13 +185,17 @@ class FileEffects:
         """(node, callee name, callee key) for every call of a function of this file that has
         `effect`, but a function's calls of itself and nodes already reported with the effect.
         One call away only: a caller of a helper is not a helper in turn (otherwise every tool,
-        then `create_server()`, then `main()` would "ask for roots")."""
+        then `create_server()`, then `main()` would "ask for roots"); nor is a function whose
+        effect lies only in closures it defines (mcp-http-proxy's `main()` registers a
+        list_changed handler: running `main()` sends nothing, and its call was suggested for
+        removal, the entry point with it)."""
         doers = self._own.get(effect, {})
         reported = self._reported.get(effect, set())
+        closures = self._closures_only.get(effect, {})
         return [
             (node, name, callee)
             for callee, caller, node, name in self._calls
-            if callee in doers and callee != caller and id(node) not in reported
+            if callee in doers and callee != caller and id(node) not in reported and not closures.get(callee)
         ]
 
     def aliases(self, effect: str, module: cst.Module) -> None:
