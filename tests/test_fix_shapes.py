@@ -164,3 +164,56 @@ def test_the_server_config_comment_fits_the_projects_line_length(tmp_path, monke
         "# Directories this server works in, from its configuration (replaces MCP Roots,\n# SEP-2577).\nMCP_ROOTS = ["
     ) in fixed
     assert run("fix", "--diff", "--unsafe-fixes", "--exit-zero", "server.py").stdout == ""
+
+
+UNSEPARATED = """import logging
+from typing import List, Sequence
+from mcp.server import Server
+from mcp.types import (
+    ClientCapabilities,
+    TextContent,
+    Tool,
+    ListRootsResult,
+    RootsCapability,
+)
+import os
+
+mcp_server = Server("git")
+logger = logging.getLogger(__name__)
+
+
+async def list_repos() -> Sequence[str]:
+    if not mcp_server.request_context.session.check_client_capability(
+        ClientCapabilities(roots=RootsCapability())
+    ):
+        return []
+    roots_result: ListRootsResult = await mcp_server.request_context.session.list_roots()
+    repo_paths: List[str] = []
+    for root in roots_result.roots:
+        repo_paths.append(str(root.uri.path))
+    return repo_paths
+
+
+def text(x) -> TextContent:
+    return TextContent(type="text", text=x)
+
+
+def tools() -> list[Tool]:
+    return []
+"""
+
+
+def test_removed_last_names_keep_the_closing_parenthesis_and_the_modules_section_style(tmp_path, monkeypatch):
+    """mcp-devtools (session 50's first look): the fix dropped the last names of a one-per-line
+    `from mcp.types import (...)` and left `    Tool)`, and put a blank line between
+    `from typing import ...` and `from mcp.server import Server`, which the module writes
+    together. The closing parenthesis stays on its line with a trailing comma; the sections
+    stay as the module wrote them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.py").write_text(UNSEPARATED)
+    CliRunner().invoke(cli, ["fix", "--unsafe-fixes", "server.py"])
+    fixed = (tmp_path / "server.py").read_text()
+    assert fixed.startswith(
+        "import logging\nfrom typing import List, Sequence\nfrom mcp.server import Server\n"
+        "from mcp.types import (\n    TextContent,\n    Tool,\n)\nimport os\n"
+    )

@@ -195,3 +195,58 @@ def test_a_private_handler_its_roots_tests_call_goes_with_them(tmp_path, monkeyp
     (tmp_path / "tests" / "test_session.py").write_text(SESSION_TEST)
     (tmp_path / "pkg" / "session.py").write_text(SESSION)
     assert ("pkg/session.py", 9, "RT005", "none") in kinds()  # code outside the tests spells it
+
+
+def test_the_names_other_files_import_from_a_fixed_file():
+    """`from server import (A, B as C)`, relative and dotted spellings, comments dropped; a
+    module whose name only starts the same (`serverless`) is another module."""
+    from mcp_migrate.run.reexports import imported_names
+
+    files = {
+        "server.py": b"from mcp.types import ClientCapabilities\n",
+        "test_server.py": b"from server import find_root\nfrom server import (\n    Caps,  # c\n    Result as R,\n)\n",
+        "pkg/__init__.py": b"",
+        "other.py": b"from .pkg import Thing\nfrom a.b.server import Zed\nfrom serverless import No\n",
+    }
+    assert imported_names(["server.py", "pkg/__init__.py"], _readers(files)) == (
+        ("pkg/__init__.py", "Thing"),
+        ("server.py", "Caps"),
+        ("server.py", "Result"),
+        ("server.py", "Zed"),
+        ("server.py", "find_root"),
+    )
+
+
+REEXPORTING = """from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import ClientCapabilities, ListRootsResult, RootsCapability
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+async def files(ctx: Context) -> list[str]:
+    if not ctx.session.check_client_capability(ClientCapabilities(roots=RootsCapability())):
+        return []
+    result: ListRootsResult = await ctx.session.list_roots()
+    return [str(root.uri) for root in result.roots]
+"""
+
+
+def test_a_fix_keeps_the_imports_other_files_take_from_it(tmp_path, monkeypatch):
+    """mcp-devtools' tests import `ClientCapabilities` and `ListRootsResult` from `server`: the
+    server's fix no longer reads them, and removing their imports broke the whole test module
+    (session 50's first look). What another file imports stays; the rest goes."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.py").write_text(REEXPORTING)
+    (tmp_path / "test_server.py").write_text(
+        "from server import ClientCapabilities, ListRootsResult\n\n\ndef test_types():\n"
+        "    assert ClientCapabilities and ListRootsResult\n"
+    )
+    CliRunner().invoke(cli, ["fix", "--unsafe-fixes", "."])
+    fixed = (tmp_path / "server.py").read_text()
+    assert "from mcp.types import ClientCapabilities, ListRootsResult\n" in fixed
+    assert "RootsCapability" not in fixed
+    (tmp_path / "server.py").write_text(REEXPORTING)
+    (tmp_path / "test_server.py").unlink()
+    CliRunner().invoke(cli, ["fix", "--unsafe-fixes", "."])
+    assert "from mcp.types import" not in (tmp_path / "server.py").read_text()

@@ -106,6 +106,11 @@ class RunPlan:
         cannot know (another module may call it), so: no."""
         return False
 
+    def kept_imports(self, path: str) -> frozenset:
+        """The names other files of the run import from the file `path`: its fixes keep their
+        imports though nothing in it reads them any more. A file alone knows of none."""
+        return frozenset()
+
     def removable_as_suggestion(self, path: str, name: str) -> bool:
         """Whether that definition's removal may be suggested though the run's Roots tests spell
         its name: they go with the code, as suggestions too. A file alone cannot know: no."""

@@ -233,6 +233,9 @@ class Analysis:
     #: The project view the analysis read the project through (core.project_view): its fixes
     #: and previews read the project's line length through it too.
     view: object = None
+    #: Names other files of the run import from this one (RunPlan.kept_imports): its fixes
+    #: keep their imports.
+    kept_imports: frozenset = frozenset()
 
 
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
@@ -245,6 +248,7 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     with view_of(settings).recording() as seen:
         analysis = _analyze(data, path, settings)
     analysis.view = settings.view
+    analysis.kept_imports = settings.run.kept_imports(path)
     if seen:
         analysis.result.depends = tuple(sorted(seen))
     return analysis

@@ -17,7 +17,7 @@ from mcp_migrate.core.findings import FIXING_KINDS, FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.project.discovery import SourceFile
-from mcp_migrate.run import private_names
+from mcp_migrate.run import private_names, reexports
 from mcp_migrate.run.one_file import check_data
 from mcp_migrate.run.plan import adjusted, fixes_of
 from mcp_migrate.run.records import FileRef, RunResult
@@ -57,7 +57,8 @@ def with_run_plan(items: list, jobs: int) -> list:
         (result.path, FileRef(source.path, settings).read) for (source, settings, *_), result in zip(items, checks)
     ]
     suggestions = any(settings.apply_suggestions for _source, settings, _, _ in items)
-    run_plan = _fixed_with(plans(entries, *_removable(entries, readers)), suggestions)
+    removable, with_tests = _removable(entries, readers)
+    run_plan = _fixed_with(plans(entries, removable, with_tests, _imported(entries, readers)), suggestions)
     if run_plan == RootsPlan():
         return items
     return [
@@ -78,7 +79,8 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
 
     result = analysis.check(data, display, settings)
     entries = [file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]
-    both = plans(entries, *_removable(entries, [(result.path, lambda: data)]))
+    removable, with_tests = _removable(entries, [(result.path, lambda: data)])
+    both = plans(entries, removable, with_tests)
     run_plan = _fixed_with(both, settings.apply_suggestions)
     return settings if run_plan == RootsPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
 
@@ -100,10 +102,11 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
             file_asks(result, _applies_rt001(run.unsafe_fixes_for(result.path), fixes), _applies_rt001(True, fixes))
         )
     readers = [(path, ref.read) for path, ref in run.files.items()]
-    both = plans(entries, *_removable(entries, readers))
+    removable, with_tests = _removable(entries, readers)
+    both = plans(entries, removable, with_tests, _imported(entries, readers))
     if both.unsafe.tools:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
-    if both.fix.code_migrated or both.fix.removable_names or both.fix.suggested_names:
+    if both.fix.code_migrated or both.fix.removable_names or both.fix.suggested_names or both.fix.imported_names:
         _check_again_under_run_plan(run, both.fix, recheck or run_items)
     if both.fix.server_still_asks:
         _withhold_client_fixes(run, both.fix)
@@ -260,7 +263,7 @@ def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Ca
     does both under the run's plan, so `check` shows the same edits. The plan carries nothing
     else: the client-side coordination of the rechecked findings is still `coordinate_check`'s."""
     codes = roots_migration()
-    private = {path for path, _ in (*run_plan.removable_names, *run_plan.suggested_names)}
+    private = {path for path, _ in (*run_plan.removable_names, *run_plan.suggested_names, *run_plan.imported_names)}
     chosen = []
     for index, result in enumerate(run.results):
         ref = run.files.get(result.path)
@@ -274,6 +277,7 @@ def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Ca
                 code_migrated=run_plan.code_migrated,
                 removable_names=run_plan.removable_names,
                 suggested_names=run_plan.suggested_names,
+                imported_names=run_plan.imported_names,
             )
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
     _replace_results(run, chosen, recheck)
@@ -285,6 +289,13 @@ def _removable(entries: list, readers: list) -> tuple:
     candidates = [(e.path, name) for e in entries for name in e.notes.private_removals]
     tests = frozenset(e.path for e in entries if e.roots_test)
     return private_names.removable(candidates, readers, tests) if candidates else ((), ())
+
+
+def _imported(entries: list, readers: list) -> tuple:
+    """RootsPlan.imported_names of a run: what other files import from the files a fix may
+    change (run.reexports)."""
+    fixed = [e.path for e in entries if e.edited]
+    return reexports.imported_names(fixed, readers) if fixed else ()
 
 
 def _recheck_here(items: list) -> list:

@@ -58,6 +58,12 @@ class RootsPlan(RunPlan):
     #: their own file, where the code is migrated once they go (`code_migrated`): their removal
     #: is suggested, and applied with the suggested removals of those tests.
     suggested_names: tuple = ()
+    #: (display path, name): the names other files of the run import from a file its fixes may
+    #: change (run.reexports): their imports stay.
+    imported_names: tuple = ()
+
+    def kept_imports(self, path: str) -> frozenset:
+        return frozenset(name for where, name in self.imported_names if where == path)
 
     def tests_go_with_code(self) -> bool:
         return self.code_migrated
@@ -99,6 +105,8 @@ class FileAsks(NamedTuple):
     rewritten_by_unsafe: bool
     #: A test file with Roots findings: its tests of the Roots behaviour may go with the code.
     roots_test: bool = False
+    #: A finding of the file has an edit: a fix may change it (run.reexports reads its importers).
+    edited: bool = False
 
 
 def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> FileAsks:
@@ -113,6 +121,7 @@ def file_asks(result, rewritten_by_fix: bool, rewritten_by_unsafe: bool) -> File
         rewritten_by_fix,
         rewritten_by_unsafe,
         in_test_code(result.path) and any(f.code in roots_migration() for f in result.findings),
+        any(f.fix != "none" for f in result.findings),
     )
 
 
@@ -138,7 +147,7 @@ class Plans(NamedTuple):
     suggestions: RootsPlan
 
 
-def plans(entries, removable: tuple = (), with_tests: tuple = ()) -> Plans:
+def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tuple = ()) -> Plans:
     """The two plans of a run, from every file's FileAsks (order-independent). `removable`:
     the (path, name) of FileNotes.private_removals that no other file of the run spells;
     `with_tests`: those that only the run's Roots tests spell besides, which go (as
@@ -169,6 +178,7 @@ def plans(entries, removable: tuple = (), with_tests: tuple = ()) -> Plans:
         code_migrated=migrated,
         removable_names=removable,
         suggested_names=suggested,
+        imported_names=imported,
     )
     fix = RootsPlan(
         fix_tools,
@@ -178,6 +188,7 @@ def plans(entries, removable: tuple = (), with_tests: tuple = ()) -> Plans:
         code_migrated=migrated,
         removable_names=removable,
         suggested_names=suggested,
+        imported_names=imported,
     )
     suggestions = RootsPlan(
         suggested_tools,
@@ -186,6 +197,7 @@ def plans(entries, removable: tuple = (), with_tests: tuple = ()) -> Plans:
         code_migrated=migrated,
         removable_names=removable,
         suggested_names=suggested,
+        imported_names=imported,
     )
     return Plans(fix, unsafe, suggestions)
 

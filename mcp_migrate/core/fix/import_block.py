@@ -23,6 +23,7 @@ def add_imports(module: cst.Module, imports: list) -> cst.Module:
     conditional one included) is not imported twice. Without a top import block, LibCST's
     AddImportsVisitor places it."""
     leftover = []
+    original = module
     for mod, name in dict.fromkeys(imports):
         if (name or mod.partition(".")[0]) in _module_import_bindings(module):
             continue
@@ -34,7 +35,7 @@ def add_imports(module: cst.Module, imports: list) -> cst.Module:
         else:
             module = placed
     if not leftover:
-        return separate_sections(module)
+        return separate_sections(module, original)
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import AddImportsVisitor
 
@@ -197,16 +198,28 @@ def _insert_sorted(module: cst.Module, mod: str, name: str | None) -> cst.Module
     return module.with_changes(body=body)
 
 
-def separate_sections(module: cst.Module) -> cst.Module:
+def separate_sections(module: cst.Module, before: cst.Module | None = None) -> cst.Module:
     """One blank line between import sections at the top of the module (removing or adding an
-    import can take away or leave out the line that separated two sections)."""
+    import can take away or leave out the line that separated two sections), unless the module
+    as it was (`before`) writes its sections together (mcp-devtools' `from typing import ...`
+    straight above `from mcp.server import Server`): its style is kept."""
+    if before is not None and _sections_together(before):
+        return module
     block = _top_imports(module)
     if any(a[2][0] > b[2][0] for a, b in zip(block, block[1:])):
         return module  # sections out of order already: not ours to rearrange
     body = list(module.body)
     changed = False
-    for (_, _, before), (index, stmt, key) in zip(block, block[1:]):
-        if before[0] != key[0] and not any(line.comment is None for line in stmt.leading_lines):
+    for (_, _, previous), (index, stmt, key) in zip(block, block[1:]):
+        if previous[0] != key[0] and not any(line.comment is None for line in stmt.leading_lines):
             body[index] = stmt.with_changes(leading_lines=[cst.EmptyLine(), *stmt.leading_lines])
             changed = True
     return module.with_changes(body=body) if changed else module
+
+
+def _sections_together(module: cst.Module) -> bool:
+    """Whether the module's top import block has two sections next to each other and no blank
+    line between any two sections."""
+    block = _top_imports(module)
+    borders = [stmt for (_, _, before), (_, stmt, key) in zip(block, block[1:]) if before[0] != key[0]]
+    return bool(borders) and all(not any(line.comment is None for line in stmt.leading_lines) for stmt in borders)

@@ -110,28 +110,68 @@ def _uses_in(root: cst.CSTNode) -> dict:
     return counts
 
 
-def remove_orphaned_imports(before: cst.Module, after: cst.Module, used_before: dict | None = None) -> cst.Module:
+def remove_orphaned_imports(
+    before: cst.Module, after: cst.Module, used_before: dict | None = None, kept: frozenset = frozenset()
+) -> cst.Module:
+    """`after` without the imports its edits left unused (they were used in `before`), but those
+    binding a name in `kept`: other modules import it from this one (run.reexports)."""
     if used_before is None:
         used_before = name_uses(before)
     used_after = name_uses(after)
     orphaned = [
         (bound, mod, obj, asname)
         for bound, mod, obj, asname in _imported_names(after)
-        if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0
+        if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0 and bound not in kept
     ]
     if not orphaned:
         return after
     words = {bound for bound, _, _, _ in orphaned}
     fast = _plain_removal(after, orphaned, words)
     if fast is not None:
-        return separate_sections(_no_new_leading_blank(after, fast))
+        return separate_sections(_closing_on_its_line(after, _no_new_leading_blank(after, fast)), after)
     from libcst.codemod import CodemodContext
     from libcst.codemod.visitors import RemoveImportsVisitor
 
     context = CodemodContext()
     for _bound, mod, obj, asname in orphaned:
         RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
-    return separate_sections(_no_new_leading_blank(after, _remove_imports(context, after, words)))
+    removed = _remove_imports(context, after, words)
+    return separate_sections(_closing_on_its_line(after, _no_new_leading_blank(after, removed)), after)
+
+
+def _closing_on_its_line(before: cst.Module, after: cst.Module) -> cst.Module:
+    """A `from m import (` one name a line whose last names went keeps its closing parenthesis
+    on its own line, with a trailing comma (RemoveImportsVisitor leaves `    Tool)`: mcp-devtools,
+    session 50's first look). Only imports the removal changed."""
+    kept = {code_of(n) for n in iter_nodes(before) if isinstance(n, cst.ImportFrom)}
+    changed = [
+        n for n in iter_nodes(after) if isinstance(n, cst.ImportFrom) and _closes_on_last(n) and code_of(n) not in kept
+    ]
+    for node in changed:  # untouched subtrees keep their identity across deep_replace
+        replaced = after.deep_replace(node, _with_closing_line(node))
+        after = replaced if isinstance(replaced, cst.Module) else after
+    return after
+
+
+def _closes_on_last(node: cst.ImportFrom) -> bool:
+    """`from m import (\n    a,\n    b)`: one name a line, the parenthesis after the last."""
+    if node.rpar is None or node.lpar is None or isinstance(node.names, cst.ImportStar) or not node.names:
+        return False
+    names = list(cast("tuple[cst.ImportAlias, ...]", node.names))
+    if isinstance(names[-1].comma, cst.Comma):
+        return False
+    first = node.lpar.whitespace_after
+    return isinstance(first, cst.ParenthesizedWhitespace) and all(
+        isinstance(a.comma, cst.Comma) and isinstance(a.comma.whitespace_after, cst.ParenthesizedWhitespace)
+        for a in names[:-1]
+    )
+
+
+def _with_closing_line(node: cst.ImportFrom) -> cst.ImportFrom:
+    names = list(cast("tuple[cst.ImportAlias, ...]", node.names))
+    line = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
+    names[-1] = names[-1].with_changes(comma=cst.Comma(whitespace_after=line))
+    return node.with_changes(names=names)
 
 
 def _plain_removal(module: cst.Module, orphaned: list, words: set) -> cst.Module | None:

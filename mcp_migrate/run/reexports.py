@@ -1,0 +1,67 @@
+"""Which names other files of the run import from a file: a fix's import clean-up must not take
+them away. mcp-devtools' tests do `from server import ClientCapabilities, ListRootsResult`; the
+server's fix stopped using them and removed their imports, and the whole test module failed to
+import (session 50's first look). An import another module takes a name from is in use, though
+nothing in its own file reads it.
+
+A plain byte search over the run's files, once per run and only for the files a fix may change:
+`from <...>stem import a, b as c, (d, e)`, where `stem` is the module's file name (a package's
+folder for `__init__.py`). Every file of that name counts (a dotted path is not resolved), so a
+name is kept rather than lost. A file that cannot be read imports nothing (its imports are
+unknown, and keeping every import of every fixed file for it would undo the clean-up). `import
+server` followed by `server.Name` is not seen."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable
+
+
+def imported_names(fixed: Iterable[str], readers: Iterable[tuple]) -> tuple:
+    """(display path, name) for every name another file of the run imports from one of the
+    `fixed` files (display paths). `readers`: (display path, a callable returning its bytes)."""
+    by_stem: dict = {}
+    for path in sorted(set(fixed)):
+        by_stem.setdefault(_stem(path), []).append(path)
+    if not by_stem:
+        return ()
+    stems = b"|".join(re.escape(os.fsencode(stem)) for stem in sorted(by_stem))
+    pattern = re.compile(
+        rb"^[ \t]*from[ \t]+\.*(?:[\w.]*\.)?(" + stems + rb")[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE
+    )
+    found: set = set()
+    for reader_path, read in readers:
+        data = _read(read)
+        if not data:
+            continue
+        for match in pattern.finditer(data):
+            stem = os.fsdecode(match.group(1))
+            for name in _names(match.group(2)):
+                found.update((path, name) for path in by_stem.get(stem, ()) if path != reader_path)
+    return tuple(sorted(found))
+
+
+def _stem(path: str) -> str:
+    base = os.path.basename(path)
+    if base == "__init__.py":
+        return os.path.basename(os.path.dirname(path)) or base
+    return base[:-3] if base.endswith(".py") else base
+
+
+def _names(text: bytes) -> list:
+    """The imported names of `a, b as c` or `(a,\\n b)`, comments dropped."""
+    words = re.sub(rb"#[^\n]*", b"", text).strip(b"()\\ \t\n")
+    out = []
+    for part in words.split(b","):
+        name = part.strip().split()[0] if part.strip() else b""
+        if re.fullmatch(rb"[A-Za-z_]\w*", name):
+            out.append(name.decode())
+    return out
+
+
+def _read(read: Callable[[], bytes]) -> bytes:
+    try:
+        return read()
+    except OSError:
+        return b""
