@@ -374,3 +374,34 @@ def test_the_engine_reaches_other_files_only_through_the_view():
                     if name in readers:
                         reading.add(path.relative_to(PACKAGE).as_posix())
     assert reading - allowed == set()
+
+
+def test_set_roots_of_a_project_class_the_file_imports_is_no_fastmcp_client(tmp_path, monkeypatch):
+    """Jedi-Py-MCP (session 50's first look): `multi_ctx.registry.set_roots(paths)` in a server
+    that imports fastmcp, on the project's own `WorkspaceRegistry.set_roots`, defined in a module
+    the server imports. Read through the project, it is no fastmcp client's roots; without that
+    module the untyped receiver still counts as one."""
+    import json
+
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "registry.py").write_text(
+        "class WorkspaceRegistry:\n    async def set_roots(self, roots):\n        self.roots = roots\n"
+    )
+    (tmp_path / "pkg" / "server.py").write_text(
+        "import fastmcp\n\nfrom pkg.registry import WorkspaceRegistry\n\n\n"
+        "async def share(multi_ctx, paths):\n    await multi_ctx.registry.set_roots(paths)\n"
+    )
+
+    def codes() -> list:
+        out = CliRunner().invoke(cli, ["check", "--exit-zero", "--no-cache", "--output-format", "json", "pkg"])
+        return [(f["path"], f["line"], f["code"]) for f in json.loads(out.stdout)["findings"]]
+
+    assert codes() == []
+    (tmp_path / "pkg" / "registry.py").write_text("class WorkspaceRegistry:\n    pass\n")
+    assert codes() == [("pkg/server.py", 7, "RT002")]

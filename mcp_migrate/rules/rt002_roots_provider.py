@@ -8,6 +8,7 @@ import libcst as cst
 
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.messages import Message
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import (
     ASKING_TYPES,
@@ -41,6 +42,7 @@ from mcp_migrate.rules.rt002_screen import (
     provider_slot,
 )
 from mcp_migrate.vocabulary.file_effects import PROVIDES, STORES, file_effects, found_alone
+from mcp_migrate.vocabulary.imported_asks import imports_a_module_defining
 from mcp_migrate.vocabulary.roots_api import (
     SETTER_NAME,
     bound_value,
@@ -103,6 +105,10 @@ MSG_STORE_PARAM = Message(
 MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
 _OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
+#: The memo key of RootsProvider._imports_own_set_roots.
+_IMPORTS_OWN_SET_ROOTS = "rt002.imports_own_set_roots"
+
+
 #: What a module defining a roots store holds: the definition of its roots setter (SETTER_NAME).
 _STORE_TOKENS = tuple(b"def " + verb + b"_root" for verb in (b"set", b"update", b"replace", b"register", b"add"))
 #: Keywords that hand a project's own roots provider on (`roots_provider=`, `roots_manager=`).
@@ -415,12 +421,25 @@ class RootsProvider(WireMethodRule):
             and FASTMCP.encode() in self.context.data
             and self.resolver.imports_sdk
             and not _OWN_SET_ROOTS.search(self.context.data)
+            and not self._imports_own_set_roots()
         ):
             self.report(
                 node,
                 MSG.format(what="`set_roots(...)`"),
                 fix=remove_provider_statement(self.context, node),
             )
+
+    def _imports_own_set_roots(self) -> bool:
+        """Whether a project module this file imports from defines a `set_roots` of its own
+        (Jedi-Py-MCP's `WorkspaceRegistry.set_roots`, reached as `multi_ctx.registry.set_roots`
+        in a file that also imports fastmcp): an untyped receiver is then no fastmcp client."""
+        found = self.context.memo.get(_IMPORTS_OWN_SET_ROOTS)
+        if found is None:
+            view, limit = view_of(self.context.settings), self.context.settings.max_file_size
+            found = self.context.memo[_IMPORTS_OWN_SET_ROOTS] = imports_a_module_defining(
+                self.context.data, self.context.path, _OWN_SET_ROOTS, limit, view
+            )
+        return found
 
     def visit_DictElement(self, node: cst.DictElement) -> None:
         """`{"list_roots_callback": cb}` kwargs splatted into a session later, or a callback

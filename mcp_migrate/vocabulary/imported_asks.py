@@ -115,6 +115,29 @@ def _spells(data: bytes, text: bytes) -> bool:
     return False
 
 
+def imports_a_module_defining(data: bytes, path: str, pattern, limit: int, view: ProjectView) -> bool:
+    """Whether the file at `path` (its bytes `data`) imports from a project module whose bytes
+    match `pattern` (a definition of its own: `def set_roots`), each module read once per view."""
+    if not path or path.startswith("<"):
+        return False
+    for module, _names in from_imports(data):
+        source = module_source(path, module, view)
+        if source is not None and view.per_file(
+            _DEFINES, source, pattern.pattern, lambda stat, s=source: _matches(s, stat, limit, pattern), False
+        ):
+            return True
+    return False
+
+
+def _matches(source: str, stat, limit: int, pattern) -> bool:
+    data = read(source, stat, limit)
+    return data is not None and pattern.search(data) is not None
+
+
+#: The project view's table of imports_a_module_defining's answers.
+_DEFINES = "imported_asks.defines"
+
+
 def from_imports(data: bytes) -> list:
     """(module, [(name, bound name)]) for each `from module import ...` statement."""
     found = []
