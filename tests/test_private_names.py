@@ -199,7 +199,9 @@ def test_a_private_handler_its_roots_tests_call_goes_with_them(tmp_path, monkeyp
 
 def test_the_names_other_files_import_from_a_fixed_file():
     """`from server import (A, B as C)`, relative and dotted spellings, comments dropped; a
-    module whose name only starts the same (`serverless`) is another module."""
+    module whose name only starts the same (`serverless`), or a dotted path the file's path does
+    not end with (`from mcp.client import` is not `examples/roots/client.py`: keeping its names
+    left them unused there), is another module."""
     from mcp_migrate.run.reexports import imported_names
 
     files = {
@@ -207,13 +209,19 @@ def test_the_names_other_files_import_from_a_fixed_file():
         "test_server.py": b"from server import find_root\nfrom server import (\n    Caps,  # c\n    Result as R,\n)\n",
         "pkg/__init__.py": b"",
         "other.py": b"from .pkg import Thing\nfrom a.b.server import Zed\nfrom serverless import No\n",
+        "examples/roots/client.py": b"from mcp.client import Client\n",
+        "examples/roots/run.py": b"from mcp.client import Session\nfrom .client import main\n",
+        "src/app/server.py": b"",
+        "src/app/cli.py": b"from app.server import serve\n",
     }
-    assert imported_names(["server.py", "pkg/__init__.py"], _readers(files)) == (
+    fixed = ["server.py", "pkg/__init__.py", "examples/roots/client.py", "src/app/server.py"]
+    assert imported_names(fixed, _readers(files)) == (
+        ("examples/roots/client.py", "main"),
         ("pkg/__init__.py", "Thing"),
         ("server.py", "Caps"),
         ("server.py", "Result"),
-        ("server.py", "Zed"),
         ("server.py", "find_root"),
+        ("src/app/server.py", "serve"),
     )
 
 

@@ -6,8 +6,9 @@ nothing in its own file reads it.
 
 A plain byte search over the run's files, once per run and only for the files a fix may change:
 `from <...>stem import a, b as c, (d, e)`, where `stem` is the module's file name (a package's
-folder for `__init__.py`). Every file of that name counts (a dotted path is not resolved), so a
-name is kept rather than lost. A file that cannot be read imports nothing (its imports are
+folder for `__init__.py`), and the module names that file: a relative module from the
+importer's folder, an absolute one whose dotted path ends the file's path (`from mcp.client
+import Client` is not `examples/roots/client.py`: keeping its names left them unused there). A file that cannot be read imports nothing (its imports are
 unknown, and keeping every import of every fixed file for it would undo the clean-up). `import
 server` followed by `server.Name` is not seen."""
 
@@ -28,7 +29,7 @@ def imported_names(fixed: Iterable[str], readers: Iterable[tuple]) -> tuple:
         return ()
     stems = b"|".join(re.escape(os.fsencode(stem)) for stem in sorted(by_stem))
     pattern = re.compile(
-        rb"^[ \t]*from[ \t]+\.*(?:[\w.]*\.)?(" + stems + rb")[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE
+        rb"^[ \t]*from[ \t]+(\.*(?:[\w.]*\.)?(?:" + stems + rb"))[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE
     )
     found: set = set()
     for reader_path, read in readers:
@@ -36,10 +37,37 @@ def imported_names(fixed: Iterable[str], readers: Iterable[tuple]) -> tuple:
         if not data:
             continue
         for match in pattern.finditer(data):
-            stem = os.fsdecode(match.group(1))
-            for name in _names(match.group(2)):
-                found.update((path, name) for path in by_stem.get(stem, ()) if path != reader_path)
+            module = os.fsdecode(match.group(1))
+            targets = [p for p in by_stem.get(module.rsplit(".", 1)[-1], ()) if p != reader_path]
+            targets = [p for p in targets if _names_file(module, reader_path, p)]
+            for name in _names(match.group(2)) if targets else ():
+                found.update((path, name) for path in targets)
     return tuple(sorted(found))
+
+
+def _names_file(module: str, importer: str, path: str) -> bool:
+    """Whether `from <module> import` in the file `importer` can mean the file `path`: a relative
+    module from the importer's folder; an absolute one whose dotted path ends the file's path
+    (`mcp.client` is `.../mcp/client.py`, not `examples/roots/client.py`), or a bare name: a
+    module beside the importer or in a folder above it (the script's folder and the project's
+    root are where sys.path finds them: tests/test_server.py's `from server import` is the
+    root's server.py)."""
+    target = path.replace(os.sep, "/")
+    target = target[: -len("/__init__.py")] if target.endswith("/__init__.py") else target.removesuffix(".py")
+    dots = len(module) - len(module.lstrip("."))
+    parts = [part for part in module[dots:].split(".") if part]
+    if dots:
+        folder = os.path.dirname(importer.replace(os.sep, "/"))
+        for _ in range(dots - 1):
+            folder = os.path.dirname(folder)
+        wanted = "/".join([folder, *parts]) if folder else "/".join(parts)
+        return os.path.normpath(target) == os.path.normpath(wanted)
+    suffix = "/".join(parts)
+    if len(parts) == 1:  # a bare name: a module beside the importer or in a folder above it
+        home = os.path.dirname(target)
+        folder = os.path.dirname(importer.replace(os.sep, "/"))
+        return os.path.basename(target) == suffix and (not home or folder == home or folder.startswith(home + "/"))
+    return target == suffix or target.endswith("/" + suffix)
 
 
 def _stem(path: str) -> str:
