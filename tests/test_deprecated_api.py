@@ -343,3 +343,40 @@ def test_a_default_for_an_absent_deprecated_parameter_does_not_go_with_it():
     findings = check_bytes(DEFAULTED.encode(), "lib/session.py", default_settings()).findings
     by_line = {f.line: f for f in findings if f.code == "RT002"}
     assert not by_line[8].help.startswith("it goes with the fix")
+
+
+ROUTER_TEST = """from lib.router import create_router
+
+
+async def test_roots_list_answers_with_the_callback():
+    async def callback(context):
+        return None
+
+    handle = create_router(list_roots_callback=callback)
+    assert await handle("roots/list", {}) is not None
+"""
+
+
+def test_the_tests_of_a_deprecated_api_stay(tmp_path, monkeypatch):
+    """A deprecation keeps the Roots behaviour (it warns): the tests of it are no migration
+    target while it works, so they wait (no edit) instead of going with the suggestions
+    (fastapi-mcp-router: eight tests of its deprecated `roots_manager=` were deleted by
+    `--apply-suggestions` while the parameter still worked, session 50)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "lib" / "router.py").write_text(ROUTER)
+    (tmp_path / "tests" / "test_router.py").write_text(ROUTER_TEST)
+    out = CliRunner().invoke(cli, ["check", "--unsafe-fixes", "--exit-zero", "--output-format", "json", "."])
+    tests = [f for f in json.loads(out.stdout)["findings"] if f["path"].startswith("tests/")]
+    # the callback the test defines, and the keyword it passes it by
+    assert [(f["line"], f["code"], f["fix"]) for f in tests] == [(5, "RT002", "none"), (8, "RT002", "none")]
+    assert not any("suggested removal of this test" in f["help"] for f in tests)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    assert (tmp_path / "tests" / "test_router.py").read_text() == ROUTER_TEST

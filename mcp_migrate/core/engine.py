@@ -803,9 +803,13 @@ def _keeps_roots(reports: list, rules: list) -> bool:
     """A Roots finding here gets no edit (or only a review marker): the project keeps that Roots
     behaviour (core.coordination.FileNotes.keeps_roots)."""
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
-    # A caller of a helper that asks (`via`) goes with the helper's own finding and edit.
+    # A caller of a helper that asks (`via`) goes with the helper's own finding and edit. A
+    # deprecation keeps the behaviour too (it warns), and so does code its project already
+    # deprecated: the tests of it stay (fastapi-mcp-router's tests of its deprecated
+    # `roots_manager=` went with the suggestions while it still worked).
     return any(
-        rep.code in migrating and rep.via is None and (rep.fix is None or rep.fix.marker_only) for rep in reports
+        rep.code in migrating and rep.via is None and (rep.fix is None or rep.fix.marker_only or rep.fix.keeps_working)
+        for rep in reports
     )
 
 
@@ -950,6 +954,7 @@ def _keep_deprecated_working(roots: list, deprecated: list, parents: dict) -> No
         else:
             rep.help = with_note(own, KEPT_WORKING.format(code=carrier.code, name=name))
             _goes_with(rep, carrier)
+            rep.fix = replace(rep.fix, keeps_working=True)
 
 
 def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:
@@ -968,7 +973,7 @@ def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:
             continue
         method, warning = found
         if warning is not None:
-            rep.fix = replace(rep.fix, edits=(warning.edit,), display=True, imports=warning.imports)
+            rep.fix = replace(rep.fix, edits=(warning.edit,), display=True, imports=warning.imports, keeps_working=True)
             rep.kind, rep.help = None, with_note(rep.help, warning.note)
         else:  # no deprecation to write (one is there already: core.deprecated keeps it aside)
             rep.fix, rep.kind = None, None

@@ -102,6 +102,9 @@ class Fix:
     #: directories, so in test code it is applied like any fix, not only suggested (issue 36
     #: §4: tests move with the code they test).
     hands_over: bool = False
+    #: A deprecation, or code that keeps a deprecated parameter working: applied, the Roots
+    #: behaviour stays (it warns), so the tests of it stay too (core.engine._keeps_roots).
+    keeps_working: bool = False
 
     @property
     def marker_only(self) -> bool:

@@ -59,6 +59,9 @@ SUGGESTED_CLASS_DEPRECATION = (
     " class, so its docstring says it is deprecated instead of it going; delete it once nothing uses it"
 )
 
+#: The notes of the candidates that deprecate instead of removing: the behaviour stays.
+DEPRECATION_NOTES = frozenset({SUGGESTED_PARAMETER_DEPRECATION, SUGGESTED_DEPRECATION, SUGGESTED_CLASS_DEPRECATION})
+
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
 #: `types.RootsCapability(...)` (the callee's attribute), the call itself, `await` of it.
 _SAME_VALUE = (cst.Attribute, cst.Call, cst.Await)
@@ -443,7 +446,11 @@ def suggested_removals(module: cst.Module, wanted: list, others: list, parents: 
         for i in dropped:
             del chosen[i]
     return {
-        i: (Fix((c.edit,), display=True, imports=c.imports), c.note or SUGGESTED_REMOVAL) for i, c in chosen.items()
+        i: (
+            Fix((c.edit,), display=True, imports=c.imports, keeps_working=c.note in DEPRECATION_NOTES),
+            c.note or SUGGESTED_REMOVAL,
+        )
+        for i, c in chosen.items()
     }
 
 

@@ -77,7 +77,7 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
     ):
         deprecated = deprecation(func)
         if deprecated is not None:
-            fix = Fix((deprecated.edit,), display=True, imports=deprecated.imports)
+            fix = Fix((deprecated.edit,), display=True, imports=deprecated.imports, keeps_working=True)
             return Outcome(fix, ("deprecation",), suggested=FORWARDS)
     builder = SiteRewrite(context, func, value, kind, strategy_for(strategy, settings))
     notes = context.notes
