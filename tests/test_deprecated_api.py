@@ -380,3 +380,22 @@ def test_the_tests_of_a_deprecated_api_stay(tmp_path, monkeypatch):
     assert not any("suggested removal of this test" in f["help"] for f in tests)
     CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
     assert (tmp_path / "tests" / "test_router.py").read_text() == ROUTER_TEST
+
+
+def test_a_docstring_saying_removed_in_counts_as_deprecated():
+    """python-sdk's RootsListChangedNotification says "Removed in protocol 2026-07-28; ...": a
+    second deprecation note was suggested beside it (session 50's review)."""
+    source = '''from pydantic import BaseModel
+
+
+class RootsListChangedNotification(BaseModel):
+    """Sent when roots change.
+
+    Removed in protocol 2026-07-28; sent/received on sessions negotiating <= 2025-11-25.
+    """
+
+    method: str = "notifications/roots/list_changed"
+'''
+    result = check_bytes(source.encode(), "proto/types.py", default_settings())
+    assert result.findings == []
+    assert [(s.finding.line, s.kind) for s in result.suppressed] == [(4, "deprecated")]

@@ -2,9 +2,9 @@
 `@deprecated("... SEP-2577 ...")` (typing_extensions, `warnings` in 3.13, the `deprecated`
 package), whose body starts by warning about it (`warnings.warn("... SEP-2577 ...")`, what
 RT001-RT006's suggested deprecations insert), or whose docstring says so in a sentence of its
-own ("Deprecated in 2026-07-28 (SEP-2577)", a `.. deprecated::` directive): the `mcp` SDK's
-protocol types, which its own code still builds for 2025-era peers and so cannot warn, and what
-a suggested deprecation of a class writes. That is the migration a library merges for its
+own ("Deprecated in 2026-07-28 (SEP-2577)", "Removed in protocol 2026-07-28", a
+`.. deprecated::` directive): the `mcp` SDK's protocol types, which its own code still builds
+for 2025-era peers and so cannot warn, and what a suggested deprecation of a class writes. That is the migration a library merges for its
 public Roots API (the `mcp` SDK, upstream 4573e4ac3): the method keeps serving the 2025-era
 peers that still call it, and warns them. A Roots construct inside it is migrated, not a
 finding: the engine keeps it aside as suppressed, with the definition's name as the reason, and
@@ -23,8 +23,9 @@ DEPRECATED = "deprecated"
 #: Words a deprecation message names Roots by.
 _ROOTS_WORDS = ("sep-2577", "roots")
 #: A sentence of a docstring that says its definition is deprecated: "Deprecated in ...", a
-#: Sphinx `.. deprecated::` directive (not "roots are deprecated, so ..." in passing).
-_DEPRECATED_SENTENCE = re.compile(r"(?:\A|[.!?]\s+|\n\s*)(?:\.\.\s*)?deprecated\b", re.IGNORECASE)
+#: Sphinx `.. deprecated::` directive, "Removed in protocol 2026-07-28" (python-sdk's
+#: RootsListChangedNotification); not "roots are deprecated, so ..." in passing.
+_DEPRECATED_SENTENCE = re.compile(r"(?:\A|[.!?]\s+|\n\s*)(?:(?:\.\.\s*)?deprecated\b|removed in\b)", re.IGNORECASE)
 #: How many leading statements (after a docstring) a deprecation warning may stand among.
 _LEADING = 3
 
