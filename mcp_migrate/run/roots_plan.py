@@ -170,34 +170,23 @@ def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tupl
     suggested_tools = tuple(sorted({t for e in taken for t in (*e.notes.tools, *e.notes.suggested_tools)}))
     suggested_asking = tuple(e.path for e in entries if _asks_after(e, e.rewritten_by_unsafe, suggestions=True))
     fix_tools, fix_asking = one("rewritten_by_fix")
-    migrated = _code_migrated(entries, removable + suggested)
-    unsafe = RootsPlan(
-        unsafe_tools,
-        bool(unsafe_asking),
-        asking=unsafe_asking,
-        code_migrated=migrated,
+    # What the whole run decided, the same in the three plans.
+    run = RootsPlan(
+        code_migrated=_code_migrated(entries, removable + suggested),
         removable_names=removable,
         suggested_names=suggested,
         imported_names=imported,
     )
-    fix = RootsPlan(
-        fix_tools,
-        bool(fix_asking),
+    unsafe = dataclasses.replace(run, tools=unsafe_tools, server_still_asks=bool(unsafe_asking), asking=unsafe_asking)
+    fix = dataclasses.replace(
+        run,
+        tools=fix_tools,
+        server_still_asks=bool(fix_asking),
         freed_by_unsafe=bool(fix_asking) and not unsafe_asking,
         asking=fix_asking,
-        code_migrated=migrated,
-        removable_names=removable,
-        suggested_names=suggested,
-        imported_names=imported,
     )
-    suggestions = RootsPlan(
-        suggested_tools,
-        bool(suggested_asking),
-        asking=suggested_asking,
-        code_migrated=migrated,
-        removable_names=removable,
-        suggested_names=suggested,
-        imported_names=imported,
+    suggestions = dataclasses.replace(
+        run, tools=suggested_tools, server_still_asks=bool(suggested_asking), asking=suggested_asking
     )
     return Plans(fix, unsafe, suggestions)
 
