@@ -51,7 +51,7 @@ from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
-from mcp_migrate.core.syntax import ModuleIndex
+from mcp_migrate.core.syntax import ModuleIndex, ancestry
 
 
 def _gate_tokens(settings: Settings) -> tuple:
@@ -829,6 +829,7 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     tests_go = plan.tests_go_with_code()
     from mcp_migrate.core.fix.kept_working import already_deprecated, deprecated_parameter
     from mcp_migrate.core.fix.suggested import (
+        SUGGESTED_DEPRECATION,
         SUGGESTED_PARAMETER_DEPRECATION,
         candidate,
         private_definition,
@@ -866,6 +867,7 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
     # (`--select` may take one rule's fixes without another's; suggestions imply unsafe fixes).
     pending: dict = {}
     deprecated: list = []
+    functions: list = []  # (a function the suggestions deprecate, the report whose fix does)
     for code in sorted({rep.code for rep in bare}):
         mine = [rep for rep in bare if rep.code == code]
         wanted = [
@@ -887,6 +889,10 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
                 found = deprecated_parameter(mine[i].node, parents)
                 if found is not None:
                     deprecated.append((*found, mine[i]))
+            elif note == SUGGESTED_DEPRECATION and wanted[i] is not None and wanted[i].alone is not None:
+                function = parents.get(id(wanted[i].alone))
+                if isinstance(function, cst.FunctionDef):
+                    functions.append((function, mine[i]))
     for rep in roots:
         found = already_deprecated(rep.node, parents)
         if found is not None:
@@ -895,6 +901,7 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
             # deprecation applied), which is the migration a library merges for it.
             rep.fix, rep.kind, rep.migrated = None, None, DEPRECATED_PARAMETER.format(name=found[1])
     _keep_deprecated_working(roots, deprecated, parents)
+    _keep_deprecated_functions_working(roots, functions, parents)
     # Per rule and kind, the fixes one command applies together (`--select` may take one rule's
     # without another's; `fix` takes safe fixes without unsafe ones). A safe fix keeps its
     # locals: deleting an assignment drops its value's side effects.
@@ -939,7 +946,7 @@ def _keep_deprecated_working(roots: list, deprecated: list, parents: dict) -> No
         if rep.migrated is not None or (rep.fix is not None and rep.fix.marker_only):
             continue
         if rep.fix is not None:
-            passed = passes_on(rep.fix, deprecated)
+            passed = passes_on(rep.fix, deprecated, parents)
         elif rep.carrier is None:
             passed = stores(rep.node, parents, deprecated) or reads(rep.node, parents, deprecated)
         else:
@@ -955,6 +962,39 @@ def _keep_deprecated_working(roots: list, deprecated: list, parents: dict) -> No
             rep.help = with_note(own, KEPT_WORKING.format(code=carrier.code, name=name))
             _goes_with(rep, carrier)
             rep.fix = replace(rep.fix, keeps_working=True)
+
+
+#: Said before the help of a finding whose fix lies inside a function the suggestions deprecate.
+INSIDE_DEPRECATED = (
+    "it goes with the fix of the {code} finding, which deprecates `{name}`: a deprecated function keeps"
+    " working until it goes, and this is part of it"
+)
+
+
+def _keep_deprecated_functions_working(roots: list, functions: list, parents: dict) -> None:
+    """A fix inside a function the same suggestions deprecate is withdrawn: the deprecation warns
+    and keeps the function working until it goes (mcp-use's `set_roots()` was deprecated, and
+    the safe removal of its `send_roots_list_changed()` left it storing roots and telling no
+    server: its test of the notification failed). The finding goes with the deprecation."""
+    if not functions:
+        return
+    for rep in roots:
+        if rep.fix is None or rep.fix.marker_only or rep.fix.keeps_working or not rep.fix.edits:
+            continue
+        edit = rep.fix.edits[0]
+        node = next(
+            (getattr(edit, a) for a in ("node", "arg", "element", "anchor", "func", "statement") if hasattr(edit, a)),
+            None,
+        )
+        if node is None:
+            continue
+        chain = ancestry(node, parents)
+        for function, carrier in functions:
+            if carrier is not rep and any(node is function for node in chain):
+                rep.help = with_note(rep.help, INSIDE_DEPRECATED.format(code=carrier.code, name=function.name.value))
+                _goes_with(rep, carrier)
+                rep.fix = replace(rep.fix, keeps_working=True)
+                break
 
 
 def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:

@@ -29,9 +29,12 @@ def already_deprecated(node: cst.CSTNode, parents: dict) -> tuple | None:
     return found if found is not None and parameter_warned(*found) else None
 
 
-def passes_on(fix, deprecated: list) -> tuple | None:
+def passes_on(fix, deprecated: list, parents: dict | None = None) -> tuple | None:
     """The entry of `deprecated` ((function, name, ...) each) whose parameter `fix` stops passing
-    on, by removing an argument or dict entry whose value is that parameter, or None."""
+    on, by removing an argument or dict entry whose value is that parameter, or None. With
+    `parents`, `self.<name>` anywhere in the parameter's class counts too: the class keeps it
+    under its own name, stored by a base class's `__init__` through `super()` (mcp-use's
+    connectors pass `list_roots_callback=self.list_roots_callback` to the session)."""
     if fix is None or not deprecated:
         return None
     values = []
@@ -40,7 +43,25 @@ def passes_on(fix, deprecated: list) -> tuple | None:
             values.append(edit.arg.value)
         elif isinstance(edit, RemoveElement) and isinstance(edit.element, cst.DictElement):
             values.append(edit.element.value)
-    return next((entry for value in values for entry in deprecated if _carries(value, entry[0], entry[1])), None)
+    return next(
+        (
+            entry
+            for value in values
+            for entry in deprecated
+            if _carries(value, entry[0], entry[1]) or _same_name_in_class(value, entry[0], entry[1], parents)
+        ),
+        None,
+    )
+
+
+def _same_name_in_class(value, function: cst.FunctionDef, name: str, parents: dict | None) -> bool:
+    """`self.<name>` in the class whose method takes the deprecated parameter `name`."""
+    if parents is None or not isinstance(value, cst.Attribute) or value.attr.value != name:
+        return False
+    if not (isinstance(value.value, cst.Name) and value.value.value == "self"):
+        return False
+    owner = next((n for n in reversed(ancestry(function, parents)) if isinstance(n, cst.ClassDef)), None)
+    return owner is not None and any(n is owner for n in ancestry(value, parents))
 
 
 def stores(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
