@@ -4,8 +4,8 @@ package), whose body starts by warning about it (`warnings.warn("... SEP-2577 ..
 RT001-RT006's suggested deprecations insert), or whose docstring says so in a sentence of its
 own ("Deprecated in 2026-07-28 (SEP-2577)", "Removed in protocol 2026-07-28", a
 `.. deprecated::` directive): the `mcp` SDK's protocol types, which its own code still builds
-for 2025-era peers and so cannot warn, and what a suggested deprecation of a class writes. That is the migration a library merges for its
-public Roots API (the `mcp` SDK, upstream 4573e4ac3): the method keeps serving the 2025-era
+for 2025-era peers and so cannot warn, and what a suggested deprecation of a class writes. That
+is the migration a library merges for its public Roots API (the `mcp` SDK, upstream 4573e4ac3): the method keeps serving the 2025-era
 peers that still call it, and warns them. A Roots construct inside it is migrated, not a
 finding: the engine keeps it aside as suppressed, with the definition's name as the reason, and
 a re-run after `fix --apply-suggestions` has nothing left to say there."""
@@ -16,7 +16,7 @@ import re
 
 import libcst as cst
 
-from mcp_migrate.core.syntax import is_docstring, iter_nodes, sole_small
+from mcp_migrate.core.syntax import docstring_text, is_docstring, iter_nodes, sole_small
 
 #: The kind of suppression (core.findings.Suppressed) of a finding inside such a definition.
 DEPRECATED = "deprecated"
@@ -56,12 +56,8 @@ def _deprecated(definition: cst.FunctionDef | cst.ClassDef) -> bool:
 def documents_deprecation(docstring: cst.BaseStatement) -> bool:
     """Whether a docstring statement says, in a sentence of its own, that its definition is
     deprecated, and names Roots."""
-    if not isinstance(docstring, cst.SimpleStatementLine) or not docstring.body:
-        return False
-    small = docstring.body[0]
-    value = small.value if isinstance(small, cst.Expr) else None
-    text = value.evaluated_value if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) else None
-    if not isinstance(text, str):
+    text = docstring_text(docstring)
+    if text is None:
         return False
     return bool(_DEPRECATED_SENTENCE.search(text)) and any(word in text.lower() for word in _ROOTS_WORDS)
 

@@ -51,7 +51,7 @@ from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
-from mcp_migrate.core.syntax import ModuleIndex, ancestry
+from mcp_migrate.core.syntax import ModuleIndex
 
 
 def _gate_tokens(settings: Settings) -> tuple:
@@ -933,8 +933,8 @@ def _keep_deprecated_working(roots: list, deprecated: list, parents: dict) -> No
     function, the parameter's name, the report whose fix deprecates it, or None where the
     function already warns). A pass-through, the statement storing the parameter on `self` for
     a later one, and Roots code left without an edit that reads the parameter or what its
-    function computes from it (core.fix.kept_working.reads) go with the suggested deprecation (its flow's
-    plan: issue 36 §1); once the parameter warns, it serves the deprecated API as the code
+    function computes from it (core.fix.kept_working.reads) go with the suggested deprecation
+    (its flow's plan: issue 36 §1); once the parameter warns, it serves the deprecated API as the code
     core.deprecated keeps aside does, and is kept aside with it (`Report.migrated`), so the
     run after `fix --apply-suggestions` has nothing left to say."""
     if not deprecated:
@@ -978,23 +978,17 @@ def _keep_deprecated_functions_working(roots: list, functions: list, parents: di
     server: its test of the notification failed). The finding goes with the deprecation."""
     if not functions:
         return
+    from mcp_migrate.core.fix.kept_working import within
+
     for rep in roots:
-        if rep.fix is None or rep.fix.marker_only or rep.fix.keeps_working or not rep.fix.edits:
+        if rep.fix is None or rep.fix.marker_only or rep.fix.keeps_working:
             continue
-        edit = rep.fix.edits[0]
-        node = next(
-            (getattr(edit, a) for a in ("node", "arg", "element", "anchor", "func", "statement") if hasattr(edit, a)),
-            None,
-        )
-        if node is None:
-            continue
-        chain = ancestry(node, parents)
-        for function, carrier in functions:
-            if carrier is not rep and any(node is function for node in chain):
-                rep.help = with_note(rep.help, INSIDE_DEPRECATED.format(code=carrier.code, name=function.name.value))
-                _goes_with(rep, carrier)
-                rep.fix = replace(rep.fix, keeps_working=True)
-                break
+        found = within(rep.fix, parents, [entry for entry in functions if entry[1] is not rep])
+        if found is not None:
+            function, carrier = found
+            rep.help = with_note(rep.help, INSIDE_DEPRECATED.format(code=carrier.code, name=function.name.value))
+            _goes_with(rep, carrier)
+            rep.fix = replace(rep.fix, keeps_working=True)
 
 
 def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:

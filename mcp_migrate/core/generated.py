@@ -10,6 +10,8 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.core.syntax import docstring_text
+
 #: The words a generated module's header says it with.
 _MARKER = re.compile(r"@generated\b|\bdo not (?:edit|modify)\b", re.IGNORECASE)
 
@@ -23,12 +25,7 @@ def is_generated(module: cst.Module) -> bool:
     if _MARKER.search(header):
         return True
     first = module.body[0] if module.body else None
-    if not isinstance(first, cst.SimpleStatementLine) or not first.body:
+    if not isinstance(first, cst.SimpleStatementLine):
         return False
-    header = "\n".join(line.comment.value for line in first.leading_lines if line.comment is not None)
-    small = first.body[0]
-    value = small.value if isinstance(small, cst.Expr) else None
-    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
-        text = value.evaluated_value
-        header += "\n" + (text if isinstance(text, str) else "")
-    return bool(_MARKER.search(header))
+    comments = "\n".join(line.comment.value for line in first.leading_lines if line.comment is not None)
+    return bool(_MARKER.search(comments + "\n" + (docstring_text(first) or "")))

@@ -303,6 +303,17 @@ def required_params(params: cst.Parameters) -> list:
     return [p for p in all_params(params) if p.default is None]
 
 
+def docstring_text(statement: cst.CSTNode | None) -> str | None:
+    """The text of a statement that is a string literal alone (a docstring, when it comes
+    first), or None."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    value = small.value if isinstance(small, cst.Expr) else None
+    text = value.evaluated_value if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) else None
+    return text if isinstance(text, str) else None
+
+
 def is_docstring(statement: cst.CSTNode) -> bool:
     """A statement that is a string literal alone: a module's, class's or function's docstring
     when it comes first."""

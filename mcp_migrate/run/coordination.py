@@ -57,8 +57,7 @@ def with_run_plan(items: list, jobs: int) -> list:
         (result.path, FileRef(source.path, settings).read) for (source, settings, *_), result in zip(items, checks)
     ]
     suggestions = any(settings.apply_suggestions for _source, settings, _, _ in items)
-    removable, with_tests = _removable(entries, readers)
-    run_plan = _fixed_with(plans(entries, removable, with_tests, _imported(entries, readers)), suggestions)
+    run_plan = _fixed_with(plans(entries, *_searched(entries, readers)), suggestions)
     if run_plan == RootsPlan():
         return items
     return [
@@ -79,8 +78,7 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
 
     result = analysis.check(data, display, settings)
     entries = [file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]
-    removable, with_tests = _removable(entries, [(result.path, lambda: data)])
-    both = plans(entries, removable, with_tests)
+    both = plans(entries, *_searched(entries, [(result.path, lambda: data)], imports=False))
     run_plan = _fixed_with(both, settings.apply_suggestions)
     return settings if run_plan == RootsPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
 
@@ -102,8 +100,7 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
             file_asks(result, _applies_rt001(run.unsafe_fixes_for(result.path), fixes), _applies_rt001(True, fixes))
         )
     readers = [(path, ref.read) for path, ref in run.files.items()]
-    removable, with_tests = _removable(entries, readers)
-    both = plans(entries, removable, with_tests, _imported(entries, readers))
+    both = plans(entries, *_searched(entries, readers))
     if both.unsafe.tools:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
     if both.fix.code_migrated or both.fix.removable_names or both.fix.suggested_names or both.fix.imported_names:
@@ -272,30 +269,27 @@ def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Ca
         tests = run_plan.code_migrated and in_test_code(result.path) and any(f.code in codes for f in result.findings)
         if tests or result.path in private:
             plan = ref.settings.run if isinstance(ref.settings.run, RootsPlan) else RootsPlan()
-            plan = dataclasses.replace(
-                plan,
-                code_migrated=run_plan.code_migrated,
-                removable_names=run_plan.removable_names,
-                suggested_names=run_plan.suggested_names,
-                imported_names=run_plan.imported_names,
-            )
+            plan = plan.decided_as(run_plan)
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
     _replace_results(run, chosen, recheck)
 
 
-def _removable(entries: list, readers: list) -> tuple:
-    """(RootsPlan.removable_names, the candidates for RootsPlan.suggested_names) of a run: its
-    files' private removals no other file spells, and those only its Roots tests spell."""
-    candidates = [(e.path, name) for e in entries for name in e.notes.private_removals]
-    tests = frozenset(e.path for e in entries if e.roots_test)
-    return private_names.removable(candidates, readers, tests) if candidates else ((), ())
-
-
-def _imported(entries: list, readers: list) -> tuple:
-    """RootsPlan.imported_names of a run: what other files import from the files a fix may
+def _searched(entries: list, readers: list, imports: bool = True) -> tuple:
+    """(RootsPlan.removable_names, the candidates for RootsPlan.suggested_names,
+    RootsPlan.imported_names) of a run, from one read of each file for both byte searches: its
+    files' private removals no other file spells, and those only its Roots tests spell
+    (run.private_names); and, with `imports`, what other files import from the files a fix may
     change (run.reexports)."""
-    fixed = [e.path for e in entries if e.edited]
-    return reexports.imported_names(fixed, readers) if fixed else ()
+    candidates = [(e.path, name) for e in entries for name in e.notes.private_removals]
+    spellings = private_names.Spellings(candidates, frozenset(e.path for e in entries if e.roots_test))
+    importers = reexports.Importers([e.path for e in entries if e.edited] if imports else ())
+    searches = [search for search in (spellings, importers) if search.wanted]
+    if searches:
+        for path, read in readers:
+            data = private_names.read_or_none(read)
+            for search in searches:
+                search.feed(path, data)
+    return (*spellings.result(), importers.result())
 
 
 def _recheck_here(items: list) -> list:

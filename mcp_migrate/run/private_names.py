@@ -24,30 +24,47 @@ def removable(candidates: Iterable[tuple], readers: Iterable[tuple], tests: froz
     those that no other file but `tests` spells). `readers`: (display path, a callable returning
     the file's bytes) for every file of the run; `tests`: the test files with Roots findings,
     whose tests of the Roots behaviour may go with the code (RootsPlan.suggested_names)."""
-    wanted = sorted(set(candidates))
-    if not wanted:
-        return (), ()
-    names = sorted({name for _, name in wanted})
-    pattern = re.compile(
-        rb"(?<![A-Za-z0-9_])(" + b"|".join(re.escape(name.encode()) for name in names) + rb")(?![A-Za-z0-9_])"
-    )
-    spelled: dict = {}
-    for path, read in readers:
-        found = _spelled(pattern, read, names)
+    search = Spellings(candidates, tests)
+    if search.wanted:
+        for path, read in readers:
+            search.feed(path, read_or_none(read))
+    return search.result()
+
+
+class Spellings:
+    """The byte search of `removable`, fed one file at a time (run.coordination reads each file
+    once for every search of the run's plan)."""
+
+    def __init__(self, candidates: Iterable[tuple], tests: frozenset = frozenset()) -> None:
+        self.wanted = sorted(set(candidates))
+        self.tests = tests
+        self.names = sorted({name for _, name in self.wanted})
+        self.pattern = re.compile(
+            rb"(?<![A-Za-z0-9_])(" + b"|".join(re.escape(name.encode()) for name in self.names) + rb")(?![A-Za-z0-9_])"
+        )
+        self.spelled: dict = {}
+
+    def feed(self, path: str, data: bytes | None) -> None:
+        """A file of the run (None: it cannot be read, and counts as spelling every name)."""
+        found = (
+            set(self.names) if data is None else {m.decode("utf-8", "replace") for m in set(self.pattern.findall(data))}
+        )
         for name in found:
-            spelled.setdefault(name, set()).add(path)
-    alone = tuple((path, name) for path, name in wanted if spelled.get(name, set()) <= {path})
-    with_tests = tuple(
-        (path, name)
-        for path, name in wanted
-        if (path, name) not in alone and spelled.get(name, set()) <= {path} | tests
-    )
-    return alone, with_tests
+            self.spelled.setdefault(name, set()).add(path)
+
+    def result(self) -> tuple:
+        alone = tuple((path, name) for path, name in self.wanted if self.spelled.get(name, set()) <= {path})
+        with_tests = tuple(
+            (path, name)
+            for path, name in self.wanted
+            if (path, name) not in alone and self.spelled.get(name, set()) <= {path} | self.tests
+        )
+        return alone, with_tests
 
 
-def _spelled(pattern: re.Pattern, read: Callable[[], bytes], names: list) -> set:
+def read_or_none(read: Callable[[], bytes]) -> bytes | None:
+    """A file's bytes, or None where it cannot be read."""
     try:
-        data = read()
+        return read()
     except OSError:
-        return set(names)
-    return {match.decode("utf-8", "replace") for match in set(pattern.findall(data))}
+        return None

@@ -16,33 +16,48 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+
+from mcp_migrate.run.private_names import read_or_none
 
 
 def imported_names(fixed: Iterable[str], readers: Iterable[tuple]) -> tuple:
     """(display path, name) for every name another file of the run imports from one of the
     `fixed` files (display paths). `readers`: (display path, a callable returning its bytes)."""
-    by_stem: dict = {}
-    for path in sorted(set(fixed)):
-        by_stem.setdefault(_stem(path), []).append(path)
-    if not by_stem:
-        return ()
-    stems = b"|".join(re.escape(os.fsencode(stem)) for stem in sorted(by_stem))
-    pattern = re.compile(
-        rb"^[ \t]*from[ \t]+(\.*(?:[\w.]*\.)?(?:" + stems + rb"))[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.MULTILINE
-    )
-    found: set = set()
-    for reader_path, read in readers:
-        data = _read(read)
-        if not data:
-            continue
-        for match in pattern.finditer(data):
+    search = Importers(fixed)
+    if search.wanted:
+        for path, read in readers:
+            search.feed(path, read_or_none(read))
+    return search.result()
+
+
+class Importers:
+    """The byte search of `imported_names`, fed one file at a time (run.coordination reads each
+    file once for every search of the run's plan)."""
+
+    def __init__(self, fixed: Iterable[str]) -> None:
+        self.by_stem: dict = {}
+        for path in sorted(set(fixed)):
+            self.by_stem.setdefault(_stem(path), []).append(path)
+        self.wanted = bool(self.by_stem)
+        stems = b"|".join(re.escape(os.fsencode(stem)) for stem in sorted(self.by_stem))
+        self.pattern = re.compile(
+            rb"^[ \t]*from[ \t]+(\.*(?:[\w.]*\.)?(?:" + stems + rb"))[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)",
+            re.MULTILINE,
+        )
+        self.found: set = set()
+
+    def feed(self, importer: str, data: bytes | None) -> None:
+        """A file of the run (None: it cannot be read, and imports nothing known)."""
+        for match in self.pattern.finditer(data or b""):
             module = os.fsdecode(match.group(1))
-            targets = [p for p in by_stem.get(module.rsplit(".", 1)[-1], ()) if p != reader_path]
-            targets = [p for p in targets if _names_file(module, reader_path, p)]
+            targets = [p for p in self.by_stem.get(module.rsplit(".", 1)[-1], ()) if p != importer]
+            targets = [p for p in targets if _names_file(module, importer, p)]
             for name in _names(match.group(2)) if targets else ():
-                found.update((path, name) for path in targets)
-    return tuple(sorted(found))
+                self.found.update((path, name) for path in targets)
+
+    def result(self) -> tuple:
+        return tuple(sorted(self.found))
 
 
 def _names_file(module: str, importer: str, path: str) -> bool:
@@ -86,10 +101,3 @@ def _names(text: bytes) -> list:
         if re.fullmatch(rb"[A-Za-z_]\w*", name):
             out.append(name.decode())
     return out
-
-
-def _read(read: Callable[[], bytes]) -> bytes:
-    try:
-        return read()
-    except OSError:
-        return b""

@@ -35,6 +35,10 @@ REQUEST_CODE = "RT001"
 TOOL_CALLER_CODE = "RT002"
 
 
+#: The fields the whole run decides, the same in each of its plans.
+RUN_DECISIONS = ("code_migrated", "removable_names", "suggested_names", "imported_names")
+
+
 @dataclass(frozen=True)
 class RootsPlan(RunPlan):
     """What the whole run knows before any file is fixed (`tools`: the MigratedTools of the
@@ -61,6 +65,11 @@ class RootsPlan(RunPlan):
     #: (display path, name): the names other files of the run import from a file its fixes may
     #: change (run.reexports): their imports stay.
     imported_names: tuple = ()
+
+    def decided_as(self, run: RootsPlan) -> RootsPlan:
+        """This plan with what the whole run decided as `run` has it (the same in each of the
+        run's plans: `plans`), for a file checked again under it."""
+        return dataclasses.replace(self, **{field: getattr(run, field) for field in RUN_DECISIONS})
 
     def kept_imports(self, path: str) -> frozenset:
         return frozenset(name for where, name in self.imported_names if where == path)

@@ -240,7 +240,7 @@ def edit_transformer(module: cst.Module, edits: list, width: int, parents: dict 
     name, or the whole-tree one when some named node is not in the module (never guess).
     `parents`: the module's parent map (`parents_below`), when the caller keeps one for many
     passes over the same module (a file's previews)."""
-    targets = {id(_edit_anchor(edit)) for edit in edits}
+    targets = {id(edit_anchor(edit)) for edit in edits}
     if parents is None:
         parents = parents_below(module)
     keep: set = set()
@@ -257,7 +257,7 @@ def edit_transformer(module: cst.Module, edits: list, width: int, parents: dict 
     return _PrunedApplyEdits(edits, keep, width, module.default_indent)
 
 
-def _edit_anchor(edit) -> cst.CSTNode:
+def edit_anchor(edit) -> cst.CSTNode:
     """The original node whose hooks apply `edit` (its container for removals of parts)."""
     if isinstance(edit, RemoveArg):
         return edit.call

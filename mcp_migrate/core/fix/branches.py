@@ -56,8 +56,9 @@ def branch_removal(chain: list, i: int, value: cst.CSTNode) -> Edit | None:
 def _requirement(chain: list, i: int) -> Edit | None:
     """`if not caps.roots: raise ValueError("Client must support roots")` above other work of its
     block that reads no roots (mcp-use's initialize middleware): a requirement, not the guard of
-    a request, nor a check of its own (the reviewer's "roots not advertised" error). A 2026-07-28 client declares no roots, so it would refuse every client: it goes.
-    `chain[i]` is the test that says roots are missing."""
+    a request, nor a check of its own (the reviewer's "roots not advertised" error). A 2026-07-28
+    client declares no roots, so it would refuse every client: it goes. `chain[i]` is the test
+    that says roots are missing."""
     test = chain[i]
     holder = chain[i - 1] if i > 0 else None
     block = chain[i - 2] if i > 1 else None

@@ -210,8 +210,8 @@ def separate_sections(module: cst.Module, before: cst.Module | None = None) -> c
         return module  # sections out of order already: not ours to rearrange
     body = list(module.body)
     changed = False
-    for (_, _, previous), (index, stmt, key) in zip(block, block[1:]):
-        if previous[0] != key[0] and not any(line.comment is None for line in stmt.leading_lines):
+    for index, stmt in _section_starts(block):
+        if not _blank_above(stmt):
             body[index] = stmt.with_changes(leading_lines=[cst.EmptyLine(), *stmt.leading_lines])
             changed = True
     return module.with_changes(body=body) if changed else module
@@ -220,6 +220,14 @@ def separate_sections(module: cst.Module, before: cst.Module | None = None) -> c
 def _sections_together(module: cst.Module) -> bool:
     """Whether the module's top import block has two sections next to each other and no blank
     line between any two sections."""
-    block = _top_imports(module)
-    borders = [stmt for (_, _, before), (_, stmt, key) in zip(block, block[1:]) if before[0] != key[0]]
-    return bool(borders) and all(not any(line.comment is None for line in stmt.leading_lines) for stmt in borders)
+    starts = _section_starts(_top_imports(module))
+    return bool(starts) and not any(_blank_above(stmt) for _, stmt in starts)
+
+
+def _section_starts(block: list) -> list:
+    """(index, statement) of each line of a top import block that starts a new section."""
+    return [(index, stmt) for (_, _, previous), (index, stmt, key) in zip(block, block[1:]) if previous[0] != key[0]]
+
+
+def _blank_above(stmt: cst.SimpleStatementLine) -> bool:
+    return any(line.comment is None for line in stmt.leading_lines)

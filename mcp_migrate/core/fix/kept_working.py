@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from mcp_migrate.core.fix.apply import edit_anchor
 from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement
 from mcp_migrate.core.fix.suggested import parameter_of, parameter_warned
 from mcp_migrate.core.syntax import ancestry, iter_nodes
@@ -90,18 +91,31 @@ def reads(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
     `if method == "roots/list": return {"roots": _roots_manager.list_roots()}`: fastapi-mcp-
     router's dispatch answers with what the deprecated parameter gives)."""
     chain = ancestry(node, parents)
+    statement = _statement(chain)
+    if statement is None:
+        return None
+    targets = {id(n) for t in iter_nodes(statement) if isinstance(t, cst.AssignTarget) for n in iter_nodes(t)}
     for entry in deprecated:
         function, name = entry[0], entry[1]
         if not any(n is function for n in chain):
             continue
         derived = _derived(function, name)
-        statement = _statement(chain)
-        if statement is None or any(isinstance(n, cst.If) and _when_absent(n.test, derived) for n in chain):
+        if any(isinstance(n, cst.If) and _when_absent(n.test, derived) for n in chain):
             continue  # `if list_roots_callback is None: list_roots_callback = default`: not given
-        targets = {id(n) for t in iter_nodes(statement) if isinstance(t, cst.AssignTarget) for n in iter_nodes(t)}
         if any(isinstance(n, cst.Name) and n.value in derived and id(n) not in targets for n in iter_nodes(statement)):
             return entry
     return None
+
+
+def within(fix, parents: dict, functions: list) -> tuple | None:
+    """The entry of `functions` ((function, ...) each: functions the suggestions deprecate) whose
+    function holds what `fix` edits, or None: a deprecated function keeps working until it goes,
+    so its Roots code stays with it (mcp-use's `set_roots()` kept storing roots and stopped
+    notifying once its send was removed)."""
+    if fix is None or not fix.edits:
+        return None
+    chain = ancestry(edit_anchor(fix.edits[0]), parents)
+    return next((entry for entry in functions if any(n is entry[0] for n in chain)), None)
 
 
 def _when_absent(test: cst.BaseExpression, derived: set) -> bool:

@@ -326,9 +326,7 @@ def deprecation(definition) -> Candidate | None:
     `DeprecationWarning` as its first statement (after its docstring). Not a class, a decorated
     function (a framework calls it: its registration is the finding to remove), a dunder, a
     body left for others to write (`...`, `pass`, `raise` of the abstract-method error), or one
-    that already warns. A class is deprecated in its docstring (`class_deprecation`)."""
-    if isinstance(definition, cst.ClassDef):
-        return class_deprecation(definition)
+    that already warns (a class is deprecated in its docstring: `class_deprecation`)."""
     if not isinstance(definition, cst.FunctionDef) or definition.decorators:
         return None
     name = definition.name.value
