@@ -80,6 +80,7 @@ LAZY = {
     ("core/engine.py", "mcp_migrate.core.fix.suggested_tests"): "as core.fix.suggested, above",
     ("core/engine.py", "mcp_migrate.core.fix.hollowed"): "as core.fix.suggested, above",
     ("core/engine.py", "mcp_migrate.core.fix.kept_working"): "as core.fix.suggested, above",
+    ("core/engine.py", "mcp_migrate.core.fix.accept_deprecation"): "as core.fix.suggested, above",
     ("core/engine.py", "mcp_migrate.core.fix.carried"): "a file with a finding left without an edit beside"
     " one with an edit: a tree without one never loads it",
     ("core/engine.py", "mcp_migrate.core.fix.edits"): "as core.fix.carried, above",

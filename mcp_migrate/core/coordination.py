@@ -77,6 +77,10 @@ class FileNotes:
     #: suggestion, or only a review marker): the project keeps that Roots behaviour, and its
     #: tests with it.
     keeps_roots: bool = False
+    #: The names (a function, a parameter) whose use warns of Roots' deprecation in this file,
+    #: outside test code, once its suggestions are applied (a deprecation they write, or one it
+    #: already has): the tests that spell one accept the warning (core.fix.accept_deprecation).
+    warned_names: list = field(default_factory=list)
     #: Private definitions of this file (module- or class-level names) whose removal it would
     #: suggest with the fixes that leave them unread, provided no other file of the run spells
     #: their name (a test calling `session._handle_roots_list_changed()` directly): only the run
@@ -116,11 +120,25 @@ class RunPlan:
         its name: they go with the code, as suggestions too. A file alone cannot know: no."""
         return False
 
+    def warned(self) -> frozenset:
+        """The names whose use warns of Roots' deprecation in code of the run outside its tests
+        once the suggestions are applied (FileNotes.warned_names): a Roots test that spells one
+        accepts that warning. A file alone knows nothing of the code its tests test: none."""
+        return frozenset()
+
     def tests_go_with_code(self) -> bool:
         """Whether a test of the Roots behaviour may be removed with the code it tests: only
         where the run knows that no file outside test code keeps a Roots finding without an
         edit (FileNotes.keeps_roots). A file alone knows nothing of the code its tests test."""
         return False
+
+
+#: Said before the help of a finding in test code whose module accepts the deprecation warning
+#: (core.fix.accept_deprecation): an edit of the tests, never withheld as a client-side fix is.
+TESTS_ACCEPT = (
+    "a suggestion with the deprecations of the code this tests (`fix --apply-suggestions` applies them together):"
+    " that code keeps its Roots behaviour and warns, so this test module accepts the warning"
+)
 
 
 def with_note(help_text: str, note: str | None) -> str:

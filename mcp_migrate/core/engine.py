@@ -36,7 +36,7 @@ from mcp_migrate.core.codes import (
 )
 from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
-from mcp_migrate.core.coordination import with_note
+from mcp_migrate.core.coordination import TESTS_ACCEPT, with_note
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.deprecated import DEPRECATED, deprecated_for_roots
 from mcp_migrate.core.dispatch import run_rules
@@ -436,6 +436,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
             result.notes.private_removals = sorted(set(private.values()))
             if _keeps_roots([rep for rep in reports if id(rep) not in private], rules):
                 result.notes.keeps_roots = True
+            result.notes.warned_names = _warned_names(reports, data)
         notes = result.notes
         if test_code and (notes.tools or notes.suggested_tools or notes.env_vars or notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
@@ -665,6 +666,8 @@ CLIENT_SIDE_TOGETHER = (
 TESTS_WAIT = (
     "no edit in test code while code outside the tests keeps Roots behaviour: the test changes with the code it tests"
 )
+#: The reason a Roots finding in a test module that accepts the deprecation warning is kept aside.
+ACCEPTS_DEPRECATION = "a test of Roots behaviour its project deprecated: the module accepts the warning"
 #: Said before the help of a finding in test code whose fix is only suggested.
 IN_TEST_CODE = (
     "a suggestion in test code: applied, it would change what the test checks; update the test with the code it tests"
@@ -727,6 +730,8 @@ def _decide_fixes(
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     _carry_with_their_flow([rep for rep in reports if rep.code in migrating], module)
     _still_providing(reports, rules, kept)
+    if test_code and not plan.tests_go_with_code():
+        _tests_accept(reports, rules, module, plan.warned())
     return private
 
 
@@ -797,6 +802,41 @@ def _tests_wait(reports: list, rules: list) -> None:
         if rep.code in migrating and rep.fix is not None and not rep.fix.marker_only:
             own = rep.help.removeprefix(IN_TEST_CODE + "; ")
             rep.fix, rep.kind, rep.help = None, None, with_note(own, TESTS_WAIT)
+
+
+def _tests_accept(reports: list, rules: list, module, warned: frozenset) -> None:
+    """Test code that waits for the code it tests (`_tests_wait`), where that code warns of its
+    deprecation once the suggestions are applied (`warned`: the names whose use warns,
+    RunPlan.warned) and the test module spells one of them: it accepts the warning, suggested with the deprecations
+    (core.fix.accept_deprecation), and each Roots finding still without an edit carries it. A
+    module that already accepts it tests the deprecated behaviour on purpose: its Roots
+    findings are kept aside (`Report.migrated`), so the run after the suggestions converges."""
+    from mcp_migrate.core.fix.accept_deprecation import acceptance, accepts_deprecation, spells_any
+
+    migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
+    roots = [rep for rep in reports if rep.code in migrating and not (rep.fix is not None and rep.fix.marker_only)]
+    if roots and accepts_deprecation(module):
+        for rep in roots:
+            rep.fix, rep.kind, rep.migrated = None, None, ACCEPTS_DEPRECATION
+        return
+    waiting = [rep for rep in roots if rep.fix is None and rep.kind is None]
+    accepting = acceptance(module) if waiting and spells_any(module, warned) else None
+    for rep in waiting if accepting is not None else ():
+        own = rep.help.removeprefix(TESTS_WAIT + "; ")
+        rep.fix, rep.help = accepting, with_note(own, TESTS_ACCEPT)
+
+
+def _warned_names(reports: list, data: bytes) -> list:
+    """The names whose use warns of Roots' deprecation in this file once its suggestions are
+    applied: those the deprecations they write name, and those an earlier run's name (their
+    words: core.fix.suggested)."""
+    from mcp_migrate.core.fix.accept_deprecation import warned_by, warned_in
+
+    names = warned_in(data.decode("utf-8", "replace"))
+    for rep in reports:
+        if rep.fix is not None and rep.fix.warns:
+            names |= warned_by(rep.fix)
+    return sorted(names)
 
 
 def _keeps_roots(reports: list, rules: list) -> bool:

@@ -92,6 +92,7 @@ def _result(result: FileResult) -> dict:
             "client_calls": [[c.target, c.passes, c.kind] for c in result.notes.client_calls],
             "kept": [[k.kind, k.name, k.owner] for k in result.notes.kept],
             "keeps_roots": result.notes.keeps_roots,
+            "warned_names": list(result.notes.warned_names),
             "private_removals": list(result.notes.private_removals),
         },
         "fix_previews": [
@@ -158,6 +159,7 @@ def _checked_result(path: str, raw: dict) -> FileResult:
     result.notes.still_asks = _of(notes.get("still_asks"), bool)
     result.notes.asks_past_suggestions = _of(notes.get("asks_past_suggestions", False), bool)
     result.notes.keeps_roots = _of(notes.get("keeps_roots", False), bool)
+    result.notes.warned_names = [n for n in _of(notes.get("warned_names", []), list) if isinstance(n, str)]
     result.notes.private_removals = [_of(name, str) for name in _of(notes.get("private_removals", []), list)]
     result.notes.env_vars = [_of(name, str) for name in _of(notes.get("env_vars"), list)]
     for item in _of(notes.get("client_calls"), list):

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 
 from mcp_migrate.core import callers
-from mcp_migrate.core.coordination import with_note
+from mcp_migrate.core.coordination import TESTS_ACCEPT, with_note
 from mcp_migrate.core.findings import FIXING_KINDS, FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
@@ -103,7 +103,8 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
     both = plans(entries, *_searched(entries, readers))
     if both.unsafe.tools:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
-    if both.fix.code_migrated or both.fix.removable_names or both.fix.suggested_names or both.fix.imported_names:
+    decided = (both.fix.code_migrated, both.fix.warned_names, both.fix.removable_names, both.fix.suggested_names)
+    if any(decided) or both.fix.imported_names:
         _check_again_under_run_plan(run, both.fix, recheck or run_items)
     if both.fix.server_still_asks:
         _withhold_client_fixes(run, both.fix)
@@ -124,8 +125,8 @@ def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan) -> None:
         plan = for_file(run_plan, run.unsafe_fixes_for(result.path))
 
         def one(finding, kept=kept, plan=plan):
-            if finding.code not in kept or finding.fix == "none":
-                return finding
+            if finding.code not in kept or finding.fix == "none" or finding.help.startswith(TESTS_ACCEPT):
+                return finding  # (a test module accepting a deprecation is no client-side fix)
             kind, note = coordinated(finding.fix, plan)
             return dataclasses.replace(finding, fix=kind, help=with_note(finding.help, note))
 
@@ -255,7 +256,8 @@ def _replace_results(run: RunResult, chosen: list, recheck: Callable) -> None:
 def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Callable) -> None:
     """Check again, under what the whole run decided of them, the test files with Roots findings
     when no code outside the tests keeps Roots behaviour (RootsPlan.code_migrated: a test of
-    that behaviour may then go with it) and the files whose private definitions no other file
+    that behaviour may then go with it) or that code warns of its deprecation (RootsPlan
+    .warned_names: the tests accept the warning), and the files whose private definitions no other file
     spells (RootsPlan.removable_names: they go with the fixes that leave them unread). `fix`
     does both under the run's plan, so `check` shows the same edits. The plan carries nothing
     else: the client-side coordination of the rechecked findings is still `coordinate_check`'s."""
@@ -266,7 +268,8 @@ def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Ca
         ref = run.files.get(result.path)
         if ref is None or result.errors:
             continue
-        tests = run_plan.code_migrated and in_test_code(result.path) and any(f.code in codes for f in result.findings)
+        waiting = run_plan.code_migrated or bool(run_plan.warned_names)
+        tests = waiting and in_test_code(result.path) and any(f.code in codes for f in result.findings)
         if tests or result.path in private:
             plan = ref.settings.run if isinstance(ref.settings.run, RootsPlan) else RootsPlan()
             plan = plan.decided_as(run_plan)

@@ -36,7 +36,7 @@ TOOL_CALLER_CODE = "RT002"
 
 
 #: The fields the whole run decides, the same in each of its plans.
-RUN_DECISIONS = ("code_migrated", "removable_names", "suggested_names", "imported_names")
+RUN_DECISIONS = ("code_migrated", "removable_names", "suggested_names", "imported_names", "warned_names")
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,10 @@ class RootsPlan(RunPlan):
     #: Every file outside test code that has a Roots finding gives it an edit (FileNotes
     #: .keeps_roots is nowhere set): the code the Roots tests test goes, and they may go with it.
     code_migrated: bool = False
+    #: The names whose use warns of Roots' deprecation once the suggestions are applied, in any
+    #: file outside test code (FileNotes.warned_names): the Roots tests that wait and spell one
+    #: accept that warning.
+    warned_names: tuple = ()
     #: (display path, name): the private definitions no other file of the run spells, which go
     #: with the fixes that leave them unread (FileNotes.private_removals, run.coordination).
     removable_names: tuple = ()
@@ -77,6 +81,9 @@ class RootsPlan(RunPlan):
     def tests_go_with_code(self) -> bool:
         return self.code_migrated
 
+    def warned(self) -> frozenset:
+        return frozenset(self.warned_names)
+
     def removable(self, path: str, name: str) -> bool:
         return (path, name) in self.removable_names
 
@@ -91,6 +98,7 @@ class RootsPlan(RunPlan):
             tools=tuple(sorted({tool for note in notes for tool in note.tools})),
             server_still_asks=any(note.still_asks for note in notes),
             code_migrated=not any(note.keeps_roots or note.private_removals for note in notes),
+            warned_names=tuple(sorted({name for note in notes for name in note.warned_names})),
         )
 
     def client_fix(self, kind: str) -> tuple | None:
@@ -182,6 +190,7 @@ def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tupl
     # What the whole run decided, the same in the three plans.
     run = RootsPlan(
         code_migrated=_code_migrated(entries, removable + suggested),
+        warned_names=tuple(sorted({name for e in entries for name in e.notes.warned_names})),
         removable_names=removable,
         suggested_names=suggested,
         imported_names=imported,

@@ -60,7 +60,8 @@ SUGGESTED_CLASS_DEPRECATION = (
 )
 
 #: The notes of the candidates that deprecate instead of removing: the behaviour stays.
-DEPRECATION_NOTES = frozenset({SUGGESTED_PARAMETER_DEPRECATION, SUGGESTED_DEPRECATION, SUGGESTED_CLASS_DEPRECATION})
+WARNING_NOTES = frozenset({SUGGESTED_PARAMETER_DEPRECATION, SUGGESTED_DEPRECATION})  # a class's: no warning
+DEPRECATION_NOTES = WARNING_NOTES | {SUGGESTED_CLASS_DEPRECATION}
 
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
 #: `types.RootsCapability(...)` (the callee's attribute), the call itself, `await` of it.
@@ -255,8 +256,10 @@ def parameter_of(chain: list) -> tuple | None:
     return (function, node) if isinstance(function, cst.FunctionDef) else None
 
 
+#: What every deprecation written here says (the tests' filter matches it: accept_deprecation).
+ROOTS_DEPRECATED = "MCP Roots are deprecated by SEP-2577"
 #: What a deprecated parameter says when it is given (short: a line of its own).
-PARAMETER_DEPRECATED = "{name} is deprecated: MCP Roots are deprecated by SEP-2577"
+PARAMETER_DEPRECATED = "{name} is deprecated: " + ROOTS_DEPRECATED
 
 
 def parameter_warned(function: cst.FunctionDef, name: str) -> bool:
@@ -317,7 +320,7 @@ def _decorator_name(decorator: cst.BaseExpression) -> str | None:
 
 
 #: What a public function of the project says once it is deprecated (short: a line of its own).
-DEPRECATED = "{name}() is deprecated: MCP Roots are deprecated by SEP-2577"
+DEPRECATED = "{name}() is deprecated: " + ROOTS_DEPRECATED
 
 
 def deprecation(definition) -> Candidate | None:
@@ -445,7 +448,9 @@ def suggested_removals(module: cst.Module, wanted: list, others: list, parents: 
             del chosen[i]
     return {
         i: (
-            Fix((c.edit,), display=True, imports=c.imports, keeps_working=c.note in DEPRECATION_NOTES),
+            Fix((c.edit,), display=True, imports=c.imports, keeps_working=c.note in DEPRECATION_NOTES)
+            if c.note not in WARNING_NOTES
+            else Fix((c.edit,), display=True, imports=c.imports, keeps_working=True, warns=True),
             c.note or SUGGESTED_REMOVAL,
         )
         for i, c in chosen.items()

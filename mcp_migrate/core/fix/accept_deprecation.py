@@ -1,0 +1,139 @@
+"""A test module of Roots behaviour its project deprecates: it accepts the warning.
+
+Where the run deprecates the project's Roots API instead of removing it (core.fix.suggested: a
+parameter or a function that now warns), the behaviour stays, and so do the tests of it (issue
+36 §4: tests move with the code they test). What such a test module gains with the deprecation
+is what a library's deprecation pull request gives its tests: it accepts that warning. Without
+it, every test of the deprecated API warns, and fails where the project turns warnings into
+errors (python-sdk's `filterwarnings = ["error", ...]`). The edit is one module-level mark,
+
+    pytestmark = pytest.mark.filterwarnings(
+        "ignore:.*MCP Roots are deprecated by SEP-2577:DeprecationWarning"
+    )
+
+matching only the warnings the deprecations write (core.fix.suggested.ROOTS_DEPRECATED), added
+to an existing `pytestmark` where there is one. Only in a module that imports pytest: another
+test runner would not read the mark. A module that carries it tests deprecated behaviour on
+purpose: its Roots findings are kept aside (core.engine), so one run converges.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from mcp_migrate.core.fix.edits import Fix, Insert, Replace
+from mcp_migrate.core.fix.suggested import ROOTS_DEPRECATED
+from mcp_migrate.core.syntax import code_of, iter_nodes
+
+#: The warnings filter the mark adds (pytest's `action:message:category`; the message is a
+#: regular expression matched from the start).
+WARNING_FILTER = f"ignore:.*{ROOTS_DEPRECATED}:DeprecationWarning"
+#: The name pytest reads a module's marks from.
+_MARKS = "pytestmark"
+
+
+#: The name a deprecation's warning names: `x` in "x is deprecated: ..." (a parameter) and in
+#: "x() is deprecated: ..." (a function), as core.fix.suggested writes them.
+_WARNED = re.compile(r"\b([A-Za-z_]\w*)(?:\(\))? is deprecated: " + re.escape(ROOTS_DEPRECATED))
+
+
+def warned_in(text: str) -> set:
+    """The names the Roots deprecation warnings written in `text` name."""
+    return set(_WARNED.findall(text))
+
+
+def warned_by(fix: Fix) -> set:
+    """The names the warnings a deprecation's edits write name."""
+    return {name for edit in fix.edits for s in getattr(edit, "statements", ()) for name in warned_in(code_of(s))}
+
+
+def spells_any(module: cst.Module, names: frozenset) -> bool:
+    """Whether the module uses one of `names`: calls or refers to a deprecated function (a
+    name, an attribute) or passes a deprecated parameter by keyword. A test module that spells
+    none of them reaches no warning of the run's deprecations, and needs no mark."""
+    if not names:
+        return False
+    for node in iter_nodes(module):
+        if isinstance(node, cst.Name) and node.value in names:  # a keyword's name is one too
+            return True
+    return False
+
+
+def accepts_deprecation(module: cst.Module) -> bool:
+    """Whether a module-level `pytestmark` already holds the mark."""
+    return any(WARNING_FILTER in code_of(value) for value in _pytestmarks(module))
+
+
+def acceptance(module: cst.Module) -> Fix | None:
+    """The suggested edit that makes a test module accept the deprecation warning, or None
+    where it already does, does not import pytest at module level, or keeps comments inside
+    its `pytestmark` (rewriting it would lose them)."""
+    if accepts_deprecation(module) or not _imports_pytest(module):
+        return None
+    indent = module.default_indent
+    mark = f'pytest.mark.filterwarnings(\n{indent}"{WARNING_FILTER}"\n)'
+    values = _pytestmarks(module)
+    if values:
+        value = values[-1]
+        if "#" in code_of(value):
+            return None
+        items = value.elements if isinstance(value, cst.List) else (cst.Element(value),)
+        lines = [f"{indent}{_nested(code_of(item.value), indent)}," for item in items]
+        lines.append(f"{indent}{_nested(mark, indent)},")
+        joined = cst.parse_expression("[\n" + "\n".join(lines) + "\n]")
+        return Fix((Replace(value, joined),), display=True, imports=(("pytest", None),))
+    anchor = _last_import(module)
+    if anchor is None:
+        return None
+    statement = cst.parse_statement(f"{_MARKS} = {mark}\n").with_changes(leading_lines=[cst.EmptyLine()])
+    return Fix((Insert(anchor, (statement,)),), display=True, imports=(("pytest", None),))
+
+
+def _nested(text: str, indent: str) -> str:
+    """`text` one level further in: its continuation lines gain `indent`."""
+    return text.replace("\n", "\n" + indent)
+
+
+def _pytestmarks(module: cst.Module) -> list:
+    """The values assigned to `pytestmark` at module level, in order."""
+    values = []
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if (
+                isinstance(small, cst.Assign)
+                and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)
+                and small.targets[0].target.value == _MARKS
+            ):
+                values.append(small.value)
+            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                if small.target.value == _MARKS and small.value is not None:
+                    values.append(small.value)
+    return values
+
+
+def _imports_pytest(module: cst.Module) -> bool:
+    """`import pytest` or `from pytest import ...` among the module-level statements."""
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import) and any(code_of(alias.name) == "pytest" for alias in small.names):
+                return True
+            if isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative:
+                if code_of(small.module) == "pytest":
+                    return True
+    return False
+
+
+def _last_import(module: cst.Module) -> cst.SimpleStatementLine | None:
+    """The last module-level line of imports: the mark goes right below them."""
+    found = None
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine) and all(
+            isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body
+        ):
+            found = statement
+    return found
