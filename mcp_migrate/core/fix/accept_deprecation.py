@@ -34,29 +34,36 @@ WARNING_FILTER = f"ignore:.*{ROOTS_DEPRECATED}:DeprecationWarning"
 _MARKS = "pytestmark"
 
 
-#: The name a deprecation's warning names: `x` in "x is deprecated: ..." (a parameter) and in
-#: "x() is deprecated: ..." (a function), as core.fix.suggested writes them.
-_WARNED = re.compile(r"\b([A-Za-z_]\w*)(?:\(\))? is deprecated: " + re.escape(ROOTS_DEPRECATED))
+#: What a deprecation's warning names: `x` in "x is deprecated: ..." (a parameter, spelled
+#: `x=` where it is passed) and `x()` in "x() is deprecated: ..." (a function), as
+#: core.fix.suggested writes them.
+_WARNED = re.compile(r"\b([A-Za-z_]\w*(?:\(\))?) is deprecated: " + re.escape(ROOTS_DEPRECATED))
 
 
 def warned_in(text: str) -> set:
-    """The names the Roots deprecation warnings written in `text` name."""
-    return set(_WARNED.findall(text))
+    """What the Roots deprecation warnings written in `text` name: `f()` for a function, `p=`
+    for a parameter (a parameter warns only where it is given)."""
+    return {name if name.endswith("()") else name + "=" for name in _WARNED.findall(text)}
 
 
 def warned_by(fix: Fix) -> set:
-    """The names the warnings a deprecation's edits write name."""
+    """What the warnings a deprecation's edits write name (`warned_in`)."""
     return {name for edit in fix.edits for s in getattr(edit, "statements", ()) for name in warned_in(code_of(s))}
 
 
-def spells_any(module: cst.Module, names: frozenset) -> bool:
-    """Whether the module uses one of `names`: calls or refers to a deprecated function (a
-    name, an attribute) or passes a deprecated parameter by keyword. A test module that spells
-    none of them reaches no warning of the run's deprecations, and needs no mark."""
-    if not names:
+def spells_any(module: cst.Module, warned: frozenset) -> bool:
+    """Whether the module uses what one of the `warned` names (`warned_in`): refers to a
+    deprecated function (a call, an attribute, a name) or passes a deprecated parameter by
+    keyword. A test module that does neither reaches no warning of the run's deprecations and
+    needs no mark."""
+    functions = {name[:-2] for name in warned if name.endswith("()")}
+    keywords = {name[:-1] for name in warned if name.endswith("=")}
+    if not (functions or keywords):
         return False
     for node in iter_nodes(module):
-        if isinstance(node, cst.Name) and node.value in names:  # a keyword's name is one too
+        if isinstance(node, cst.Name) and node.value in functions:
+            return True
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in keywords:
             return True
     return False
 
