@@ -444,3 +444,98 @@ def test_a_deprecated_api_keeps_working_through_its_class_and_its_methods():
     assert "ClientSession(read, write, list_roots_callback=self.list_roots_callback)" in fixed
     assert "await self.session.send_roots_list_changed()" in fixed
     assert fixed.count("warnings.warn(") == 2
+
+
+ASKING_SERVER = """from mcp.server.fastmcp import Context
+
+
+async def relay_roots(ctx: Context):
+    result = await ctx.session.list_roots()
+    return result.roots
+"""
+
+NOTIFYING_CLIENT = '''from mcp import ClientSession
+
+
+class Client:
+    def __init__(self, session: ClientSession):
+        self.session = session
+
+    async def send_roots_list_changed(self) -> None:
+        """Send a roots/list_changed notification."""
+        await self.session.send_roots_list_changed()
+'''
+
+
+def test_a_held_removal_that_would_hollow_a_public_method_deprecates_it(tmp_path, monkeypatch):
+    """While a server of the run still asks (its request keeps a review marker), the client's
+    removal of a send is held as a suggestion; `fix --apply-suggestions` applied it and left
+    fastmcp's public `send_roots_list_changed()` a docstring (session 51's first look). Held or
+    not, a removal that hollows a public method deprecates it instead."""
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "server.py").write_text(ASKING_SERVER)
+    client = tmp_path / "pkg" / "client.py"
+    client.write_text(NOTIFYING_CLIENT)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    body = NOTIFYING_CLIENT.replace(
+        '        """Send a roots/list_changed notification."""\n',
+        '        """Send a roots/list_changed notification."""\n'
+        "        warnings.warn(\n"
+        '            "send_roots_list_changed() is deprecated: MCP Roots are deprecated by SEP-2577",\n'
+        "            DeprecationWarning,\n"
+        "            stacklevel=2,\n"
+        "        )\n",
+    )
+    assert client.read_text() == "import warnings\n\n" + body
+
+
+STORED_SESSION = """from mcp import types
+from mcp.client.session import ListRootsFnT
+
+
+async def _default_list_roots_callback(context):
+    return types.ErrorData(code=types.INVALID_REQUEST, message="List roots not supported")
+
+
+class Session:
+    def __init__(self, list_roots_callback: ListRootsFnT | None = None):
+        self._list_roots_callback = list_roots_callback or _default_list_roots_callback
+
+    def capabilities(self) -> types.ClientCapabilities:
+        roots = (
+            types.RootsCapability(list_changed=True)
+            if self._list_roots_callback is not _default_list_roots_callback
+            else None
+        )
+        return types.ClientCapabilities(roots=roots)
+"""
+
+
+def test_a_capability_another_method_derives_from_the_stored_parameter_keeps_working():
+    """python-sdk's `ClientSession` stores its `list_roots_callback` as
+    `self._list_roots_callback = list_roots_callback or default` and declares the roots
+    capability from that attribute in another method. Dropping the declaration while the
+    parameter only warns left it without effect (no server asks a client that declares no
+    roots): python-sdk's capability tests failed under `--apply-suggestions`. The declaration goes
+    with the deprecation."""
+    findings = check_bytes(STORED_SESSION.encode(), "lib/session.py", default_settings()).findings
+    assert [(f.line, f.column, f.code, f.fix) for f in findings] == [
+        (10, 24, "RT002", "display"),
+        (11, 9, "RT002", "display"),
+        (15, 13, "RT003", "display"),
+        (15, 35, "RT006", "safe"),
+        (19, 41, "RT003", "display"),
+    ]
+    for f in (findings[2], findings[4]):
+        assert f.help.startswith(
+            "it goes with the fix of the RT002 finding on line 10, which deprecates `list_roots_callback`:"
+        )
+    fixed = fix_bytes(STORED_SESSION.encode(), "lib/session.py", _settings(), unsafe=True).fixed_source.decode()
+    assert "return types.ClientCapabilities(roots=roots)" in fixed
+    assert "if self._list_roots_callback is not _default_list_roots_callback" in fixed
+    assert check_bytes(fixed.encode(), "lib/session.py", default_settings()).findings == []

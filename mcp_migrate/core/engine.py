@@ -1035,12 +1035,14 @@ def _deprecate_instead_of_hollowing(roots: list, parents: dict) -> None:
     """A rule's own removal that would leave a public function with nothing to do (a library's
     `send_roots_list_changed()` whose only statement is the send) becomes that function's
     deprecation, suggested: a silent no-op breaks its callers without a word, a warning tells
-    them (session 47's first look: fastmcp's `Client.send_roots_list_changed`)."""
+    them (session 47's first look: fastmcp's `Client.send_roots_list_changed`). A removal
+    already only suggested (held while a server in the run still asks) too: `fix
+    --apply-suggestions` applies it (session 51: fastmcp's method was left a docstring)."""
     from mcp_migrate.core.fix.hollowed import deprecation_instead
     from mcp_migrate.core.fix.suggested import deprecation
 
     for rep in roots:
-        if rep.fix is None or rep.fix.display or rep.fix.marker_only or rep.fix.orphans:
+        if rep.fix is None or rep.fix.marker_only or rep.fix.orphans:
             continue
         found = deprecation_instead(rep.fix, parents, deprecation)
         if found is None:

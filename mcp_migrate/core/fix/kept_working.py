@@ -49,7 +49,9 @@ def passes_on(fix, deprecated: list, parents: dict | None = None) -> tuple | Non
             entry
             for value in values
             for entry in deprecated
-            if _carries(value, entry[0], entry[1]) or _same_name_in_class(value, entry[0], entry[1], parents)
+            if _carries(value, entry[0], entry[1])
+            or _same_name_in_class(value, entry[0], entry[1], parents)
+            or _computed_from_store(value, entry[0], entry[1], parents)
         ),
         None,
     )
@@ -63,6 +65,43 @@ def _same_name_in_class(value, function: cst.FunctionDef, name: str, parents: di
         return False
     owner = next((n for n in reversed(ancestry(function, parents)) if isinstance(n, cst.ClassDef)), None)
     return owner is not None and any(n is owner for n in ancestry(value, parents))
+
+
+def _computed_from_store(value, function: cst.FunctionDef, name: str, parents: dict | None) -> bool:
+    """A local of another method of the parameter's class computed from where the parameter is
+    stored on `self` (python-sdk's `ClientSession` keeps `self._list_roots_callback =
+    list_roots_callback or _default_list_roots_callback`, and declares the roots capability
+    with `roots = RootsCapability(...) if self._list_roots_callback is not ... else None`:
+    dropping `roots=roots` left the deprecated parameter without effect)."""
+    if parents is None or not isinstance(value, cst.Name):
+        return False
+    stored = _stored_on_self(function, name)
+    chain = ancestry(value, parents)
+    method = next((n for n in reversed(chain) if isinstance(n, cst.FunctionDef)), None)
+    if not stored or method is None or not _in_class_of(function, chain, parents):
+        return False
+    for node in iter_nodes(method):
+        if isinstance(node, cst.Assign) and any(
+            isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets
+        ):
+            if any(_is_self_attr(n, stored) for n in iter_nodes(node.value)):
+                return True
+    return False
+
+
+def _in_class_of(function: cst.FunctionDef, chain: list, parents: dict) -> bool:
+    """Whether `chain` (a node's ancestry) lies in the class whose method `function` is."""
+    owner = next((n for n in reversed(ancestry(function, parents)) if isinstance(n, cst.ClassDef)), None)
+    return owner is not None and any(n is owner for n in chain)
+
+
+def _is_self_attr(node, names: set) -> bool:
+    return (
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and node.value.value == "self"
+        and node.attr.value in names
+    )
 
 
 def stores(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
@@ -89,7 +128,9 @@ def reads(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
     whose test holds it: the branch it guards) reads the parameter or a local computed from it
     (`_roots_manager = roots_manager if roots_manager is not None else RootsManager()`, then
     `if method == "roots/list": return {"roots": _roots_manager.list_roots()}`: fastapi-mcp-
-    router's dispatch answers with what the deprecated parameter gives)."""
+    router's dispatch answers with what the deprecated parameter gives); or, in another method
+    of its class, reads the attribute the parameter is stored on (python-sdk's capability
+    declaration reads `self._list_roots_callback`)."""
     chain = ancestry(node, parents)
     statement = _statement(chain)
     if statement is None:
@@ -98,6 +139,10 @@ def reads(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
     for entry in deprecated:
         function, name = entry[0], entry[1]
         if not any(n is function for n in chain):
+            if _in_class_of(function, chain, parents):
+                stored = _stored_on_self(function, name)
+                if any(_is_self_attr(n, stored) for n in iter_nodes(statement)):
+                    return entry  # another method reads where the parameter is kept
             continue
         derived = _derived(function, name)
         if any(isinstance(n, cst.If) and _when_absent(n.test, derived) for n in chain):
@@ -175,12 +220,20 @@ def _carries(value: cst.BaseExpression, function: cst.FunctionDef, name: str) ->
 
 
 def _stored_on_self(function: cst.FunctionDef, name: str) -> set:
-    """The attributes `function` stores `name` on: `self.callback = callback`."""
+    """The attributes `function` stores `name` on: `self.callback = callback`, or with a
+    default where it is not given (`callback or default`)."""
     out = set()
     for node in iter_nodes(function):
-        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value == name:
+        if isinstance(node, cst.Assign) and _given(node.value, name):
             for target in node.targets:
                 t = target.target
                 if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
                     out.add(t.attr.value)
     return out
+
+
+def _given(value: cst.BaseExpression, name: str) -> bool:
+    """`name` itself, or `name or default`: the value is the parameter wherever it is given."""
+    if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+        value = value.left
+    return isinstance(value, cst.Name) and value.value == name
