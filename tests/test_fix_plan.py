@@ -422,3 +422,16 @@ def test_a_caller_of_a_rewritten_helper_does_not_hold_the_run(tmp_path, monkeypa
     assert "_on_roots_changed" not in once and "list_roots" not in once
     run("fix", "--unsafe-fixes", ".")
     assert (tmp_path / "server.py").read_text() == once
+
+
+def test_a_reason_is_said_once_in_a_help():
+    """The engine withholds a client-side fix under the run's plan and says why; the run's
+    coordination of `check` says it again for the same finding: python-sdk's story client
+    read "a suggestion while a server in this run still asks ..." twice (session 51)."""
+    from mcp_migrate.core.coordination import with_note
+
+    once = with_note("give the server its directories", "held")
+    assert once == "held; give the server its directories"
+    assert with_note(once, "held") == once
+    assert with_note("held", "held") == "held"
+    assert with_note(once, "other") == "other; held; give the server its directories"

@@ -144,8 +144,8 @@ TESTS_ACCEPT = (
 def with_note(help_text: str, note: str | None) -> str:
     """A finding's help with the run's reason (issue 20 §1: the reason goes in the help; the
     message stays short)."""
-    if not note:
-        return help_text
+    if not note or help_text == note or help_text.startswith(f"{note}; "):
+        return help_text  # said once (the engine and the run's coordination may both say it)
     return f"{note}; {help_text}" if help_text else note
 
 
