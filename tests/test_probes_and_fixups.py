@@ -48,3 +48,51 @@ def test_a_probe_through_a_local_is_a_probe_that_goes_with_its_guard():
             "it goes with the fix of the RT001 finding on line 12, which removes it",
         )
     ]
+
+
+GUARDED = """from pathlib import Path
+
+from mcp.server.fastmcp import Context
+
+
+async def client_folders(ctx: Context) -> list[Path] | None:
+    params = ctx.session.client_params
+    if params is None or params.capabilities.roots is None:
+        return None
+    result = await ctx.session.list_roots()
+    return [Path(root.uri.path) for root in result.roots]
+"""
+
+GUARDED_MIGRATED = """import os
+from pathlib import Path
+
+from mcp.server.fastmcp import Context
+
+# Directories this server works in, from its configuration (replaces MCP Roots,
+# SEP-2577).
+MCP_ROOTS = [d for d in os.environ.get("MCP_ROOTS", "").split(os.pathsep) if d]
+
+
+async def client_folders(ctx: Context) -> list[Path] | None:
+    params = ctx.session.client_params
+    if params is None:
+        return None
+    return [Path(root) for root in MCP_ROOTS]
+"""
+
+
+def test_a_refusal_that_is_one_condition_of_a_guard_goes_alone(tmp_path):
+    """dwg-mcp-server's helper leaves early when `params is None or params.capabilities.roots
+    is None`: a 2026-07-28 client declares no roots, so the configured directories would never
+    be reached. The refusal goes, the rest of the guard stays, and the probe's finding goes with
+    the rewrite (session 51: it had no edit, and the guard stayed in front of the setting)."""
+    findings = check_bytes(GUARDED.encode(), "helpers.py", default_settings()).findings
+    assert [(f.code, f.line, f.column, f.fix) for f in findings] == [
+        ("RT003", 8, 26, "unsafe"),
+        ("RT001", 10, 20, "unsafe"),
+        ("RT102", 11, 18, "display"),  # `root.uri.path`: a URI's path is no file path
+    ]
+    assert findings[0].help.startswith("it goes with the fix of the RT001 finding on line 10")
+    result = fix_bytes(GUARDED.encode(), str(tmp_path / "helpers.py"), default_settings(), unsafe=True)
+    assert result.fixed_source.decode() == GUARDED_MIGRATED
+    assert check_bytes(result.fixed_source, "helpers.py", default_settings()).findings == []

@@ -48,3 +48,39 @@ def probes_roots(test: cst.BaseExpression, resolver, locals_: dict | None = None
         owner = test.value
         return isinstance(owner, cst.Attribute) and owner.attr.value in ("capabilities", "client_capabilities")
     return False
+
+
+def without_roots_refusal(test: cst.BaseExpression, resolver, locals_: dict | None = None):
+    """What a guard that leaves early (`if <test>: return ...`) still tests once its refusal of
+    clients without roots goes: None when `test` refuses nothing of the kind; `True` when the
+    whole test is the refusal (`not caps.roots`, `caps.roots is None`: the guard goes); else the
+    other conditions of an `or` it is part of (`params is None or params.capabilities.roots is
+    None` keeps `params is None`: dwg-mcp-server's request helper)."""
+    parts = _disjuncts(test)
+    kept = [part for part in parts if not _refuses(part, resolver, locals_)]
+    if len(kept) == len(parts):
+        return None
+    if not kept:
+        return True
+    joined = kept[0]
+    for part in kept[1:]:
+        joined = cst.BooleanOperation(left=joined, operator=cst.Or(), right=part)
+    return joined
+
+
+def _disjuncts(test: cst.BaseExpression) -> list:
+    """The operands of an unparenthesised `a or b or c` (one operand otherwise)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or) and not test.lpar:
+        return _disjuncts(test.left) + _disjuncts(test.right)
+    return [test]
+
+
+def _refuses(test: cst.BaseExpression, resolver, locals_: dict | None) -> bool:
+    """`not <probe>` or `<probe> is None`: true for a client that declares no roots."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return probes_roots(test.expression, resolver, locals_)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        none = isinstance(target.comparator, cst.Name) and target.comparator.value == "None"
+        return isinstance(target.operator, cst.Is) and none and probes_roots(test.left, resolver, locals_)
+    return False

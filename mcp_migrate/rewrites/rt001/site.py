@@ -26,7 +26,7 @@ from mcp_migrate.rewrites.rt001.consumers import ConsumerRewriter
 from mcp_migrate.rewrites.rt001.decoders import decoder_kind
 from mcp_migrate.rewrites.rt001.flow import always_exits, unreachable_after
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, NotUnderstood, SideChannel, SideChannelSite
-from mcp_migrate.rewrites.rt001.probes import assigned_once, probes_roots
+from mcp_migrate.rewrites.rt001.probes import assigned_once, probes_roots, without_roots_refusal
 from mcp_migrate.rewrites.rt001.reuse import (
     Reused,
     attempted_after_explicit,
@@ -335,19 +335,18 @@ class SiteRewrite:
         return None
 
     def _drop_negative_guards(self) -> None:
-        """`if not <roots capability>: return ...`: a 2026 client declares no roots capability,
-        so the guard would always leave early and the directories would never be used."""
+        """`if not <roots capability>: return ...` (or `... is None`): a 2026 client declares no
+        roots capability, so the guard would always leave early and the directories would never
+        be used. It goes; where the refusal is one condition of an `or`, only that condition."""
         for node in iter_nodes(self.func.body):
-            if (
-                isinstance(node, cst.If)
-                and node.orelse is None
-                and isinstance(node.test, cst.UnaryOperation)
-                and isinstance(node.test.operator, cst.Not)
-                and probes_roots(node.test.expression, self.resolver, self._assigned_once)
-                and always_exits(node.body)
-            ):
+            if not (isinstance(node, cst.If) and node.orelse is None and always_exits(node.body)):
+                continue
+            rest = without_roots_refusal(node.test, self.resolver, self._assigned_once)
+            if rest is True:
                 self.edits.append(RemoveStatement(node))
                 self.dropped.append(node)
+            elif rest is not None:
+                self.edits.append(Replace(node.test, rest))
 
     @cached_property
     def _assigned_once(self) -> dict:
