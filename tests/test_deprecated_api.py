@@ -539,3 +539,92 @@ def test_a_capability_another_method_derives_from_the_stored_parameter_keeps_wor
     assert "return types.ClientCapabilities(roots=roots)" in fixed
     assert "if self._list_roots_callback is not _default_list_roots_callback" in fixed
     assert check_bytes(fixed.encode(), "lib/session.py", default_settings()).findings == []
+
+
+def test_a_removal_of_a_call_of_a_deprecated_function_is_no_removal():
+    """mcp-context-forge registers its configured default roots with `await self.add_root(uri)`;
+    the suggestions deprecated `add_root()` and removed that call (it became `pass`), so the
+    configured roots were silently dropped while the API still worked. A statement calling a
+    function the same suggestions deprecate goes with that deprecation (kept_working.calls)."""
+    import libcst as cst
+
+    from mcp_migrate.core.fix.edits import Fix, RemoveStatement
+    from mcp_migrate.core.fix.kept_working import calls
+
+    module = cst.parse_module(
+        "class S:\n"
+        "    async def initialize(self):\n"
+        "        for uri in self.defaults:\n"
+        "            await self.add_root(uri)\n"
+        "            await self.other(uri)\n"
+        "\n"
+        "    async def add_root(self, uri):\n"
+        "        self.roots.append(uri)\n"
+    )
+    cls = module.body[0]
+    initialize, add_root = cls.body.body
+    loop = initialize.body.body[0]
+    registers, other = loop.body.body
+    entry = (add_root, "the report deprecating it")
+    assert calls(Fix((RemoveStatement(registers),)), [entry]) is entry
+    assert calls(Fix((RemoveStatement(other),)), [entry]) is None
+    assert calls(Fix((RemoveStatement(loop),)), []) is None
+
+
+STORE = """from mcp.types import Root
+
+
+class RootsStore:
+    def __init__(self, defaults: list) -> None:
+        self._roots: list = []
+        for uri in defaults:
+            self.add_root(uri)
+
+    def add_root(self, uri: str) -> None:
+        self._roots.append(Root(uri=uri))
+
+    def all(self) -> list:
+        return list(self._roots)
+"""
+
+STORE_USER = """from app.store import RootsStore
+
+
+def serve(store: RootsStore) -> list:
+    return store.all()
+
+
+def main() -> None:
+    store = RootsStore(["file:///srv/repo"])
+    store.add_root("file:///srv/other")
+    serve(store=store)
+"""
+
+
+def test_a_store_keeps_its_own_calls_of_its_deprecated_setter(tmp_path, monkeypatch):
+    """mcp-context-forge (session 51): the store registers its configured defaults through its
+    own `self.add_root(uri)`. That call kept `add_root()` from its deprecation in the first pass
+    (something else in the file named it) and was removed as a setter call; the second pass then
+    deprecated `add_root()`: the configured roots were dropped while the API still worked, and
+    the tests of it were marked only by a second run. A call is no registration: the setter is
+    deprecated at once and its own call stays. In the user module, two removals that both leave
+    `store` unread are applied together (one without the other left `serve(store=store)` with
+    an undefined name)."""
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "store.py").write_text(STORE)
+    (tmp_path / "app" / "host.py").write_text(STORE_USER)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    store = (tmp_path / "app" / "store.py").read_text()
+    assert "            self.add_root(uri)\n" in store
+    assert store.count("is deprecated: MCP Roots are deprecated by SEP-2577") == 2
+    assert (tmp_path / "app" / "host.py").read_text() == STORE_USER.split("\n\n\ndef main")[0] + (
+        "\n\n\ndef main() -> None:\n    pass\n"
+    )
+    again = CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    assert again.stdout == "Checked 3 files: no findings\n"

@@ -40,6 +40,12 @@ def deprecated_for_roots(node: cst.CSTNode, ancestors) -> str | None:
     return None
 
 
+def deprecated_functions(functions) -> list:
+    """Those of `functions` (FunctionDef nodes) their project already deprecated for Roots: the
+    project's own calls of them keep working (core.fix.kept_working.calls)."""
+    return [function for function in functions if _deprecated(function)]
+
+
 def _deprecated(definition: cst.FunctionDef | cst.ClassDef) -> bool:
     if any(_is_roots_deprecation(d.decorator) for d in definition.decorators):
         return True

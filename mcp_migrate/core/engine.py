@@ -38,7 +38,7 @@ from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
 from mcp_migrate.core.coordination import TESTS_ACCEPT, with_note
 from mcp_migrate.core.deep import call_deep
-from mcp_migrate.core.deprecated import DEPRECATED, deprecated_for_roots
+from mcp_migrate.core.deprecated import DEPRECATED, deprecated_for_roots, deprecated_functions
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
 from mcp_migrate.core.gates import roots_migration
@@ -51,7 +51,7 @@ from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
-from mcp_migrate.core.syntax import ModuleIndex
+from mcp_migrate.core.syntax import ModuleIndex, ancestry
 
 
 def _gate_tokens(settings: Settings) -> tuple:
@@ -496,7 +496,9 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
             rep.help,
             via=rep.via,
         )
-        migrated = rep.migrated or (deprecated_for_roots(rep.node, rep.ancestors) if rep.code in roots_codes else None)
+        migrated = rep.migrated or (
+            deprecated_for_roots(rep.node, _holders(rep, index)) if rep.code in roots_codes else None
+        )
         if migrated is not None:
             result.suppressed.append(Suppressed(finding, DEPRECATED, migrated))
             continue
@@ -506,6 +508,14 @@ def _position(reports, module, text, path, suppressions, result, tree=None, inde
         else:
             result.suppressed.append(Suppressed(finding, match.kind, match.reason))
     return kept
+
+
+def _holders(rep: Report, index) -> list:
+    """The nodes holding a report's node, outermost first: the walk's ancestors, or, for a
+    definition's name reported from its class at the end of the walk (a roots store's getter),
+    the whole chain the module index knows, its `def` included (core.deprecated looks there)."""
+    parents = index.parents if index is not None else {}
+    return ancestry(rep.node, parents)[:-1] if id(rep.node) in parents else list(rep.ancestors)
 
 
 def _blanket(pairs: list, suppressions: SuppressionIndex, result: FileResult) -> list:
@@ -828,13 +838,14 @@ def _tests_accept(reports: list, rules: list, module, warned: frozenset) -> None
 
 def _warned_names(reports: list, data: bytes) -> list:
     """The names whose use warns of Roots' deprecation in this file once its suggestions are
-    applied: those the deprecations they write name, and those an earlier run's name (their
-    words: core.fix.suggested)."""
+    applied: those the deprecations its fixes write name (whichever writes them: a suggested
+    removal's deprecation, a hollowed method's, a forwarding helper's), and those an earlier
+    run's name (their words: core.fix.suggested)."""
     from mcp_migrate.core.fix.accept_deprecation import warned_by, warned_in
 
     names = warned_in(data.decode("utf-8", "replace"))
     for rep in reports:
-        if rep.fix is not None and rep.fix.warns:
+        if rep.fix is not None:
             names |= warned_by(rep.fix)
     return sorted(names)
 
@@ -941,6 +952,9 @@ def _suggest_removals(reports: list, module, rules: list, test_code: bool, index
             # deprecation applied), which is the migration a library merges for it.
             rep.fix, rep.kind, rep.migrated = None, None, DEPRECATED_PARAMETER.format(name=found[1])
     _keep_deprecated_working(roots, deprecated, parents)
+    if any(rep.fix is not None for rep in roots):  # and those an earlier run deprecated
+        defined = (index if index is not None else ModuleIndex(module)).nodes(cst.FunctionDef)
+        functions += [(function, None) for function in deprecated_functions(defined)]
     _keep_deprecated_functions_working(roots, functions, parents)
     # Per rule and kind, the fixes one command applies together (`--select` may take one rule's
     # without another's; `fix` takes safe fixes without unsafe ones). A safe fix keeps its
@@ -1004,6 +1018,9 @@ def _keep_deprecated_working(roots: list, deprecated: list, parents: dict) -> No
             rep.fix = replace(rep.fix, keeps_working=True)
 
 
+#: The reason a finding whose removal would drop a call of an already deprecated function is
+#: kept aside: the call keeps working with the function.
+CALLS_DEPRECATED = "calls `{name}()`, which its project deprecated for Roots"
 #: Said before the help of a finding whose fix lies inside a function the suggestions deprecate.
 INSIDE_DEPRECATED = (
     "it goes with the fix of the {code} finding, which deprecates `{name}`: a deprecated function keeps"
@@ -1015,16 +1032,21 @@ def _keep_deprecated_functions_working(roots: list, functions: list, parents: di
     """A fix inside a function the same suggestions deprecate is withdrawn: the deprecation warns
     and keeps the function working until it goes (mcp-use's `set_roots()` was deprecated, and
     the safe removal of its `send_roots_list_changed()` left it storing roots and telling no
-    server: its test of the notification failed). The finding goes with the deprecation."""
+    server: its test of the notification failed). So is the removal of a statement that calls
+    such a function (kept_working.calls): the project's own use keeps working with it. The
+    finding goes with the deprecation."""
     if not functions:
         return
-    from mcp_migrate.core.fix.kept_working import within
+    from mcp_migrate.core.fix.kept_working import calls, within
 
     for rep in roots:
         if rep.fix is None or rep.fix.marker_only or rep.fix.keeps_working:
             continue
-        found = within(rep.fix, parents, [entry for entry in functions if entry[1] is not rep])
-        if found is not None:
+        others = [entry for entry in functions if entry[1] is not rep]
+        found = within(rep.fix, parents, [e for e in others if e[1] is not None]) or calls(rep.fix, others)
+        if found is not None and found[1] is None:  # a call of a function already deprecated
+            rep.fix, rep.kind, rep.migrated = None, None, CALLS_DEPRECATED.format(name=found[0].name.value)
+        elif found is not None:
             function, carrier = found
             rep.help = with_note(rep.help, INSIDE_DEPRECATED.format(code=carrier.code, name=function.name.value))
             _goes_with(rep, carrier)

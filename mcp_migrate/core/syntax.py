@@ -340,3 +340,14 @@ def name_paths(func: cst.FunctionDef, name: str) -> list:
     function's body, bindings included: where a local is read or bound, with what holds it."""
     parents = parent_map(func)
     return [ancestry(n, parents) for n in iter_nodes(func.body) if isinstance(n, cst.Name) and n.value == name]
+
+
+def is_call_of(ref: cst.Name, parents: dict) -> bool:
+    """Whether the name `ref` is what a call calls: `name(...)` or `self.name(...)`."""
+    parent = parents.get(id(ref))
+    if isinstance(parent, cst.Call) and parent.func is ref:
+        return True
+    if isinstance(parent, cst.Attribute) and parent.attr is ref and isinstance(parent.value, cst.Name):
+        grand = parents.get(id(parent))
+        return parent.value.value == "self" and isinstance(grand, cst.Call) and grand.func is parent
+    return False

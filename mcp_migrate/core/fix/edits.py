@@ -105,9 +105,6 @@ class Fix:
     #: A deprecation, or code that keeps a deprecated parameter working: applied, the Roots
     #: behaviour stays (it warns), so the tests of it stay too (core.engine._keeps_roots).
     keeps_working: bool = False
-    #: A deprecation that warns when the deprecated API is used (not a class's docstring): the
-    #: tests of that API accept the warning with it (core.fix.accept_deprecation).
-    warns: bool = False
 
     @property
     def marker_only(self) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import edit_anchor
-from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement
+from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement, RemoveStatement
 from mcp_migrate.core.fix.suggested import parameter_of, parameter_warned
 from mcp_migrate.core.syntax import ancestry, iter_nodes
 
@@ -161,6 +161,34 @@ def within(fix, parents: dict, functions: list) -> tuple | None:
         return None
     chain = ancestry(edit_anchor(fix.edits[0]), parents)
     return next((entry for entry in functions if any(n is entry[0] for n in chain)), None)
+
+
+def calls(fix, functions: list) -> tuple | None:
+    """The entry of `functions` ((function, ...) each: functions the suggestions deprecate) that
+    a statement `fix` removes calls, by name or as `self.<name>(...)`, or None: the deprecated
+    function keeps working until it goes, and so does the project's own use of it
+    (mcp-context-forge registered its configured default roots with `await self.add_root(uri)`,
+    which became `pass` while `add_root()` itself was deprecated)."""
+    if fix is None or not functions:
+        return None
+    names = {entry[0].name.value: entry for entry in functions}
+    for edit in fix.edits:
+        if not isinstance(edit, RemoveStatement):
+            continue
+        for node in iter_nodes(edit.node):
+            if not isinstance(node, cst.Call):
+                continue
+            func = node.func
+            if isinstance(func, cst.Name) and func.value in names:
+                return names[func.value]
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == "self"
+                and func.attr.value in names
+            ):
+                return names[func.attr.value]
+    return None
 
 
 def _when_absent(test: cst.BaseExpression, derived: set) -> bool:

@@ -16,6 +16,7 @@ from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.engine import Analysis, analyze
 from mcp_migrate.core.findings import FIXED, MARKED, Applied, FileError, FileResult
 from mcp_migrate.core.fix.apply import edit_transformer, separated, touched
+from mcp_migrate.core.fix.edits import RemoveStatement
 from mcp_migrate.core.fix.import_block import add_imports
 from mcp_migrate.core.fix.imports import name_uses, remove_orphaned_imports
 from mcp_migrate.core.fix.layout import line_length, without_form_feed_indent
@@ -73,14 +74,32 @@ def _without_overlaps(pairs: list, module: cst.Module) -> list:
                 for name in report.fix.orphans:
                     reach[i] = reach[i] | doomed.get(name, set())
     taken: set = set()
+    removed: dict = {}  # id -> statement, every statement the taken fixes remove whole
     kept = []
     for i, pair in enumerate(pairs):
         mine = touches[i]
-        if mine & taken or (mine and any(j != i and mine < other for j, other in enumerate(reach))):
+        clash = mine & taken
+        if clash:
+            clash -= _removed_alike(pair[0].fix, removed)
+        if clash or (mine and any(j != i and mine < other for j, other in enumerate(reach))):
             continue
         taken |= mine
+        removed.update(_whole_removals(pair[0].fix))
         kept.append(pair)
     return kept
+
+
+def _whole_removals(fix) -> dict:
+    """id -> statement for the statements `fix` removes whole."""
+    return {id(edit.node): edit.node for edit in fix.edits if isinstance(edit, RemoveStatement)}
+
+
+def _removed_alike(fix, removed: dict) -> set:
+    """The node ids inside statements that `fix` removes whole and a taken fix removes too: the
+    same edit twice is no clash (two flows that both leave one local unread each delete it; one
+    applied without the other left its reader with an undefined name)."""
+    shared = [node for key, node in _whole_removals(fix).items() if key in removed]
+    return {id(n) for node in shared for n in iter_nodes(node)}
 
 
 def _apply_pass(

@@ -28,7 +28,7 @@ from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.branches import branch_removal
 from mcp_migrate.core.fix.edits import Fix, Insert, RemoveArg, RemoveElement, RemoveStatement, Replace
 from mcp_migrate.core.fix.hollowed import hollowed_method
-from mcp_migrate.core.syntax import ancestry, code_of, is_docstring, iter_nodes
+from mcp_migrate.core.syntax import ancestry, code_of, is_call_of, is_docstring, iter_nodes
 
 #: Said before the help of a finding whose edit is this removal.
 SUGGESTED_REMOVAL = (
@@ -60,8 +60,7 @@ SUGGESTED_CLASS_DEPRECATION = (
 )
 
 #: The notes of the candidates that deprecate instead of removing: the behaviour stays.
-WARNING_NOTES = frozenset({SUGGESTED_PARAMETER_DEPRECATION, SUGGESTED_DEPRECATION})  # a class's: no warning
-DEPRECATION_NOTES = WARNING_NOTES | {SUGGESTED_CLASS_DEPRECATION}
+DEPRECATION_NOTES = frozenset({SUGGESTED_PARAMETER_DEPRECATION, SUGGESTED_DEPRECATION, SUGGESTED_CLASS_DEPRECATION})
 
 #: Expressions a finding's node can sit in and still be the whole value of what holds it:
 #: `types.RootsCapability(...)` (the callee's attribute), the call itself, `await` of it.
@@ -80,7 +79,8 @@ class Candidate(NamedTuple):
     #: Said before the finding's help.
     note: str = ""
     #: A deprecated function's name: the deprecation holds only where nothing else in the file
-    #: names it (a function registered here goes with its registration, or is left alone).
+    #: names it but calls (a function registered here goes with its registration, or is left
+    #: alone; a call keeps working with it: core.fix.kept_working.calls).
     alone: cst.Name | None = None
     #: A private module- or class-level definition: other modules may still call it, so its
     #: removal holds only where the run finds its name in no other file (RunPlan.removable).
@@ -430,7 +430,8 @@ def suggested_removals(module: cst.Module, wanted: list, others: list, parents: 
         removed_by_others |= touched(fix)
     references = _references(module, {n.value for c in chosen.values() for n in (c.binds, c.alone) if n is not None})
     for i, c in list(chosen.items()):
-        if c.alone is not None and any(ref is not c.alone for ref in references.get(c.alone.value, ())):
+        named = [ref for ref in references.get(c.alone.value, ()) if ref is not c.alone] if c.alone else []
+        if any(not is_call_of(ref, parents) for ref in named):  # a registration: it goes with that
             del chosen[i]
     while True:
         gone = set(removed_by_others)
@@ -448,9 +449,7 @@ def suggested_removals(module: cst.Module, wanted: list, others: list, parents: 
             del chosen[i]
     return {
         i: (
-            Fix((c.edit,), display=True, imports=c.imports, keeps_working=c.note in DEPRECATION_NOTES)
-            if c.note not in WARNING_NOTES
-            else Fix((c.edit,), display=True, imports=c.imports, keeps_working=True, warns=True),
+            Fix((c.edit,), display=True, imports=c.imports, keeps_working=c.note in DEPRECATION_NOTES),
             c.note or SUGGESTED_REMOVAL,
         )
         for i, c in chosen.items()
