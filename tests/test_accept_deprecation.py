@@ -138,14 +138,23 @@ def test_an_existing_pytestmark_gains_the_filter(tmp_path, monkeypatch):
     [
         pytest.param(TEST.replace("import pytest\n\n", ""), id="no-pytest-import"),
         pytest.param(
+            "import pytest\nfrom unittest.mock import MagicMock\n\nfrom mcp.types import ListRootsResult\n\n\n"
+            "async def roots(context):\n    return ListRootsResult(roots=[])\n\n\n"
+            "def test_the_session_is_built_with_the_callback():\n"
+            "    factory = MagicMock()\n"
+            "    factory.assert_called_once_with(list_roots_callback=roots)\n",
+            id="keyword-to-another-call",  # mcp-use's connector tests: a mock's assertion warns nothing
+        ),
+        pytest.param(
             TEST.replace("create_router\n", "create_router\n\npytestmark = [  # slow\n    pytest.mark.slow,\n]\n", 1),
             id="comment-in-pytestmark",
         ),
     ],
 )
 def test_a_module_the_mark_cannot_be_written_into_waits(tmp_path, monkeypatch, test):
-    """A module that does not import pytest (another runner would not read the mark), or whose
-    `pytestmark` holds a comment (rewriting it would lose it), waits as before: no edit."""
+    """A module that does not import pytest (another runner would not read the mark), whose
+    `pytestmark` holds a comment (rewriting it would lose it), or that passes the deprecated
+    keyword to no call of its owner, waits as before: no edit."""
     monkeypatch.chdir(tmp_path)
     path = _project(tmp_path, test)
     findings = _test_findings(tmp_path)
@@ -210,3 +219,19 @@ def test_a_roots_test_that_reaches_no_warning_waits(tmp_path, monkeypatch):
     CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
     assert other.read_text() == UNRELATED_TEST
     assert (tmp_path / "tests" / "test_router.py").read_text() == ACCEPTING
+
+
+def test_the_mark_is_laid_out_for_the_projects_line_length(tmp_path, monkeypatch):
+    """At 120 columns the mark fits on one line, and `ruff format` would join a wrapped one: a
+    project checking its format in CI failed on 16 marked files (session 51's review)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\nline-length = 120\n")
+    test = _project(tmp_path)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    one_line = (
+        'pytestmark = pytest.mark.filterwarnings("ignore:.*MCP Roots are deprecated by SEP-2577:DeprecationWarning")\n'
+    )
+    assert test.read_text() == ACCEPTING.replace(
+        'pytestmark = pytest.mark.filterwarnings(\n    "ignore:.*MCP Roots are deprecated by SEP-2577:DeprecationWarning"\n)\n',
+        one_line,
+    )

@@ -436,7 +436,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
             result.notes.private_removals = sorted(set(private.values()))
             if _keeps_roots([rep for rep in reports if id(rep) not in private], rules):
                 result.notes.keeps_roots = True
-            result.notes.warned_names = _warned_names(reports, data)
+            result.notes.warned_names = _warned_names(reports, data, module, index)
         notes = result.notes
         if test_code and (notes.tools or notes.suggested_tools or notes.env_vars or notes.client_calls):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
@@ -741,7 +741,7 @@ def _decide_fixes(
     _carry_with_their_flow([rep for rep in reports if rep.code in migrating], module)
     _still_providing(reports, rules, kept)
     if test_code and not plan.tests_go_with_code():
-        _tests_accept(reports, rules, module, plan.warned())
+        _tests_accept(reports, rules, module, plan.warned(), (path, settings.view))
     return private
 
 
@@ -814,10 +814,11 @@ def _tests_wait(reports: list, rules: list) -> None:
             rep.fix, rep.kind, rep.help = None, None, with_note(own, TESTS_WAIT)
 
 
-def _tests_accept(reports: list, rules: list, module, warned: frozenset) -> None:
+def _tests_accept(reports: list, rules: list, module, warned: frozenset, where: tuple) -> None:
     """Test code that waits for the code it tests (`_tests_wait`), where that code warns of its
     deprecation once the suggestions are applied (`warned`: the names whose use warns,
-    RunPlan.warned) and the test module spells one of them: it accepts the warning, suggested with the deprecations
+    RunPlan.warned) and the test module spells one of them: it accepts the warning, laid out
+    for the project's line length (`where`: the path and the project view), suggested with the deprecations
     (core.fix.accept_deprecation), and each Roots finding still without an edit carries it. A
     module that already accepts it tests the deprecated behaviour on purpose: its Roots
     findings are kept aside (`Report.migrated`), so the run after the suggestions converges."""
@@ -830,24 +831,25 @@ def _tests_accept(reports: list, rules: list, module, warned: frozenset) -> None
             rep.fix, rep.kind, rep.migrated = None, None, ACCEPTS_DEPRECATION
         return
     waiting = [rep for rep in roots if rep.fix is None and rep.kind is None]
-    accepting = acceptance(module) if waiting and spells_any(module, warned) else None
+    accepting = acceptance(module, *where) if waiting and spells_any(module, warned) else None
     for rep in waiting if accepting is not None else ():
         own = rep.help.removeprefix(TESTS_WAIT + "; ")
         rep.fix, rep.help = accepting, with_note(own, TESTS_ACCEPT)
 
 
-def _warned_names(reports: list, data: bytes) -> list:
-    """The names whose use warns of Roots' deprecation in this file once its suggestions are
-    applied: those the deprecations its fixes write name (whichever writes them: a suggested
-    removal's deprecation, a hollowed method's, a forwarding helper's), and those an earlier
-    run's name (their words: core.fix.suggested)."""
-    from mcp_migrate.core.fix.accept_deprecation import warned_by, warned_in
+def _warned_names(reports: list, data: bytes, module, index) -> list:
+    """What warns of Roots' deprecation in this file once its suggestions are applied
+    (core.fix.accept_deprecation.warned): what the deprecations its fixes write name (whichever
+    writes them: a suggested removal's deprecation, a hollowed method's, a forwarding
+    helper's), and what an earlier run's name (their words: core.fix.suggested)."""
+    from mcp_migrate.core.fix.accept_deprecation import warned
+    from mcp_migrate.core.fix.suggested import ROOTS_DEPRECATED
 
-    names = warned_in(data.decode("utf-8", "replace"))
-    for rep in reports:
-        if rep.fix is not None:
-            names |= warned_by(rep.fix)
-    return sorted(names)
+    fixes = [rep.fix for rep in reports if rep.fix is not None]
+    if ROOTS_DEPRECATED.encode() not in data and not fixes:
+        return []
+    index = index if index is not None else ModuleIndex(module)
+    return sorted(warned(index.nodes(cst.FunctionDef), fixes, index.parents))
 
 
 def _keeps_roots(reports: list, rules: list) -> bool:

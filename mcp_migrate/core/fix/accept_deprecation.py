@@ -24,8 +24,9 @@ import re
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import Fix, Insert, Replace
+from mcp_migrate.core.fix.layout import DEFAULT_LINE_LENGTH, line_length
 from mcp_migrate.core.fix.suggested import ROOTS_DEPRECATED
-from mcp_migrate.core.syntax import code_of, iter_nodes
+from mcp_migrate.core.syntax import ancestry, code_of, iter_nodes
 
 #: The warnings filter the mark adds (pytest's `action:message:category`; the message is a
 #: regular expression matched from the start).
@@ -34,37 +35,79 @@ WARNING_FILTER = f"ignore:.*{ROOTS_DEPRECATED}:DeprecationWarning"
 _MARKS = "pytestmark"
 
 
-#: What a deprecation's warning names: `x` in "x is deprecated: ..." (a parameter, spelled
-#: `x=` where it is passed) and `x()` in "x() is deprecated: ..." (a function), as
-#: core.fix.suggested writes them.
+#: What a deprecation's warning names: `x` in "x is deprecated: ..." (a parameter) and `x()`
+#: in "x() is deprecated: ..." (a function), as core.fix.suggested writes them.
 _WARNED = re.compile(r"\b([A-Za-z_]\w*(?:\(\))?) is deprecated: " + re.escape(ROOTS_DEPRECATED))
+#: How many statements (past a docstring) a deprecation's warning may stand from a body's start.
+_LEADING = 3
+
+
+def warned(functions, fixes, parents: dict) -> set:
+    """What warns once the `fixes` are applied, among the `functions` (FunctionDef nodes) of a
+    module: `f()` for a deprecated function (any use reaches it), `Owner(p=` for a deprecated
+    parameter `p` of the function or class `Owner` (it warns only where a call of `Owner`
+    passes it: a mock's `assert_called_once_with(p=ANY)` reaches nothing)."""
+    found = set()
+    for function in functions:
+        body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
+        for statement in body[: _LEADING + 1]:
+            found |= _qualified(warned_in(code_of(statement)), function, parents)
+    for fix in fixes:
+        for edit in fix.edits:
+            for statement in getattr(edit, "statements", ()):
+                names = warned_in(code_of(statement))
+                if names:
+                    function = next(
+                        (n for n in reversed(ancestry(edit.anchor, parents)[:-1]) if isinstance(n, cst.FunctionDef)),
+                        None,
+                    )
+                    found |= _qualified(names, function, parents)
+    return found
+
+
+def _qualified(names: set, function, parents: dict) -> set:
+    """`names` (`warned_in`), each parameter's with its owner: the function, or the class
+    whose `__init__` takes it."""
+    out = set()
+    for name in names:
+        if name.endswith("()") or function is None:
+            out.add(name)
+            continue
+        owner = function.name.value
+        if owner == "__init__":
+            holder = next((n for n in reversed(ancestry(function, parents)) if isinstance(n, cst.ClassDef)), None)
+            owner = holder.name.value if holder is not None else owner
+        out.add(f"{owner}({name}")
+    return out
 
 
 def warned_in(text: str) -> set:
     """What the Roots deprecation warnings written in `text` name: `f()` for a function, `p=`
-    for a parameter (a parameter warns only where it is given)."""
+    for a parameter."""
     return {name if name.endswith("()") else name + "=" for name in _WARNED.findall(text)}
 
 
-def warned_by(fix: Fix) -> set:
-    """What the warnings a deprecation's edits write name (`warned_in`)."""
-    return {name for edit in fix.edits for s in getattr(edit, "statements", ()) for name in warned_in(code_of(s))}
-
-
-def spells_any(module: cst.Module, warned: frozenset) -> bool:
-    """Whether the module uses what one of the `warned` names (`warned_in`): refers to a
-    deprecated function (a call, an attribute, a name) or passes a deprecated parameter by
-    keyword. A test module that does neither reaches no warning of the run's deprecations and
-    needs no mark."""
-    functions = {name[:-2] for name in warned if name.endswith("()")}
-    keywords = {name[:-1] for name in warned if name.endswith("=")}
+def spells_any(module: cst.Module, warned_names: frozenset) -> bool:
+    """Whether the module uses what warns (`warned`): refers to a deprecated function (a call,
+    an attribute, a name) or passes a deprecated parameter by keyword to a call of its owner
+    (`Owner(...)` or `x.Owner(...)`). A test module that does neither reaches no warning of the
+    run's deprecations and needs no mark."""
+    functions = {name[:-2] for name in warned_names if name.endswith("()")}
+    keywords: dict = {}
+    for name in warned_names:
+        if "(" in name and not name.endswith("()"):
+            owner, keyword = name[:-1].split("(", 1)
+            keywords.setdefault(owner, set()).add(keyword)
     if not (functions or keywords):
         return False
     for node in iter_nodes(module):
         if isinstance(node, cst.Name) and node.value in functions:
             return True
-        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in keywords:
-            return True
+        if isinstance(node, cst.Call) and keywords:
+            callee = node.func.attr if isinstance(node.func, cst.Attribute) else node.func
+            wanted = keywords.get(callee.value, ()) if isinstance(callee, cst.Name) else ()
+            if any(arg.keyword is not None and arg.keyword.value in wanted for arg in node.args):
+                return True
     return False
 
 
@@ -73,27 +116,36 @@ def accepts_deprecation(module: cst.Module) -> bool:
     return any(WARNING_FILTER in code_of(value) for value in _pytestmarks(module))
 
 
-def acceptance(module: cst.Module) -> Fix | None:
+def acceptance(module: cst.Module, path: str = "", view=None) -> Fix | None:
     """The suggested edit that makes a test module accept the deprecation warning, or None
     where it already does, does not import pytest at module level, or keeps comments inside
-    its `pytestmark` (rewriting it would lose them)."""
+    its `pytestmark` (rewriting it would lose them). Laid out as the project's formatter would
+    at its line length (core.fix.layout.line_length of the module's `path`): on one line where it fits (a project at 120 columns re-joins
+    a wrapped mark: ruff format), else the call's argument on a line of its own."""
     if accepts_deprecation(module) or not _imports_pytest(module):
         return None
+    width = line_length(path, view) if path else DEFAULT_LINE_LENGTH
     indent = module.default_indent
-    mark = f'pytest.mark.filterwarnings(\n{indent}"{WARNING_FILTER}"\n)'
+    short = f'pytest.mark.filterwarnings("{WARNING_FILTER}")'
+    wrapped = f'pytest.mark.filterwarnings(\n{indent}"{WARNING_FILTER}"\n)'
     values = _pytestmarks(module)
     if values:
         value = values[-1]
         if "#" in code_of(value):
             return None
-        items = value.elements if isinstance(value, cst.List) else (cst.Element(value),)
-        lines = [f"{indent}{_nested(code_of(item.value), indent)}," for item in items]
-        lines.append(f"{indent}{_nested(mark, indent)},")
-        joined = cst.parse_expression("[\n" + "\n".join(lines) + "\n]")
+        items = [code_of(item.value) for item in value.elements] if isinstance(value, cst.List) else [code_of(value)]
+        one_line = f"{_MARKS} = [{', '.join([*items, short])}]"
+        if "\n" not in one_line and len(one_line) <= width:
+            joined = cst.parse_expression(one_line.split(" = ", 1)[1])
+        else:
+            mark = short if len(indent) + len(short) + 1 <= width else wrapped
+            lines = [f"{indent}{_nested(item, indent)}," for item in [*items, mark]]
+            joined = cst.parse_expression("[\n" + "\n".join(lines) + "\n]")
         return Fix((Replace(value, joined),), display=True, imports=(("pytest", None),))
     anchor = _last_import(module)
     if anchor is None:
         return None
+    mark = short if len(f"{_MARKS} = {short}") <= width else wrapped
     statement = cst.parse_statement(f"{_MARKS} = {mark}\n").with_changes(leading_lines=[cst.EmptyLine()])
     return Fix((Insert(anchor, (statement,)),), display=True, imports=(("pytest", None),))
 
