@@ -235,3 +235,32 @@ def test_the_mark_is_laid_out_for_the_projects_line_length(tmp_path, monkeypatch
         'pytestmark = pytest.mark.filterwarnings(\n    "ignore:.*MCP Roots are deprecated by SEP-2577:DeprecationWarning"\n)\n',
         one_line,
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "config"),
+    [
+        ("pyproject.toml", '[tool.pytest.ini_options]\nfilterwarnings = ["error", "ignore::DeprecationWarning"]\n'),
+        ("pytest.ini", "[pytest]\nfilterwarnings =\n    error\n    ignore::DeprecationWarning\n"),
+    ],
+)
+def test_a_project_that_ignores_every_deprecation_gets_no_mark(tmp_path, monkeypatch, name, config):
+    """openmcp-python's pytest configuration already ignores every DeprecationWarning: the mark
+    would change nothing (session 51's review rejected it)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(config)
+    test = _project(tmp_path)
+    assert [f["fix"] for f in _test_findings(tmp_path)] == ["none", "none"]
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    assert test.read_text() == TEST
+
+
+def test_a_narrower_filter_keeps_the_mark(tmp_path, monkeypatch):
+    """A filter for some other DeprecationWarning leaves the deprecations' own warnings to fail."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\nfilterwarnings = ["error", "ignore:.*utcnow.*:DeprecationWarning"]\n'
+    )
+    test = _project(tmp_path)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    assert test.read_text() == ACCEPTING

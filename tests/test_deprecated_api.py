@@ -628,3 +628,60 @@ def test_a_store_keeps_its_own_calls_of_its_deprecated_setter(tmp_path, monkeypa
     )
     again = CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
     assert again.stdout == "Checked 3 files: no findings\n"
+
+
+MANAGED_CLIENT = """from mcp import ClientSession
+from mcp.client.session import ListRootsFnT
+
+
+class MCPClient:
+    def __init__(self, name: str, roots_provider: ListRootsFnT | None = None) -> None:
+        self.name = name
+        self._roots_provider = roots_provider
+
+    def set_roots_provider(self, provider: ListRootsFnT) -> None:
+        self._roots_provider = provider
+
+
+async def open_session(client: MCPClient, read, write):
+    roots_cb = client._roots_provider if client._roots_provider is not None else None
+    return ClientSession(read, write, list_roots_callback=roots_cb)
+"""
+
+MANAGER = """from mcp.client.session import ListRootsFnT
+
+from lib.client import MCPClient
+
+
+class MCPManager:
+    def __init__(self) -> None:
+        self._clients: dict[str, MCPClient] = {}
+
+    def set_roots_provider(self, provider: ListRootsFnT) -> None:
+        for client in self._clients.values():
+            client.set_roots_provider(provider)
+"""
+
+
+def test_a_deprecated_setter_and_a_stored_parameter_keep_working_across_the_module(tmp_path, monkeypatch):
+    """topsport-agent (session 51's review): `MCPManager.set_roots_provider()` was deprecated and
+    its loop's call of each client's `set_roots_provider()` became `pass` (the call kept the
+    method from its deprecation in the first pass), and a module-level session factory stopped
+    passing `client._roots_provider`, which the deprecated `roots_provider=` parameter fills:
+    three of its tests failed. A call through any object is no registration, and a private
+    attribute keeping a deprecated parameter is read anywhere in its module."""
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "__init__.py").write_text("")
+    (tmp_path / "lib" / "client.py").write_text(MANAGED_CLIENT)
+    (tmp_path / "lib" / "manager.py").write_text(MANAGER)
+    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
+    client = (tmp_path / "lib" / "client.py").read_text()
+    manager = (tmp_path / "lib" / "manager.py").read_text()
+    assert "list_roots_callback=roots_cb" in client
+    assert "            client.set_roots_provider(provider)\n" in manager
+    assert "set_roots_provider() is deprecated" in manager

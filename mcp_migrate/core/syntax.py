@@ -343,11 +343,11 @@ def name_paths(func: cst.FunctionDef, name: str) -> list:
 
 
 def is_call_of(ref: cst.Name, parents: dict) -> bool:
-    """Whether the name `ref` is what a call calls: `name(...)` or `self.name(...)`."""
+    """Whether the name `ref` is what a call calls: `name(...)` or `x.name(...)`."""
     parent = parents.get(id(ref))
     if isinstance(parent, cst.Call) and parent.func is ref:
         return True
-    if isinstance(parent, cst.Attribute) and parent.attr is ref and isinstance(parent.value, cst.Name):
+    if isinstance(parent, cst.Attribute) and parent.attr is ref:
         grand = parents.get(id(parent))
-        return parent.value.value == "self" and isinstance(grand, cst.Call) and grand.func is parent
+        return isinstance(grand, cst.Call) and grand.func is parent
     return False

@@ -24,7 +24,7 @@ import re
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import Fix, Insert, Replace
-from mcp_migrate.core.fix.layout import DEFAULT_LINE_LENGTH, line_length
+from mcp_migrate.core.fix.layout import DEFAULT_LINE_LENGTH, ignores_deprecations, line_length
 from mcp_migrate.core.fix.suggested import ROOTS_DEPRECATED
 from mcp_migrate.core.syntax import ancestry, code_of, iter_nodes
 
@@ -122,7 +122,7 @@ def acceptance(module: cst.Module, path: str = "", view=None) -> Fix | None:
     its `pytestmark` (rewriting it would lose them). Laid out as the project's formatter would
     at its line length (core.fix.layout.line_length of the module's `path`): on one line where it fits (a project at 120 columns re-joins
     a wrapped mark: ruff format), else the call's argument on a line of its own."""
-    if accepts_deprecation(module) or not _imports_pytest(module):
+    if accepts_deprecation(module) or not _imports_pytest(module) or ignores_deprecations(path, view):
         return None
     width = line_length(path, view) if path else DEFAULT_LINE_LENGTH
     indent = module.default_indent

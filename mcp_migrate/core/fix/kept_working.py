@@ -8,6 +8,8 @@ parameter on `self.<attr>`."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import edit_anchor
@@ -78,15 +80,25 @@ def _computed_from_store(value, function: cst.FunctionDef, name: str, parents: d
     stored = _stored_on_self(function, name)
     chain = ancestry(value, parents)
     method = next((n for n in reversed(chain) if isinstance(n, cst.FunctionDef)), None)
-    if not stored or method is None or not _in_class_of(function, chain, parents):
+    if not stored or method is None:
         return False
+    reads_store = partial(_reads_store, stored=stored, in_class=_in_class_of(function, chain, parents))
     for node in iter_nodes(method):
         if isinstance(node, cst.Assign) and any(
             isinstance(t.target, cst.Name) and t.target.value == value.value for t in node.targets
         ):
-            if any(_is_self_attr(n, stored) for n in iter_nodes(node.value)):
+            if any(reads_store(n) for n in iter_nodes(node.value)):
                 return True
     return False
+
+
+def _reads_store(node, stored: set, in_class: bool) -> bool:
+    """`self.<attr>` in the class, or `<anything>.<attr>` anywhere for a private attribute (the
+    class's own, read by a module-level helper that takes the instance: topsport-agent's session
+    factory reads `client._roots_provider`), where `attr` keeps the deprecated parameter."""
+    if not (isinstance(node, cst.Attribute) and node.attr.value in stored):
+        return False
+    return (in_class and _is_self_attr(node, stored)) or node.attr.value.startswith("_")
 
 
 def _in_class_of(function: cst.FunctionDef, chain: list, parents: dict) -> bool:
@@ -139,10 +151,10 @@ def reads(node: cst.CSTNode, parents: dict, deprecated: list) -> tuple | None:
     for entry in deprecated:
         function, name = entry[0], entry[1]
         if not any(n is function for n in chain):
-            if _in_class_of(function, chain, parents):
-                stored = _stored_on_self(function, name)
-                if any(_is_self_attr(n, stored) for n in iter_nodes(statement)):
-                    return entry  # another method reads where the parameter is kept
+            stored = _stored_on_self(function, name)
+            reads_store = partial(_reads_store, stored=stored, in_class=_in_class_of(function, chain, parents))
+            if stored and any(reads_store(n) for n in iter_nodes(statement)):
+                return entry  # other code reads where the parameter is kept
             continue
         derived = _derived(function, name)
         if any(isinstance(n, cst.If) and _when_absent(n.test, derived) for n in chain):

@@ -1,10 +1,13 @@
 """Layout: the project's line length (found as ruff finds it), review comments wrapped to it,
-the file's indent unit, and the oldest Python the project declares (for the syntax a fix writes).
+the file's indent unit, the oldest Python the project declares (for the syntax a fix writes),
+and whether its pytest configuration already ignores every DeprecationWarning (a test module
+then needs no mark accepting the deprecations' warnings: core.fix.accept_deprecation).
 The project's configuration is read per folder once per project view (core.project_view), and
 afresh without one."""
 
 from __future__ import annotations
 
+import configparser
 import re
 import sys
 import textwrap
@@ -140,3 +143,57 @@ def without_form_feed_indent(module: cst.Module) -> cst.Module:
     if "\f" not in module.default_indent:
         return module
     return module.with_changes(default_indent=module.default_indent.replace("\f", "") or "    ")
+
+
+#: pytest's configuration files, in the order it looks in each folder: (name, section).
+_PYTEST_CONFIGS = (
+    ("pytest.ini", "pytest"),
+    ("pyproject.toml", None),
+    ("tox.ini", "pytest"),
+    ("setup.cfg", "tool:pytest"),
+)
+#: A filter that ignores every DeprecationWarning (openmcp-python's pyproject): the mark adds nothing.
+_IGNORES_ALL = re.compile(r"^\s*ignore::DeprecationWarning\s*$")
+
+
+def ignores_deprecations(path: str, view=None) -> bool:
+    """Whether the pytest configuration that governs `path` (the nearest folder holding one, as
+    pytest finds it) already ignores every DeprecationWarning."""
+    if not path:
+        return False
+    try:
+        start = Path(path).resolve().parent
+    except (OSError, ValueError):
+        return False
+    return _per_folder(view, "pytest ignores deprecations", start, _ignores_in)
+
+
+def _ignores_in(folder: Path) -> bool:
+    for candidate in (folder, *folder.parents):
+        for name, section in _PYTEST_CONFIGS:
+            filters = _filters(candidate / name, section)
+            if filters is not None:
+                return any(_IGNORES_ALL.match(entry) for entry in filters)
+    return False
+
+
+def _filters(config: Path, section: str | None) -> list | None:
+    """The `filterwarnings` entries of a pytest configuration file, or None where the file
+    holds no pytest configuration (pytest goes on looking)."""
+    if not config.is_file():
+        return None
+    try:
+        text = config.read_text(encoding="utf-8")
+        if section is None:
+            options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options")
+            if not isinstance(options, dict):
+                return None
+            value = options.get("filterwarnings", [])
+            return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(text)
+    except (OSError, ValueError, AttributeError, configparser.Error):
+        return None
+    if not parser.has_section(section):
+        return None
+    return parser.get(section, "filterwarnings", fallback="").splitlines()
