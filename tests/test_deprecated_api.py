@@ -614,13 +614,9 @@ def test_a_store_keeps_its_own_calls_of_its_deprecated_setter(tmp_path, monkeypa
 
     from mcp_migrate.commands.cli import cli
 
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "app").mkdir()
-    (tmp_path / "app" / "__init__.py").write_text("")
-    (tmp_path / "app" / "store.py").write_text(STORE)
-    (tmp_path / "app" / "host.py").write_text(STORE_USER)
-    CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
-    store = (tmp_path / "app" / "store.py").read_text()
+    store = _suggestions_applied(tmp_path, monkeypatch, {"app/store.py": STORE, "app/host.py": STORE_USER})[
+        "app/store.py"
+    ]
     assert "            self.add_root(uri)\n" in store
     assert store.count("is deprecated: MCP Roots are deprecated by SEP-2577") == 2
     assert (tmp_path / "app" / "host.py").read_text() == STORE_USER.split("\n\n\ndef main")[0] + (
@@ -670,18 +666,25 @@ def test_a_deprecated_setter_and_a_stored_parameter_keep_working_across_the_modu
     passing `client._roots_provider`, which the deprecated `roots_provider=` parameter fills:
     three of its tests failed. A call through any object is no registration, and a private
     attribute keeping a deprecated parameter is read anywhere in its module."""
+    fixed = _suggestions_applied(tmp_path, monkeypatch, {"lib/client.py": MANAGED_CLIENT, "lib/manager.py": MANAGER})
+    client, manager = fixed["lib/client.py"], fixed["lib/manager.py"]
+    assert "list_roots_callback=roots_cb" in client
+    assert "            client.set_roots_provider(provider)\n" in manager
+    assert "set_roots_provider() is deprecated" in manager
+
+
+def _suggestions_applied(tmp_path, monkeypatch, files: dict) -> dict:
+    """The project `files` (path -> text, each folder a package) after `fix --apply-suggestions .`
+    run from its root: path -> the new text."""
     from click.testing import CliRunner
 
     from mcp_migrate.commands.cli import cli
 
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "lib").mkdir()
-    (tmp_path / "lib" / "__init__.py").write_text("")
-    (tmp_path / "lib" / "client.py").write_text(MANAGED_CLIENT)
-    (tmp_path / "lib" / "manager.py").write_text(MANAGER)
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (path.parent / "__init__.py").touch()
+        path.write_text(text)
     CliRunner().invoke(cli, ["fix", "--apply-suggestions", "."])
-    client = (tmp_path / "lib" / "client.py").read_text()
-    manager = (tmp_path / "lib" / "manager.py").read_text()
-    assert "list_roots_callback=roots_cb" in client
-    assert "            client.set_roots_provider(provider)\n" in manager
-    assert "set_roots_provider() is deprecated" in manager
+    return {name: (tmp_path / name).read_text() for name in files}
