@@ -103,6 +103,11 @@ FINDINGS = {
     "uri_decoder.py": [
         (23, 24, "RT001", "display"),  # its URI goes to a helper that decodes it: a suggestion
     ],
+    "reassigned_local.py": [
+        (13, 23, "RT002", "none"),  # a nested provider: it goes with the `if` the removals empty
+        (14, 56, "RT102", "display"),
+        (18, 43, "RT002", "display"),  # `callback` is assigned twice: both go (mcp2py, session 51)
+    ],
     "kept_definitions.py": [
         (8, 11, "RT002", "display"),  # public, module-level: deprecated, not deleted
         (12, 11, "RT002", "none"),  # private, but `PROVIDERS` still holds it

@@ -49,9 +49,10 @@ def _removed_nodes(edit) -> set:
 
 def _emptied_locals(edit, parents: dict, gone: set, scopes: dict, written: frozenset | set = frozenset()) -> tuple:
     """Removals of the local bindings the edit leaves unread, and of those their removal leaves
-    unread in turn: a name read in the deleted code, bound once in the enclosing function by a
-    plain `name = value` or a function-level import, and read nowhere else there except in code
-    `gone` holds (no unused variable or import left behind: issue 36 §5). An import goes only
+    unread in turn: a name read in the deleted code, bound in the enclosing function only by
+    plain `name = value` statements (all of them go: mcp2py's `list_roots_callback = None`, then
+    `= roots_callback` under an `if`) or once by a function-level import, and read nowhere else
+    there except in code `gone` holds (no unused variable or import left behind: issue 36 §5). An import goes only
     when every name it binds does; a name the fixes' new code reads (`written`) stays."""
     if not isinstance(edit, (RemoveStatement, RemoveArg, RemoveElement, Unwrap)):
         return ()
@@ -67,14 +68,15 @@ def _emptied_locals(edit, parents: dict, gone: set, scopes: dict, written: froze
     pending = sorted(_read_names(_anchor_roots(edit), gone))
     while pending:
         name = pending.pop()
-        binding = bindings.get(name)
-        if binding is None or name in written or any(e.node is binding for e in out):
+        group = bindings.get(name, ())
+        if not group or name in written or any(e.node is binding for binding in group for e in out):
             continue
-        if any(id(n) not in gone for bound in _binds(binding) for n in reads.get(bound, ())):
+        if any(id(n) not in gone for binding in group for bound in _binds(binding) for n in reads.get(bound, ())):
             continue
-        out.append(RemoveStatement(binding))
-        gone |= {id(n) for n in iter_nodes(binding)}
-        pending.extend(sorted(_read_names([binding], gone)))
+        for binding in group:
+            out.append(RemoveStatement(binding))
+            gone |= {id(n) for n in iter_nodes(binding)}
+        pending.extend(sorted(_read_names(list(group), gone)))
     return tuple(out) + _unread_with_targets(edit, function, gone, reads) + _emptied_ifs([edit, *out], parents)
 
 
@@ -129,9 +131,9 @@ def _read_names(roots: list, gone: set) -> set:
 
 
 def _local_bindings(function: cst.FunctionDef) -> dict:
-    """{name: the one statement of the function (not of a nested scope) that binds it}, for the
-    names bound exactly once, by a plain `name = value` or an import; a name bound any other way
-    too (a parameter, a loop, `with ... as`, `+=`) has none."""
+    """{name: the statements of the function (not of a nested scope) that bind it}, for the
+    names bound only by plain `name = value` statements, or exactly once by an import; a name
+    bound any other way too (a parameter, a loop, `with ... as`, `+=`) has none."""
     found: dict = {}
     other: set = {p.name.value for p in _parameters(function.params)}
     for node in _walk([function.body], into_scopes=False):
@@ -154,7 +156,11 @@ def _local_bindings(function: cst.FunctionDef) -> dict:
             other.add(node.name.value)
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             other |= {item.name.value for item in node.names}
-    return {name: nodes[0] for name, nodes in found.items() if len(nodes) == 1 and name not in other}
+    return {
+        name: tuple(nodes)
+        for name, nodes in found.items()
+        if name not in other and (len(nodes) == 1 or all(isinstance(n, cst.Assign) for n in nodes))
+    }
 
 
 def _binds(statement) -> list:
