@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 import mcp_migrate
 from mcp_migrate.api import default_settings
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core.engine import screened_rules
+from mcp_migrate.core.engine import screened_rules, screens
 from mcp_migrate.core.settings import STRATEGIES, Settings
 from mcp_migrate.output.diff import unified_diff
 
@@ -291,10 +291,16 @@ FUZZ = settings(
 @settings(FUZZ, max_examples=examples(2000))
 @given(mutated_files())
 def test_check_never_raises_and_reports_invalid_input(data):
+    """Invalid input that reaches LibCST is reported. What the standard library's parser reads
+    and the screens then keep from LibCST (no rule's tree screen holds) is not parsed at all, so
+    a file `ast` accepts and only `compile` rejects (`return` outside a function) is reported
+    only where it is parsed: the byte screens alone are no oracle for that (a derandomized
+    example from a hint fixture, session 51)."""
     findings = mcp_migrate.check_source(data, "fuzz.py")
     codes = {f.code for f in findings}
     assert "E900" not in codes, [f for f in findings if f.code == "E900"]
-    if "E999" not in codes and not compiles(data) and screened_rules(data, default_settings()):
+    handed_over = screened_rules(data, default_settings()) and screens(data, "fuzz.py", default_settings()).parses
+    if "E999" not in codes and not compiles(data) and handed_over:
         assert parses(data), "invalid input not reported"
 
 
