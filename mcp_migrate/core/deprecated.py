@@ -27,7 +27,7 @@ _ROOTS_WORDS = ("sep-2577", "roots")
 #: RootsListChangedNotification); not "roots are deprecated, so ..." in passing.
 _DEPRECATED_SENTENCE = re.compile(r"(?:\A|[.!?]\s+|\n\s*)(?:(?:\.\.\s*)?deprecated\b|removed in\b)", re.IGNORECASE)
 #: How many leading statements (after a docstring) a deprecation warning may stand among.
-_LEADING = 3
+LEADING = 3
 
 
 def deprecated_for_roots(node: cst.CSTNode, ancestors) -> str | None:
@@ -56,7 +56,7 @@ def _deprecated(definition: cst.FunctionDef | cst.ClassDef) -> bool:
         if documents_deprecation(body[0]):
             return True
         body = body[1:]
-    return isinstance(definition, cst.FunctionDef) and any(_warns_about_roots(s) for s in body[:_LEADING])
+    return isinstance(definition, cst.FunctionDef) and any(_warns_about_roots(s) for s in body[:LEADING])
 
 
 def documents_deprecation(docstring: cst.BaseStatement) -> bool:

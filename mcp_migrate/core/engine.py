@@ -846,10 +846,11 @@ def _warned_names(reports: list, data: bytes, module, index) -> list:
     from mcp_migrate.core.fix.suggested import ROOTS_DEPRECATED
 
     fixes = [rep.fix for rep in reports if rep.fix is not None]
-    if ROOTS_DEPRECATED.encode() not in data and not fixes:
+    written = ROOTS_DEPRECATED.encode() in data  # else no body warns yet: only the fixes are read
+    if not (written or fixes):
         return []
     index = index if index is not None else ModuleIndex(module)
-    return sorted(warned(index.nodes(cst.FunctionDef), fixes, index.parents))
+    return sorted(warned(index.nodes(cst.FunctionDef) if written else (), fixes, index.parents))
 
 
 def _keeps_roots(reports: list, rules: list) -> bool:

@@ -23,10 +23,11 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.core.deprecated import LEADING
 from mcp_migrate.core.fix.edits import Fix, Insert, Replace
 from mcp_migrate.core.fix.layout import DEFAULT_LINE_LENGTH, ignores_deprecations, line_length
 from mcp_migrate.core.fix.suggested import ROOTS_DEPRECATED
-from mcp_migrate.core.syntax import ancestry, code_of, iter_nodes
+from mcp_migrate.core.syntax import ancestry, code_of, enclosing, iter_nodes
 
 #: The warnings filter the mark adds (pytest's `action:message:category`; the message is a
 #: regular expression matched from the start).
@@ -38,8 +39,6 @@ _MARKS = "pytestmark"
 #: What a deprecation's warning names: `x` in "x is deprecated: ..." (a parameter) and `x()`
 #: in "x() is deprecated: ..." (a function), as core.fix.suggested writes them.
 _WARNED = re.compile(r"\b([A-Za-z_]\w*(?:\(\))?) is deprecated: " + re.escape(ROOTS_DEPRECATED))
-#: How many statements (past a docstring) a deprecation's warning may stand from a body's start.
-_LEADING = 3
 
 
 def warned(functions, fixes, parents: dict) -> set:
@@ -50,17 +49,14 @@ def warned(functions, fixes, parents: dict) -> set:
     found = set()
     for function in functions:
         body = list(function.body.body) if isinstance(function.body, cst.IndentedBlock) else []
-        for statement in body[: _LEADING + 1]:
+        for statement in body[: LEADING + 1]:  # (a docstring first)
             found |= _qualified(warned_in(code_of(statement)), function, parents)
     for fix in fixes:
         for edit in fix.edits:
             for statement in getattr(edit, "statements", ()):
                 names = warned_in(code_of(statement))
                 if names:
-                    function = next(
-                        (n for n in reversed(ancestry(edit.anchor, parents)[:-1]) if isinstance(n, cst.FunctionDef)),
-                        None,
-                    )
+                    function = enclosing(ancestry(edit.anchor, parents)[:-1], cst.FunctionDef)
                     found |= _qualified(names, function, parents)
     return found
 
@@ -75,7 +71,7 @@ def _qualified(names: set, function, parents: dict) -> set:
             continue
         owner = function.name.value
         if owner == "__init__":
-            holder = next((n for n in reversed(ancestry(function, parents)) if isinstance(n, cst.ClassDef)), None)
+            holder = enclosing(ancestry(function, parents), cst.ClassDef)
             owner = holder.name.value if holder is not None else owner
         out.add(f"{owner}({name}")
     return out

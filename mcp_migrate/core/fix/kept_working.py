@@ -15,7 +15,7 @@ import libcst as cst
 from mcp_migrate.core.fix.apply import edit_anchor
 from mcp_migrate.core.fix.edits import RemoveArg, RemoveElement, RemoveStatement
 from mcp_migrate.core.fix.suggested import parameter_of, parameter_warned
-from mcp_migrate.core.syntax import ancestry, iter_nodes
+from mcp_migrate.core.syntax import ancestry, enclosing, iter_nodes
 
 
 def deprecated_parameter(node: cst.CSTNode, parents: dict) -> tuple | None:
@@ -65,8 +65,7 @@ def _same_name_in_class(value, function: cst.FunctionDef, name: str, parents: di
         return False
     if not (isinstance(value.value, cst.Name) and value.value.value == "self"):
         return False
-    owner = next((n for n in reversed(ancestry(function, parents)) if isinstance(n, cst.ClassDef)), None)
-    return owner is not None and any(n is owner for n in ancestry(value, parents))
+    return _in_class_of(function, ancestry(value, parents), parents)
 
 
 def _computed_from_store(value, function: cst.FunctionDef, name: str, parents: dict | None) -> bool:
@@ -79,7 +78,7 @@ def _computed_from_store(value, function: cst.FunctionDef, name: str, parents: d
         return False
     stored = _stored_on_self(function, name)
     chain = ancestry(value, parents)
-    method = next((n for n in reversed(chain) if isinstance(n, cst.FunctionDef)), None)
+    method = enclosing(chain, cst.FunctionDef)
     if not stored or method is None:
         return False
     reads_store = partial(_reads_store, stored=stored, in_class=_in_class_of(function, chain, parents))
@@ -103,7 +102,7 @@ def _reads_store(node, stored: set, in_class: bool) -> bool:
 
 def _in_class_of(function: cst.FunctionDef, chain: list, parents: dict) -> bool:
     """Whether `chain` (a node's ancestry) lies in the class whose method `function` is."""
-    owner = next((n for n in reversed(ancestry(function, parents)) if isinstance(n, cst.ClassDef)), None)
+    owner = enclosing(ancestry(function, parents), cst.ClassDef)
     return owner is not None and any(n is owner for n in chain)
 
 
