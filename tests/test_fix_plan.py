@@ -435,3 +435,91 @@ def test_a_reason_is_said_once_in_a_help():
     assert with_note(once, "held") == once
     assert with_note("held", "held") == "held"
     assert with_note(once, "other") == "other; held; give the server its directories"
+
+
+#: The help every held server rewrite of fixtures/plan/caller starts its reason with.
+CALLER_HELD = (
+    "only suggested here: client.py calls its tool `{tool}` and still gives roots, its fix withheld while a"
+    " server in legacy.py and 1 more file still asks: rewritten now, the tool would no longer get the"
+    " directories that client gives)"
+)
+
+
+def test_a_server_rewrite_waits_for_the_client_that_calls_its_tool(tmp_path, monkeypatch):
+    """python-sdk's roots story (session 51's suites): its server's tool took a required
+    `directories`, while its client, whose fix waits for the SDK's other servers, kept calling
+    `call_tool("show_roots", {})` with roots: four story tests failed after
+    `fix --unsafe-fixes`. A rewrite of a tool (a new parameter, or a setting the server-config
+    rewrite reads) that a client of the run calls while its fix is withheld is held with it, as
+    a suggestion; `--apply-suggestions` takes both, the call passing the directories."""
+    tree = tmp_path / "caller"
+    shutil.copytree(FIXTURES / "plan" / "caller", tree)
+    monkeypatch.chdir(tree)
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--unsafe-fixes", "--output-format", "json", "."))
+    servers = {(f["path"], f["line"]): (f["fix"], f["help"]) for f in doc["findings"] if f["code"] == "RT001"}
+    assert sorted(servers) == [("legacy.py", 11), ("lowlevel.py", 15), ("server.py", 10)]
+    for key, tool in ((("server.py", 10), "listing"), (("lowlevel.py", 15), "show")):
+        kind, help_text = servers[key]
+        assert kind == "display"
+        assert help_text.endswith(CALLER_HELD.format(tool=tool)), help_text
+    before = {p.name: p.read_bytes() for p in tree.glob("*.py")}
+    run("fix", "--unsafe-fixes", ".")
+    assert {p.name: p.read_bytes() for p in tree.glob("*.py")} == before
+    run("fix", "--apply-suggestions", ".")
+    client = (tree / "client.py").read_text()
+    assert 'await session.call_tool("listing", {"directories": ["/srv/data"]})' in client
+    assert "list_roots" not in (tree / "server.py").read_text()
+    assert all((tree / name).read_bytes() != data for name, data in before.items())
+
+
+def test_a_server_rewrite_no_client_of_the_run_calls_goes_ahead(tmp_path, monkeypatch):
+    """The hold follows the call, not a name: the same client calling another tool leaves the
+    server's rewrite applied by `fix --unsafe-fixes`."""
+    tree = tmp_path / "caller"
+    shutil.copytree(FIXTURES / "plan" / "caller", tree)
+    client = tree / "client.py"
+    client.write_text(client.read_text().replace('"listing"', '"other"').replace('"show"', '"another"'))
+    monkeypatch.chdir(tree)
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--unsafe-fixes", "--output-format", "json", "."))
+    kinds = {f["path"]: f["fix"] for f in doc["findings"] if f["code"] == "RT001"}
+    assert kinds == {"legacy.py": "display", "lowlevel.py": "unsafe", "server.py": "unsafe"}
+    run("fix", "--unsafe-fixes", ".")
+    assert "list_roots" not in (tree / "server.py").read_text()
+    assert "list_roots" not in (tree / "lowlevel.py").read_text()
+
+
+MARKED_CLIENT = '''"""A client of the listing tool that also serves a tool only a reviewer can rewrite."""
+from mcp import ClientSession
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import ListRootsResult, Root
+
+mcp = FastMCP("marked")
+
+
+async def provide(context) -> ListRootsResult:
+    return ListRootsResult(roots=[Root(uri="file:///srv/data")])
+
+
+async def run(read, write) -> None:
+    async with ClientSession(read, write, list_roots_callback=provide) as session:
+        await session.call_tool("listing", {})
+
+
+@mcp.tool()
+async def echo(ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return str(result)
+'''
+
+
+def test_a_review_marker_stays_a_marker_under_the_suggestions_plan(tmp_path, monkeypatch):
+    """A client file checked again under the plan of `fix --apply-suggestions` (that plan gives
+    `listing` its parameter) shows its edits as suggestions; its review marker is no edit and
+    stays a marker (python-sdk's test servers read "display" once the story's server was held)."""
+    tree = tmp_path / "caller"
+    shutil.copytree(FIXTURES / "plan" / "caller", tree)
+    (tree / "marked.py").write_text(MARKED_CLIENT)
+    monkeypatch.chdir(tree)
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--unsafe-fixes", "--output-format", "json", "."))
+    kinds = sorted((f["line"], f["code"], f["fix"]) for f in doc["findings"] if f["path"] == "marked.py")
+    assert kinds == [(9, "RT002", "display"), (14, "RT002", "display"), (20, "RT001", "marker")]

@@ -86,6 +86,12 @@ class FileNotes:
     #: their name (a test calling `session._handle_roots_list_changed()` directly): only the run
     #: can tell (RunPlan.removable). keeps_roots counts them as given their edit.
     private_removals: list = field(default_factory=list)
+    #: The tools a client of this file that gives roots calls by name (`call_tool("x", ...)`):
+    #: while the run withholds that client's fix, a rewrite of those tools breaks its calls.
+    called_tools: list = field(default_factory=list)
+    #: The tools an applied server-config rewrite of this file changes (every tool the file
+    #: serves: the directories now come from a setting the file's clients do not give).
+    served_tools: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,13 @@ class RunPlan:
         accepts that warning. A file alone knows nothing of the code its tests test: none."""
         return frozenset()
 
+    def held_server(self, path: str) -> str | None:
+        """Why the RT001 rewrites of the file `path` (display path) are only suggested in this
+        run, or None: a client of the run that gives roots calls one of its tools, and the run
+        withholds that client's fix, so its calls would reach the rewritten tool without the
+        directories. A file alone knows no client: None."""
+        return None
+
     def tests_go_with_code(self) -> bool:
         """Whether a test of the Roots behaviour may be removed with the code it tests: only
         where the run knows that no file outside test code keeps a Roots finding without an
@@ -160,6 +173,20 @@ def note_still_asks(context, suggested: bool = False) -> None:
 def note_migrated_tool(context, tool: MigratedTool) -> None:
     """Record that this file's rewrite gives `tool` a parameter."""
     context.notes.tools.append(tool)
+
+
+def note_called_tools(context, names) -> None:
+    """Record the tools a client of this file that gives roots calls by name."""
+    for name in names:
+        if name not in context.notes.called_tools:
+            context.notes.called_tools.append(name)
+
+
+def note_served_tools(context, names) -> None:
+    """Record the tools this file's server-config rewrite changes."""
+    for name in names:
+        if name not in context.notes.served_tools:
+            context.notes.served_tools.append(name)
 
 
 def note_env_var(context, name: str) -> None:

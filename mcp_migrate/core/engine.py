@@ -438,14 +438,22 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
                 result.notes.keeps_roots = True
             result.notes.warned_names = _warned_names(reports, data, module, index)
         notes = result.notes
-        if test_code and (notes.tools or notes.suggested_tools or notes.env_vars or notes.client_calls):
+        if test_code and (
+            notes.tools or notes.suggested_tools or notes.env_vars or notes.client_calls or notes.served_tools
+        ):
             # Test code's rewrites are suggestions: no tool gains a parameter, nothing reads a
             # setting, no call passes directories, and its request stays (the run's plan).
             # Their tools count for `fix --apply-suggestions` only where the tests go with their
             # code (otherwise the requests keep no edit: _tests_wait).
             suggested = notes.suggested_tools + notes.tools if settings.run.tests_go_with_code() else []
             result.notes = dataclasses.replace(
-                notes, tools=[], suggested_tools=suggested, env_vars=[], client_calls=[], still_asks=True
+                notes,
+                tools=[],
+                suggested_tools=suggested,
+                env_vars=[],
+                client_calls=[],
+                served_tools=[],
+                still_asks=True,
             )
     kept = _position(reports, module, text, path, suppressions, result, tree, index, sites) if reports else []
     kept.sort(key=lambda pair: pair[1].sort_key())

@@ -20,7 +20,7 @@ from mcp_migrate.core.findings import FIX_KINDS, FileResult, Finding, HelperSite
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
-SCHEMA = 7
+SCHEMA = 8
 MAGIC = b"mcp-migrate-cache"
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
@@ -94,6 +94,8 @@ def _result(result: FileResult) -> dict:
             "keeps_roots": result.notes.keeps_roots,
             "warned_names": list(result.notes.warned_names),
             "private_removals": list(result.notes.private_removals),
+            "called_tools": list(result.notes.called_tools),
+            "served_tools": list(result.notes.served_tools),
         },
         "fix_previews": [
             [code, unsafe, base64.b64encode(data).decode("ascii")]
@@ -161,6 +163,8 @@ def _checked_result(path: str, raw: dict) -> FileResult:
     result.notes.keeps_roots = _of(notes.get("keeps_roots", False), bool)
     result.notes.warned_names = [n for n in _of(notes.get("warned_names", []), list) if isinstance(n, str)]
     result.notes.private_removals = [_of(name, str) for name in _of(notes.get("private_removals", []), list)]
+    result.notes.called_tools = [_of(name, str) for name in _of(notes.get("called_tools", []), list)]
+    result.notes.served_tools = [_of(name, str) for name in _of(notes.get("served_tools", []), list)]
     result.notes.env_vars = [_of(name, str) for name in _of(notes.get("env_vars"), list)]
     for item in _of(notes.get("client_calls"), list):
         target, passes, kind = _triple(item)

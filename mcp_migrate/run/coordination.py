@@ -101,7 +101,7 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
         )
     readers = [(path, ref.read) for path, ref in run.files.items()]
     both = plans(entries, *_searched(entries, readers))
-    if both.unsafe.tools:
+    if both.unsafe.tools or both.unsafe.held:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
     decided = (both.fix.code_migrated, both.fix.warned_names, both.fix.removable_names, both.fix.suggested_names)
     if any(decided) or both.fix.imported_names:
@@ -194,8 +194,8 @@ def _check_under_suggestions(run: RunResult, both, recheck: Callable) -> None:
 def _as_suggestion(finding, client: bool, note: str):
     """A finding of the `--apply-suggestions` check: shown as a suggestion (plain `fix` and
     `fix --unsafe-fixes` leave its file untouched); a client-side one says which server's
-    suggested rewrite its edit goes with."""
-    if finding.fix == "none":
+    suggested rewrite its edit goes with. A review marker stays one: it is no edit."""
+    if finding.fix in ("none", "marker"):
         return finding
     return dataclasses.replace(finding, fix="display", help=with_note(finding.help, note if client else None))
 
@@ -221,7 +221,9 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
     its findings' kinds and fix previews must come from that plan to be what
     `fix --unsafe-fixes` applies (issue 33 §3: the preview is the fix). `recheck` checks
     [(SourceFile or display path, Settings)] as the run did (its cache, its pool). The `fix`
-    plan's kinds are then derived from these (coordinate_check)."""
+    plan's kinds are then derived from these (coordinate_check). A server whose rewrite that plan
+    holds (RootsPlan.held) is checked again too: its rewrite is that command's suggestion."""
+    held = {server for server, _, _ in unsafe_plan.held}
     chosen = []
     for index, result in enumerate(run.results):
         ref = run.files.get(result.path)
@@ -230,7 +232,9 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
         # A test file's providers wait with no edit until the run knows its code migrated
         # (RootsPlan.tests_go_with_code): under that plan they may hand over too.
         waiting = unsafe_plan.tests_go_with_code() and in_test_code(result.path)
-        if any(f.code == TOOL_CALLER_CODE and (f.fix != "none" or waiting) for f in result.findings):
+        if result.path in held or any(
+            f.code == TOOL_CALLER_CODE and (f.fix != "none" or waiting) for f in result.findings
+        ):
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
     _replace_results(run, chosen, recheck)
 

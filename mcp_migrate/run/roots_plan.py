@@ -69,6 +69,17 @@ class RootsPlan(RunPlan):
     #: (display path, name): the names other files of the run import from a file its fixes may
     #: change (run.reexports): their imports stay.
     imported_names: tuple = ()
+    #: (server path, tool, client path): the files whose RT001 rewrites are held as suggestions,
+    #: because a client of the run that gives roots calls one of their tools and its fix is
+    #: withheld (`held`).
+    held: tuple = ()
+
+    def held_server(self, path: str) -> str | None:
+        for server, tool, client in self.held:
+            if server == path:
+                others = tuple(where for where in self.asking if where != path)
+                return HELD.format(tool=tool, client=client, where=where_asking(others))
+        return None
 
     def decided_as(self, run: RootsPlan) -> RootsPlan:
         """This plan with what the whole run decided as `run` has it (the same in each of the
@@ -179,14 +190,16 @@ def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tupl
 
     def one(attr: str) -> tuple:
         asking = tuple(e.path for e in entries if _asks_after(e, getattr(e, attr)))
-        tools = tuple(sorted({t for e in entries if getattr(e, attr) for t in e.notes.tools}))
-        return tools, asking
+        kept = held(entries, attr) if asking else ()
+        holding = {server for server, _, _ in kept}
+        tools = tuple(sorted({t for e in entries if getattr(e, attr) and e.path not in holding for t in e.notes.tools}))
+        return tools, tuple(sorted({*asking, *holding})), kept
 
-    unsafe_tools, unsafe_asking = one("rewritten_by_unsafe")
+    unsafe_tools, unsafe_asking, unsafe_held = one("rewritten_by_unsafe")
     taken = [e for e in entries if e.rewritten_by_unsafe]
     suggested_tools = tuple(sorted({t for e in taken for t in (*e.notes.tools, *e.notes.suggested_tools)}))
     suggested_asking = tuple(e.path for e in entries if _asks_after(e, e.rewritten_by_unsafe, suggestions=True))
-    fix_tools, fix_asking = one("rewritten_by_fix")
+    fix_tools, fix_asking, fix_held = one("rewritten_by_fix")
     # What the whole run decided, the same in the three plans.
     run = RootsPlan(
         code_migrated=_code_migrated(entries, removable + suggested),
@@ -195,18 +208,45 @@ def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tupl
         suggested_names=suggested,
         imported_names=imported,
     )
-    unsafe = dataclasses.replace(run, tools=unsafe_tools, server_still_asks=bool(unsafe_asking), asking=unsafe_asking)
+    unsafe = dataclasses.replace(
+        run, tools=unsafe_tools, server_still_asks=bool(unsafe_asking), asking=unsafe_asking, held=unsafe_held
+    )
     fix = dataclasses.replace(
         run,
         tools=fix_tools,
         server_still_asks=bool(fix_asking),
         freed_by_unsafe=bool(fix_asking) and not unsafe_asking,
         asking=fix_asking,
+        held=fix_held,
     )
     suggestions = dataclasses.replace(
         run, tools=suggested_tools, server_still_asks=bool(suggested_asking), asking=suggested_asking
     )
     return Plans(fix, unsafe, suggestions)
+
+
+def held(entries, attr: str) -> tuple:
+    """(server path, tool, client path) of each file whose RT001 rewrite the run applies
+    (`attr` of its FileAsks) and that serves a tool a client of the run calls by name while it
+    gives roots: in a run where a server still asks, that client's fix is withheld, so it keeps
+    calling the tool without the directories, and the rewrite would break the call (python-sdk's
+    roots story: its server took a required `directories`, its client still called
+    `call_tool("show_roots", {})`). A tool whose new parameter is optional keeps its callers."""
+    callers: dict = {}
+    for e in entries:
+        for name in e.notes.called_tools:
+            callers.setdefault(name, e.path)
+    if not callers:
+        return ()
+    out = []
+    for e in entries:
+        if not getattr(e, attr):
+            continue
+        changed = {t.tool for t in e.notes.tools if not t.optional} | set(e.notes.served_tools)
+        hit = sorted(changed & callers.keys())
+        if hit:
+            out.append((e.path, hit[0], callers[hit[0]]))
+    return tuple(out)
 
 
 def _code_migrated(entries, removable: tuple) -> bool:
@@ -227,6 +267,11 @@ def for_file(plan: RootsPlan, unsafe: bool) -> RootsPlan:
     return plan
 
 
+#: Why a server's rewrite is held as a suggestion (RootsPlan.held_server).
+HELD = (
+    "{client} calls its tool `{tool}` and still gives roots, its fix withheld while a server in {where}"
+    " still asks: rewritten now, the tool would no longer get the directories that client gives"
+)
 #: Said before the help of a finding whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
 WITHHELD = "a suggestion while a server in this run still asks for roots, in {where}: its legacy clients need this"
 FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in {where} that still asks for roots"

@@ -3,9 +3,11 @@ rewrite builds the fix, and a site no rewrite may touch gets a review marker ins
 
 from __future__ import annotations
 
+import dataclasses
+
 import libcst as cst
 
-from mcp_migrate.core.coordination import note_still_asks
+from mcp_migrate.core.coordination import note_served_tools, note_still_asks
 from mcp_migrate.core.fix.edits import AddComment, Fix
 from mcp_migrate.core.fix.hollowed import library_method
 from mcp_migrate.core.fix.suggested import deprecation
@@ -21,7 +23,7 @@ from mcp_migrate.rewrites.rt001.forwarding import forwards_the_roots
 from mcp_migrate.rewrites.rt001.outcomes import CannotApply, NoRewrite, Outcome, SideChannelSite
 from mcp_migrate.rewrites.rt001.site import SiteRewrite
 from mcp_migrate.rewrites.rt001.strategies import strategy_for
-from mcp_migrate.rewrites.rt001.tools import is_tool_function
+from mcp_migrate.rewrites.rt001.tools import is_tool_function, served_tools
 
 #: The start of every review marker the RT001 rewrite leaves.
 MARKER = "# mcp-migrate: RT001 review:"
@@ -92,13 +94,20 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
         return Outcome(None, applicable, str(exc))
     except Exception as exc:  # noqa: BLE001 - a planning bug must cost the fix, never the finding
         return Outcome(None, (), f"internal error while planning the rewrite ({type(exc).__name__}: {exc})")
+    suggested = builder.suggested_because
+    if not fix.display:
+        if strategy == "server-config":
+            note_served_tools(context, served_tools(context))
+        held = settings.run.held_server(context.path)
+        if held is not None:
+            fix, suggested = dataclasses.replace(fix, display=True), held
     if fix.display:
         # Shown, not applied by `fix`: the run must not count on its parameter or setting; only
         # the plan of `fix --apply-suggestions`, which applies it, counts on its tools.
         notes.suggested_tools.extend(notes.tools[told[0] :])
         del notes.tools[told[0] :], notes.client_calls[told[2] :]
         notes.env_vars[:] = told[1]
-    return Outcome(fix, applicable, suggested=builder.suggested_because)
+    return Outcome(fix, applicable, suggested=suggested)
 
 
 def _marked(func: cst.FunctionDef, node: cst.CSTNode, reason: str, decide: str, *, side_channel=False) -> Outcome:

@@ -8,6 +8,7 @@ from mcp_migrate.core.sdk import TOOL_SERVERS
 from mcp_migrate.core.syntax import (
     iter_nodes,
     keyword,
+    literal,
     positional,
 )
 
@@ -36,6 +37,22 @@ def tool_name(func: cst.FunctionDef) -> str:
             if args and isinstance(args[0].value, cst.SimpleString):
                 return str(args[0].value.evaluated_value)
     return func.name.value
+
+
+def served_tools(context) -> list:
+    """The names of every tool the module serves: its tool functions, and the tools its
+    low-level server lists by hand (`Tool(name="...")` of an MCP SDK), sorted."""
+    names = set()
+    for node in context.index.nodes(cst.FunctionDef):
+        if is_tool_function(node, context):
+            names.add(tool_name(node))
+    for node in context.index.nodes(cst.Call):
+        if context.resolver.sdk_name(node.func) == "Tool":
+            named = keyword(node, "name")
+            name = literal(named.value) if named is not None else None
+            if name is not None:
+                names.add(name)
+    return sorted(names)
 
 
 def _registered_tools(context) -> set:

@@ -8,7 +8,13 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from mcp_migrate.core.coordination import ClientCall, KeptPlumbing, note_client_call, note_kept_plumbing
+from mcp_migrate.core.coordination import (
+    ClientCall,
+    KeptPlumbing,
+    note_called_tools,
+    note_client_call,
+    note_kept_plumbing,
+)
 from mcp_migrate.core.fix.edits import AddComment, Fix, Replace
 from mcp_migrate.core.fix.layout import line_length
 from mcp_migrate.core.sdk import STDIO_PARAMETERS
@@ -34,6 +40,10 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple, client: c
     and the report lists what fed them. `client`: the call that built the client the roots were
     given to (its tool calls are the ones handed the directories, `_session_scope`)."""
     fully_known = bool(dirs) and all(lit is not None for lit, _ in dirs)
+    scope = _session_scope(context, client)
+    # Until this fix is applied, the client keeps calling those tools as it does now: the run
+    # holds a rewrite of them while it withholds this fix (RunPlan.held_server).
+    note_called_tools(context, sorted({name for _, _, _, name in _tool_calls(context, scope) if name is not None}))
     if fully_known and context.settings.strategy == "server-config":
         env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
@@ -41,7 +51,7 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple, client: c
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
     calls: list = []
     if context.settings.run.tools:
-        calls, imports = _tool_call_edits(context, dirs, _session_scope(context, client))
+        calls, imports = _tool_call_edits(context, dirs, scope)
         if calls and fully_known:
             whole = not any(isinstance(edit, AddComment) for edit in calls)  # no call left to a human
             return Fix(tuple(edits + calls), orphans=orphans, unsafe=True, imports=tuple(imports), hands_over=whole)
@@ -193,6 +203,20 @@ def _bare(item: cst.CSTNode) -> cst.CSTNode:
     return item
 
 
+def _tool_calls(context, scope: tuple):
+    """(call, its tool-name Arg, its arguments Arg or None, the tool's name or None) of each
+    `call_tool(...)` the scoped client makes (`_session_scope`)."""
+    parents = context.index.parents
+    for node in context.index.nodes(cst.Call):
+        if not (isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
+            continue
+        if not _made_by(parents, node, scope):
+            continue
+        name_arg, arguments = _call_tool_args(node)
+        name = literal(name_arg.value) if name_arg is not None else None
+        yield node, name_arg, arguments, (name if isinstance(name, str) else None)
+
+
 def _tool_call_edits(context, dirs: list, scope: tuple = (None, None)) -> tuple:
     """`call_tool("name", {...})` calls, by the client the roots were given to (`scope`), to
     tools that now require the directories (a rewrite in the same run gave them the parameter):
@@ -205,13 +229,7 @@ def _tool_call_edits(context, dirs: list, scope: tuple = (None, None)) -> tuple:
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
     parents = context.index.parents
-    for node in context.index.nodes(cst.Call):
-        if not (isinstance(node.func, cst.Attribute) and node.func.attr.value == "call_tool"):
-            continue
-        if not _made_by(parents, node, scope):
-            continue
-        name_arg, arguments = _call_tool_args(node)
-        name = literal(name_arg.value) if name_arg is not None else None
+    for node, name_arg, arguments, name in _tool_calls(context, scope):
         param = wanted.get(name)
         if param is None:
             continue
