@@ -277,3 +277,53 @@ def test_an_empty_entry_decodes_to_the_result_the_field_checks_give():
         assert look_alike == stored  # 0 == False: equality alone would take it
         with pytest.raises(cache_codec.Malformed):
             cache_codec._file_result("a.py", look_alike)
+
+
+def fix_run(*args) -> str:
+    result = CliRunner().invoke(cli, ["fix", "--jobs", "1", "--exit-zero", *args], env={"NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+#: An MCP server the screens let through (it may ask for roots) with no finding: its own
+#: `list_roots` tool is no Roots request.
+PLAIN = """from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("math")
+
+
+@mcp.tool()
+def list_roots(coefficients: list[float]) -> list[float]:
+    return sorted(coefficients)
+"""
+
+
+def test_fix_reads_the_cache_and_analyses_only_what_it_may_change(tmp_path, monkeypatch):
+    """Issue 37: `fix` analysed every file twice, and never used the cache. Now a file the
+    cache answers is not analysed to plan the run, and a file whose check found nothing is not
+    analysed again to fix it; what `fix` writes is what it writes without the cache."""
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    for root in (warm, cold):
+        shutil.copytree(FIXTURES / "plan" / "freed", root)
+        (root / "plain.py").write_text(PLAIN)
+    monkeypatch.chdir(tmp_path)
+    analysed = []
+    real = engine.analyze
+    monkeypatch.setattr(engine, "analyze", lambda *a, **k: analysed.append(Path(a[1]).name) or real(*a, **k))
+    fix_run("--unsafe-fixes", "--no-cache", str(cold))
+    assert "plain.py" in analysed and analysed.count("server.py") > 1
+    analysed.clear()
+    fix_run("--unsafe-fixes", str(warm))
+    assert analysed.count("plain.py") == 1, "checked once to plan the run, never to fix it"
+    assert tree_bytes(warm) == tree_bytes(cold)
+    analysed.clear()
+    fix_run("--unsafe-fixes", str(warm))  # the files the first run wrote are new bytes: checked once
+    assert sorted(analysed) == ["client.py", "proxy.py", "server.py"]
+    analysed.clear()
+    fix_run("--unsafe-fixes", str(warm))
+    assert analysed == [], "a run that changes nothing is answered by the cache"
+    assert tree_bytes(warm) == tree_bytes(cold)
+
+
+def tree_bytes(root: Path) -> dict:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.py")}

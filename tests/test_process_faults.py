@@ -35,13 +35,15 @@ def temporaries(folder: Path) -> list:
 
 def during_the_write(monkeypatch, action) -> None:
     """Run `action` once while fix writes its replacement (after the new bytes reach the disk,
-    before the rename): the moment an editor's save used to be lost."""
+    before the rename): the moment an editor's save used to be lost. Only the replacement's
+    own fsync counts (a `*.mcp-migrate` file in the project folder), not the results cache's."""
     real = os.fsync
     calls = []
 
     def fsync(fd):
         real(fd)
-        if not calls:
+        mine = os.fstat(fd)
+        if not calls and any(os.path.samestat(mine, p.stat()) for p in Path.cwd().glob("*.mcp-migrate")):
             calls.append(fd)
             action()
 
@@ -265,7 +267,11 @@ def test_a_signal_while_fix_writes_leaves_no_temporary_file(tmp_path, signum, st
     code = textwrap.dedent(
         """
         import os, sys, time
+        real = os.fsync
         def slow_fsync(fd, marker=sys.argv[1]):
+            mine = os.fstat(fd)  # the replacement's fsync, not the results cache's
+            if not any(n.endswith(".mcp-migrate") and os.path.samestat(mine, os.stat(n)) for n in os.listdir()):
+                return real(fd)
             open(marker, "w").close()
             time.sleep(60)
         os.fsync = slow_fsync

@@ -589,13 +589,14 @@ def _fix(paths, stdin_filename, options, from_stdin: bool, **flags) -> int:
 @exit_zero_option
 @quiet_option
 @verbose_option
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.mcp_migrate_cache/).")
 @stdin_option
 @color_option
 @guarded
 def fix(
     paths, select, extend_select, ignore, config_file, isolated, jobs, strategy, force_exclude, show_diff, unsafe,
     apply_suggestions, output_format, output_file, show_fixes, fail_on, report_file, exit_non_zero_on_fix, exit_zero,
-    quiet, stdin_filename, no_color, color_when, fix_only, verbose, **overrides,
+    quiet, no_cache, stdin_filename, no_color, color_when, fix_only, verbose, **overrides,
 ):  # fmt: skip
     """Apply fixes to PATHs, then report what remains.
 
@@ -612,6 +613,7 @@ def fix(
         select, ignore, config_file, jobs, strategy, force_exclude, extend_select, unsafe, fail_on, isolated, overrides
     )
     options.apply_suggestions = apply_suggestions
+    options.cache = not no_cache
     options.timings = timings(verbose, quiet)
     code = _fix(
         paths, stdin_filename, options, stdin_mode(paths, stdin_filename), unsafe=unsafe, show_diff=show_diff,

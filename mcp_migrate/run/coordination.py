@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable
+from typing import NamedTuple
 
 from mcp_migrate.core import callers
 from mcp_migrate.core.coordination import TESTS_ACCEPT, with_note
@@ -41,14 +42,29 @@ def _applies_rt001(unsafe: bool, fixes) -> bool:
     return kind == "safe" or (kind == "unsafe" and unsafe)
 
 
-def with_run_plan(items: list, jobs: int) -> list:
+class PlannedRun(NamedTuple):
+    """A fix run's items once planned (`with_run_plan`): (SourceFile, Settings with the run's
+    plan, unsafe, FixPolicy) each; each file's check before the plan, in the same order; and
+    whether the run decided anything beyond each file alone (without, every check's fix kinds
+    are the fix run's too)."""
+
+    items: list
+    checks: list
+    coordinated: bool
+
+
+def with_run_plan(items: list, jobs: int, check: Callable | None = None) -> PlannedRun:
     """Every file's settings with the run's plan (run.roots_plan.RootsPlan: the tools that gain
     a directories parameter, whether a server still asks after this run), decided once from a
     check of every file before any is fixed, whatever the flags: plain `fix` and
     `fix --unsafe-fixes` see the same coordination, so the unsafe run only adds fixes. A server
     file whose RT001 rewrite this run does not apply (its config keeps unsafe fixes off, or
-    RT001 unfixable) still asks for roots."""
-    checks = run_items([(source, settings) for source, settings, _, _ in items], jobs)
+    RT001 unfixable) still asks for roots. Returns the items with their settings planned, each
+    file's check, and whether the run decided anything beyond each file alone (PlannedRun);
+    `check` checks [(SourceFile, Settings)] (the results cache, the pool), by default in the
+    pool."""
+    pairs = [(source, settings) for source, settings, _, _ in items]
+    checks = check(pairs) if check is not None else run_items(pairs, jobs)
     entries = [
         file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))
         for (_source, _settings, unsafe, fixes), result in zip(items, checks)
@@ -59,11 +75,12 @@ def with_run_plan(items: list, jobs: int) -> list:
     suggestions = any(settings.apply_suggestions for _source, settings, _, _ in items)
     run_plan = _fixed_with(plans(entries, *_searched(entries, readers)), suggestions)
     if run_plan == RootsPlan():
-        return items
-    return [
+        return PlannedRun(items, checks, False)
+    planned = [
         (source, dataclasses.replace(settings, run=for_file(run_plan, unsafe)), unsafe, fixes)
         for source, settings, unsafe, fixes in items
     ]
+    return PlannedRun(planned, checks, True)
 
 
 def _fixed_with(both, suggestions: bool) -> RootsPlan:

@@ -10,11 +10,12 @@ import dataclasses
 import os
 from collections.abc import Callable, Sequence
 
+from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.run.cached import run_cached
 from mcp_migrate.run.coordination import coordinate_check, join_callers, with_run_plan
 from mcp_migrate.run.one_file import fix_file
 from mcp_migrate.run.plan import adjusted, fixes_of, plan, run_policy, unreadable_results
-from mcp_migrate.run.records import CheckOptions, FileRef, FixRun, RunResult
+from mcp_migrate.run.records import CheckOptions, FileRef, FixOutcome, FixRun, RunResult
 from mcp_migrate.run.schedule import SCREENED_WORKERS, run_items, worker_count
 
 
@@ -66,6 +67,7 @@ def run_fix(
     """Compute fixes for `paths` (nothing is written here). `unsafe=None` takes each file's
     config's `unsafe-fixes`."""
     p = plan(paths, options)
+    warnings: list = list(p.warnings)
     flag = unsafe if unsafe is not None else options.unsafe
     # A file reached twice (through a symlink and directly) is fixed once, at its real path.
     seen, items = set(), []
@@ -79,12 +81,50 @@ def run_fix(
         items.append((source, settings, unsafe_here, fixes_of(policy)))
     n = len(items)
     with options.timer.phase("fix", lambda: f"{n} file{'s' if n != 1 else ''} (fixes computed, nothing written)"):
-        items = with_run_plan(items, options.jobs)
-        outcomes = run_items(items, options.jobs, func=fix_file, progress=progress)
+        planned = with_run_plan(items, options.jobs, check=_planning_check(p, options, paths, warnings))
+        outcomes = _fix_outcomes(planned, options.jobs, progress)
     policy = run_policy(p.config, options)
     if flag is not None:
         policy["unsafe_fixes"] = flag
         policies = {display: pol._replace(unsafe_fixes=flag) for display, pol in p.policies.items()}
     else:
         policies = p.policies
-    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, policy, policies, list(p.warnings))
+    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, policy, policies, warnings)
+
+
+def _planning_check(p, options: CheckOptions, paths: Sequence[str], warnings: list) -> Callable:
+    """How a fix run checks its files before planning: through the results cache as `check`
+    does (an unchanged file is answered without analysis; issue 37: `fix` uses the cache for
+    the files it does not change), or in the pool with the cache off."""
+
+    def check(pairs: list) -> list:
+        if options.cache:
+            return run_cached(dataclasses.replace(p, items=pairs), options, None, paths, warnings)
+        return run_items(pairs, options.jobs)
+
+    return check
+
+
+def _fix_outcomes(planned, jobs: int, progress: Callable | None) -> list:
+    """Each file's FixOutcome. A file whose check (the plan's, before any fix) gives no finding
+    an edit and failed nowhere has nothing to fix: that check is its outcome, and it is neither
+    read nor analysed again (issue 37: a `fix` that changes nothing analysed every file twice).
+    Findings come from the rules alone, so no plan gives a file without one an edit; a finding
+    without an edit keeps none unless it is a Roots migration finding in a run that decided
+    something beyond each file (its plan may hand a client's roots over to a tool, or let a test
+    go with its code): a pending review marker (RT901) stays as it is."""
+    planned_codes = roots_migration() if planned.coordinated else frozenset()
+    items, checks = planned.items, planned.checks
+    outcomes: list = [None] * len(items)
+    todo = []
+    for index, (item, result) in enumerate(zip(items, checks)):
+        editless = all(finding.fix == "none" and finding.code not in planned_codes for finding in result.findings)
+        if result.errors or not editless:
+            todo.append(index)
+        else:
+            source, settings, _unsafe, policy = item
+            outcomes[index] = FixOutcome(source, result, settings=settings, policy=policy)
+    fixed = run_items([items[index] for index in todo], jobs, func=fix_file, progress=progress)
+    for index, outcome in zip(todo, fixed):
+        outcomes[index] = outcome
+    return outcomes
