@@ -523,3 +523,50 @@ def test_a_review_marker_stays_a_marker_under_the_suggestions_plan(tmp_path, mon
     doc = json.loads(run("check", "--no-cache", "--exit-zero", "--unsafe-fixes", "--output-format", "json", "."))
     kinds = sorted((f["line"], f["code"], f["fix"]) for f in doc["findings"] if f["path"] == "marked.py")
     assert kinds == [(9, "RT002", "display"), (14, "RT002", "display"), (20, "RT001", "marker")]
+
+
+MARKED_SERVER = '''"""A server whose request no rewrite may touch: it still asks once the suggestions are applied."""
+import asyncio
+
+from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("gathered")
+
+
+@mcp.tool()
+async def files(ctx: Context) -> list[str]:
+    result, _ = await asyncio.gather(ctx.session.list_roots(), asyncio.sleep(0))
+    return [str(root.uri) for root in result.roots]
+'''
+
+GIVING_CLIENT = '''"""A client that gives roots."""
+from mcp import ClientSession
+from mcp.types import ListRootsResult, Root
+
+
+async def provide(context) -> ListRootsResult:
+    return ListRootsResult(roots=[Root(uri="file:///srv/data")])
+
+
+async def run(read, write) -> None:
+    async with ClientSession(read, write, list_roots_callback=provide) as session:
+        await session.initialize()
+'''
+
+
+def test_apply_suggestions_leaves_a_client_whose_server_still_asks_after_them(tmp_path, monkeypatch):
+    """The final review of session 52 (#01): `fix --apply-suggestions` removed a demo client's
+    `roots=` while the demo's server, whose request only a human can rewrite, still asked: every
+    call then failed. A client-side suggestion withheld while a server still asks once the
+    suggestions are applied waits under that command too, and its help says so."""
+    (tmp_path / "server.py").write_text(MARKED_SERVER)
+    (tmp_path / "client.py").write_text(GIVING_CLIENT)
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(run("check", "--no-cache", "--exit-zero", "--unsafe-fixes", "--output-format", "json", "."))
+    client = [f for f in doc["findings"] if f["path"] == "client.py"]
+    assert client and all(f["fix"] == "display" for f in client)
+    waits = "`fix --apply-suggestions` leaves it too, until that server no longer asks"
+    assert all(waits in f["help"] for f in client if f["line"] == 11), client
+    run("fix", "--apply-suggestions", ".")
+    assert "list_roots_callback=provide" in (tmp_path / "client.py").read_text()
+    assert "# mcp-migrate: RT001 review:" in (tmp_path / "server.py").read_text()

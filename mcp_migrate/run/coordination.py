@@ -24,6 +24,7 @@ from mcp_migrate.run.plan import adjusted, fixes_of
 from mcp_migrate.run.records import FileRef, RunResult
 from mcp_migrate.run.roots_plan import (
     TOOL_CALLER_CODE,
+    WAITS,
     WITHHELD,
     RootsPlan,
     coordinated,
@@ -124,14 +125,16 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
     if any(decided) or both.fix.imported_names:
         _check_again_under_run_plan(run, both.fix, recheck or run_items)
     if both.fix.server_still_asks:
-        _withhold_client_fixes(run, both.fix)
+        _withhold_client_fixes(run, both.fix, waits=both.suggestions.server_still_asks)
     if any(_freed_by_suggestions(both)):
         _check_under_suggestions(run, both, recheck or run_items)
     return run
 
 
-def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan) -> None:
-    """Each client-side finding with the kind `fix` gives it while a server still asks."""
+def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan, waits: bool = False) -> None:
+    """Each client-side finding with the kind `fix` gives it while a server still asks; with
+    `waits`, a server still asks once the suggestions are applied, and the help says that
+    `fix --apply-suggestions` leaves the suggestion too (run.roots_plan.coordinated)."""
     from mcp_migrate.api import client_side
 
     for result in run.results:
@@ -145,6 +148,8 @@ def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan) -> None:
             if finding.code not in kept or finding.fix == "none" or finding.help.startswith(TESTS_ACCEPT):
                 return finding  # (a test module accepting a deprecation is no client-side fix)
             kind, note = coordinated(finding.fix, plan)
+            if waits and kind == "display" and note is not None:
+                note += "; " + WAITS
             return dataclasses.replace(finding, fix=kind, help=with_note(finding.help, note))
 
         result.findings = [one(f) for f in result.findings]

@@ -69,6 +69,9 @@ class RootsPlan(RunPlan):
     #: (display path, name): the names other files of the run import from a file its fixes may
     #: change (run.reexports): their imports stay.
     imported_names: tuple = ()
+    #: The plan of `fix --apply-suggestions`: a client-side fix it withholds is not applied either
+    #: (its suggestion waits for the server that still asks once the suggestions are applied).
+    applies_suggestions: bool = False
     #: (server path, tool, client path): the files whose RT001 rewrites are held as suggestions,
     #: because a client of the run that gives roots calls one of their tools and its fix is
     #: withheld (`held`).
@@ -220,7 +223,11 @@ def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tupl
         held=fix_held,
     )
     suggestions = dataclasses.replace(
-        run, tools=suggested_tools, server_still_asks=bool(suggested_asking), asking=suggested_asking
+        run,
+        tools=suggested_tools,
+        server_still_asks=bool(suggested_asking),
+        asking=suggested_asking,
+        applies_suggestions=True,
     )
     return Plans(fix, unsafe, suggestions)
 
@@ -274,6 +281,8 @@ HELD = (
 )
 #: Said before the help of a finding whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
 WITHHELD = "a suggestion while a server in this run still asks for roots, in {where}: its legacy clients need this"
+#: Said after WITHHELD where `fix --apply-suggestions` leaves the server asking too.
+WAITS = "`fix --apply-suggestions` leaves it too, until that server no longer asks"
 FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in {where} that still asks for roots"
 
 
@@ -286,6 +295,8 @@ def coordinated(kind: str, plan: RootsPlan) -> tuple:
     if kind == "none" or not plan.server_still_asks:
         return kind, None
     where = where_asking(plan.asking)
+    if plan.applies_suggestions:  # the suggestion itself waits: no edit in this run
+        return "none", WITHHELD.format(where=where) + "; " + WAITS
     if plan.freed_by_unsafe:  # a suggestion or a review marker stays what it is
         return ("unsafe" if kind in ("safe", "unsafe") else kind), FREED.format(where=where)
     return ("display" if kind in ("safe", "unsafe", "display") else "none"), WITHHELD.format(where=where)
