@@ -123,11 +123,11 @@ def test_rt102_reverse_fix_encodes_and_makes_absolute(tmp_path, monkeypatch):
         pass
 
 
-    def plus(path):
+    def root_plus(path):
         return "file://" + path
 
 
-    def fstring(path):
+    def root_fstring(path):
         return f"file://{path}"
     """
     fixed = _unsafe_fix(source)
@@ -137,7 +137,7 @@ def test_rt102_reverse_fix_encodes_and_makes_absolute(tmp_path, monkeypatch):
     (tmp_path / "real").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "real")
     linked = str(tmp_path / "link" / "x")
-    for name in ("plus", "fstring"):
+    for name in ("root_plus", "root_fstring"):
         assert before[name]("my docs") == "file://my docs"  # a host named "my docs"
         assert after[name]("my docs") == (Path.cwd() / "my docs").as_uri()
         assert "%20" in after[name]("my docs")

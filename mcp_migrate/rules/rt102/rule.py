@@ -28,7 +28,9 @@ literal text with `..`/`%2f`/`%5c` (fuzz data). Everything is decided from what 
 single walk collected: scheme tests by branch as they are met, `.path` findings when their
 function is left, `len(PREFIX)` slices when the module is left.
 
-Flagged, path to URI: `f"file://{p}"`, `"file://" + p`, `"file://%s" % p`, `"file://{}".format(p)`.
+Flagged, path to URI: `f"file://{p}"`, `"file://" + p`, `"file://%s" % p`, `"file://{}".format(p)`,
+where the value becomes a root (vocabulary.lands_in_root: a root-named call, keyword, entry,
+target or function; a resource's, a page's or a media file's URI is not a root's).
 `"file://" + pathname2url(p)` and `quote(...)`-encoded paths are left alone, and so is a `.path`
 handed back to `urlunsplit`/`urlunparse`/`urljoin` (it builds a URL, not a path).
 
@@ -73,7 +75,10 @@ from mcp_migrate.rules.rt102.vocabulary import (
     first_given,
     int_value,
     is_builtin_open,
+    lands_in_root,
+    names_root,
     not_a_path_uri,
+    says_root,
     scheme_test_tree,
     surgery_tree,
     uri_named_tree,
@@ -147,6 +152,10 @@ class NaiveFileUri(Rule):
             "a root's `.uri.path` compared, not used as a path",
         ),
         Valid(EXAMPLE_IMPORT + 'def resource_uri(name):\n    return f"file:///{name}"\n', "a virtual resource name"),
+        Valid(
+            EXAMPLE_IMPORT + 'def page_link(path):\n    return {"url": f"file://{path}"}\n',
+            "a URI built for a page, a resource or a media file: not a root's (the security rules look only at roots)",
+        ),
     ]
     INVALID = [
         Invalid(EXAMPLE_IMPORT + 'def to_path(root_uri):\n    return root_uri.replace("file://", "")\n', "replace"),
@@ -609,14 +618,51 @@ class NaiveFileUri(Rule):
         fix = to_path_fix(self.spelling, self.resolver, self.ancestors, node, uri) if uri is not None else None
         self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node), 36)), fix=fix)
 
+    def _local_lands_in_root(self, node: cst.CSTNode, name) -> bool:
+        """Whether the local `name`, which the value of `node` is assigned to, lands in a root
+        where it is read in the same function (`vocabulary.lands_in_root`, one step); for a
+        function `node` is returned from, whether it gives roots: an annotation of it names
+        roots (`RequestContext` of fastmcp's roots module, `ListRootsResult`), or it is handed
+        on where it lands in a root (`roots=share`, `list_roots_callback=share`)."""
+        parents = self.context.index.parents
+        if isinstance(name, cst.FunctionDef):
+            func = name
+            hints = [func.returns] + [p.annotation for p in func.params.params + func.params.kwonly_params]
+            for hint in hints:
+                if hint is None:
+                    continue
+                named = hint.annotation.value if isinstance(hint.annotation, cst.Subscript) else hint.annotation
+                qualified = self.resolver.qualified(named) or ""
+                if any(says_root(part) for part in qualified.split(".")) or names_root(hint.annotation):
+                    return True
+            uses = self.context.index.names_called(func.name.value)
+            return any(use is not func.name and lands_in_root(use, parents) for use in uses)
+        scope = _function_of(node, parents)
+        for use in self.context.index.names_called(name):
+            if _function_of(use, parents) is not scope or isinstance(parents.get(id(use)), cst.AssignTarget):
+                continue
+            if lands_in_root(use, parents):
+                return True
+        return False
+
     def _report_path_only(self, node: cst.CSTNode, owner, path_attr: cst.Attribute, fixable: bool = True) -> None:
         fix = path_only_fix(self.spelling, node, owner) if fixable else None
         escapes = "" if node is not path_attr else " and percent-escapes (`%20`)"
         self.report(node, MSG_PATH_ONLY.format(expr=shorten(code_of(node), 36), escapes=escapes), fix=fix)
 
     def _report_to_uri(self, node: cst.CSTNode, path: cst.BaseExpression | None) -> None:
+        parents = self.context.index.parents
+        if not lands_in_root(node, parents, lambda name: self._local_lands_in_root(node, name)):
+            return  # a resource's, a page's, a media file's URI: not a root (the security rules
+            # look only at values that are, or come from, roots)
         fix = to_uri_fix(self.spelling, self.resolver, node, path) if path is not None else None
         self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node), 36)), fix=fix)
+
+
+def _function_of(node: cst.CSTNode, parents: dict):
+    while node is not None and not isinstance(node, cst.FunctionDef):
+        node = parents.get(id(node))
+    return node
 
 
 def _drive_index(expr) -> bool:

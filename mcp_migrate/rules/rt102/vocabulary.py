@@ -211,3 +211,64 @@ def scheme_test_tree(syntax) -> bool:
         ):
             return True
     return False
+
+
+#: Where a value built from a path stops being carried on: a statement, a function, a class.
+_STOPS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Module)
+
+
+def says_root(name: str | None) -> bool:
+    """An identifier whose words name a root or roots (`roots`, `ClientRoot`, `root_uri`,
+    `_make_list_roots_result`, `mock_root`)."""
+    return bool(name) and bool({"root", "roots"} & set(words(name)))
+
+
+def lands_in_root(node: cst.CSTNode, parents: dict, follow=None) -> bool:
+    """Whether the value of `node` becomes a root, as far as its expression and statement say:
+    an argument of a call or keyword named for roots (`Root(uri=...)`, `roots=[...]`,
+    `scan_roots([...])`), a `"roots"` entry, an assignment to a root-named target
+    (`roots = [...]`, `mock_root.uri = ...`), the return value of a root-named function, or
+    a comparison with a root's value. Wrappers in between (`FileUrl(...)`, a list, a dict) carry
+    it. `follow(name)`: for a plain local it is assigned to, whether that local lands in a root
+    (one step of flow, `file_url = FileUrl(...)` then `Root(uri=file_url)`); `follow(function)`
+    for the function it is returned from, whether that function gives roots (its signature says
+    so, or it is handed to a root-named keyword)."""
+    child, here = node, parents.get(id(node))
+    while here is not None:
+        if isinstance(here, cst.Call) and says_root(last_identifier(here.func)):
+            return True
+        if isinstance(here, cst.Arg) and here.keyword is not None and says_root(here.keyword.value):
+            return True
+        if isinstance(here, cst.DictElement) and here.value is child and says_root(literal(here.key)):
+            return True
+        if isinstance(here, cst.Comparison):
+            operands = [here.left, *(c.comparator for c in here.comparisons)]
+            return any(names_root(op) for op in operands if op is not child)
+        if isinstance(here, (cst.Assign, cst.AnnAssign)):
+            targets = [t.target for t in here.targets] if isinstance(here, cst.Assign) else [here.target]
+            if any(names_root(target) for target in targets):
+                return True
+            plain = [t.value for t in targets if isinstance(t, cst.Name)]
+            return follow is not None and any(follow(name) for name in plain)
+        if isinstance(here, cst.Return):
+            func = here
+            while func is not None and not isinstance(func, cst.FunctionDef):
+                func = parents.get(id(func))
+            return func is not None and (says_root(func.name.value) or (follow is not None and follow(func)))
+        if isinstance(here, _STOPS) or isinstance(here, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return False
+        child, here = here, parents.get(id(here))
+    return False
+
+
+def names_root(expr: cst.CSTNode) -> bool:
+    """Any name or attribute in `expr` whose words name a root (`mgr.roots[0].uri`)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and says_root(node.value):
+            return True
+        if isinstance(node, cst.SimpleString) and says_root(literal(node)):
+            return True
+        stack.extend(node.children)
+    return False
