@@ -627,7 +627,7 @@ class NaiveFileUri(Rule):
         parents = self.context.index.parents
         if isinstance(name, cst.FunctionDef):
             func = name
-            hints = [func.returns] + [p.annotation for p in func.params.params + func.params.kwonly_params]
+            hints = [func.returns] + [p.annotation for p in (*func.params.params, *func.params.kwonly_params)]
             for hint in hints:
                 if hint is None:
                     continue
@@ -659,10 +659,11 @@ class NaiveFileUri(Rule):
         self.report(node, MSG_TO_URI.format(expr=shorten(code_of(node), 36)), fix=fix)
 
 
-def _function_of(node: cst.CSTNode, parents: dict):
-    while node is not None and not isinstance(node, cst.FunctionDef):
-        node = parents.get(id(node))
-    return node
+def _function_of(node: cst.CSTNode, parents: dict) -> cst.FunctionDef | None:
+    here: cst.CSTNode | None = node
+    while here is not None and not isinstance(here, cst.FunctionDef):
+        here = parents.get(id(here))
+    return here
 
 
 def _drive_index(expr) -> bool:

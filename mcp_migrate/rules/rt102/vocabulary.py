@@ -220,7 +220,9 @@ _STOPS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Module)
 def says_root(name: str | None) -> bool:
     """An identifier whose words name a root or roots (`roots`, `ClientRoot`, `root_uri`,
     `_make_list_roots_result`, `mock_root`)."""
-    return bool(name) and bool({"root", "roots"} & set(words(name)))
+    if not name:
+        return False
+    return bool({"root", "roots"} & set(words(name)))
 
 
 def lands_in_root(node: cst.CSTNode, parents: dict, follow=None) -> bool:
@@ -251,10 +253,12 @@ def lands_in_root(node: cst.CSTNode, parents: dict, follow=None) -> bool:
             plain = [t.value for t in targets if isinstance(t, cst.Name)]
             return follow is not None and any(follow(name) for name in plain)
         if isinstance(here, cst.Return):
-            func = here
+            func: cst.CSTNode | None = here
             while func is not None and not isinstance(func, cst.FunctionDef):
                 func = parents.get(id(func))
-            return func is not None and (says_root(func.name.value) or (follow is not None and follow(func)))
+            if not isinstance(func, cst.FunctionDef):
+                return False
+            return says_root(func.name.value) or (follow is not None and follow(func))
         if isinstance(here, _STOPS) or isinstance(here, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             return False
         child, here = here, parents.get(id(here))
