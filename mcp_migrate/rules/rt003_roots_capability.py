@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 import libcst as cst
 
@@ -14,7 +15,7 @@ from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, name_paths
+from mcp_migrate.core.syntax import is_false_or_none, iter_nodes, keyword, literal, name_paths
 from mcp_migrate.rewrites.names import sole_local_binding
 from mcp_migrate.vocabulary.capabilities import (
     capability_dicts,
@@ -168,11 +169,40 @@ class RootsCapabilityDeclared(Rule):
         if arg is None or is_false_or_none(arg.value):
             return
         self.context.claim(arg.value)
-        if self._in_check():  # without `roots=` the check would always pass: no removal
+        table = self._requirement_entry(node)
+        if table is not None:  # a named requirement a check reads: the entry goes, as a suggestion
+            mapping, element = table
+            fix = remove_element(mapping, element) if only_roots(node) else None
+            self.context.report(
+                self.CODE,
+                arg,
+                MSG_PROBE,
+                fix=replace(fix, display=True) if fix else None,
+                help=REQUIREMENT_HELP,
+                removable=False,
+            )
+        elif self._in_check():  # without `roots=` the check would always pass: no removal
             self.context.report(self.CODE, arg, MSG_PROBE, removable=False)
         else:
             fixable = fixable and not expected_value(self.ancestors)  # what a test asserts on
             self.report(arg, MSG_DECLARE, fix=self._without_arg(node, arg) if fixable else None)
+
+    def _requirement_entry(self, node: cst.Call):
+        """(the dict, its entry) where `node` is the value of an entry of a dict display in a
+        function that checks capabilities (`declared = {"roots": ClientCapabilities(roots=...),
+        ...}` then `check_client_capability(capability)` for each: python-sdk's docs). Without
+        `roots=` the entry's check would always pass (the final review of session 52, #16:
+        the tool then reported roots for every client), so the entry is what goes, or None."""
+        stack = self.ancestors
+        if len(stack) < 3 or not isinstance(stack[-2], cst.DictElement) or stack[-2].value is not node:
+            return None
+        mapping = stack[-3]
+        func = next((a for a in reversed(stack) if isinstance(a, cst.FunctionDef)), None)
+        if not isinstance(mapping, cst.Dict) or func is None:
+            return None
+        if not any(_capability_check(call) for call in iter_nodes(func) if isinstance(call, cst.Call)):
+            return None
+        return mapping, stack[-2]
 
     def _without_arg(self, call: cst.Call, arg: cst.Arg) -> Fix:
         """`roots=` removed, and `roots = RootsCapability(...)` with it when that local only fed
@@ -382,3 +412,15 @@ def _fields(node: cst.ClassDef) -> list:
 def _field_name(field) -> str:
     target = field.target if isinstance(field, cst.AnnAssign) else field.targets[0].target
     return target.value if isinstance(target, cst.Name) else ""
+
+
+#: The help of a roots entry in a table of capabilities a check reads.
+REQUIREMENT_HELP = (
+    "the entry names the roots requirement a capability check reads: without `roots=` the check"
+    " would pass for every client, so the entry goes (Roots is deprecated by SEP-2577)"
+)
+
+
+def only_roots(call: cst.Call) -> bool:
+    """The capabilities call says nothing but `roots=`: its entry names the roots requirement."""
+    return len(call.args) == 1 and call.args[0].keyword is not None and call.args[0].keyword.value == "roots"
