@@ -73,3 +73,50 @@ def test_resource_uri_call_imports_path(repo):
     client = (repo / "client.py").read_text()
     assert '"uris": [Path("/home/user/project").resolve().as_uri()]' in client
     assert "from pathlib import Path" in client
+
+
+LAID_OUT_SERVER = """from mcp.server.fastmcp import Context, FastMCP
+
+mcp = FastMCP("s")
+
+
+@mcp.tool()
+async def report(title: str, ctx: Context) -> str:
+    result = await ctx.session.list_roots()
+    return title + ",".join(str(r.uri) for r in result.roots)
+"""
+
+LAID_OUT_CLIENT = """from mcp import ClientSession
+from mcp.types import ListRootsResult, Root
+
+
+async def run(read, write, folder) -> None:
+    repo = str(folder)
+
+    async def roots(context):
+        return ListRootsResult(roots=[Root(uri=f"file://{repo}")])
+
+    async with ClientSession(read, write, list_roots_callback=roots) as session:
+        await session.call_tool(
+            "report",
+            {
+                "title": "x",
+            },
+        )
+"""
+
+
+def test_the_handed_over_entry_keeps_the_call_s_layout_and_its_string(tmp_path, monkeypatch):
+    """The final review of session 52 (#06, #10, DevNarrate's tests): the entry the hand-over
+    adds joined a one-entry-per-line dict into `{"title": "test PR",` ... `"x": ...},`, and
+    wrapped in `str(...)` a local already bound to `str(...)`."""
+    (tmp_path / "server.py").write_text(LAID_OUT_SERVER)
+    (tmp_path / "client.py").write_text(LAID_OUT_CLIENT)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["fix", "--unsafe-fixes", "--no-cache", "."])
+    assert result.exit_code == 0, result.output
+    client = (tmp_path / "client.py").read_text()
+    assert client.endswith(
+        '        await session.call_tool(\n            "report",\n            {\n                "title": "x",\n'
+        '                "directories": [repo],\n            },\n        )\n'
+    ), client

@@ -154,8 +154,31 @@ def _one_root(context, value: cst.BaseExpression, scope=None) -> list:
         return [(False, f"str({code_of(value.func.value)})")]
     interpolated = _file_fstring(value)
     if interpolated is not None:  # f"file://{path}": the path itself
-        return [(False, f"str({code_of(interpolated)})")]
+        text = code_of(interpolated)
+        return [(False, text if _bound_to_text(context, interpolated) else f"str({text})")]
     return _one_path(context, value) or [_unknown(value)]
+
+
+def _bound_to_text(context, expr: cst.BaseExpression) -> bool:
+    """`repo` where the innermost function around `expr` that binds it does so once, to a
+    string (`repo = str(tmp_path)`, a literal, an f-string): it needs no `str(...)` around it
+    (the final review of session 52, #06: `{"repo_path": str(repo)}`)."""
+    if not isinstance(expr, cst.Name):
+        return False
+    parents = context.index.parents
+    here = parents.get(id(expr))
+    while here is not None:
+        if isinstance(here, cst.FunctionDef):
+            bound = _local_value(here, expr.value)
+            if bound is not None:
+                return isinstance(bound, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)) or (
+                    isinstance(bound, cst.Call)
+                    and isinstance(bound.func, cst.Name)
+                    and bound.func.value == "str"
+                    and context.resolver.lookup("str") is None
+                )
+        here = parents.get(id(here))
+    return False
 
 
 def _file_fstring(value: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -313,8 +313,7 @@ def _call_edit(
         if not isinstance(arguments.value, cst.Dict):
             return None  # a variable or a call: a human adds the entry
         current = arguments.value
-        inner = code_of(current).strip()[1:-1].strip().rstrip(",")
-        new = parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
+        new = _with_entry(current, entry)
         args = [arg.with_changes(value=new) if arg is arguments else arg for arg in node.args]
         return Replace(node, fit(context, node, node.with_changes(args=args)))
     if any(arg.star for arg in node.args):
@@ -330,6 +329,27 @@ def _call_edit(
     )
     added = added.with_changes(whitespace_after_arg=closing)
     return Replace(node, fit(context, node, node.with_changes(args=[*node.args[:-1], last, added])))
+
+
+def _with_entry(current: cst.Dict, entry: str) -> cst.BaseExpression:
+    """The dict display with `entry` added last, laid out as its entries are: one per line after
+    a trailing comma where the dict is written so (the final review of session 52, #10: the
+    entries were joined into `{"title": "test PR",` ... `"user_approved": False, "x": ...},`)."""
+    elements = list(current.elements)
+    one = parse_expr("{" + entry + "}")
+    assert isinstance(one, cst.Dict)  # (an entry, written above)
+    added = one.elements[0]
+    if elements and isinstance(elements[-1].comma, cst.Comma) and "\n" in code_of(current):
+        # the line break and indent between two entries: after the one before last, or after `{`
+        if len(elements) > 1 and isinstance(elements[-2].comma, cst.Comma):
+            between = elements[-2].comma
+        else:
+            between = cst.Comma(whitespace_after=current.lbrace.whitespace_after)
+        if "\n" in code_of(cst.Dict([cst.DictElement(cst.Name("k"), cst.Name("v"), comma=between)])):
+            elements[-1] = elements[-1].with_changes(comma=between)
+            return current.with_changes(elements=[*elements, added.with_changes(comma=current.elements[-1].comma)])
+    inner = code_of(current).strip()[1:-1].strip().rstrip(",")
+    return parse_expr("{" + (inner + ", " if inner else "") + entry + "}")
 
 
 _TIGHT_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
