@@ -132,6 +132,12 @@ class RunPlan:
         accepts that warning. A file alone knows nothing of the code its tests test: none."""
         return frozenset()
 
+    def suggestions_wait(self) -> bool:
+        """Whether this is the plan of `fix --apply-suggestions` while a server of the run still
+        asks once the suggestions are applied: a client-side suggestion then waits too, unless
+        it keeps the roots working (a deprecation). A file alone: no."""
+        return False
+
     def held_server(self, path: str) -> str | None:
         """Why the RT001 rewrites of the file `path` (display path) are only suggested in this
         run, or None: a client of the run that gives roots calls one of its tools, and the run

@@ -745,6 +745,13 @@ def _decide_fixes(
             held = replace(rep.fix, display=True) if kind == "display" else None
             rep.fix, rep.kind, rep.help = held, None if held else kind, with_note(rep.help, note)
     private = _suggest_removals(reports, module, rules, test_code, index, path, plan)
+    if plan.suggestions_wait():
+        # `fix --apply-suggestions` while a server still asks after it: the client keeps its
+        # roots (a demo's client lost `roots=` while its server's request kept a review marker:
+        # session 52's final review, #01); a deprecation keeps them working and stays.
+        for rep in reports:
+            if rep.code in kept and rep.fix is not None and not rep.fix.keeps_working:
+                rep.fix, rep.kind = None, None
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     _carry_with_their_flow([rep for rep in reports if rep.code in migrating], module)
     _still_providing(reports, rules, kept)

@@ -77,6 +77,9 @@ class RootsPlan(RunPlan):
     #: withheld (`held`).
     held: tuple = ()
 
+    def suggestions_wait(self) -> bool:
+        return self.applies_suggestions and self.server_still_asks
+
     def held_server(self, path: str) -> str | None:
         for server, tool, client in self.held:
             if server == path:
@@ -295,8 +298,10 @@ def coordinated(kind: str, plan: RootsPlan) -> tuple:
     if kind == "none" or not plan.server_still_asks:
         return kind, None
     where = where_asking(plan.asking)
-    if plan.applies_suggestions:  # the suggestion itself waits: no edit in this run
-        return "none", WITHHELD.format(where=where) + "; " + WAITS
+    if plan.applies_suggestions:  # the suggestion itself waits (RootsPlan.suggestions_wait)
+        return ("display" if kind in ("safe", "unsafe", "display") else "none"), (
+            WITHHELD.format(where=where) + "; " + WAITS
+        )
     if plan.freed_by_unsafe:  # a suggestion or a review marker stays what it is
         return ("unsafe" if kind in ("safe", "unsafe") else kind), FREED.format(where=where)
     return ("display" if kind in ("safe", "unsafe", "display") else "none"), WITHHELD.format(where=where)
