@@ -307,9 +307,17 @@ def test_fix_reads_the_cache_and_analyses_only_what_it_may_change(tmp_path, monk
         shutil.copytree(FIXTURES / "plan" / "freed", root)
         (root / "plain.py").write_text(PLAIN)
     monkeypatch.chdir(tmp_path)
+    from mcp_migrate.core.fix import loop  # it binds `analyze` by name: both are counted
+
     analysed = []
     real = engine.analyze
-    monkeypatch.setattr(engine, "analyze", lambda *a, **k: analysed.append(Path(a[1]).name) or real(*a, **k))
+
+    def counted(*a, **k):
+        analysed.append(Path(a[1]).name)
+        return real(*a, **k)
+
+    monkeypatch.setattr(engine, "analyze", counted)
+    monkeypatch.setattr(loop, "analyze", counted)
     fix_run("--unsafe-fixes", "--no-cache", str(cold))
     assert "plain.py" in analysed and analysed.count("server.py") > 1
     analysed.clear()
