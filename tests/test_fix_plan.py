@@ -539,7 +539,7 @@ async def files(ctx: Context) -> list[str]:
     return [str(root.uri) for root in result.roots]
 '''
 
-GIVING_CLIENT = '''"""A client that gives roots."""
+GIVING_CLIENT = '''"""A client that gives roots, and notifies through its own helper."""
 from mcp import ClientSession
 from mcp.types import ListRootsResult, Root
 
@@ -551,6 +551,12 @@ async def provide(context) -> ListRootsResult:
 async def run(read, write) -> None:
     async with ClientSession(read, write, list_roots_callback=provide) as session:
         await session.initialize()
+        await notify(session)
+
+
+async def notify(session) -> None:
+    print("roots changed")
+    await session.send_roots_list_changed()
 '''
 
 
@@ -567,6 +573,10 @@ def test_apply_suggestions_leaves_a_client_whose_server_still_asks_after_them(tm
     assert client and all(f["fix"] == "display" for f in client)
     waits = "`fix --apply-suggestions` leaves it too, until that server no longer asks"
     assert all(waits in f["help"] for f in client if f["line"] == 11), client
-    run("fix", "--apply-suggestions", ".")
+    applies = "(`fix --apply-suggestions` applies it)"  # never said of what that command leaves
+    assert not [f for f in client if applies in f["help"]], client
+    left = json.loads(run("fix", "--apply-suggestions", "--output-format", "json", "."))
     assert "list_roots_callback=provide" in (tmp_path / "client.py").read_text()
     assert "# mcp-migrate: RT001 review:" in (tmp_path / "server.py").read_text()
+    remaining = [f for f in left["findings"] if f["path"] == "client.py"]
+    assert remaining and not [f for f in remaining if applies in f["help"]], remaining

@@ -168,6 +168,35 @@ def with_note(help_text: str, note: str | None) -> str:
     return f"{note}; {help_text}" if help_text else note
 
 
+#: Why a client-side fix is held while a server still asks (run.roots_plan.WITHHELD ends so).
+LEGACY_CLIENTS = "its legacy clients need this"
+#: How a suggestion's help says which command applies it (core.fix.suggested's prefixes).
+APPLIES = "(`fix --apply-suggestions` applies it)"
+#: Said of a client-side suggestion that waits for a server that still asks once the
+#: suggestions are applied (RunPlan.suggestions_wait).
+WAITS = "`fix --apply-suggestions` leaves it too, until that server no longer asks"
+
+
+#: Words of the help of a suggestion that keeps the roots working (a deprecation, or what goes
+#: with one: core.fix.suggested, core.engine): `fix --apply-suggestions` applies it even while a
+#: server still asks.
+KEEPS_WORKING = ("a suggested deprecation (", ", which deprecates `")
+
+
+def waiting(help_text: str) -> str:
+    """The help of a client-side suggestion that `fix --apply-suggestions` leaves while a server
+    still asks after it: its "applies it" said with the condition, or the condition added (the
+    final re-review of session 52: the help said the command applies what it had left). A
+    deprecation's help stays: that command applies it."""
+    if any(words in help_text for words in KEEPS_WORKING):
+        return help_text
+    if APPLIES in help_text:
+        return help_text.replace(APPLIES, "(`fix --apply-suggestions` applies it once that server no longer asks)")
+    if LEGACY_CLIENTS in help_text:  # right after the reason it is held
+        return help_text.replace(LEGACY_CLIENTS, f"{LEGACY_CLIENTS}; {WAITS}", 1)
+    return with_note(help_text, WAITS)
+
+
 def note_still_asks(context, suggested: bool = False) -> None:
     """Record that this file's server keeps asking for roots: after `fix --apply-suggestions`
     too, unless the request's rewrite is `suggested` (a display fix that command applies)."""

@@ -36,7 +36,7 @@ from mcp_migrate.core.codes import (
 )
 from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
-from mcp_migrate.core.coordination import TESTS_ACCEPT, with_note
+from mcp_migrate.core.coordination import TESTS_ACCEPT, waiting, with_note
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.deprecated import DEPRECATED, deprecated_for_roots, deprecated_functions
 from mcp_migrate.core.dispatch import run_rules
@@ -751,7 +751,7 @@ def _decide_fixes(
         # session 52's final review, #01); a deprecation keeps them working and stays.
         for rep in reports:
             if rep.code in kept and rep.fix is not None and not rep.fix.keeps_working:
-                rep.fix, rep.kind = None, None
+                rep.fix, rep.kind, rep.help = None, None, waiting(rep.help)
     migrating = {rule.CODE for rule in rules if rule.migrates_roots()}
     _carry_with_their_flow([rep for rep in reports if rep.code in migrating], module)
     _still_providing(reports, rules, kept)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from mcp_migrate.core import callers
-from mcp_migrate.core.coordination import TESTS_ACCEPT, with_note
+from mcp_migrate.core.coordination import TESTS_ACCEPT, waiting, with_note
 from mcp_migrate.core.findings import FIXING_KINDS, FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
@@ -24,7 +24,6 @@ from mcp_migrate.run.plan import adjusted, fixes_of
 from mcp_migrate.run.records import FileRef, RunResult
 from mcp_migrate.run.roots_plan import (
     TOOL_CALLER_CODE,
-    WAITS,
     WITHHELD,
     RootsPlan,
     coordinated,
@@ -148,9 +147,10 @@ def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan, waits: bool = Fa
             if finding.code not in kept or finding.fix == "none" or finding.help.startswith(TESTS_ACCEPT):
                 return finding  # (a test module accepting a deprecation is no client-side fix)
             kind, note = coordinated(finding.fix, plan)
+            help_text = with_note(finding.help, note)
             if waits and kind == "display" and note is not None:
-                note += "; " + WAITS
-            return dataclasses.replace(finding, fix=kind, help=with_note(finding.help, note))
+                help_text = waiting(help_text)
+            return dataclasses.replace(finding, fix=kind, help=help_text)
 
         result.findings = [one(f) for f in result.findings]
 

@@ -23,7 +23,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from mcp_migrate.core.coordination import FileNotes, RunPlan
+from mcp_migrate.core.coordination import LEGACY_CLIENTS, FileNotes, RunPlan
 from mcp_migrate.core.findings import FIXING_KINDS
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
@@ -283,9 +283,7 @@ HELD = (
     " still asks: rewritten now, the tool would no longer get the directories that client gives"
 )
 #: Said before the help of a finding whose fix the run withholds, or leaves to `fix --unsafe-fixes`.
-WITHHELD = "a suggestion while a server in this run still asks for roots, in {where}: its legacy clients need this"
-#: Said after WITHHELD where `fix --apply-suggestions` leaves the server asking too.
-WAITS = "`fix --apply-suggestions` leaves it too, until that server no longer asks"
+WITHHELD = "a suggestion while a server in this run still asks for roots, in {where}: " + LEGACY_CLIENTS
 FREED = "fixed only by `mcp-migrate fix --unsafe-fixes`, which also migrates the server in {where} that still asks for roots"
 
 
@@ -298,10 +296,6 @@ def coordinated(kind: str, plan: RootsPlan) -> tuple:
     if kind == "none" or not plan.server_still_asks:
         return kind, None
     where = where_asking(plan.asking)
-    if plan.applies_suggestions:  # the suggestion itself waits (RootsPlan.suggestions_wait)
-        return ("display" if kind in ("safe", "unsafe", "display") else "none"), (
-            WITHHELD.format(where=where) + "; " + WAITS
-        )
     if plan.freed_by_unsafe:  # a suggestion or a review marker stays what it is
         return ("unsafe" if kind in ("safe", "unsafe") else kind), FREED.format(where=where)
     return ("display" if kind in ("safe", "unsafe", "display") else "none"), WITHHELD.format(where=where)
