@@ -19,7 +19,9 @@ compared with the original. One row per repository and mode:
   left         findings `check` still reports after the fix (same mode)
   markers      `# mcp-migrate:` review comments in the tree after the fix, minus before
   fixable      findings left that `check` calls fixable by the same command (issue 20 §1: what
-               check calls fixable is what fix changes, so nothing fixable may be left)
+               check calls fixable is what fix changes, so nothing fixable may be left); a
+               suggestion whose help says `--apply-suggestions` leaves it (a server still asks
+               after it) is not counted
   own-new      findings of our own rules after the fix that were not there before, by
                (file, code) counts; RT901 (a marker's finding) aside: markers count above
   ruff-new     new ruff E501/I001 in changed files of a project that configures ruff (its
@@ -47,6 +49,8 @@ from pathlib import Path
 import edit_shares  # beside this script: what fix gives each finding, classified once
 from pyflakes import api as pyflakes_api
 
+from mcp_migrate.core.coordination import APPLIES_ONCE_FREED, WAITS
+
 DEFAULT_LIST = Path("/work/shared/corpus/repos.txt")
 STRATEGIES = ("tool-parameter", "resource-uri", "server-config")
 MODES = {"safe": [], "unsafe": ["--unsafe-fixes"]}
@@ -59,6 +63,12 @@ ZERO_COLUMNS = ("unparsable", "pyflakes", "non_idempotent", "untouched", "errors
 APPLIED = {"safe": ("safe",), "suggestions": ("safe", "unsafe", "display")}
 REVIEW_PENDING = "RT901"
 RUFF_CODES = "E501,I001"
+
+
+def waits(help_text: str) -> bool:
+    """A suggestion `fix --apply-suggestions` leaves while a server of the run still asks after
+    it: its help says so (core.coordination.waiting)."""
+    return WAITS in help_text or APPLIES_ONCE_FREED in help_text
 
 
 @dataclass
@@ -239,6 +249,8 @@ def measure(
     row.markers = sum(d.count(MARKER) for d in after.values()) - sum(d.count(MARKER) for d in before.values())
     applied = APPLIED.get(mode, ("safe", "unsafe"))
     for f in findings:
+        if f["fix"] == "display" and waits(f["help"]):
+            continue  # a suggestion the command leaves while a server still asks, as check says
         if f["fix"] in applied:
             row.fixable += 1
             row.notes.append(f"fixable left: {f['path']}:{f['line']} {f['code']} ({f['fix']})")

@@ -172,6 +172,8 @@ def with_note(help_text: str, note: str | None) -> str:
 LEGACY_CLIENTS = "its legacy clients need this"
 #: How a suggestion's help says which command applies it (core.fix.suggested's prefixes).
 APPLIES = "(`fix --apply-suggestions` applies it)"
+#: APPLIES of a client-side suggestion that waits for a server that still asks.
+APPLIES_ONCE_FREED = "(`fix --apply-suggestions` applies it once that server no longer asks)"
 #: Said of a client-side suggestion that waits for a server that still asks once the
 #: suggestions are applied (RunPlan.suggestions_wait).
 WAITS = "`fix --apply-suggestions` leaves it too, until that server no longer asks"
@@ -191,7 +193,7 @@ def waiting(help_text: str) -> str:
     if any(words in help_text for words in KEEPS_WORKING):
         return help_text
     if APPLIES in help_text:
-        return help_text.replace(APPLIES, "(`fix --apply-suggestions` applies it once that server no longer asks)")
+        return help_text.replace(APPLIES, APPLIES_ONCE_FREED)
     if LEGACY_CLIENTS in help_text:  # right after the reason it is held
         return help_text.replace(LEGACY_CLIENTS, f"{LEGACY_CLIENTS}; {WAITS}", 1)
     return with_note(help_text, WAITS)
