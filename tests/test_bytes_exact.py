@@ -130,6 +130,22 @@ def test_a_line_inserted_after_a_lone_cr_does_not_merge_into_a_crlf():
     assert b"mcp = FastMCP('a')\r\r# Directories this server works in" in out
 
 
+def test_a_line_inserted_after_a_lone_cr_does_not_merge_in_a_file_that_has_crlfs_too():
+    """The same where the file also has a CRLF (`\r\r\n`: a lone CR, then an empty CRLF line):
+    resource-uri's helper went in after `mcp = FastMCP("waits")\r`, whose CR and the helper's
+    first blank line made one CRLF (found by tests/test_fuzz.py in CI). The line keeps its lone
+    CR and the blank lines inserted after it are CRs."""
+    data = (
+        b"from mcp.server.fastmcp import Context, FastMCP\n\nmcp = FastMCP('waits')\r\r\n@mcp.tool()\n"
+        b"async def count(ctx: Context) -> int:\n    return len((await ctx.session.list_roots()).roots)\n"
+    )
+    resource_uri = dataclasses.replace(default_settings(), strategy="resource-uri")
+    out = fix_bytes(data, "x.py", resource_uri, unsafe=True).fixed_source
+    assert b"mcp = FastMCP('waits')\r\r\rdef _file_uri_to_path(" in out
+    assert b"    return url2pathname(parsed.path)\n\r\n@mcp.tool()" in out  # the empty CRLF line kept
+    assert fix_bytes(out, "x.py", resource_uri, unsafe=True).fixed_source is None
+
+
 def test_a_form_feed_in_the_first_indent_is_not_the_indent_unit_of_added_code():
     """LibCST took "\\f    " for the indent unit: the helper resource-uri adds nested it as
     "\\f    \\f    " and the fix was dropped as unparsable; found by tests/test_fuzz.py."""

@@ -25,6 +25,7 @@ def exact_output(original: bytes, roundtrip: bytes, new: bytes) -> bytes:
     `roundtrip` is LibCST's code for the unedited module: where it equals `original` (nearly
     always), `new` is exact already."""
     new = _unmerged_breaks(original, new)
+    new = _unmerged_after_lone_cr(original, new)
     if roundtrip == original or not new:
         return new
     original, tail = _lost_final_cr(original, roundtrip)
@@ -47,6 +48,34 @@ def _unmerged_breaks(original: bytes, new: bytes) -> bytes:
     if first.group() == b"\n":  # LFs inserted after a CR: "\r\n\n" -> "\r\r\r"
         return re.sub(rb"\r\n+", lambda run: b"\r" * len(run.group()), new)
     return re.sub(rb"\r+\n", lambda run: b"\n" * len(run.group()), new)  # CRs inserted before an LF
+
+
+def _unmerged_after_lone_cr(original: bytes, new: bytes) -> bytes:
+    """`_unmerged_breaks` for a file that also has CRLFs: an empty line LibCST inserts right
+    after a line ending in a lone CR merges with that CR into a CRLF (`X\r` + `\n` reads as one
+    break where there were two: a fuzz case, `mcp = FastMCP(...)\r\r\n` before a helper
+    resource-uri inserts). Such a line of the edited region, ending in CRLF where the original
+    ended the same text with a lone CR (and never with a CRLF), keeps its CR and the inserted
+    empty line gets one too."""
+    if b"\r\n" not in original or b"\r\n" not in new:
+        return new
+    old_lines = original.splitlines(keepends=True)
+    lone = {line[:-1] for line in old_lines if line.endswith(b"\r")}
+    if not lone:
+        return new
+    crlf = {line[:-2] for line in old_lines if line.endswith(b"\r\n")}
+    new_lines = new.splitlines(keepends=True)
+    out: list = []
+    for tag, _i1, _i2, j1, j2 in SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+        for line in new_lines[j1:j2]:
+            text = line[:-2]
+            if tag != "equal" and line.endswith(b"\r\n") and text in lone and text not in crlf:
+                out.append(text + b"\r\r")
+            elif tag != "equal" and line == b"\n" and out and out[-1].endswith(b"\r"):
+                out.append(b"\r")  # an inserted blank line after a CR: a CR too, or it merges
+            else:
+                out.append(line)
+    return b"".join(out)
 
 
 def _lost_final_cr(original: bytes, roundtrip: bytes) -> tuple:
