@@ -15,7 +15,7 @@ from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.syntax import is_false_or_none, iter_nodes, keyword, literal, name_paths
+from mcp_migrate.core.syntax import enclosing, is_false_or_none, iter_nodes, keyword, literal, name_paths
 from mcp_migrate.rewrites.names import sole_local_binding
 from mcp_migrate.vocabulary.capabilities import (
     capability_dicts,
@@ -172,7 +172,7 @@ class RootsCapabilityDeclared(Rule):
         table = self._requirement_entry(node)
         if table is not None:  # a named requirement a check reads: the entry goes, as a suggestion
             mapping, element = table
-            fix = remove_element(mapping, element) if only_roots(node) else None
+            fix = remove_element(mapping, element) if _only_roots(node) else None
             self.context.report(
                 self.CODE,
                 arg,
@@ -197,7 +197,7 @@ class RootsCapabilityDeclared(Rule):
         if len(stack) < 3 or not isinstance(stack[-2], cst.DictElement) or stack[-2].value is not node:
             return None
         mapping = stack[-3]
-        func = next((a for a in reversed(stack) if isinstance(a, cst.FunctionDef)), None)
+        func = enclosing(stack, cst.FunctionDef)
         if not isinstance(mapping, cst.Dict) or func is None:
             return None
         if not any(_capability_check(call) for call in iter_nodes(func) if isinstance(call, cst.Call)):
@@ -421,6 +421,6 @@ REQUIREMENT_HELP = (
 )
 
 
-def only_roots(call: cst.Call) -> bool:
+def _only_roots(call: cst.Call) -> bool:
     """The capabilities call says nothing but `roots=`: its entry names the roots requirement."""
     return len(call.args) == 1 and call.args[0].keyword is not None and call.args[0].keyword.value == "roots"

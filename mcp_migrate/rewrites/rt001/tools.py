@@ -41,7 +41,10 @@ def tool_name(func: cst.FunctionDef) -> str:
 
 def served_tools(context) -> list:
     """The names of every tool the module serves: its tool functions, and the tools its
-    low-level server lists by hand (`Tool(name="...")` of an MCP SDK), sorted."""
+    low-level server lists by hand (`Tool(name="...")` of an MCP SDK), sorted; once a file."""
+    cached = context.memo.get("served_tools")
+    if cached is not None:
+        return cached
     names = set()
     for node in context.index.nodes(cst.FunctionDef):
         if is_tool_function(node, context):
@@ -52,7 +55,8 @@ def served_tools(context) -> list:
             name = literal(named.value) if named is not None else None
             if name is not None:
                 names.add(name)
-    return sorted(names)
+    context.memo["served_tools"] = sorted(names)
+    return context.memo["served_tools"]
 
 
 def _registered_tools(context) -> set:

@@ -10,6 +10,7 @@ import libcst as cst
 
 from mcp_migrate.core.sdk import FILE_URL_TYPES, ROOT_BUILDERS
 from mcp_migrate.core.syntax import (
+    ancestry,
     code_of,
     is_reference,
     iter_nodes,
@@ -165,19 +166,15 @@ def _bound_to_text(context, expr: cst.BaseExpression) -> bool:
     (the final review of session 52, #06: `{"repo_path": str(repo)}`)."""
     if not isinstance(expr, cst.Name):
         return False
-    parents = context.index.parents
-    here = parents.get(id(expr))
-    while here is not None:
-        if isinstance(here, cst.FunctionDef):
-            bound = _local_value(here, expr.value)
-            if bound is not None:
-                return isinstance(bound, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)) or (
-                    isinstance(bound, cst.Call)
-                    and isinstance(bound.func, cst.Name)
-                    and bound.func.value == "str"
-                    and context.resolver.lookup("str") is None
-                )
-        here = parents.get(id(here))
+    for func in reversed(ancestry(expr, context.index.parents)):
+        bound = _local_value(func, expr.value) if isinstance(func, cst.FunctionDef) else None
+        if bound is not None:
+            return isinstance(bound, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)) or (
+                isinstance(bound, cst.Call)
+                and isinstance(bound.func, cst.Name)
+                and bound.func.value == "str"
+                and context.resolver.lookup("str") is None
+            )
     return False
 
 

@@ -40,10 +40,10 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple, client: c
     and the report lists what fed them. `client`: the call that built the client the roots were
     given to (its tool calls are the ones handed the directories, `_session_scope`)."""
     fully_known = bool(dirs) and all(lit is not None for lit, _ in dirs)
-    scope = _session_scope(context, client)
+    tool_calls = list(_tool_calls(context, _session_scope(context, client)))
     # Until this fix is applied, the client keeps calling those tools as it does now: the run
     # holds a rewrite of them while it withholds this fix (RunPlan.held_server).
-    note_called_tools(context, sorted({name for _, _, _, name in _tool_calls(context, scope) if name is not None}))
+    note_called_tools(context, sorted({name for _, _, _, name in tool_calls if name is not None}))
     if fully_known and context.settings.strategy == "server-config":
         env_edit = _stdio_env_edit(context, dirs)
         if env_edit is not None:
@@ -51,7 +51,7 @@ def with_directories(context, edits: list, dirs: list, orphans: tuple, client: c
             return Fix(tuple(edits + [env_edit]), orphans=orphans, unsafe=True, imports=(("os", None),))
     calls: list = []
     if context.settings.run.tools:
-        calls, imports = _tool_call_edits(context, dirs, scope)
+        calls, imports = _tool_call_edits(context, dirs, tool_calls)
         if calls and fully_known:
             whole = not any(isinstance(edit, AddComment) for edit in calls)  # no call left to a human
             return Fix(tuple(edits + calls), orphans=orphans, unsafe=True, imports=tuple(imports), hands_over=whole)
@@ -217,8 +217,8 @@ def _tool_calls(context, scope: tuple):
         yield node, name_arg, arguments, (name if isinstance(name, str) else None)
 
 
-def _tool_call_edits(context, dirs: list, scope: tuple = (None, None)) -> tuple:
-    """`call_tool("name", {...})` calls, by the client the roots were given to (`scope`), to
+def _tool_call_edits(context, dirs: list, tool_calls: list) -> tuple:
+    """`call_tool("name", {...})` calls, by the client the roots were given to (`tool_calls`), to
     tools that now require the directories (a rewrite in the same run gave them the parameter):
     the argument is added with the same directories (as URIs for a `uris` parameter); where it
     cannot be (directories computed at run time, arguments not written as a dict), a marker says
@@ -229,7 +229,7 @@ def _tool_call_edits(context, dirs: list, scope: tuple = (None, None)) -> tuple:
     known = bool(dirs) and all(lit is not None for lit, _ in dirs)
     edits, imports = [], []
     parents = context.index.parents
-    for node, name_arg, arguments, name in _tool_calls(context, scope):
+    for node, name_arg, arguments, name in tool_calls:
         param = wanted.get(name)
         if param is None:
             continue

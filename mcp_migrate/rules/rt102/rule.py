@@ -50,7 +50,7 @@ import libcst as cst
 from mcp_migrate.core.fix.nodes import bare
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
-from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
+from mcp_migrate.core.syntax import ancestry, code_of, enclosing, iter_nodes, literal, positional, shorten
 from mcp_migrate.rules.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
 from mcp_migrate.rules.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
 from mcp_migrate.rules.rt102.vocabulary import (
@@ -618,25 +618,33 @@ class NaiveFileUri(Rule):
         fix = to_path_fix(self.spelling, self.resolver, self.ancestors, node, uri) if uri is not None else None
         self.report(node, MSG_TO_PATH.format(expr=shorten(code_of(node), 36)), fix=fix)
 
-    def _local_lands_in_root(self, node: cst.CSTNode, name) -> bool:
-        """Whether the local `name`, which the value of `node` is assigned to, lands in a root
-        where it is read in the same function (`vocabulary.lands_in_root`, one step); for a
-        function `node` is returned from, whether it gives roots: an annotation of it names
-        roots (`RequestContext` of fastmcp's roots module, `ListRootsResult`), or it is handed
-        on where it lands in a root (`roots=share`, `list_roots_callback=share`)."""
+    def _followed(self, node: cst.CSTNode, holder) -> bool:
+        """`vocabulary.lands_in_root`'s one step of flow: a local the value of `node` is
+        assigned to (a name), or the function it is returned from."""
+        if isinstance(holder, cst.FunctionDef):
+            return self._gives_roots(holder)
+        return self._local_lands_in_root(node, holder)
+
+    def _gives_roots(self, func: cst.FunctionDef) -> bool:
+        """An annotation of `func` names roots (`RequestContext` of fastmcp's roots module,
+        `ListRootsResult`), or it is handed on where it lands in a root (`roots=share`,
+        `list_roots_callback=share`)."""
         parents = self.context.index.parents
-        if isinstance(name, cst.FunctionDef):
-            func = name
-            hints = [func.returns] + [p.annotation for p in (*func.params.params, *func.params.kwonly_params)]
-            for hint in hints:
-                if hint is None:
-                    continue
-                named = hint.annotation.value if isinstance(hint.annotation, cst.Subscript) else hint.annotation
-                qualified = self.resolver.qualified(named) or ""
-                if any(says_root(part) for part in qualified.split(".")) or names_root(hint.annotation):
-                    return True
-            uses = self.context.index.names_called(func.name.value)
-            return any(use is not func.name and lands_in_root(use, parents) for use in uses)
+        hints = [func.returns] + [p.annotation for p in (*func.params.params, *func.params.kwonly_params)]
+        for hint in hints:
+            if hint is None:
+                continue
+            named = hint.annotation.value if isinstance(hint.annotation, cst.Subscript) else hint.annotation
+            qualified = self.resolver.qualified(named) or ""
+            if any(says_root(part) for part in qualified.split(".")) or names_root(hint.annotation):
+                return True
+        uses = self.context.index.names_called(func.name.value)
+        return any(use is not func.name and lands_in_root(use, parents) for use in uses)
+
+    def _local_lands_in_root(self, node: cst.CSTNode, name: str) -> bool:
+        """Whether the local `name`, which the value of `node` is assigned to, lands in a root
+        where it is read in the same function (`vocabulary.lands_in_root`, one step)."""
+        parents = self.context.index.parents
         scope = _function_of(node, parents)
         for use in self.context.index.names_called(name):
             if _function_of(use, parents) is not scope or isinstance(parents.get(id(use)), cst.AssignTarget):
@@ -652,7 +660,7 @@ class NaiveFileUri(Rule):
 
     def _report_to_uri(self, node: cst.CSTNode, path: cst.BaseExpression | None) -> None:
         parents = self.context.index.parents
-        if not lands_in_root(node, parents, lambda name: self._local_lands_in_root(node, name)):
+        if not lands_in_root(node, parents, lambda holder: self._followed(node, holder)):
             return  # a resource's, a page's, a media file's URI: not a root (the security rules
             # look only at values that are, or come from, roots)
         fix = to_uri_fix(self.spelling, self.resolver, node, path) if path is not None else None
@@ -660,10 +668,7 @@ class NaiveFileUri(Rule):
 
 
 def _function_of(node: cst.CSTNode, parents: dict) -> cst.FunctionDef | None:
-    here: cst.CSTNode | None = node
-    while here is not None and not isinstance(here, cst.FunctionDef):
-        here = parents.get(id(here))
-    return here
+    return enclosing(ancestry(node, parents), cst.FunctionDef)
 
 
 def _drive_index(expr) -> bool:

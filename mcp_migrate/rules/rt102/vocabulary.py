@@ -12,7 +12,7 @@ from mcp_migrate.core.messages import Message
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.syntax import literal
+from mcp_migrate.core.syntax import ancestry, enclosing, literal
 from mcp_migrate.vocabulary.calls import call_qualified
 from mcp_migrate.vocabulary.words import last_identifier, words
 
@@ -126,8 +126,7 @@ def a_root(expr) -> bool:
     """`root`, `r` over `.roots`, `result.roots[0]`, `self.root`: the owner of a root's `.uri`."""
     if isinstance(expr, cst.Subscript):
         expr = expr.value
-    name = last_identifier(expr)
-    return bool(name) and bool({"root", "roots"} & set(words(name)))
+    return says_root(last_identifier(expr))
 
 
 def is_builtin_open(resolver, node: cst.Call) -> bool:
@@ -196,8 +195,7 @@ def a_root_tree(node) -> bool:
     """`a_root` on the standard library's nodes."""
     if node.__class__ is ast.Subscript:
         node = node.value
-    name = screen_last_identifier(node)
-    return bool(name) and bool({"root", "roots"} & set(words(name)))
+    return says_root(screen_last_identifier(node))
 
 
 def scheme_test_tree(syntax) -> bool:
@@ -253,10 +251,8 @@ def lands_in_root(node: cst.CSTNode, parents: dict, follow=None) -> bool:
             plain = [t.value for t in targets if isinstance(t, cst.Name)]
             return follow is not None and any(follow(name) for name in plain)
         if isinstance(here, cst.Return):
-            func: cst.CSTNode | None = here
-            while func is not None and not isinstance(func, cst.FunctionDef):
-                func = parents.get(id(func))
-            if not isinstance(func, cst.FunctionDef):
+            func = enclosing(ancestry(here, parents), cst.FunctionDef)
+            if func is None:
                 return False
             return says_root(func.name.value) or (follow is not None and follow(func))
         if isinstance(here, _STOPS) or isinstance(here, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
