@@ -133,7 +133,7 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
 def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan, waits: bool = False) -> None:
     """Each client-side finding with the kind `fix` gives it while a server still asks; with
     `waits`, a server still asks once the suggestions are applied, and the help says that
-    `fix --apply-suggestions` leaves the suggestion too (run.roots_plan.coordinated)."""
+    `fix --apply-suggestions` leaves the suggestion too (core.coordination.waiting)."""
     from mcp_migrate.api import client_side
 
     for result in run.results:
