@@ -396,15 +396,21 @@ def _size(n: int) -> str:
 
 def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, audit: bool, tree=None) -> Analysis:
     result = FileResult(path)
-    try:
-        with collector_paused():
-            module = cst.parse_module(data)
-    except RecursionError:
-        raise
-    except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
-        result.findings.append(_syntax_error(path, exc, data))
-        return Analysis(None, [], result)
-    return _analyze_module(module, data, path, settings, rules, audit, result, tree)
+    view = view_of(settings)
+    module = view.parsed(data)
+    if module is None:
+        try:
+            with collector_paused():
+                module = cst.parse_module(data)
+        except RecursionError:
+            raise
+        except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
+            result.findings.append(_syntax_error(path, exc, data))
+            return Analysis(None, [], result)
+    analysis = _analyze_module(module, data, path, settings, rules, audit, result, tree)
+    if analysis.pairs:  # checked again once the run has its plan (run.coordination)
+        view.keep_parsed(data, module)
+    return analysis
 
 
 def _analyze_module(module, data, path, settings, rules, audit, result, tree=None) -> Analysis:

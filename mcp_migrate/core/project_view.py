@@ -24,13 +24,24 @@ from mcp_migrate.core.dependencies import file_stamp
 #: largest file the engine checks by default, so a module too large to check is not read either.
 MODULE_LIMIT = DEFAULT_MAX_FILE_SIZE
 
+#: The most source bytes whose LibCST trees a view keeps (`keep_parsed`). A file with findings
+#: is checked again under the run's plan (run.coordination), and a helper module a rule reads
+#: is usually checked itself: their kept trees spare those parses (issue 37: 2-3 parses per file
+#: with findings). A kept tree takes about 22 times its source (python-sdk's modules, measured
+#: with tracemalloc), so this holds at most about 45 MB.
+PARSED_BYTES = 2 * 1024 * 1024
+
 
 class ProjectView:
     """One run's view of the project's other files: the consultations of the checks under way
     (`recording`, `consulted`), answers per module file kept by its stamp (`per_file`, over
     `read`), and named tables of answers that hold for the view's life (`table`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stamps: bool = True) -> None:
+        #: Whether the checks record the files they consult: only the results cache reads them
+        #: (a changed helper module makes its callers be checked again), so a run without the
+        #: cache makes a view without (issue 37: a `--no-cache` run stat-ed 83,000 times for them).
+        self.stamps = stamps
         #: The sets of the checks under way with this view, innermost last.
         self._open: list = []
         #: name -> {key: answer}: what this view has worked out (core.modules' folder listings
@@ -39,7 +50,7 @@ class ProjectView:
 
     def __reduce__(self):
         """A view crosses to a worker process empty: the worker keeps its own (run.pool)."""
-        return (ProjectView, ())
+        return (ProjectView, (self.stamps,))
 
     def __repr__(self) -> str:
         return f"ProjectView({len(self._tables)} tables)"
@@ -59,10 +70,21 @@ class ProjectView:
 
     def consulted(self, path: str, st: os.stat_result | None = None) -> None:
         """Note that the check under way read `path` (its stat, when the reader has taken it)."""
-        if not self._open:
+        if not self._open or not self.stamps:
             return
-        stamp = file_stamp(path, st)
-        self._open[-1].add((os.path.abspath(path), *stamp) if stamp else (os.path.abspath(path), -1, -1))
+        self._open[-1].add(self._entry(path, st))
+
+    def _entry(self, path: str, st) -> tuple:
+        """(absolute path, size, mtime) of a consulted file, taken once per view (issue 37: the
+        checks of a large tree consult the same helper modules thousands of times). The first
+        stamp is the one kept: a file changed during the run then reads as changed to the
+        results cache, which checks its callers again."""
+        known = self.table("stamps")
+        entry = known.get(path)
+        if entry is None:
+            stamp = file_stamp(path, st) if st is not None else self.stamp(path)
+            entry = known[path] = (os.path.abspath(path), *stamp) if stamp else (os.path.abspath(path), -1, -1)
+        return entry
 
     def consulted_again(self, entries) -> None:
         """Note dependencies recorded earlier (a screen's answer served again) for the check
@@ -79,13 +101,49 @@ class ProjectView:
             found = self._tables[name] = {}
         return found
 
+    def parsed(self, data: bytes):
+        """The LibCST tree kept for these bytes (`keep_parsed`), or None. A tree is immutable,
+        so every check of the same bytes can walk the same one."""
+        return self.table("parsed").get(data)
+
+    def keep_parsed(self, data: bytes, module) -> None:
+        """Keep the tree of `data` for the view's life while the trees kept hold under
+        PARSED_BYTES of source; once full, nothing is evicted: the checks again come in the
+        order of the first ones, so a least-recently-used policy would evict each tree just
+        before it is wanted."""
+        kept = self.table("parsed")
+        if data in kept:
+            return
+        total = self.table("parsed bytes")
+        if total.get(None, 0) + len(data) <= PARSED_BYTES:
+            kept[data] = module
+            total[None] = total.get(None, 0) + len(data)
+
+    def stat(self, path: str) -> os.stat_result | None:
+        """`os.stat(path)` (None when it fails), taken once per view: the checks of a run ask
+        about the same helper modules thousands of times (issue 37: 175,000 stat calls for a
+        1,580-file tree), and a view lives for one run."""
+        known = self.table("stat")
+        if path in known:
+            return known[path]
+        try:
+            found = os.stat(path)
+        except OSError:
+            found = None
+        known[path] = found
+        return found
+
+    def stamp(self, path: str) -> tuple | None:
+        """(size, mtime in ns) of `path` as `stat` saw it, or None."""
+        found = self.stat(path)
+        return None if found is None else (found.st_size, found.st_mtime_ns)
+
     def per_file(self, name: str, source: str, extra, compute: Callable, missing=None):
         """`compute(stat)` for one module file, kept in table `name` by the file's size and
         mtime (and `extra`: the asking rule's tokens), the file noted as consulted by the check
         under way; `missing` when it cannot be stat'ed."""
-        try:
-            stat = os.stat(source)
-        except OSError:
+        stat = self.stat(source)
+        if stat is None:
             return missing
         self.consulted(source, stat)
         cache = self.table(name)

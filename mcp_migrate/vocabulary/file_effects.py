@@ -24,6 +24,7 @@ import libcst as cst
 
 from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.engine import beyond_limits, encoding_refusal
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.vocabulary.roots_types import annotation_names
@@ -55,7 +56,12 @@ def rule_alone(path: str, data: bytes, settings, rule_class, screen=None):
         syntax = read_syntax(data, path)
         if syntax is not None and not screen(syntax):
             return None
-    context, _ = run_rules(path, data, cst.parse_module(data), settings, [rule_class])
+    view = view_of(settings)
+    module = view.parsed(data)
+    if module is None:
+        module = cst.parse_module(data)
+        view.keep_parsed(data, module)  # the module's own check walks it too
+    context, _ = run_rules(path, data, module, settings, [rule_class])
     return context
 
 

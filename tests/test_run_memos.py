@@ -1,0 +1,175 @@
+"""What one run keeps so that it does each piece of work once (issue 37), and that keeping it
+changes no finding: a file checked again under the run's plan walks the tree its first check
+parsed; the screens' follower of typed receivers reads the project's import graph once, cycles
+and all, whatever the methods are called; a `--no-cache` run records no dependency stamps; a
+view stats each file once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+from pathlib import Path
+
+import libcst
+import pytest
+
+from mcp_migrate.core.project_view import PARSED_BYTES, ProjectView
+from mcp_migrate.run.records import CheckOptions
+from mcp_migrate.run.runner import run_check
+from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES
+from mcp_migrate.vocabulary.typed_doers import imported_methods
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _write(root: Path, files: dict) -> None:
+    for name, code in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(textwrap.dedent(code).lstrip(), encoding="utf-8")
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """The LibCST parses made so far, by the bytes parsed."""
+    made: list = []
+    real = libcst.parse_module
+
+    def counting(source, *args, **kwargs):
+        made.append(source)
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(libcst, "parse_module", counting)
+    return made
+
+
+# ----- a file checked again under the run's plan is not parsed again ---------------------------
+
+
+@pytest.mark.parametrize("project", ["held", "caller", "freed", "reused", "suggested"])
+def test_each_file_of_a_run_with_a_plan_is_parsed_once(tmp_path, monkeypatch, parses, project):
+    """The plan fixtures make the run check files again under its plan (a held server, a
+    client whose tool call passes directories, tests that go with their code); before, each
+    such file was parsed once per check (held: 5 parses of 3 files, caller: 8 of 4)."""
+    shutil.copytree(FIXTURES / "plan" / project, tmp_path / project)
+    monkeypatch.chdir(tmp_path)
+    run = run_check([project], CheckOptions(jobs=1))
+    with_findings = [r.path for r in run.results if r.findings]
+    assert with_findings
+    assert len(parses) == len(set(parses)), "a file's bytes were parsed twice"
+    assert len(parses) <= len(run.results)
+
+
+def test_a_view_keeps_trees_up_to_its_bound_and_evicts_none():
+    view = ProjectView()
+    small, large = b"x = 1\n", b"#" * (PARSED_BYTES - 3) + b"\n"
+    view.keep_parsed(small, "small tree")
+    assert view.parsed(small) == "small tree"
+    view.keep_parsed(large, "large tree")  # would pass the bound with the small one kept
+    assert view.parsed(large) is None and view.parsed(small) == "small tree"
+    assert ProjectView().parsed(small) is None  # another run's view reads afresh
+
+
+# ----- the typed follower's import graph: cycles, any method name --------------------------------
+
+CYCLE = {
+    "kit/__init__.py": "",
+    "kit/a.py": """
+        from kit.b import Helper
+
+
+        class Front:
+            helper: Helper
+    """,
+    "kit/b.py": """
+        from kit.a import Front
+        from kit.c import Connector
+
+
+        class Helper:
+            front: Front
+            connector: Connector
+    """,
+    "kit/c.py": """
+        from mcp import ClientSession
+
+
+        class Connector:
+            session: ClientSession
+
+            async def METHOD(self) -> None:
+                await self.session.send_roots_list_changed()
+    """,
+    "kit/quiet.py": """
+        import json
+
+
+        def dump(value) -> str:
+            return json.dumps(value)
+    """,
+}
+
+
+@pytest.mark.parametrize("method", ["replace", "zz_whatever"])
+def test_the_methods_reached_through_an_import_cycle_whatever_their_name(tmp_path, method):
+    files = {name: code.replace("METHOD", method) for name, code in CYCLE.items()}
+    _write(tmp_path, files)
+    caller = tmp_path / "flow.py"
+    data = b"from mcp import ClientSession\nfrom kit.a import Front\n"
+    caller.write_bytes(data)
+    view = ProjectView()
+    assert imported_methods(data, str(caller), view, 0, NOTIFIES) == {method}
+    assert imported_methods(data, str(caller), view, 0, ASKS) == set()
+    # each module of the cycle got its answer, the same for all three (one component)
+    quiet = b"from mcp import ClientSession\nfrom kit.quiet import dump\n"
+    assert imported_methods(quiet, str(caller), view, 0, NOTIFIES) == set()
+    assert imported_methods(b"from kit.a import Front\n", str(caller), view, 0, NOTIFIES) == set()  # no MCP here
+
+
+def test_a_typed_receiver_through_an_import_cycle_is_still_found(tmp_path, monkeypatch):
+    """The screens let the file through, and the rule finds the send, with the modules of the
+    classes importing each other."""
+    files = {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()}
+    files["flow.py"] = """
+        from mcp import ClientSession
+
+        from kit.a import Front
+
+
+        async def run(front: Front) -> None:
+            await front.helper.connector.replace()
+    """
+    _write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    run = run_check(["flow.py"], CheckOptions(jobs=1))
+    found = [(f.code, f.line, f.column) for r in run.results for f in r.findings]
+    assert found == [("RT004", 7, 11)]
+
+
+# ----- what a run records, and how often it asks the file system ---------------------------------
+
+
+def test_a_run_without_the_cache_records_no_dependencies(tmp_path, monkeypatch):
+    files = {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()}
+    files["flow.py"] = "from mcp import ClientSession\nfrom kit.a import Front\n\n\nasync def run(front: Front):\n    await front.helper.connector.replace()\n"
+    _write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    without = run_check(["flow.py"], CheckOptions(jobs=1))
+    assert [r.depends for r in without.results] == [()]
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-cache"))
+    with_cache = run_check(["flow.py"], CheckOptions(jobs=1, cache=True))
+    consulted = {os.path.relpath(entry[0], tmp_path) for r in with_cache.results for entry in r.depends}
+    assert {"kit/a.py", "kit/b.py", "kit/c.py"} <= consulted
+
+
+def test_a_view_stats_each_file_once(tmp_path, monkeypatch):
+    target = tmp_path / "m.py"
+    target.write_text("x = 1\n")
+    calls: list = []
+    real = os.stat
+    monkeypatch.setattr(os, "stat", lambda path, *a, **k: calls.append(path) or real(path, *a, **k))
+    view = ProjectView()
+    assert view.stamp(str(target)) == view.stamp(str(target)) is not None
+    assert view.stat(str(tmp_path / "missing.py")) is None and view.stat(str(tmp_path / "missing.py")) is None
+    assert calls == [str(target), str(tmp_path / "missing.py")]
