@@ -30,6 +30,8 @@ from mcp_migrate.core.sdk import SDK_PACKAGES
 _MAX_HOPS = 4
 #: The view's table (core.project_view): (module file, mtime, size) -> ModuleTypes.
 _TABLE = "project types: module"
+#: The view's table: (the asking file, a qualified name) -> (its definition, the files read).
+_DEFINED = "project types: definition"
 #: Annotations that wrap the type a value has (`Optional[X]`, `Annotated[X, ...]`).
 _WRAPPERS = frozenset({"Optional", "Annotated", "Final", "ClassVar"})
 
@@ -78,9 +80,25 @@ def definition(view: ProjectView, path: str, qualified: str | None):
     """What `qualified` names as the file at `path` imports it (`.context.Context`,
     `pkg.server.Context` re-exported by `pkg/server/__init__.py`): a ProjectClass; for a
     function with a return annotation, (the qualified type it gives, whether a coroutine
-    returns it); None for an SDK name, a name with no project file, or nothing typed there."""
+    returns it); None for an SDK name, a name with no project file, or nothing typed there.
+    Kept in the view with the module files it read, which every later check asking the same
+    question consults too (issue 37: a tree's files ask about the same classes of the same few
+    modules, and worked each answer out again: 95,000 questions for 1,580 files)."""
     if not qualified or not path or path.startswith("<") or "." not in qualified.lstrip("."):
         return None
+    known = view.table(_DEFINED)
+    held = known.get((path, qualified))
+    if held is not None:
+        view.consulted_again(held[1])
+        return held[0]
+    with view.recording() as seen:
+        made = _definition(view, path, qualified)
+    view.consulted_again(seen)
+    known[(path, qualified)] = (made, frozenset(seen))
+    return made
+
+
+def _definition(view: ProjectView, path: str, qualified: str):
     for _ in range(_MAX_HOPS):
         if qualified.partition(".")[0] in SDK_PACKAGES:
             return None

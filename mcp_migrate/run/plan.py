@@ -103,7 +103,9 @@ def plan(paths: Sequence[str], options: CheckOptions) -> Plan:
         policies[f.display] = known[2]
         shown = display_path(config.path) if config.path else "(defaults)"
         config_files[shown] = config_files.get(shown, 0) + 1
-    items = in_view(items, ProjectView())  # the run's one view of the project (core.project_view)
+    # The run's one view of the project (core.project_view); it records the files each check
+    # consults only for the results cache.
+    items = in_view(items, ProjectView(stamps=options.cache))
     if options.previews:
         items = _with_previews(items)
     if timer.enabled:

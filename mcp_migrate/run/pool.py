@@ -235,11 +235,22 @@ def _start_worker(state, parent) -> None:
     end_with_parent(parent)
 
 
+def _crossed_view(batch: list):
+    """The view (empty: it crossed the pipe) the batch's first item's Settings carry, if any."""
+    item = batch[0][1] if batch else None
+    settings = item[1] if isinstance(item, tuple) and len(item) > 1 else None
+    return getattr(settings, "view", None)
+
+
 def _run_batch(func, batch: list) -> list:
     """Worker side of the pool: one batch of (index, item), so small files do not each cost a
     round trip; each file is marked with this worker's pid while it runs, -1 once done."""
+    global _view
     pid = os.getpid()
     results = []
+    crossed = _crossed_view(batch)
+    if crossed is not None and (_view is None or crossed.stamps != _view.stamps):  # this run's kind of view
+        _view = ProjectView(stamps=crossed.stamps)
     batch = list(zip([index for index, _ in batch], in_view([item for _, item in batch], _view)))
     for index, item in batch:
         _state[index] = pid

@@ -17,7 +17,6 @@ import os
 import re
 from typing import NamedTuple
 
-from mcp_migrate.core.dependencies import file_stamp
 from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
@@ -71,7 +70,7 @@ def imports_a_doer(
                 submodule = f"{module}.{name}" if module != "." * len(module) else module + name
                 if _module_spelled(data, module_source(path, submodule, view), bound, tokens, limit, view, effect):
                     return True
-    for module, bound in _plain_imports(data):
+    for module, bound in plain_imports(data):
         if _module_spelled(data, module_source(path, module, view), bound, tokens, limit, view, effect):
             return True
     return False
@@ -153,7 +152,7 @@ def from_imports(data: bytes) -> list:
     return found
 
 
-def _plain_imports(data: bytes) -> list:
+def plain_imports(data: bytes) -> list:
     """(module, bound name) for each `import a.b` / `import a.b as m` statement."""
     return [
         (m.group(1).decode("ascii", "replace"), (m.group(2) or m.group(1)).decode("ascii", "replace"))
@@ -190,7 +189,7 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
     key = (source, tokens, hops, effect)
     composed = view.table(_COMPOSED)
     memo = composed.get(key)
-    if memo is not None and memo[0] is own and all(file_stamp(f) == stamp for f, stamp in memo[1]):
+    if memo is not None and memo[0] is own and all(view.stamp(f) == stamp for f, stamp in memo[1]):
         for other, _ in memo[1]:
             view.consulted(other)
         return memo[2]
@@ -201,7 +200,7 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
         if other is None or other == source:
             continue
         theirs = _doers(other, tokens, limit, view, hops - 1, effect)
-        used.append((other, file_stamp(other)))
+        used.append((other, view.stamp(other)))
         for name, bound in names:
             if name in theirs.functions:
                 functions.add(bound)
