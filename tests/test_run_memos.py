@@ -152,7 +152,9 @@ def test_a_typed_receiver_through_an_import_cycle_is_still_found(tmp_path, monke
 
 def test_a_run_without_the_cache_records_no_dependencies(tmp_path, monkeypatch):
     files = {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()}
-    files["flow.py"] = "from mcp import ClientSession\nfrom kit.a import Front\n\n\nasync def run(front: Front):\n    await front.helper.connector.replace()\n"
+    files["flow.py"] = (
+        "from mcp import ClientSession\nfrom kit.a import Front\n\n\nasync def run(front: Front):\n    await front.helper.connector.replace()\n"
+    )
     _write(tmp_path, files)
     monkeypatch.chdir(tmp_path)
     without = run_check(["flow.py"], CheckOptions(jobs=1))
@@ -173,3 +175,27 @@ def test_a_view_stats_each_file_once(tmp_path, monkeypatch):
     assert view.stamp(str(target)) == view.stamp(str(target)) is not None
     assert view.stat(str(tmp_path / "missing.py")) is None and view.stat(str(tmp_path / "missing.py")) is None
     assert calls == [str(target), str(tmp_path / "missing.py")]
+
+
+# ----- a warm `fix` answers the files it leaves unchanged from the results cache ------------------
+
+
+def test_a_warm_fix_does_not_analyse_the_files_it_leaves_unchanged(tmp_path, monkeypatch, parses):
+    """fixtures/plan/suggested keeps suggestions `fix --unsafe-fixes` does not apply: before, every
+    warm `fix` analysed those files again (2.7-8.4 times a warm `check` on the corpus)."""
+    from click.testing import CliRunner
+
+    from mcp_migrate.commands.cli import cli
+
+    shutil.copytree(FIXTURES / "plan" / "suggested", tmp_path / "suggested")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MCP_MIGRATE_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-cache"))
+    command = ["fix", "--unsafe-fixes", "--output-format", "concise", "suggested"]
+    first = CliRunner().invoke(cli, command, catch_exceptions=False)
+    assert "suggestion" in first.output or first.exit_code == 1
+    before = sorted(p.read_bytes() for p in (tmp_path / "suggested").rglob("*.py"))
+    parses.clear()
+    again = CliRunner().invoke(cli, command, catch_exceptions=False)
+    assert parses == []
+    assert again.output == first.output and again.exit_code == first.exit_code
+    assert sorted(p.read_bytes() for p in (tmp_path / "suggested").rglob("*.py")) == before

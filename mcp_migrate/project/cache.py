@@ -249,6 +249,28 @@ class ResultCache:
 _NOT_IN_KEY = ("fix_previews", "view")
 
 
+class _FixKey:
+    """The key of the table of a fix run's unchanged outcomes: the file's settings (without
+    previews: a fix computes none), whether unsafe fixes apply, and the fix policy; never the
+    key of a check's table."""
+
+    def __init__(self, settings, unsafe: bool, policy) -> None:
+        self.__dict__.update(vars(settings))
+        self.fix_previews = False
+        self.fix_outcome = (bool(unsafe), repr(policy))
+
+
+def fix_key(settings, unsafe: bool, policy):
+    """The settings-like key `ResultCache.get`/`put` take for a `fix` outcome (one object per
+    (settings, unsafe, policy), so the table's name is worked out once)."""
+    view = getattr(settings, "view", None)
+    known = view.table("fix keys") if view is not None else {}
+    found = known.get((id(settings), unsafe, policy))
+    if found is None or found[0] is not settings:
+        found = known[(id(settings), unsafe, policy)] = (settings, _FixKey(settings, unsafe, policy))
+    return found[1]
+
+
 def wants(result, settings) -> bool:
     """Whether a cached `result` lacks what a run with `settings` shows: its fix previews
     (a result without a fixable finding has none to lack)."""
