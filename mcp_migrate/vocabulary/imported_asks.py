@@ -43,7 +43,7 @@ class Doers(NamedTuple):
 
 
 #: The view's tables (core.project_view): a module's own doers, by (file, mtime, size, tokens);
-#: and (module file, tokens, hops) -> (its own entry, [(re-exported-from file, stamp)], Doers).
+#: and (module file, tokens, hops) -> (its own entry, [re-exported-from file], Doers).
 _OWN, _COMPOSED = "imported asks: own", "imported asks: composed"
 
 
@@ -179,7 +179,7 @@ def _folder(path: str, cwd: str, view: ProjectView) -> str:
 
 def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int = 1, effect: str = ASKS) -> Doers:
     """A module's doers of `effect`: its own (kept by its size and mtime) and, `hops` deep,
-    those it re-exports (composed again when a module it re-exports from changed alone)."""
+    those it re-exports (composed once per view, which stats each file once)."""
     own = _own(source, tokens, limit, view, effect)
     if own is None:
         return Doers()
@@ -189,8 +189,8 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
     key = (source, tokens, hops, effect)
     composed = view.table(_COMPOSED)
     memo = composed.get(key)
-    if memo is not None and memo[0] is own and all(view.stamp(f) == stamp for f, stamp in memo[1]):
-        for other, _ in memo[1]:
+    if memo is not None and memo[0] is own:  # a view stats each file once: its modules are as they were
+        for other in memo[1]:
             view.consulted(other)
         return memo[2]
     used = []
@@ -200,7 +200,7 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
         if other is None or other == source:
             continue
         theirs = _doers(other, tokens, limit, view, hops - 1, effect)
-        used.append((other, view.stamp(other)))
+        used.append(other)
         for name, bound in names:
             if name in theirs.functions:
                 functions.add(bound)
