@@ -164,11 +164,15 @@ def run_fix_command(paths, options, flags: FixOptions) -> int:
         migration.write(flags.report, text)
     join_callers(run)
     if flags.fix_only:  # what remains is not reported; errors are
+        if fix_run.keep is not None:
+            fix_run.keep({})
         report.print_errors(run, color=flags.color)
         return _exit(run, changed, flags)
     if flags.output_format in ("full", "sarif"):
         with timer.phase("fix previews"):
             propose_fixes(run)
+    if fix_run.keep is not None:
+        fix_run.keep(run.fixes)
     if fix_run.files_checked or run.results or not fix_run.skipped:  # all named files excluded: say nothing
         with timer.phase("report", lambda: flags.output_format):
             report.write_report(

@@ -8,7 +8,7 @@ which both hand them on, so neither has to import the other's module to name the
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -222,6 +222,9 @@ class FixRun:
     policies: dict = field(default_factory=dict)
     #: One-line warnings about the run itself (an ignore file that cannot be read).
     warnings: list = field(default_factory=list)
+    #: Keeps the outcomes of the files the fix leaves unchanged in the results cache, given the
+    #: fix proposals the report made ({} when it made none); None without the cache.
+    keep: Callable | None = None
 
 
 @dataclass(frozen=True)

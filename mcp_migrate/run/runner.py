@@ -82,14 +82,16 @@ def run_fix(
     n = len(items)
     with options.timer.phase("fix", lambda: f"{n} file{'s' if n != 1 else ''} (fixes computed, nothing written)"):
         planned = with_run_plan(items, options.jobs, check=_planning_check(p, options, paths, warnings))
-        outcomes = _fix_outcomes(planned, options.jobs, progress, _fix_cache(p, options, paths))
+        kept: list = []
+        outcomes = _fix_outcomes(planned, options.jobs, progress, _fix_cache(p, options, paths), kept)
     policy = run_policy(p.config, options)
     if flag is not None:
         policy["unsafe_fixes"] = flag
         policies = {display: pol._replace(unsafe_fixes=flag) for display, pol in p.policies.items()}
     else:
         policies = p.policies
-    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, policy, policies, warnings)
+    keep = (lambda proposals: _keep_unchanged(kept, proposals)) if kept else None
+    return FixRun(outcomes, len(p.items), unreadable_results(p), p.skipped, policy, policies, warnings, keep)
 
 
 def _planning_check(p, options: CheckOptions, paths: Sequence[str], warnings: list) -> Callable:
@@ -116,7 +118,7 @@ def _fix_cache(p, options: CheckOptions, paths: Sequence[str]):
     return cache if cache is not None and cache.usable else None
 
 
-def _fix_outcomes(planned, jobs: int, progress: Callable | None, cache=None) -> list:
+def _fix_outcomes(planned, jobs: int, progress: Callable | None, cache=None, kept: list | None = None) -> list:
     """Each file's FixOutcome. A file whose check (the plan's, before any fix) gives no finding
     an edit and failed nowhere has nothing to fix: that check is its outcome, and it is neither
     read nor analysed again (issue 37: a `fix` that changes nothing analysed every file twice).
@@ -140,10 +142,8 @@ def _fix_outcomes(planned, jobs: int, progress: Callable | None, cache=None) -> 
     fixed = run_items([items[index] for index in todo], jobs, func=fix_file, progress=progress)
     for index, outcome in zip(todo, fixed):
         outcomes[index] = outcome
-    if cache is not None:
-        for index, outcome in zip(todo, fixed):
-            _keep_unchanged(cache, outcome, checks[index], items[index])
-        cache.save()
+    if cache is not None and kept is not None:
+        kept.extend((cache, outcome, checks[index], items[index]) for index, outcome in zip(todo, fixed))
     return outcomes
 
 
@@ -178,20 +178,33 @@ def _unchanged_from_cache(cache, items: list, checks: list, todo: list, outcomes
     return left
 
 
-def _keep_unchanged(cache, outcome: FixOutcome, check, item) -> None:
-    """Keep the outcome of a file the fix left unchanged (read from the bytes it read), with
-    the helper modules its check depends on."""
-    result, snap = outcome.result, outcome.snapshot
-    if snap is not None or result.fixed_source is not None or result.applied or result.errors or check.errors:
-        return
+def _keep_unchanged(kept: list, proposals: dict) -> None:
+    """Keep in the cache the outcome of each file the fix left unchanged (read from the bytes it
+    read), with the helper modules its check depends on and the fix proposals the report made
+    for its findings (run.proposals: a warm full report then shows them without analysing the
+    file again). `proposals`: (path, code, unsafe) -> FixProposal, {} when none were made."""
     from mcp_migrate.project.cache import fix_key
 
-    source, settings, unsafe, policy = item
-    try:
-        st = os.stat(source.path)
-        with open(source.path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return
-    kept = dataclasses.replace(result, depends=check.depends)
-    cache.put(source.display, data, fix_key(settings, unsafe, policy), kept, st)
+    caches = []
+    for cache, outcome, check, item in kept:
+        result, snap = outcome.result, outcome.snapshot
+        if snap is not None or result.fixed_source is not None or result.applied or result.errors or check.errors:
+            continue
+        source, settings, unsafe, policy = item
+        try:
+            st = os.stat(source.path)
+            with open(source.path, "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        previews = {
+            (code, unsafe_kind): proposal.new
+            for (path, code, unsafe_kind), proposal in proposals.items()
+            if path == result.path and proposal.old == data
+        }
+        stored = dataclasses.replace(result, depends=check.depends, fix_previews=previews)
+        cache.put(source.display, data, fix_key(settings, unsafe, policy), stored, st)
+        if cache not in caches:
+            caches.append(cache)
+    for cache in caches:
+        cache.save()
