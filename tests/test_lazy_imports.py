@@ -111,6 +111,7 @@ LAZY = {
     ("run/analysis.py", "mcp_migrate.output.full"): "the fix previews' hunks (full and SARIF): a concise check"
     " never loads it (4 ms)",
     ("run/cached.py", "mcp_migrate.project.cache"): "the results cache: a --no-cache run never loads it (25 ms)",
+    ("run/runner.py", "mcp_migrate.project.cache"): "the cache of fix's unchanged outcomes: --no-cache never loads it",
     ("run/coordination.py", "mcp_migrate.run.analysis"): CHECK,
     ("run/coordination.py", "mcp_migrate.api"): API,
     ("run/lifeline.py", "ctypes"): POOL + ": a worker's parent-death signal (2 ms)",
