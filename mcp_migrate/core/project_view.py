@@ -72,9 +72,9 @@ class ProjectView:
         """Note that the check under way read `path` (its stat, when the reader has taken it)."""
         if not self._open or not self.stamps:
             return
-        self._open[-1].add(self._entry(path, st))
+        self._open[-1].add(self.entry(path, st))
 
-    def _entry(self, path: str, st) -> tuple:
+    def entry(self, path: str, st=None) -> tuple:
         """(absolute path, size, mtime) of a consulted file, taken once per view (issue 37: the
         checks of a large tree consult the same helper modules thousands of times). The first
         stamp is the one kept: a file changed during the run then reads as changed to the
@@ -112,12 +112,8 @@ class ProjectView:
         order of the first ones, so a least-recently-used policy would evict each tree just
         before it is wanted."""
         kept = self.table("parsed")
-        if data in kept:
-            return
-        total = self.table("parsed bytes")
-        if total.get(None, 0) + len(data) <= PARSED_BYTES:
+        if data not in kept and sum(map(len, kept)) + len(data) <= PARSED_BYTES:
             kept[data] = module
-            total[None] = total.get(None, 0) + len(data)
 
     def stat(self, path: str) -> os.stat_result | None:
         """`os.stat(path)` (None when it fails), taken once per view: the checks of a run ask

@@ -14,15 +14,12 @@ from __future__ import annotations
 import os
 import re
 
-from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.sdk import MENTIONS_MCP, SDK_PACKAGES
 from mcp_migrate.vocabulary.effects import module_effects
 from mcp_migrate.vocabulary.imported_asks import from_imports, module_source, plain_imports
 
-#: `import pkg.mod` / `import pkg.mod as m` (one module per statement).
-_IMPORT = re.compile(rb"(?m)import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$")
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
 _TABLE = "typed doers: classes"
 #: The view's table: module file -> the project files its imports name.
@@ -30,6 +27,9 @@ _EDGES = "typed doers: imports"
 #: The view's table: (module file, limit, effect) -> the names of the methods with the effect
 #: of every module its imports reach (`imported_methods`).
 _METHODS = "typed doers: methods reached"
+#: The view's table (for the results cache): module file -> the stamps of every module its
+#: imports reach, itself included, worked out once per strongly connected component.
+_CLOSURE = "typed doers: modules reached"
 
 
 def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
@@ -59,12 +59,10 @@ def _imported_names(data: bytes) -> list:
             continue
         for name, _ in imported:
             names.append(module + name if module.endswith(".") else f"{module}.{name}")
-    for match in line_matches(_IMPORT, data):
-        module = match.group(1).decode("ascii", "replace")
+    for module, bound in plain_imports(data):
         if module.partition(".")[0] in SDK_PACKAGES:
             continue
-        bound = match.group(2) or match.group(1)
-        for spelled in re.finditer(rb"\b" + re.escape(bound) + rb"\.(\w+)", data):
+        for spelled in re.finditer(rb"\b" + re.escape(bound.encode()) + rb"\.(\w+)", data):
             names.append(f"{module}.{spelled.group(1).decode('ascii', 'replace')}")
     return names
 
@@ -100,7 +98,7 @@ def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effe
     Each module's imports are read from its import lines once per view, and its answer is
     worked out once for its strongly connected component of the import graph (Tarjan's
     algorithm: packages import each other in cycles). Every module reached is a file the
-    answer depends on, noted for the results cache."""
+    answer depends on, noted for the results cache from its component's closure, also once."""
     if not path or path.startswith("<") or MENTIONS_MCP.search(data) is None:
         return frozenset()
     starts = _imported_files(data, path, view)
@@ -111,7 +109,9 @@ def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effe
             _solve(start, view, limit, effect)
         found |= solved[(start, limit, effect)]
     if view.stamps:
-        _note_closure(starts, view)
+        closures = view.table(_CLOSURE)
+        for start in starts:
+            view.consulted_again(closures[start])
     return frozenset(found)
 
 
@@ -166,18 +166,16 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str) -> None
     answer = frozenset(methods)
     for member in component:
         solved[(member, limit, effect)] = answer
-
-
-def _note_closure(starts: list, view: ProjectView) -> None:
-    """Note every module the file reaches through imports as consulted by the check under way."""
-    seen: set = set()
-    todo = list(starts)
-    while todo:
-        source = todo.pop()
-        if source not in seen:
-            seen.add(source)
-            view.consulted(source)
-            todo.extend(_edges(source, view))
+    closures = view.table(_CLOSURE)
+    if view.stamps and component[0] not in closures:
+        reached = {view.entry(member) for member in component}
+        for member in component:
+            for successor in _edges(member, view):
+                if successor not in members:
+                    reached |= closures[successor]
+        frozen = frozenset(reached)
+        for member in component:
+            closures[member] = frozen
 
 
 def _edges(source: str, view: ProjectView) -> tuple:
