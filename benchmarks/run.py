@@ -165,6 +165,8 @@ FILE_PROBE = textwrap.dedent(
     targets, out_list = json.loads(sys.argv[1])
     from mcp_migrate.core import engine
     from mcp_migrate.core.engine import check_bytes
+
+    screening = _screening(engine)
     try:  # mcp_migrate.api chooses the rules since issue 18; older versions: Settings.default()
         from mcp_migrate.api import default_settings
         settings = default_settings()
@@ -185,11 +187,11 @@ FILE_PROBE = textwrap.dedent(
                 files.extend(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
 
     def decide(data, path):
-        if hasattr(engine, "screens"):
-            d = engine.screens(data, path, settings)
+        if hasattr(screening, "screens"):
+            d = screening.screens(data, path, settings)
             return d.gate, [r.CODE for r in d.byte_rules], [r.CODE for r in d.rules] if (d.rules or d.audit) else []
-        rules = [r.CODE for r in engine.screened_rules(data, settings)]
-        return engine.gate_open(data, settings), rules, rules
+        rules = [r.CODE for r in screening.screened_rules(data, settings)]
+        return screening.gate_open(data, settings), rules, rules
 
     check_bytes(b"from mcp.server.fastmcp import Context\nasync def f(ctx: Context):\n    await ctx.session.list_roots()\n", "warmup.py", settings)
     passed, total_bytes, largest = [], 0, (-1, "")
@@ -296,6 +298,8 @@ LOSSLESS = textwrap.dedent(
     from mcp_migrate.rules import all_rules
     from mcp_migrate.core import engine, screen
     from mcp_migrate.core.engine import check_bytes
+
+    screening = _screening(engine)
     from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import discover
     settings = default_settings()
@@ -309,7 +313,7 @@ LOSSLESS = textwrap.dedent(
             files += 1
             with open(source.path, "rb") as fh:
                 data = fh.read()
-            if not engine.gate_open(data, settings) or not any(r.runs_on(data, settings) for r in settings.rules):
+            if not screening.gate_open(data, settings) or not any(r.runs_on(data, settings) for r in settings.rules):
                 continue
             syntax = screen.read(data, source.path)
             if syntax is None:
@@ -336,10 +340,19 @@ LOSSLESS = textwrap.dedent(
         rule = rules[label["code"]]
         syntax = screen.read(data, path)
         tree = syntax is None or rule.screen_tree(syntax, settings)
-        label_rows.append({**label, "byte": bool(engine.gate_open(data, settings) and rule.runs_on(data, settings)), "tree": tree, "read": syntax is not None})
+        label_rows.append({**label, "byte": bool(screening.gate_open(data, settings) and rule.runs_on(data, settings)), "tree": tree, "read": syntax is not None})
     print(json.dumps({"files": files, "checked": checked, "unread": unread, "rule_findings": findings, "dropped": dropped, "labels": label_rows}))
     """
 )
+
+
+def _screening(engine):
+    """Where the screens live: core.screening since issue 37 (LibCST-free), the engine before."""
+    try:
+        from mcp_migrate.core import screening
+    except ImportError:
+        return engine
+    return screening
 
 
 def log(msg: str = "") -> None:

@@ -40,6 +40,21 @@ def rule_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
     return chosen
 
 
+@lru_cache(maxsize=64)
+def screen_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
+    """The classes of the screens of `rule_classes(select, extend_apis)`, in the same order:
+    each rule's screens in its module without LibCST, which the rule class inherits (found by
+    walking `mcp_migrate.rules` too). A file is screened with these, and the rules are loaded
+    only for a file they leave to the parser."""
+    from mcp_migrate.rules import all_screens
+    from mcp_migrate.vocabulary.wrappers_screen import WrapperCallsScreen
+
+    chosen = tuple(screen for screen in all_screens() if screen.CODE in select)
+    if any(code in select for code, _ in extend_apis):
+        chosen += (WrapperCallsScreen,)
+    return chosen
+
+
 #: Settings without a project view -> the same Settings with their rule classes: a run's files
 #: share a few values. Those with a view are kept in their view (it dies with its run).
 _COMPLETED: dict = {}
@@ -77,6 +92,24 @@ def may_report(data: bytes, settings: Settings) -> bool:
     """False only where no rule `settings` selects can report on `data` (their gates, read
     from the catalog without importing a rule or LibCST: core.gates); the engine's result is then empty."""
     return gates.may_report(data, settings)
+
+
+def screened_out(data: bytes, path: str, settings: Settings) -> FileResult | None:
+    """The engine's result for a file whose screens leave it no rule to run and nothing to
+    audit (core.screening), decided with the rules' screens (or the Settings' rules, when they
+    carry them): no rule module and no LibCST is loaded. None for a file the engine must see:
+    one the screens hand to LibCST, or whose coding cookie the engine refuses (E902)."""
+    from mcp_migrate.core.limits import encoding_refusal
+    from mcp_migrate.core.screening import screens
+
+    if encoding_refusal(data) is not None:
+        return None
+    settings = with_view(settings)
+    classes = settings.rules or screen_classes(settings.select, settings.extend_apis)
+    decided = screens(data, path, settings, classes)
+    if decided.parses:
+        return None
+    return FileResult(path, depends=tuple(sorted(decided.depends)))
 
 
 def client_side(select: frozenset) -> frozenset:

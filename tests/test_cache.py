@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core import engine
+from mcp_migrate.core import engine, screening
 from mcp_migrate.project import cache as cache_module
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -309,15 +309,20 @@ def test_fix_reads_the_cache_and_analyses_only_what_it_may_change(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     from mcp_migrate.core.fix import loop  # it binds `analyze` by name: both are counted
 
-    analysed = []
-    real = engine.analyze
+    analysed, screened = [], []
+    real, real_screens = engine.analyze, screening._screens
 
     def counted(*a, **k):
         analysed.append(Path(a[1]).name)
         return real(*a, **k)
 
+    def screens_counted(data, path, settings, classes):
+        screened.append(Path(path).name)
+        return real_screens(data, path, settings, classes)
+
     monkeypatch.setattr(engine, "analyze", counted)
     monkeypatch.setattr(loop, "analyze", counted)
+    monkeypatch.setattr(screening, "_screens", screens_counted)
     fix_run("--unsafe-fixes", "--no-cache", str(cold))
     assert "plain.py" in analysed and analysed.count("server.py") > 1
     analysed.clear()
@@ -325,11 +330,14 @@ def test_fix_reads_the_cache_and_analyses_only_what_it_may_change(tmp_path, monk
     assert analysed.count("plain.py") == 1, "checked once to plan the run, never to fix it"
     assert tree_bytes(warm) == tree_bytes(cold)
     analysed.clear()
+    screened.clear()
     fix_run("--unsafe-fixes", str(warm))  # the files the first run wrote are new bytes: checked once
-    assert sorted(analysed) == ["client.py", "proxy.py", "server.py"]
+    assert sorted(screened) == ["client.py", "proxy.py", "server.py"]
+    assert analysed == ["client.py"], "the others' screens find no rule to run: no LibCST"
     analysed.clear()
+    screened.clear()
     fix_run("--unsafe-fixes", str(warm))
-    assert analysed == [], "a run that changes nothing is answered by the cache"
+    assert analysed == screened == [], "a run that changes nothing is answered by the cache"
     assert tree_bytes(warm) == tree_bytes(cold)
 
 

@@ -261,7 +261,7 @@ def test_markup_in_paths_is_printed_literally(project):
 
 
 def test_markup_and_emoji_in_messages_are_printed_literally(project, monkeypatch):
-    make(project, {"a.py": "# roots\n"})  # the gate opens: the (fake) engine runs
+    make(project, {"a.py": "session.list_roots()\n"})  # RT001's screens keep it: the (fake) engine runs
 
     def fake(data, path, settings=None):
         result = mcp_migrate.FileResult(path)

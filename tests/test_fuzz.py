@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 import mcp_migrate
 from mcp_migrate.api import default_settings
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core.engine import screened_rules, screens
+from mcp_migrate.core.screening import screened_rules, screens
 from mcp_migrate.core.settings import STRATEGIES, Settings
 from mcp_migrate.output.diff import unified_diff
 

@@ -5,7 +5,7 @@ gate's work is counted, not timed."""
 from pathlib import Path
 
 from mcp_migrate.api import check_bytes, default_settings, settings
-from mcp_migrate.core import engine
+from mcp_migrate.core import engine, screening
 from mcp_migrate.rules import all_rules
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -24,7 +24,7 @@ def _findings(settings):
 def test_gate_and_screens_lose_no_finding(monkeypatch):
     settings = default_settings()
     shortcut = _findings(settings)
-    monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
+    monkeypatch.setattr(screening, "gate_open", lambda data, settings, classes=None: True)
     for rule in all_rules():
         monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))
     assert _findings(settings) == shortcut
@@ -34,7 +34,7 @@ def test_gate_and_screens_lose_no_finding(monkeypatch):
 def test_gate_tokens_are_few_and_skip_ordinary_code(monkeypatch):
     """Most files of a tree are decided by these few substring searches, and never parsed."""
     settings = default_settings()
-    tokens = engine._gate_tokens(settings)
+    tokens = screening._gate_tokens(settings, settings.rules)
     assert len(tokens) <= 10, tokens
     parsed = []
     real_parse = engine.cst.parse_module

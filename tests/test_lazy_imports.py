@@ -18,6 +18,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "mcp_migrate"
 RICH = "rich, which a run that prints no styled text never loads (test_startup)"
 LIBCST = "LibCST, which a file no rule can report on never loads (test_startup)"
 RULES = "the rule classes, which a file no rule can report on never loads (test_startup)"
+SCREENS = (
+    "one file's screens (core.screening, core.limits, the rules' screens): a file the gate keeps out never loads them"
+)
 CODEMOD = "LibCST's codemod, which a preview that removes an import plainly never loads (test_startup)"
 FORMAT = "the chosen machine format's writer only"
 #: run.analysis loads the API (api, core.gates) that run/ reaches only through it.
@@ -40,6 +43,9 @@ LAZY = {
     ("api.py", "mcp_migrate.rules"): RULES,
     ("api.py", "mcp_migrate.vocabulary.wrappers"): "a rule class (the extend-apis wrappers), as above",
     ("api.py", "mcp_migrate.core.engine"): LIBCST,
+    ("api.py", "mcp_migrate.core.screening"): SCREENS,
+    ("api.py", "mcp_migrate.core.limits"): SCREENS,
+    ("api.py", "mcp_migrate.vocabulary.wrappers_screen"): "the extend-apis wrappers' screens, as above",
     ("api.py", "mcp_migrate.core.fix.loop"): LIBCST,
     ("commands/check.py", "mcp_migrate.project.baseline"): "--baseline and --write-baseline only (9 ms)",
     ("commands/check.py", "mcp_migrate.output.migration"): REPORT,
@@ -131,7 +137,6 @@ LAZY = {
     ("run/report_inputs.py", "mcp_migrate.run.analysis"): CHECK,
     ("run/schedule.py", "mcp_migrate.api"): API,
     ("run/schedule.py", "mcp_migrate.run.analysis"): CHECK,
-    ("run/schedule.py", "mcp_migrate.core.engine"): LIBCST,
     ("run/stdin.py", "mcp_migrate.run.analysis"): CHECK,
 }
 

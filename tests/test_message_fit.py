@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_migrate.api import check_source
-from mcp_migrate.core.messages import MAX_MESSAGE, fit
-from mcp_migrate.core.syntax import shorten
+from mcp_migrate.core.messages import MAX_MESSAGE, fit, shorten
 
 #: Identifiers of every length up to 150, spread evenly (a regex strategy favours short ones).
 NAMES = st.integers(min_value=0, max_value=150).flatmap(

@@ -14,7 +14,7 @@ import textwrap
 import libcst as cst
 
 from mcp_migrate.api import check_source
-from mcp_migrate.core import engine
+from mcp_migrate.core import screening
 from mcp_migrate.core.project_types import module_types
 from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.core.resolve import Resolver
@@ -36,7 +36,7 @@ def _findings(path) -> list:
 
 def _unscreened(path, monkeypatch) -> list:
     """The findings with every screen forced open (what the rules find by themselves)."""
-    monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
+    monkeypatch.setattr(screening, "gate_open", lambda data, settings, classes=None: True)
     for rule in all_rules():
         monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))
         monkeypatch.setattr(rule, "screen_tree", classmethod(lambda cls, syntax, settings: True))

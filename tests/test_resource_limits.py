@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core import engine
+from mcp_migrate.core import limits
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.project import regular
 
@@ -191,15 +191,15 @@ def test_the_token_count_over_counts_and_ordinary_modules_fit():
     """Names and numbers are one token each, every other byte but whitespace one: the count is
     what a tokenizer would see, strings and comments counted as code. The standard library's
     largest modules are far under one token per 4 bytes."""
-    assert engine.count_tokens(b"") == 0
-    assert engine.count_tokens(b"abc = f(x1, 2.5)  # ok\n") == 12
-    assert engine.count_tokens("naïve = 'é'\n".encode()) == 5
+    assert limits.count_tokens(b"") == 0
+    assert limits.count_tokens(b"abc = f(x1, 2.5)  # ok\n") == 12
+    assert limits.count_tokens("naïve = 'é'\n".encode()) == 5
     import decimal
     import inspect
 
     for module in (decimal, inspect):
         source = open(module.__file__, "rb").read()
-        assert engine.count_tokens(source) * engine.BYTES_PER_TOKEN < len(source)
+        assert limits.count_tokens(source) * limits.BYTES_PER_TOKEN < len(source)
 
 
 # --- a tree deeper than the recursion limit --------------------------------------------------

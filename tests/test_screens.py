@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_bytes, default_settings
-from mcp_migrate.core import engine, screen
+from mcp_migrate.core import engine, screen, screening
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT
 from mcp_migrate.rules import all_rules
 
@@ -37,7 +37,7 @@ def screens_open(monkeypatch):
     (a rule's scope, `applies`, stays: it is meaning, not a shortcut)."""
 
     def switch():
-        monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
+        monkeypatch.setattr(screening, "gate_open", lambda data, settings, classes=None: True)
         for rule in all_rules():
             monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))
             monkeypatch.setattr(rule, "screen_tree", classmethod(lambda cls, syntax, settings: True))
@@ -153,10 +153,10 @@ def test_rt002s_literal_first_search_finds_what_its_pattern_finds():
 
 def test_the_runner_screens_each_file_once_and_with_the_rule_classes(tmp_path, monkeypatch):
     """The runner screens a pooled check's files first, to decide what a pool gets. A run's
-    planned Settings name the rules by code only (start-up loads no rule until a file opens a
-    gate): screened with them, every file looked rule-free, none went to the pool, and the
+    planned Settings name the rules by code only (start-up loads no rule until a file passes
+    the screens, which run with the rules' screen classes): screened with the Settings' empty
+    rules, every file looked rule-free, none went to the pool, and the
     engine screened each file again (a 15,000-file tree ran in one process, 1.4x the wall time)."""
-    from mcp_migrate.core import engine
     from mcp_migrate.run import schedule
     from mcp_migrate.run.plan import plan
     from mcp_migrate.run.records import CheckOptions
@@ -166,13 +166,13 @@ def test_the_runner_screens_each_file_once_and_with_the_rule_classes(tmp_path, m
     for i in range(count):  # the MCP gate opens, no rule's screen holds: all checked in this process
         (tmp_path / f"m{i}.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
     calls = []
-    real = engine._screens
+    real = screening._screens
 
-    def counted(data, path, settings):
-        calls.append(len(settings.rules))
-        return real(data, path, settings)
+    def counted(data, path, settings, classes):
+        calls.append(len(classes))
+        return real(data, path, settings, classes)
 
-    monkeypatch.setattr(engine, "_screens", counted)
+    monkeypatch.setattr(screening, "_screens", counted)
     items = plan(["."], CheckOptions()).items
     results = schedule.run_items(items, jobs=2)
     assert (len(results), sum(len(r.findings) for r in results)) == (count, 0)

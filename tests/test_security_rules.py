@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_source, default_settings, fix_bytes, fix_source
-from mcp_migrate.core import engine
+from mcp_migrate.core import screening
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.rules import all_rules
 
@@ -384,7 +384,7 @@ def test_screens_lose_no_finding(monkeypatch):
     sources = _security_sources()
     settings = default_settings()
     screened = [[(f.line, f.column, f.code) for f in check_source(s, settings=settings)] for s in sources]
-    monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
+    monkeypatch.setattr(screening, "gate_open", lambda data, settings, classes=None: True)
     monkeypatch.setattr(Rule, "screen", classmethod(lambda cls, data: True))
     for rule in all_rules():
         monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))

@@ -5,6 +5,7 @@ those. What is counted here is work (modules loaded, files checked), never time.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 import mcp_migrate
 from mcp_migrate import api
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core import engine
+from mcp_migrate.core import screening
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.gates import client_side, gate_tokens, may_report
 from mcp_migrate.core.settings import Settings
@@ -67,6 +68,103 @@ def test_a_file_without_a_finding_loads_no_libcst_no_rule_no_rich(tmp_path):
     for args in (("check", "--no-cache", "plain.py"), ("check", "plain.py"), ("fix", "plain.py")):
         seen = loaded(tmp_path, *args)
         assert seen == {"libcst": False, "codemod": False, "rich": False, "rules": []}, args
+
+
+#: MCP code the gate lets through (it names MCP) and no rule's screens keep: the screens decide.
+GATED = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
+
+
+def _rule_modules(seen: dict) -> list:
+    """The rule modules (not their screens) and LibCST-using vocabulary a run loaded."""
+    from mcp_migrate.rules import _is_screen
+
+    light = {"mcp_migrate.rules", "mcp_migrate.vocabulary"} | {f"mcp_migrate.vocabulary.{m}" for m in LIGHT_VOCABULARY}
+    packages = {n.rpartition(".")[0] for n in seen["rules"]}  # `rules.rt102`, above its screen
+    return [n for n in seen["rules"] if n not in light | packages and not _is_screen(n)]
+
+
+#: The vocabulary the screens read: none of it imports LibCST (test_screens_load_no_libcst).
+LIGHT_VOCABULARY = (
+    "capabilities_screen",
+    "effects",
+    "imported_asks",
+    "typed_doers",
+    "wire_names",
+    "wrappers_screen",
+)
+
+
+def test_a_file_the_gate_lets_through_and_no_screen_keeps_loads_no_libcst_and_no_rule(tmp_path):
+    """Issue 37: LibCST and the rules are loaded only for a file that passes the screens; the
+    rules' screens live in modules of their own (`<rule>_screen`) that the rules inherit."""
+    (tmp_path / "server.py").write_text(GATED)
+    for args in (("check", "--no-cache", "server.py"), ("check", "server.py"), ("fix", "--no-cache", "server.py")):
+        seen = loaded(tmp_path, *args)
+        assert (seen["libcst"], seen["rich"], _rule_modules(seen)) == (False, False, []), args
+        assert "mcp_migrate.rules.rt001_screen" in seen["rules"], args  # the screens did run
+
+
+def test_a_pooled_check_whose_files_no_screen_keeps_loads_no_libcst(tmp_path):
+    """The screening loop before a pool (run.schedule) finishes such files itself."""
+    from mcp_migrate.run.schedule import POOL_THRESHOLD
+
+    for i in range(POOL_THRESHOLD + 2):
+        (tmp_path / f"s{i}.py").write_text(GATED)
+    seen = loaded(tmp_path, "check", "--no-cache", "-j", "2", ".")
+    assert (seen["libcst"], _rule_modules(seen)) == (False, []), seen
+
+
+SCREENS_ONLY = """
+import json, sys
+from mcp_migrate import api
+from mcp_migrate.core import screening, limits
+from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.vocabulary import {vocabulary}
+classes = api.screen_classes(frozenset(load_catalog()), (("RT001", ("app.get_roots",)),))
+print(json.dumps({{"libcst": "libcst" in sys.modules, "codes": [c.CODE for c in classes]}}))
+"""
+
+
+def test_screens_load_no_libcst():
+    """Every rule's screens, the screening and the vocabulary they read import no LibCST."""
+    probe = SCREENS_ONLY.format(vocabulary=", ".join(LIGHT_VOCABULARY))
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    seen = json.loads(out.splitlines()[-1])
+    assert seen["libcst"] is False
+    assert seen["codes"] == [
+        rule.CODE for rule in api.rule_classes(frozenset(load_catalog()), (("RT001", ("app.get_roots",)),))
+    ]
+
+
+def test_each_rule_inherits_its_screens():
+    """The run screens with `screen_classes` and the engine runs `rule_classes`: the same codes,
+    in the same order, each rule a subclass of its screens (so both answer alike)."""
+    select, apis = frozenset(load_catalog()), (("RT004", ("app.notify",)),)
+    rules, screens = api.rule_classes(select, apis), api.screen_classes(select, apis)
+    assert [r.CODE for r in rules] == [s.CODE for s in screens] and len(rules) >= 11
+    assert all(issubclass(rule, screen) and rule is not screen for rule, screen in zip(rules, screens))
+
+
+def test_a_file_the_screens_pass_is_screened_once(tmp_path, monkeypatch):
+    """The runner screens with the screens' classes and the engine checks with the rules: the
+    view's last answer serves both (the syntax screen reads the file once)."""
+    from mcp_migrate.core import screening
+    from mcp_migrate.core.project_view import ProjectView
+    from mcp_migrate.run.plan import plan
+    from mcp_migrate.run.records import CheckOptions
+    from mcp_migrate.run.schedule import _decided_without_rules
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.py").write_text(ONE_FINDING)
+    calls = []
+    real = screening._screens
+    monkeypatch.setattr(screening, "_screens", lambda *args: calls.append(args[0]) or real(*args))
+    source, settings = plan(["server.py"], CheckOptions()).items[0]
+    settings = dataclasses.replace(settings, view=ProjectView())
+    data = (tmp_path / "server.py").read_bytes()
+    assert _decided_without_rules(source, settings, data) is None  # left to LibCST
+    result = analysis.check(data, source.display, settings)
+    assert [f.code for f in result.findings] == ["RT001"] and len(calls) == 1
 
 
 def test_a_file_with_a_finding_loads_neither_rich_off_a_terminal_nor_the_codemod(tmp_path):
@@ -154,7 +252,9 @@ APIS = [(), (("RT001", ("myapp.mcp.get_client_roots",)),), (("RT004", ("pkg.noti
 @pytest.mark.parametrize("apis", APIS)
 def test_the_light_gate_equals_the_engines(select, apis):
     settings = Settings(select=select, extend_apis=tuple(a for a in apis if a[0] in select))
-    assert set(gate_tokens(settings.select, settings.extend_apis)) == set(engine._gate_tokens(api.with_rules(settings)))
+    light = set(gate_tokens(settings.select, settings.extend_apis))
+    assert light == set(screening._gate_tokens(settings, api.with_rules(settings).rules))
+    assert light == set(screening._gate_tokens(settings, api.screen_classes(settings.select, settings.extend_apis)))
 
 
 def test_the_gate_first_changes_no_result_on_any_fixture(monkeypatch):

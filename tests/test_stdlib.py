@@ -104,9 +104,9 @@ def test_stdlib_screened() -> None:
 
 
 def test_stdlib_sample_unscreened(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mcp_migrate.core import engine
+    from mcp_migrate.core import screening
 
-    monkeypatch.setattr(engine, "gate_open", lambda data, settings: True)
+    monkeypatch.setattr(screening, "gate_open", lambda data, settings, classes=None: True)
     for rule in all_rules():
         if rule.CODE in ROOTS_RULES:
             monkeypatch.setattr(rule, "screen", classmethod(lambda cls, data: True))

@@ -1,8 +1,9 @@
 """The pure core: bytes in, findings out. The CLI, the hook and the tests all call this.
 
 Per file: screen the raw bytes for tokens the selected rules need (most files stop here),
-then screen the code as the standard library's parser reads it (core.screen: each rule's
-`screen_tree`), parse once with LibCST only when a rule is left, walk the tree once while every
+then screen the code as the standard library's parser reads it (core.screening, each rule's
+`screen_tree`: the run does this before it loads a rule or LibCST, and the view keeps the answer
+for this module), parse once with LibCST only when a rule is left, walk the tree once while every
 rule that passed both screens gets its callbacks, compute positions only when something was
 reported, then apply suppressions (a bare `# noqa` last: core.suppress).
 """
@@ -11,14 +12,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import io
 import re
-import tokenize
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
-from typing import NamedTuple
 
 import libcst as cst
 
@@ -30,7 +26,6 @@ from mcp_migrate.core.codes import (
     IO_ERROR_CODE,
     PARSER_LIMIT_CODE,
     REVIEW_PENDING_CODE,
-    REVIEW_TOKEN,
     SYNTAX_ERROR_CODE,
     UNUSED_SUPPRESSION_CODE,
 )
@@ -43,89 +38,20 @@ from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.generated import GENERATED, is_generated
+from mcp_migrate.core.limits import (
+    encoding_refusal,
+    nesting_problem,
+    over_size,
+    size_problem,
+)
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.modules import in_test_code
-from mcp_migrate.core.nesting import measure
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.project_view import view_of
-from mcp_migrate.core.screen import read as read_syntax
+from mcp_migrate.core.screening import Screened, screens
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import ModuleIndex, ancestry
-
-
-def _gate_tokens(settings: Settings) -> tuple:
-    """One short list of byte strings, at least one of which any file that can hold a finding
-    of the selected rules contains (the union of their gates)."""
-    return _joined_gate(settings.rules, settings.select, settings.extend_apis)
-
-
-@lru_cache(maxsize=64)
-def _joined_gate(rules: tuple, select: frozenset, extend_apis: tuple) -> tuple:
-    """`_gate_tokens`, kept by what decides it (never by a Settings value, whose project view
-    is no constant)."""
-    settings = Settings(select=select, rules=rules, extend_apis=extend_apis)
-    tokens = {t for rule in rules for t in rule.gate_tokens(settings)}
-    if REVIEW_PENDING_CODE in select:  # review markers are comments: no rule's gate sees them
-        tokens.add(REVIEW_TOKEN)
-    return tuple(sorted(tokens, key=len))
-
-
-def gate_open(data: bytes, settings: Settings) -> bool:
-    return any(token in data for token in _gate_tokens(settings))
-
-
-def screened_rules(data: bytes, settings: Settings) -> list:
-    """The selected rule classes (Settings.rules) that may report on `data`: its scope and its
-    cheap byte screen both hold (core.rule.Rule.runs_on)."""
-    if not gate_open(data, settings):
-        return []
-    return [rule for rule in settings.rules if rule.runs_on(data, settings)]
-
-
-class Screened(NamedTuple):
-    """What a file's screens decided, in the order they run: the gate; the rules its byte
-    screens let through; of those, the rules whose `screen_tree` holds on its code (`rules`:
-    what runs on LibCST); whether stale suppressions or review markers are looked for; and
-    whether the standard library's parser read the file (when it cannot, or the file is over
-    max-file-size, every byte-screened rule goes on)."""
-
-    gate: bool = False
-    byte_rules: tuple = ()
-    rules: tuple = ()
-    audit: bool = False
-    read: bool = False
-    #: The other files the screens read (core.dependencies): an import-following screen's
-    #: helper modules.
-    depends: frozenset = frozenset()
-    #: The standard library's tree of the file (when `read`): the positions of its findings
-    #: are found through it, and `ast` does not parse the file a second time.
-    tree: object = None
-
-    @property
-    def parses(self) -> bool:
-        """Whether `analyze` hands this file to LibCST (unless a limit stops it first)."""
-        return bool(self.rules) or self.audit
-
-
-def screens(data: bytes, path: str, settings: Settings) -> Screened:
-    """The gate, the byte screens and the syntax screen of one file (see Screened). The view's
-    last file screened, (data, path, settings, Screened), is kept in it: a caller that screens
-    a file and then checks it (the runner, deciding which files a pool gets) pays for the
-    screens once."""
-    settings = with_view(settings)
-    view = view_of(settings)
-    last = view.table("last screened").get(None)
-    if last is not None and last[0] is data and last[1] == path and last[2] is settings:
-        view.consulted_again(last[3].depends)  # the check under way read them too, through this answer
-        return last[3]
-    with view.recording() as seen:
-        decided = _screens(data, path, settings)
-    if seen:
-        decided = decided._replace(depends=frozenset(seen))
-        view.consulted_again(seen)  # and for the check around this screening, if one is under way
-    view.table("last screened")[None] = (data, path, settings, decided)
-    return decided
 
 
 def _take_tree(decided: Screened, settings: Settings):
@@ -136,26 +62,6 @@ def _take_tree(decided: Screened, settings: Settings):
     if decided.tree is not None and last is not None and last[3] is decided:
         kept[None] = (*last[:3], decided._replace(tree=None))
     return decided.tree
-
-
-def _screens(data: bytes, path: str, settings: Settings) -> Screened:
-    if not gate_open(data, settings):
-        return Screened()
-    rules = tuple(
-        rule
-        for rule in settings.rules
-        if rule.runs_on(data, settings) or (path and rule.screen_imports(data, path, settings) and rule.applies(data))
-    )
-    # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
-    # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
-    audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)
-    if not rules or _size_problem(data, settings) is not None:
-        return Screened(True, rules, rules, audit, False)
-    syntax = read_syntax(data, path)
-    if syntax is None:
-        return Screened(True, rules, rules, audit, False)
-    kept = tuple(rule for rule in rules if rule.screen_tree(syntax, settings))
-    return Screened(True, rules, kept, audit, True, tree=syntax.tree)
 
 
 def _syntax_error(path: str, exc: Exception, data: bytes = b"") -> Finding:
@@ -264,12 +170,13 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     tree = _take_tree(decided, settings)
     if not decided.byte_rules and not decided.audit:
         return Analysis(None, [], result)
-    problem = _size_problem(data, settings)
+    problem = size_problem(data, settings)
     if problem is None and not decided.parses:  # only the syntax screen knew: nothing to parse
         return Analysis(None, [], result)
     if problem is None:
-        problem = _nesting_problem(data)
-    rules, audit = list(decided.rules), decided.audit
+        problem = nesting_problem(data)
+    codes = decided.codes  # the screens' classes or the rules: the rules of those codes run
+    rules, audit = [rule for rule in settings.rules if rule.CODE in codes], decided.audit
     if problem is not None:
         result.findings.append(file_finding(path, *problem))
         return Analysis(None, [], result)
@@ -282,116 +189,9 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         return Analysis(None, [], result)
 
 
-#: `max-file-size` bounds the parser's work in tokens too, at one token per this many bytes:
-#: LibCST costs 1-2 KB of memory and 10-20 us per token, so a 3 MB list literal (`0, ` a
-#: million times: two million tokens) cost 4 GB and two minutes under the 4 MiB byte limit.
-#: Ordinary modules are far sparser (CPython's standard library: 4.8 bytes per token; its
-#: densest large modules 4.4) and stay under the budget at every size the byte limit allows.
-BYTES_PER_TOKEN = 4
-#: Each byte's class for counting tokens: `a` a name or number byte (ASCII word or non-ASCII),
-#: a space for whitespace, `,` for anything else (one token each).
-_TOKEN_CLASSES = bytes(
-    ord("a") if chr(b).isalnum() or b == 0x5F or b >= 0x80 else ord(" ") if chr(b) in " \t\n\r\f\v" else ord(",")
-    for b in range(256)
-)
-
-
-def count_tokens(data: bytes) -> int:
-    """An over-count of the parser's tokens: every run of name or number bytes, and every other
-    byte that is not whitespace (strings and comments counted as code). Byte counts over one
-    translated copy: no regex, no per-token object, so a 4 MB file costs a few milliseconds."""
-    classes = data.translate(_TOKEN_CLASSES)
-    return classes.count(b",") + classes.count(b" a") + classes.count(b",a") + classes.startswith(b"a")
-
-
 def too_large(path: str, size: int, limit: int) -> Finding:
     """E997 for a file of `size` bytes over max-file-size `limit` (found by stat, or read)."""
-    return file_finding(path, FILE_TOO_LARGE_CODE, _over_size(size, limit))
-
-
-def _over_size(size: int, limit: int) -> Message:
-    return Message(
-        f"not analysed: {_size(size)} is over max-file-size ({_size(limit)})",
-        "raise `max-file-size` in the configuration (0: no limit) to analyse it",
-    )
-
-
-#: Bytes an ASCII-compatible encoding decodes to the same characters: every ASCII byte, and
-#: the sequences that unicode_escape (`\\n`), UTF-7 (`+AGE-`) or IMAP's UTF-7 (`&AGE-`) decode
-#: otherwise.
-_ASCII_SAMPLE = bytes(range(128)) + b" \\n \\x41 \\u0041 +AGE- &AGE-"
-
-
-def encoding_refusal(data: bytes) -> Message | None:
-    """Why a file whose coding cookie names an encoding that is not ASCII-compatible is not
-    read (an E902 message and help), else None. Python source must be ASCII-compatible, and the bytes
-    every gate, screen and position works on are taken as such: under `unicode_escape` the
-    parser saw a file of one line (and fix rewrote it so), under UTF-7 it saw calls no gate
-    could (`+AGw-ist_roots`), UTF-16 and EBCDIC are other bytes altogether."""
-    first = data.find(b"\n")
-    second = data.find(b"\n", first + 1) if first >= 0 else -1
-    if b"coding" not in (data if second < 0 else data[:second]):  # a cookie is on line 1 or 2
-        return None
-
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:  # an unknown encoding, a BOM that disagrees: the parser reports it (E999)
-        return None
-    if _ascii_compatible(encoding):
-        return None
-    return Message(
-        f"cannot read file: its coding cookie names {encoding}, which is not ASCII-compatible",
-        "Python source must be in an ASCII-compatible encoding; the file is not analysed",
-    )
-
-
-@cache
-def _ascii_compatible(encoding: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # unicode_escape warns about `\\]`
-            return _ASCII_SAMPLE.decode(encoding) == _ASCII_SAMPLE.decode("ascii")
-    except (LookupError, UnicodeDecodeError, TypeError, ValueError):  # a bytes-to-bytes codec, ...
-        return False
-
-
-def beyond_limits(data: bytes, settings: Settings):
-    """(code, message) when the file is too large (in bytes, or in tokens: BYTES_PER_TOKEN)
-    or too deeply nested to parse, else None."""
-    return _size_problem(data, settings) or _nesting_problem(data)
-
-
-def _size_problem(data: bytes, settings: Settings):
-    """(code, message) when the file is too large in bytes or in tokens, else None."""
-    limit = settings.max_file_size
-    if limit and len(data) > limit:
-        return FILE_TOO_LARGE_CODE, _over_size(len(data), limit)
-    budget = limit // BYTES_PER_TOKEN
-    if limit and len(data) > budget:  # every token is a byte at least: smaller files fit
-        tokens = count_tokens(data)
-        if tokens > budget:
-            return FILE_TOO_LARGE_CODE, Message(
-                f"not analysed: {tokens:,} tokens is over the {budget:,} max-file-size allows",
-                f"max-file-size ({_size(limit)}) allows one token per {BYTES_PER_TOKEN} bytes; raise it to analyse"
-                " this file",
-            )
-    return None
-
-
-def _nesting_problem(data: bytes):
-    """(code, message) when the file is too deeply nested for LibCST's parser, else None."""
-    problem = measure(data).problem()
-    if problem is not None:
-        return PARSER_LIMIT_CODE, Message("not analysed: too deeply nested for the parser", problem)
-    return None
-
-
-def _size(n: int) -> str:
-    """Bytes for a message: `4 MiB`, `20.0 MiB`, `1,234 bytes`."""
-    if n < 1024 * 1024:
-        return f"{n:,} bytes"
-    mib = n / (1024 * 1024)
-    return f"{mib:.0f} MiB" if mib == int(mib) else f"{mib:.1f} MiB"
+    return file_finding(path, FILE_TOO_LARGE_CODE, over_size(size, limit))
 
 
 def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, audit: bool, tree=None) -> Analysis:
@@ -545,20 +345,6 @@ def _blanket(pairs: list, suppressions: SuppressionIndex, result: FileResult) ->
     return [(rep, f) for rep, f in pairs if not suppressions.blanket_covers(f)]
 
 
-def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
-    """Stale suppressions are looked for only where a comment could name one of our codes."""
-    if UNUSED_SUPPRESSION_CODE not in settings.select:
-        return False
-    if not any(marker in data for marker in MARKERS):
-        return False
-    return any(prefix in data for prefix in _code_prefixes())
-
-
-def _may_hold_markers(data: bytes, settings: Settings) -> bool:
-    """Review markers are looked for only when RT901 is selected and the marker text occurs."""
-    return REVIEW_PENDING_CODE in settings.select and REVIEW_TOKEN in data
-
-
 def _reviews(
     text: str,
     suppressions: SuppressionIndex,
@@ -638,10 +424,6 @@ def statement_ends(text: str, tree=None) -> dict:
             end = getattr(node, "end_lineno", None) or node.lineno
             ends[node.lineno] = max(ends.get(node.lineno, 0), end)
     return ends
-
-
-def _code_prefixes() -> tuple:
-    return tuple(sorted({code[:3].encode() for code in load_catalog()}))
 
 
 def _stale(suppressions: SuppressionIndex, settings: Settings, path: str) -> list:

@@ -65,3 +65,34 @@ def fit(text: str, limit: int = MAX_MESSAGE) -> str:
         head = head[: head.rfind(" ")] if " " in head else head
         text = head.rstrip(" ,;:") + "..."
     return text
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """Whitespace folded, cut to about `limit` characters with `...`: snippets in messages. The
+    cut falls between tokens, never inside a name (`str(root.uri)...`, not `str(root.u...`); a
+    single name longer than `limit` stays whole (the message's own fit, core.messages.fit,
+    keeps the finding within its length)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = limit - 3
+    while cut > 0 and _word_char(text[cut - 1]) and _word_char(text[cut]):
+        cut -= 1
+    head = text[:cut].rstrip(" .")
+    return head + "..." if head else text
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def shorten_dotted(qualified: str, limit: int) -> str:
+    """A qualified name's last components that fit (`...MCPProtocolHandler.send_roots_request`):
+    the function is what a reader looks for, not its package."""
+    if len(qualified) <= limit:
+        return qualified
+    parts = qualified.split(".")
+    kept = [parts.pop()]
+    while parts and len(parts[-1]) + 1 + len(".".join(kept)) <= limit - 3:
+        kept.insert(0, parts.pop())
+    return "..." + ".".join(kept)

@@ -7,18 +7,26 @@ tokens without which it can never fire (`SCREEN`), what its finding needs in the
 (`screen_tree`, on the standard library's reading of the file), and `VALID` / `INVALID` examples that the
 test suite runs, each carrying the reason it stays silent or fires. Logic lives in
 `visit_<Node>` / `leave_<Node>` methods called from the engine's single traversal.
+
+The screens (`SCREEN`, `applies`, `screen`, `screen_imports`, `screen_tree`, the gate) are class
+methods a run calls before it loads any rule module or LibCST (core.screening), so a rule keeps
+them in a class of their own, in a module without LibCST beside it (`rules/<rule>_screen.py`,
+found by `mcp_migrate.rules.all_screens`), and the rule class inherits them; this module
+imports LibCST only for its type annotations.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
-
-import libcst as cst
+from typing import TYPE_CHECKING, ClassVar
 
 from mcp_migrate.core.catalog import load_catalog
-from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.gates import roots_migration
+
+if TYPE_CHECKING:  # the contract's screens run before LibCST is loaded (core/screening.py)
+    import libcst as cst
+
+    from mcp_migrate.core.context import FileContext
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,8 @@ STDIO_PARAMETERS = "StdioServerParameters"
 # ----- Roots protocol types ------------------------------------------------------------------------
 ROOT = "Root"
 LIST_ROOTS_RESULT = "ListRootsResult"
+#: The SDK types whose values are roots (the last identifier of an annotation's names).
+ROOT_TYPES = frozenset({ROOT, LIST_ROOTS_RESULT})
 #: Protocol types a project defines when it re-implements the client side of Roots.
 ROOTS_TYPE_NAMES = frozenset({"ListRootsRequest", "ListRootsResult", "RootsListChangedNotification"})
 #: Types whose presence in a signature means "this asks for roots" (v2's resolver marker too).

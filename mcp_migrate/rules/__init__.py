@@ -14,23 +14,42 @@ from functools import lru_cache
 from mcp_migrate.core.rule import Rule
 
 
-def _modules() -> list:
-    """Every module of this package, sub-packages' modules included (`rt102.rule`), imported
-    in name order."""
-    return [importlib.import_module(info.name) for info in pkgutil.walk_packages(__path__, __name__ + ".")]
+def _modules(screens: bool) -> list:
+    """The modules of this package, sub-packages' modules included (`rt102.rule`), imported in
+    name order: the screen modules (`*_screen`, `rt102.screen`) or the others."""
+    names = [info.name for info in pkgutil.walk_packages(__path__, __name__ + ".")]
+    return [importlib.import_module(name) for name in names if _is_screen(name) == screens]
 
 
-@lru_cache(maxsize=1)
-def all_rules() -> tuple:
-    """The rule classes, ordered by code: each `core.rule.Rule` subclass with a `CODE` defined
-    in a module of this package (a class a module only imports is its own module's)."""
+def _is_screen(name: str) -> bool:
+    last = name.rpartition(".")[2]
+    return last == "screen" or last.endswith("_screen")
+
+
+def _classes(screens: bool) -> tuple:
+    """Each `core.rule.Rule` subclass with a `CODE` defined in a module of that kind (a class a
+    module only imports is its own module's), ordered by code."""
     found = {
         value
-        for module in _modules()
+        for module in _modules(screens)
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, Rule)
         and value.__module__ == module.__name__
-        and "CODE" in vars(value)
+        and getattr(value, "CODE", "")
     }
     return tuple(sorted(found, key=lambda rule: rule.CODE))
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple:
+    """The rule classes, ordered by code: the classes of the rule modules."""
+    return _classes(screens=False)
+
+
+@lru_cache(maxsize=1)
+def all_screens() -> tuple:
+    """Each rule's screens, ordered by code: the class its rule class inherits them from, in a
+    module of its own without LibCST (`<rule>_screen`), which a run tests files with before it
+    imports a rule (core.screening)."""
+    return _classes(screens=True)

@@ -44,33 +44,29 @@ Reading a hint anywhere else (a badge, sorting, logging) is not a finding, nor i
 from __future__ import annotations
 
 import ast
-from typing import Any
 
 import libcst as cst
 
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.screen import child_nodes
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
-from mcp_migrate.core.screen import positional as screen_positional
-from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, PYDANTIC_AI, in_package
 from mcp_migrate.core.syntax import keyword, literal, positional
 from mcp_migrate.core.walk import children
+from mcp_migrate.rules.ha001_screen import (
+    _PROMPT_WORDS,
+    _RUN_WORDS,
+    _VERDICT_WORDS,
+    HINTS,
+    AnnotationTrustScreen,
+    _refuses,
+    decision_function,
+    refusal_raised,
+)
 from mcp_migrate.vocabulary.calls import call_qualified, returns_constant
 from mcp_migrate.vocabulary.hint_flow import Flow
 from mcp_migrate.vocabulary.words import last_identifier, words
 
-HINTS = {
-    "readOnlyHint": "readOnlyHint",
-    "read_only_hint": "readOnlyHint",
-    "destructiveHint": "destructiveHint",
-    "destructive_hint": "destructiveHint",
-    "idempotentHint": "idempotentHint",
-    "idempotent_hint": "idempotentHint",
-    "openWorldHint": "openWorldHint",
-    "open_world_hint": "openWorldHint",
-}
 #: The default each hint takes when the server sent none (the spec's ToolAnnotations defaults).
 DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 
@@ -105,38 +101,6 @@ MSG_DECIDER = Message(
     "`{name}()` decides by untrusted hint `{hint}`, via `{via}`",
     "tool annotations are hints set by the server and must not decide whether the user approves a call; " + ALLOW_LIST,
 )
-
-_APPROVAL_WORDS = frozenset({"approval", "approve", "approved", "approvals", "confirm", "confirmation", "consent"})
-_AUTO_WORDS = frozenset({"run", "approve", "retry", "execute", "accept", "allow", "exec"})
-_NEED_WORDS = frozenset({"ask", "prompt", "review", "confirm", "approval", "retry", "permission", "permissions"})
-_PROMPT_WORDS = frozenset(
-    {"input", "confirm", "confirmation", "ask", "prompt", "approve", "approval", "consent", "getpass"}
-)
-_RUN_WORDS = frozenset({"call", "run", "execute", "invoke"})
-#: Words of what an approval decision returns (`"allow"`, `Decision.ASK`, `PermissionResult(behavior="deny")`):
-#: a branch on a hint that returns one decides whether the user is asked.
-_VERDICT_WORDS = frozenset(
-    {"allow", "allowed", "ask", "deny", "denied", "approve", "approved", "reject", "rejected", "permit", "permitted"}
-    | {"passed", "blocked"}  # a policy check's answer (`{"passed": False, ...}`, `"blocked"`)
-)
-#: Words of a call that records or enforces a refusal (`violations.append(...)`,
-#: `self._block_policy_violation(...)`, `deny(...)`): a branch making one is a gate.
-_REFUSAL_WORDS = frozenset(
-    {"violation", "violations", "deny", "block", "reject", "refuse", "forbid", "blocked", "denied", "rejected"}
-)
-#: Words of an exception a gate raises to refuse a call (`PermissionError`, `PolicyViolation`).
-_REFUSAL_RAISE_WORDS = _REFUSAL_WORDS | {"permission", "unauthorized", "forbidden", "approval", "policy", "security"}
-
-
-def decision_function(name: str) -> bool:
-    ws = set(words(name))
-    if ws & _APPROVAL_WORDS:
-        return True
-    if ("auto" in ws or "autorun" in ws) and (ws & _AUTO_WORDS or "autorun" in ws):
-        return True
-    if ws & {"needs", "need", "requires", "require", "should", "must"} and ws & _NEED_WORDS:
-        return True
-    return "skip" in ws and bool(ws & {"prompt", "confirm", "approval", "ask"})
 
 
 def _acts(call: cst.Call) -> bool:
@@ -201,25 +165,11 @@ def _returns_verdict(owner) -> bool:
     return False
 
 
-def _screen_verdict(expr) -> bool:
-    """`_verdict` on the standard library's nodes."""
-    if expr.__class__ is ast.Call:
-        return any(_screen_verdict(a) for a in [*expr.args, *(k.value for k in expr.keywords)])
-    if expr.__class__ is ast.Dict:
-        return any(_screen_verdict(k) or _screen_verdict(v) for k, v in zip(expr.keys, expr.values) if k is not None)
-    name = screen_string(expr) if expr.__class__ is ast.Constant else screen_last_identifier(expr)
-    return bool(set(words(name or "")) & _VERDICT_WORDS)
-
-
-def _refuses(name: str | None) -> bool:
-    return bool(name) and bool(set(words(name or "")) & _REFUSAL_WORDS)
-
-
 def _raises_refusal(exc) -> bool:
     """`raise PermissionError(...)`, `raise PolicyViolation`: an exception named as a refusal."""
     target = exc.func if isinstance(exc, (cst.Call, ast.Call)) else exc
     name = last_identifier(target) if isinstance(target, cst.BaseExpression) else screen_last_identifier(target)
-    return bool(set(words(name or "")) & _REFUSAL_RAISE_WORDS)
+    return refusal_raised(name)
 
 
 def gate(owner) -> str | None:
@@ -251,42 +201,12 @@ def gate(owner) -> str | None:
     return WHAT_VERDICT if verdict else WHAT_GATE if refusal else None
 
 
-def _screen_gate(node) -> bool:
-    """`gate` on the standard library's If / While / IfExp (a superset: every branch's calls,
-    returns and raises, at any depth)."""
-    if node.__class__ is ast.IfExp and (_screen_verdict(node.body) or _screen_verdict(node.orelse)):
-        return True
-    branches = (node.body, node.orelse) if node.__class__ is not ast.While else (node.body,)
-    stack: list[Any] = [b for branch in branches for b in (branch if isinstance(branch, list) else [branch])]
-    while stack:
-        current = stack.pop()
-        kind = current.__class__
-        if kind is ast.Call:
-            name = screen_last_identifier(current.func)
-            receiver = screen_last_identifier(current.func.value) if current.func.__class__ is ast.Attribute else None
-            if (name and _acting_name(name)) or _refuses(name) or _refuses(receiver):
-                return True
-        elif kind is ast.Return and current.value is not None and _screen_verdict(current.value):
-            return True
-        elif kind is ast.Raise and current.exc is not None and _raises_refusal(current.exc):
-            return True
-        for child in child_nodes(current):
-            if child.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
-                stack.append(child)
-    return False
-
-
 def _branches_act(*nodes) -> bool:
     finder = _Acting()
     for n in nodes:
         if n is not None:
             n.visit(finder)
     return finder.found
-
-
-def _acting_name(name: str) -> bool:
-    ws = set(words(name))
-    return ("tool" in ws and bool(ws & _RUN_WORDS)) or bool(ws & _PROMPT_WORDS)
 
 
 class _Names(cst.CSTVisitor):
@@ -340,38 +260,7 @@ class _Read:
             setattr(self, k, v)
 
 
-class AnnotationTrust(Rule):
-    CODE = "HA001"
-    #: Every hint read names the hint: the exact camelCase and snake_case spellings.
-    SCREEN = tuple(name.encode() for name in HINTS)
-    #: Every hint name holds `Hint` (camelCase) or `_hint` (snake_case).
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """A hint read (an attribute, a subscript, or a call given the hint's name) and a place
-        it can decide approval: an approval callable (`require_approval=`,
-        `require_confirmation=`, `approval_required`), a function whose name says it decides,
-        or an `if`/`while`/conditional expression whose branches call a tool or ask the user."""
-        reads = [node for node in syntax.of(ast.Attribute) if node.attr in HINTS]
-        reads.extend(node for node in syntax.of(ast.Subscript) if (screen_string(node.slice) or "") in HINTS)
-        for call in syntax.calls():
-            name = screen_last_identifier(call.func) or ""
-            if not (name.startswith("set") or name in ("update", "pop")) and any(
-                (screen_string(arg) or "") in HINTS for arg in screen_positional(call)
-            ):
-                reads.append(call)
-        if not reads:
-            return False
-        for keyword_name in ("require_approval", "require_confirmation", "approval_required_func"):
-            if syntax.keyword_calls(keyword_name):
-                return True
-        if syntax.method_calls("approval_required"):
-            return True
-        for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
-            if decision_function(function.name):  # the hint may be read there or one call away
-                return True
-        return any(_screen_gate(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
-
+class AnnotationTrust(AnnotationTrustScreen, Rule):
     VALID = [
         Valid(
             "def badge(tool):\n    return 'read-only' if flag(tool, 'readOnlyHint') else ''\n",

@@ -17,15 +17,13 @@ Not flagged: `"always"`, callables (HA001 judges those), and the per-tool allow-
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
 
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
 from mcp_migrate.core.syntax import keyword, literal
+from mcp_migrate.rules.ha002_screen import ApprovalDisabledScreen
 from mcp_migrate.vocabulary.calls import call_qualified
 
 _CONSENT = "hosts must get the user's explicit consent before invoking a tool"
@@ -56,45 +54,7 @@ def _never(expr: cst.BaseExpression) -> str | None:
     return None
 
 
-def _never_tree(node) -> str | None:
-    """`_never` on the standard library's nodes."""
-    if screen_string(node) == "never":
-        return '"never"'
-    if node.__class__ is ast.Constant and node.value is False:
-        return "False"
-    if node.__class__ is ast.Dict and node.keys:
-        keys = [screen_string(k) if k is not None else None for k in node.keys]
-        if any(k in ("always", "never") for k in keys):
-            return None
-        if all(k is not None for k in node.keys) and all(screen_string(v) == "never" for v in node.values):
-            return '{...: "never"}'
-    return None
-
-
-class ApprovalDisabled(Rule):
-    CODE = "HA002"
-    SCREEN = (b"require_approval", b"require_confirmation")
-    #: Only through an MCP server or toolset class (`agents.mcp`, `google.adk.tools.mcp_tool`).
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """`require_approval=` that turns approval off for every tool, `require_confirmation=False`,
-        or a `"require_approval"` key doing the same in a mapping."""
-        if any(_never_tree(value) for _, value in syntax.keyword_calls("require_approval")):
-            return True
-        for _, value in syntax.keyword_calls("require_confirmation"):
-            if value.__class__ is ast.Constant and value.value is False:
-                return True
-        for mapping in syntax.of(ast.Dict):
-            for key, value in zip(mapping.keys, mapping.values):
-                if (
-                    key is not None
-                    and screen_string(key) == "require_approval"
-                    and _never_tree(value) not in (None, "False")
-                ):
-                    return True
-        return False
-
+class ApprovalDisabled(ApprovalDisabledScreen, Rule):
     VALID = [
         Valid(
             'from agents.mcp import MCPServerStdio\nMCPServerStdio(params={}, require_approval="always")\n',

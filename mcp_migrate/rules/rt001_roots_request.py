@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import re
 
 import libcst as cst
@@ -10,51 +9,28 @@ import libcst as cst
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.findings import Via
-from mcp_migrate.core.messages import Message
+from mcp_migrate.core.messages import Message, shorten_dotted
 from mcp_migrate.core.modules import in_test_code
-from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import (
     FASTMCP,
-    MENTIONS_MCP,
     REQUEST_WRAPPERS,
     SDK_PACKAGES,
     SERVER_RECEIVERS,
     in_package,
     mcp_module,
 )
-from mcp_migrate.core.syntax import (
-    code_of,
-    iter_nodes,
-    keyword,
-    literal,
-    method_name,
-    positional,
-    required_params,
-    shorten_dotted,
-)
+from mcp_migrate.core.syntax import code_of, iter_nodes, keyword, literal, method_name, positional, required_params
 from mcp_migrate.rewrites.rt001.plan import plan_request_rewrite
+from mcp_migrate.rules.rt001_screen import _SEND_METHODS, RootsRequestScreen, asks_in
 from mcp_migrate.vocabulary.builders import callee_builds
 from mcp_migrate.vocabulary.effects import ASKS
 from mcp_migrate.vocabulary.file_effects import file_effects, found_alone
-from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do, names_a_doer
+from mcp_migrate.vocabulary.imported_asks import names_a_doer
 from mcp_migrate.vocabulary.receivers import is_sdk_receiver, is_session_name
-from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
-from mcp_migrate.vocabulary.wire import (
-    ROOTS_LIST,
-    WireMethodRule,
-    builds,
-    error_data,
-    method_in_code,
-    relays,
-    sends,
-)
-from mcp_migrate.vocabulary.wrappers import (
-    ImportedHelpers,
-    framework_via,
-    imported_module_files,
-    marker_arguments,
-)
+from mcp_migrate.vocabulary.wire import WireMethodRule, error_data, relays
+from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, builds, sends
+from mcp_migrate.vocabulary.wrappers import ImportedHelpers, framework_via, marker_arguments
 
 MIGRATE = "take the directories as a tool parameter, a resource URI, or server configuration"
 MSG_CALL = Message(
@@ -90,52 +66,14 @@ MSG_BRIDGE = Message(
     "it works on both protocol eras; consider a tool parameter, a resource URI, or server configuration",
 )
 
-_SEND_METHODS = frozenset({"send_request"})
 #: Calls that run an awaitable: `asyncio.wait_for(session.list_roots(), 5)`.
 _AWAITERS = frozenset({"wait_for", "ensure_future", "create_task", "shield", "gather", "run"})
 #: A class of the file's own that defines list_roots: `x.list_roots()` may be that one.
 _OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
 
 
-class RootsRequest(WireMethodRule):
-    CODE = "RT001"
+class RootsRequest(RootsRequestScreen, WireMethodRule):
     METHOD = ROOTS_LIST
-    WIRE_STRINGS = frozenset({ROOTS_LIST})
-    #: `_roots(`: a call of a project helper named for roots (`resolve_project_root_from_roots(`)
-    #: in a file that names nothing else of Roots; helpers named otherwise are seen only in files
-    #: holding one of the other tokens.
-    SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
-    #: Every finding names roots somewhere (`list_roots`, `"roots/list"`, a `ROOTS_LIST` constant).
-
-    @classmethod
-    def screen(cls, data: bytes) -> bool:
-        """The SDK's and the wire's tokens; a `*_roots(` helper call only in a file that
-        mentions MCP (a same-file helper that asks holds one of the other tokens itself)."""
-        if any(token in data for token in cls.SCREEN[:-1]):
-            return True
-        return b"_roots(" in data and MENTIONS_MCP.search(data) is not None
-
-    @classmethod
-    def screen_imports(cls, data: bytes, path: str, settings) -> bool:
-        """In MCP code: a project function, method or alias imported here whose body asks
-        (vocabulary/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
-        if MENTIONS_MCP.search(data) is None:
-            return False
-        tokens = cls.SCREEN[:-1]  # not `_roots(`: a helper's helper
-        limit, view = settings.max_file_size, view_of(settings)
-        return imports_a_doer(data, path, tokens, limit, view) or typed_doer(data, path, view, limit, ASKS)
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """A request written here (`asks_in`), or a call that may run a helper of this project
-        whose module asks (one call away: `ImportedHelpers`)."""
-        if asks_in(syntax):
-            return True
-        limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
-        return any(
-            module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
-        )
 
     VALID = [
         Valid(
@@ -464,29 +402,6 @@ class RootsRequest(WireMethodRule):
                 self.report(node, MSG_RAW)
         elif where == "dispatch" and relays(ancestors):
             self.report(node, MSG_RELAY)
-
-
-def asks_in(syntax) -> bool:
-    """The syntax screen of every request `visit_Call` and the wire strings report: a
-    `.list_roots()` call, or `list_roots()` imported from a framework's MCP module; a call of `ListRootsRequest` or `ListRoots` (built by hand, sent,
-    wrapped, or v2's resolver marker); `send_request(...)` in code that names ListRootsRequest
-    (a variable typed so); `roots/list` or a constant spelling it. A same-file helper's call
-    site needs a request in the helper's body, so one of these."""
-    if syntax.method_calls("list_roots") or syntax.calls_to("ListRootsRequest", "ListRoots"):
-        return True
-    if any(_awaits_list_roots(node.value) for node in syntax.of(ast.Await)):  # a framework's function
-        return True
-    if syntax.mentions("ListRootsRequest") and syntax.calls_to(*_SEND_METHODS):
-        return True
-    if method_in_code(syntax, RootsRequest.WIRE_STRINGS, ROOTS_LIST):
-        return True
-    # A project's own `def list_roots()` (its framework's ask helper: `leave_FunctionDef`).
-    return any(node.name == "list_roots" for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef))
-
-
-def _awaits_list_roots(value) -> bool:
-    """`await list_roots()`: what `_framework_function` is asked about (a name, not a method)."""
-    return value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == "list_roots"
 
 
 def _helper_keys(path: str, data: bytes, caller: FileContext) -> set:

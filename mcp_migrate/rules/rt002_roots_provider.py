@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from mcp_migrate.core.fix.builders import remove_statement
-from mcp_migrate.core.messages import Message
+from mcp_migrate.core.messages import Message, shorten
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import (
@@ -31,13 +31,12 @@ from mcp_migrate.core.syntax import (
     literal,
     method_name,
     positional,
-    shorten,
 )
 from mcp_migrate.rewrites.rt002.providers import remove_provider_arg, remove_provider_statement
 from mcp_migrate.rules.rt002_screen import (
     CALLBACK_KEYS,
     CLIENT_SESSION_CALLBACK_INDEX,
-    own_api,
+    RootsProviderScreen,
     provider_in,
     provider_slot,
 )
@@ -61,17 +60,16 @@ from mcp_migrate.vocabulary.roots_types import (
     roots_type_definition,
 )
 from mcp_migrate.vocabulary.wire import (
-    ROOTS_LIST,
     WireMethodRule,
     asserted,
     envelope_answer,
     error_data,
     expected_value,
     list_items,
-    registers,
     relays,
     uri_dicts,
 )
+from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, registers
 
 _GIVE = "give the server its directories as tool arguments or through its configuration"
 MSG = Message(
@@ -115,29 +113,10 @@ _STORE_TOKENS = tuple(b"def " + verb + b"_root" for verb in (b"set", b"update", 
 _PROVIDER_KEYWORDS = frozenset({"roots_provider", "roots_callback", "roots_handler"})
 
 
-#: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
-#: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
-_ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
-
-
-class RootsProvider(WireMethodRule):
-    CODE = "RT002"
+class RootsProvider(RootsProviderScreen, WireMethodRule):
     PROVIDES_ROOTS = True
     METHOD = ROOTS_LIST
     SKIPS_CLAIMED = False
-    WIRE_STRINGS = frozenset({ROOTS_LIST})
-    SCREEN = (
-        b"list_roots",
-        b"ClientSession",
-        b"set_roots",
-        b"roots/list",
-        b"ListRoots",
-        b"roots_callback",
-        b"ROOTS_LIST",
-        b"LIST_ROOTS",
-    )
-    #: Roots named somewhere (a `ROOTS_LIST` constant too), or a positional ClientSession
-    #: callback (imported from mcp).
 
     VALID = [
         Valid(
@@ -248,30 +227,6 @@ class RootsProvider(WireMethodRule):
             context.settings.max_file_size,
             context.settings.view,
         )
-
-    @classmethod
-    def screen(cls, data: bytes) -> bool:
-        # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
-        if any(token in data for token in cls.SCREEN):
-            return True
-        if own_api(data):  # a project's own provider API (vocabulary/roots_api.py)
-            return True
-        if b"roots" not in data:
-            return False
-        if b"Root(" in data:  # `roots=[Root(...)]` on any callee, or a name bound to them
-            return True
-        if not (b'roots"' in data or b"roots'" in data):  # what every `_ROOTS_KEY` match holds
-            return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES)
-        if b"jsonrpc" in data and _ROOTS_KEY.search(data) is not None:  # an answer in its envelope
-            return True
-        # A raw `{"roots": [{"uri": ...}]}` answer.
-        return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES) or (
-            b"uri" in data and _ROOTS_KEY.search(data) is not None
-        )
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        return provider_in(syntax)  # rules/rt002_screen.py: each way the visits below find one
 
     def visit_Call(self, node: cst.Call) -> None:
         """Each way a call wires or answers roots, one named step each."""

@@ -7,18 +7,18 @@ from __future__ import annotations
 import ast
 import re
 
+from mcp_migrate.core.identifiers import words
+from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_HANDLER_CONTEXT, ROOTS_TYPE_NAMES
-from mcp_migrate.vocabulary.wire import ROOTS_LIST, method_in_code
-from mcp_migrate.vocabulary.words import words
+from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_HANDLER_CONTEXT, ROOTS_KWARG_PACKAGES, ROOTS_TYPE_NAMES
+from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, method_in_code
 
 #: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
 CLIENT_SESSION_CALLBACK_INDEX = 5
 #: Mapping keys under which a roots callback is handed to a session or a callback table.
 CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
-_WIRE_STRINGS = frozenset({ROOTS_LIST})
 
 
 #: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
@@ -93,7 +93,7 @@ def provider_in(syntax) -> bool:
                 return True
             if name == "roots" and _uri_dicts_tree(value):
                 return True
-    if method_in_code(syntax, _WIRE_STRINGS, ROOTS_LIST):
+    if method_in_code(syntax, RootsProviderScreen.WIRE_STRINGS, ROOTS_LIST):
         return True
     # Shapes the rule does not report yet, let through so that learning them needs no
     # screen change: a project's own provider API (`set_roots_provider`, `add_root`, a
@@ -192,3 +192,51 @@ def _root_objects_tree(value, syntax) -> bool:
     """`_root_objects` on the standard library's nodes."""
     items = _list_items_tree(value)
     return bool(items) and all(i.__class__ is ast.Call and syntax.names_symbol(i.func, "Root") for i in items)
+
+
+#: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
+#: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
+_ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
+
+
+class RootsProviderScreen(Rule):
+    """The screens `RootsProvider` inherits (core.rule), tested before any rule or LibCST is loaded."""
+
+    CODE = "RT002"
+
+    WIRE_STRINGS = frozenset({ROOTS_LIST})
+
+    SCREEN = (
+        b"list_roots",
+        b"ClientSession",
+        b"set_roots",
+        b"roots/list",
+        b"ListRoots",
+        b"roots_callback",
+        b"ROOTS_LIST",
+        b"LIST_ROOTS",
+    )
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
+        if any(token in data for token in cls.SCREEN):
+            return True
+        if own_api(data):  # a project's own provider API (vocabulary/roots_api.py)
+            return True
+        if b"roots" not in data:
+            return False
+        if b"Root(" in data:  # `roots=[Root(...)]` on any callee, or a name bound to them
+            return True
+        if not (b'roots"' in data or b"roots'" in data):  # what every `_ROOTS_KEY` match holds
+            return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES)
+        if b"jsonrpc" in data and _ROOTS_KEY.search(data) is not None:  # an answer in its envelope
+            return True
+        # A raw `{"roots": [{"uri": ...}]}` answer.
+        return any(package.encode() in data for package in ROOTS_KWARG_PACKAGES) or (
+            b"uri" in data and _ROOTS_KEY.search(data) is not None
+        )
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        return provider_in(syntax)  # rules/rt002_screen.py: each way the visits below find one

@@ -11,29 +11,26 @@ import libcst as cst
 from mcp_migrate.core.findings import Via
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
-from mcp_migrate.core.messages import Message
+from mcp_migrate.core.messages import Message, shorten_dotted
 from mcp_migrate.core.modules import absolute
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.sdk import MENTIONS_MCP, NOTIFICATION_WRAPPERS
-from mcp_migrate.core.syntax import literal, method_name, positional, shorten_dotted
+from mcp_migrate.core.sdk import NOTIFICATION_WRAPPERS
+from mcp_migrate.core.syntax import literal, method_name, positional
+from mcp_migrate.rules.rt004_screen import ListChangedSendScreen
 from mcp_migrate.vocabulary.builders import callee_builds
 from mcp_migrate.vocabulary.effects import NOTIFIES
 from mcp_migrate.vocabulary.file_effects import file_effects
-from mcp_migrate.vocabulary.imported_asks import imported_effects, imports_a_doer, module_may_do
+from mcp_migrate.vocabulary.imported_asks import imported_effects
 from mcp_migrate.vocabulary.roots_types import roots_type_definition
-from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
-from mcp_migrate.vocabulary.wire import (
+from mcp_migrate.vocabulary.wire import WireMethodRule, error_data
+from mcp_migrate.vocabulary.wire_names import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
-    LIST_CHANGED_TOKENS,
-    WireMethodRule,
     builds,
-    error_data,
-    method_in_code,
     sends,
 )
-from mcp_migrate.vocabulary.wrappers import imported_module_files, imported_target
+from mcp_migrate.vocabulary.wrappers import imported_target
 
 _REMOVED = "`notifications/roots/list_changed` is removed in the 2026-07-28 revision (Roots is deprecated by SEP-2577)"
 MSG = Message(
@@ -55,12 +52,8 @@ MSG_TYPE = Message(
 _OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
 
 
-class ListChangedSend(WireMethodRule):
-    CODE = "RT004"
+class ListChangedSend(ListChangedSendScreen, WireMethodRule):
     METHOD = LIST_CHANGED
-    WIRE_STRINGS = LIST_CHANGED_SPELLINGS
-    SCREEN = LIST_CHANGED_TOKENS
-    #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
 
     VALID = [
         Valid(
@@ -108,31 +101,6 @@ class ListChangedSend(WireMethodRule):
             "a message kept in a local that is sent",
         ),
     ]
-
-    @classmethod
-    def screen_imports(cls, data: bytes, path: str, settings) -> bool:
-        """A project function, method or module imported here whose body sends list_changed
-        (its effects summary's NOTIFIES, vocabulary/effects.py), whatever its name; in files
-        that mention MCP (core.sdk.MENTIONS_MCP), as RT001's: reading the modules a large tree's
-        files import cost 1.7 s of 5.4 on the speed benchmark's site-packages."""
-        if MENTIONS_MCP.search(data) is None:
-            return False
-        limit, view = settings.max_file_size, view_of(settings)
-        return imports_a_doer(data, path, cls.SCREEN, limit, view, NOTIFIES) or typed_doer(
-            data, path, view, limit, NOTIFIES
-        )
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """A send written here (`sends_in`), or a call that may run a helper of this project
-        whose module sends (one call away, across modules)."""
-        if sends_in(syntax):
-            return True
-        limit, view = settings.max_file_size, view_of(settings)
-        return any(
-            module_may_do(source, limit, cls.SCREEN, sends_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
-        )
 
     def __init__(self, context) -> None:
         super().__init__(context)
@@ -236,16 +204,6 @@ class ListChangedSend(WireMethodRule):
             built = sends(where) or builds(where)
         if (where == "request" and not error_data(ancestors)) or built:
             self.report(node, MSG)
-
-
-def sends_in(syntax) -> bool:
-    """The syntax screen of every send `visit_Call` and the wire strings report:
-    `.send_roots_list_changed()`, the notification type named (built, sent, wrapped or
-    re-implemented), or the method's string or constant; a same-file helper's call site needs one
-    of these in the helper."""
-    if syntax.method_calls("send_roots_list_changed") or syntax.mentions("RootsListChangedNotification"):
-        return True
-    return method_in_code(syntax, ListChangedSend.WIRE_STRINGS, LIST_CHANGED)
 
 
 def _untyped(receiver, resolver) -> bool:

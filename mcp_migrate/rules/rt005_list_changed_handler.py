@@ -7,16 +7,14 @@ import libcst as cst
 from mcp_migrate.core.fix.builders import remove_arg, remove_statement
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Valid
-from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.syntax import is_false_or_none, keyword, literal, method_name, positional
+from mcp_migrate.rules.rt005_screen import ListChangedHandlerScreen
 from mcp_migrate.vocabulary.file_effects import HANDLES, file_effects
 from mcp_migrate.vocabulary.roots_types import param_symbols
-from mcp_migrate.vocabulary.wire import (
+from mcp_migrate.vocabulary.wire import WireMethodRule
+from mcp_migrate.vocabulary.wire_names import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
-    LIST_CHANGED_TOKENS,
-    WireMethodRule,
-    method_in_code,
     registers,
 )
 from mcp_migrate.vocabulary.wrappers import callee_key
@@ -32,12 +30,8 @@ MSG_DEF = Message(
 )
 
 
-class ListChangedHandler(WireMethodRule):
-    CODE = "RT005"
+class ListChangedHandler(ListChangedHandlerScreen, WireMethodRule):
     METHOD = LIST_CHANGED
-    WIRE_STRINGS = LIST_CHANGED_SPELLINGS
-    SCREEN = LIST_CHANGED_TOKENS
-    #: Every finding names roots somewhere (`roots_list_changed`, a `ROOTS_LIST_CHANGED` constant).
 
     VALID = [
         Valid("handlers = {}\nhandlers['tools/list_changed'] = h\n", "another notification"),
@@ -82,17 +76,6 @@ class ListChangedHandler(WireMethodRule):
             "the def registered as the list_changed handler",
         ),
     ]
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """`on_roots_list_changed=` (not None/False), the notification type named (a handler
-        table key, a registration, isinstance, match, a handler's signature), or the method's
-        string or constant; a handler def reported by its registration needs one of these."""
-        if any(not none_or_false(value) for _, value in syntax.keyword_calls("on_roots_list_changed")):
-            return True
-        if syntax.mentions("RootsListChangedNotification"):
-            return True
-        return method_in_code(syntax, cls.WIRE_STRINGS, LIST_CHANGED)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
 
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.screen import last_identifier as screen_last_identifier
-from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import keyword, literal
+from mcp_migrate.rules.rt006_screen import (
+    _DEFAULT_KEYWORDS,
+    _FLAGS,
+    ListChangedFlagScreen,
+)
 from mcp_migrate.vocabulary.calls import call_qualified
-from mcp_migrate.vocabulary.capabilities import expected_value, roots_members
+from mcp_migrate.vocabulary.capabilities import expected_value
 from mcp_migrate.vocabulary.words import last_identifier
 
 MSG = Message(
@@ -26,14 +27,9 @@ MSG_OFF = Message(
     "`{flag}` on the roots capability is gone in 2026-07-28 (off here)",
     "a 2026-07-28 client declares roots as `{{}}`: remove the flag (Roots itself is deprecated by SEP-2577)",
 )
-_FLAGS = ("listChanged", "list_changed")
 
 
-class ListChangedFlag(Rule):
-    CODE = "RT006"
-    SCREEN = (b"listChanged", b"list_changed")
-    #: Every finding names roots somewhere (`list_roots`, `RootsCapability`, `"roots/list"`...).
-
+class ListChangedFlag(ListChangedFlagScreen, Rule):
     VALID = [
         Valid("from mcp.types import ToolsCapability\nToolsCapability(listChanged=True)\n", "another capability"),
         Valid('caps = {"tools": {"listChanged": True}}\n', "tools, not roots"),
@@ -81,23 +77,6 @@ class ListChangedFlag(Rule):
             fixed="from mcp.types import RootsCapability\n\ndef forward(caps):\n    return RootsCapability()\n",
         ),
     ]
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """A flag given to RootsCapability or a `*RootsCapability` of a project's own, or a flag
-        key in a dict under a `"roots"` key or `roots=` (in a capabilities mapping or, a shape
-        let through for the rule to learn, anywhere). False flags count too."""
-        for flag in _FLAGS:
-            for call, _ in syntax.keyword_calls(flag):
-                name = screen_last_identifier(call.func) or ""
-                if name.endswith("RootsCapability") or syntax.names_symbol(call.func, "RootsCapability"):
-                    return True
-        members = roots_members(syntax) + [value for _, value in syntax.keyword_calls("roots")]
-        members += [node.value for node in syntax.of(ast.AnnAssign, ast.Assign) if _screen_roots_target(node)]
-        for member in members:
-            if any(_screen_flag_dict(value) for value in _screen_defaults(member)):
-                return True
-        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         """`RootsCapability(listChanged=True)`, also a project's own MCP implementation's
@@ -170,10 +149,6 @@ def _mirrors_a_flag(resolver, value) -> bool:
     return False
 
 
-#: The keywords through which a model's field gets its value (pydantic `Field`, dataclasses `field`).
-_DEFAULT_KEYWORDS = frozenset({"default", "default_factory"})
-
-
 def _roots_holder(stack: list, index: int):
     """What a dict at `stack[index]` is the value of, seen through a default factory: the
     `roots=` argument (`ServerCapabilities(roots={...})`), or the assignment of a `roots` field
@@ -206,31 +181,6 @@ def _roots_holder(stack: list, index: int):
 def _roots_name(target) -> bool:
     """`roots` or `x.roots`: a name that holds the roots capability."""
     return last_identifier(target) == "roots" and isinstance(target, (cst.Name, cst.Attribute))
-
-
-def _screen_roots_target(node) -> bool:
-    targets = node.targets if node.__class__ is ast.Assign else [node.target]
-    return node.value is not None and any(
-        t.__class__ in (ast.Name, ast.Attribute) and screen_last_identifier(t) == "roots" for t in targets
-    )
-
-
-def _screen_defaults(value) -> list:
-    """`value`, and what it gives through a lambda or a `default=`/`default_factory=` keyword
-    (the same steps `_roots_holder` takes up)."""
-    found, stack = [], [value]
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        if current.__class__ is ast.Lambda:
-            stack.append(current.body)
-        elif current.__class__ is ast.Call:
-            stack.extend(k.value for k in current.keywords if k.arg in _DEFAULT_KEYWORDS)
-    return found
-
-
-def _screen_flag_dict(value) -> bool:
-    return value.__class__ is ast.Dict and any(key is not None and screen_string(key) in _FLAGS for key in value.keys)
 
 
 def _is_false(expr) -> bool:

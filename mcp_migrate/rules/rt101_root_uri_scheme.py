@@ -18,16 +18,10 @@ that start with text, and `FileUrl("...")`/`AnyUrl("...")` around them. Names ar
 
 from __future__ import annotations
 
-import ast
-import re
-
 import libcst as cst
 
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.screen import last_identifier as screen_last_identifier
-from mcp_migrate.core.screen import positional as screen_positional
-from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import (
     FASTMCP,
     FASTMCP_CLIENTS,
@@ -35,10 +29,13 @@ from mcp_migrate.core.sdk import (
     PYDANTIC_AI,
     URL_TYPES,
     in_package,
-    mcp_file,
     sdk_symbol,
 )
-from mcp_migrate.core.syntax import keyword, literal, positional, shorten
+from mcp_migrate.core.syntax import keyword, literal, positional
+from mcp_migrate.rules.rt101_screen import (
+    RootUriSchemeScreen,
+    _judge,
+)
 
 MSG_SCHEME = Message(
     "root URI `{value}` uses the `{scheme}` scheme, not `file://`",
@@ -54,12 +51,6 @@ MSG_SETTINGS = Message(
     '`MCPRootSettings` raises "Root URI must start with file://", as the spec requires; write a `file://` URI',
 )
 _FASTMCP_LIB = " (fastmcp turns each string in `roots=` into a `pydantic.FileUrl`, which rejects it)"
-
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
-
-
-def _shorten(text: str) -> str:
-    return shorten(text, 36)
 
 
 def _leading_text(expr: cst.BaseExpression) -> tuple | None:
@@ -97,66 +88,7 @@ def classify(expr: cst.BaseExpression) -> tuple | None:
     return _judge(*lead)
 
 
-def _judge(text: str, complete: bool) -> tuple | None:
-    """classify's verdict on the text a value starts with (`complete`: all of the value)."""
-    shown = _shorten(text if complete else text + "...")
-    if not text:
-        return None
-    match = _SCHEME.match(text)
-    if match and len(match.group(1)) > 1:
-        scheme = match.group(1).lower()
-        return None if scheme == "file" else ("scheme", scheme, shown)
-    if match is None and not complete and ":" not in text and not text.startswith(("/", "~", ".", "\\")):
-        return None  # f"{base}..." style: the scheme is not in the text we can read
-    return ("path", None, shown)
-
-
-def _leading_text_tree(node) -> tuple | None:
-    """`_leading_text` on the standard library's nodes (an f-string's first literal part; the
-    left of a `+`)."""
-    value = screen_string(node)
-    if value is not None:
-        return value, True
-    if node.__class__ is ast.JoinedStr and node.values:
-        first = screen_string(node.values[0])
-        return (first, False) if first is not None else None
-    if node.__class__ is ast.BinOp and node.op.__class__ is ast.Add:
-        left = _leading_text_tree(node.left)
-        return (left[0], False) if left else None
-    return None
-
-
-def classify_tree(node) -> tuple | None:
-    """`classify` on the standard library's nodes: a URI we can read that is not `file:`."""
-    if node.__class__ is ast.Call and (node.args or node.keywords) and screen_last_identifier(node.func):
-        if screen_last_identifier(node.func) in URL_TYPES:
-            first = node.args[0] if node.args else node.keywords[0].value
-            return classify_tree(first.value if first.__class__ is ast.Starred else first)
-        return None
-    lead = _leading_text_tree(node)
-    return _judge(*lead) if lead is not None else None
-
-
-class RootUriScheme(Rule):
-    CODE = "RT101"
-    SCREEN = (b"Root", b"roots")
-    #: An MCP import, or a raw payload with a `"roots"` key.
-    #: Where a root's URI is written: `uri=` / `"uri"` (SDK Root, MCPRootSettings, raw roots),
-    #: or a fastmcp/pydantic-ai `roots=[...]` / `set_roots([...])` list.
-    WRITES = (b"uri", b"roots=", b"roots =", b"set_roots")
-
-    @classmethod
-    def screen(cls, data: bytes) -> bool:
-        """A root and a place its URI is written, not just the word `Root` in MCP code."""
-        return any(t in data for t in cls.SCREEN) and any(t in data for t in cls.WRITES)
-
-    @classmethod
-    def applies(cls, data: bytes) -> bool:
-        """MCP code, or a raw JSON-RPC payload (a roots list of uri entries, no SDK import)."""
-        if mcp_file(data):
-            return True
-        return (b'"roots"' in data or b"'roots'" in data) and (b'"uri"' in data or b"'uri'" in data)
-
+class RootUriScheme(RootUriSchemeScreen, Rule):
     VALID = [
         Valid('from mcp.types import Root\nRoot(uri="file:///home/user/repo", name="repo")\n', "a file URI"),
         Valid(
@@ -180,35 +112,6 @@ class RootUriScheme(Rule):
         ),
         Invalid('import mcp_types\nmcp_types.Root(uri=f"https://{host}/repo")\n', "an f-string with another scheme"),
     ]
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """A URI that is not `file://`, readable from the code, written where `visit_Call` or
-        `visit_DictElement` look: `uri=` of a `Root(...)`, `uri=`/`server_uri_alias=` of
-        `MCPRootSettings(...)`, an item of `roots=[...]`/`set_roots([...])` on a client or a
-        toolset, the `"uri"` of a root mapping in a roots list."""
-        for call in syntax.calls_to("Root", "MCPRootSettings"):
-            for kw in call.keywords:
-                if kw.arg in ("uri", "server_uri_alias") and classify_tree(kw.value) is not None:
-                    return True
-        lists = [value for _, value in syntax.keyword_calls("roots")]
-        lists.extend(args[0] for call in syntax.method_calls("set_roots") if (args := screen_positional(call)))
-        for mapping in syntax.of(ast.Dict):
-            lists.extend(
-                v for k, v in zip(mapping.keys, mapping.values) if k is not None and screen_string(k) == "roots"
-            )
-        for value in lists:
-            if value.__class__ not in (ast.List, ast.Tuple):
-                continue
-            for item in value.elts:
-                if classify_tree(item) is not None:
-                    return True
-                if item.__class__ is ast.Dict and any(
-                    k is not None and screen_string(k) == "uri" and classify_tree(v) is not None
-                    for k, v in zip(item.keys, item.values)
-                ):
-                    return True
-        return False
 
     def visit_Call(self, node: cst.Call) -> None:
         """Three places write a root's URI: the SDK's `Root(uri=...)`, mcp-agent/fast-agent

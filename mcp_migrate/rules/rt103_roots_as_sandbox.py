@@ -35,7 +35,6 @@ function that returns one; a parameter is, when every call in the file passes on
 
 from __future__ import annotations
 
-import ast
 import os
 import weakref
 from functools import cached_property
@@ -44,16 +43,17 @@ import libcst as cst
 
 from mcp_migrate.core.fix.edits import Fix, Replace
 from mcp_migrate.core.fix.nodes import bare, call, method
-from mcp_migrate.core.messages import Message
+from mcp_migrate.core.messages import Message, shorten
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
-from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional, shorten
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT
+from mcp_migrate.core.syntax import code_of, iter_nodes, literal, positional
+from mcp_migrate.rules.rt103_screen import RootsAsSandboxScreen
 from mcp_migrate.vocabulary import gates_across as across
 from mcp_migrate.vocabulary.calls import call_qualified, ends_with, is_literal
 from mcp_migrate.vocabulary.file_effects import GATES, file_effects
 from mcp_migrate.vocabulary.root_flow import Flow
-from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, ROOT_TYPES, Origins, target_names
+from mcp_migrate.vocabulary.roots_origin import EXTENDERS, OWN, PASSED, Origins, target_names
 from mcp_migrate.vocabulary.roots_skeleton import Skeleton
 from mcp_migrate.vocabulary.spelling import Spelling
 from mcp_migrate.vocabulary.words import last_identifier, words
@@ -147,40 +147,13 @@ _PASS_ON = frozenset(
 )
 
 
-class RootsAsSandbox(Rule):
-    CODE = "RT103"
-    #: Every value RT103 follows starts at a `list_roots()` call or an annotation naming a roots type.
-    SCREEN = (b"list_roots", b"Root")
+class RootsAsSandbox(RootsAsSandboxScreen, Rule):
     #: (class or None, function, parameter): parameters taken as roots, when
     #: `vocabulary.gates_across` asks what a module decides once a caller elsewhere hands them roots.
     ASSUMED: frozenset = frozenset()
     #: Whether calls into the project's other modules are followed (`gates_across`); the copy
     #: that answers for another module follows none, and notes its gates in the file's model.
     ACROSS = True
-
-    @classmethod
-    def applies(cls, data: bytes) -> bool:
-        return mcp_file(data) or b"list_roots" in data
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """A source of roots in the file's syntax: a `list_roots` attribute, or a name or
-        attribute that is one of the SDK's roots types (the annotations `Origins` reads, and the
-        aliases it makes of them). Without one, no value comes from roots (`Origins`)."""
-        for node in syntax.of(ast.Attribute):
-            if node.attr == "list_roots" or node.attr in ROOT_TYPES:
-                return True
-        for node in syntax.of(ast.Name):
-            if node.id in ROOT_TYPES:
-                return True
-        for node in syntax.of(ast.arg):  # a string annotation: "list[Root]"
-            annotation = node.annotation
-            if annotation is not None and any(
-                n.__class__ is ast.Constant and n.value.__class__ is str and any(t in n.value for t in ROOT_TYPES)
-                for n in ast.walk(annotation)
-            ):
-                return True
-        return False
 
     VALID = [
         Valid(

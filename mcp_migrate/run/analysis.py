@@ -17,9 +17,14 @@ def check(data: bytes, display: str, settings):
     """The engine's check of one file (with its fix previews when `settings.fix_previews`).
     Fix kinds are the engine's: callers apply the config's FixPolicy
     (`applicability.adjust`) after the results cache. A file no selected rule can report on
-    (core.gates) gets the engine's empty result without loading the rules or LibCST."""
+    (core.gates) gets the engine's empty result without loading the rules or LibCST, and so
+    does one whose screens leave no rule to run (api.screened_out: the rules' screens only)."""
     if not may_report(data, settings):
         return unreported(display, settings)
+    done = api.screened_out(data, display, settings)
+    if done is not None:
+        done.previewed = bool(settings.fix_previews)
+        return done
 
     if not settings.fix_previews:
         return api.check_bytes(data, display, settings)
@@ -73,7 +78,7 @@ def _as_hunks(data: bytes, previews: dict) -> dict:
 def fix(data: bytes, display: str, settings, unsafe: bool, policy: FixPolicy = NO_POLICY):
     """The fix of one file: what `fix_bytes` does, minus the fixes the policy withholds (or plus
     those it promotes); findings with the policy's kinds."""
-    if not may_report(data, settings):
+    if not may_report(data, settings) or api.screened_out(data, display, settings) is not None:
         return FileResult(display)
 
     plain = settings if not settings.fix_previews else _without_previews(settings)

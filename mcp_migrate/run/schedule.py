@@ -59,12 +59,12 @@ def run_items(items: list, jobs: int = 0, func=check_file, progress: Callable | 
 
 def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     """A big check (`SCREEN_POOL_FILES`): the pool reads and screens the files too. The main
-    process first reads files until one opens the gate and loads the rules for it, so the
-    workers, forked after, inherit LibCST and the rules instead of each importing them (0.2 s
-    a worker); the files before it are finished here, by the gate. It reads at most
-    `POOL_THRESHOLD` of them: where no gate opens that early (a tree of other code), the pool
-    starts without the rules, and a worker that needs them loads them itself; a tree no rule
-    can report on never loads them."""
+    process first reads and screens files until one passes the screens and loads the rules for
+    it, so the workers, forked after, inherit LibCST and the rules instead of each importing
+    them (0.2 s a worker); the files before it are finished here, by the gate or the screens.
+    It reads at most `POOL_THRESHOLD` of them: where no file passes that early (a tree of other
+    code), the pool starts without the rules, and a worker that needs them loads them itself; a
+    tree no rule can report on never loads them, nor LibCST."""
     from mcp_migrate.api import with_rules
 
     results: list = []
@@ -90,12 +90,9 @@ SCREENED_WORKERS: list = [None]
 def _screen_first(items: list, workers: int, advance: Callable) -> list:
     """A check that could use a pool, of fewer than `SCREEN_POOL_FILES` files (or what a big
     check's pool could not take): every file is read and screened here first (the gate, the
-    byte and the syntax screens: core.engine.screens), and the files no rule can report on are
+    byte and the syntax screens: core.screening), and the files no rule can report on are
     finished here too. A pool starts only for what is left for LibCST, and only when that is
     enough work (`POOL_BYTES`) for the workers' start-up to pay; otherwise it runs here."""
-    from mcp_migrate.api import with_rules
-    from mcp_migrate.core.engine import screens
-
     results: list = [None] * len(items)
     left, size = [], 0
     for index, item in enumerate(items):
@@ -104,11 +101,6 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
         decided = _decided_without_rules(source, settings, data)
         if decided is not None:
             results[index] = decided
-            advance()
-        elif not screens(data, source.display, with_rules(settings)).parses:
-            # The screens need the rule classes (a run's Settings name them by code only until
-            # a file opens a gate); the engine's own check then finds this screening done.
-            results[index] = check_data((source, settings, data))  # no LibCST: decided by the screens
             advance()
         else:
             left.append((index, (source, settings, data)))
@@ -139,11 +131,17 @@ def _item_bytes(item) -> bytes | None:
 
 def _decided_without_rules(source, settings, data: bytes | None) -> FileResult | None:
     """The result of a file the screening loops finish before any rule is loaded: one that
-    cannot be read (check_file's E902 / E997), or one the gate keeps out (its answer is the
-    check's: the engine does not ask it again). None for a file that opens the gate."""
-    from mcp_migrate.api import may_report
+    cannot be read (check_file's E902 / E997), one the gate keeps out (its answer is the
+    check's: the engine does not ask it again), or one whose screens leave no rule to run
+    (api.screened_out, with the rules' screens: its check finds the answer in the view). None
+    for a file the screens leave to LibCST."""
+    from mcp_migrate.api import may_report, screened_out
     from mcp_migrate.run.analysis import unreported
 
     if data is None:
         return check_file((source, settings))
-    return None if may_report(data, settings) else unreported(source.display, settings)
+    if not may_report(data, settings):
+        return unreported(source.display, settings)
+    if screened_out(data, source.display, settings) is None:
+        return None
+    return check_data((source, settings, data))  # decided by the screens: no rule, no LibCST

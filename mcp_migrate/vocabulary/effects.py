@@ -31,7 +31,7 @@ from mcp_migrate.core.modules import from_imports
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.sdk import ASKING_TYPES
-from mcp_migrate.vocabulary.wire import (
+from mcp_migrate.vocabulary.wire_names import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,

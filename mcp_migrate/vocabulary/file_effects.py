@@ -23,7 +23,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.engine import beyond_limits, encoding_refusal
+from mcp_migrate.core.limits import beyond_limits, encoding_refusal
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.syntax import iter_nodes

@@ -36,16 +36,13 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from mcp_migrate.core.sdk import LIST_ROOTS_RESULT, ROOT
+from mcp_migrate.core.sdk import ROOT_TYPES
 from mcp_migrate.core.syntax import code_of, iter_nodes, positional
 from mcp_migrate.core.walk import children
 
 #: An origin: a value derived from roots in the function itself, or only through a parameter.
 OWN = "own"
 PASSED = "passed"
-
-#: The SDK types whose values are roots (the last identifier of an annotation's names).
-ROOT_TYPES = frozenset({ROOT, LIST_ROOTS_RESULT})
 
 #: Calls whose result says something about a value without carrying it along (a count, a test).
 _OPAQUE_CALLS = frozenset(

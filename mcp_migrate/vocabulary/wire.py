@@ -1,5 +1,6 @@
-"""The Roots wire vocabulary the rules share: the method strings and their constants, capability
-keys, and where a method string sits (a request built by hand, a dispatch, a registration, a
+"""The Roots wire vocabulary the rules share on the parsed tree (the method strings, their
+constants and the capability keys are in `vocabulary.wire_names`, which the screens read too):
+where a method string sits (a request built by hand, a dispatch, a registration, a
 constant...); `WireMethodRule`, the string and constant handling of the rules about one method."""
 
 from __future__ import annotations
@@ -13,33 +14,7 @@ from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name, name_paths
 from mcp_migrate.vocabulary.roots_types import inside_roots_type_definition
-
-ROOTS_LIST = "roots/list"
-
-
-LIST_CHANGED = "notifications/roots/list_changed"
-
-
-#: The spellings of the list_changed method real code uses (camelCase in some clients).
-LIST_CHANGED_SPELLINGS = frozenset({LIST_CHANGED, "notifications/roots/listChanged"})
-
-
-#: Bytes without which a file cannot send or handle list_changed (RT004 and RT005 screens).
-LIST_CHANGED_TOKENS = (
-    b"roots_list_changed",
-    b"RootsListChanged",
-    b"roots/list_changed",
-    b"roots/listChanged",
-    b"ROOTS_LIST_CHANGED",
-    b"ROOTS_CHANGED",
-)
-
-
-CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities"
-
-
-#: Mapping keys and keyword names under which a client-capabilities mapping lives.
-CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capabilities", CLIENT_CAPABILITIES_META_KEY})
+from mcp_migrate.vocabulary.wire_names import LIST_CHANGED, LIST_CHANGED_SPELLINGS, builds, constant_method
 
 
 def string_context(ancestors: list) -> str | None:
@@ -217,33 +192,6 @@ def _literal_value_read(expr: cst.BaseExpression) -> bool:
     return "method" not in owner_name.lower()
 
 
-#: Upper-case constant names that spell a roots method: `ROOTS_LIST`, `METHOD_LIST_ROOTS`,
-#: `NOTIFICATION_ROOTS_LIST_CHANGED`, `ROOTS_CHANGED`.
-_LIST_CHANGED_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*ROOTS_(?:LIST_)?CHANGED(?:_[A-Z0-9]+)*$")
-
-
-_ROOTS_LIST_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*(?:ROOTS_LIST|LIST_ROOTS)(?:_(?:METHOD|REQUEST))?$")
-
-
-#: Calls that register something to run when a method arrives (the answering side).
-_REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^notification$|^route$")
-
-
-#: Generic RPC verbs: the method they are given is sent to the peer (the asking side).
-_RPC_VERBS = frozenset({"request", "call", "call_method", "rpc", "invoke", "send_request", "send", "notify"})
-
-
-def constant_method(name: str) -> str | None:
-    """The roots method an upper-case constant's name spells, else None."""
-    if "ROOTS" not in name:
-        return None
-    if _LIST_CHANGED_CONSTANT.match(name):
-        return LIST_CHANGED
-    if _ROOTS_LIST_CONSTANT.match(name):
-        return ROOTS_LIST
-    return None
-
-
 def constant_use(ancestors: list, known: dict) -> tuple | None:
     """(method, ancestors ending at the reference) for a Name or `X.NAME` at ancestors[-1]
     that names a roots-method constant, by its name or by a same-file assignment (`known`)."""
@@ -307,39 +255,6 @@ def method_key(key: cst.BaseExpression | None) -> bool:
     return bool(name) and _METHOD_KEY_CONSTANT.match(name) is not None and "KEY" in name
 
 
-def registers(where: str | None) -> bool:
-    """`router.notification(M)`, `emitter.on(M)`, `bus.register(M)`, `add_request_handler(M)`:
-    the method is handled here (sends are not registrations)."""
-    if not where or not where.startswith("call:"):
-        return False
-    name = where[len("call:") :]
-    return (
-        bool(name) and not name.startswith(("send", "emit", "notify", "publish")) and bool(_REGISTRATION.search(name))
-    )
-
-
-def sends(where: str | None) -> bool:
-    """`send_request(M)`, `session.request(M)`, `rpc.call(M)`: the method goes to the peer."""
-    if not where or not where.startswith("call:"):
-        return False
-    name = where[len("call:") :].lstrip("_")  # `_rpc(M)`, `_send(M)`: a module's own sender
-    return name.startswith("send") or name in _RPC_VERBS
-
-
-#: A message factory's name: `make_notification`, `build_request`, `new_message`. Not a message
-#: type (`ListRootsRequest(method=...)`): the call that sends it is the finding.
-_FACTORY = re.compile(r"^(?:make|build|create|new)_?\w*(?:notification|request|message)", re.I)
-
-
-def builds(where: str | None) -> bool:
-    """`make_notification(method=M)`, `build_request(1, M)`: a message built with the method,
-    to be written to a stream (a factory's name says so; a sender's is `sends`)."""
-    if not where or not where.startswith("call:"):
-        return False
-    name = where[len("call:") :].lstrip("_")
-    return bool(name) and not name.startswith("send") and _FACTORY.search(name) is not None
-
-
 def error_data(ancestors: list) -> bool:
     """Is the literal inside the `data` of a JSON-RPC error (`{"error": {..., "data": {...}}}`
     or `McpError(ErrorData(..., data=...))`)? Such a dict describes a request, it is not one."""
@@ -395,15 +310,6 @@ def _enclosing_branch(ancestors: list):
         if isinstance(anc, cst.BaseSuite):
             return None
     return None
-
-
-def method_in_code(syntax, spellings: frozenset, method: str) -> bool:
-    """The syntax screen of `WireMethodRule`'s strings and constants: a string literal spelling
-    the method, or an identifier `constant_method` reads as it (`ROOTS_LIST`, `Method.
-    ROOTS_LIST`); a same-file constant (`M = "roots/list"`) holds the string itself."""
-    if syntax.strings & spellings:
-        return True
-    return any("ROOTS" in name and constant_method(name) == method for name in syntax.identifiers)
 
 
 class WireMethodRule(Rule):

@@ -43,45 +43,34 @@ tests that compare the URI with the path they built (a symlinked temp folder) ke
 
 from __future__ import annotations
 
-import ast
-
 import libcst as cst
 
 from mcp_migrate.core.fix.nodes import bare
+from mcp_migrate.core.messages import shorten
 from mcp_migrate.core.rule import Invalid, Rule, Valid
-from mcp_migrate.core.sdk import EXAMPLE_IMPORT, mcp_file
-from mcp_migrate.core.syntax import ancestry, code_of, enclosing, iter_nodes, literal, positional, shorten
+from mcp_migrate.core.sdk import EXAMPLE_IMPORT
+from mcp_migrate.core.syntax import ancestry, code_of, enclosing, iter_nodes, literal, positional
 from mcp_migrate.rules.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
 from mcp_migrate.rules.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
+from mcp_migrate.rules.rt102.screen import SURGERY, NaiveFileUriScreen, says_root
 from mcp_migrate.rules.rt102.vocabulary import (
     EXITS,
-    FILE_BYTES,
     FS_MODULES,
     MSG_PATH_ONLY,
     MSG_TO_PATH,
     MSG_TO_URI,
     PATH_WORDS,
-    ROOTS_OR_RESOURCES,
-    SLICE_BYTES,
-    SURGERY,
     UNQUOTE,
-    URI_BYTES,
     URL2PATHNAME,
     URL_BUILDERS,
     URLPARSE,
     a_root,
-    a_root_tree,
     file_literal,
-    first_given,
     int_value,
     is_builtin_open,
     lands_in_root,
     names_root,
     not_a_path_uri,
-    says_root,
-    scheme_test_tree,
-    surgery_tree,
-    uri_named_tree,
     virtual_name,
 )
 from mcp_migrate.vocabulary.calls import call_qualified, ends_with
@@ -89,36 +78,7 @@ from mcp_migrate.vocabulary.spelling import Spelling
 from mcp_migrate.vocabulary.words import last_identifier, words
 
 
-class NaiveFileUri(Rule):
-    CODE = "RT102"
-    #: A string literal that starts with `file:/` (surgery, concatenation, `len("file://")`,
-    #: startswith guards; any case, any prefix letters); without one, only a URI-named value in
-    #: MCP code (`uri`, `root_uri`, `URI`), a `.scheme` test or a root's `.uri.path`, sliced by
-    #: 7/8, parsed with urlparse/urlsplit or read, can be a finding (see `screen`).
-    SCREEN = (b"file:", b"FILE:", b"File:")
-    #: MCP code, or a file that handles `file://` and mentions roots (see `applies`).
-
-    @classmethod
-    def applies(cls, data: bytes) -> bool:
-        """Roots and resources code: an MCP module that mentions roots or resources, or a module
-        (relative imports only) that handles `file://` URIs and mentions roots. An MCP server
-        that only bridges LSP document URIs is out of scope: its URIs are not roots."""
-        if mcp_file(data):
-            return ROOTS_OR_RESOURCES.search(data) is not None
-        # `e:/` or `E:/`: what every FILE_BYTES match holds, found like a string first.
-        return b"oots" in data and (b"e:/" in data or b"E:/" in data) and FILE_BYTES.search(data) is not None
-
-    @classmethod
-    def screen(cls, data: bytes) -> bool:
-        if (b"file:" in data or b"FILE:" in data or b"File:" in data) and FILE_BYTES.search(data):
-            return True
-        if b".uri.path" in data:
-            return True
-        uri_words = URI_BYTES.search(data) is not None
-        if not (uri_words or b"scheme" in data):
-            return False
-        return b"urlparse" in data or b"urlsplit" in data or SLICE_BYTES.search(data) is not None
-
+class NaiveFileUri(NaiveFileUriScreen, Rule):
     VALID = [
         Valid(
             "from urllib.parse import urlparse\nfrom urllib.request import url2pathname\n\n"
@@ -184,44 +144,6 @@ class NaiveFileUri(Rule):
             "a root's `.uri.path` (pydantic keeps `%20` and `/C:/`) handed to Path()",
         ),
     ]
-
-    @classmethod
-    def screen_tree(cls, syntax, settings) -> bool:
-        """Each shape the visits below report, at the level of calls and literals: surgery,
-        `.format`, a split index or a `len(...)` slice, an f-string or a `+`/`%` starting
-        `file://` (all need a `file:/` literal); `u[7:]`/`u[8:]` and `urlparse(u).path` on a value
-        known to hold a file URI (a `file:/` or `"file"` scheme test in the code, or a
-        URI-named value in MCP code); a root's `.uri.path`."""
-        files = [text for text in syntax.strings if text[:6].lower() == "file:/"]
-        if files and surgery_tree(syntax):
-            return True
-        guarded = bool(files) or ("file" in syntax.strings and scheme_test_tree(syntax))
-        mcp = syntax.imports_mcp
-        for node in syntax.of(ast.Subscript):
-            sl = node.slice
-            if sl.__class__ is not ast.Slice or sl.upper is not None or sl.step is not None or sl.lower is None:
-                continue
-            lower = sl.lower
-            if lower.__class__ is ast.Call and lower.func.__class__ is ast.Name and lower.func.id == "len":
-                if files:
-                    return True
-            elif lower.__class__ is ast.Constant and lower.value in (7, 8) and lower.value.__class__ is int:
-                if guarded or (mcp and uri_named_tree(node.value)):
-                    return True
-        if "path" in syntax.attributes:
-            parses = syntax.calls_to("urlparse", "urlsplit")
-            if parses and (guarded or (mcp and any(uri_named_tree(first_given(call)) for call in parses))):
-                return True
-            for node in syntax.of(ast.Attribute):
-                uri = node.value
-                if (
-                    node.attr == "path"
-                    and uri.__class__ is ast.Attribute
-                    and uri.attr == "uri"
-                    and a_root_tree(uri.value)
-                ):
-                    return True
-        return False
 
     def __init__(self, context) -> None:
         super().__init__(context)

@@ -3,16 +3,13 @@ small predicates on literals and expressions."""
 
 from __future__ import annotations
 
-import ast
-import re
-
 import libcst as cst
 
 from mcp_migrate.core.messages import Message
-from mcp_migrate.core.screen import last_identifier as screen_last_identifier
-from mcp_migrate.core.screen import positional as screen_positional
-from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.syntax import ancestry, enclosing, literal
+from mcp_migrate.rules.rt102.screen import (
+    says_root,
+)
 from mcp_migrate.vocabulary.calls import call_qualified
 from mcp_migrate.vocabulary.words import last_identifier, words
 
@@ -36,18 +33,6 @@ MSG_TO_URI = Message(
 )
 
 
-SLICE_BYTES = re.compile(rb"[78]\s*:\s*\]")
-
-
-FILE_BYTES = re.compile(rb"(?i)['\"]file:/")
-
-
-URI_BYTES = re.compile(rb"(?i)uri")
-
-
-SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsplit", "partition", "rpartition"})
-
-
 URLPARSE = frozenset({"urllib.parse.urlparse", "urllib.parse.urlsplit"})
 
 
@@ -58,10 +43,6 @@ UNQUOTE = frozenset({"urllib.parse.unquote"})
 
 
 URL_BUILDERS = frozenset({"urllib.parse.urlunparse", "urllib.parse.urlunsplit", "urllib.parse.urljoin"})
-
-
-#: An MCP module is in scope when it mentions roots or resources (not an LSP bridge's document URIs).
-ROOTS_OR_RESOURCES = re.compile(rb"(?i)root|resource")
 
 
 #: Calls that touch the file system with a path argument.
@@ -136,91 +117,8 @@ def is_builtin_open(resolver, node: cst.Call) -> bool:
 # ----- the same predicates on the standard library's nodes, for RT102's syntax screen ------------
 
 
-def file_text_tree(node) -> bool:
-    text = screen_string(node)
-    return text is not None and text[:6].lower() == "file:/"
-
-
-def surgery_tree(syntax) -> bool:
-    """String surgery or assembly on a `file:/` literal (`_surgery`, `_split_index`, `_format`,
-    `visit_FormattedString`, `visit_BinaryOperation`)."""
-    for name in SURGERY:
-        for call in syntax.method_calls(name):
-            args = screen_positional(call)
-            if args and file_text_tree(args[0]):
-                return True
-    for call in syntax.method_calls("format"):
-        text = screen_string(call.func.value)
-        if text is not None and text.startswith("file://"):
-            return True
-    for node in syntax.of(ast.JoinedStr):
-        first = screen_string(node.values[0]) if node.values else None
-        if first is not None and len(node.values) > 1 and first.lower().startswith("file://"):
-            return True
-    for node in syntax.of(ast.BinOp):
-        text = screen_string(node.left)
-        if text is not None and node.op.__class__ in (ast.Add, ast.Mod) and text.lower().startswith("file://"):
-            return True
-    return False
-
-
-def first_given(call):
-    """The first argument's value (LibCST's `call.args[0].value`: positional or keyword)."""
-    first = call.args[0] if call.args else call.keywords[0].value if call.keywords else None
-    return first.value if first.__class__ is ast.Starred else first
-
-
-def uri_named_tree(node) -> bool:
-    """`_holds_file_uri`'s words on the standard library's nodes: `uri`, `root_uri`, `x.uri`,
-    `r["uri"]`, and `str()`/`os.fspath()` of one."""
-    kind = node.__class__
-    if node is None:
-        return False
-    if kind is ast.Call:
-        given = node.args + [kw.value for kw in node.keywords]
-        if len(given) == 1 and screen_last_identifier(node.func) in ("str", "fspath"):
-            only = given[0]
-            return uri_named_tree(only.value if only.__class__ is ast.Starred else only)
-        return False
-    if kind is ast.Attribute:
-        return node.attr == "uri" or "uri" in words(node.attr)
-    if kind is ast.Name:
-        return "uri" in words(node.id)
-    if kind is ast.Subscript:
-        return screen_string(node.slice) == "uri"
-    return False
-
-
-def a_root_tree(node) -> bool:
-    """`a_root` on the standard library's nodes."""
-    if node.__class__ is ast.Subscript:
-        node = node.value
-    return says_root(screen_last_identifier(node))
-
-
-def scheme_test_tree(syntax) -> bool:
-    """`x.scheme == "file"` / `!=` somewhere (`visit_Comparison`'s guard)."""
-    for node in syntax.of(ast.Compare):
-        if len(node.ops) != 1 or node.ops[0].__class__ not in (ast.Eq, ast.NotEq):
-            continue
-        sides = (node.left, node.comparators[0])
-        if any(screen_string(side) == "file" for side in sides) and any(
-            side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
-        ):
-            return True
-    return False
-
-
 #: Where a value built from a path stops being carried on: a statement, a function, a class.
 _STOPS = (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Module)
-
-
-def says_root(name: str | None) -> bool:
-    """An identifier whose words name a root or roots (`roots`, `ClientRoot`, `root_uri`,
-    `_make_list_roots_result`, `mock_root`)."""
-    if not name:
-        return False
-    return bool({"root", "roots"} & set(words(name)))
 
 
 def lands_in_root(node: cst.CSTNode, parents: dict, follow=None) -> bool:

@@ -1,0 +1,51 @@
+"""HA002's screens, without LibCST: `require_approval=` / `require_confirmation=` set to never ask,
+read on the standard library's `ast`. The rule (`ha002_approval_disabled`) inherits them."""
+
+from __future__ import annotations
+
+import ast
+
+from mcp_migrate.core.rule import Rule
+from mcp_migrate.core.screen import string as screen_string
+
+
+def _never_tree(node) -> str | None:
+    """`_never` on the standard library's nodes."""
+    if screen_string(node) == "never":
+        return '"never"'
+    if node.__class__ is ast.Constant and node.value is False:
+        return "False"
+    if node.__class__ is ast.Dict and node.keys:
+        keys = [screen_string(k) if k is not None else None for k in node.keys]
+        if any(k in ("always", "never") for k in keys):
+            return None
+        if all(k is not None for k in node.keys) and all(screen_string(v) == "never" for v in node.values):
+            return '{...: "never"}'
+    return None
+
+
+class ApprovalDisabledScreen(Rule):
+    """The screens `ApprovalDisabled` inherits (core.rule), tested before any rule or LibCST is loaded."""
+
+    CODE = "HA002"
+
+    SCREEN = (b"require_approval", b"require_confirmation")
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """`require_approval=` that turns approval off for every tool, `require_confirmation=False`,
+        or a `"require_approval"` key doing the same in a mapping."""
+        if any(_never_tree(value) for _, value in syntax.keyword_calls("require_approval")):
+            return True
+        for _, value in syntax.keyword_calls("require_confirmation"):
+            if value.__class__ is ast.Constant and value.value is False:
+                return True
+        for mapping in syntax.of(ast.Dict):
+            for key, value in zip(mapping.keys, mapping.values):
+                if (
+                    key is not None
+                    and screen_string(key) == "require_approval"
+                    and _never_tree(value) not in (None, "False")
+                ):
+                    return True
+        return False

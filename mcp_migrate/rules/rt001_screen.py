@@ -1,0 +1,87 @@
+"""RT001's screens, without LibCST: the request tokens, the import followers (a project helper
+one import away, or a typed receiver's method, that asks) and `asks_in`, each request the rule
+reports as the standard library's `ast` shows it. The rule (`rt001_roots_request`) inherits them;
+`file_effects.found_alone` screens helper modules with `asks_in`."""
+
+from __future__ import annotations
+
+import ast
+
+from mcp_migrate.core.project_view import view_of
+from mcp_migrate.core.rule import Rule
+from mcp_migrate.core.sdk import (
+    MENTIONS_MCP,
+)
+from mcp_migrate.vocabulary.effects import ASKS
+from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do
+from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
+from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, method_in_code
+from mcp_migrate.vocabulary.wrappers_screen import imported_module_files
+
+_SEND_METHODS = frozenset({"send_request"})
+
+
+def asks_in(syntax) -> bool:
+    """The syntax screen of every request `visit_Call` and the wire strings report: a
+    `.list_roots()` call, or `list_roots()` imported from a framework's MCP module; a call of `ListRootsRequest` or `ListRoots` (built by hand, sent,
+    wrapped, or v2's resolver marker); `send_request(...)` in code that names ListRootsRequest
+    (a variable typed so); `roots/list` or a constant spelling it. A same-file helper's call
+    site needs a request in the helper's body, so one of these."""
+    if syntax.method_calls("list_roots") or syntax.calls_to("ListRootsRequest", "ListRoots"):
+        return True
+    if any(_awaits_list_roots(node.value) for node in syntax.of(ast.Await)):  # a framework's function
+        return True
+    if syntax.mentions("ListRootsRequest") and syntax.calls_to(*_SEND_METHODS):
+        return True
+    if method_in_code(syntax, RootsRequestScreen.WIRE_STRINGS, ROOTS_LIST):
+        return True
+    # A project's own `def list_roots()` (its framework's ask helper: `leave_FunctionDef`).
+    return any(node.name == "list_roots" for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef))
+
+
+def _awaits_list_roots(value) -> bool:
+    """`await list_roots()`: what `_framework_function` is asked about (a name, not a method)."""
+    return value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == "list_roots"
+
+
+class RootsRequestScreen(Rule):
+    """The screens `RootsRequest` inherits (core.rule), tested before any rule or LibCST is loaded."""
+
+    CODE = "RT001"
+
+    WIRE_STRINGS = frozenset({ROOTS_LIST})
+
+    #: `_roots(`: a call of a project helper named for roots (`resolve_project_root_from_roots(`)
+    #: in a file that names nothing else of Roots; helpers named otherwise are seen only in files
+    #: holding one of the other tokens.
+    SCREEN = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """The SDK's and the wire's tokens; a `*_roots(` helper call only in a file that
+        mentions MCP (a same-file helper that asks holds one of the other tokens itself)."""
+        if any(token in data for token in cls.SCREEN[:-1]):
+            return True
+        return b"_roots(" in data and MENTIONS_MCP.search(data) is not None
+
+    @classmethod
+    def screen_imports(cls, data: bytes, path: str, settings) -> bool:
+        """In MCP code: a project function, method or alias imported here whose body asks
+        (vocabulary/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
+        if MENTIONS_MCP.search(data) is None:
+            return False
+        tokens = cls.SCREEN[:-1]  # not `_roots(`: a helper's helper
+        limit, view = settings.max_file_size, view_of(settings)
+        return imports_a_doer(data, path, tokens, limit, view) or typed_doer(data, path, view, limit, ASKS)
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """A request written here (`asks_in`), or a call that may run a helper of this project
+        whose module asks (one call away: `ImportedHelpers`)."""
+        if asks_in(syntax):
+            return True
+        limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
+        return any(
+            module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
+            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
+        )

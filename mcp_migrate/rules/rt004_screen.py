@@ -1,0 +1,64 @@
+"""RT004's screens, without LibCST: the list_changed tokens, the import followers (a project
+method one import away, or a typed receiver's, that sends it) and `sends_in`, each send as the
+standard library's `ast` shows it. The rule (`rt004_list_changed_send`) inherits them."""
+
+from __future__ import annotations
+
+from mcp_migrate.core.project_view import view_of
+from mcp_migrate.core.rule import Rule
+from mcp_migrate.core.sdk import MENTIONS_MCP
+from mcp_migrate.vocabulary.effects import NOTIFIES
+from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do
+from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
+from mcp_migrate.vocabulary.wire_names import (
+    LIST_CHANGED,
+    LIST_CHANGED_SPELLINGS,
+    LIST_CHANGED_TOKENS,
+    method_in_code,
+)
+from mcp_migrate.vocabulary.wrappers_screen import imported_module_files
+
+
+def sends_in(syntax) -> bool:
+    """The syntax screen of every send `visit_Call` and the wire strings report:
+    `.send_roots_list_changed()`, the notification type named (built, sent, wrapped or
+    re-implemented), or the method's string or constant; a same-file helper's call site needs one
+    of these in the helper."""
+    if syntax.method_calls("send_roots_list_changed") or syntax.mentions("RootsListChangedNotification"):
+        return True
+    return method_in_code(syntax, ListChangedSendScreen.WIRE_STRINGS, LIST_CHANGED)
+
+
+class ListChangedSendScreen(Rule):
+    """The screens `ListChangedSend` inherits (core.rule), tested before any rule or LibCST is loaded."""
+
+    CODE = "RT004"
+
+    WIRE_STRINGS = LIST_CHANGED_SPELLINGS
+
+    SCREEN = LIST_CHANGED_TOKENS
+
+    @classmethod
+    def screen_imports(cls, data: bytes, path: str, settings) -> bool:
+        """A project function, method or module imported here whose body sends list_changed
+        (its effects summary's NOTIFIES, vocabulary/effects.py), whatever its name; in files
+        that mention MCP (core.sdk.MENTIONS_MCP), as RT001's: reading the modules a large tree's
+        files import cost 1.7 s of 5.4 on the speed benchmark's site-packages."""
+        if MENTIONS_MCP.search(data) is None:
+            return False
+        limit, view = settings.max_file_size, view_of(settings)
+        return imports_a_doer(data, path, cls.SCREEN, limit, view, NOTIFIES) or typed_doer(
+            data, path, view, limit, NOTIFIES
+        )
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """A send written here (`sends_in`), or a call that may run a helper of this project
+        whose module sends (one call away, across modules)."""
+        if sends_in(syntax):
+            return True
+        limit, view = settings.max_file_size, view_of(settings)
+        return any(
+            module_may_do(source, limit, cls.SCREEN, sends_in, syntax.mentions, view)
+            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
+        )

@@ -1,0 +1,183 @@
+"""RT102's screens, without LibCST: the byte patterns and the predicates of its syntax screen
+(RT102's own tests on the standard library's nodes), and the class whose screens the rule inherits."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from mcp_migrate.core.identifiers import words
+from mcp_migrate.core.rule import Rule
+from mcp_migrate.core.screen import last_identifier as screen_last_identifier
+from mcp_migrate.core.screen import positional as screen_positional
+from mcp_migrate.core.screen import string as screen_string
+from mcp_migrate.core.sdk import mcp_file
+
+SLICE_BYTES = re.compile(rb"[78]\s*:\s*\]")
+
+
+FILE_BYTES = re.compile(rb"(?i)['\"]file:/")
+
+
+URI_BYTES = re.compile(rb"(?i)uri")
+
+
+SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsplit", "partition", "rpartition"})
+
+
+#: An MCP module is in scope when it mentions roots or resources (not an LSP bridge's document URIs).
+ROOTS_OR_RESOURCES = re.compile(rb"(?i)root|resource")
+
+
+def file_text_tree(node) -> bool:
+    text = screen_string(node)
+    return text is not None and text[:6].lower() == "file:/"
+
+
+def surgery_tree(syntax) -> bool:
+    """String surgery or assembly on a `file:/` literal (`_surgery`, `_split_index`, `_format`,
+    `visit_FormattedString`, `visit_BinaryOperation`)."""
+    for name in SURGERY:
+        for call in syntax.method_calls(name):
+            args = screen_positional(call)
+            if args and file_text_tree(args[0]):
+                return True
+    for call in syntax.method_calls("format"):
+        text = screen_string(call.func.value)
+        if text is not None and text.startswith("file://"):
+            return True
+    for node in syntax.of(ast.JoinedStr):
+        first = screen_string(node.values[0]) if node.values else None
+        if first is not None and len(node.values) > 1 and first.lower().startswith("file://"):
+            return True
+    for node in syntax.of(ast.BinOp):
+        text = screen_string(node.left)
+        if text is not None and node.op.__class__ in (ast.Add, ast.Mod) and text.lower().startswith("file://"):
+            return True
+    return False
+
+
+def first_given(call):
+    """The first argument's value (LibCST's `call.args[0].value`: positional or keyword)."""
+    first = call.args[0] if call.args else call.keywords[0].value if call.keywords else None
+    return first.value if first.__class__ is ast.Starred else first
+
+
+def uri_named_tree(node) -> bool:
+    """`_holds_file_uri`'s words on the standard library's nodes: `uri`, `root_uri`, `x.uri`,
+    `r["uri"]`, and `str()`/`os.fspath()` of one."""
+    kind = node.__class__
+    if node is None:
+        return False
+    if kind is ast.Call:
+        given = node.args + [kw.value for kw in node.keywords]
+        if len(given) == 1 and screen_last_identifier(node.func) in ("str", "fspath"):
+            only = given[0]
+            return uri_named_tree(only.value if only.__class__ is ast.Starred else only)
+        return False
+    if kind is ast.Attribute:
+        return node.attr == "uri" or "uri" in words(node.attr)
+    if kind is ast.Name:
+        return "uri" in words(node.id)
+    if kind is ast.Subscript:
+        return screen_string(node.slice) == "uri"
+    return False
+
+
+def a_root_tree(node) -> bool:
+    """`a_root` on the standard library's nodes."""
+    if node.__class__ is ast.Subscript:
+        node = node.value
+    return says_root(screen_last_identifier(node))
+
+
+def scheme_test_tree(syntax) -> bool:
+    """`x.scheme == "file"` / `!=` somewhere (`visit_Comparison`'s guard)."""
+    for node in syntax.of(ast.Compare):
+        if len(node.ops) != 1 or node.ops[0].__class__ not in (ast.Eq, ast.NotEq):
+            continue
+        sides = (node.left, node.comparators[0])
+        if any(screen_string(side) == "file" for side in sides) and any(
+            side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
+        ):
+            return True
+    return False
+
+
+def says_root(name: str | None) -> bool:
+    """An identifier whose words name a root or roots (`roots`, `ClientRoot`, `root_uri`,
+    `_make_list_roots_result`, `mock_root`)."""
+    if not name:
+        return False
+    return bool({"root", "roots"} & set(words(name)))
+
+
+class NaiveFileUriScreen(Rule):
+    """The screens `NaiveFileUri` inherits (core.rule), tested before any rule or LibCST is loaded."""
+
+    CODE = "RT102"
+
+    #: A string literal that starts with `file:/` (surgery, concatenation, `len("file://")`,
+    #: startswith guards; any case, any prefix letters); without one, only a URI-named value in
+    #: MCP code (`uri`, `root_uri`, `URI`), a `.scheme` test or a root's `.uri.path`, sliced by
+    #: 7/8, parsed with urlparse/urlsplit or read, can be a finding (see `screen`).
+    SCREEN = (b"file:", b"FILE:", b"File:")
+
+    @classmethod
+    def applies(cls, data: bytes) -> bool:
+        """Roots and resources code: an MCP module that mentions roots or resources, or a module
+        (relative imports only) that handles `file://` URIs and mentions roots. An MCP server
+        that only bridges LSP document URIs is out of scope: its URIs are not roots."""
+        if mcp_file(data):
+            return ROOTS_OR_RESOURCES.search(data) is not None
+        # `e:/` or `E:/`: what every FILE_BYTES match holds, found like a string first.
+        return b"oots" in data and (b"e:/" in data or b"E:/" in data) and FILE_BYTES.search(data) is not None
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        if (b"file:" in data or b"FILE:" in data or b"File:" in data) and FILE_BYTES.search(data):
+            return True
+        if b".uri.path" in data:
+            return True
+        uri_words = URI_BYTES.search(data) is not None
+        if not (uri_words or b"scheme" in data):
+            return False
+        return b"urlparse" in data or b"urlsplit" in data or SLICE_BYTES.search(data) is not None
+
+    @classmethod
+    def screen_tree(cls, syntax, settings) -> bool:
+        """Each shape the visits below report, at the level of calls and literals: surgery,
+        `.format`, a split index or a `len(...)` slice, an f-string or a `+`/`%` starting
+        `file://` (all need a `file:/` literal); `u[7:]`/`u[8:]` and `urlparse(u).path` on a value
+        known to hold a file URI (a `file:/` or `"file"` scheme test in the code, or a
+        URI-named value in MCP code); a root's `.uri.path`."""
+        files = [text for text in syntax.strings if text[:6].lower() == "file:/"]
+        if files and surgery_tree(syntax):
+            return True
+        guarded = bool(files) or ("file" in syntax.strings and scheme_test_tree(syntax))
+        mcp = syntax.imports_mcp
+        for node in syntax.of(ast.Subscript):
+            sl = node.slice
+            if sl.__class__ is not ast.Slice or sl.upper is not None or sl.step is not None or sl.lower is None:
+                continue
+            lower = sl.lower
+            if lower.__class__ is ast.Call and lower.func.__class__ is ast.Name and lower.func.id == "len":
+                if files:
+                    return True
+            elif lower.__class__ is ast.Constant and lower.value in (7, 8) and lower.value.__class__ is int:
+                if guarded or (mcp and uri_named_tree(node.value)):
+                    return True
+        if "path" in syntax.attributes:
+            parses = syntax.calls_to("urlparse", "urlsplit")
+            if parses and (guarded or (mcp and any(uri_named_tree(first_given(call)) for call in parses))):
+                return True
+            for node in syntax.of(ast.Attribute):
+                uri = node.value
+                if (
+                    node.attr == "path"
+                    and uri.__class__ is ast.Attribute
+                    and uri.attr == "uri"
+                    and a_root_tree(uri.value)
+                ):
+                    return True
+        return False
