@@ -166,7 +166,10 @@ FILE_PROBE = textwrap.dedent(
     from mcp_migrate.core import engine
     from mcp_migrate.core.engine import check_bytes
 
-    screening = _screening(engine)
+    try:  # the screens left the engine for core.screening (issue 37, session 54)
+        from mcp_migrate.core import screening
+    except ImportError:
+        screening = engine
     try:  # mcp_migrate.api chooses the rules since issue 18; older versions: Settings.default()
         from mcp_migrate.api import default_settings
         settings = default_settings()
@@ -299,7 +302,10 @@ LOSSLESS = textwrap.dedent(
     from mcp_migrate.core import engine, screen
     from mcp_migrate.core.engine import check_bytes
 
-    screening = _screening(engine)
+    try:  # the screens left the engine for core.screening (issue 37, session 54)
+        from mcp_migrate.core import screening
+    except ImportError:
+        screening = engine
     from mcp_migrate.project.config import resolve_config
     from mcp_migrate.project.discovery import discover
     settings = default_settings()
@@ -344,15 +350,6 @@ LOSSLESS = textwrap.dedent(
     print(json.dumps({"files": files, "checked": checked, "unread": unread, "rule_findings": findings, "dropped": dropped, "labels": label_rows}))
     """
 )
-
-
-def _screening(engine):
-    """Where the screens live: core.screening since issue 37 (LibCST-free), the engine before."""
-    try:
-        from mcp_migrate.core import screening
-    except ImportError:
-        return engine
-    return screening
 
 
 def log(msg: str = "") -> None:

@@ -51,6 +51,10 @@ PROBE = r"""
 import json, sys, time
 import libcst
 from mcp_migrate.core import engine
+try:  # the screens left the engine for core.screening (issue 37, session 54)
+    from mcp_migrate.core import screening
+except ImportError:
+    screening = engine
 from mcp_migrate.run.plan import plan
 from mcp_migrate.run.records import CheckOptions
 from mcp_migrate.run.runner import run_check
@@ -63,14 +67,14 @@ def counting(*a, **k):
     return real_parse(*a, **k)
 libcst.parse_module = counting
 screen_time = [0.0]
-real_screens = engine._screens
+real_screens = screening._screens
 def timed(*a, **k):
     t = time.process_time()
     try:
         return real_screens(*a, **k)
     finally:
         screen_time[0] += time.process_time() - t
-engine._screens = timed
+screening._screens = timed
 options = CheckOptions(jobs=1)
 files = [source.path for source, _ in plan([tree], options).items]
 run = run_check([tree], options)
