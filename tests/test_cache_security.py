@@ -494,3 +494,42 @@ def test_clean_trusts_no_key_inside_the_paths_it_cleans(project, monkeypatch, fr
         "no cache removed: the cache's private key .cache/mcp-migrate/key is inside the checked files" in result.stderr
     )
     assert (project / ".mcp_migrate_cache" / "keep.txt").is_file() and tables(project)
+
+
+# A result with nothing to say, stored short (issue 37: memory of a warm run) ------------------
+
+
+def test_an_empty_result_is_stored_short_and_read_back_as_it_was():
+    """Most of a tree's files hold nothing: their entries carry no result body, only whether it
+    was previewed; a result with anything in it (a dependency) keeps its body."""
+    from mcp_migrate.core.findings import FileResult
+
+    key, name = b"K" * 32, "fp/table.json"
+    entries = {
+        "plain.py": ("d1", (1, 2, 3, 4, 5), FileResult("plain.py")),
+        "shown.py": ("d2", None, FileResult("shown.py", previewed=True)),
+        "helper.py": ("d3", None, FileResult("helper.py", depends=(("h.py", 10, 20),))),
+    }
+    data = cache_codec.encode_table(key, name, entries)
+    stored = json.loads(data.partition(b"\n")[2])["entries"]
+    assert [set(stored[p]) for p in entries] == [{"digest", "stat", "empty"}] * 2 + [{"digest", "stat", "result"}]
+    back = cache_codec.decode_table(key, name, data)
+    assert {p: (d, s, r.previewed, r.depends, r.findings) for p, (d, s, r) in back.items()} == {
+        "plain.py": ("d1", (1, 2, 3, 4, 5), False, (), []),
+        "shown.py": ("d2", None, True, (), []),
+        "helper.py": ("d3", None, False, (("h.py", 10, 20),), []),
+    }
+
+
+@pytest.mark.parametrize(
+    "entry", [{"digest": "d", "stat": None, "empty": 1}, {"digest": "d", "stat": None, "empty": True, "result": {}}]
+)
+def test_a_short_entry_that_is_not_one_is_a_miss(entry):
+    key, name = b"K" * 32, "fp/table.json"
+    body = json.dumps({"entries": {"a.py": entry}}).encode()
+    data = (
+        b"%s %d %s\n"
+        % (cache_codec.MAGIC, cache_codec.SCHEMA, cache_key.sign(key, name.encode() + b"\n" + body).encode())
+        + body
+    )
+    assert cache_codec.decode_table(key, name, data) is None

@@ -20,7 +20,7 @@ from mcp_migrate.core.findings import FIX_KINDS, FileResult, Finding, HelperSite
 from mcp_migrate.project.cache_key import sign, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
-SCHEMA = 8
+SCHEMA = 9
 MAGIC = b"mcp-migrate-cache"
 SUPPRESSION_KINDS = ("noqa", "ignore", "lint-fixme")
 _FINDING_INTS = ("line", "column", "end_line", "end_column")
@@ -39,7 +39,7 @@ def encode_table(key: bytes, name: str, entries: dict) -> bytes:
     body = json.dumps(
         {
             "entries": {
-                path: {"digest": digest, "stat": list(stat) if stat else None, "result": _result(result)}
+                path: {"digest": digest, "stat": list(stat) if stat else None, **_stored(result)}
                 for path, (digest, stat, result) in entries.items()
             }
         },
@@ -111,6 +111,16 @@ def _result(result: FileResult) -> dict:
     }
 
 
+def _stored(result: FileResult) -> dict:
+    """An entry's result: `{"result": ...}`, or `{"empty": previewed}` for a result with nothing
+    to say (most of a tree's files), which a warm run of a large tree reads without building
+    its twenty-odd empty containers (16 copies of a 1,151-file tree: 11.7 MB of table)."""
+    raw = _result(result)
+    if raw["previewed"] is True and {**raw, "previewed": False} == _EMPTY_RESULT:
+        return {"empty": True}
+    return {"empty": False} if raw == _EMPTY_RESULT else {"result": raw}
+
+
 # --------------------------------------------------------------------------- reading
 
 #: The entry of a file with nothing to say, as the JSON decoder gives it back.
@@ -127,7 +137,12 @@ def _entries(raw) -> dict:
             stat = tuple(_int(v) for v in _of(stat, list))
             if len(stat) != 5:
                 raise Malformed("stat")
-        out[path] = (digest, stat, _file_result(path, _of(entry.get("result"), dict)))
+        if "empty" in entry:  # `_stored`: nothing to say, previewed or not
+            if "result" in entry:
+                raise Malformed("entry")
+            out[path] = (digest, stat, FileResult(path, previewed=_of(entry["empty"], bool)))
+        else:
+            out[path] = (digest, stat, _file_result(path, _of(entry.get("result"), dict)))
     return out
 
 
