@@ -76,11 +76,11 @@ GATED = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.
 
 def _rule_modules(seen: dict) -> list:
     """The rule modules (not their screens) and LibCST-using vocabulary a run loaded."""
-    from mcp_migrate.rules import _is_screen
+    from mcp_migrate.rules import is_screen_module
 
     light = {"mcp_migrate.rules", "mcp_migrate.vocabulary"} | {f"mcp_migrate.vocabulary.{m}" for m in LIGHT_VOCABULARY}
     packages = {n.rpartition(".")[0] for n in seen["rules"]}  # `rules.rt102`, above its screen
-    return [n for n in seen["rules"] if n not in light | packages and not _is_screen(n)]
+    return [n for n in seen["rules"] if n not in light | packages and not is_screen_module(n)]
 
 
 #: The vocabulary the screens read: none of it imports LibCST (test_screens_load_no_libcst).

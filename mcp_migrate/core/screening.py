@@ -96,6 +96,8 @@ def screens(data: bytes, path: str, settings: Settings, classes: tuple | None = 
     settings = with_view(settings)
     classes = settings.rules if classes is None else classes
     view = view_of(settings)
+    # What the screens read of the Settings (the rest, a fix run's plan above all, they never
+    # read): a recheck of the same bytes under another plan keeps the answer.
     key = (path, settings.select, settings.extend_apis, settings.max_file_size)
     last = view.table("last screened").get(None)
     if last is not None and last[0] is data and last[1] == key and _same_screens(last[2], classes):

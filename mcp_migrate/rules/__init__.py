@@ -18,10 +18,11 @@ def _modules(screens: bool) -> list:
     """The modules of this package, sub-packages' modules included (`rt102.rule`), imported in
     name order: the screen modules (`*_screen`, `rt102.screen`) or the others."""
     names = [info.name for info in pkgutil.walk_packages(__path__, __name__ + ".")]
-    return [importlib.import_module(name) for name in names if _is_screen(name) == screens]
+    return [importlib.import_module(name) for name in names if is_screen_module(name) == screens]
 
 
-def _is_screen(name: str) -> bool:
+def is_screen_module(name: str) -> bool:
+    """A module of a rule's screens, by its name: `rt001_screen`, `rt102.screen`."""
     last = name.rpartition(".")[2]
     return last == "screen" or last.endswith("_screen")
 
