@@ -208,6 +208,35 @@ def test_the_runner_asks_each_files_gate_once(tmp_path, monkeypatch):
     assert len(calls) == count + 2
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_screen_that_raises_costs_its_file_only(tmp_path, monkeypatch, jobs):
+    """A bug in a rule's screens is an internal error of the file it raised on, as a rule's is:
+    the runner's screening loop (before the pool) does not stop the run."""
+    from mcp_migrate.rules.rt001_screen import RootsRequestScreen
+    from mcp_migrate.run import schedule
+    from mcp_migrate.run.plan import plan
+    from mcp_migrate.run.records import CheckOptions
+
+    monkeypatch.chdir(tmp_path)
+    count = schedule.POOL_THRESHOLD + 1
+    for i in range(count):
+        (tmp_path / f"m{i}.py").write_text("from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
+    (tmp_path / "boom.py").write_text("from mcp.server.fastmcp import FastMCP\n\n# BOOM\n")
+    real = RootsRequestScreen.screen.__func__
+
+    def raising(cls, data):
+        if b"BOOM" in data:
+            raise RuntimeError("a screen's bug")
+        return real(cls, data)
+
+    monkeypatch.setattr(RootsRequestScreen, "screen", classmethod(raising))
+    results = schedule.run_items(plan(["."], CheckOptions()).items, jobs=jobs)
+    broken = {r.path: [e.message for e in r.errors] for r in results if r.errors}
+    assert len(results) == count + 1 and list(broken) == ["boom.py"]
+    assert "a screen's bug" in broken["boom.py"][0]
+    assert sum(len(r.findings) for r in results) == 0
+
+
 def _mixed_tree(root, closed: int) -> None:
     """Three files no gate opens, an MCP file a rule reports on, one it does not, then
     `closed` more files no gate opens."""

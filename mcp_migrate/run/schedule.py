@@ -142,6 +142,9 @@ def _decided_without_rules(source, settings, data: bytes | None) -> FileResult |
         return check_file((source, settings))
     if not may_report(data, settings):
         return unreported(source.display, settings)
-    if screened_out(data, source.display, settings) is None:
+    try:
+        if screened_out(data, source.display, settings) is None:
+            return None
+    except Exception:  # noqa: BLE001 - a screen's bug: the file's own check reports it, the run goes on
         return None
     return check_data((source, settings, data))  # decided by the screens: no rule, no LibCST
