@@ -34,10 +34,7 @@ def rule_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
     from mcp_migrate.rules import all_rules
     from mcp_migrate.vocabulary.wrappers import WrapperCalls
 
-    chosen = tuple(rule for rule in all_rules() if rule.CODE in select)
-    if any(code in select for code, _ in extend_apis):
-        chosen += (WrapperCalls,)
-    return chosen
+    return _selected(all_rules(), WrapperCalls, select, extend_apis)
 
 
 @lru_cache(maxsize=64)
@@ -49,9 +46,15 @@ def screen_classes(select: frozenset, extend_apis: tuple = ()) -> tuple:
     from mcp_migrate.rules import all_screens
     from mcp_migrate.vocabulary.wrappers_screen import WrapperCallsScreen
 
-    chosen = tuple(screen for screen in all_screens() if screen.CODE in select)
+    return _selected(all_screens(), WrapperCallsScreen, select, extend_apis)
+
+
+def _selected(classes: tuple, wrappers: type, select: frozenset, extend_apis: tuple) -> tuple:
+    """The classes of `classes` whose code `select` names, plus `wrappers` (the extend-apis
+    wrappers' class) when a selected rule has configured wrappers: what a selection runs."""
+    chosen = tuple(cls for cls in classes if cls.CODE in select)
     if any(code in select for code, _ in extend_apis):
-        chosen += (WrapperCallsScreen,)
+        chosen += (wrappers,)
     return chosen
 
 

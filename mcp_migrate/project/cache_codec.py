@@ -116,9 +116,7 @@ def _stored(result: FileResult) -> dict:
     to say (most of a tree's files), which a warm run of a large tree reads without building
     its twenty-odd empty containers (16 copies of a 1,151-file tree: 11.7 MB of table)."""
     raw = _result(result)
-    if raw["previewed"] is True and {**raw, "previewed": False} == _EMPTY_RESULT:
-        return {"empty": True}
-    return {"empty": False} if raw == _EMPTY_RESULT else {"result": raw}
+    return {"empty": raw["previewed"]} if {**raw, "previewed": False} == _EMPTY_RESULT else {"result": raw}
 
 
 # --------------------------------------------------------------------------- reading
