@@ -124,6 +124,60 @@ def test_the_screen_skips_what_no_rule_can_report(monkeypatch):
     assert parsed == []
 
 
+#: (code, a file its byte screens let through that the rule finds nothing in, the same shape
+#: the rule reports): the syntax screen asks what the rule asks, so the first never reaches
+#: LibCST and the second keeps its finding.
+SCREENED_PAIRS = [
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT
+        + "from urllib.parse import urlparse\n\ndef resource_title(uri):\n    return urlparse(uri).path\n",
+        EXAMPLE_IMPORT
+        + "from urllib.parse import urlparse\n\ndef to_path(root_uri):\n    return urlparse(root_uri).path\n",
+        id="RT102-a-bare-uri-is-any-scheme-s",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + 'def resource(p):\n    return {"resource_uri": f"file://{p}"}\n',
+        EXAMPLE_IMPORT + 'def share(p):\n    return {"roots": [f"file://{p}"]}\n',
+        id="RT102-an-assembled-uri-lands-in-no-root",
+    ),
+    pytest.param(
+        "HA002",
+        'from foundry.tools import McpToolbox\nMcpToolbox(require_approval="never")\n',
+        'from agents.mcp import MCPServerStdio\nMCPServerStdio(params={}, require_approval="never")\n',
+        id="HA002-not-openai-agents",
+    ),
+    pytest.param(
+        "HA002",
+        "from ag_ui import McpWrapper\nMcpWrapper(agent=a, require_confirmation=False)\n",
+        "from google.adk.tools.mcp_tool import McpToolset\nMcpToolset(connection_params=p, require_confirmation=False)\n",
+        id="HA002-not-google-adk",
+    ),
+    pytest.param(
+        "HA002",
+        'settings = {"require_approval": "never", "retries": 3}  # for MCP\n',
+        'tool = {"type": "mcp", "server_label": "x", "require_approval": "never"}\n',
+        id="HA002-not-a-hosted-mcp-tool",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "quiet", "loud"), SCREENED_PAIRS)
+def test_the_syntax_screen_asks_what_the_rule_asks(code, quiet, loud, monkeypatch):
+    settings = default_settings()
+    parsed = []
+    real_parse = engine.cst.parse_module
+    monkeypatch.setattr(engine.cst, "parse_module", lambda data: parsed.append(1) or real_parse(data))
+    decided = engine.screens(quiet.encode(), "x.py", settings)
+    assert code in {rule.CODE for rule in decided.byte_rules}  # the bytes alone let it through
+    assert code not in decided.codes
+    assert check_bytes(quiet.encode(), "x.py", settings).findings == []
+    assert parsed == []
+    assert code in engine.screens(loud.encode(), "y.py", settings).codes
+    assert [f.code for f in check_bytes(loud.encode(), "y.py", settings).findings] == [code]
+
+
 def test_a_file_the_standard_parser_cannot_read_keeps_its_rules():
     """Syntax newer than this Python (or any the `ast` module rejects) leaves the decision to
     the byte screens and LibCST: the screen never guesses."""

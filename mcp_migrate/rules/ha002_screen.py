@@ -7,6 +7,7 @@ import ast
 
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import string as screen_string
+from mcp_migrate.core.sdk import OPENAI_AGENTS
 
 
 def _never_tree(node) -> str | None:
@@ -35,11 +36,15 @@ class ApprovalDisabledScreen(Rule):
     def screen_tree(cls, syntax, settings) -> bool:
         """`require_approval=` that turns approval off for every tool, `require_confirmation=False`,
         or a `"require_approval"` key doing the same in a mapping."""
-        if any(_never_tree(value) for _, value in syntax.keyword_calls("require_approval")):
+        imported = syntax.imported
+        agents = any(_from(name, OPENAI_AGENTS) for name in imported)
+        if agents and any(_never_tree(value) for _, value in syntax.keyword_calls("require_approval")):
             return True
-        for _, value in syntax.keyword_calls("require_confirmation"):
-            if value.__class__ is ast.Constant and value.value is False:
-                return True
+        if any(_from(name, "google") for name in imported):
+            for _, value in syntax.keyword_calls("require_confirmation"):
+                if value.__class__ is ast.Constant and value.value is False:
+                    return True
+        hosted = None
         for mapping in syntax.of(ast.Dict):
             for key, value in zip(mapping.keys, mapping.values):
                 if (
@@ -47,5 +52,27 @@ class ApprovalDisabledScreen(Rule):
                     and screen_string(key) == "require_approval"
                     and _never_tree(value) not in (None, "False")
                 ):
-                    return True
+                    if hosted is None:
+                        hosted = _hosted_tree(syntax)
+                    if hosted:
+                        return True
         return False
+
+
+def _from(imported: str, package: str) -> bool:
+    """An import of `package` or of something in it (`agents`, `agents.mcp.MCPServerStdio`):
+    the rule's calls resolve through this file's imports only (core.resolve: a relative import
+    keeps its dots), so a call of neither package's is no finding of it."""
+    return imported == package or imported.startswith(package + ".")
+
+
+def _hosted_tree(syntax) -> bool:
+    """What `visit_DictElement` needs of a hosted MCP tool's mapping, file-wide: a
+    `"server_label"` or `"mcp"` string, or a call of a `...HostedMCPTool` (imported by that
+    name, or an attribute of an imported module)."""
+    strings = syntax.strings
+    return (
+        "server_label" in strings
+        or "mcp" in strings
+        or any(name.endswith("HostedMCPTool") for name in syntax.identifiers)
+    )

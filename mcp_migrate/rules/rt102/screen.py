@@ -35,13 +35,27 @@ def file_text_tree(node) -> bool:
 
 
 def surgery_tree(syntax) -> bool:
-    """String surgery or assembly on a `file:/` literal (`_surgery`, `_split_index`, `_format`,
-    `visit_FormattedString`, `visit_BinaryOperation`)."""
+    """String surgery on a `file:/` literal (`_surgery`, `_split_index`), or assembly of one
+    (`_format`, `visit_FormattedString`, `visit_BinaryOperation`) in a file whose code says
+    "root" somewhere (`assembly_tree`)."""
     for name in SURGERY:
         for call in syntax.method_calls(name):
             args = screen_positional(call)
             if args and file_text_tree(args[0]):
                 return True
+    return assembly_tree(syntax) and says_root_anywhere(syntax)
+
+
+def says_root_anywhere(syntax) -> bool:
+    """Some identifier or string of the code names a root (`says_root`): an assembled URI is
+    RT102's only where it becomes a root (`vocabulary.lands_in_root`: a root-named call,
+    keyword, dict key, target, comparison operand, function or annotation, each spelled by an
+    identifier or a string of the file, an imported module's name included)."""
+    return any(says_root(name) for name in syntax.identifiers) or any(says_root(text) for text in syntax.strings)
+
+
+def assembly_tree(syntax) -> bool:
+    """A `file://` URI assembled from a value: `.format`, an f-string, `+` or `%`."""
     for call in syntax.method_calls("format"):
         text = screen_string(call.func.value)
         if text is not None and text.startswith("file://"):
@@ -82,6 +96,19 @@ def uri_named_tree(node) -> bool:
     if kind is ast.Subscript:
         return screen_string(node.slice) == "uri"
     return False
+
+
+def root_uri_tree(node) -> bool:
+    """A value a root's URI by its words (`_holds_file_uri` and `_names_a_root`, what a
+    `urlparse(X).path` without a scheme test needs): URI-named, and some name or attribute in
+    it names a root (`root_uri`, `root.uri`, `str(roots[0].uri)`)."""
+    if not uri_named_tree(node):
+        return False
+    return any(
+        (part.__class__ is ast.Name and says_root(part.id))
+        or (part.__class__ is ast.Attribute and says_root(part.attr))
+        for part in ast.walk(node)
+    )
 
 
 def a_root_tree(node) -> bool:
@@ -169,7 +196,7 @@ class NaiveFileUriScreen(Rule):
                     return True
         if "path" in syntax.attributes:
             parses = syntax.calls_to("urlparse", "urlsplit")
-            if parses and (guarded or (mcp and any(uri_named_tree(first_given(call)) for call in parses))):
+            if parses and (guarded or (mcp and any(root_uri_tree(first_given(call)) for call in parses))):
                 return True
             for node in syntax.of(ast.Attribute):
                 uri = node.value
