@@ -3,6 +3,7 @@ one may run code, alter findings or make the tool write outside its own folder (
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pickle
@@ -533,3 +534,47 @@ def test_a_short_entry_that_is_not_one_is_a_miss(entry):
         + body
     )
     assert cache_codec.decode_table(key, name, data) is None
+
+
+# The questions a check asked of its run's plan (core.coordination.AskedPlan) ---------------------
+
+
+def test_a_results_plan_questions_are_kept_as_plain_data():
+    """A warm run's result keeps what its check asked of the plan, so the run need not check the
+    file again under a plan that answers alike; an empty result asked nothing worth keeping."""
+    from mcp_migrate.core.findings import FileResult
+
+    key, name = b"K" * 32, "fp/table.json"
+    asked = (("tests_go_with_code", (), False), ("warned", (), ("f()",)), ("client_fix", ("unsafe",), None))
+    entries = {
+        "t.py": ("d1", None, dataclasses.replace(_with_a_finding("t.py"), plan_asked=asked)),
+        "old.py": ("d2", None, dataclasses.replace(_with_a_finding("old.py"), plan_asked=None)),
+        "quiet.py": ("d3", None, FileResult("quiet.py", plan_asked=(("warned", (), ()),))),
+    }
+    data = cache_codec.encode_table(key, name, entries)
+    assert set(json.loads(data.partition(b"\n")[2])["entries"]["quiet.py"]) == {"digest", "stat", "empty"}
+    back = cache_codec.decode_table(key, name, data)
+    assert {p: r.plan_asked for p, (_, _, r) in back.items()} == {"t.py": asked, "old.py": None, "quiet.py": None}
+
+
+@pytest.mark.parametrize("asked", [{}, [["warned", [], 1]], [["warned", "x", []]], [[1, [], True]], [["warned", []]]])
+def test_plan_questions_that_are_not_plain_data_are_a_miss(asked):
+    key, name = b"K" * 32, "fp/table.json"
+    good = cache_codec.encode_table(key, name, {"t.py": ("d", None, _with_a_finding("t.py"))})
+    body = json.loads(good.partition(b"\n")[2])
+    body["entries"]["t.py"]["result"]["plan_asked"] = asked
+    raw = json.dumps(body).encode()
+    data = b"%s %d %s\n" % (
+        cache_codec.MAGIC,
+        cache_codec.SCHEMA,
+        cache_key.sign(key, name.encode() + b"\n" + raw).encode(),
+    )
+    assert cache_codec.decode_table(key, name, good) is not None
+    assert cache_codec.decode_table(key, name, data) is None
+
+
+def _with_a_finding(path: str):
+    from mcp_migrate.core.findings import FileResult, Finding
+
+    finding = Finding(path, 1, 1, 1, 2, "RT001", "roots-request", "asks", "deprecated", "none", "")
+    return FileResult(path, findings=[finding], plan_asked=(("warned", (), ()),))

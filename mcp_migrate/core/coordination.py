@@ -6,7 +6,9 @@ whether its server still asks for roots, the client calls and environment variab
 use the directories, the plumbing it marked for review): the results cache keeps them and the
 migration report lists them. What the run decides from every file's notes reaches each file as
 its `Settings.run`, a `RunPlan`: the engine and the rewrites consult only this interface (the
-tools clients now pass the directories to, and what becomes of a client-side fix). The plan that
+tools clients now pass the directories to, and what becomes of a client-side fix); a check
+keeps the questions it asked with their answers (`AskedPlan`), so the run checks a file again
+under another plan only where that plan answers one of them otherwise. The plan that
 knows Roots (which servers still ask, `fix` against `fix --unsafe-fixes`, the words a withheld
 fix's help gets) is the run floor's: run.roots_plan.
 """
@@ -242,3 +244,76 @@ def note_kept_plumbing(context, item: KeptPlumbing) -> None:
     """Record that this file's rewrite marked `item` for review instead of removing its use."""
     if item not in context.notes.kept:
         context.notes.kept.append(item)
+
+
+#: The RunPlan questions an analysis may ask: its methods, and its one field (`tools`).
+PLAN_QUESTIONS = frozenset(
+    {"tools", *(name for name, value in vars(RunPlan).items() if callable(value) and not name.startswith("_"))}
+)
+
+
+class AskedPlan:
+    """A RunPlan that answers as `plan` does and keeps each question with its answer
+    (`asked`: (question, arguments, the answer as `plain` data), in the order asked). A file's check under one plan
+    is its check under another that answers each of those questions alike (`same_answers`):
+    the analysis reads nothing else of the run, so the run's coordination need not check that
+    file again (run.coordination)."""
+
+    def __init__(self, plan: RunPlan) -> None:
+        self._plan = plan
+        self.asked: list = []
+
+    @property
+    def tools(self) -> tuple:
+        answer = self._plan.tools
+        self.asked.append(("tools", (), plain(answer)))
+        return answer
+
+    def __getattr__(self, name: str):
+        if name not in PLAN_QUESTIONS:
+            raise AttributeError(name)
+        method = getattr(self._plan, name)
+
+        def asked(*args):
+            answer = method(*args)
+            self.asked.append((name, args, plain(answer)))
+            return answer
+
+        return asked
+
+
+def plain(answer):
+    """An answer as plain data, tuples of strings, booleans and None (what the results cache
+    keeps, and what `same_answers` compares): a set sorted, a MigratedTool as its fields."""
+    if isinstance(answer, (frozenset, set)):
+        return tuple(sorted(plain(item) for item in answer))
+    if isinstance(answer, MigratedTool):
+        return (answer.tool, answer.parameter, answer.optional, answer.single)
+    if isinstance(answer, (tuple, list)):
+        return tuple(plain(item) for item in answer)
+    return answer
+
+
+def same_answers(asked: tuple, plan: RunPlan, data: bytes) -> bool:
+    """Whether `plan` answers each of a check's questions (`AskedPlan.asked`) as they were
+    answered, for the file of `data`. The names whose use warns (`warned`) count only where the
+    file spells them (core.fix.accept_deprecation.spells_any): a name whose last identifier is
+    nowhere in its bytes cannot change what the check made of it."""
+    for name, args, answer in asked:
+        now = plain(plan.tools if name == "tools" else getattr(plan, name)(*args))
+        if now == answer:
+            continue
+        if name != "warned" or any(_may_spell(data, changed) for changed in set(now) ^ set(answer)):
+            return False
+    return True
+
+
+def _may_spell(data: bytes, warned_name: str) -> bool:
+    """Whether the file's bytes may use a warned name: its identifier occurs in them (`f()`:
+    `f`; `Owner(p=`: `p`, the keyword a call passes). An identifier other than ASCII may be
+    spelled in another encoding: it may, then."""
+    if warned_name.endswith("()"):
+        identifier = warned_name[:-2].rpartition(".")[2]
+    else:
+        identifier = warned_name.rpartition("(")[2].rstrip("=")
+    return not identifier.isascii() or identifier.encode() in data

@@ -139,9 +139,16 @@ class Analysis:
     #: The project view the analysis read the project through (core.project_view): its fixes
     #: and previews read the project's line length through it too.
     view: object = None
-    #: Names other files of the run import from this one (RunPlan.kept_imports): its fixes
-    #: keep their imports.
-    kept_imports: frozenset = frozenset()
+    #: The run's plan and the file's path, for `kept_imports`.
+    plan: object = None
+    path: str = ""
+
+    def kept_imports(self) -> frozenset:
+        """Names other files of the run import from this one (RunPlan.kept_imports): its fixes
+        keep their imports. Asked of the plan only by a fix that leaves an import unread (a
+        question the check asks is one a plan must answer alike for its result to stand:
+        core.coordination.AskedPlan)."""
+        return self.plan.kept_imports(self.path) if self.plan is not None else frozenset()
 
 
 def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
@@ -154,7 +161,7 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     with view_of(settings).recording() as seen:
         analysis = _analyze(data, path, settings)
     analysis.view = settings.view
-    analysis.kept_imports = settings.run.kept_imports(path)
+    analysis.plan, analysis.path = settings.run, path
     if seen:
         analysis.result.depends = tuple(sorted(seen))
     return analysis
@@ -544,7 +551,7 @@ def _decide_fixes(
     _carry_with_their_flow([rep for rep in reports if rep.code in migrating], module)
     _still_providing(reports, rules, kept)
     if test_code and not plan.tests_go_with_code():
-        _tests_accept(reports, rules, module, plan.warned(), (path, settings.view))
+        _tests_accept(reports, rules, module, plan, (path, settings.view))
     return private
 
 
@@ -617,11 +624,12 @@ def _tests_wait(reports: list, rules: list) -> None:
             rep.fix, rep.kind, rep.help = None, None, with_note(own, TESTS_WAIT)
 
 
-def _tests_accept(reports: list, rules: list, module, warned: frozenset, where: tuple) -> None:
+def _tests_accept(reports: list, rules: list, module, plan, where: tuple) -> None:
     """Test code that waits for the code it tests (`_tests_wait`), where that code warns of its
-    deprecation once the suggestions are applied (`warned`: the names whose use warns,
-    RunPlan.warned) and the test module spells one of them: it accepts the warning, laid out
-    for the project's line length (`where`: the path and the project view), suggested with the deprecations
+    deprecation once the suggestions are applied (the names whose use warns, `plan.warned()`,
+    asked only where a finding waits) and the test module spells one of them: it accepts the
+    warning, laid out for the project's line length (`where`: the path and the project view),
+    suggested with the deprecations
     (core.fix.accept_deprecation), and each Roots finding still without an edit carries it. A
     module that already accepts it tests the deprecated behaviour on purpose: its Roots
     findings are kept aside (`Report.migrated`), so the run after the suggestions converges."""
@@ -634,7 +642,7 @@ def _tests_accept(reports: list, rules: list, module, warned: frozenset, where: 
             rep.fix, rep.kind, rep.migrated = None, None, ACCEPTS_DEPRECATION
         return
     waiting = [rep for rep in roots if rep.fix is None and rep.kind is None]
-    accepting = acceptance(module, *where) if waiting and spells_any(module, warned) else None
+    accepting = acceptance(module, *where) if waiting and spells_any(module, plan.warned()) else None
     for rep in waiting if accepting is not None else ():
         own = rep.help.removeprefix(TESTS_WAIT + "; ")
         rep.fix, rep.help = accepting, with_note(own, TESTS_ACCEPT)

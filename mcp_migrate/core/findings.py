@@ -160,6 +160,10 @@ class FileResult:
     #: HelperSite per helper of this file whose body holds a finding that callers stand for
     #: (one call away): where a caller's Via leads (core.callers).
     helpers: tuple = ()
+    #: The questions the check asked of its run's plan, with their answers
+    #: (core.coordination.AskedPlan): the run need not check the file again under a plan that
+    #: answers them alike. None where they are not known (a result from the results cache).
+    plan_asked: tuple | None = None
 
     @property
     def fixed(self) -> list:

@@ -108,7 +108,13 @@ def _result(result: FileResult) -> dict:
         "previewed": result.previewed,
         "depends": [list(entry) for entry in result.depends],
         "helpers": [list(site) for site in result.helpers],
+        "plan_asked": None if result.plan_asked is None else [_as_lists(item) for item in result.plan_asked],
     }
+
+
+def _as_lists(value):
+    """A plan question with its arguments and answer (core.coordination.plain), tuples as lists."""
+    return [_as_lists(item) for item in value] if isinstance(value, tuple) else value
 
 
 def _stored(result: FileResult) -> dict:
@@ -116,7 +122,8 @@ def _stored(result: FileResult) -> dict:
     to say (most of a tree's files), which a warm run of a large tree reads without building
     its twenty-odd empty containers (16 copies of a 1,151-file tree: 11.7 MB of table)."""
     raw = _result(result)
-    return {"empty": raw["previewed"]} if {**raw, "previewed": False} == _EMPTY_RESULT else {"result": raw}
+    empty = {**raw, "previewed": False, "plan_asked": None} == _EMPTY_RESULT  # (nothing to check again)
+    return {"empty": raw["previewed"]} if empty else {"result": raw}
 
 
 # --------------------------------------------------------------------------- reading
@@ -208,7 +215,23 @@ def _checked_result(path: str, raw: dict) -> FileResult:
         code, owner, name, line, column = item
         helpers.append(HelperSite(_of(code, str), _optional_str(owner), _of(name, str), _int(line), _int(column)))
     result.helpers = tuple(helpers)
+    asked = raw.get("plan_asked")
+    if asked is not None:
+        result.plan_asked = tuple(_plan_question(item) for item in _of(asked, list))
     return result
+
+
+def _plan_question(raw) -> tuple:
+    """(question, arguments, answer) of core.coordination.AskedPlan: names and plain data."""
+    name, args, answer = _triple(raw)
+    return _of(name, str), tuple(_of(arg, str) for arg in _of(args, list)), _plain(answer)
+
+
+def _plain(value):
+    """Plain data (core.coordination.plain): strings, booleans, None and tuples of them."""
+    if value is None or type(value) in (str, bool):
+        return value
+    return tuple(_plain(item) for item in _of(value, list))
 
 
 def _optional_str(value) -> str | None:

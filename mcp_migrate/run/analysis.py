@@ -9,6 +9,7 @@ import dataclasses
 
 from mcp_migrate import api
 from mcp_migrate.api import may_report
+from mcp_migrate.core.coordination import AskedPlan
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.run.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 
@@ -24,20 +25,25 @@ def check(data: bytes, display: str, settings):
     done = api.screened_out(data, display, settings)
     if done is not None:
         done.previewed = bool(settings.fix_previews)
+        done.plan_asked = ()
         return done
-
+    asked = AskedPlan(settings.run)
+    settings = dataclasses.replace(settings, run=asked)
     if not settings.fix_previews:
-        return api.check_bytes(data, display, settings)
-    result = _with_previews(api.analyze(data, display, settings), data, display, settings)
-    result.previewed = True
-    result.finding_fixes = _as_hunks(data, result.finding_fixes)
+        result = api.check_bytes(data, display, settings)
+    else:
+        result = _with_previews(api.analyze(data, display, settings), data, display, settings)
+        result.previewed = True
+        result.finding_fixes = _as_hunks(data, result.finding_fixes)
+    result.plan_asked = tuple(asked.asked)
     return result
 
 
 def unreported(display: str, settings) -> FileResult:
     """The check's result for a file no selected rule can report on (`may_report` False):
-    empty, and previewed when the run previews (there is nothing to preview)."""
-    return FileResult(display, previewed=bool(settings.fix_previews))
+    empty, and previewed when the run previews (there is nothing to preview); it asked its
+    run's plan nothing."""
+    return FileResult(display, previewed=bool(settings.fix_previews), plan_asked=())
 
 
 def _with_previews(analysis, data: bytes, display: str, settings):

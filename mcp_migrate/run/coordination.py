@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from mcp_migrate.core import callers
-from mcp_migrate.core.coordination import TESTS_ACCEPT, waiting, with_note
+from mcp_migrate.core.coordination import TESTS_ACCEPT, same_answers, waiting, with_note
 from mcp_migrate.core.findings import FIXING_KINDS, FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
@@ -258,12 +258,17 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
             f.code == TOOL_CALLER_CODE and (f.fix != "none" or waiting) for f in result.findings
         ):
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
-    _replace_results(run, chosen, recheck)
+    _replace_results(run, chosen, recheck, first=True)
 
 
-def _replace_results(run: RunResult, chosen: list, recheck: Callable) -> None:
+def _replace_results(run: RunResult, chosen: list, recheck: Callable, first: bool = False) -> None:
     """Check `chosen` ([(index in run.results, FileRef, Settings)]) again and put the results
-    in place of the first check's (which stand where the new check fails)."""
+    in place of the first check's (which stand where the new check fails). With `first` (the
+    results are still the checks' own: no coordination has changed them yet), a file whose
+    check asked its plan nothing the new plan answers otherwise (core.coordination
+    .same_answers) keeps its result: checked again, it would give the same one."""
+    if first:
+        chosen = [entry for entry in chosen if not _answered_alike(run, *entry)]
     if not chosen:
         return
     sources = [ref.path if ref.data is None else None for _, ref, _ in chosen]
@@ -277,6 +282,26 @@ def _replace_results(run: RunResult, chosen: list, recheck: Callable) -> None:
             continue  # the first check's result stands
         run.results[index] = adjusted([result], {result.path: ref.policy})[0]
         run.files[result.path] = ref._replace(settings=settings)  # what propose_fixes runs
+
+
+def _answered_alike(run: RunResult, index: int, ref, settings) -> bool:
+    """Whether the first check of `run.results[index]` stands under `settings` (its questions to
+    the plan answered alike: core.coordination.same_answers); the file then goes on with
+    `settings`, as a file checked again does (what propose_fixes runs)."""
+    asked = run.results[index].plan_asked
+    if asked is None:
+        return False
+    if any(name == "warned" for name, _, _ in asked):
+        try:
+            data = ref.read()
+        except OSError:
+            return False
+    else:
+        data = b""
+    if not same_answers(asked, settings.run, data):
+        return False
+    run.files[run.results[index].path] = ref._replace(settings=settings)
+    return True
 
 
 def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Callable) -> None:
@@ -300,7 +325,7 @@ def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Ca
             plan = ref.settings.run if isinstance(ref.settings.run, RootsPlan) else RootsPlan()
             plan = plan.decided_as(run_plan)
             chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
-    _replace_results(run, chosen, recheck)
+    _replace_results(run, chosen, recheck, first=True)
 
 
 def _searched(entries: list, readers: list, imports: bool = True) -> tuple:

@@ -9,6 +9,7 @@ second, which a fix or preview that touches no import must not pay."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from functools import lru_cache
 from typing import cast
 
@@ -111,18 +112,22 @@ def _uses_in(root: cst.CSTNode) -> dict:
 
 
 def remove_orphaned_imports(
-    before: cst.Module, after: cst.Module, used_before: dict | None = None, kept: frozenset = frozenset()
+    before: cst.Module, after: cst.Module, used_before: dict | None = None, kept: Callable | None = None
 ) -> cst.Module:
     """`after` without the imports its edits left unused (they were used in `before`), but those
-    binding a name in `kept`: other modules import it from this one (run.reexports)."""
+    binding a name in `kept()`: other modules import it from this one (run.reexports). `kept`
+    is called only when an import was left unused (it asks the run's plan)."""
     if used_before is None:
         used_before = name_uses(before)
     used_after = name_uses(after)
     orphaned = [
         (bound, mod, obj, asname)
         for bound, mod, obj, asname in _imported_names(after)
-        if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0 and bound not in kept
+        if used_before.get(bound, 0) > 0 and used_after.get(bound, 0) <= 0
     ]
+    if orphaned and kept is not None:
+        names = kept()
+        orphaned = [entry for entry in orphaned if entry[0] not in names]
     if not orphaned:
         return after
     words = {bound for bound, _, _, _ in orphaned}
