@@ -126,6 +126,9 @@ class Resolver:
         #: a test's parameter of that name is an instance of it (pytest injects it).
         self.fixtures: dict = {}
         self._prepassing = False
+        #: The classes the module defines at its top level (from the pre-pass): every call of
+        #: a file may ask (vocabulary.wrappers.instance_class), so they are collected once.
+        self.top_level_classes: frozenset = frozenset()
         #: (project view, path) when the project's own classes are typed (`see_project`).
         self._project: tuple | None = None
         #: qualified name -> its ProjectClass or function result (None: not the project's).
@@ -145,6 +148,7 @@ class Resolver:
         # (`client = Client(...)` after `from fastmcp import Client`), not the still-empty
         # source-order scope.
         self._prepassing = True
+        self.top_level_classes = frozenset(s.name.value for s in module.body if isinstance(s, cst.ClassDef))
         try:
             self._prepass_block(module.body)
             self._note_nested_imports(module.body)

@@ -77,21 +77,19 @@ def callee_key(func, ancestors: list, resolver, methods_only: bool = False) -> t
             return (owner[0], func.attr.value)
         return None
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and not methods_only:
-        cls = instance_class(func.value.value, ancestors)
+        cls = instance_class(func.value.value, ancestors, resolver.top_level_classes)
         if cls is not None:
             return (cls, func.attr.value)
     return None
 
 
-def instance_class(name: str, ancestors: list) -> str | None:
+def instance_class(name: str, ancestors: list, classes: frozenset) -> str | None:
     """The same-file class `name` holds an instance of, in the functions around the node
     (innermost first): a parameter annotated with it (`manager: RootsManager`), or one plain
-    assignment from its constructor (`cfg = RootsConfig(...)`, a closure reading it too)."""
+    assignment from its constructor (`cfg = RootsConfig(...)`, a closure reading it too).
+    `classes`: the classes the module defines at its top level (Resolver.top_level_classes)."""
     module = ancestors[0] if ancestors and isinstance(ancestors[0], cst.Module) else None
-    if module is None:
-        return None
-    classes = {stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef)}
-    if not classes:
+    if module is None or not classes:
         return None
     for func in reversed([a for a in ancestors if isinstance(a, cst.FunctionDef)]):
         for param in all_params(func.params):
