@@ -6,12 +6,15 @@ run's deprecations warn of)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_accept_deprecation import LIBRARY
+from test_accept_deprecation import TEST as ROUTER_TEST  # spells the parameter the suggestions deprecate
 
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
@@ -40,13 +43,7 @@ def test_the_plan_asked_keeps_each_question_with_its_answer():
     ]
     assert same_answers(tuple(asked.asked), plan, b"f()")
     assert not same_answers(tuple(asked.asked), RootsPlan(warned_names=("f()",)), b"")  # no tools
-    assert not same_answers(tuple(asked.asked), dataclass_replace(plan, removable_names=()), b"")
-
-
-def dataclass_replace(plan, **fields):
-    import dataclasses
-
-    return dataclasses.replace(plan, **fields)
+    assert not same_answers(tuple(asked.asked), dataclasses.replace(plan, removable_names=()), b"")
 
 
 def test_only_the_plans_questions_are_answered():
@@ -71,30 +68,6 @@ def test_a_warned_name_counts_only_where_the_file_may_spell_it(warned, data, ali
     assert same_answers(tuple(asked.asked), RootsPlan(warned_names=warned), data) is alike
 
 
-LIBRARY = """from mcp.client.session import ListRootsFnT
-
-
-def create_router(list_roots_callback: ListRootsFnT | None = None):
-    def handle(method):
-        if method == "roots/list":
-            return list_roots_callback
-        return None
-
-    return handle
-"""
-#: Spells the parameter the suggestions deprecate: the run's warned names change its fixes.
-ROUTER_TEST = """import pytest
-
-from lib.router import create_router
-
-
-def test_roots_list_answers_with_the_callback():
-    def callback(context):
-        return None
-
-    handle = create_router(list_roots_callback=callback)
-    assert handle("roots/list") is callback
-"""
 #: A test with a Roots finding that spells none of them.
 SESSION_TEST = """from mcp import ClientSession
 
