@@ -31,7 +31,7 @@ from mcp_migrate.core.codes import (
 )
 from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.context import Report
-from mcp_migrate.core.coordination import TESTS_ACCEPT, waiting, with_note
+from mcp_migrate.core.coordination import TESTS_ACCEPT, AskedPlan, RunPlan, waiting, with_note
 from mcp_migrate.core.deep import call_deep
 from mcp_migrate.core.deprecated import DEPRECATED, deprecated_for_roots, deprecated_functions
 from mcp_migrate.core.dispatch import run_rules
@@ -139,8 +139,9 @@ class Analysis:
     #: The project view the analysis read the project through (core.project_view): its fixes
     #: and previews read the project's line length through it too.
     view: object = None
-    #: The run's plan and the file's path, for `kept_imports`.
-    plan: object = None
+    #: The run's plan (a RunPlan, or the AskedPlan recording a check's questions to it) and the
+    #: file's path, for `kept_imports`.
+    plan: RunPlan | AskedPlan | None = None
     path: str = ""
 
     def kept_imports(self) -> frozenset:
