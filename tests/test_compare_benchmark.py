@@ -61,3 +61,28 @@ def test_a_relative_program_is_taken_from_the_callers_folder(tmp_path, monkeypat
     compare = load()
     assert compare._command("bin/tool --flag") == [str(tmp_path / "bin" / "tool"), "--flag"]
     assert compare._command("python -m tool") == ["python", "-m", "tool"]
+
+
+def test_a_finding_both_give_whose_fix_moved_is_changed(tmp_path, capsys):
+    """What a change to the run's coordination moves without moving a finding: its fix kind
+    and help, under the options the checks are given (`--args`)."""
+    (tmp_path / "repos" / "o+n").mkdir(parents=True)
+    finding = {"code": "RT002", "path": "a.py", "line": 3, "column": 4, "message": "supplies", "fix": "none"}
+    before = fake_tool(tmp_path, "before", [finding])
+    script = tmp_path / "after.py"
+    script.write_text(
+        "import json, sys\n"
+        f"finding = {finding!r}\n"
+        "if '--unsafe-fixes' in sys.argv:\n"
+        "    finding = dict(finding, fix='unsafe', help='now')\n"
+        "print(json.dumps({'findings': [finding]}))\n"
+    )
+    after = f"{sys.executable} {script}"
+    compare = load()
+    repos = ["--repos", str(tmp_path / "repos"), "--before", before, "--after", after]
+    assert compare.main([*repos, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["o+n"]["changed"] == []
+    assert compare.main([*repos, "--args=--unsafe-fixes"]) == 0
+    out = capsys.readouterr().out
+    assert "  ~ RT002 a.py:3:4 supplies (fix, help differ)\n" in out
+    assert out.endswith("1 repositories: 0 findings added, 0 removed, 1 changed\n")
