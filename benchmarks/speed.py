@@ -14,7 +14,9 @@ snapshot); every command runs from a scratch folder, never from a checkout. Per 
 - *-j / -j 1*: the same check with the default workers against `-j 1` (target <= 1.05);
 - *screens / parse* and *parses / files with findings*: one in-process `-j 1` run that times the
   engine's screens over every file and counts `libcst.parse_module` calls, against a bare parse of
-  the files with findings (targets <= 0.3 and <= 1.25);
+  the files with findings (targets <= 0.3 and <= 1.25); the files it parsed that hold no finding
+  are listed in the JSON with the rules the screens left to run on them, and counted per rule
+  (where a screen lets through what its rule never reports);
 - with `--no-findings`: cold check against `ruff check --select UP --no-cache` (target <= 0.75),
   and whether the run imported LibCST at all;
 - with `--fix-trees` (trees `fix --unsafe-fixes` has already converged): `fix --unsafe-fixes`
@@ -37,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 PY = sys.executable
@@ -75,6 +78,12 @@ def timed(*a, **k):
     finally:
         screen_time[0] += time.process_time() - t
 screening._screens = timed
+parsed = []  # (path, the codes of the rules the screens left): what each LibCST parse was for
+real_analyze = engine._parse_and_analyze
+def recorded(data, path, settings, rules, *rest):
+    parsed.append((path, sorted(rule.CODE for rule in rules)))
+    return real_analyze(data, path, settings, rules, *rest)
+engine._parse_and_analyze = recorded
 options = CheckOptions(jobs=1)
 files = [source.path for source, _ in plan([tree], options).items]
 run = run_check([tree], options)
@@ -87,8 +96,9 @@ for path in with_findings:
     except Exception:
         pass
 bare = time.process_time() - t
+without = sorted({(path, tuple(codes)) for path, codes in parsed if path not in set(with_findings)})
 print(json.dumps({"files": files, "with_findings": with_findings, "parses": parses[0],
-                  "screens_s": screen_time[0], "bare_parse_s": bare}))
+                  "screens_s": screen_time[0], "bare_parse_s": bare, "parsed_without_findings": without}))
 """
 
 #: floor2: the interpreter, LibCST's import, reading every discovered file, a bare parse of the
@@ -179,6 +189,9 @@ def measure_tree(tree: Path, runs: int) -> dict:
         "cold_per_floor2": floor["ratio"],
         "j1_cpu_s": jobs["b"],
         "jobs_per_j1": jobs["ratio"],
+        # The files the screens left to LibCST that hold no finding, with the rules that ran on
+        # them: where a screen lets through what its rule never reports.
+        "parsed_without_findings": p.get("parsed_without_findings", []),
     }
     print(
         f"{tree.name}: {row['files']} files, {n} with findings; LibCST parses {p['parses']} "
@@ -188,6 +201,13 @@ def measure_tree(tree: Path, runs: int) -> dict:
         f"{_x(jobs['ratio'])} (<= 1.05)",
         flush=True,
     )
+    extra = Counter(code for _, codes in row["parsed_without_findings"] for code in codes)
+    if extra:
+        print(
+            f"  parsed without a finding: {len(row['parsed_without_findings'])} files; rules that ran on them: "
+            + ", ".join(f"{code} {count}" for code, count in sorted(extra.items())),
+            flush=True,
+        )
     return row
 
 
