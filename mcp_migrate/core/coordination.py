@@ -253,11 +253,11 @@ PLAN_QUESTIONS = frozenset(
 
 
 class AskedPlan:
-    """A RunPlan that answers as `plan` does and keeps each question with its answer
-    (`asked`: (question, arguments, the answer as `plain` data), in the order asked). A file's check under one plan
-    is its check under another that answers each of those questions alike (`same_answers`):
-    the analysis reads nothing else of the run, so the run's coordination need not check that
-    file again (run.coordination)."""
+    """A RunPlan that answers as `plan` does and keeps each question with its answer (`asked`:
+    (question, arguments, the answer as `plain` data), in the order asked). A file's check under
+    one plan is its check under another that answers each of those questions alike
+    (`same_answers`): the analysis reads nothing else of the run, so the run's coordination
+    need not check that file again (run.coordination)."""
 
     def __init__(self, plan: RunPlan) -> None:
         self._plan = plan

@@ -630,8 +630,8 @@ def _tests_accept(reports: list, rules: list, module, plan, where: tuple) -> Non
     deprecation once the suggestions are applied (the names whose use warns, `plan.warned()`,
     asked only where a finding waits) and the test module spells one of them: it accepts the
     warning, laid out for the project's line length (`where`: the path and the project view),
-    suggested with the deprecations
-    (core.fix.accept_deprecation), and each Roots finding still without an edit carries it. A
+    suggested with the deprecations (core.fix.accept_deprecation), and each Roots finding still
+    without an edit carries it. A
     module that already accepts it tests the deprecated behaviour on purpose: its Roots
     findings are kept aside (`Report.migrated`), so the run after the suggestions converges."""
     from mcp_migrate.core.fix.accept_deprecation import acceptance, accepts_deprecation, spells_any

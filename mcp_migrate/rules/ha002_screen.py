@@ -7,7 +7,7 @@ import ast
 
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.sdk import OPENAI_AGENTS
+from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
 
 
 def _never_tree(node) -> str | None:
@@ -36,11 +36,13 @@ class ApprovalDisabledScreen(Rule):
     def screen_tree(cls, syntax, settings) -> bool:
         """`require_approval=` that turns approval off for every tool, `require_confirmation=False`,
         or a `"require_approval"` key doing the same in a mapping."""
+        # The rule's calls resolve through this file's imports only (core.resolve: a relative
+        # import keeps its dots): a call of neither package's is no finding of it.
         imported = syntax.imported
-        agents = any(_from(name, OPENAI_AGENTS) for name in imported)
+        agents = any(in_package(name, OPENAI_AGENTS) for name in imported)
         if agents and any(_never_tree(value) for _, value in syntax.keyword_calls("require_approval")):
             return True
-        if any(_from(name, "google") for name in imported):
+        if any(in_package(name, "google") for name in imported):
             for _, value in syntax.keyword_calls("require_confirmation"):
                 if value.__class__ is ast.Constant and value.value is False:
                     return True
@@ -57,13 +59,6 @@ class ApprovalDisabledScreen(Rule):
                     if hosted:
                         return True
         return False
-
-
-def _from(imported: str, package: str) -> bool:
-    """An import of `package` or of something in it (`agents`, `agents.mcp.MCPServerStdio`):
-    the rule's calls resolve through this file's imports only (core.resolve: a relative import
-    keeps its dots), so a call of neither package's is no finding of it."""
-    return imported == package or imported.startswith(package + ".")
 
 
 def _hosted_tree(syntax) -> bool:

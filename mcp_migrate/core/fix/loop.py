@@ -137,7 +137,7 @@ def _apply_pass(
         new_module = remove_orphan_functions(new_module, orphans)
     new_module = remove_orphaned_imports(
         module, new_module, inputs.used_before if inputs is not None else None, analysis.kept_imports
-    )  # (`kept_imports` asked only for an import the pass leaves unread)
+    )
     if imports:
         # Only what the new code uses: a fix whose edits lay inside a function another fix's
         # orphan clean-up deleted in the same pass (an RT102 suggestion in a provider that the
