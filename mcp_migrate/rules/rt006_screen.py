@@ -9,10 +9,8 @@ import ast
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import string as screen_string
+from mcp_migrate.vocabulary.capabilities_screen import LIST_CHANGED_FLAGS as _FLAGS
 from mcp_migrate.vocabulary.capabilities_screen import roots_members
-
-_FLAGS = ("listChanged", "list_changed")
-
 
 #: The keywords through which a model's field gets its value (pydantic `Field`, dataclasses `field`).
 _DEFAULT_KEYWORDS = frozenset({"default", "default_factory"})

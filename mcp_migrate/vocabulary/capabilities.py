@@ -6,12 +6,9 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.syntax import literal
-from mcp_migrate.vocabulary.capabilities_screen import _CAPS_NAME
+from mcp_migrate.vocabulary.capabilities_screen import _CAPS_NAME, LIST_CHANGED_FLAGS
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 from mcp_migrate.vocabulary.words import last_identifier, words
-
-#: The flag a roots capability carries (`listChanged` in the spec, `list_changed` in mcp 2.x).
-LIST_CHANGED_FLAGS = ("listChanged", "list_changed")
 
 
 def roots_capability_shape(value: cst.BaseExpression) -> bool:

@@ -9,6 +9,9 @@ import re
 from mcp_migrate.core.screen import string
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 
+#: The flag a roots capability carries (`listChanged` in the spec, `list_changed` in mcp 2.x).
+LIST_CHANGED_FLAGS = ("listChanged", "list_changed")
+
 #: Variable and attribute names that hold a capabilities mapping.
 _CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
 
