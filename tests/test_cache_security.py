@@ -295,19 +295,13 @@ def test_fuzzed_tables_always_give_the_cold_result(project):
     ]
     schema = cache_codec.SCHEMA
     raw.append(original.replace(b"cache %d " % schema, b"cache %d " % (schema - 1), 1))
-    signed = []
-    decoded = json.loads(body)
-    for variant in _mutations(decoded, rng):
-        signed.append(json.dumps(variant).encode())
+    decoded = {"entries": stored_entries(original)}
+    signed = [_body(variant) for variant in _mutations(decoded, rng)]
     ((path, entry),) = decoded["entries"].items()
-    signed.append(json.dumps({"entries": {"other.py": entry}}).encode())
-    signed.append(json.dumps({"entries": {path: entry, "other.py": entry}}).encode())
-    cases = raw + [
-        b"%s %d %s\n"
-        % (cache_codec.MAGIC, cache_codec.SCHEMA, cache_key.sign(key, name.encode() + b"\n" + text).encode())
-        + text
-        for text in signed
-    ]
+    signed.append(_body({"entries": {"other.py": entry}}))
+    signed.append(_body({"entries": {path: entry, "other.py": entry}}))
+    signed.append(_lines({path: entry}) * 2)  # one path on two lines
+    cases = raw + [signed_table(key, name, text) for text in signed]
     assert len(cases) > 240
     for case in cases:
         entries = cache_codec.decode_table(key, name, case)
@@ -512,7 +506,7 @@ def test_an_empty_result_is_stored_short_and_read_back_as_it_was():
         "helper.py": ("d3", None, FileResult("helper.py", depends=(("h.py", 10, 20),))),
     }
     data = cache_codec.encode_table(key, name, entries)
-    stored = json.loads(data.partition(b"\n")[2])["entries"]
+    stored = stored_entries(data)
     assert [set(stored[p]) for p in entries] == [{"digest", "stat", "empty"}] * 2 + [{"digest", "stat", "result"}]
     back = cache_codec.decode_table(key, name, data)
     assert {p: (d, s, r.previewed, r.depends, r.findings) for p, (d, s, r) in back.items()} == {
@@ -527,12 +521,7 @@ def test_an_empty_result_is_stored_short_and_read_back_as_it_was():
 )
 def test_a_short_entry_that_is_not_one_is_a_miss(entry):
     key, name = b"K" * 32, "fp/table.json"
-    body = json.dumps({"entries": {"a.py": entry}}).encode()
-    data = (
-        b"%s %d %s\n"
-        % (cache_codec.MAGIC, cache_codec.SCHEMA, cache_key.sign(key, name.encode() + b"\n" + body).encode())
-        + body
-    )
+    data = signed_table(key, name, _lines({"a.py": entry}))
     assert cache_codec.decode_table(key, name, data) is None
 
 
@@ -552,7 +541,7 @@ def test_a_results_plan_questions_are_kept_as_plain_data():
         "quiet.py": ("d3", None, FileResult("quiet.py", plan_asked=(("warned", (), ()),))),
     }
     data = cache_codec.encode_table(key, name, entries)
-    assert set(json.loads(data.partition(b"\n")[2])["entries"]["quiet.py"]) == {"digest", "stat", "empty"}
+    assert set(stored_entries(data)["quiet.py"]) == {"digest", "stat", "empty"}
     back = cache_codec.decode_table(key, name, data)
     assert {p: r.plan_asked for p, (_, _, r) in back.items()} == {"t.py": asked, "old.py": None, "quiet.py": None}
 
@@ -561,14 +550,9 @@ def test_a_results_plan_questions_are_kept_as_plain_data():
 def test_plan_questions_that_are_not_plain_data_are_a_miss(asked):
     key, name = b"K" * 32, "fp/table.json"
     good = cache_codec.encode_table(key, name, {"t.py": ("d", None, _with_a_finding("t.py"))})
-    body = json.loads(good.partition(b"\n")[2])
-    body["entries"]["t.py"]["result"]["plan_asked"] = asked
-    raw = json.dumps(body).encode()
-    data = b"%s %d %s\n" % (
-        cache_codec.MAGIC,
-        cache_codec.SCHEMA,
-        cache_key.sign(key, name.encode() + b"\n" + raw).encode(),
-    )
+    entries = stored_entries(good)
+    entries["t.py"]["result"]["plan_asked"] = asked
+    data = signed_table(key, name, _lines(entries))
     assert cache_codec.decode_table(key, name, good) is not None
     assert cache_codec.decode_table(key, name, data) is None
 
@@ -578,3 +562,32 @@ def _with_a_finding(path: str):
 
     finding = Finding(path, 1, 1, 1, 2, "RT001", "roots-request", "asks", "deprecated", "none", "")
     return FileResult(path, findings=[finding], plan_asked=(("warned", (), ()),))
+
+
+# The table's layout (project.cache_codec): one signed line per file ----------------------------
+
+
+def stored_entries(data: bytes) -> dict:
+    """path -> the entry's JSON of a table's bytes (its lines: path key, tab, entry)."""
+    lines = data.partition(b"\n")[2].splitlines()
+    return {json.loads(line.partition(b"\t")[0]): json.loads(line.partition(b"\t")[2]) for line in lines}
+
+
+def _lines(entries: dict) -> bytes:
+    """Table lines for {path: entry JSON}, in the layout encode_table writes."""
+    return b"".join(
+        b"%s\t%s\n" % (json.dumps(path).encode(), json.dumps(entry).encode()) for path, entry in entries.items()
+    )
+
+
+def _body(variant) -> bytes:
+    """A fuzzed {"entries": {...}} as table lines; any other shape as one line (no tab)."""
+    if isinstance(variant, dict) and isinstance(variant.get("entries"), dict):
+        return _lines(variant["entries"])
+    return json.dumps(variant).encode() + b"\n"
+
+
+def signed_table(key: bytes, name: str, body: bytes) -> bytes:
+    """`body` under a valid header: what a forger holding the key could write."""
+    mac = cache_key.sign(key, name.encode() + b"\n" + body)
+    return b"%s %d %s\n" % (cache_codec.MAGIC, cache_codec.SCHEMA, mac.encode()) + body

@@ -3,8 +3,9 @@ reads each file, hashes it and reuses what the first run found, without parsing 
 
 Layout: `<cache dir>/<tool fingerprint>/<settings digest>.json`, one table per combination of
 tool and settings, mapping a file's display path to (content digest, stat key, FileResult). A
-table is signed JSON (project.cache_codec): data only, never unpickled or evaluated, every field
-checked, and a table this user's key did not sign is a miss.
+table is signed JSON lines (project.cache_codec): data only, never unpickled or evaluated,
+every field checked, and a table this user's key did not sign is a miss. A run reads each
+file's entry when it looks the file up (project.cache_table), never the whole table at once.
 
 The cache folder must be one mcp-migrate made for itself: it holds `.gitignore` (`*`, as ruff
 writes, so it is never committed by accident), `CACHEDIR.TAG`, and `.mcp-migrate-owner`, a mark
@@ -50,8 +51,17 @@ from pathlib import Path
 import mcp_migrate  # (its __version__ read when used: a test stands in another version)
 from mcp_migrate.core.dependencies import unchanged
 from mcp_migrate.project import cache_key
-from mcp_migrate.project.cache_codec import SCHEMA, decode_table, encode_table
+from mcp_migrate.project.cache_codec import (
+    SCHEMA,
+    decode_entry,
+    encode_lines,
+    entry_line,
+    line_path,
+    path_key,
+    table_lines,
+)
 from mcp_migrate.project.cache_place import cache_place, key_in_tree
+from mcp_migrate.project.cache_table import StoredTable
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import replace_file
 
@@ -120,10 +130,10 @@ def content_digest(data: bytes) -> str:
 
 
 class ResultCache:
-    """One run's view of the cache: lookups against the tables loaded at start, stores
-    collected and written once at the end. An unusable cache (see `refusal`) answers every
-    lookup with a miss and writes nothing; `warnings` says why, in one line (and what else the
-    run should know: a `cache-dir` not followed)."""
+    """One run's view of the cache: lookups against the tables on disk (each file's entry read
+    when it is looked up), stores collected and written once at the end. An unusable cache
+    (see `refusal`) answers every lookup with a miss and writes nothing; `warnings` says why,
+    in one line (and what else the run should know: a `cache-dir` not followed)."""
 
     def __init__(
         self,
@@ -147,6 +157,9 @@ class ResultCache:
         self._trusted_before = time.time_ns() - TRUST_MARGIN_NS
         #: path -> (size, mtime) of the dependencies checked so far: one stat per module a run.
         self._stamps: dict = {}
+        #: (table name, path, entry or None) of the last lookup: a file whose stat changed is
+        #: looked up twice (`get_unchanged`, then `get` with its bytes), its line read once.
+        self._last: tuple | None = None
 
     @property
     def usable(self) -> bool:
@@ -161,12 +174,25 @@ class ResultCache:
         self._names[id(settings)] = (settings, name)
         return name
 
-    def _table(self, settings) -> dict:
+    def _entry(self, path: str, settings) -> tuple | None:
+        """(digest, stat key, FileResult) stored for `path` under `settings`, or None: no table,
+        no line, or an entry that fails the codec's checks."""
         name = self._table_name(settings)
-        table = self._tables.get(name)
-        if table is None:
-            table = self._tables[name] = self._load(name) if self.usable else {}
-        return table
+        last = self._last
+        if last is not None and last[0] == name and last[1] == path:
+            return last[2]
+        if name not in self._tables:
+            self._tables[name] = self._load(name) if self.usable else None
+        table = self._tables[name]
+        text = table.entry_text(path) if table is not None else None
+        entry = None
+        if text is not None:
+            try:
+                entry = decode_entry(path, text)
+            except (ValueError, RecursionError):  # (Malformed, a JSON or an ASCII error)
+                entry = None
+        self._last = (name, path, entry)
+        return entry
 
     def stat_key(self, st: os.stat_result) -> tuple | None:
         """The key a file's stat may be recorded under, or None while it is too recent to trust."""
@@ -177,7 +203,7 @@ class ResultCache:
     def get_unchanged(self, path: str, st: os.stat_result, settings):
         """The cached FileResult of `path` when its stat is the recorded one, else None (then
         read the file and ask `get`)."""
-        entry = self._table(settings).get(path)
+        entry = self._entry(path, settings)
         if (
             entry is not None
             and entry[1] is not None
@@ -191,7 +217,7 @@ class ResultCache:
     def get(self, path: str, data: bytes, settings, st: os.stat_result | None = None):
         """The cached FileResult of `path` with exactly these bytes and settings, or None. A hit
         whose stat changed (a checkout that rewrote the same bytes) records the new stat."""
-        entry = self._table(settings).get(path)
+        entry = self._entry(path, settings)
         if entry is None or entry[0] != content_digest(data) or wants(entry[2], settings):
             return None
         if not unchanged(entry[2].depends, self._stamps):  # a helper module it read one import away changed
@@ -214,32 +240,53 @@ class ResultCache:
         key = self.key
         if not self._new or key is None or self.refused is not None:  # (not usable)
             return
+        self.close()  # (a table still open could not be replaced where files are locked)
         try:
             _claim(self.root, key, self.adopt_empty)
             _make_own_folder(self.folder)
             for name, entries in self._new.items():
-                table = self._load(name)
-                table.update(entries)
-                replace_file(Path(self.root, name), encode_table(key, name, table))
+                written = {path_key(path) for path in entries}
+                kept = [line for line in self._lines(name) if line_path(line) not in written]
+                lines = kept + [entry_line(path, *entry) for path, entry in entries.items()]
+                replace_file(Path(self.root, name), encode_lines(key, name, lines))
         except OSError:
             pass
         self._new.clear()
 
-    def _load(self, name: str) -> dict:
-        """A table's entries, or {} when it is missing, too large, not ours or malformed."""
+    def close(self) -> None:
+        """Close the tables this run has open (a later lookup opens them again)."""
+        for table in self._tables.values():
+            if table is not None:
+                table.close()
+        self._tables.clear()
+        self._last = None
+
+    def _path(self, name: str) -> str | None:
+        """Where table `name` is, or None when it may not be read (an unusable cache, a symlink)."""
         path = os.path.join(self.root, name)
-        key = self.key
-        if key is None:  # an unusable cache loads nothing (callers test `usable` first)
-            return {}
+        if self.key is None or os.path.islink(self.folder) or os.path.islink(path):
+            return None
+        return path
+
+    def _load(self, name: str) -> StoredTable | None:
+        """Table `name` opened for lookups, or None when it is missing, too large, not ours or
+        malformed."""
+        key, path = self.key, self._path(name)
+        return StoredTable.open(key, name, path, MAX_TABLE_BYTES) if key is not None and path is not None else None
+
+    def _lines(self, name: str) -> list:
+        """The entry lines of table `name` as it is on disk now, [] when it is missing, too
+        large, not ours or malformed: what a save keeps of it (no entry is decoded)."""
+        key, path = self.key, self._path(name)
+        if key is None or path is None:
+            return []
         try:
-            if os.path.islink(self.folder) or os.path.islink(path):
-                return {}
             data = read_regular(path, MAX_TABLE_BYTES + 1)[0]
         except OSError:
-            return {}
+            return []
         if len(data) > MAX_TABLE_BYTES:
-            return {}
-        return decode_table(key, name, data) or {}
+            return []
+        return table_lines(key, name, data) or []
 
 
 #: Settings fields that change what a run shows, not what a file's check finds: one table
@@ -380,12 +427,10 @@ def _make_own_folder(folder: str) -> None:
         raise OSError(0, "the fingerprint folder is not a folder of ours")
 
 
-def open_cache(config, enabled: bool, checked: Iterable[str] = ()) -> ResultCache | None:
-    """This run's cache (possibly unusable, with a warning), or None when caching is off. The
+def cache_for(config, checked: Iterable[str] = ()) -> ResultCache:
+    """The results cache of a run with the cache on: usable, or unusable with a warning. The
     key is never taken from inside a tree being checked (the project's, when a config file
     says where it is, and every checked path)."""
-    if not enabled:
-        return None
     checked = list(checked)
     place = cache_place(config)
     key = None

@@ -141,9 +141,15 @@ def _create_key(path: str) -> bytes:
     return key
 
 
+def signer(key: bytes, data: bytes = b""):
+    """The MAC (HMAC-SHA256) under `key` of `data`, to be fed more (`update`) and read
+    (`hexdigest`): a results-cache table is signed as it is read, line by line."""
+    return hmac.new(key, data, hashlib.sha256)
+
+
 def sign(key: bytes, data: bytes) -> str:
     """The hex MAC of `data` under `key`."""
-    return hmac.new(key, data, hashlib.sha256).hexdigest()
+    return signer(key, data).hexdigest()
 
 
 def verify(key: bytes, data: bytes, mac: str) -> bool:

@@ -43,21 +43,35 @@ def read_regular(path: str, limit: int = -1, max_size: int = 0) -> tuple:
     the open file again, so a file swapped for a FIFO in between cannot block the run.
     With `max_size` (max-file-size), a larger file is TooLarge by its stat, before any byte is
     read, and never more than `max_size` + 1 bytes are read (a file growing meanwhile)."""
-    st = os.stat(path)
-    _require_regular(st)
-    _require_size(st.st_size, max_size)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as handle:
-        st = os.fstat(fd)
-        _require_regular(st)
+    handle, st = open_regular(path, max_size)
+    with handle:
         if not max_size:
             return handle.read(limit), st
         _require_size(st.st_size, max_size)
         want = max_size + 1 if limit < 0 else min(limit, max_size + 1)
         data = _read_upto(handle, want, st.st_size)
         if len(data) > max_size:
-            raise TooLarge(max(os.fstat(fd).st_size, len(data)), max_size)
+            raise TooLarge(max(os.fstat(handle.fileno()).st_size, len(data)), max_size)
         return data, st
+
+
+def open_regular(path: str, max_size: int = 0) -> tuple:
+    """(binary file object, stat) of the regular file at `path`, or an OSError: the checks of
+    `read_regular`, for a reader that reads on after opening (the results cache reads its
+    tables entry by entry)."""
+    st = os.stat(path)
+    _require_regular(st)
+    _require_size(st.st_size, max_size)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    handle = os.fdopen(fd, "rb")
+    try:
+        st = os.fstat(fd)
+        _require_regular(st)
+        _require_size(st.st_size, max_size)
+    except BaseException:
+        handle.close()
+        raise
+    return handle, st
 
 
 #: How much more a file that grew after its stat is read at a time.

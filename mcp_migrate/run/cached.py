@@ -21,9 +21,9 @@ def run_cached(
     """Check the plan's files, reusing cached results for unchanged bytes; the rest run as
     usual (in the pool for big trees) and are stored. Results keep the plan's order; why the
     cache could not be used goes to `warnings`."""
-    from mcp_migrate.project.cache import open_cache
+    from mcp_migrate.project.cache import cache_for
 
-    cache = open_cache(p.config, True, [path for path in paths if path != "-"])
+    cache = cache_for(p.config, [path for path in paths if path != "-"])
     warnings.extend(cache.warnings)
     results: list = [None] * len(p.items)
     misses: list = []
@@ -47,6 +47,7 @@ def run_cached(
         if len(item) == 3:
             cache.put(item[0].display, item[2], item[1], result, stats.get(index))
     cache.save()
+    cache.close()
     return results
 
 

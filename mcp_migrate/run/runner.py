@@ -112,10 +112,10 @@ def _fix_cache(p, options: CheckOptions, paths: Sequence[str]):
     the cache)."""
     if not options.cache:
         return None
-    from mcp_migrate.project.cache import open_cache
+    from mcp_migrate.project.cache import cache_for
 
-    cache = open_cache(p.config, True, [path for path in paths if path != "-"])
-    return cache if cache is not None and cache.usable else None
+    cache = cache_for(p.config, [path for path in paths if path != "-"])
+    return cache if cache.usable else None
 
 
 def _fix_outcomes(planned, jobs: int, progress: Callable | None, cache=None, kept: list | None = None) -> list:
