@@ -54,3 +54,30 @@ def test_plain_batch_equals_the_line_by_line_output(tmp_path, monkeypatch, full)
     report.print_text(run, color=False, file=by_line, full=full)
     assert batch.getvalue() == by_line.getvalue()
     assert "markup[/]" in batch.getvalue() and "\x07" not in batch.getvalue()
+
+
+def test_the_full_format_holds_one_files_lines_at_a_time(tmp_path, monkeypatch):
+    """Findings print sorted by path: a file's lines are read once, when its first finding
+    prints, and dropped when the next file's come (issue 37: a run over 16 copies of a tree held
+    every file's lines to the end)."""
+    from mcp_migrate.output.full import finding_context
+
+    results, files = [], {}
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(f"first = '{name}'\nsecond = 2\n", encoding="utf-8")
+        found = [Finding(name, line, 1, line, 5, "RT001", "n", "m", "breaks", "none") for line in (1, 2)]
+        results.append(FileResult(name, findings=found))
+        files[name] = FileRef(str(tmp_path / name), None)
+    run = RunResult(results=results, files_checked=2, files=files)
+    reads = []
+    real = FileRef.read
+    monkeypatch.setattr(FileRef, "read", lambda ref: reads.append(ref.path) or real(ref))
+    lines_of: dict = {}
+    held = []
+    shown = []
+    for finding in run.findings:
+        shown.append(finding_context(run, finding, lines_of)[1][0])
+        held.append(sorted(key for key in lines_of if type(key) is str))
+    assert reads == [str(tmp_path / "a.py"), str(tmp_path / "b.py")]
+    assert held == [["a.py"], ["a.py"], ["b.py"], ["b.py"]]
+    assert shown == ["1 | first = 'a.py'", "2 | second = 2", "1 | first = 'b.py'", "2 | second = 2"]

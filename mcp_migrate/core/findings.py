@@ -7,6 +7,9 @@ from typing import NamedTuple
 
 from mcp_migrate.core.coordination import FileNotes
 
+#: The notes of a file whose rewrites tell the run nothing.
+_NO_NOTES = FileNotes()
+
 #: What a finding's `fix` may say: no fix; a fix `fix` applies; one only `fix --unsafe-fixes`
 #: applies; a suggestion shown, never applied (ruff's display-only); or only a review marker,
 #: a comment `fix --unsafe-fixes` leaves for a human (the code is unchanged and the finding
@@ -164,6 +167,24 @@ class FileResult:
     #: (core.coordination.AskedPlan): the run need not check the file again under a plan that
     #: answers them alike. None where they are not known (a result from the results cache).
     plan_asked: tuple | None = None
+
+    def says_nothing(self) -> bool:
+        """Whether nothing here reaches a report, a run's plan or a caller's finding: no
+        finding, error, suppression, fix, note, preview or helper (most of a tree's files). A
+        check run keeps only the others (issue 37: a warm run over 16 copies of a tree held
+        17,040 such results). What it does not count: `previewed`, `depends` and `plan_asked`
+        say how far the result holds, which the results cache asks before handing it out."""
+        return not (
+            self.findings
+            or self.errors
+            or self.fixed_source is not None
+            or self.applied
+            or self.suppressed
+            or self.fix_previews
+            or self.finding_fixes
+            or self.helpers
+            or self.notes != _NO_NOTES
+        )
 
     @property
     def fixed(self) -> list:

@@ -171,9 +171,14 @@ def called_from(finding) -> list:
 
 
 def finding_context(run, finding, lines_of: dict) -> list:
-    """(text, style) lines to print under one finding; `lines_of` caches each file's lines
-    (and, under keys no path can have, each proposal's hunks and each file's fixes)."""
+    """(text, style) lines to print under one finding; `lines_of` caches the lines of the file
+    whose findings print (and, under keys no path can have, each proposal's hunks and each
+    file's fixes). The report prints findings sorted by path, so a file's lines go when the
+    next file's come: holding every file's held 5 MB more at the end of a run over 16 copies of
+    a tree (issue 37)."""
     if finding.path not in lines_of:
+        for path in [key for key in lines_of if type(key) is str]:
+            del lines_of[path]
         ref = run.files.get(finding.path)
         try:
             lines_of[finding.path] = decode_lines(ref.read()) if ref is not None else []

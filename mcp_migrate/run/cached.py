@@ -16,11 +16,19 @@ from mcp_migrate.run.schedule import no_progress, run_items
 
 
 def run_cached(
-    p: Plan, options: CheckOptions, progress: Callable | None, paths, warnings: list, counts: dict | None = None
+    p: Plan,
+    options: CheckOptions,
+    progress: Callable | None,
+    paths,
+    warnings: list,
+    counts: dict | None = None,
+    keep_blank: bool = True,
 ) -> list:
     """Check the plan's files, reusing cached results for unchanged bytes; the rest run as
     usual (in the pool for big trees) and are stored. Results keep the plan's order; why the
-    cache could not be used goes to `warnings`."""
+    cache could not be used goes to `warnings`. Without `keep_blank`, a result that says
+    nothing (FileResult.says_nothing) is left out as soon as it is known, so a warm run holds
+    only the files with something to say (the list then no longer lines up with the plan)."""
     from mcp_migrate.project.cache import cache_for
 
     cache = cache_for(p.config, [path for path in paths if path != "-"])
@@ -30,9 +38,11 @@ def run_cached(
     stats: dict = {}
     with (progress or no_progress)(len(p.items)) as advance:
         for index, (source, settings) in enumerate(p.items):
-            cached, data = _cached_result(cache, source, settings, stats, index)
+            cached, data, st = _cached_result(cache, source, settings)
+            if st is not None and cached is None:
+                stats[index] = st  # (kept for a miss only: 18,416 stats held 11 MB in a warm run)
             if cached is not None:
-                results[index] = cached
+                results[index] = cached if keep_blank or not cached.says_nothing() else None
                 advance()
             elif data is None:
                 misses.append((index, (source, settings)))  # check_file reports it (E902)
@@ -43,30 +53,29 @@ def run_cached(
             counts["cached"] = len(p.items) - len(misses)
         fresh = run_items(work, options.jobs, func=check_item, progress=lambda total: contextlib.nullcontext(advance))
     for (index, item), result in zip(misses, fresh):
-        results[index] = result
+        results[index] = result if keep_blank or not result.says_nothing() else None
         if len(item) == 3:
             cache.put(item[0].display, item[2], item[1], result, stats.get(index))
     cache.save()
     cache.close()
-    return results
+    return results if keep_blank else [result for result in results if result is not None]
 
 
-def _cached_result(cache, source, settings, stats: dict, index: int):
-    """(cached FileResult or None, the bytes read or None). An unchanged stat answers without
-    reading the file; otherwise the bytes are read and their digest decides. The stat taken
-    before reading goes to `stats[index]`, to be recorded with a fresh result."""
+def _cached_result(cache, source, settings):
+    """(cached FileResult or None, the bytes read or None, the stat or None). An unchanged
+    stat answers without reading the file; otherwise the bytes are read and their digest
+    decides. The stat is taken before reading, to be recorded with a fresh result."""
     try:
         st = os.stat(source.path)
     except OSError:
         st = None
     if st is not None:
-        stats[index] = st
         cached = cache.get_unchanged(source.display, st, settings)
         if cached is not None:
-            return cached, None
+            return cached, None, st
     try:
         # never a FIFO, a device or a file over max-file-size (E902 / E997 from check_file)
         data = read_regular(source.path, max_size=settings.max_file_size)[0]
     except OSError:
-        return None, None
-    return cache.get(source.display, data, settings, st), data
+        return None, None, st
+    return cache.get(source.display, data, settings, st), data, st

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from mcp_migrate.core import callers
@@ -116,7 +116,7 @@ def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResu
         entries.append(
             file_asks(result, _applies_rt001(run.unsafe_fixes_for(result.path), fixes), _applies_rt001(True, fixes))
         )
-    readers = [(path, ref.read) for path, ref in run.files.items()]
+    readers = ((path, ref.read) for path, ref in run.files.items())  # (read once, if at all)
     both = plans(entries, *_searched(entries, readers))
     if both.unsafe.tools or both.unsafe.held:
         _check_under(run, for_file(both.unsafe, True), recheck or run_items)
@@ -328,7 +328,7 @@ def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Ca
     _replace_results(run, chosen, recheck, first=True)
 
 
-def _searched(entries: list, readers: list, imports: bool = True) -> tuple:
+def _searched(entries: list, readers: Iterable, imports: bool = True) -> tuple:
     """(RootsPlan.removable_names, the candidates for RootsPlan.suggested_names,
     RootsPlan.imported_names) of a run, from one read of each file for both byte searches: its
     files' private removals no other file spells, and those only its Roots tests spell

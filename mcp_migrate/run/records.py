@@ -8,7 +8,7 @@ which both hand them on, so neither has to import the other's module to name the
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -109,8 +109,9 @@ class RunResult:
     skipped: int = 0
     #: Set when a baseline was applied (baseline.BaselineOutcome): matched and stale entries.
     baseline: BaselineOutcome | None = None
-    #: display path -> FileRef, for reporters that need a file's bytes or Settings again.
-    files: dict = field(default_factory=dict)
+    #: display path -> FileRef, for reporters that need a file's bytes or Settings again (a
+    #: dict, or a check's FileRefs).
+    files: MutableMapping = field(default_factory=dict)
     #: Whether `mcp-migrate fix` applies unsafe fixes in this project (config or flag), so the
     #: summary's hints say what the command really does; the lowest failing severity; the
     #: rule pages' base URL (`docs-url`).
@@ -172,6 +173,43 @@ class FileRef(NamedTuple):
         if self.data is not None:
             return self.data
         return read_regular(self.path, max_size=getattr(self.settings, "max_file_size", 0))[0]
+
+
+class FileRefs(MutableMapping):
+    """display path -> FileRef of a run's files, each made when asked for from the plan's
+    (SourceFile, Settings) pair and the file's FilePolicy; a FileRef put in (a file checked
+    again under other Settings) stands for its file from then on. A dict of FileRefs held one
+    record a file for the whole run (issue 37: 1.9 MB for 16 copies of a 1,151-file tree)."""
+
+    def __init__(self, items: list, policies: dict) -> None:
+        self._items = {source.display: (source, settings) for source, settings in items}
+        self._policies = policies
+        self._put: dict = {}
+
+    def __getitem__(self, display: str) -> FileRef:
+        found = self._put.get(display)
+        if found is not None:
+            return found
+        source, settings = self._items[display]
+        return FileRef(source.path, settings, None, self._policies.get(display))
+
+    def __setitem__(self, display: str, ref: FileRef) -> None:
+        if display not in self._items:
+            self._items[display] = (None, None)  # (never read: `_put` answers first)
+        self._put[display] = ref
+
+    def __delitem__(self, display: str) -> None:
+        del self._items[display]
+        self._put.pop(display, None)
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, display) -> bool:
+        return display in self._items
 
 
 @dataclass(frozen=True)

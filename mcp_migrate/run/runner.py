@@ -15,7 +15,7 @@ from mcp_migrate.run.cached import run_cached
 from mcp_migrate.run.coordination import coordinate_check, join_callers, with_run_plan
 from mcp_migrate.run.one_file import fix_file
 from mcp_migrate.run.plan import adjusted, fixes_of, plan, run_policy, unreadable_results
-from mcp_migrate.run.records import CheckOptions, FileRef, FixOutcome, FixRun, RunResult
+from mcp_migrate.run.records import CheckOptions, FileRefs, FixOutcome, FixRun, RunResult
 from mcp_migrate.run.schedule import SCREENED_WORKERS, run_items, worker_count
 
 
@@ -34,15 +34,14 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Callable | 
 
     SCREENED_WORKERS[0] = None
     with options.timer.phase("check", detail):
+        # A result that says nothing is not kept (FileResult.says_nothing): most of a tree.
         if options.cache:
-            results = run_cached(p, options, progress, paths, warnings, counts) + unreadable_results(p)
+            results = run_cached(p, options, progress, paths, warnings, counts, keep_blank=False)
         else:
-            results = run_items(p.items, options.jobs, progress=progress) + unreadable_results(p)
+            results = [r for r in run_items(p.items, options.jobs, progress=progress) if not r.says_nothing()]
+        results += unreadable_results(p)
     adjusted(results, p.policies)
-    files = {
-        source.display: FileRef(source.path, settings, None, p.policies.get(source.display))
-        for source, settings in p.items
-    }
+    files = FileRefs(p.items, p.policies)
     run = RunResult(
         results=results,
         files_checked=len(p.items),
