@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
+from mcp_migrate.core import partial
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import (
     FILE_CODES,
@@ -46,6 +47,7 @@ from mcp_migrate.core.limits import (
 )
 from mcp_migrate.core.messages import MAX_MESSAGE, Message, fit, split
 from mcp_migrate.core.modules import in_test_code
+from mcp_migrate.core.partial import Reduced, reduced
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screening import Screened, screens
@@ -143,6 +145,24 @@ class Analysis:
     #: file's path, for `kept_imports`.
     plan: RunPlan | AskedPlan | None = None
     path: str = ""
+    #: Where LibCST parsed the module in part (core.partial): the bytes it parsed, which its
+    #: code and the previews' slices are, and the stand-ins a fix's output is spliced back from.
+    part: Reduced | None = None
+
+    def source(self, data: bytes) -> bytes:
+        """The bytes the module was parsed from: `data`, or its partial source."""
+        return self.part.data if self.part is not None else data
+
+    def whole(self, new: bytes) -> bytes:
+        """The file's bytes for `new`, the module's code after a fix: itself, or spliced back
+        into the whole file. A stand-in a fix changed is an internal error (the fix is lost,
+        never half applied)."""
+        if self.part is None:
+            return new
+        out = self.part.whole(new)
+        if out is None:
+            raise RuntimeError("a fix changed a statement the partial parse left out")
+        return out
 
     def kept_imports(self) -> frozenset:
         """Names other files of the run import from this one (RunPlan.kept_imports): its fixes
@@ -188,8 +208,13 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     if problem is not None:
         result.findings.append(file_finding(path, *problem))
         return Analysis(None, [], result)
+    part = _in_part(data, path, settings, rules, tree)
+    if part is not None:  # the whole module's `ast` tree goes before LibCST parses the rest
+        del decided
+        tree = None
+        tree = ast.parse(part.data)
     try:
-        return call_deep(_parse_and_analyze, data, path, settings, rules, audit, tree)
+        return call_deep(_parse_and_analyze, data, path, settings, rules, audit, tree, part)
     except RecursionError:
         # Nesting the guard does not measure (thousands of implicit string pieces beyond
         # even the deep thread's limit) costs this file only, never the run.
@@ -202,28 +227,51 @@ def too_large(path: str, size: int, limit: int) -> Finding:
     return file_finding(path, FILE_TOO_LARGE_CODE, over_size(size, limit))
 
 
-def _parse_and_analyze(data: bytes, path: str, settings: Settings, rules: list, audit: bool, tree=None) -> Analysis:
+def _parse_and_analyze(
+    data: bytes, path: str, settings: Settings, rules: list, audit: bool, tree=None, part: Reduced | None = None
+) -> Analysis:
+    """Parse `data` (its partial source, `part`, where it has one: `tree` is then that source's
+    `ast` tree) and analyse it."""
     result = FileResult(path)
     view = view_of(settings)
-    module = view.parsed(data)
+    source = part.data if part is not None else data
+    module = view.parsed(source)
     if module is None:
         try:
             with collector_paused():
-                module = cst.parse_module(data)
+                module = cst.parse_module(source)
         except RecursionError:
             raise
         except Exception as exc:  # syntax errors, undecodable bytes, unknown coding cookies
             result.findings.append(_syntax_error(path, exc, data))
             return Analysis(None, [], result)
-    analysis = _analyze_module(module, data, path, settings, rules, audit, result, tree)
-    if analysis.pairs:  # checked again once the run has its plan (run.coordination)
-        view.keep_parsed(data, module)
+    analysis = _analyze_module(module, source, path, settings, rules, audit, result, tree, part)
+    analysis.part = part
+    if analysis.pairs and part is None:  # checked again once the run has its plan (run.coordination)
+        # (not a partial tree: the check again reads the whole module with `ast` first, and the
+        # two together would be the peak the partial parse is there to avoid)
+        view.keep_parsed(source, module)
     return analysis
 
 
-def _analyze_module(module, data, path, settings, rules, audit, result, tree=None) -> Analysis:
+def _in_part(data: bytes, path: str, settings: Settings, rules: list, tree) -> Reduced | None:
+    """The partial source LibCST parses in place of a huge test module (core.partial), or None:
+    the module is parsed whole. Test code only: a test spells what it tests, while a module of
+    the project's own can carry roots through names no word or screen gives away (its own
+    `add_root`, which the run's plan knows; checked with every file of the corpus in part).
+    Never where a rule follows this module's calls into helper modules (its import screen
+    holds): such a call names no root."""
+    if not in_test_code(path) or len(data) < partial.PARTIAL_MIN_BYTES:  # (before the screens' cost)
+        return None
+    if any(rule.screen_imports(data, path, settings) for rule in rules):
+        return None
+    return reduced(data, tree, rules, MARKERS, settings, path)
+
+
+def _analyze_module(module, data, path, settings, rules, audit, result, tree=None, part=None) -> Analysis:
     """The rules' walk over a parsed module, then positions, suppressions and reviews. `tree`:
-    the screen's `ast` tree of the same bytes, when it has one."""
+    the screen's `ast` tree of the file, when it has one; `part`: the partial source `data` is,
+    when the module was parsed in part (core.partial)."""
     reports, sites = [], {}
     if rules:
         context, _ = run_rules(path, data, module, settings, rules, result.errors)
@@ -283,7 +331,12 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     if suppressions.blanket:
         pairs = _blanket(pairs, suppressions, result)
     fixable = tree is not None and any(report.fix is not None for report, _ in pairs)
-    return Analysis(module, pairs, result, index, top_level_spans(tree) if fixable else None)
+    return Analysis(module, pairs, result, index, _spans(tree, part) if fixable else None)
+
+
+def _spans(tree, part: Reduced | None) -> tuple:
+    """Where each top-level statement of the parsed module starts and ends."""
+    return part.spans if part is not None else top_level_spans(tree)
 
 
 def _position(reports, module, text, path, suppressions, result, tree=None, index=None, sites=None) -> list:

@@ -146,10 +146,11 @@ def _apply_pass(
         needed = [(mod, name) for mod, name in imports if uses.get(name or mod.split(".")[0], 0) > 0]
         if needed:
             new_module = add_imports(new_module, needed)
+    source = analysis.source(data)
     if inputs is None or module is not analysis.module:
-        return exact_output(data, module.bytes, new_module.bytes), applied
+        return analysis.whole(exact_output(source, module.bytes, new_module.bytes)), applied
     pieces = inputs.roundtrip
-    return exact_output(data, pieces.bytes, module_bytes(new_module, pieces)), applied
+    return analysis.whole(exact_output(source, pieces.bytes, module_bytes(new_module, pieces))), applied
 
 
 class _PassInputs:
@@ -169,7 +170,7 @@ class _PassInputs:
 
     @cached_property
     def roundtrip(self) -> Pieces:
-        return module_pieces(self.analysis.module, self.data, self.analysis.spans)
+        return module_pieces(self.analysis.module, self.analysis.source(self.data), self.analysis.spans)
 
     @cached_property
     def width(self) -> int:

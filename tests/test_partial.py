@@ -1,0 +1,240 @@
+"""The partial parse of a huge test module (core.partial): LibCST parses the statements a rule
+can look at and a stand-in for each of the others. It must change nothing a user sees: every
+fixture and rule example checked in part as a test module (the size threshold set to 0) gives
+the findings, fix kinds, helps and fixed output of the whole parse, and the stand-ins give the
+file back byte for byte."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from mcp_migrate.api import check_bytes, default_settings, fix_bytes
+from mcp_migrate.core import engine, partial
+from mcp_migrate.core.suppress import MARKERS
+from mcp_migrate.rules import all_rules
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SOURCES = sorted(FIXTURES.rglob("*.py"))
+EXAMPLES = [example.code.encode() for rule in all_rules() for example in rule.INVALID]
+RULES = {rule.CODE: rule for rule in all_rules()}
+
+
+@pytest.fixture
+def in_part(monkeypatch):
+    """Every module the screens read is parsed in part; the partial sources made are counted."""
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    made: list = []
+    real = engine.reduced
+
+    def counted(*args):
+        out = real(*args)
+        if out is not None:
+            made.append(out)
+        return out
+
+    monkeypatch.setattr(engine, "reduced", counted)
+    return made
+
+
+def _outcome(data: bytes, path: str) -> tuple:
+    settings = default_settings()
+    result = check_bytes(data, path, settings)
+    fixed = fix_bytes(data, path, settings, unsafe=True)
+    return (
+        [(f.code, f.line, f.column, f.end_line, f.end_column, f.message, f.fix, f.help) for f in result.findings],
+        fixed.fixed_source,
+        [(e.code, e.message) for e in fixed.errors],
+    )
+
+
+def test_every_fixture_and_example_checked_in_part_gives_the_whole_parse(in_part, monkeypatch):
+    # As test modules: only test code is parsed in part (core.engine._in_part).
+    sources = [p.read_bytes() for p in SOURCES] + EXAMPLES
+    inputs = [(f"tests/test_input_{i}.py", data) for i, data in enumerate(sources)]
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 1 << 40)
+    whole = {path: _outcome(data, path) for path, data in inputs}
+    assert not in_part
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    parts = {path: _outcome(data, path) for path, data in inputs}
+    assert {path: parts[path] for path in parts if parts[path] != whole[path]} == {}
+    assert sum(len(w[0]) for w in whole.values()) > 150
+    assert len(in_part) > 40  # the partial parse ran on many of them (50 of 406)
+
+
+LOUD = """import asyncio
+from mcp import ClientSession
+from mcp.types import Root
+
+
+def quiet_helper(x):
+    return x + 1
+
+
+async def ask(session: ClientSession):
+    return await session.list_roots()
+
+
+def test_quiet_one():
+    assert quiet_helper(1) == 2
+
+
+@asyncio.coroutine
+def test_quiet_two(session):
+    # a plain comment
+    value = "asyncio"  # a string spelling a module-level name
+    return value
+
+
+def test_calls_the_asking_helper(session):
+    return ask(session)
+
+
+class Suite:
+    def test_loud(self):
+        return Root(uri="file:///tmp")
+
+    def test_quiet_method(self):
+        return 1
+
+        # a footer comment
+
+
+def test_after_the_class():
+    return quiet_helper(2)
+"""
+
+
+def _reduced(text: str, rules=None) -> partial.Reduced:
+    data = text.encode()
+    chosen = list(RULES.values()) if rules is None else rules
+    return partial.reduced(data, ast.parse(data), chosen, MARKERS, default_settings(), "tests/test_module.py")
+
+
+def test_stand_ins_keep_lines_names_and_give_the_file_back(monkeypatch):
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    part = _reduced(LOUD)
+    tag = part.blocks[0][0].decode().split('"""')[1].rsplit("-", 1)[0]
+    lines = part.data.decode().split("\n")
+    assert len(lines) == len(LOUD.split("\n"))
+    # Kept: the asking helper, the test calling it (it names what a loud statement binds), the
+    # method building a Root. Left out: the rest, each spelling the module-level names it uses.
+    assert lines[5:7] == [f'def quiet_helper(): ["""{tag}-0', '"""]']
+    assert lines[9:11] == ["async def ask(session: ClientSession):", "    return await session.list_roots()"]
+    assert lines[13] == f'def test_quiet_one(): [quiet_helper, """{tag}-1'
+    assert lines[17:19] == ["@asyncio.coroutine", f'def test_quiet_two(): [asyncio, """{tag}-2']  # decorators stay
+    assert lines[24:26] == ["def test_calls_the_asking_helper(session):", "    return ask(session)"]
+    assert lines[29:31] == ["    def test_loud(self):", '        return Root(uri="file:///tmp")']
+    assert lines[32:36] == [f'    def test_quiet_method(): ["""{tag}-3', "", "", '"""]']  # its footer comment too
+    assert lines[38] == f'def test_after_the_class(): [quiet_helper, """{tag}-4'
+    assert len(part.blocks) == 5
+    assert part.whole(part.data) == LOUD.encode()
+    assert [s.lineno for s in ast.parse(part.data).body] == [s.lineno for s in ast.parse(LOUD).body]
+    assert part.spans[-3:] == ((25, 26), (29, 36), (39, 40))  # the class ends where its stand-in does
+
+
+def test_a_changed_or_lost_stand_in_splices_nothing(monkeypatch):
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    part = _reduced(LOUD)
+    stand_in = part.blocks[0][0]
+    assert part.whole(part.data.replace(stand_in, b"")) is None
+    assert part.whole(part.data.replace(stand_in, stand_in.replace(b"[", b"[x, "))) is None
+    assert part.whole(part.data + stand_in) is None
+
+
+def test_a_module_is_parsed_whole_where_its_lines_are_not_plain_or_it_is_small(monkeypatch):
+    assert _reduced(LOUD) is None  # under PARTIAL_MIN_BYTES
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    assert _reduced(LOUD.replace("\n", "\r\n")) is None
+    assert _reduced("# -*- coding: latin-1 -*-\n" + LOUD) is None
+    assert _reduced("# -*- coding: utf-8 -*-\n" + LOUD) is not None
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.9)
+    assert _reduced(LOUD) is None
+
+
+def test_a_suppression_comment_keeps_its_statement(monkeypatch):
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    text = LOUD.replace("    assert quiet_helper(1) == 2", "    assert quiet_helper(1) == 2  # noqa: RT001")
+    part = _reduced(text)
+    assert "def test_quiet_one():\n    assert quiet_helper(1) == 2  # noqa: RT001" in part.data.decode()
+
+
+def test_a_huge_test_module_is_checked_and_fixed_in_part_with_the_findings_of_the_whole(monkeypatch):
+    """A test module over the threshold, as a real one would be: many quiet tests around the few
+    that hold findings. The same module outside test code is parsed whole."""
+    body = "".join(
+        f"    response = client.get('/items/{{i}}/{n}', params={{'page': {n}}})\n    assert response.ok\n"
+        for n in range(6)
+    )
+    quiet = "".join(f"\n\ndef test_quiet_{i}(client):\n" + body.replace("{i}", str(i)) for i in range(1200))
+    data = (LOUD + quiet).encode()
+    assert len(data) > partial.PARTIAL_MIN_BYTES
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 1 << 40)
+    whole = _outcome(data, "tests/test_huge.py")
+    monkeypatch.undo()
+    made: list = []
+    real = engine.reduced
+    monkeypatch.setattr(engine, "reduced", lambda *args: made.append(real(*args)) or made[-1])
+    assert _outcome(data, "tests/test_huge.py") == whole
+    assert made and made[0] is not None and len(made[0].data) < len(data) / 2
+    assert whole[0]  # findings, and their fixes
+    made.clear()
+    check_bytes(data, "src/huge.py", default_settings())
+    assert made == []
+
+
+def _kept(text: str, codes: tuple) -> list:
+    """The names of the definitions the partial parse keeps, for rules `codes`."""
+    part = _reduced(text, [RULES[code] for code in codes])
+    left = {block.decode().split("(")[0].split()[-1] for block, _ in part.blocks}
+    return sorted(
+        node.name
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in left
+    )
+
+
+def test_a_definition_a_rules_screen_holds_on_alone_stays(monkeypatch):
+    """No roots word in it, and yet a rule's finding can be there by the rule's own reasoning: a
+    URI named for a root parsed with urlparse, a `"file"` scheme test (RT102)."""
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    text = (
+        "import mcp\nfrom urllib.parse import urlparse, urlsplit\n\n\n"
+        "def parsed_name(root_uri: str) -> str:\n    return urlparse(root_uri).path\n\n\n"
+        "def scheme_checked(location: str) -> str:\n    parts = urlsplit(location)\n"
+        "    if parts.scheme != 'file':\n        raise ValueError(location)\n    return parts.path\n\n\n"
+        "def quiet(location: str) -> str:\n    return location.upper()\n"
+    )
+    assert _kept(text, ("RT102",)) == ["parsed_name", "scheme_checked"]
+
+
+def test_what_a_kept_definition_stores_for_others_keeps_its_readers(monkeypatch):
+    """A hint's value stored under a constant key and read back in another function (HA001), and
+    roots kept on the instance for another method (RT103) keep their readers; a mock's
+    `return_value` set in a test keeps nothing."""
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    hint = (
+        "def labels(tool):\n    ro = getattr(tool.annotations, 'readOnlyHint', None)\n    return (ro is True, tool.name)\n\n"
+        "def tag(tool, props):\n    ok, name = labels(tool)\n    props['tainted_ok'] = ok\n\n"
+        "def gate(props, violations):\n    if not props.get('tainted_ok', False):\n        violations.append('x')\n\n"
+        "def unrelated(props):\n    return props.get('other')\n"
+    )
+    assert _kept(hint, ("HA001",)) == ["gate", "labels", "tag"]
+    state = (
+        "class Guard:\n"
+        "    def load(self, roots):\n        self._paths = [r.uri for r in roots]\n\n"
+        "    def allowed(self, path):\n        return any(path.startswith(p) for p in self._paths)\n\n"
+        "    def name(self):\n        return 'guard'\n\n\n"
+        "def test_mocked(service):\n    service.list_roots.return_value = []\n\n\n"
+        "def test_other(client):\n    client.get.return_value = 1\n    assert client.get()\n"
+    )
+    assert _kept(state, ("RT103", "RT002")) == ["allowed", "load", "test_mocked"]
