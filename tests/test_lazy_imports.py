@@ -77,6 +77,7 @@ LAZY = {
     ("commands/process.py", "mcp_migrate.commands.cli"): "after gc.set_threshold: the command line's modules"
     " (click, the package) load under the process's collector thresholds, not Python's",
     ("core/catalog.py", "importlib.resources"): "a zipped install only (it loads tempfile and shutil)",
+    ("core/heap.py", "ctypes"): "a huge module only (ctypes costs a small run 10 ms)",
     ("core/engine.py", "mcp_migrate.core.fix.imports"): "a run that decides fixes (previews, fix): a concise"
     " or JSON check never loads them (with core.fix.orphans: 14 ms)",
     ("core/engine.py", "mcp_migrate.core.fix.orphans"): "as core.fix.imports, above",

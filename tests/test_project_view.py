@@ -161,6 +161,7 @@ ALLOWED = {
     "pool._view": "a pool worker's project view, made by its initializer: the worker lives for one run's pool",
     "catalog.load_catalog()": "the package's own rules/*.md",
     "deep._WORKER": "the deep-stack thread",
+    "heap._trim": "glibc's malloc_trim, looked up once: the C library's",
     "screening._joined_gate()": "the joined gate of rule or screen classes and a selection: constants",
     "limits._ascii_compatible()": "a codec's property",
     "import_block._import_statement()": "an import statement parsed from its text",

@@ -39,6 +39,7 @@ from mcp_migrate.core.dispatch import run_rules
 from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite, Suppressed
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.generated import GENERATED, is_generated
+from mcp_migrate.core.heap import release_freed
 from mcp_migrate.core.limits import (
     encoding_refusal,
     nesting_problem,
@@ -212,9 +213,13 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     if part is not None:  # the whole module's `ast` tree goes before LibCST parses the rest
         del decided
         tree = None
+        release_freed(len(data))
         tree = ast.parse(part.data)
     try:
-        return call_deep(_parse_and_analyze, data, path, settings, rules, audit, tree, part)
+        analysis = call_deep(_parse_and_analyze, data, path, settings, rules, audit, tree, part)
+        if part is not None:  # what the parsers freed goes back before the run reads the next module
+            release_freed(len(data))
+        return analysis
     except RecursionError:
         # Nesting the guard does not measure (thousands of implicit string pieces beyond
         # even the deep thread's limit) costs this file only, never the run.
