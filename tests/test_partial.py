@@ -23,10 +23,8 @@ RULES = {rule.CODE: rule for rule in all_rules()}
 
 
 @pytest.fixture
-def in_part(monkeypatch):
+def in_part(any_size, monkeypatch):
     """Every module the screens read is parsed in part; the partial sources made are counted."""
-    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
-    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
     made: list = []
     real = engine.reduced
 
@@ -38,6 +36,13 @@ def in_part(monkeypatch):
 
     monkeypatch.setattr(engine, "reduced", counted)
     return made
+
+
+@pytest.fixture
+def any_size(monkeypatch):
+    """The partial parse for a module of any size, whatever the share its stand-ins save."""
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
 
 
 def _outcome(data: bytes, path: str) -> tuple:
@@ -114,9 +119,7 @@ def _reduced(text: str, rules=None) -> partial.Reduced:
     return partial.reduced(data, ast.parse(data), chosen, MARKERS, default_settings(), "tests/test_module.py")
 
 
-def test_stand_ins_keep_lines_names_and_give_the_file_back(monkeypatch):
-    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
-    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+def test_stand_ins_keep_lines_names_and_give_the_file_back(any_size):
     part = _reduced(LOUD)
     tag = part.blocks[0][0].decode().split('"""')[1].rsplit("-", 1)[0]
     lines = part.data.decode().split("\n")
@@ -137,9 +140,7 @@ def test_stand_ins_keep_lines_names_and_give_the_file_back(monkeypatch):
     assert part.spans[-3:] == ((25, 26), (29, 36), (39, 40))  # the class ends where its stand-in does
 
 
-def test_a_changed_or_lost_stand_in_splices_nothing(monkeypatch):
-    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
-    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+def test_a_changed_or_lost_stand_in_splices_nothing(any_size):
     part = _reduced(LOUD)
     stand_in = part.blocks[0][0]
     assert part.whole(part.data.replace(stand_in, b"")) is None
@@ -158,9 +159,7 @@ def test_a_module_is_parsed_whole_where_its_lines_are_not_plain_or_it_is_small(m
     assert _reduced(LOUD) is None
 
 
-def test_a_suppression_comment_keeps_its_statement(monkeypatch):
-    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
-    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+def test_a_suppression_comment_keeps_its_statement(any_size):
     text = LOUD.replace("    assert quiet_helper(1) == 2", "    assert quiet_helper(1) == 2  # noqa: RT001")
     part = _reduced(text)
     assert "def test_quiet_one():\n    assert quiet_helper(1) == 2  # noqa: RT001" in part.data.decode()
@@ -201,11 +200,9 @@ def _kept(text: str, codes: tuple) -> list:
     )
 
 
-def test_a_definition_a_rules_screen_holds_on_alone_stays(monkeypatch):
+def test_a_definition_a_rules_screen_holds_on_alone_stays(any_size):
     """No roots word in it, and yet a rule's finding can be there by the rule's own reasoning: a
     URI named for a root parsed with urlparse, a `"file"` scheme test (RT102)."""
-    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
-    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
     text = (
         "import mcp\nfrom urllib.parse import urlparse, urlsplit\n\n\n"
         "def parsed_name(root_uri: str) -> str:\n    return urlparse(root_uri).path\n\n\n"
@@ -216,12 +213,10 @@ def test_a_definition_a_rules_screen_holds_on_alone_stays(monkeypatch):
     assert _kept(text, ("RT102",)) == ["parsed_name", "scheme_checked"]
 
 
-def test_what_a_kept_definition_stores_for_others_keeps_its_readers(monkeypatch):
+def test_what_a_kept_definition_stores_for_others_keeps_its_readers(any_size):
     """A hint's value stored under a constant key and read back in another function (HA001), and
     roots kept on the instance for another method (RT103) keep their readers; a mock's
     `return_value` set in a test keeps nothing."""
-    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)
-    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
     hint = (
         "def labels(tool):\n    ro = getattr(tool.annotations, 'readOnlyHint', None)\n    return (ro is True, tool.name)\n\n"
         "def tag(tool, props):\n    ok, name = labels(tool)\n    props['tainted_ok'] = ok\n\n"
