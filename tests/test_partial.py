@@ -56,6 +56,7 @@ def _outcome(data: bytes, path: str) -> tuple:
     )
 
 
+@pytest.mark.slow  # (406 inputs checked and fixed twice; a 340 KB module three times)
 def test_every_fixture_and_example_checked_in_part_gives_the_whole_parse(in_part, monkeypatch):
     # As test modules: only test code is parsed in part (core.engine._in_part).
     sources = [p.read_bytes() for p in SOURCES] + EXAMPLES
@@ -165,6 +166,7 @@ def test_a_suppression_comment_keeps_its_statement(any_size):
     assert "def test_quiet_one():\n    assert quiet_helper(1) == 2  # noqa: RT001" in part.data.decode()
 
 
+@pytest.mark.slow  # (406 inputs checked and fixed twice; a 340 KB module three times)
 def test_a_huge_test_module_is_checked_and_fixed_in_part_with_the_findings_of_the_whole(monkeypatch):
     """A test module over the threshold, as a real one would be: many quiet tests around the few
     that hold findings. The same module outside test code is parsed whole."""
