@@ -5,8 +5,12 @@ small stand-in for each of the others (issue 37: a 1.26 MB test module's LibCST 
 
 A stand-in replaces a top-level function or class, or a method of a class that stays, that
 holds none of the words a finding's statement holds (a roots word, the left rules' byte
-screens, a suppression comment), that nothing staying names, and that names nothing a
-statement holding such a word binds (taken to a fixed point). It keeps the statement's
+screens, a suppression comment), on which no left rule's syntax screen holds when it is read
+alone with the module's other statements (where the rule's own reasoning says its evidence can
+be), that nothing staying names, and that names nothing a statement holding such a word binds
+or a kept definition stores for others under a constant key or on its instance (taken to a
+fixed point: every fixture and example, and every module of the 62 corpus repositories, checked
+in part gives the whole module's report). It keeps the statement's
 decorator lines as they are, its kind and name, and its line count, so every position in the
 kept statements is the file's own, and it spells each module-level name the statement uses
 (as LibCST's name count, core.fix.imports.name_uses, counts a use): what a fix decides from
