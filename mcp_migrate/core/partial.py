@@ -27,7 +27,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
-import re
 import tokenize
 from collections import Counter
 from collections.abc import Iterator
@@ -52,8 +51,6 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: The statements that bind names (their targets) to what their code computes.
 _BINDINGS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)
-#: PEP 263's coding cookie.
-_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 #: Python 3.12's type parameters (`def f[T]()`): LibCST counts their names.
 _TYPE_PARAMS = tuple(getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, name))
 
@@ -93,14 +90,13 @@ def reduced(
 ) -> Reduced | None:
     """The partial source of `data` for `rules` (see the module's docstring), or None where the
     module is parsed whole: too small, no tree, a file whose lines are not plain (`\\r`, a form
-    feed, a BOM, a coding cookie, no final newline), or too little to replace."""
+    feed, a BOM, a cookie naming another encoding than UTF-8, no final newline), or too little
+    to replace."""
     if len(data) < PARTIAL_MIN_BYTES or tree is None or not tree.body:
         return None
-    if b"\r" in data or b"\f" in data or data.startswith(b"\xef\xbb\xbf") or not data.endswith(b"\n"):
+    if b"\r" in data or b"\f" in data or not data.endswith(b"\n") or not _plain_utf8(data):
         return None
     lines = data.split(b"\n")
-    if any(_foreign_cookie(line) for line in lines[:2]):
-        return None
     screens = tuple({token for rule in rules for token in rule.SCREEN})
     candidates, kept = _units(
         tree, lines, (*ROOT_WORDS, *screens, *markers), _screened_alone(tree, data, path, rules, settings)
@@ -128,11 +124,14 @@ def reduced(
     return Reduced(b"".join(out), tuple(blocks), spans)
 
 
-def _foreign_cookie(line: bytes) -> bool:
-    """A coding cookie (PEP 263) naming another encoding than UTF-8: the stand-ins' names are
-    written in UTF-8."""
-    found = _COOKIE.match(line)
-    return found is not None and found.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8")
+def _plain_utf8(data: bytes) -> bool:
+    """Whether the module is UTF-8 without a BOM, as the interpreter reads its coding cookie
+    (`tokenize.detect_encoding`, which core.limits asks too): the stand-ins' names are written
+    in UTF-8."""
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0] == "utf-8"  # (a BOM: "utf-8-sig")
+    except SyntaxError:  # an unknown encoding, a BOM that disagrees with its cookie
+        return False
 
 
 class _Unit(NamedTuple):

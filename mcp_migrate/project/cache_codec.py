@@ -8,8 +8,8 @@ a line. The MAC (cache_key.sign) covers the table's name and every line, so noth
 before it is known to be this user's own. A line per file lets a warm run read only the entry
 it looks up (project.cache_table): a table decoded at once held about 2 KB a file (issue 37:
 16 copies of a 1,151-file tree peaked at 95 MiB against 26 MiB for one). An entry that fails
-any field check is a miss for its file; `decode_table`, which decodes a whole table (tests, a
-table's merge), says None for the table. Nothing here can run code: the standard `json`
+any field check is a miss for its file; `decode_table`, which decodes a whole table (the
+tests read tables with it; a save merges undecoded lines), says None for the table. Nothing here can run code: the standard `json`
 module builds only dicts, lists, strings and numbers.
 """
 

@@ -56,9 +56,9 @@ class StoredTable:
         if self._handle is None:
             return None
         start = path_key(path) + b"\t"
-        found = None
-        at = bisect_left(self._hashes, hash(start))
-        while at < len(self._hashes) and self._hashes[at] == hash(start):
+        found, key = None, hash(start)
+        at = bisect_left(self._hashes, key)
+        while at < len(self._hashes) and self._hashes[at] == key:
             try:
                 line = os.pread(self._handle.fileno(), self._lengths[at], self._offsets[at])
             except OSError:
