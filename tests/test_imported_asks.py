@@ -5,12 +5,14 @@ resolver alias of another module, found by the byte screen's second chance
 
 from __future__ import annotations
 
+import ast
 import os
 import textwrap
 
-from mcp_migrate.api import check_source
+from mcp_migrate.api import check_source, default_settings
+from mcp_migrate.core.screening import screens
 from mcp_migrate.rules.rt001_roots_request import RootsRequest
-from mcp_migrate.vocabulary.imported_asks import imports_a_doer
+from mcp_migrate.vocabulary.imported_asks import doing_words, imports_a_doer
 
 HELPERS = """
 from mcp.server.fastmcp import Context
@@ -157,4 +159,72 @@ def test_an_inline_marker_given_an_imported_resolver_is_the_alias_written_in_pla
         handle.write(textwrap.dedent(INLINE).lstrip())
     assert _findings(inline) == [
         "13:11 RT001 info parameter `pinned` is resolved through `pkg_tools.scope._ask`, which asks for roots",
+    ]
+
+
+def _words(source: str):
+    data = textwrap.dedent(source).lstrip().encode()
+    return doing_words(ast.parse(data), data, RootsRequest.SCREEN)
+
+
+def test_a_modules_doing_words_are_the_definitions_around_its_tokens():
+    assert _words(HELPERS) == {"get_dirs"}
+    assert _words(SCOPE) is True  # `ListRootsResult` in an import line and an alias: any definition may read it
+    decorated = """
+        import mcp
+        class Service:
+            '''Answers roots/list for the gateway.'''
+            @route("/roots/list")
+            async def answer(self):
+                return []
+            def other(self):
+                return 1
+        # see list_roots() in the SDK
+        if TYPE_CHECKING:
+            def typed(s) -> "ListRootsResult": ...
+        def helper(ctx):
+            return ctx
+        Pinned = Resolve(helper)
+        Asked = Resolve(typed)
+    """
+    assert _words(decorated) == {"answer", "typed", "Asked"}
+
+
+def test_a_module_constant_or_class_attribute_leaves_every_definition_a_helper():
+    assert _words("METHOD = 'roots/list'\n\nasync def ask(s):\n    return await s.send(METHOD)\n") is True
+    assert _words("class Q:\n    kind = LIST_ROOTS\n\n    def ask(self, s):\n        return s.send(self.kind)\n") is True
+
+
+#: A caller with a word of Roots (so its bytes reach the syntax screen) that imports a helper
+#: module's function that asks nothing, and one that imports the one that asks.
+CALLS_DESCRIBE = """
+from mcp.server.fastmcp import FastMCP
+
+from pkg_tools.helpers import describe
+
+app = FastMCP("files")
+
+
+@app.tool()
+def show(roots: list) -> str:
+    return describe(roots)  # once asked with list_roots()
+"""
+
+
+def test_a_caller_of_a_helper_modules_quiet_function_is_not_parsed_for_rt001(tmp_path):
+    package = _tree(tmp_path)
+    quiet = os.path.join(package, "calls_describe.py")
+    with open(quiet, "w", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(CALLS_DESCRIBE).lstrip())
+    data = open(quiet, "rb").read()
+    settings = default_settings()
+    decided = screens(data, quiet, settings)
+    assert "RT001" in {rule.CODE for rule in decided.byte_rules}
+    assert "RT001" not in decided.codes
+    with open(quiet, "w", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(CALLS_DESCRIBE).lstrip().replace("describe", "get_dirs"))
+    data = open(quiet, "rb").read()
+    assert "RT001" in screens(data, quiet, default_settings()).codes
+    assert _findings(quiet) == [
+        "10:12 RT001 info runs `pkg_tools.helpers.get_dirs`, a helper of this project that asks for roots"
     ]

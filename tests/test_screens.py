@@ -143,6 +143,21 @@ SCREENED_PAIRS = [
         id="RT102-an-assembled-uri-lands-in-no-root",
     ),
     pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + "from urllib.parse import urlparse\n\n# resource URIs\n"
+        'def is_local(u):\n    return urlparse(u).scheme == "file"\n\n'
+        "def route(u):\n    return urlparse(u).path\n",
+        EXAMPLE_IMPORT + "from urllib.parse import urlparse\n\n# resource URIs\n"
+        'def to_path(u):\n    parsed = urlparse(u)\n    if parsed.scheme == "file":\n        return parsed.path\n',
+        id="RT102-a-scheme-test-counts-in-its-own-function",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + '# resource URIs\nPREFIX = "file://"\n\ndef rest(text, prefix):\n    return text[len(prefix):]\n',
+        EXAMPLE_IMPORT + '# resource URIs\nPREFIX = "file://"\n\ndef rest(text, prefix):\n    return text[len(PREFIX):]\n',
+        id="RT102-a-len-slice-of-a-name-no-file-literal-is-bound-to",
+    ),
+    pytest.param(
         "HA002",
         'from foundry.tools import McpToolbox\nMcpToolbox(require_approval="never")\n',
         'from agents.mcp import MCPServerStdio\nMCPServerStdio(params={}, require_approval="never")\n',

@@ -114,9 +114,9 @@ def effects_in(data: bytes, full: bool = True) -> ModuleEffects:
     if syntax is None:
         return _EMPTY
     tree = syntax.tree
-    ask_lines = _lines(data, ASK_TOKENS) if asking else set()
-    notify_lines = _lines(data, LIST_CHANGED_TOKENS) if notifying else set()
-    method_lines = _lines(data, (b"method",)) if building else set()
+    ask_lines = token_lines(data, ASK_TOKENS) if asking else set()
+    notify_lines = token_lines(data, LIST_CHANGED_TOKENS) if notifying else set()
+    method_lines = token_lines(data, (b"method",)) if building else set()
     functions = {}
     for owner, func in _functions(tree):
         span = range(func.lineno, (func.end_lineno or func.lineno) + 1)
@@ -150,7 +150,8 @@ def _nodes(tree: ast.AST) -> Iterator[Any]:
     return ast.walk(tree)
 
 
-def _lines(data: bytes, tokens: tuple) -> set:
+def token_lines(data: bytes, tokens: tuple) -> set:
+    """The numbers of the lines on which one of `tokens` starts."""
     return {data.count(b"\n", 0, m.start()) + 1 for token in tokens for m in re.finditer(re.escape(token), data)}
 
 

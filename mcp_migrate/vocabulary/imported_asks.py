@@ -13,6 +13,7 @@ helpers."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from typing import NamedTuple
@@ -21,7 +22,8 @@ from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
-from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, local_via, module_effects
+from mcp_migrate.core.screen import string
+from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, local_via, module_effects, token_lines
 
 #: `from pkg.mod import a, b as c` and the parenthesised, multi-line form (at a line's start:
 #: core.line_scan).
@@ -296,25 +298,81 @@ _MAY_DO = "imported asks: may do"
 def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned, view: ProjectView) -> bool:
     """The syntax screen's test of a module a call may run a helper of: whether it can hold a
     helper that does what the rule reports, as `ImportedHelpers._keys` would find it (the same
-    size limit and tokens), by `screen` (the rule's own syntax screen) alone; or re-exports, on
-    a statement naming something the calling file `mentioned`, one from a module that can."""
-    if _may_do(source, limit, tokens, screen, view):
+    size limit and tokens), by `screen` (the rule's own syntax screen) and the names of its
+    definitions that can hold one (`doing_words`), one of which the calling file must spell
+    (`mentioned`); or re-exports, on a statement naming something the calling file mentions, one
+    from a module that can."""
+    if _spells_a_doer(_may_do(source, limit, tokens, screen, view), mentioned):
         return True
-    return any(_may_do(other, limit, tokens, screen, view) for other in reexport_sources(source, mentioned, view))
+    return any(
+        _spells_a_doer(_may_do(other, limit, tokens, screen, view), mentioned)
+        for other in reexport_sources(source, mentioned, view)
+    )
 
 
-def _may_do(source: str, limit: int, tokens: tuple, screen, view: ProjectView) -> bool:
+def _spells_a_doer(words, mentioned) -> bool:
+    """Whether a module's answer (`_reads_as_doing`) leaves a helper the caller can run: any of
+    its definitions (True), or one whose name the calling file spells."""
+    return words is True or (bool(words) and any(mentioned(word) for word in words))
+
+
+def _may_do(source: str, limit: int, tokens: tuple, screen, view: ProjectView):
     return view.per_file(
         _MAY_DO, source, tokens, lambda stat: _reads_as_doing(source, stat, limit, tokens, screen), False
     )
 
 
-def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen) -> bool:
+def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen):
+    """False where the module cannot hold a helper; else the names a caller must spell to run
+    one (`doing_words`), or True where any of its definitions may be one."""
     data = read(source, stat, limit)
     if data is None or not any(token in data for token in tokens):
         return False
     syntax = read_syntax(data, source)
-    return syntax is None or screen(syntax)
+    if syntax is None:
+        return True
+    return doing_words(syntax.tree, data, tokens) if screen(syntax) else False
+
+
+def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
+    """The names under which another module can run a definition of this one whose body holds
+    one of `tokens`: what a rule's analysis of the module keys (`ImportedHelpers`: a function or
+    method is a helper when its own body holds a finding, and every finding spells a token).
+    The outermost `def` around each token's line (decorators included), by its name (a caller
+    spells `helper(...)`, `module.helper(...)` or `instance.helper(...)`), and the names bound
+    to an expression naming one of those (`Pinned = Annotated[..., Resolve(_ask)]`). True where
+    a token lies outside every `def` (a constant a function reads, a class attribute): then any
+    definition may be a helper, as the module-wide screen always said."""
+    lines = token_lines(data, tokens)
+    words: set = set()
+    covered: set = set()
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if node.__class__ in _DEFS:
+            first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+            held = {line for line in lines if first <= line <= (node.end_lineno or node.lineno)}
+            if held:
+                words.add(node.name)
+                covered |= held
+        elif node.__class__ is ast.Expr and string(node.value) is not None:  # a docstring: read by no code
+            covered.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        else:  # a class's body, `if TYPE_CHECKING:`, `try:`: the definitions inside
+            stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    uncovered = lines - covered
+    if uncovered:
+        text = data.split(b"\n")  # a comment alone on its line is read by no code either
+        if any(not text[line - 1].lstrip().startswith(b"#") for line in uncovered):
+            return True
+    for node in tree.body if words else ():  # the module's own aliases, as the rule's analysis keys them
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            if any(name.__class__ is ast.Name and name.id in words for name in ast.walk(node.value)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                words.update(target.id for target in targets if isinstance(target, ast.Name))
+    return frozenset(words)
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 #: The view's table (core.project_view): (module file, mtime, size) -> its from-imports

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cached_property
 
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
@@ -175,13 +176,17 @@ class NaiveFileUriScreen(Rule):
     def screen_tree(cls, syntax, settings) -> bool:
         """Each shape the visits below report, at the level of calls and literals: surgery,
         `.format`, a split index or a `len(...)` slice, an f-string or a `+`/`%` starting
-        `file://` (all need a `file:/` literal); `u[7:]`/`u[8:]` and `urlparse(u).path` on a value
-        known to hold a file URI (a `file:/` or `"file"` scheme test in the code, or a
+        `file://` (all need a `file:/` literal; a `len(NAME)` slice needs NAME bound to one);
+        `u[7:]`/`u[8:]` and `urlparse(u).path` on a value known to hold a file URI (a `file:/` or
+        `"file"` scheme test in the same function, as the rule's frames keep them, or a
         URI-named value in MCP code); a root's `.uri.path`."""
         files = [text for text in syntax.strings if text[:6].lower() == "file:/"]
         if files and surgery_tree(syntax):
             return True
-        guarded = bool(files) or ("file" in syntax.strings and scheme_test_tree(syntax))
+        # Tests anywhere in the file: what no function's test can do without (`Frames` says
+        # which function each is in, worked out only where one could be needed).
+        tested = bool(files) or ("file" in syntax.strings and scheme_test_tree(syntax))
+        frames = Frames(syntax) if tested else None
         mcp = syntax.imports_mcp
         for node in syntax.of(ast.Subscript):
             sl = node.slice
@@ -189,15 +194,17 @@ class NaiveFileUriScreen(Rule):
                 continue
             lower = sl.lower
             if lower.__class__ is ast.Call and lower.func.__class__ is ast.Name and lower.func.id == "len":
-                if files:
+                if files and lower.args and _file_prefix(lower.args[0], syntax):
                     return True
             elif lower.__class__ is ast.Constant and lower.value in (7, 8) and lower.value.__class__ is int:
-                if guarded or (mcp and uri_named_tree(node.value)):
+                if (mcp and uri_named_tree(node.value)) or (frames is not None and frames.tested(node)):
                     return True
         if "path" in syntax.attributes:
-            parses = syntax.calls_to("urlparse", "urlsplit")
-            if parses and (guarded or (mcp and any(root_uri_tree(first_given(call)) for call in parses))):
-                return True
+            for call in syntax.calls_to("urlparse", "urlsplit"):
+                if mcp and root_uri_tree(first_given(call)):
+                    return True
+                if frames is not None and frames.tested(call) and frames.reads_path(call):
+                    return True
             for node in syntax.of(ast.Attribute):
                 uri = node.value
                 if (
@@ -208,3 +215,71 @@ class NaiveFileUriScreen(Rule):
                 ):
                     return True
         return False
+
+
+def _file_prefix(arg, syntax) -> bool:
+    """`len("file://")`, or `len(PREFIX)` of a name some assignment of the file binds to a
+    `file:/` literal (the rule's `constants`, from plain assignments)."""
+    if file_text_tree(arg):
+        return True
+    if arg.__class__ is not ast.Name:
+        return False
+    return any(
+        file_text_tree(node.value) and any(t.__class__ is ast.Name and t.id == arg.id for t in node.targets)
+        for node in syntax.of(ast.Assign)
+    )
+
+
+class Frames:
+    """Which function each node of a file is in, as the rule's frames (`frames.Frame`) split
+    it: every `def` starts one (its decorators, defaults and annotations included), a class or
+    a lambda does not, and what lies outside every `def` is the module's. The rule knows a
+    value holds a file URI only from a scheme test in the same frame, and reads a parse result
+    (`parsed.path`) only where it was bound."""
+
+    def __init__(self, syntax) -> None:
+        self._syntax = syntax
+
+    @cached_property
+    def _index(self) -> tuple:
+        """(node id -> frame, frames that test for `file`, frames that read a `.path`): one walk,
+        made on the first question (a file whose tests decide nothing is not walked)."""
+        frame_of: dict = {}
+        tested, paths = set(), set()
+        stack = [(self._syntax.tree, 0)]
+        count = 0
+        while stack:
+            node, frame = stack.pop()
+            if node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef):
+                count += 1
+                frame = count
+            frame_of[id(node)] = frame
+            if _tests_for_file(node):
+                tested.add(frame)
+            elif node.__class__ is ast.Attribute and node.attr == "path":
+                paths.add(frame)
+            stack.extend((child, frame) for child in ast.iter_child_nodes(node))
+        return frame_of, tested, paths
+
+    def tested(self, node) -> bool:
+        """The frame of `node` tests a value for the `file` scheme (or holds a `file:/` literal,
+        the prefix a `startswith` test is written with)."""
+        frame_of, tested, _ = self._index
+        return frame_of.get(id(node)) in tested
+
+    def reads_path(self, node) -> bool:
+        """The frame of `node` reads a `.path`."""
+        frame_of, _, paths = self._index
+        return frame_of.get(id(node)) in paths
+
+
+def _tests_for_file(node) -> bool:
+    """A `file:/` literal, or `x.scheme == "file"` / `!=` (`scheme_test_tree`, one node)."""
+    if file_text_tree(node):
+        return True
+    if node.__class__ is not ast.Compare or len(node.ops) != 1 or node.ops[0].__class__ not in (ast.Eq, ast.NotEq):
+        return False
+    sides = (node.left, node.comparators[0])
+    return any(screen_string(side) == "file" for side in sides) and any(
+        side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
+    )
