@@ -228,3 +228,25 @@ def test_a_caller_of_a_helper_modules_quiet_function_is_not_parsed_for_rt001(tmp
     assert _findings(quiet) == [
         "10:12 RT001 info runs `pkg_tools.helpers.get_dirs`, a helper of this project that asks for roots"
     ]
+
+
+def test_a_files_imports_are_read_and_resolved_once_for_both_import_followers(tmp_path, monkeypatch):
+    """RT001's and RT004's byte screens follow the same file's imports one after the other: the
+    import lines are read once and each imported module's file is looked up once per view."""
+    from mcp_migrate.core.project_view import ProjectView
+    from mcp_migrate.rules.rt004_screen import ListChangedSendScreen
+    from mcp_migrate.vocabulary import imported_asks
+    from mcp_migrate.vocabulary.effects import NOTIFIES
+
+    package = _tree(tmp_path)
+    quiet = os.path.join(package, "quiet.py")
+    data = open(quiet, "rb").read()
+    reads, looked_up = [], []
+    real_from, real_file = imported_asks.from_imports, imported_asks.module_file
+    monkeypatch.setattr(imported_asks, "from_imports", lambda d: reads.append(d is data) or real_from(d))
+    monkeypatch.setattr(imported_asks, "module_file", lambda v, d, m: looked_up.append(m) or real_file(v, d, m))
+    view = ProjectView()
+    assert not imports_a_doer(data, quiet, RootsRequest.SCREEN[:-1], 0, view)
+    assert not imports_a_doer(data, quiet, ListChangedSendScreen.SCREEN, 0, view, NOTIFIES)
+    assert reads.count(True) == 1  # the helper modules' own import lines are read besides
+    assert sorted(looked_up) == sorted(set(looked_up)) and "pkg_tools" in looked_up

@@ -60,7 +60,7 @@ def imports_a_doer(
     if not path or path.startswith("<"):
         return False
     view = view if view is not None else ProjectView()
-    for module, names in from_imports(data):
+    for module, names in _file_imports(data, view):
         source = module_source(path, module, view)
         doers = _doers(source, tokens, limit, view, effect=effect) if source else Doers()
         for name, bound in names:
@@ -68,14 +68,28 @@ def imports_a_doer(
                 return True
             if any(cls == name and _spells(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
-            if b"." in data and data.find(bound.encode() + b".") >= 0:  # `scope.Pinned`: a module?
-                submodule = f"{module}.{name}" if module != "." * len(module) else module + name
-                if _module_spelled(data, module_source(path, submodule, view), bound, tokens, limit, view, effect):
+            submodule = f"{module}.{name}" if module != "." * len(module) else module + name
+            source_of_name = module_source(path, submodule, view)  # a module of the project?
+            if source_of_name is not None and data.find(bound.encode() + b".") >= 0:  # `scope.Pinned`
+                if _module_spelled(data, source_of_name, bound, tokens, limit, view, effect):
                     return True
     for module, bound in plain_imports(data):
         if _module_spelled(data, module_source(path, module, view), bound, tokens, limit, view, effect):
             return True
     return False
+
+
+def _file_imports(data: bytes, view: ProjectView) -> list:
+    """`from_imports` of the file being screened, kept in the view for its next screen (RT001's
+    and RT004's ask of the same bytes one after the other)."""
+    last = view.table(_LAST_FILE)
+    if last.get("data") is not data:
+        last["data"], last["imports"] = data, from_imports(data)
+    return last["imports"]
+
+
+#: The view's table of the last screened file's bytes and their `from_imports`.
+_LAST_FILE = "imported asks: last file"
 
 
 def names_a_doer(
@@ -163,10 +177,21 @@ def plain_imports(data: bytes) -> list:
 
 
 def module_source(path: str, module: str, view: ProjectView) -> str | None:
-    """The project file of `module` as the file at `path` imports it (relative or absolute)."""
-    if module.startswith("."):
-        return imported_module_file(view, path, module + ".x")
-    return module_file(view, _folder(path, "" if os.path.isabs(path) else os.getcwd(), view), module)
+    """The project file of `module` as the file at `path` imports it (relative or absolute),
+    kept in the view: a file's screens ask for each of its imports again (RT001's, RT004's)."""
+    known = view.table(_SOURCES)
+    cwd = "" if os.path.isabs(path) else os.getcwd()
+    key = (path, module, cwd)
+    if key not in known:
+        if module.startswith("."):
+            known[key] = imported_module_file(view, path, module + ".x")
+        else:
+            known[key] = module_file(view, _folder(path, cwd, view), module)
+    return known[key]
+
+
+#: The view's table: (file, module as it imports it, working folder) -> the module's file or None.
+_SOURCES = "imported asks: module source"
 
 
 def _folder(path: str, cwd: str, view: ProjectView) -> str:
