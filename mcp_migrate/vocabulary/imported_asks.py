@@ -68,15 +68,25 @@ def imports_a_doer(
                 return True
             if any(cls == name and _spells(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
-            submodule = f"{module}.{name}" if module != "." * len(module) else module + name
-            source_of_name = module_source(path, submodule, view)  # a module of the project?
-            if source_of_name is not None and data.find(bound.encode() + b".") >= 0:  # `scope.Pinned`
-                if _module_spelled(data, source_of_name, bound, tokens, limit, view, effect):
-                    return True
+            named = _named_module(data, path, module, name, bound, source, view)
+            if named is not None and _module_spelled(data, named, bound, tokens, limit, view, effect):
+                return True
     for module, bound in plain_imports(data):
         if _module_spelled(data, module_source(path, module, view), bound, tokens, limit, view, effect):
             return True
     return False
+
+
+def _named_module(data: bytes, path: str, module: str, name: str, bound: str, source, view) -> str | None:
+    """The project module a name imported from `module` (whose file is `source`) is, when the
+    bytes spell `bound.` (`from . import scope`, then `scope.Pinned`). The cheaper test first: a
+    name imported from a module file is searched for in the bytes (it is rarely a module); one
+    from a package or from outside the project is looked up (a folder listing answers most)."""
+    submodule = f"{module}.{name}" if module != "." * len(module) else module + name
+    if source is not None and os.path.basename(source) != "__init__.py":
+        return module_source(path, submodule, view) if data.find(bound.encode() + b".") >= 0 else None
+    found = module_source(path, submodule, view)
+    return found if found is not None and data.find(bound.encode() + b".") >= 0 else None
 
 
 def _file_imports(data: bytes, view: ProjectView) -> list:
