@@ -378,6 +378,8 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
     to an expression naming one of those (`Pinned = Annotated[..., Resolve(_ask)]`). True where
     a token lies outside every `def` (a constant a function reads, a class attribute): then any
     definition may be a helper, as the module-wide screen always said."""
+    if b"\r" in data.replace(b"\r\n", b""):  # a lone CR ends a line for the parser, not for token_lines
+        return True
     lines = token_lines(data, tokens)
     words: set = set()
     covered: set = set()
