@@ -431,3 +431,9 @@ def test_an_imported_builder_decides_by_its_body_for_rt001_and_rt004(tmp_path, m
         (6, 37, "RT001", "a `roots/list` request built by hand, deprecated by SEP-2577"),
         (7, 37, "RT004", "sends `notifications/roots/list_changed`, removed in the 2026-07-28 revision"),
     ]
+
+
+def test_a_module_whose_lines_end_with_a_lone_cr_has_its_effects_on_the_right_functions():
+    """The parser ends a line at a lone CR: the token lines are counted the same way."""
+    data = b"# helpers\rimport mcp\rdef other():\r    pass\rasync def ask(s):\r    return await s.list_roots()\r"
+    assert effects_in(data).doing(ASKS) == {(None, "ask")}

@@ -151,7 +151,10 @@ def _nodes(tree: ast.AST) -> Iterator[Any]:
 
 
 def token_lines(data: bytes, tokens: tuple) -> set:
-    """The numbers of the lines on which one of `tokens` starts."""
+    """The numbers of the lines on which one of `tokens` starts, as the parser numbers them (a
+    lone CR ends a line too)."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return {data.count(b"\n", 0, m.start()) + 1 for token in tokens for m in re.finditer(re.escape(token), data)}
 
 

@@ -378,8 +378,6 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
     to an expression naming one of those (`Pinned = Annotated[..., Resolve(_ask)]`). True where
     a token lies outside every `def` (a constant a function reads, a class attribute): then any
     definition may be a helper, as the module-wide screen always said."""
-    if b"\r" in data.replace(b"\r\n", b""):  # a lone CR ends a line for the parser, not for token_lines
-        return True
     lines = token_lines(data, tokens)
     words: set = set()
     covered: set = set()
@@ -398,7 +396,7 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
             stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
     uncovered = lines - covered
     if uncovered:
-        text = data.split(b"\n")  # a comment alone on its line is read by no code either
+        text = data.splitlines()  # (as the parser splits them) a comment alone is read by no code either
         if any(not text[line - 1].lstrip().startswith(b"#") for line in uncovered):
             return True
     for node in tree.body if words else ():  # the module's own aliases, as the rule's analysis keys them
