@@ -192,7 +192,9 @@ def test_a_modules_doing_words_are_the_definitions_around_its_tokens():
 
 def test_a_module_constant_or_class_attribute_leaves_every_definition_a_helper():
     assert _words("METHOD = 'roots/list'\n\nasync def ask(s):\n    return await s.send(METHOD)\n") is True
-    assert _words("class Q:\n    kind = LIST_ROOTS\n\n    def ask(self, s):\n        return s.send(self.kind)\n") is True
+    assert (
+        _words("class Q:\n    kind = LIST_ROOTS\n\n    def ask(self, s):\n        return s.send(self.kind)\n") is True
+    )
     # Lines ended by a lone CR, as the parser counts them.
     lone_cr = b"# helpers\rimport mcp\rdef other():\r    pass\rasync def ask(s):\r    return await s.list_roots()\r"
     assert doing_words(ast.parse(lone_cr), lone_cr, RootsRequest.SCREEN) == {"ask"}

@@ -153,8 +153,10 @@ SCREENED_PAIRS = [
     ),
     pytest.param(
         "RT102",
-        EXAMPLE_IMPORT + '# resource URIs\nPREFIX = "file://"\n\ndef rest(text, prefix):\n    return text[len(prefix):]\n',
-        EXAMPLE_IMPORT + '# resource URIs\nPREFIX = "file://"\n\ndef rest(text, prefix):\n    return text[len(PREFIX):]\n',
+        EXAMPLE_IMPORT
+        + '# resource URIs\nPREFIX = "file://"\n\ndef rest(text, prefix):\n    return text[len(prefix):]\n',
+        EXAMPLE_IMPORT
+        + '# resource URIs\nPREFIX = "file://"\n\ndef rest(text, prefix):\n    return text[len(PREFIX):]\n',
         id="RT102-a-len-slice-of-a-name-no-file-literal-is-bound-to",
     ),
     pytest.param(
