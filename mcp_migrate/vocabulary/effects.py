@@ -141,7 +141,7 @@ def effects_in(data: bytes, full: bool = True) -> ModuleEffects:
             frozenset(effects), params, frozenset(method_params), _callees(func, owner), frozenset(inert)
         )
     asking_names = {name for (owner, name), f in functions.items() if owner is None and ASKS in f.effects}
-    return ModuleEffects(functions, frozenset(_aliases(tree, asking_names)), _imports(tree))
+    return ModuleEffects(functions, frozenset(aliases_of(tree, asking_names)), _imports(tree))
 
 
 def _nodes(tree: ast.AST) -> Iterator[Any]:
@@ -169,8 +169,9 @@ def _functions(tree: ast.Module):
                     yield node.name, item
 
 
-def _aliases(tree: ast.Module, asking: set) -> set:
-    """Module-level names bound to an expression that names an asking function."""
+def aliases_of(tree: ast.Module, asking: set) -> set:
+    """Module-level names bound to an expression that names one of the functions `asking`
+    (one hop, as the rules' analysis keys them: `FileEffects.aliases`)."""
     found: set = set()
     if not asking:
         return found

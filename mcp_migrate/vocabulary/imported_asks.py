@@ -23,7 +23,7 @@ from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.screen import string
-from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, local_via, module_effects, token_lines
+from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, aliases_of, local_via, module_effects, token_lines
 
 #: `from pkg.mod import a, b as c` and the parenthesised, multi-line form (at a line's start:
 #: core.line_scan).
@@ -60,7 +60,7 @@ def imports_a_doer(
     if not path or path.startswith("<"):
         return False
     view = view if view is not None else ProjectView()
-    for module, names in _file_imports(data, view):
+    for module, names in file_imports(data, view):
         source = module_source(path, module, view)
         doers = _doers(source, tokens, limit, view, effect=effect) if source else Doers()
         for name, bound in names:
@@ -89,9 +89,10 @@ def _named_module(data: bytes, path: str, module: str, name: str, bound: str, so
     return found if found is not None and data.find(bound.encode() + b".") >= 0 else None
 
 
-def _file_imports(data: bytes, view: ProjectView) -> list:
-    """`from_imports` of the file being screened, kept in the view for its next screen (RT001's
-    and RT004's ask of the same bytes one after the other)."""
+def file_imports(data: bytes, view: ProjectView) -> list:
+    """`from_imports` of the file being screened, kept in the view for the next question about
+    the same bytes (RT001's and RT004's import followers and typed followers ask one after the
+    other)."""
     last = view.table(_LAST_FILE)
     if last.get("data") is not data:
         last["data"], last["imports"] = data, from_imports(data)
@@ -399,12 +400,7 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
         text = data.splitlines()  # (as the parser splits them) a comment alone is read by no code either
         if any(not text[line - 1].lstrip().startswith(b"#") for line in uncovered):
             return True
-    for node in tree.body if words else ():  # the module's own aliases, as the rule's analysis keys them
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            if any(name.__class__ is ast.Name and name.id in words for name in ast.walk(node.value)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                words.update(target.id for target in targets if isinstance(target, ast.Name))
-    return frozenset(words)
+    return frozenset(words | aliases_of(tree, words))
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -18,7 +18,7 @@ from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.sdk import MENTIONS_MCP, SDK_PACKAGES
 from mcp_migrate.vocabulary.effects import module_effects
-from mcp_migrate.vocabulary.imported_asks import from_imports, module_source, plain_imports
+from mcp_migrate.vocabulary.imported_asks import file_imports, from_imports, module_source, plain_imports
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
 _TABLE = "typed doers: classes"
@@ -44,17 +44,18 @@ def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
         view.consulted_again(held[1])  # the check under way depends on them too
         return held[0]
     with view.recording() as seen:
-        classes = reachable(view, path, _imported_names(data))
+        classes = reachable(view, path, _imported_names(data, file_imports(data, view)))
     view.consulted_again(seen)
     known[key] = (classes, frozenset(seen))
     return classes
 
 
-def _imported_names(data: bytes) -> list:
-    """The qualified names a file imports (`pkg.client.MCPClient`, `.session.Session`), and
-    `m.Name` for each `Name` it spells after a module bound by `import pkg.mod as m`."""
+def _imported_names(data: bytes, imports: list) -> list:
+    """The qualified names a file imports (`pkg.client.MCPClient`, `.session.Session`; its
+    `from_imports`), and `m.Name` for each `Name` it spells after a module bound by
+    `import pkg.mod as m`."""
     names = []
-    for module, imported in from_imports(data):
+    for module, imported in imports:
         if module.partition(".")[0] in SDK_PACKAGES:
             continue
         for name, _ in imported:
@@ -101,7 +102,7 @@ def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effe
     answer depends on, noted for the results cache from its component's closure, also once."""
     if not path or path.startswith("<") or MENTIONS_MCP.search(data) is None:
         return frozenset()
-    starts = _imported_files(data, path, view)
+    starts = _imported_files(data, path, view, file_imports(data, view))
     solved = view.table(_METHODS)
     found: set = set()
     for start in starts:
@@ -185,15 +186,16 @@ def _edges(source: str, view: ProjectView) -> tuple:
     if found is None:
         stat = view.stat(source)
         data = read(source, stat, MODULE_LIMIT) if stat is not None else None
-        found = edges[source] = tuple(_imported_files(data, source, view)) if data else ()
+        found = edges[source] = tuple(_imported_files(data, source, view, from_imports(data))) if data else ()
     return found
 
 
-def _imported_files(data: bytes, path: str, view: ProjectView) -> list:
-    """The project files the imports of `data` (the file at `path`) name: the modules, and
-    for a package, the submodules `from package import name` may mean."""
+def _imported_files(data: bytes, path: str, view: ProjectView, imports: list) -> list:
+    """The project files the imports of `data` (the file at `path`; `imports`, its
+    `from_imports`) name: the modules, and for a package, the submodules `from package import
+    name` may mean."""
     found = set()
-    for module, names in from_imports(data):
+    for module, names in imports:
         if module.partition(".")[0] in SDK_PACKAGES:
             continue
         source = module_source(path, module, view)

@@ -121,15 +121,17 @@ def a_root_tree(node) -> bool:
 
 def scheme_test_tree(syntax) -> bool:
     """`x.scheme == "file"` / `!=` somewhere (`visit_Comparison`'s guard)."""
-    for node in syntax.of(ast.Compare):
-        if len(node.ops) != 1 or node.ops[0].__class__ not in (ast.Eq, ast.NotEq):
-            continue
-        sides = (node.left, node.comparators[0])
-        if any(screen_string(side) == "file" for side in sides) and any(
-            side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
-        ):
-            return True
-    return False
+    return any(_scheme_test(node) for node in syntax.of(ast.Compare))
+
+
+def _scheme_test(node) -> bool:
+    """`x.scheme == "file"` / `!=`: one comparison node."""
+    if node.__class__ is not ast.Compare or len(node.ops) != 1 or node.ops[0].__class__ not in (ast.Eq, ast.NotEq):
+        return False
+    sides = (node.left, node.comparators[0])
+    return any(screen_string(side) == "file" for side in sides) and any(
+        side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
+    )
 
 
 def says_root(name: str | None) -> bool:
@@ -274,12 +276,5 @@ class Frames:
 
 
 def _tests_for_file(node) -> bool:
-    """A `file:/` literal, or `x.scheme == "file"` / `!=` (`scheme_test_tree`, one node)."""
-    if file_text_tree(node):
-        return True
-    if node.__class__ is not ast.Compare or len(node.ops) != 1 or node.ops[0].__class__ not in (ast.Eq, ast.NotEq):
-        return False
-    sides = (node.left, node.comparators[0])
-    return any(screen_string(side) == "file" for side in sides) and any(
-        side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
-    )
+    """A `file:/` literal, or `x.scheme == "file"` / `!=`."""
+    return file_text_tree(node) or _scheme_test(node)
