@@ -6,10 +6,11 @@ the rules learn from other files of the project goes through the view `Settings.
 never through a process-wide cache, so two projects checked in one process (an editor, a test
 suite, the API called twice on a tree that changed) each get their own answers.
 
-The runner makes one view per run (one per worker process); `mcp_migrate.api` gives a check or
-fix of bytes without one a fresh view. The view also records, per check, the other files it
-consulted (path, size, mtime): the results cache keeps them with the result, and a changed or
-removed helper module makes its callers be checked again (core.dependencies compares them)."""
+The runner makes one view per run (one per worker process, which a forked worker starts as a
+copy of the main process's: run.pool); `mcp_migrate.api` gives a check or fix of bytes without
+one a fresh view. The view also records, per check, the other files it consulted (path, size,
+mtime): the results cache keeps them with the result, and a changed or removed helper module
+makes its callers be checked again (core.dependencies compares them)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ class ProjectView:
         self._tables: dict = {}
 
     def __reduce__(self):
-        """A view crosses to a worker process empty: the worker keeps its own (run.pool)."""
+        """A view crosses to a worker process empty: the worker keeps its own (run.pool), a copy
+        of the main process's where it was forked."""
         return (ProjectView, (self.stamps,))
 
     def __repr__(self) -> str:

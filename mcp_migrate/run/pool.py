@@ -69,9 +69,11 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
+    global _parent_view
     chunk = max(1, min(64, len(pending) // (workers * 4)))
     batches = [pending[i : i + chunk] for i in range(0, len(pending), chunk)]
     broken, processes = False, None
+    _parent_view = _crossed_view([(index, items[index]) for index in pending[:1]])
     try:
         state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
         parent = parent_for_workers(multiprocessing.get_start_method())
@@ -105,6 +107,8 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
         # RuntimeError covers a platform without process pools; workers themselves never
         # raise (check_file/fix_file turn every problem into a result).
         raise _NoPool() from exc
+    finally:
+        _parent_view = None  # the run's view lives no longer than the run
     if not broken:
         return []
     running = [index for index in pending if results[index] is None and state[index] > 0]
@@ -220,6 +224,13 @@ def _release_termination(previous) -> None:
 #: the worker's project view for the run (a view crosses the pipe empty: core.project_view).
 _state = None
 _view = None
+#: The main process's view of the run, set while a pool forks its workers: a forked worker
+#: starts from a copy of it (copy-on-write), so what the main process has already worked out
+#: about the project (the import graph, the helper modules' effects, the typed doers) is not
+#: worked out again in every worker (issue 37: fast-agent's workers each walked its whole import
+#: graph again). A worker started another way (spawn, forkserver) imports this module afresh
+#: and starts from an empty view.
+_parent_view = None
 
 
 def _start_worker(state, parent) -> None:
@@ -228,7 +239,7 @@ def _start_worker(state, parent) -> None:
     its output pipe)."""
     global _state, _view
     _state = state
-    _view = ProjectView()
+    _view = _parent_view if _parent_view is not None else ProjectView()
     _ignore_interrupts()
     if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (_hold_termination)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _TERMINATION)

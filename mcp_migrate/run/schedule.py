@@ -59,19 +59,21 @@ def run_items(items: list, jobs: int = 0, func=check_file, progress: Callable | 
 
 def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     """A big check (`SCREEN_POOL_FILES`): the pool reads and screens the files too. The main
-    process first reads and screens files until one passes the screens and loads the rules for
-    it, so the workers, forked after, inherit LibCST and the rules instead of each importing
-    them (0.2 s a worker); the files before it are finished here, by the gate or the screens.
-    It reads at most `POOL_THRESHOLD` of them: where no file passes that early (a tree of other
-    code), the pool starts without the rules, and a worker that needs them loads them itself; a
-    tree no rule can report on never loads them, nor LibCST."""
-    from mcp_migrate.api import with_rules
+    process first reads and screens files until one passes the screens, and loads the rules and
+    LibCST for it (`api.load_engine`), so the workers, forked after, inherit them instead of
+    each importing them (0.3 s a worker); the files before it are finished here, by the gate or
+    the screens. The workers also start from this process's project view (run.pool). It reads
+    at most `POOL_THRESHOLD` of them: where no file passes that early (a tree of other code),
+    the pool starts without the rules, and a worker that needs them loads them itself; a tree
+    no rule can report on never loads them, nor LibCST."""
+    from mcp_migrate.api import load_engine, with_rules
 
     results: list = []
     for item in items[:POOL_THRESHOLD]:
         decided = _decided_without_rules(item[0], item[1], _item_bytes(item))
         if decided is None:
             with_rules(item[1])
+            load_engine()
             break
         results.append(decided)
         advance()
@@ -107,6 +109,10 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
             size += len(data)
     workers = workers if len(left) >= 2 and size >= POOL_BYTES else 1
     SCREENED_WORKERS[0] = workers
+    if workers > 1:
+        from mcp_migrate.api import load_engine
+
+        load_engine()  # once here, not once in each worker
     done = run_pool(check_data, [item for _, item in left], min(workers, len(left)), advance) if workers > 1 else None
     if done is None:
         done = []
