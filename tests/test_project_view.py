@@ -159,6 +159,8 @@ ALLOWED = {
     "schedule.SCREENED_WORKERS": "how many processes the last check used, for `-v`",
     "pool._state": "a pool worker's shared progress array",
     "pool._view": "a pool worker's project view, made by its initializer: the worker lives for one run's pool",
+    "pool._parent_view": "the run's own view, held only while its pool forks and runs (a forked worker starts"
+    " from a copy of it) and let go when the pool ends",
     "catalog.load_catalog()": "the package's own rules/*.md",
     "deep._WORKER": "the deep-stack thread",
     "heap._trim": "glibc's malloc_trim, looked up once: the C library's",
