@@ -121,11 +121,13 @@ def client_side(select: frozenset) -> frozenset:
     return gates.client_side() & select
 
 
-def load_engine() -> None:
-    """Import the engine, and LibCST with it, now: a run about to fork a pool for files its
-    screens leave to LibCST imports them once, and the workers inherit them (issue 37: each
-    worker importing them itself cost 0.3 s of CPU, twice on two cores)."""
+def load_engine(value: Settings) -> None:
+    """Import the engine, LibCST and the rules `value` selects now: a run about to fork a pool
+    for files its screens leave to LibCST imports them once, and the workers inherit them
+    (issue 37: each worker importing them itself cost 0.3 s of CPU, twice on two cores)."""
     import mcp_migrate.core.engine  # noqa: F401
+
+    with_rules(value)
 
 
 def analyze(data: bytes, path: str, settings: Settings | None = None):

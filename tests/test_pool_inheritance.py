@@ -48,13 +48,14 @@ def test_a_forked_worker_starts_from_the_main_processs_view():
 PROBE = """
 import json, os, sys
 from mcp_migrate.run import pool, schedule
+RULE = "mcp_migrate.rules.rt001_roots_request"
 schedule.SCREEN_POOL_FILES = int(sys.argv[1])
 schedule.POOL_BYTES = 0
 started = pool._start_worker
 
 def start(*args):
     with open(os.environ["STARTS"], "a") as out:
-        out.write(json.dumps("libcst" in sys.modules) + "\\n")
+        out.write(json.dumps(["libcst" in sys.modules, RULE in sys.modules]) + "\\n")
     started(*args)
 
 pool._start_worker = start
@@ -68,8 +69,8 @@ print(json.dumps("libcst" in sys.modules))
 
 
 def _workers_start(tmp_path: Path, screen_pool_files: int, files: dict) -> tuple:
-    """Whether each pool worker of `check -j 2` held LibCST as it started, and whether the
-    main process loaded it, over a tree of `files`."""
+    """Whether each pool worker of `check -j 2` held LibCST and a rule module as it started
+    (a pair per worker), and whether the main process loaded LibCST, over a tree of `files`."""
     tree = tmp_path / "tree"
     tree.mkdir()
     for name, text in files.items():
@@ -100,7 +101,7 @@ def test_workers_that_screen_inherit_libcst_where_a_file_passed_before_the_fork(
     from mcp_migrate.run.schedule import POOL_THRESHOLD
 
     held, main = _workers_start(tmp_path, POOL_THRESHOLD + 1, _tree(2, POOL_THRESHOLD + 8))
-    assert held == [True, True]
+    assert held == [[True, True], [True, True]]
     assert main is True
 
 
@@ -110,7 +111,7 @@ def test_workers_that_only_parse_inherit_libcst(tmp_path):
     from mcp_migrate.run.schedule import POOL_THRESHOLD
 
     held, main = _workers_start(tmp_path, 10**6, _tree(2, POOL_THRESHOLD + 8))
-    assert held == [True, True]
+    assert held == [[True, True], [True, True]]
     assert main is True
 
 
@@ -121,5 +122,5 @@ def test_workers_of_a_big_check_where_no_file_passes_early_hold_no_libcst(tmp_pa
     from mcp_migrate.run.schedule import POOL_THRESHOLD
 
     held, main = _workers_start(tmp_path, POOL_THRESHOLD + 1, _tree(0, 2 * POOL_THRESHOLD + 10))
-    assert held == [False, False]
+    assert held == [[False, False], [False, False]]
     assert main is False

@@ -66,14 +66,13 @@ def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     at most `POOL_THRESHOLD` of them: where no file passes that early (a tree of other code),
     the pool starts without the rules, and a worker that needs them loads them itself; a tree
     no rule can report on never loads them, nor LibCST."""
-    from mcp_migrate.api import load_engine, with_rules
+    from mcp_migrate.api import load_engine
 
     results: list = []
     for item in items[:POOL_THRESHOLD]:
         decided = _decided_without_rules(item[0], item[1], _item_bytes(item))
         if decided is None:
-            with_rules(item[1])
-            load_engine()
+            load_engine(item[1])
             break
         results.append(decided)
         advance()
@@ -112,7 +111,7 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
     if workers > 1:
         from mcp_migrate.api import load_engine
 
-        load_engine()  # once here, not once in each worker
+        load_engine(left[0][1][1])  # once here, not once in each worker
     done = run_pool(check_data, [item for _, item in left], min(workers, len(left)), advance) if workers > 1 else None
     if done is None:
         done = []
