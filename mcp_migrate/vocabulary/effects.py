@@ -155,7 +155,12 @@ def token_lines(data: bytes, tokens: tuple) -> set:
     lone CR ends a line too)."""
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    return {data.count(b"\n", 0, m.start()) + 1 for token in tokens for m in re.finditer(re.escape(token), data)}
+    found, line, counted = set(), 1, 0
+    for start in sorted(m.start() for token in tokens for m in re.finditer(re.escape(token), data)):
+        line += data.count(b"\n", counted, start)  # each byte counted once: `method` occurs hundreds of times
+        counted = start
+        found.add(line)
+    return found
 
 
 def _functions(tree: ast.Module):
