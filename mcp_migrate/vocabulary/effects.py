@@ -23,10 +23,10 @@ effect as the rule decides it; this summary screens for it) is vocabulary.file_e
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from mcp_migrate.core.line_scan import token_lines
 from mcp_migrate.core.modules import from_imports
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
@@ -148,19 +148,6 @@ def _nodes(tree: ast.AST) -> Iterator[Any]:
     """`ast.walk`, its nodes typed loosely: the tests below compare `__class__` (faster than
     `isinstance` on every node of a module), which the type checker does not narrow on."""
     return ast.walk(tree)
-
-
-def token_lines(data: bytes, tokens: tuple) -> set:
-    """The numbers of the lines on which one of `tokens` starts, as the parser numbers them (a
-    lone CR ends a line too)."""
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    found, line, counted = set(), 1, 0
-    for start in sorted(m.start() for token in tokens for m in re.finditer(re.escape(token), data)):
-        line += data.count(b"\n", counted, start)  # each byte counted once: `method` occurs hundreds of times
-        counted = start
-        found.add(line)
-    return found
 
 
 def _functions(tree: ast.Module):

@@ -18,12 +18,12 @@ import os
 import re
 from typing import NamedTuple
 
-from mcp_migrate.core.line_scan import line_matches
+from mcp_migrate.core.line_scan import line_matches, token_lines
 from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.screen import string
-from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, aliases_of, local_via, module_effects, token_lines
+from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, aliases_of, local_via, module_effects
 
 #: `from pkg.mod import a, b as c` and the parenthesised, multi-line form (at a line's start:
 #: core.line_scan).
