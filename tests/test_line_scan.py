@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcp_migrate.core.line_scan import at_line_start, line_matches, starts_a_line
-from mcp_migrate.core.sdk import _MCP_IMPORT, mcp_file
+from mcp_migrate.core.sdk import _MCP_IMPORT, mcp_file, mentions_mcp
 from mcp_migrate.vocabulary.imported_asks import _FROM, _IMPORT, from_imports
 
 ANCHORED = {
@@ -37,6 +37,27 @@ def test_the_mcp_import_is_found_only_as_a_statement():
     assert mcp_file(b"import os\n    from mcp.types import Root\n")
     assert not mcp_file(b"text = 'see: from mcp import types'\n")
     assert starts_a_line(_MCP_IMPORT, b"import fastmcp\n") and not starts_a_line(_MCP_IMPORT, b"# import mcp\n")
+
+
+def test_mcp_is_mentioned_in_any_of_its_three_spellings_and_no_other():
+    assert [mentions_mcp(text) for text in (b"fastmcp", b"FastMCP", b"McpError", b"mCp", b"m c p", b"")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"m", b"c", b"p", b"M", b"C", b"P", b"cp", b"x"]), max_size=8).map(b"".join))
+def test_mentions_mcp_answers_as_the_regular_expression_it_replaced(data):
+    """Three substring searches, and the last answer kept: the same as `mcp|MCP|Mcp` searched,
+    asked once or twice of the same bytes and after other bytes."""
+    expected = re.search(rb"mcp|MCP|Mcp", data) is not None
+    assert mentions_mcp(data) == expected and mentions_mcp(data) == expected
+    assert mentions_mcp(b"x" + data) == expected
 
 
 PIECES = st.sampled_from(

@@ -176,6 +176,7 @@ ALLOWED = {
     "screen._SPLIT_PLANS": "per `ast` node class: the standard library's classes",
     "syntax._PARENT_MAPS": "the last few parent maps of the tree under work (the file's own code)",
     "sdk._MCP_FILE_LAST": "the last bytes asked about and the answer: a function of those bytes",
+    "sdk._MENTIONS_LAST": "the last bytes asked about and the answer: a function of those bytes",
     "sdk_api._API": "the package's own sdk_api.json, read on the first question",
     "walk._SOURCE_ORDER": CONSTANT,
     "walk._FIELDS": "per LibCST node class: LibCST's classes",

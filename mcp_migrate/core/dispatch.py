@@ -12,7 +12,7 @@ import libcst as cst
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.findings import FileError
 from mcp_migrate.core.resolve import Resolver
-from mcp_migrate.core.sdk import MENTIONS_MCP
+from mcp_migrate.core.sdk import mentions_mcp
 from mcp_migrate.core.settings import with_view
 from mcp_migrate.core.syntax import literal
 from mcp_migrate.core.walk import walk
@@ -101,7 +101,7 @@ def run_rules(path: str, data: bytes, module: cst.Module, settings, rule_classes
     the settings' view (a fresh one when they carry none: core.project_view)."""
     resolver = Resolver()
     settings = with_view(settings)
-    if MENTIONS_MCP.search(data) is not None:  # the project's own classes, typed for MCP code only
+    if mentions_mcp(data):  # the project's own classes, typed for MCP code only
         resolver.see_project(settings.view, path)
     resolver.prepass(module)
     context = FileContext(path, module, resolver, settings, data=data)

@@ -10,7 +10,7 @@ import ast
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import (
-    MENTIONS_MCP,
+    mentions_mcp,
 )
 from mcp_migrate.vocabulary.effects import ASKS
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do
@@ -62,13 +62,13 @@ class RootsRequestScreen(Rule):
         mentions MCP (a same-file helper that asks holds one of the other tokens itself)."""
         if any(token in data for token in cls.SCREEN[:-1]):
             return True
-        return b"_roots(" in data and MENTIONS_MCP.search(data) is not None
+        return b"_roots(" in data and mentions_mcp(data)
 
     @classmethod
     def screen_imports(cls, data: bytes, path: str, settings) -> bool:
         """In MCP code: a project function, method or alias imported here whose body asks
         (vocabulary/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
-        if MENTIONS_MCP.search(data) is None:
+        if not mentions_mcp(data):
             return False
         tokens = cls.SCREEN[:-1]  # not `_roots(`: a helper's helper
         limit, view = settings.max_file_size, view_of(settings)

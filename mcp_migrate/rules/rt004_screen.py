@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
-from mcp_migrate.core.sdk import MENTIONS_MCP
+from mcp_migrate.core.sdk import mentions_mcp
 from mcp_migrate.vocabulary.effects import NOTIFIES
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do
 from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
@@ -42,9 +42,9 @@ class ListChangedSendScreen(Rule):
     def screen_imports(cls, data: bytes, path: str, settings) -> bool:
         """A project function, method or module imported here whose body sends list_changed
         (its effects summary's NOTIFIES, vocabulary/effects.py), whatever its name; in files
-        that mention MCP (core.sdk.MENTIONS_MCP), as RT001's: reading the modules a large tree's
+        that mention MCP (core.sdk.mentions_mcp), as RT001's: reading the modules a large tree's
         files import cost 1.7 s of 5.4 on the speed benchmark's site-packages."""
-        if MENTIONS_MCP.search(data) is None:
+        if not mentions_mcp(data):
             return False
         limit, view = settings.max_file_size, view_of(settings)
         return imports_a_doer(data, path, cls.SCREEN, limit, view, NOTIFIES) or typed_doer(
