@@ -11,8 +11,9 @@ import textwrap
 
 from mcp_migrate.api import check_source
 from mcp_migrate.core.project_view import ProjectView
-from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, SENDS_METHOD_PARAM, effects_in
+from mcp_migrate.vocabulary.effects import ASK_TOKENS, ASKS, NOTIFIES, SENDS_METHOD_PARAM, effects_in, possible_effects
 from mcp_migrate.vocabulary.imported_asks import effects_via, imported_effects
+from mcp_migrate.vocabulary.wire_names import LIST_CHANGED_TOKENS
 
 
 def _summary(code: str):
@@ -140,6 +141,17 @@ def test_sends_method_param_by_body_whatever_the_name():
 
 def test_no_effect_in_a_module_without_the_words():
     assert _summary("def f(x):\n    return x.list_things()\n").functions == {}
+
+
+def test_the_effects_a_module_may_hold_are_read_from_its_tokens():
+    """What `effects_in` and the typed follower's walk read before anything else: a module
+    whose bytes hold no token of an effect has no function with it."""
+    assert possible_effects(b"def f(x):\n    return x.roots\n") == frozenset()
+    assert possible_effects(b"await ctx.session.list_roots()") == {ASKS}
+    assert possible_effects(b"await session.send_roots_list_changed()") == {NOTIFIES}
+    assert possible_effects(b"LIST_ROOTS = 1\nROOTS_CHANGED = 2\n") == {ASKS, NOTIFIES}
+    # Both effects' tokens hold `oots` or `OOTS`, which the module is searched for first.
+    assert all(b"oots" in token or b"OOTS" in token for token in ASK_TOKENS + LIST_CHANGED_TOKENS)
 
 
 # ----- one hop of callees ------------------------------------------------------------------------

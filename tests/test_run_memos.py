@@ -127,6 +127,25 @@ def test_the_methods_reached_through_an_import_cycle_whatever_their_name(tmp_pat
     assert imported_methods(b"from kit.a import Front\n", str(caller), view, 0, NOTIFIES) == set()  # no MCP here
 
 
+def test_the_walk_summarises_only_the_modules_that_may_hold_the_effect(tmp_path, monkeypatch):
+    """The walk reads each module it reaches once, for its imports and the effects its bytes
+    may hold; only a module whose bytes hold a token of the effect is summarised (a second
+    reading and a parse with `ast`)."""
+    from mcp_migrate.vocabulary import typed_doers
+
+    _write(tmp_path, {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()})
+    caller = tmp_path / "flow.py"
+    data = b"from mcp import ClientSession\nfrom kit.a import Front\nfrom kit.quiet import dump\n"
+    caller.write_bytes(data)
+    summarised = []
+    real = typed_doers.module_effects
+    monkeypatch.setattr(typed_doers, "module_effects", lambda source, *a: summarised.append(source) or real(source, *a))
+    view = ProjectView()
+    assert imported_methods(data, str(caller), view, 0, NOTIFIES) == {"replace"}
+    assert imported_methods(data, str(caller), view, 0, ASKS) == set()
+    assert summarised == [str(tmp_path / "kit" / "c.py")]
+
+
 def test_a_typed_receiver_through_an_import_cycle_is_still_found(tmp_path, monkeypatch):
     """The screens let the file through, and the rule finds the send, with the modules of the
     classes importing each other."""

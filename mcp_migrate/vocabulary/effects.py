@@ -97,6 +97,15 @@ def module_effects(source: str, view: ProjectView, limit: int = 0, full: bool = 
     return found if found is not None else _EMPTY
 
 
+def possible_effects(data: bytes) -> frozenset:
+    """ASKS and NOTIFIES where the bytes hold one of that effect's tokens: no function of a
+    module whose bytes hold none has the effect (`effects_in` reads no further)."""
+    if b"oots" not in data and b"OOTS" not in data:  # held by every token of both (tests/test_effects.py)
+        return frozenset()
+    pairs = ((ASKS, ASK_TOKENS), (NOTIFIES, LIST_CHANGED_TOKENS))
+    return frozenset(effect for effect, tokens in pairs if any(token in data for token in tokens))
+
+
 def effects_in(data: bytes, full: bool = True) -> ModuleEffects:
     """The summary of a module's bytes. Without `full`, only ASKS and NOTIFIES, the functions that
     have one, and the module's aliases and imports: what the screens and a caller's one call away
@@ -105,8 +114,8 @@ def effects_in(data: bytes, full: bool = True) -> ModuleEffects:
     method string to a project function, or follows callees (`full`)."""
     if not data:
         return _EMPTY
-    asking = any(token in data for token in ASK_TOKENS)
-    notifying = any(token in data for token in LIST_CHANGED_TOKENS)
+    possible = possible_effects(data)
+    asking, notifying = ASKS in possible, NOTIFIES in possible
     building = full and b"method" in data
     if not (asking or notifying or building):
         return _EMPTY

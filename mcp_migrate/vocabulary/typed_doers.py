@@ -16,13 +16,13 @@ import re
 
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
-from mcp_migrate.core.sdk import MENTIONS_MCP, SDK_PACKAGES
-from mcp_migrate.vocabulary.effects import module_effects
+from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
+from mcp_migrate.vocabulary.effects import module_effects, possible_effects
 from mcp_migrate.vocabulary.imported_asks import file_imports, from_imports, module_source, plain_imports
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
 _TABLE = "typed doers: classes"
-#: The view's table: module file -> the project files its imports name.
+#: The view's table: module file -> (the project files its imports name, its possible effects).
 _EDGES = "typed doers: imports"
 #: The view's table: (module file, limit, effect) -> the names of the methods with the effect
 #: of every module its imports reach (`imported_methods`).
@@ -35,7 +35,7 @@ _CLOSURE = "typed doers: modules reached"
 def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
     """The project classes (core.project_types.ProjectClass) the file at `path` reaches by
     types from its imports; none for a file that does not mention MCP or has no path."""
-    if not path or path.startswith("<") or MENTIONS_MCP.search(data) is None:
+    if not path or path.startswith("<") or not mentions_mcp(data):
         return []
     known = view.table(_TABLE)
     key = (path, len(data), hash(data))
@@ -100,7 +100,7 @@ def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effe
     worked out once for its strongly connected component of the import graph (Tarjan's
     algorithm: packages import each other in cycles). Every module reached is a file the
     answer depends on, noted for the results cache from its component's closure, also once."""
-    if not path or path.startswith("<") or MENTIONS_MCP.search(data) is None:
+    if not path or path.startswith("<") or not mentions_mcp(data):
         return frozenset()
     starts = _imported_files(data, path, view, file_imports(data, view))
     solved = view.table(_METHODS)
@@ -160,7 +160,9 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str) -> None
     members = set(component)
     methods: set = set()
     for member in component:
-        methods.update(name for owner, name in module_effects(member, view, limit).doing(effect) if owner is not None)
+        if _may_do(member, view, effect):
+            summary = module_effects(member, view, limit)
+            methods.update(name for owner, name in summary.doing(effect) if owner is not None)
         for successor in _edges(member, view):
             if successor not in members:
                 methods |= solved[(successor, limit, effect)]
@@ -181,12 +183,31 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str) -> None
 
 def _edges(source: str, view: ProjectView) -> tuple:
     """The project files the imports of the module file `source` name (read once per view)."""
+    return _module(source, view)[0]
+
+
+def _may_do(source: str, view: ProjectView, effect: str) -> bool:
+    """Whether a function of the module file `source` may have `effect` (its bytes hold a token
+    of it, vocabulary.effects.possible_effects, or were not read: then its summary says)."""
+    possible = _module(source, view)[1]
+    return possible is None or effect in possible
+
+
+def _module(source: str, view: ProjectView) -> tuple:
+    """What the walk reads of the module file `source`, from one reading per view: the project
+    files its imports name, and the effects its bytes may hold (None where they were not read,
+    over MODULE_LIMIT or unreadable). Most modules a walk reaches hold no effect's token, and
+    their summaries are then not asked for (a second reading of each)."""
     edges = view.table(_EDGES)
     found = edges.get(source)
     if found is None:
         stat = view.stat(source)
         data = read(source, stat, MODULE_LIMIT) if stat is not None else None
-        found = edges[source] = tuple(_imported_files(data, source, view, from_imports(data))) if data else ()
+        if data is None:
+            found = edges[source] = ((), None)
+        else:
+            imported = tuple(_imported_files(data, source, view, from_imports(data))) if data else ()
+            found = edges[source] = (imported, possible_effects(data))
     return found
 
 
