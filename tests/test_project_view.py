@@ -154,6 +154,7 @@ ALLOWED = {
     "gates.GATES": CONSTANT,
     "gates.gate_tokens()": "the joined gate of a selection: constants",
     "gates.roots_migration()": "the catalog's Roots rules (a page's `side`): constants",
+    "gates._LAST_HELD": "the last bytes and gate asked about and the answer: a function of those",
     "ha001_screen.HINTS": CONSTANT,
     "ha001_annotation_trust.DEFAULTS": CONSTANT,
     "schedule.SCREENED_WORKERS": "how many processes the last check used, for `-v`",

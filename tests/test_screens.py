@@ -466,3 +466,27 @@ def _parsed(path: Path):
         return ast.parse(path.read_bytes())
     except (SyntaxError, ValueError):
         return None
+
+
+def test_each_rule_is_screened_only_where_its_own_gate_opens(monkeypatch):
+    """The joined gate opens a file for every rule; a rule's screens run only where its own
+    gate (its page's `gate`) holds too, each token searched for once: the word `Hint` opens
+    the file for HA001, and no Roots rule's screens read it."""
+    from mcp_migrate import api
+
+    settings = default_settings()
+    classes = api.screen_classes(settings.select, settings.extend_apis)
+    asked: list = []
+    for rule in classes:
+        real = rule.runs_on.__func__
+        monkeypatch.setattr(
+            rule, "runs_on", classmethod(lambda cls, *a, _r=real: asked.append(cls.CODE) or _r(cls, *a))
+        )
+    data = b"def f(x):\n    return x  # Hint: nothing else\n"
+    decided = screening.screens(data, "hint.py", settings, classes)
+    assert decided.gate and not decided.rules
+    assert [code for code in asked if code.startswith("RT")] == [] and "HA001" in asked
+    # The same rule classes on a file their gates open are all asked.
+    asked.clear()
+    screening.screens(b"import mcp\nroots = 1\n", "roots.py", settings, classes)
+    assert {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"} <= set(asked)

@@ -43,14 +43,37 @@ def gate_tokens(select: frozenset, extend_apis: tuple = ()) -> tuple:
         tokens.update(wrapper_tokens(extend_apis))
     if REVIEW_PENDING_CODE in select:
         tokens.add(REVIEW_TOKEN)
-    return tuple(sorted(tokens, key=len))
+    return fewest(tokens)
+
+
+def fewest(tokens) -> tuple:
+    """A gate's tokens without those that hold another (`list_roots` where `oots` is one: a
+    file holding it holds `oots`), shortest first, in one order for the same set: each token
+    is a search through every file of a tree."""
+    kept = {token for token in tokens if not any(other != token and other in token for other in tokens)}
+    return tuple(sorted(kept, key=lambda token: (len(token), token)))
+
+
+def holds_any(data: bytes, tokens: tuple) -> bool:
+    """Whether one of `tokens` occurs in `data`. A file that opens the gate is asked twice
+    with the same tokens (`may_report` before its screens, core.screening's gate in them), so
+    the last answer is kept: the second search went through a file's bytes up to ten times."""
+    last = _LAST_HELD
+    if last[0] is data and last[1] == tokens:
+        return last[2]
+    found = any(token in data for token in tokens)
+    last[:] = [data, tokens, found]
+    return found
+
+
+_LAST_HELD: list = [None, (), False]
 
 
 def may_report(data: bytes, settings) -> bool:
     """False only where no selected rule can report on `data` and the engine would return an
     empty result without parsing: no gate token occurs, and no coding cookie (lines 1-2) may
     name an encoding the engine refuses (E902, decided before its gate)."""
-    if any(token in data for token in gate_tokens(settings.select, settings.extend_apis)):
+    if holds_any(data, gate_tokens(settings.select, settings.extend_apis)):
         return True
     first = data.find(b"\n")
     second = data.find(b"\n", first + 1) if first >= 0 else -1

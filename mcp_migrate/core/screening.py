@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import REVIEW_PENDING_CODE, REVIEW_TOKEN, UNUSED_SUPPRESSION_CODE
+from mcp_migrate.core.gates import fewest, holds_any
 from mcp_migrate.core.limits import size_problem
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
@@ -40,13 +41,13 @@ def _joined_gate(classes: tuple, select: frozenset, extend_apis: tuple) -> tuple
     tokens = {t for rule in classes for t in rule.gate_tokens(settings)}
     if REVIEW_PENDING_CODE in select:  # review markers are comments: no rule's gate sees them
         tokens.add(REVIEW_TOKEN)
-    return tuple(sorted(tokens, key=len))
+    return fewest(tokens)
 
 
 def gate_open(data: bytes, settings: Settings, classes: tuple | None = None) -> bool:
     """Whether one of the gate's tokens occurs in `data` (`classes`: the rules or their screens;
     the Settings' rules when not given)."""
-    return any(token in data for token in _gate_tokens(settings, settings.rules if classes is None else classes))
+    return holds_any(data, _gate_tokens(settings, settings.rules if classes is None else classes))
 
 
 def screened_rules(data: bytes, settings: Settings) -> list:
@@ -123,10 +124,14 @@ def _same_screens(kept: tuple, classes: tuple) -> bool:
 def _screens(data: bytes, path: str, settings: Settings, classes: tuple) -> Screened:
     if not gate_open(data, settings, classes):
         return Screened()
+    held = _Held(data)
     rules = tuple(
         rule
         for rule in classes
-        if rule.runs_on(data, settings) or (path and rule.screen_imports(data, path, settings) and rule.applies(data))
+        if held.gate(rule, settings)
+        and (
+            rule.runs_on(data, settings) or (path and rule.screen_imports(data, path, settings) and rule.applies(data))
+        )
     )
     # Stale suppressions are looked for in files the rules' gate lets through: an MCP file
     # keeps its imports after a migration, so a leftover noqa comment naming RT001 is still seen.
@@ -138,6 +143,35 @@ def _screens(data: bytes, path: str, settings: Settings, classes: tuple) -> Scre
         return Screened(True, rules, rules, audit, False)
     kept = tuple(rule for rule in rules if rule.screen_tree(syntax, settings))
     return Screened(True, rules, kept, audit, True, tree=syntax.tree)
+
+
+class _Held:
+    """Each rule's own gate (core.rule.Rule.gate: bytes every file it can report on holds)
+    tested before its screens, which no file without it passes. The joined gate opens a file for
+    all the rules; its own gate spares a rule's screens, up to ten searches of the whole file
+    each, where another rule's token opened it (the word `Hint` for the Roots rules, `bootstrap`'s
+    `oots` for the annotation rules). The rules' gates share their tokens (`oots`, `mcp`), so
+    each is searched for once per file."""
+
+    __slots__ = ("data", "known")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.known: dict[bytes, bool] = {}
+
+    def gate(self, rule, settings: Settings) -> bool:
+        """Whether `rule`'s gate holds (a rule without one is not gated)."""
+        tokens = rule.gate_tokens(settings)
+        if not tokens:
+            return True
+        known = self.known
+        for token in tokens:
+            found = known.get(token)
+            if found is None:
+                found = known[token] = token in self.data
+            if found:
+                return True
+        return False
 
 
 def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
