@@ -58,15 +58,15 @@ def holds_any(data: bytes, tokens: tuple) -> bool:
     """Whether one of `tokens` occurs in `data`. A file that opens the gate is asked twice
     with the same tokens (`may_report` before its screens, core.screening's gate in them), so
     the last answer is kept: the second search went through a file's bytes up to ten times."""
-    last = _LAST_HELD
-    if last[0] is data and last[1] == tokens:
-        return last[2]
+    held_data, held_tokens, held = _LAST_HELD[0]  # one read: the answer and what it is of
+    if held_data is data and held_tokens == tokens:
+        return held
     found = any(token in data for token in tokens)
-    last[:] = [data, tokens, found]
+    _LAST_HELD[0] = (data, tokens, found)
     return found
 
 
-_LAST_HELD: list = [None, (), False]
+_LAST_HELD: list = [(None, (), False)]
 
 
 def may_report(data: bytes, settings) -> bool:

@@ -94,15 +94,15 @@ def mentions_mcp(data: bytes) -> bool:
     2.5 times slower over a file without MCP (issue 37: 17 against 7 ms over the 50 files of the
     standard library that open the gate), and the screens of one file ask this several times, so
     the last answer is kept, like `mcp_file`'s."""
-    last = _MENTIONS_LAST
-    if last[0] is data:
-        return last[1]
+    held_data, held = _MENTIONS_LAST[0]  # one read: the answer and the bytes it is of
+    if held_data is data:
+        return held
     found = b"mcp" in data or b"MCP" in data or b"Mcp" in data
-    last[:] = [data, found]
+    _MENTIONS_LAST[0] = (data, found)
     return found
 
 
-_MENTIONS_LAST: list = [None, False]
+_MENTIONS_LAST: list = [(None, False)]
 
 
 def mcp_file(data: bytes) -> bool:
