@@ -115,18 +115,6 @@ def screened_out(data: bytes, path: str, settings: Settings) -> FileResult | Non
     return FileResult(path, depends=tuple(sorted(decided.depends)))
 
 
-def byte_screens_pass(data: bytes, path: str, settings: Settings) -> bool:
-    """Whether a rule's byte screens let `data` through (Roots vocabulary where the rule looks
-    for it), whatever its syntax screen decided after: a file of a tree whose other files are
-    likely to be left to LibCST. Asked after `screened_out` of the same bytes, whose answer the
-    view keeps (core.screening), so nothing is screened twice."""
-    from mcp_migrate.core.screening import screens
-
-    settings = with_view(settings)
-    classes = settings.rules or screen_classes(settings.select, settings.extend_apis)
-    return bool(screens(data, path, settings, classes).byte_rules)
-
-
 def client_side(select: frozenset) -> frozenset:
     """The codes in `select` of Roots' client side, whose fixes wait while a server asks
     (core.coordination), read from the catalog without importing a rule (core.gates)."""

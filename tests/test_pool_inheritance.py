@@ -124,18 +124,3 @@ def test_workers_of_a_big_check_where_no_file_passes_early_hold_no_libcst(tmp_pa
     held, main = _workers_start(tmp_path, POOL_THRESHOLD + 1, _tree(0, 2 * POOL_THRESHOLD + 10))
     assert held == [[False, False], [False, False]]
     assert main is False
-
-
-@forked
-def test_workers_inherit_libcst_where_a_file_passed_the_byte_screens_before_the_fork(tmp_path):
-    """No file passes every screen among the first files, but one passes the byte screens (its
-    Roots vocabulary in MCP code): the tree is likely to need LibCST, so the main process loads
-    it and the rules once, and the workers inherit them instead of each importing them."""
-    from mcp_migrate.run.schedule import POOL_THRESHOLD
-
-    files = _tree(0, 2 * POOL_THRESHOLD + 10)
-    files["a_words.py"] = CLEAN + "# list_roots is not called here\n"
-    files["z_finding.py"] = ONE_FINDING
-    held, main = _workers_start(tmp_path, POOL_THRESHOLD + 1, files)
-    assert held == [[True, True], [True, True]]
-    assert main is True

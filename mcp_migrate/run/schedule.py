@@ -63,30 +63,20 @@ def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     LibCST for it (`api.load_engine`), so the workers, forked after, inherit them instead of
     each importing them (0.3 s a worker); the files before it are finished here, by the gate or
     the screens. The workers also start from this process's project view (run.pool). It reads
-    at most `POOL_THRESHOLD` of them. Where none passes that early but one passed the byte
-    screens (its Roots vocabulary in MCP code: the tree's files are likely to need LibCST),
-    the rules and LibCST are loaded all the same, once here (issue 37: each worker of
-    Dev10x-Claude and zhvusha-showcase imported them). Where neither happens (a tree of other
-    code), the pool starts without the rules, and a worker that needs them loads them itself;
-    a tree no rule can report on never loads them, nor LibCST."""
-    from mcp_migrate.api import byte_screens_pass, load_engine
+    at most `POOL_THRESHOLD` of them: where no file passes that early (a tree of other code),
+    the pool starts without the rules, and a worker that needs them loads them itself; a tree
+    no rule can report on never loads them, nor LibCST."""
+    from mcp_migrate.api import load_engine
 
     results: list = []
-    loaded = vocabulary = False
     for item in items[:POOL_THRESHOLD]:
-        data = _item_bytes(item)
-        decided = _decided_without_rules(item[0], item[1], data)
+        decided = _decided_without_rules(item[0], item[1], _item_bytes(item))
         if decided is None:
             load_engine(item[1])
-            loaded = True
             break
-        if not vocabulary and data is not None:
-            vocabulary = byte_screens_pass(data, item[0].display, item[1])
         results.append(decided)
         advance()
     rest = items[len(results) :]
-    if vocabulary and not loaded and len(rest) > POOL_THRESHOLD:
-        load_engine(rest[0][1])
     done = run_pool(func, rest, workers, advance) if len(rest) > POOL_THRESHOLD else None
     if done is None:
         return (results + _screen_first(rest, workers, advance)) if rest else results
