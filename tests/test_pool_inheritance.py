@@ -124,3 +124,17 @@ def test_workers_of_a_big_check_where_no_file_passes_early_hold_no_libcst(tmp_pa
     held, main = _workers_start(tmp_path, POOL_THRESHOLD + 1, _tree(0, 2 * POOL_THRESHOLD + 10))
     assert held == [[False, False], [False, False]]
     assert main is False
+
+
+@forked
+def test_a_file_that_passes_only_the_byte_screens_loads_no_libcst(tmp_path):
+    """Roots vocabulary that no syntax screen keeps (a comment naming `list_roots` in MCP code,
+    as a migrated project may leave) is no reason to load LibCST: a tree of such files and no
+    finding loads it in no process."""
+    from mcp_migrate.run.schedule import POOL_THRESHOLD
+
+    files = _tree(0, 2 * POOL_THRESHOLD + 10)
+    files["a_words.py"] = CLEAN + "# list_roots is not called here\n"
+    held, main = _workers_start(tmp_path, POOL_THRESHOLD + 1, files)
+    assert held == [[False, False], [False, False]]
+    assert main is False
