@@ -73,7 +73,7 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
     chunk = max(1, min(64, len(pending) // (workers * 4)))
     batches = [pending[i : i + chunk] for i in range(0, len(pending), chunk)]
     broken, processes = False, None
-    _parent_view = _crossed_view([(index, items[index]) for index in pending[:1]])
+    _parent_view = _item_view(items[pending[0]]) if pending else None
     try:
         state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
         parent = parent_for_workers(multiprocessing.get_start_method())
@@ -248,7 +248,11 @@ def _start_worker(state, parent) -> None:
 
 def _crossed_view(batch: list):
     """The view (empty: it crossed the pipe) the batch's first item's Settings carry, if any."""
-    item = batch[0][1] if batch else None
+    return _item_view(batch[0][1]) if batch else None
+
+
+def _item_view(item):
+    """The view an item's Settings (its second member) carry, if any."""
     settings = item[1] if isinstance(item, tuple) and len(item) > 1 else None
     return getattr(settings, "view", None)
 
