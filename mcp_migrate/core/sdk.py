@@ -110,15 +110,16 @@ def mcp_file(data: bytes) -> bool:
     `agents.mcp`, `pydantic_ai.mcp`, ADK's `mcp_tool`, a project's own `*_mcp` package)? The
     security rules look only there: their patterns (`x[7:]`, `path.startswith(root)`) are
     everywhere in other code, and parsing it all would be most of a run's cost."""
-    last = _MCP_FILE_LAST
-    if last[0] is data:  # the gate, a rule's scope and the file's evidence ask of the same bytes
-        return last[1]
+    # The gate, a rule's scope and the file's evidence ask of the same bytes: one read of the pair.
+    held_data, held = _MCP_FILE_LAST[0]
+    if held_data is data:
+        return held
     found = mentions_mcp(data) and starts_a_line(_MCP_IMPORT, data)
-    last[:] = [data, found]
+    _MCP_FILE_LAST[0] = (data, found)
     return found
 
 
-_MCP_FILE_LAST: list = [None, False]
+_MCP_FILE_LAST: list = [(None, False)]
 
 
 def mcp_folder(path: str) -> bool:

@@ -206,7 +206,7 @@ def _module(source: str, view: ProjectView) -> tuple:
         if data is None:
             found = edges[source] = ((), None)
         else:
-            imported = tuple(_imported_files(data, source, view, from_imports(data))) if data else ()
+            imported = tuple(_imported_files(data, source, view, from_imports(data)))
             found = edges[source] = (imported, possible_effects(data))
     return found
 
