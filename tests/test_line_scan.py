@@ -10,12 +10,17 @@ from hypothesis import strategies as st
 
 from mcp_migrate.core.line_scan import at_line_start, line_matches, starts_a_line
 from mcp_migrate.core.sdk import _MCP_IMPORT, mcp_file, mentions_mcp
+from mcp_migrate.run.reexports import Importers
 from mcp_migrate.vocabulary.imported_asks import _FROM, _IMPORT, from_imports
+
+#: The importers' search for names taken from `pkg/a.py` and `b/__init__.py` (run.reexports).
+_IMPORTERS = Importers(["pkg/a.py", "b/__init__.py"]).pattern
 
 ANCHORED = {
     _FROM: re.compile(rb"(?m)^[ \t]*" + _FROM.pattern),
     _IMPORT: re.compile(rb"(?m)^[ \t]*" + _IMPORT.pattern.removeprefix(b"(?m)")),
     _MCP_IMPORT: re.compile(rb"(?m)^[ \t]*" + _MCP_IMPORT.pattern),
+    _IMPORTERS: re.compile(rb"(?m)^[ \t]*" + _IMPORTERS.pattern),
 }
 
 
