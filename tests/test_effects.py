@@ -11,7 +11,15 @@ import textwrap
 
 from mcp_migrate.api import check_source
 from mcp_migrate.core.project_view import ProjectView
-from mcp_migrate.vocabulary.effects import ASK_TOKENS, ASKS, NOTIFIES, SENDS_METHOD_PARAM, effects_in, possible_effects
+from mcp_migrate.vocabulary.effects import (
+    ASK_TOKENS,
+    ASKS,
+    NOTIFIES,
+    ROOTS_WORDS,
+    SENDS_METHOD_PARAM,
+    effects_in,
+    possible_effects,
+)
 from mcp_migrate.vocabulary.imported_asks import effects_via, imported_effects
 from mcp_migrate.vocabulary.wire_names import LIST_CHANGED_TOKENS
 
@@ -151,7 +159,7 @@ def test_the_effects_a_module_may_hold_are_read_from_its_tokens():
     assert possible_effects(b"await session.send_roots_list_changed()") == {NOTIFIES}
     assert possible_effects(b"LIST_ROOTS = 1\nROOTS_CHANGED = 2\n") == {ASKS, NOTIFIES}
     # Both effects' tokens hold `oots` or `OOTS`, which the module is searched for first.
-    assert all(b"oots" in token or b"OOTS" in token for token in ASK_TOKENS + LIST_CHANGED_TOKENS)
+    assert all(any(word in token for word in ROOTS_WORDS) for token in ASK_TOKENS + LIST_CHANGED_TOKENS)
 
 
 # ----- one hop of callees ------------------------------------------------------------------------

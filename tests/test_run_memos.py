@@ -15,9 +15,12 @@ import libcst
 import pytest
 
 from mcp_migrate.core.project_view import PARSED_BYTES, ProjectView
+from mcp_migrate.rules.rt001_screen import RootsRequestScreen
+from mcp_migrate.rules.rt004_screen import ListChangedSendScreen
 from mcp_migrate.run.records import CheckOptions
 from mcp_migrate.run.runner import run_check
 from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES
+from mcp_migrate.vocabulary.imported_asks import imports_a_doer
 from mcp_migrate.vocabulary.typed_doers import imported_methods
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -144,6 +147,31 @@ def test_the_walk_summarises_only_the_modules_that_may_hold_the_effect(tmp_path,
     assert imported_methods(data, str(caller), view, 0, NOTIFIES) == {"replace"}
     assert imported_methods(data, str(caller), view, 0, ASKS) == set()
     assert summarised == [str(tmp_path / "kit" / "c.py")]
+
+
+def test_the_import_followers_and_the_walk_read_each_module_once(tmp_path, monkeypatch):
+    """RT001's and RT004's import followers and the typed walk share one reading of each module
+    per view (`module_read`); only a module whose bytes hold a roots word is read again, for the
+    follower's own tokens. Before, each of the three read every module it reached."""
+    from mcp_migrate.vocabulary import imported_asks
+
+    _write(tmp_path, {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()})
+    caller = tmp_path / "flow.py"
+    data = b"from mcp import ClientSession\nfrom kit.a import Front\nfrom kit.quiet import dump\n"
+    caller.write_bytes(data)
+    reads: list = []
+    real = imported_asks.read
+    monkeypatch.setattr(
+        imported_asks, "read", lambda source, *a: reads.append(os.path.basename(source)) or real(source, *a)
+    )
+    view = ProjectView()
+    # the tokens RT001's and RT004's followers ask with (rules/rt001_screen.py, rt004_screen.py)
+    followers = ((RootsRequestScreen.SCREEN[:-1], ASKS), (ListChangedSendScreen.SCREEN, NOTIFIES))
+    for tokens, effect in followers:
+        assert not imports_a_doer(data, str(caller), tokens, 0, view, effect)
+        imported_methods(data, str(caller), view, 0, effect)
+    assert {name: reads.count(name) for name in ("a.py", "b.py", "quiet.py")} == {"a.py": 1, "b.py": 1, "quiet.py": 1}
+    assert reads.count("c.py") == 1  # no follower reached it: the walk read it, and found its effect there
 
 
 def test_a_typed_receiver_through_an_import_cycle_is_still_found(tmp_path, monkeypatch):

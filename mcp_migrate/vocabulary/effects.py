@@ -11,14 +11,13 @@ For every top-level function and class method, the effects its own body has:
   `"method"` key, a `method=` keyword) that the body sends, writes or returns: `_frame(method)`
   and `_jsonrpc_request(method)` build requests whatever they are called.
 
-Read with the standard library's `ast` (no LibCST: a summary is asked from the byte and syntax
-screens too), only where the bytes can hold an effect: a function is walked for ASKS or
-NOTIFIES only when its lines hold one of that effect's tokens, as RT001's imported-helper screen
-always did. The callees of each function are kept too (same-module functions, `self.` methods,
-imported names), so a caller's effects one hop away are found by `vocabulary.imported_asks`
-(`effects_via`), which knows where an imported module lives. Kept in the run's project view
-(core.project_view) per module file, by size and mtime. What a rule reports in a function (the
-effect as the rule decides it; this summary screens for it) is vocabulary.file_effects."""
+Read with the standard library's `ast` (no LibCST: a summary is asked from the byte and syntax screens too), only
+where the bytes can hold an effect: a function is walked for ASKS or NOTIFIES only when its lines hold one of that
+effect's tokens, as RT001's imported-helper screen always did. The callees of each function are kept too
+(same-module functions, `self.` methods, imported names), so a caller's effects one hop away are found by
+`vocabulary.imported_asks` (`effects_via`), which knows where an imported module lives. Kept in the run's project
+view (core.project_view) per module file, by size and mtime. What a rule reports in a function (the effect as the
+rule decides it; this summary screens for it) is vocabulary.file_effects."""
 
 from __future__ import annotations
 
@@ -46,6 +45,7 @@ ASKS, NOTIFIES, SENDS_METHOD_PARAM = "asks", "notifies", "sends-method-param"
 #: Bytes without which no function of a module asks for roots (RT001's screen tokens but its
 #: `_roots(` helper-call token: a helper's helper is not an ask).
 ASK_TOKENS = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS")
+ROOTS_WORDS = (b"oots", b"OOTS")  # in each token of both effects (tests/test_effects.py) and the import followers'
 
 
 class FunctionEffects(NamedTuple):
@@ -100,7 +100,7 @@ def module_effects(source: str, view: ProjectView, limit: int = 0, full: bool = 
 def possible_effects(data: bytes) -> frozenset:
     """ASKS and NOTIFIES where the bytes hold one of that effect's tokens: no function of a
     module whose bytes hold none has the effect (`effects_in` reads no further)."""
-    if b"oots" not in data and b"OOTS" not in data:  # held by every token of both (tests/test_effects.py)
+    if not any(word in data for word in ROOTS_WORDS):
         return frozenset()
     pairs = ((ASKS, ASK_TOKENS), (NOTIFIES, LIST_CHANGED_TOKENS))
     return frozenset(effect for effect, tokens in pairs if any(token in data for token in tokens))

@@ -23,7 +23,15 @@ from mcp_migrate.core.modules import imported_module_file, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.screen import string
-from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES, aliases_of, local_via, module_effects
+from mcp_migrate.vocabulary.effects import (
+    ASKS,
+    NOTIFIES,
+    ROOTS_WORDS,
+    aliases_of,
+    local_via,
+    module_effects,
+    possible_effects,
+)
 
 #: `from pkg.mod import a, b as c` and the parenthesised, multi-line form (at a line's start:
 #: core.line_scan).
@@ -259,12 +267,58 @@ def _own(source: str, tokens: tuple, limit: int, view: ProjectView, effect: str)
 
 
 def _read_own(source: str, stat, tokens: tuple, limit: int, view: ProjectView, effect: str) -> tuple | None:
+    found = module_read(source, view, limit)
+    if found is None:
+        return None
+    doing = (found.roots or not _rooted(tokens)) and _holds(source, stat, limit, tokens)
+    functions, methods = _own_doers(source, limit, view, effect) if doing else (set(), set())
+    return frozenset(functions), frozenset(methods), found.imports
+
+
+def _rooted(tokens: tuple) -> bool:
+    """Every token holds a roots word (ROOTS_WORDS): a module without one holds none of them."""
+    return all(any(word in token for word in ROOTS_WORDS) for token in tokens)
+
+
+def _holds(source: str, stat, limit: int, tokens: tuple) -> bool:
+    """Whether the module's bytes hold one of `tokens` (read again: only a module with a roots
+    word, or for tokens without one, is asked)."""
+    data = read(source, stat, limit)
+    return data is not None and any(token in data for token in tokens)
+
+
+class ModuleRead(NamedTuple):
+    """What the import followers (`imports_a_doer`, vocabulary.typed_doers' walk) read of a
+    project module's bytes, from one reading per view: each follower read the same modules
+    again, the ASKS and NOTIFIES followers once each and the walk once more (issue 37: 2,147
+    readings of 678 modules on fast-agent)."""
+
+    #: `from_imports`
+    imports: tuple
+    #: `plain_imports`
+    plain: tuple
+    #: vocabulary.effects.possible_effects
+    effects: frozenset
+    #: Whether the bytes hold a roots word (vocabulary.effects.ROOTS_WORDS).
+    roots: bool
+
+
+#: The view's table (core.project_view): (module file, mtime, size, limit) -> its ModuleRead.
+_READ = "imported asks: module read"
+
+
+def module_read(source: str, view: ProjectView, limit: int = MODULE_LIMIT) -> ModuleRead | None:
+    """The ModuleRead of the module file `source`, or None when it is over `limit` bytes or
+    cannot be read."""
+    return view.per_file(_READ, source, limit, lambda stat: _read_module(source, stat, limit))
+
+
+def _read_module(source: str, stat, limit: int) -> ModuleRead | None:
     data = read(source, stat, limit)
     if data is None:
         return None
-    doing = any(token in data for token in tokens)
-    functions, methods = _own_doers(source, limit, view, effect) if doing else (set(), set())
-    return frozenset(functions), frozenset(methods), tuple(from_imports(data))
+    roots = any(word in data for word in ROOTS_WORDS)
+    return ModuleRead(tuple(from_imports(data)), tuple(plain_imports(data)), possible_effects(data), roots)
 
 
 def _own_doers(source: str, limit: int, view: ProjectView, effect: str = ASKS) -> tuple:

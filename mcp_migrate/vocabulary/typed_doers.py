@@ -15,10 +15,10 @@ import os
 import re
 
 from mcp_migrate.core.project_types import reachable
-from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
+from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
-from mcp_migrate.vocabulary.effects import module_effects, possible_effects
-from mcp_migrate.vocabulary.imported_asks import file_imports, from_imports, module_source, plain_imports
+from mcp_migrate.vocabulary.effects import module_effects
+from mcp_migrate.vocabulary.imported_asks import file_imports, module_read, module_source, plain_imports
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
 _TABLE = "typed doers: classes"
@@ -102,7 +102,7 @@ def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effe
     answer depends on, noted for the results cache from its component's closure, also once."""
     if not path or path.startswith("<") or not mentions_mcp(data):
         return frozenset()
-    starts = _imported_files(data, path, view, file_imports(data, view))
+    starts = _imported_files(path, view, file_imports(data, view), plain_imports(data))
     solved = view.table(_METHODS)
     found: set = set()
     for start in starts:
@@ -194,27 +194,26 @@ def _may_do(source: str, view: ProjectView, effect: str) -> bool:
 
 
 def _module(source: str, view: ProjectView) -> tuple:
-    """What the walk reads of the module file `source`, from one reading per view: the project
-    files its imports name, and the effects its bytes may hold (None where they were not read,
-    over MODULE_LIMIT or unreadable). Most modules a walk reaches hold no effect's token, and
-    their summaries are then not asked for (a second reading of each)."""
+    """What the walk reads of the module file `source`, from the one reading per view the import
+    followers share (vocabulary.imported_asks.module_read): the project files its imports name,
+    and the effects its bytes may hold (None where they were not read, over MODULE_LIMIT or
+    unreadable). Most modules a walk reaches hold no effect's token, and their summaries are then
+    not asked for (a second reading of each)."""
     edges = view.table(_EDGES)
     found = edges.get(source)
     if found is None:
-        stat = view.stat(source)
-        data = read(source, stat, MODULE_LIMIT) if stat is not None else None
-        if data is None:
+        facts = module_read(source, view)
+        if facts is None:
             found = edges[source] = ((), None)
         else:
-            imported = tuple(_imported_files(data, source, view, from_imports(data)))
-            found = edges[source] = (imported, possible_effects(data))
+            found = edges[source] = (tuple(_imported_files(source, view, facts.imports, facts.plain)), facts.effects)
     return found
 
 
-def _imported_files(data: bytes, path: str, view: ProjectView, imports: list) -> list:
-    """The project files the imports of `data` (the file at `path`; `imports`, its
-    `from_imports`) name: the modules, and for a package, the submodules `from package import
-    name` may mean."""
+def _imported_files(path: str, view: ProjectView, imports, plain) -> list:
+    """The project files the imports of the file at `path` name (`imports`: its `from_imports`;
+    `plain`: its `plain_imports`): the modules, and for a package, the submodules `from package
+    import name` may mean."""
     found = set()
     for module, names in imports:
         if module.partition(".")[0] in SDK_PACKAGES:
@@ -226,7 +225,7 @@ def _imported_files(data: bytes, path: str, view: ProjectView, imports: list) ->
         if source is None or os.path.basename(source) == "__init__.py":
             for name, _ in names:
                 found.add(module_source(path, module + name if module.endswith(".") else f"{module}.{name}", view))
-    for module, _ in plain_imports(data):
+    for module, _ in plain:
         if module.partition(".")[0] not in SDK_PACKAGES:
             found.add(module_source(path, module, view))
     found.discard(None)
