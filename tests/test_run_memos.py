@@ -21,7 +21,7 @@ from mcp_migrate.run.records import CheckOptions
 from mcp_migrate.run.runner import run_check
 from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer
-from mcp_migrate.vocabulary.typed_doers import imported_methods
+from mcp_migrate.vocabulary.typed_doers import imported_methods, typed_module_files
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -172,6 +172,26 @@ def test_the_import_followers_and_the_walk_read_each_module_once(tmp_path, monke
         imported_methods(data, str(caller), view, 0, effect)
     assert {name: reads.count(name) for name in ("a.py", "b.py", "quiet.py")} == {"a.py": 1, "b.py": 1, "quiet.py": 1}
     assert reads.count("c.py") == 1  # no follower reached it: the walk read it, and found its effect there
+
+
+def test_the_types_are_walked_only_where_a_module_reached_holds_a_roots_word(tmp_path, monkeypatch):
+    """RT001's and RT004's syntax screens ask the typed classes' modules whether they hold one of
+    their tokens, each of which holds a roots word: where no module the file's imports reach
+    holds one, the walk over the modules' types (an `ast` parse of each) is not made."""
+    from mcp_migrate.vocabulary import typed_doers
+
+    _write(tmp_path, {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()})
+    caller = str(tmp_path / "flow.py")
+    walked: list = []
+    real = typed_doers.typed_classes
+    monkeypatch.setattr(typed_doers, "typed_classes", lambda *a: walked.append(a[0]) or real(*a))
+    tokens = ListChangedSendScreen.SCREEN
+    quiet = b"from mcp import ClientSession\nfrom kit.quiet import dump\n"
+    assert typed_module_files(quiet, caller, ProjectView(), tokens) == [] and walked == []
+    assert typed_module_files(quiet, caller, ProjectView(), (b"dumps",)) == [] and walked == [quiet]  # not rooted
+    typed = b"from mcp import ClientSession\nfrom kit.a import Front\n"
+    found = typed_module_files(typed, caller, ProjectView(), tokens)
+    assert str(tmp_path / "kit" / "c.py") in found and walked == [quiet, typed]
 
 
 def test_a_typed_receiver_through_an_import_cycle_is_still_found(tmp_path, monkeypatch):

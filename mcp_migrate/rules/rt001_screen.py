@@ -83,5 +83,6 @@ class RootsRequestScreen(Rule):
         limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
         return any(
             module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
+            for source in imported_module_files(syntax, view)
+            + typed_module_files(syntax.data, syntax.path, view, tokens)
         )

@@ -60,5 +60,6 @@ class ListChangedSendScreen(Rule):
         limit, view = settings.max_file_size, view_of(settings)
         return any(
             module_may_do(source, limit, cls.SCREEN, sends_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view) + typed_module_files(syntax.data, syntax.path, view)
+            for source in imported_module_files(syntax, view)
+            + typed_module_files(syntax.data, syntax.path, view, cls.SCREEN)
         )

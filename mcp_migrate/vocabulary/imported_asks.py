@@ -270,12 +270,12 @@ def _read_own(source: str, stat, tokens: tuple, limit: int, view: ProjectView, e
     found = module_read(source, view, limit)
     if found is None:
         return None
-    doing = (found.roots or not _rooted(tokens)) and _holds(source, stat, limit, tokens)
+    doing = (found.roots or not rooted_tokens(tokens)) and _holds(source, stat, limit, tokens)
     functions, methods = _own_doers(source, limit, view, effect) if doing else (set(), set())
     return frozenset(functions), frozenset(methods), found.imports
 
 
-def _rooted(tokens: tuple) -> bool:
+def rooted_tokens(tokens: tuple) -> bool:
     """Every token holds a roots word (ROOTS_WORDS): a module without one holds none of them."""
     return all(any(word in token for word in ROOTS_WORDS) for token in tokens)
 

@@ -15,14 +15,15 @@ import os
 import re
 
 from mcp_migrate.core.project_types import reachable
-from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView
 from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
 from mcp_migrate.vocabulary.effects import module_effects
-from mcp_migrate.vocabulary.imported_asks import file_imports, module_read, module_source, plain_imports
+from mcp_migrate.vocabulary.imported_asks import file_imports, module_read, module_source, plain_imports, rooted_tokens
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
 _TABLE = "typed doers: classes"
-#: The view's table: module file -> (the project files its imports name, its possible effects).
+#: The view's table: module file -> (the project files its imports name, its possible effects,
+#: whether it holds a roots word).
 _EDGES = "typed doers: imports"
 #: The view's table: (module file, limit, effect) -> the names of the methods with the effect
 #: of every module its imports reach (`imported_methods`).
@@ -30,6 +31,9 @@ _METHODS = "typed doers: methods reached"
 #: The view's table (for the results cache): module file -> the stamps of every module its
 #: imports reach, itself included, worked out once per strongly connected component.
 _CLOSURE = "typed doers: modules reached"
+#: The view's table: module file -> whether a module its imports reach, itself included, holds a
+#: roots word or was not read (vocabulary.effects.ROOTS_WORDS), once per component.
+_ROOTED = "typed doers: roots word reached"
 
 
 def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
@@ -83,10 +87,25 @@ def typed_doer(data: bytes, path: str, view: ProjectView, limit: int, effect: st
     return False
 
 
-def typed_module_files(data: bytes, path: str, view: ProjectView) -> list:
+def typed_module_files(data: bytes, path: str, view: ProjectView, tokens: tuple) -> list:
     """The module files of the classes the file reaches by types (the syntax screen's twin of
-    `typed_doer`: where a call on a typed receiver may run a helper)."""
+    `typed_doer`: where a call on a typed receiver may run a helper), for a screen that asks
+    which of them hold one of `tokens`. Each is a module the file's imports reach
+    (`imported_methods`), so where every token holds a roots word and no module reached holds
+    one, there are none worth asking about, and the walk over the modules' types, which parses
+    each with `ast`, is not made (issue 37: 66 modules for 4 of fast-agent's files)."""
+    if rooted_tokens(tokens) and not reaches_a_roots_word(data, path, view):
+        return []
     return sorted({cls.source for cls in typed_classes(data, path, view)})
+
+
+def reaches_a_roots_word(data: bytes, path: str, view: ProjectView) -> bool:
+    """Whether a project module the file's imports reach, at any depth, holds a roots word (or
+    was not read); never for a file that does not mention MCP, whose `typed_classes` are none."""
+    if not path or path.startswith("<") or not mentions_mcp(data):
+        return False
+    rooted = view.table(_ROOTED)
+    return any(rooted[start] for start in _walked(data, path, view, MODULE_LIMIT, None))
 
 
 def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effect: str) -> frozenset:
@@ -102,21 +121,27 @@ def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effe
     answer depends on, noted for the results cache from its component's closure, also once."""
     if not path or path.startswith("<") or not mentions_mcp(data):
         return frozenset()
+    solved = view.table(_METHODS)
+    return frozenset().union(*(solved[(start, limit, effect)] for start in _walked(data, path, view, limit, effect)))
+
+
+def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str | None) -> list:
+    """The project files the file's imports name, each with its answer for `effect` (None: only
+    whether a roots word is reached, `_ROOTED`) worked out, and the modules they reach noted as
+    consulted by the check under way."""
     starts = _imported_files(path, view, file_imports(data, view), plain_imports(data))
     solved = view.table(_METHODS)
-    found: set = set()
     for start in starts:
         if (start, limit, effect) not in solved:
             _solve(start, view, limit, effect)
-        found |= solved[(start, limit, effect)]
     if view.stamps:
         closures = view.table(_CLOSURE)
         for start in starts:
             view.consulted_again(closures[start])
-    return frozenset(found)
+    return starts
 
 
-def _solve(root: str, view: ProjectView, limit: int, effect: str) -> None:
+def _solve(root: str, view: ProjectView, limit: int, effect: str | None) -> None:
     """Put into the view's _METHODS table the answer of every module reached from `root` whose
     answer is not there yet (Tarjan's strongly connected components, without recursion)."""
     solved = view.table(_METHODS)
@@ -153,14 +178,22 @@ def _solve(root: str, view: ProjectView, limit: int, effect: str) -> None:
                 _settle(component, view, limit, effect)
 
 
-def _settle(component: list, view: ProjectView, limit: int, effect: str) -> None:
+def _settle(component: list, view: ProjectView, limit: int, effect: str | None) -> None:
     """The one answer of a strongly connected component: its modules' own methods with the
-    effect, and the answers of the components it imports (all settled before it)."""
+    effect (none for None), and the answers of the components it imports (all settled before
+    it); and whether it reaches a roots word (`_ROOTED`), whatever the effect."""
     solved = view.table(_METHODS)
     members = set(component)
+    rooted = view.table(_ROOTED)
+    if component[0] not in rooted:
+        holds = any(_module(member, view)[2] for member in component) or any(
+            rooted[successor] for member in component for successor in _edges(member, view) if successor not in members
+        )
+        for member in component:
+            rooted[member] = holds
     methods: set = set()
     for member in component:
-        if _may_do(member, view, effect):
+        if effect is not None and _may_do(member, view, effect):
             summary = module_effects(member, view, limit)
             methods.update(name for owner, name in summary.doing(effect) if owner is not None)
         for successor in _edges(member, view):
@@ -196,17 +229,19 @@ def _may_do(source: str, view: ProjectView, effect: str) -> bool:
 def _module(source: str, view: ProjectView) -> tuple:
     """What the walk reads of the module file `source`, from the one reading per view the import
     followers share (vocabulary.imported_asks.module_read): the project files its imports name,
-    and the effects its bytes may hold (None where they were not read, over MODULE_LIMIT or
-    unreadable). Most modules a walk reaches hold no effect's token, and their summaries are then
-    not asked for (a second reading of each)."""
+    the effects its bytes may hold (None where they were not read, over MODULE_LIMIT or
+    unreadable) and whether they hold a roots word (True where not read). Most modules a walk
+    reaches hold no effect's token, and their summaries are then not asked for (a second reading
+    of each)."""
     edges = view.table(_EDGES)
     found = edges.get(source)
     if found is None:
         facts = module_read(source, view)
         if facts is None:
-            found = edges[source] = ((), None)
+            found = edges[source] = ((), None, True)
         else:
-            found = edges[source] = (tuple(_imported_files(source, view, facts.imports, facts.plain)), facts.effects)
+            imported = tuple(_imported_files(source, view, facts.imports, facts.plain))
+            found = edges[source] = (imported, facts.effects, facts.roots)
     return found
 
 
