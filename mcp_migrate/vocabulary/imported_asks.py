@@ -289,9 +289,9 @@ def _holds(source: str, stat, limit: int, tokens: tuple) -> bool:
 
 class ModuleRead(NamedTuple):
     """What the import followers (`imports_a_doer`, vocabulary.typed_doers' walk) read of a
-    project module's bytes, from one reading per view: each follower read the same modules
-    again, the ASKS and NOTIFIES followers once each and the walk once more (issue 37: 2,147
-    readings of 678 modules on fast-agent)."""
+    project module's bytes, from one reading per view. Each follower used to read the modules
+    itself, the ASKS and the NOTIFIES follower once each and the walk a third time (issue 37:
+    2,147 readings of 678 modules on fast-agent)."""
 
     #: `from_imports`
     imports: tuple
