@@ -112,7 +112,7 @@ def test_a_caller_that_imports_only_what_asks_nothing_is_not_parsed_for_rt001(tm
     quiet = os.path.join(package, "quiet.py")
     data = open(quiet, "rb").read()
     assert not RootsRequest.screen(data)
-    assert not imports_a_doer(data, quiet, RootsRequest.SCREEN[:-1])
+    assert not imports_a_doer(data, quiet)
     assert _findings(quiet) == []
 
 
@@ -120,7 +120,7 @@ def test_the_helper_module_is_read_again_when_it_changes(tmp_path):
     package = _tree(tmp_path)
     server = os.path.join(package, "server.py")
     data = open(server, "rb").read()
-    assert imports_a_doer(data, server, RootsRequest.SCREEN[:-1])
+    assert imports_a_doer(data, server)
     helpers = os.path.join(package, "helpers.py")
     with open(helpers, "w", encoding="utf-8") as handle:
         handle.write("async def get_dirs(ctx) -> list:\n    return []\n\n\ndef describe(d):\n    return ''\n")
@@ -129,7 +129,7 @@ def test_the_helper_module_is_read_again_when_it_changes(tmp_path):
     with open(scope, "w", encoding="utf-8") as handle:
         handle.write("Pinned = list\n")
     os.utime(scope, ns=(1, 1))
-    assert not imports_a_doer(data, server, RootsRequest.SCREEN[:-1])
+    assert not imports_a_doer(data, server)
 
 
 INLINE = """
@@ -239,7 +239,6 @@ def test_a_files_imports_are_read_and_resolved_once_for_both_import_followers(tm
     """RT001's and RT004's byte screens follow the same file's imports one after the other: the
     import lines are read once and each imported module's file is looked up once per view."""
     from mcp_migrate.core.project_view import ProjectView
-    from mcp_migrate.rules.rt004_screen import ListChangedSendScreen
     from mcp_migrate.vocabulary import imported_asks
     from mcp_migrate.vocabulary.effects import NOTIFIES
 
@@ -251,7 +250,7 @@ def test_a_files_imports_are_read_and_resolved_once_for_both_import_followers(tm
     monkeypatch.setattr(imported_asks, "from_imports", lambda d: reads.append(d is data) or real_from(d))
     monkeypatch.setattr(imported_asks, "module_file", lambda v, d, m: looked_up.append(m) or real_file(v, d, m))
     view = ProjectView()
-    assert not imports_a_doer(data, quiet, RootsRequest.SCREEN[:-1], 0, view)
-    assert not imports_a_doer(data, quiet, ListChangedSendScreen.SCREEN, 0, view, NOTIFIES)
+    assert not imports_a_doer(data, quiet, 0, view)
+    assert not imports_a_doer(data, quiet, 0, view, NOTIFIES)
     assert reads.count(True) == 1  # the helper modules' own import lines are read besides
     assert sorted(looked_up) == sorted(set(looked_up)) and "pkg_tools" in looked_up

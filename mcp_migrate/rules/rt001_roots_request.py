@@ -210,7 +210,7 @@ class RootsRequest(RootsRequestScreen, WireMethodRule):
         settings = self.context.settings
         for expr in [annotation, *marker_arguments(annotation)]:
             qualified = self.resolver.qualified(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
-            asks = names_a_doer(self.context.path, qualified, self.SCREEN[:-1], settings.max_file_size, settings.view)
+            asks = names_a_doer(self.context.path, qualified, settings.max_file_size, settings.view)
             if asks and (helper := self.imported.defined(qualified)) is not None:
                 message = MSG_RESOLVED.format(param=node.name.value, name=shorten_dotted(helper, 30))
                 return super().report(node, message, severity="info", via=self.imported.via(self.CODE, helper))

@@ -70,9 +70,8 @@ class RootsRequestScreen(Rule):
         (vocabulary/imported_asks.py), whatever its name (`get_allowed_dirs`, `scope.Pinned`)."""
         if not mentions_mcp(data):
             return False
-        tokens = cls.SCREEN[:-1]  # not `_roots(`: a helper's helper
         limit, view = settings.max_file_size, view_of(settings)
-        return imports_a_doer(data, path, tokens, limit, view) or typed_doer(data, path, view, limit, ASKS)
+        return imports_a_doer(data, path, limit, view) or typed_doer(data, path, view, limit, ASKS)
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

@@ -47,9 +47,7 @@ class ListChangedSendScreen(Rule):
         if not mentions_mcp(data):
             return False
         limit, view = settings.max_file_size, view_of(settings)
-        return imports_a_doer(data, path, cls.SCREEN, limit, view, NOTIFIES) or typed_doer(
-            data, path, view, limit, NOTIFIES
-        )
+        return imports_a_doer(data, path, limit, view, NOTIFIES) or typed_doer(data, path, view, limit, NOTIFIES)
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

@@ -4,7 +4,7 @@ Roots itself (`allowed = await get_allowed_dirs(ctx)` with `get_allowed_dirs` im
 project's `file_io` package, which asks for roots).
 
 A project module's "doing" names are found from its bytes and, only when it holds one of the
-rule's tokens, the standard library's parse: the top-level functions and class methods whose
+effect's tokens, the standard library's parse: the top-level functions and class methods whose
 lines hold a token, the module-level names bound to an expression that names one of those
 (`Pinned = Annotated[ListRootsResult, Resolve(_ask)]`), and the names it re-exports from a
 module that has them (one hop). Everything is kept in the run's project view
@@ -52,35 +52,33 @@ class Doers(NamedTuple):
         return bool(self.functions or self.methods)
 
 
-#: The view's tables (core.project_view): a module's own doers, by (file, mtime, size, tokens);
-#: and (module file, tokens, hops) -> (its own entry, [re-exported-from file], Doers).
+#: The view's tables (core.project_view): a module's own doers, by (file, mtime, size, effect);
+#: and (module file, hops, effect) -> (its own entry, [re-exported-from file], Doers).
 _OWN, _COMPOSED = "imported asks: own", "imported asks: composed"
 
 
-def imports_a_doer(
-    data: bytes, path: str, tokens: tuple, limit: int = 0, view: ProjectView | None = None, effect: str = ASKS
-) -> bool:
+def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | None = None, effect: str = ASKS) -> bool:
     """Whether the file at `path` (its bytes `data`) imports, from a project module, a name
-    whose body has `effect` (vocabulary.effects; its module holds one of `tokens`): a function or
-    alias (imported by name), a class with such a method (whose name the file spells as
-    `.method`), or a module with one (spelled `module.name`). The project is read through `view`
-    (a fresh one when None)."""
+    whose body has `effect` (vocabulary.effects; its module holds one of the effect's tokens): a
+    function or alias (imported by name), a class with such a method (whose name the file spells
+    as `.method`), or a module with one (spelled `module.name`). The project is read through
+    `view` (a fresh one when None)."""
     if not path or path.startswith("<"):
         return False
     view = view if view is not None else ProjectView()
     for module, names in file_imports(data, view):
         source = module_source(path, module, view)
-        doers = _doers(source, tokens, limit, view, effect=effect) if source else Doers()
+        doers = _doers(source, limit, view, effect=effect) if source else Doers()
         for name, bound in names:
             if name in doers.functions and data.count(bound.encode()) > 1:  # imported and used
                 return True
             if any(cls == name and _spells(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
             named = _named_module(data, path, module, name, bound, source, view)
-            if named is not None and _module_spelled(data, named, bound, tokens, limit, view, effect):
+            if named is not None and _module_spelled(data, named, bound, limit, view, effect):
                 return True
     for module, bound in plain_imports(data):
-        if _module_spelled(data, module_source(path, module, view), bound, tokens, limit, view, effect):
+        if _module_spelled(data, module_source(path, module, view), bound, limit, view, effect):
             return True
     return False
 
@@ -111,9 +109,7 @@ def file_imports(data: bytes, view: ProjectView) -> list:
 _LAST_FILE = "imported asks: last file"
 
 
-def names_a_doer(
-    path: str, qualified: str | None, tokens: tuple, limit: int = 0, view: ProjectView | None = None
-) -> bool:
+def names_a_doer(path: str, qualified: str | None, limit: int = 0, view: ProjectView | None = None) -> bool:
     """Whether `qualified` (`.scope.Pinned`, `pkg.helpers.get_dirs`) names a doer of its project
     module, by that module's bytes: the cheap question before a rule analyses the module."""
     if not qualified or not path or path.startswith("<") or "." not in qualified.lstrip("."):
@@ -121,16 +117,14 @@ def names_a_doer(
     view = view if view is not None else ProjectView()
     module, _, name = qualified.rpartition(".")
     source = module_source(path, module, view)
-    return source is not None and name in _doers(source, tokens, limit, view).functions
+    return source is not None and name in _doers(source, limit, view).functions
 
 
-def _module_spelled(
-    data: bytes, source: str | None, bound: str, tokens: tuple, limit: int, view, effect: str = ASKS
-) -> bool:
+def _module_spelled(data: bytes, source: str | None, bound: str, limit: int, view, effect: str = ASKS) -> bool:
     """`bound.<doer>` in the bytes, for a module bound to `bound` whose doers are known."""
     if source is None:
         return False
-    doers = _doers(source, tokens, limit, view, effect=effect)
+    doers = _doers(source, limit, view, effect=effect)
     if not doers:
         return False
     prefix = bound.encode() + b"."
@@ -223,16 +217,16 @@ def _folder(path: str, cwd: str, view: ProjectView) -> str:
     return found
 
 
-def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int = 1, effect: str = ASKS) -> Doers:
+def _doers(source: str, limit: int, view: ProjectView, hops: int = 1, effect: str = ASKS) -> Doers:
     """A module's doers of `effect`: its own (kept by its size and mtime) and, `hops` deep,
     those it re-exports (composed once per view, which stats each file once)."""
-    own = _own(source, tokens, limit, view, effect)
+    own = _own(source, limit, view, effect)
     if own is None:
         return Doers()
     functions, methods, imports = own
     if not hops or not imports:
         return Doers(functions, methods)
-    key = (source, tokens, hops, effect)
+    key = (source, hops, effect)
     composed = view.table(_COMPOSED)
     memo = composed.get(key)
     if memo is not None and memo[0] is own:  # a view stats each file once: its modules are as they were
@@ -245,7 +239,7 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
         other = module_source(source, module, view)
         if other is None or other == source:
             continue
-        theirs = _doers(other, tokens, limit, view, hops - 1, effect)
+        theirs = _doers(other, limit, view, hops - 1, effect)
         used.append(other)
         for name, bound in names:
             if name in theirs.functions:
@@ -256,35 +250,19 @@ def _doers(source: str, tokens: tuple, limit: int, view: ProjectView, hops: int 
     return found
 
 
-def _own(source: str, tokens: tuple, limit: int, view: ProjectView, effect: str) -> tuple | None:
-    """(functions, methods, from-imports) of one module file."""
-    return view.per_file(
-        _OWN,
-        source,
-        (tokens, effect),
-        lambda stat: _read_own(source, stat, tokens, limit or MODULE_LIMIT, view, effect),
-    )
+def _own(source: str, limit: int, view: ProjectView, effect: str) -> tuple | None:
+    """(functions, methods, from-imports) of one module file: its doers only where its bytes
+    may hold the effect (vocabulary.effects.possible_effects, from the one reading the followers
+    share), read from its effects summary."""
+    return view.per_file(_OWN, source, effect, lambda stat: _read_own(source, limit or MODULE_LIMIT, view, effect))
 
 
-def _read_own(source: str, stat, tokens: tuple, limit: int, view: ProjectView, effect: str) -> tuple | None:
+def _read_own(source: str, limit: int, view: ProjectView, effect: str) -> tuple | None:
     found = module_read(source, view, limit)
     if found is None:
         return None
-    doing = (found.roots or not rooted_tokens(tokens)) and _holds(source, stat, limit, tokens)
-    functions, methods = _own_doers(source, limit, view, effect) if doing else (set(), set())
+    functions, methods = _own_doers(source, limit, view, effect) if effect in found.effects else (set(), set())
     return frozenset(functions), frozenset(methods), found.imports
-
-
-def rooted_tokens(tokens: tuple) -> bool:
-    """Every token holds a roots word (ROOTS_WORDS): a module without one holds none of them."""
-    return all(any(word in token for word in ROOTS_WORDS) for token in tokens)
-
-
-def _holds(source: str, stat, limit: int, tokens: tuple) -> bool:
-    """Whether the module's bytes hold one of `tokens` (read again: only a module with a roots
-    word, or for tokens without one, is asked)."""
-    data = read(source, stat, limit)
-    return data is not None and any(token in data for token in tokens)
 
 
 class ModuleRead(NamedTuple):

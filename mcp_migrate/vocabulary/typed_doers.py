@@ -17,8 +17,8 @@ import re
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView
 from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
-from mcp_migrate.vocabulary.effects import module_effects
-from mcp_migrate.vocabulary.imported_asks import file_imports, module_read, module_source, plain_imports, rooted_tokens
+from mcp_migrate.vocabulary.effects import ROOTS_WORDS, module_effects
+from mcp_migrate.vocabulary.imported_asks import file_imports, module_read, module_source, plain_imports
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
 _TABLE = "typed doers: classes"
@@ -94,9 +94,14 @@ def typed_module_files(data: bytes, path: str, view: ProjectView, tokens: tuple)
     (`imported_methods`), so where every token holds a roots word and no module reached holds
     one, there are none worth asking about, and the walk over the modules' types, which parses
     each with `ast`, is not made (issue 37: 66 modules for 4 of fast-agent's files)."""
-    if rooted_tokens(tokens) and not reaches_a_roots_word(data, path, view):
+    if _rooted(tokens) and not reaches_a_roots_word(data, path, view):
         return []
     return sorted({cls.source for cls in typed_classes(data, path, view)})
+
+
+def _rooted(tokens: tuple) -> bool:
+    """Every token holds a roots word (vocabulary.effects.ROOTS_WORDS)."""
+    return all(any(word in token for word in ROOTS_WORDS) for token in tokens)
 
 
 def reaches_a_roots_word(data: bytes, path: str, view: ProjectView) -> bool:
@@ -127,12 +132,11 @@ def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effe
 
 def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str | None) -> list:
     """The project files the file's imports name, each with its answer for `effect` (None: only
-    whether a roots word is reached, `_ROOTED`) worked out, and the modules they reach noted as
-    consulted by the check under way."""
+    whether a roots word is reached, `_ROOTED`, which any effect's walk has settled already)
+    worked out, and the modules they reach noted as consulted by the check under way."""
     starts = _imported_files(path, view, file_imports(data, view), plain_imports(data))
-    solved = view.table(_METHODS)
     for start in starts:
-        if (start, limit, effect) not in solved:
+        if not _settled(start, view, limit, effect):
             _solve(start, view, limit, effect)
     if view.stamps:
         closures = view.table(_CLOSURE)
@@ -141,10 +145,17 @@ def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str |
     return starts
 
 
+def _settled(module: str, view: ProjectView, limit: int, effect: str | None) -> bool:
+    """Whether `module`'s answer for `effect` is known: its methods (`_METHODS`), or for None
+    whether it reaches a roots word, which the walk of any effect settles (`_ROOTED`)."""
+    if effect is None:
+        return module in view.table(_ROOTED)
+    return (module, limit, effect) in view.table(_METHODS)
+
+
 def _solve(root: str, view: ProjectView, limit: int, effect: str | None) -> None:
-    """Put into the view's _METHODS table the answer of every module reached from `root` whose
-    answer is not there yet (Tarjan's strongly connected components, without recursion)."""
-    solved = view.table(_METHODS)
+    """Put into the view's tables the answer of every module reached from `root` whose answer is
+    not there yet (Tarjan's strongly connected components, without recursion)."""
     index: dict = {root: 0}
     low: dict = {root: 0}
     stack, on_stack = [root], {root}
@@ -152,7 +163,7 @@ def _solve(root: str, view: ProjectView, limit: int, effect: str | None) -> None
     while work:
         node, successors = work[-1]
         for successor in successors:
-            if (successor, limit, effect) in solved:
+            if _settled(successor, view, limit, effect):
                 continue
             if successor not in index:
                 index[successor] = low[successor] = len(index)
@@ -179,10 +190,9 @@ def _solve(root: str, view: ProjectView, limit: int, effect: str | None) -> None
 
 
 def _settle(component: list, view: ProjectView, limit: int, effect: str | None) -> None:
-    """The one answer of a strongly connected component: its modules' own methods with the
-    effect (none for None), and the answers of the components it imports (all settled before
-    it); and whether it reaches a roots word (`_ROOTED`), whatever the effect."""
-    solved = view.table(_METHODS)
+    """The one answer of a strongly connected component: whether it reaches a roots word
+    (`_ROOTED`), whatever the effect; and for an effect, its modules' own methods with it and the
+    answers of the components it imports (all settled before it)."""
     members = set(component)
     rooted = view.table(_ROOTED)
     if component[0] not in rooted:
@@ -191,17 +201,19 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str | None) 
         )
         for member in component:
             rooted[member] = holds
-    methods: set = set()
-    for member in component:
-        if effect is not None and _may_do(member, view, effect):
-            summary = module_effects(member, view, limit)
-            methods.update(name for owner, name in summary.doing(effect) if owner is not None)
-        for successor in _edges(member, view):
-            if successor not in members:
-                methods |= solved[(successor, limit, effect)]
-    answer = frozenset(methods)
-    for member in component:
-        solved[(member, limit, effect)] = answer
+    if effect is not None:
+        solved = view.table(_METHODS)
+        methods: set = set()
+        for member in component:
+            if _may_do(member, view, effect):
+                summary = module_effects(member, view, limit)
+                methods.update(name for owner, name in summary.doing(effect) if owner is not None)
+            for successor in _edges(member, view):
+                if successor not in members:
+                    methods |= solved[(successor, limit, effect)]
+        answer = frozenset(methods)
+        for member in component:
+            solved[(member, limit, effect)] = answer
     closures = view.table(_CLOSURE)
     if view.stamps and component[0] not in closures:
         reached = {view.entry(member) for member in component}
