@@ -150,8 +150,8 @@ def test_the_walk_summarises_only_the_modules_that_may_hold_the_effect(tmp_path,
 
 def test_the_import_followers_and_the_walk_read_each_module_once(tmp_path, monkeypatch):
     """RT001's and RT004's import followers and the typed walk share one reading of each module
-    per view (`module_read`); only a module whose bytes hold a roots word is read again, for the
-    follower's own tokens. Before, each of the three read every module it reached."""
+    per view (`module_read`), and a follower decides by the effects that reading found. Before,
+    each of the three read every module it reached."""
     from mcp_migrate.vocabulary import imported_asks
 
     _write(tmp_path, {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()})
