@@ -50,6 +50,7 @@ import json, os, sys
 from mcp_migrate.run import pool, schedule
 RULE = "mcp_migrate.rules.rt001_roots_request"
 schedule.SCREEN_POOL_FILES = int(sys.argv[1])
+schedule.SCREEN_BUDGET = 0  # the pool takes over after the first file
 schedule.POOL_BYTES = 0
 started = pool._start_worker
 

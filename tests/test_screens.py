@@ -9,6 +9,8 @@ The same check over the development corpus: `benchmarks/run.py --lossless --repo
 from __future__ import annotations
 
 import ast
+import itertools
+import os
 from pathlib import Path
 
 import pytest
@@ -324,16 +326,19 @@ def _run_findings(results) -> list:
     return [(r.path, [(f.code, f.line, f.column) for f in r.findings], r.errors) for r in results]
 
 
-def _pooled_run(monkeypatch):
+def _pooled_run(monkeypatch, budget: int):
     """A `-j 2` run of the current folder, big enough to be screened in the pool (the threshold
-    lowered to `POOL_THRESHOLD + 1` files): (its plan's items, its results, the rule loads and
-    pool starts of the main process, in order)."""
+    lowered to `POOL_THRESHOLD + 1` files), whose main process spends its budget once it has
+    screened `budget` files (a clock that counts them): (its plan's items, its results, the rule
+    loads and pool starts of the main process, in order)."""
     from mcp_migrate import api
     from mcp_migrate.run import schedule
     from mcp_migrate.run.plan import plan
     from mcp_migrate.run.records import CheckOptions
 
     monkeypatch.setattr(schedule, "SCREEN_POOL_FILES", schedule.POOL_THRESHOLD + 1)
+    monkeypatch.setattr(schedule, "SCREEN_BUDGET", budget)
+    monkeypatch.setattr(schedule, "_clock", itertools.count().__next__)
     items = plan(["."], CheckOptions()).items
     events: list = []
     real_rules, real_pool = api.with_rules, schedule.run_pool
@@ -348,58 +353,76 @@ def _pooled_run(monkeypatch):
 
 
 def test_a_big_check_is_screened_in_the_pool_with_the_results_of_one_process(tmp_path, monkeypatch):
-    """From `SCREEN_POOL_FILES` files on, the pool reads and screens them too; the main process
-    reads only up to the first file that opens a gate, and loads the rules before the workers
-    start, so they inherit them. The results are those of `-j 1`, in the plan's order."""
+    """From `SCREEN_POOL_FILES` files on, once the main process has spent its budget screening,
+    the pool reads and screens the rest, with the files left for LibCST so far; the main process
+    loads the rules before the workers start, so they inherit them. The results are those of
+    `-j 1`, in the plan's order."""
     from mcp_migrate.run import schedule
 
     monkeypatch.chdir(tmp_path)
     _mixed_tree(tmp_path, schedule.POOL_THRESHOLD + 10)
-    items, pooled, events = _pooled_run(monkeypatch)
-    # the three files before the first open gate were decided here
-    assert events[:2] == ["rules", ("pool", schedule.POOL_THRESHOLD + 12)], events[:4]
+    items, pooled, events = _pooled_run(monkeypatch, budget=4)
+    # a0-a2 were decided here; m_ask, left for LibCST, goes to the pool with the 75 files after it
+    assert events == ["rules", ("pool", schedule.POOL_THRESHOLD + 12)], events
     alone = schedule.run_items(items, jobs=1)
     assert _run_findings(pooled) == _run_findings(alone)
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
 
 
-def test_a_big_check_no_gate_opens_on_starts_no_pool_and_loads_no_rule(tmp_path, monkeypatch):
+def test_a_big_check_screened_within_its_budget_starts_no_pool(tmp_path, monkeypatch):
+    """A tree whose screening here costs less than the budget (the standard library's, which
+    the gate mostly closes) is not handed to a pool: its workers would cost more CPU than the
+    check left. Nor are the rules loaded where no file is left for LibCST."""
     from mcp_migrate import api
     from mcp_migrate.run import schedule
-    from mcp_migrate.run.plan import plan
-    from mcp_migrate.run.records import CheckOptions
 
     monkeypatch.chdir(tmp_path)
-    count = schedule.POOL_THRESHOLD + 10
-    for i in range(count):
-        (tmp_path / f"a{i:03}.py").write_text("import os\n\nprint(os.sep)\n")
-    monkeypatch.setattr(schedule, "SCREEN_POOL_FILES", schedule.POOL_THRESHOLD + 1)
-    items = plan(["."], CheckOptions()).items
+    _mixed_tree(tmp_path, 2 * schedule.POOL_THRESHOLD)  # more than a pool is worth after any probe
+    (tmp_path / "m_ask.py").unlink()
+    items, results, events = _pooled_run(monkeypatch, budget=len(os.listdir(tmp_path)))
+    assert events == []
+    assert [r.path for r in results] == [source.display for source, _ in items]
+    assert not any(r.findings or r.errors for r in results)
 
     def refused(*args):
         raise AssertionError("not wanted here")
 
     monkeypatch.setattr(api, "with_rules", refused)
     monkeypatch.setattr(schedule, "run_pool", refused)
-    results = schedule.run_items(items, jobs=2)
-    assert [r.path for r in results] == [source.display for source, _ in items]
-    assert not any(r.findings or r.errors for r in results)
+    assert [r.path for r in schedule.run_items(items, jobs=2)] == [r.path for r in results]
 
 
-def test_a_big_check_probes_only_the_first_files_for_an_open_gate(tmp_path, monkeypatch):
-    """Where no gate opens among the first `POOL_THRESHOLD` files, the pool starts for the rest
-    without the rules (a worker that meets an MCP file loads them), instead of the main process
-    reading the whole tree alone."""
+def test_a_big_check_hands_the_rest_to_the_pool_once_its_budget_is_spent(tmp_path, monkeypatch):
+    """Where no file is left for LibCST before the budget is spent, the pool starts for the rest
+    without the rules (a worker that meets an MCP file loads them)."""
     from mcp_migrate.run import schedule
 
     monkeypatch.chdir(tmp_path)
     _mixed_tree(tmp_path, 3 * schedule.POOL_THRESHOLD)
     for i in range(schedule.POOL_THRESHOLD):  # closed files sorted before the MCP ones
         (tmp_path / f"0{i:03}.py").write_text("import os\n")
-    items, pooled, events = _pooled_run(monkeypatch)
-    assert events[:1] == [("pool", len(items) - schedule.POOL_THRESHOLD)], events[:3]
+    items, pooled, events = _pooled_run(monkeypatch, budget=10)
+    assert events == [("pool", len(items) - 10)], events
     assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
+
+
+@pytest.mark.parametrize(("budget", "pooled_files"), [(13, 67), (14, 66), (15, None)])
+def test_a_spent_budget_hands_the_pool_more_than_pool_threshold_files_or_none(
+    tmp_path, monkeypatch, budget, pooled_files
+):
+    """Past the budget the rest goes to the pool only while more than `POOL_THRESHOLD` files
+    are unread (79 here: after 15 files, 64 are left, checked here); the file left for LibCST
+    before the cut (m_ask, the fourth) goes with them."""
+    from mcp_migrate.run import schedule
+
+    monkeypatch.chdir(tmp_path)
+    _mixed_tree(tmp_path, schedule.POOL_THRESHOLD + 10)
+    items, pooled, events = _pooled_run(monkeypatch, budget=budget)
+    assert len(items) == schedule.POOL_THRESHOLD + 15
+    pools = [event for event in events if event != "rules"]
+    assert pools == ([("pool", pooled_files)] if pooled_files else [])
+    assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
 
 
 def test_child_nodes_are_iter_child_nodes_less_contexts_and_operators():

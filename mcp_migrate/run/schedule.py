@@ -1,7 +1,7 @@
 """Where a run's files are checked: in this process, or in the pool (run.pool) when there are
-enough of them, after this process has read and screened them (or, for a big check, the pool
-screens too). The screens and the gate finish most files without LibCST; only what is left for
-the parser is worth a worker's start-up. A caller may pass `progress`, a function
+enough of them, after this process has read and screened them (or, for a big check whose
+screening costs more than a budget, the pool screens the rest). The screens and the gate finish
+most files without LibCST; only what is left for the parser is worth a worker's start-up. A caller may pass `progress`, a function
 `total -> context manager yielding advance()` (output/progress.py makes one).
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable
 
 from mcp_migrate.core.findings import FileResult
@@ -58,44 +59,40 @@ def run_items(items: list, jobs: int = 0, func=check_file, progress: Callable | 
 
 
 def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
-    """A big check (`SCREEN_POOL_FILES`): the pool reads and screens the files too. The main
-    process first reads and screens files until one passes the screens, and loads the rules and
-    LibCST for it (`api.load_engine`), so the workers, forked after, inherit them instead of
-    each importing them (0.3 s a worker); the files before it are finished here, by the gate or
-    the screens. The workers also start from this process's project view (run.pool). It reads
-    at most `POOL_THRESHOLD` of them: where no file passes that early (a tree of other code),
-    the pool starts without the rules, and a worker that needs them loads them itself; a tree
-    no rule can report on never loads them, nor LibCST."""
-    from mcp_migrate.api import load_engine
-
-    results: list = []
-    for item in items[:POOL_THRESHOLD]:
-        decided = _decided_without_rules(item[0], item[1], _item_bytes(item))
-        if decided is None:
-            load_engine(item[1])
-            break
-        results.append(decided)
-        advance()
-    rest = items[len(results) :]
-    done = run_pool(func, rest, workers, advance) if len(rest) > POOL_THRESHOLD else None
-    if done is None:
-        return (results + _screen_first(rest, workers, advance)) if rest else results
-    SCREENED_WORKERS[0] = workers
-    return results + done
+    """A big check (`SCREEN_POOL_FILES`): the main process reads and screens files as
+    `_screen_first` does until it has spent `SCREEN_BUDGET` on them, and the pool reads and
+    screens the rest, with the files left for LibCST so far (a tree whose screening fits in the
+    budget starts no pool for it). Before the fork the main process loads the rules and LibCST
+    where a file is left for LibCST (`api.load_engine`), so the workers inherit them instead of
+    each importing them (0.3 s a worker), as they inherit the project view the main process has
+    worked out (run.pool); a tree no rule can report on never loads them, nor LibCST."""
+    return _screen_first(items, workers, advance, SCREEN_BUDGET)
 
 
 #: How many processes the last screened check used (the `-v` line says so).
 SCREENED_WORKERS: list = [None]
 
+#: The CPU seconds a big check's main process spends screening before the pool takes the rest.
+#: A pool's two workers cost about 0.05 s of CPU more than one process (fork, start-up and
+#: hand-over: the standard library's 597 files, 0.34 against 0.28 s), so a tree whose screening
+#: takes less than this is screened here alone, at no more wall time than the budget spent
+#: before the fork. Measured on 2 cores (benchmarks/README.md, issue 37).
+SCREEN_BUDGET = 0.25
+#: The clock of the budget: the main process's own CPU time, which another process's load does
+#: not move (tests give one that counts the files).
+_clock = time.process_time
 
-def _screen_first(items: list, workers: int, advance: Callable) -> list:
-    """A check that could use a pool, of fewer than `SCREEN_POOL_FILES` files (or what a big
-    check's pool could not take): every file is read and screened here first (the gate, the
-    byte and the syntax screens: core.screening), and the files no rule can report on are
-    finished here too. A pool starts only for what is left for LibCST, and only when that is
-    enough work (`POOL_BYTES`) for the workers' start-up to pay; otherwise it runs here."""
+
+def _screen_first(items: list, workers: int, advance: Callable, budget: float | None = None) -> list:
+    """Every file is read and screened here first (the gate, the byte and the syntax screens:
+    core.screening), and the files no rule can report on are finished here too. A pool starts
+    only for what is left for LibCST, and only when that is enough work (`POOL_BYTES`) for the
+    workers' start-up to pay; otherwise it runs here. With a `budget` (a big check's), once
+    screening here has cost that much and more than `POOL_THRESHOLD` files are still unread,
+    the pool reads and screens those as well (`_screen_in_pool`)."""
     results: list = [None] * len(items)
-    left, size = [], 0
+    left, size, cut = [], 0, len(items)
+    start = _clock() if budget is not None else 0.0
     for index, item in enumerate(items):
         source, settings = item[0], item[1]
         data = _item_bytes(item)
@@ -106,6 +103,11 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
         else:
             left.append((index, (source, settings, data)))
             size += len(data)
+        if budget is not None and len(items) - index - 1 > POOL_THRESHOLD and _clock() - start >= budget:
+            cut = index + 1
+            break
+    if cut < len(items):
+        return _pool_the_rest(items, cut, left, results, workers, advance)
     workers = workers if len(left) >= 2 and size >= POOL_BYTES else 1
     SCREENED_WORKERS[0] = workers
     if workers > 1:
@@ -119,6 +121,27 @@ def _screen_first(items: list, workers: int, advance: Callable) -> list:
             done.append(check_data(item))
             advance()
     for (index, _), result in zip(left, done):
+        results[index] = result
+    return results
+
+
+def _pool_the_rest(items: list, cut: int, left: list, results: list, workers: int, advance: Callable) -> list:
+    """The pool's share of a big check whose budget ran out at `items[cut]`: the files left for
+    LibCST so far (with their bytes) and every file from `cut` on, read and screened there."""
+    if left:
+        from mcp_migrate.api import load_engine
+
+        load_engine(left[0][1][1])  # before the fork: the workers inherit the rules and LibCST
+    indices = [index for index, _ in left] + list(range(cut, len(items)))
+    pending = [item for _, item in left] + items[cut:]
+    done = run_pool(check_item, pending, workers, advance)
+    SCREENED_WORKERS[0] = workers if done is not None else 1
+    if done is None:
+        done = []
+        for item in pending:
+            done.append(check_item(item))
+            advance()
+    for index, result in zip(indices, done):
         results[index] = result
     return results
 
