@@ -296,7 +296,8 @@ def _read_module(source: str, stat, limit: int) -> ModuleRead | None:
     if data is None:
         return None
     roots = any(word in data for word in ROOTS_WORDS)
-    return ModuleRead(tuple(from_imports(data)), tuple(plain_imports(data)), possible_effects(data), roots)
+    effects = possible_effects(data) if roots else frozenset()  # it asks the same words first
+    return ModuleRead(tuple(from_imports(data)), tuple(plain_imports(data)), effects, roots)
 
 
 def _own_doers(source: str, limit: int, view: ProjectView, effect: str = ASKS) -> tuple:
