@@ -23,11 +23,12 @@ POOL_THRESHOLD = 64
 #: at least two): below it the workers' start-up and the hand-over cost more wall time than the
 #: second core saves (set on a 2-core machine; benchmarks/README.md, issue 21's section).
 POOL_BYTES = 256 * 1024
-#: A check of at least this many files is read and screened in the pool as well: on a big tree
-#: that is most of the run, and one process did it at half the machine (a 5,055-file
-#: site-packages tree 0.66x the wall time, repositories of 624-1,603 files 0.71-0.85x, at
-#: 1.00-1.15x the CPU; below 500 files the gain varied, 0.76-1.01x). Below it the main process
-#: screens and the pool gets only LibCST work (`POOL_BYTES`). Measured on 2 cores.
+#: A check of at least this many files is read and screened in the pool as well, once the main
+#: process has spent `SCREEN_BUDGET` on it: on a big tree that is most of the run, and one
+#: process did it at half the machine (a 5,055-file site-packages tree 0.66x the wall time,
+#: repositories of 624-1,603 files 0.71-0.85x, at 1.00-1.15x the CPU; below 500 files the gain
+#: varied, 0.76-1.01x). Below it the main process screens and the pool gets only LibCST work
+#: (`POOL_BYTES`). Measured on 2 cores.
 SCREEN_POOL_FILES = 500
 
 
