@@ -377,7 +377,7 @@ def test_a_big_check_screened_within_its_budget_starts_no_pool(tmp_path, monkeyp
     from mcp_migrate.run import schedule
 
     monkeypatch.chdir(tmp_path)
-    _mixed_tree(tmp_path, 2 * schedule.POOL_THRESHOLD)  # more than a pool is worth after any probe
+    _mixed_tree(tmp_path, 2 * schedule.POOL_THRESHOLD)  # 132 files: the old 64-file probe pooled 68
     (tmp_path / "m_ask.py").unlink()
     items, results, events = _pooled_run(monkeypatch, budget=len(os.listdir(tmp_path)))
     assert events == []

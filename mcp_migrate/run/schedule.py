@@ -1,8 +1,9 @@
 """Where a run's files are checked: in this process, or in the pool (run.pool) when there are
 enough of them, after this process has read and screened them (or, for a big check whose
 screening costs more than a budget, the pool screens the rest). The screens and the gate finish
-most files without LibCST; only what is left for the parser is worth a worker's start-up. A caller may pass `progress`, a function
-`total -> context manager yielding advance()` (output/progress.py makes one).
+most files without LibCST; only what is left for the parser is worth a worker's start-up. A
+caller may pass `progress`, a function `total -> context manager yielding advance()`
+(output/progress.py makes one).
 """
 
 from __future__ import annotations
