@@ -425,6 +425,23 @@ def test_a_spent_budget_hands_the_pool_more_than_pool_threshold_files_or_none(
     assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
 
 
+@pytest.mark.parametrize(("budget", "pooled_files"), [(90, 116), (110, None)])
+def test_a_spent_budget_hands_on_only_a_rest_that_would_cost_as_much_again(tmp_path, monkeypatch, budget, pooled_files):
+    """Past the budget the rest goes to the pool only where, at the rate so far, it would cost
+    the budget again: here each file costs one tick, so after 90 of 205 files the 115 left
+    would cost 115 (pooled, with m_ask), but after 110 the 95 left cost less than 110, and
+    every later file leaves less: the check ends here."""
+    from mcp_migrate.run import schedule
+
+    monkeypatch.chdir(tmp_path)
+    _mixed_tree(tmp_path, 200)
+    items, pooled, events = _pooled_run(monkeypatch, budget=budget)
+    assert len(items) == 205
+    pools = [event for event in events if event != "rules"]
+    assert pools == ([("pool", pooled_files)] if pooled_files else [])
+    assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
+
+
 def test_child_nodes_are_iter_child_nodes_less_contexts_and_operators():
     """The screens' fast child listing gives the standard library's children, in its order,
     but the expression contexts and operators (nodes that hold nothing a screen asks for)."""
