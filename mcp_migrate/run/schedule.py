@@ -64,10 +64,11 @@ def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
     """A big check (`SCREEN_POOL_FILES`): the main process reads and screens files as
     `_screen_first` does until it has spent `SCREEN_BUDGET` on them, and the pool reads and
     screens the rest, with the files left for LibCST so far, where that rest is worth a pool
-    (`_pool_now`: a tree whose screening fits in the budget, or little more, starts none). Before the fork the main process loads the rules and LibCST
-    where a file is left for LibCST (`api.load_engine`), so the workers inherit them instead of
-    each importing them (0.3 s a worker), as they inherit the project view the main process has
-    worked out (run.pool); a tree no rule can report on never loads them, nor LibCST."""
+    (`_pool_now`: a tree whose screening fits in the budget, or little more, starts none).
+    Before the fork the main process loads the rules and LibCST where a file is left for LibCST
+    (`api.load_engine`), so the workers inherit them instead of each importing them (0.3 s a
+    worker), as they inherit the project view the main process has worked out (run.pool); a
+    tree no rule can report on never loads them, nor LibCST."""
     return _screen_first(items, workers, advance, SCREEN_BUDGET)
 
 
@@ -78,7 +79,8 @@ SCREENED_WORKERS: list = [None]
 #: A pool's two workers cost about 0.05 s of CPU more than one process (fork, start-up and
 #: hand-over: the standard library's 597 files, 0.34 against 0.28 s), so a tree whose screening
 #: takes less than this is screened here alone, at no more wall time than the budget spent
-#: before the fork. Measured on 2 cores (benchmarks/README.md, issue 37).
+#: before the fork, and so is one whose rest would cost less than it again (`_pool_now`).
+#: Measured on 2 cores (benchmarks/README.md, issue 37).
 SCREEN_BUDGET = 0.25
 #: The clock of the budget: the main process's own CPU time, which another process's load does
 #: not move (tests give one that counts the files).
