@@ -48,28 +48,19 @@ def run_items(items: list, jobs: int = 0, func=check_file, progress: Callable | 
     workers = worker_count(len(items), jobs)
     with (progress or no_progress)(len(items)) as advance:
         if workers > 1 and func in (check_file, check_item):
-            if len(items) >= SCREEN_POOL_FILES:
-                return _screen_in_pool(func, items, workers, advance)
-            return _screen_first(items, workers, advance)
+            budget = SCREEN_BUDGET if len(items) >= SCREEN_POOL_FILES else None
+            return _screen_first(items, workers, advance, budget)
         results = run_pool(func, items, workers, advance) if workers > 1 else None
-        if results is None:
-            results = []
-            for item in items:
-                results.append(func(item))
-                advance()
+        return results if results is not None else _here(func, items, advance)
+
+
+def _here(func, items: list, advance: Callable) -> list:
+    """`func` of each item in this process, in order (no pool, or none could start)."""
+    results = []
+    for item in items:
+        results.append(func(item))
+        advance()
     return results
-
-
-def _screen_in_pool(func, items: list, workers: int, advance: Callable) -> list:
-    """A big check (`SCREEN_POOL_FILES`): the main process reads and screens files as
-    `_screen_first` does until it has spent `SCREEN_BUDGET` on them, and the pool reads and
-    screens the rest, with the files left for LibCST so far, where that rest is worth a pool
-    (`_pool_now`: a tree whose screening fits in the budget, or little more, starts none).
-    Before the fork the main process loads the rules and LibCST where a file is left for LibCST
-    (`api.load_engine`), so the workers inherit them instead of each importing them (0.3 s a
-    worker), as they inherit the project view the main process has worked out (run.pool); a
-    tree no rule can report on never loads them, nor LibCST."""
-    return _screen_first(items, workers, advance, SCREEN_BUDGET)
 
 
 #: How many processes the last screened check used (the `-v` line says so).
@@ -91,9 +82,15 @@ def _screen_first(items: list, workers: int, advance: Callable, budget: float | 
     """Every file is read and screened here first (the gate, the byte and the syntax screens:
     core.screening), and the files no rule can report on are finished here too. A pool starts
     only for what is left for LibCST, and only when that is enough work (`POOL_BYTES`) for the
-    workers' start-up to pay; otherwise it runs here. With a `budget` (a big check's), once
-    screening here has cost that much and the files still unread are worth a pool
-    (`_pool_now`), the pool reads and screens those as well (`_screen_in_pool`)."""
+    workers' start-up to pay; otherwise it runs here.
+
+    With a `budget` (a big check's, `SCREEN_POOL_FILES`), once screening here has cost that much
+    and the files still unread are worth a pool (`_pool_now`: a tree whose screening fits in the
+    budget, or little more, starts none), the pool reads and screens those as well, with the
+    files left for LibCST so far. Before the fork the main process loads the rules and LibCST
+    where a file is left for LibCST (`api.load_engine`), so the workers inherit them instead of
+    each importing them (0.3 s a worker), as they inherit the project view the main process has
+    worked out (run.pool); a tree no rule can report on never loads them, nor LibCST."""
     results: list = [None] * len(items)
     left, size, cut = [], 0, len(items)
     start = _clock() if budget is not None else 0.0
@@ -118,12 +115,10 @@ def _screen_first(items: list, workers: int, advance: Callable, budget: float | 
         from mcp_migrate.api import load_engine
 
         load_engine(left[0][1][1])  # once here, not once in each worker
-    done = run_pool(check_data, [item for _, item in left], min(workers, len(left)), advance) if workers > 1 else None
+    parsed = [item for _, item in left]
+    done = run_pool(check_data, parsed, min(workers, len(left)), advance) if workers > 1 else None
     if done is None:
-        done = []
-        for _, item in left:
-            done.append(check_data(item))
-            advance()
+        done = _here(check_data, parsed, advance)
     for (index, _), result in zip(left, done):
         results[index] = result
     return results
@@ -152,10 +147,7 @@ def _pool_the_rest(items: list, cut: int, left: list, results: list, workers: in
     done = run_pool(check_item, pending, workers, advance)
     SCREENED_WORKERS[0] = workers if done is not None else 1
     if done is None:
-        done = []
-        for item in pending:
-            done.append(check_item(item))
-            advance()
+        done = _here(check_item, pending, advance)
     for index, result in zip(indices, done):
         results[index] = result
     return results
