@@ -97,6 +97,50 @@ def _module_file(view: ProjectView, directory: str, module: str) -> str | None:
     return None
 
 
+def may_have_submodules(view: ProjectView, path: str, module: str) -> bool:
+    """Whether a submodule of `module` (`module.name`, as the file at `path` imports it:
+    relative or absolute) can have a project file: its folder exists where `module_file` or,
+    for a relative module, `imported_module_file` looks. A follower that resolves each name
+    imported from a module as a submodule asks this once per module instead."""
+    if not module.startswith("."):
+        return has_folder(view, os.path.dirname(os.path.abspath(path)), module)
+    level = len(module) - len(module.lstrip("."))
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(level - 1):
+        folder = os.path.dirname(folder)
+    rest = module[level:]
+    return not rest or os.path.isdir(os.path.join(folder, *rest.split(".")))
+
+
+def has_folder(view: ProjectView, directory: str, module: str) -> bool:
+    """Whether `module` (absolute) is a folder where `module_file` looks from `directory`: the
+    condition for any submodule of it (`module.name`) to have a file there. A module file
+    (`pkg/mod.py`) and a name outside the project have none, so a follower that would resolve
+    each name imported from them as a submodule asks this once instead (kept in the view)."""
+    known = view.table("module folder")
+    key = (directory, module)
+    if key not in known:
+        known[key] = _has_folder(view, directory, module)
+    return known[key]
+
+
+def _has_folder(view: ProjectView, directory: str, module: str) -> bool:
+    top = module.partition(".")[0]
+    visible = _visible(view, directory)
+    if visible is not None and top not in visible:
+        return False
+    relative = module.replace(".", os.sep)
+    for _ in range(_MAX_UP):  # the places `_module_file` looks, in its order
+        for root in (directory, os.path.join(directory, "src")):
+            if top in _entries(view, root) and os.path.isdir(os.path.join(root, relative)):
+                return True
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    return False
+
+
 #: `_visible` gives up past this many names (a site-packages folder): the walk answers there.
 _MAX_VISIBLE = 4096
 

@@ -13,8 +13,8 @@ from mcp_migrate.core.sdk import (
     mentions_mcp,
 )
 from mcp_migrate.vocabulary.effects import ASKS
-from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do
-from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
+from mcp_migrate.vocabulary.imported_asks import module_may_do
+from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer, typed_module_files
 from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, method_in_code
 from mcp_migrate.vocabulary.wrappers_screen import imported_module_files
 
@@ -71,7 +71,7 @@ class RootsRequestScreen(Rule):
         if not mentions_mcp(data):
             return False
         limit, view = settings.max_file_size, view_of(settings)
-        return imports_a_doer(data, path, limit, view) or typed_doer(data, path, view, limit, ASKS)
+        return follows_to_a_doer(data, path, view, limit, ASKS)
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

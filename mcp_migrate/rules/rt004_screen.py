@@ -8,8 +8,8 @@ from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import mentions_mcp
 from mcp_migrate.vocabulary.effects import NOTIFIES
-from mcp_migrate.vocabulary.imported_asks import imports_a_doer, module_may_do
-from mcp_migrate.vocabulary.typed_doers import typed_doer, typed_module_files
+from mcp_migrate.vocabulary.imported_asks import module_may_do
+from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer, typed_module_files
 from mcp_migrate.vocabulary.wire_names import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
@@ -47,7 +47,7 @@ class ListChangedSendScreen(Rule):
         if not mentions_mcp(data):
             return False
         limit, view = settings.max_file_size, view_of(settings)
-        return imports_a_doer(data, path, limit, view, NOTIFIES) or typed_doer(data, path, view, limit, NOTIFIES)
+        return follows_to_a_doer(data, path, view, limit, NOTIFIES)
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

@@ -19,7 +19,7 @@ import re
 from typing import NamedTuple
 
 from mcp_migrate.core.line_scan import line_matches, token_lines
-from mcp_migrate.core.modules import imported_module_file, module_file
+from mcp_migrate.core.modules import imported_module_file, may_have_submodules, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.screen import string
@@ -69,18 +69,35 @@ def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | N
     for module, names in file_imports(data, view):
         source = module_source(path, module, view)
         doers = _doers(source, limit, view, effect=effect) if source else Doers()
+        submodules = may_have_submodules(view, path, module)
         for name, bound in names:
             if name in doers.functions and data.count(bound.encode()) > 1:  # imported and used
                 return True
             if any(cls == name and _spells(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
-            named = _named_module(data, path, module, name, bound, source, view)
+            named = _named_module(data, path, module, name, bound, source, view) if submodules else None
             if named is not None and _module_spelled(data, named, bound, limit, view, effect):
                 return True
     for module, bound in plain_imports(data):
         if _module_spelled(data, module_source(path, module, view), bound, limit, view, effect):
             return True
     return False
+
+
+def followed_files(data: bytes, path: str, view: ProjectView) -> set:
+    """Every project file whose doers `imports_a_doer` reads for the file at `path` (its bytes
+    `data`), whatever the effect: the modules it imports from, the submodules its names are
+    (`_named_module`) and the modules it imports whole. Each reads its own doers and those it
+    re-exports, one import further (`_doers`)."""
+    found = set()
+    for module, names in file_imports(data, view):
+        source = module_source(path, module, view)
+        found.add(source)
+        if may_have_submodules(view, path, module):
+            found.update(_named_module(data, path, module, name, bound, source, view) for name, bound in names)
+    found.update(module_source(path, module, view) for module, _ in plain_imports(data))
+    found.discard(None)
+    return found
 
 
 def _named_module(data: bytes, path: str, module: str, name: str, bound: str, source, view) -> str | None:

@@ -13,17 +13,24 @@ from __future__ import annotations
 
 import os
 import re
+from typing import NamedTuple
 
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView
 from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
 from mcp_migrate.vocabulary.effects import ROOTS_WORDS, module_effects
-from mcp_migrate.vocabulary.imported_asks import file_imports, module_read, module_source, plain_imports
+from mcp_migrate.vocabulary.imported_asks import (
+    file_imports,
+    followed_files,
+    imports_a_doer,
+    module_read,
+    module_source,
+    plain_imports,
+)
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
 _TABLE = "typed doers: classes"
-#: The view's table: module file -> (the project files its imports name, its possible effects,
-#: whether it holds a roots word).
+#: The view's table: module file -> its `_Read`.
 _EDGES = "typed doers: imports"
 #: The view's table: (module file, limit, effect) -> the names of the methods with the effect
 #: of every module its imports reach (`imported_methods`).
@@ -34,6 +41,45 @@ _CLOSURE = "typed doers: modules reached"
 #: The view's table: module file -> whether a module its imports reach, itself included, holds a
 #: roots word or was not read (vocabulary.effects.ROOTS_WORDS), once per component.
 _ROOTED = "typed doers: roots word reached"
+#: The view's table: module file -> the effects a module its imports reach, itself included, may
+#: have (`_Read.effects`), or None where any may be (one was not read, or one imports an SDK
+#: package's name that is a project file, which the walk does not follow), once per component.
+_REACHED = "typed doers: effects reached"
+
+
+class _Read(NamedTuple):
+    """What the walk reads of one module file (`_module`)."""
+
+    #: The project files its imports name (`_imported_files`).
+    edges: tuple
+    #: vocabulary.effects.possible_effects of its bytes; None where they were not read.
+    effects: frozenset | None
+    #: Whether its bytes hold a roots word (True where they were not read).
+    roots: bool
+    #: Whether it imports from an SDK package's name that is a project file (the SDK's own
+    #: repository): `imports_a_doer` reads that module's doers, the walk leaves it out.
+    sdk_local: bool = False
+
+
+def follows_to_a_doer(data: bytes, path: str, view: ProjectView, limit: int, effect: str) -> bool:
+    """RT001's and RT004's import followers: a project function, method, alias or module
+    imported here whose body has `effect` (vocabulary.imported_asks.imports_a_doer), or a
+    typed receiver's method that has it (`typed_doer`). Both are asked only where a project
+    file they would read, or a module its imports reach, may have the effect (its bytes hold
+    one of the effect's tokens, or were not read): in a project where none does (one migrated
+    already, or one that never asked), the search of every imported name is not made (issue
+    37: it took 64-224 ms of the checks of four such MCP projects)."""
+    if not path or path.startswith("<"):
+        return False
+    starts = _walked(data, path, view, limit, effect)
+    followed = sorted(followed_files(data, path, view).difference(starts))
+    reached = view.table(_REACHED)
+    if not any(
+        reached[start] is None or effect in reached[start]
+        for start in starts + _walk_from(followed, view, limit, effect)
+    ):
+        return False
+    return imports_a_doer(data, path, limit, view, effect) or typed_doer(data, path, view, limit, effect)
 
 
 def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
@@ -134,7 +180,11 @@ def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str |
     """The project files the file's imports name, each with its answer for `effect` (None: only
     whether a roots word is reached, `_ROOTED`, which any effect's walk has settled already)
     worked out, and the modules they reach noted as consulted by the check under way."""
-    starts = _imported_files(path, view, file_imports(data, view), plain_imports(data))
+    return _walk_from(_imported_files(path, view, file_imports(data, view), plain_imports(data)), view, limit, effect)
+
+
+def _walk_from(starts: list, view: ProjectView, limit: int, effect: str | None) -> list:
+    """`starts`, each with its answer for `effect` worked out (`_walked`)."""
     for start in starts:
         if not _settled(start, view, limit, effect):
             _solve(start, view, limit, effect)
@@ -196,11 +246,13 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str | None) 
     members = set(component)
     rooted = view.table(_ROOTED)
     if component[0] not in rooted:
-        holds = any(_module(member, view)[2] for member in component) or any(
+        holds = any(_module(member, view).roots for member in component) or any(
             rooted[successor] for member in component for successor in _edges(member, view) if successor not in members
         )
+        effects, known = _effects_reached(component, members, view), view.table(_REACHED)
         for member in component:
             rooted[member] = holds
+            known[member] = effects
     if effect is not None:
         solved = view.table(_METHODS)
         methods: set = set()
@@ -226,19 +278,37 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str | None) 
             closures[member] = frozen
 
 
+def _effects_reached(component: list, members: set, view: ProjectView) -> frozenset | None:
+    """The `_REACHED` answer of a component whose successors are settled."""
+    reached = view.table(_REACHED)
+    effects: set = set()
+    for member in component:
+        read = _module(member, view)
+        if read.effects is None or read.sdk_local:
+            return None
+        effects |= read.effects
+        for successor in read.edges:
+            if successor not in members:
+                theirs = reached[successor]
+                if theirs is None:
+                    return None
+                effects |= theirs
+    return frozenset(effects)
+
+
 def _edges(source: str, view: ProjectView) -> tuple:
     """The project files the imports of the module file `source` name (read once per view)."""
-    return _module(source, view)[0]
+    return _module(source, view).edges
 
 
 def _may_do(source: str, view: ProjectView, effect: str) -> bool:
     """Whether a function of the module file `source` may have `effect` (its bytes hold a token
     of it, vocabulary.effects.possible_effects, or were not read: then its summary says)."""
-    possible = _module(source, view)[1]
+    possible = _module(source, view).effects
     return possible is None or effect in possible
 
 
-def _module(source: str, view: ProjectView) -> tuple:
+def _module(source: str, view: ProjectView) -> _Read:
     """What the walk reads of the module file `source`, from the one reading per view the import
     followers share (vocabulary.imported_asks.module_read): the project files its imports name,
     the effects its bytes may hold (None where they were not read, over MODULE_LIMIT or
@@ -250,11 +320,20 @@ def _module(source: str, view: ProjectView) -> tuple:
     if found is None:
         facts = module_read(source, view)
         if facts is None:
-            found = edges[source] = ((), None, True)
+            found = edges[source] = _Read((), None, True)
         else:
             imported = tuple(_imported_files(source, view, facts.imports, facts.plain))
-            found = edges[source] = (imported, facts.effects, facts.roots)
+            found = edges[source] = _Read(imported, facts.effects, facts.roots, _sdk_local(source, view, facts.imports))
     return found
+
+
+def _sdk_local(source: str, view: ProjectView, imports) -> bool:
+    """Whether the module file `source` imports from an SDK package's name that is a project
+    file (`_Read.sdk_local`)."""
+    return any(
+        module.partition(".")[0] in SDK_PACKAGES and module_source(source, module, view) is not None
+        for module, _ in imports
+    )
 
 
 def _imported_files(path: str, view: ProjectView, imports, plain) -> list:

@@ -1,0 +1,117 @@
+"""RT001's and RT004's import followers asked only where a module they would read may do what
+the rule reports (vocabulary.typed_doers.follows_to_a_doer, issue 37): the walk's answer must
+cover every file `imports_a_doer` reads, the ones the walk itself leaves out included (a
+project package named like the SDK, a submodule of a module file or of a namespace package)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from mcp_migrate.core.modules import may_have_submodules
+from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.vocabulary import typed_doers
+from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES
+from mcp_migrate.vocabulary.imported_asks import imports_a_doer
+from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer
+
+ASKER = """
+async def get_dirs(ctx):
+    return await ctx.list_roots()
+"""
+QUIET = """
+def describe(dirs):
+    return ", ".join(dirs)
+"""
+
+
+def _project(tmp_path, files: dict) -> str:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return str(tmp_path / "app.py")
+
+
+def _both(path: str, effect: str = ASKS) -> tuple:
+    data = open(path, "rb").read()
+    return imports_a_doer(data, path, 0, ProjectView(), effect), follows_to_a_doer(data, path, ProjectView(), 0, effect)
+
+
+#: Each a caller whose helper `imports_a_doer` finds outside the walk's own starts.
+CASES = {
+    "a package of the project named like the SDK": {
+        "mcp/__init__.py": "",
+        "mcp/dirs.py": ASKER,
+        "app.py": "from mcp.dirs import get_dirs\n\nasync def tool(ctx):\n    return await get_dirs(ctx)\n",
+    },
+    "a helper re-exported from a package named like the SDK": {
+        "mcp/__init__.py": "",
+        "mcp/dirs.py": ASKER,
+        "helpers.py": "from mcp.dirs import get_dirs\n",
+        "app.py": "from helpers import get_dirs\n\nasync def tool(ctx):\n    return await get_dirs(ctx)\n",
+    },
+    "a submodule beside a module file of the same name": {
+        "tools.py": QUIET,
+        "tools/asker.py": ASKER,
+        "app.py": "from tools import asker\n\nasync def tool(ctx):\n    return await asker.get_dirs(ctx)\n",
+    },
+    "a submodule of a namespace package": {
+        "ns/asker.py": ASKER,
+        "app.py": "from ns import asker\n\nasync def tool(ctx):\n    return await asker.get_dirs(ctx)\n",
+    },
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_helper_the_walk_does_not_start_from_is_still_followed(tmp_path, case):
+    assert _both(_project(tmp_path, CASES[case])) == (True, True)
+
+
+def test_a_project_whose_modules_hold_no_ask_is_not_searched_name_by_name(tmp_path, monkeypatch):
+    app = _project(
+        tmp_path,
+        {
+            "helpers.py": QUIET,
+            "pkg/__init__.py": "from .more import describe\n",
+            "pkg/more.py": QUIET,
+            "app.py": "import helpers\nfrom pkg import describe\n\ndef tool(d):\n    return helpers.describe(describe(d))\n",
+        },
+    )
+    data = open(app, "rb").read()
+
+    def searched(*args):
+        raise AssertionError("imports_a_doer searched a project without a module that asks")
+
+    monkeypatch.setattr(typed_doers, "imports_a_doer", searched)
+    assert follows_to_a_doer(data, app, ProjectView(), 0, ASKS) is False
+    assert follows_to_a_doer(data, app, ProjectView(), 0, NOTIFIES) is False
+
+
+def test_a_helper_that_asks_one_import_away_is_searched_for(tmp_path, monkeypatch):
+    app = _project(
+        tmp_path,
+        {
+            "helpers.py": ASKER,
+            "app.py": "from helpers import get_dirs\n\nasync def tool(ctx):\n    return await get_dirs(ctx)\n",
+        },
+    )
+    calls = []
+    real = typed_doers.imports_a_doer
+    monkeypatch.setattr(typed_doers, "imports_a_doer", lambda *a: calls.append(a[-1]) or real(*a))
+    data = open(app, "rb").read()
+    assert follows_to_a_doer(data, app, ProjectView(), 0, ASKS) is True
+    assert follows_to_a_doer(data, app, ProjectView(), 0, NOTIFIES) is False
+    assert calls == [ASKS]  # the module asks, and sends no list_changed: only ASKS is searched
+
+
+def test_a_module_file_has_submodules_only_beside_a_folder_of_its_name(tmp_path):
+    app = _project(tmp_path, {"tools.py": QUIET, "other.py": QUIET, "tools/asker.py": ASKER, "app.py": ""})
+    view = ProjectView()
+    assert may_have_submodules(view, app, "tools")
+    assert not may_have_submodules(view, app, "other")
+    assert not may_have_submodules(view, app, "typing")
+    assert may_have_submodules(view, app, ".tools")
+    assert not may_have_submodules(view, app, ".other")
+    assert may_have_submodules(view, app, ".")
