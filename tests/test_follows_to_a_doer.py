@@ -115,3 +115,23 @@ def test_a_module_file_has_submodules_only_beside_a_folder_of_its_name(tmp_path)
     assert may_have_submodules(view, app, ".tools")
     assert not may_have_submodules(view, app, ".other")
     assert may_have_submodules(view, app, ".")
+
+
+def test_both_followers_of_one_file_walk_its_imports_once(tmp_path, monkeypatch):
+    """RT001's and RT004's followers ask of the same file in turn: its imports are resolved
+    once, and the second effect's gate walks nothing again."""
+    app = _project(
+        tmp_path,
+        {"helpers.py": "import more\n" + QUIET, "more.py": QUIET, "app.py": "from helpers import describe\n"},
+    )
+    data = open(app, "rb").read()
+    resolved, solved = [], []
+    real_files, real_solve = typed_doers._imported_files, typed_doers._solve
+    monkeypatch.setattr(typed_doers, "_imported_files", lambda p, *a: resolved.append(p) or real_files(p, *a))
+    monkeypatch.setattr(typed_doers, "_solve", lambda root, *a: solved.append(root) or real_solve(root, *a))
+    view = ProjectView()
+    assert follows_to_a_doer(data, app, view, 0, ASKS) is False
+    walked = list(solved)
+    assert follows_to_a_doer(data, app, view, 0, NOTIFIES) is False
+    assert resolved.count(app) == 1
+    assert [root.rsplit("/", 1)[-1] for root in walked] == ["helpers.py"] and solved == walked

@@ -45,6 +45,8 @@ _ROOTED = "typed doers: roots word reached"
 #: have (`_Read.effects`), or None where any may be (one was not read, or one imports an SDK
 #: package's name that is a project file, which the walk does not follow), once per component.
 _REACHED = "typed doers: effects reached"
+#: The view's table of the last file walked from: its bytes, path and `_imported_files`.
+_LAST_FILE = "typed doers: last file"
 
 
 class _Read(NamedTuple):
@@ -71,15 +73,18 @@ def follows_to_a_doer(data: bytes, path: str, view: ProjectView, limit: int, eff
     37: it took 64-224 ms of the checks of four such MCP projects)."""
     if not path or path.startswith("<"):
         return False
-    starts = _walked(data, path, view, limit, effect)
-    followed = sorted(followed_files(data, path, view).difference(starts))
-    reached = view.table(_REACHED)
-    if not any(
-        reached[start] is None or effect in reached[start]
-        for start in starts + _walk_from(followed, view, limit, effect)
-    ):
-        return False
+    starts = _walked(data, path, view, limit, None)  # (settled for every effect at once)
+    if not _may_have(starts, effect, view):
+        followed = sorted(followed_files(data, path, view).difference(starts))
+        if not _may_have(_walk_from(followed, view, limit, None), effect, view):
+            return False
     return imports_a_doer(data, path, limit, view, effect) or typed_doer(data, path, view, limit, effect)
+
+
+def _may_have(files: list, effect: str, view: ProjectView) -> bool:
+    """Whether a module one of the walked `files` reaches, itself included, may have `effect`."""
+    reached = view.table(_REACHED)
+    return any(reached[file] is None or effect in reached[file] for file in files)
 
 
 def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
@@ -180,7 +185,11 @@ def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str |
     """The project files the file's imports name, each with its answer for `effect` (None: only
     whether a roots word is reached, `_ROOTED`, which any effect's walk has settled already)
     worked out, and the modules they reach noted as consulted by the check under way."""
-    return _walk_from(_imported_files(path, view, file_imports(data, view), plain_imports(data)), view, limit, effect)
+    last = view.table(_LAST_FILE)  # the followers and the typed walk ask of one file in turn
+    if last.get("data") is not data or last.get("path") != path:
+        last["data"], last["path"] = data, path
+        last["starts"] = _imported_files(path, view, file_imports(data, view), plain_imports(data))
+    return _walk_from(last["starts"], view, limit, effect)
 
 
 def _walk_from(starts: list, view: ProjectView, limit: int, effect: str | None) -> list:
