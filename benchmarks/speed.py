@@ -18,7 +18,10 @@ snapshot); every command runs from a scratch folder, never from a checkout. Per 
   are listed in the JSON with the rules the screens left to run on them, and counted per rule
   (where a screen lets through what its rule never reports);
 - with `--no-findings`: cold check against `ruff check --select UP --no-cache` (target <= 0.75),
-  and whether the run imported LibCST at all;
+  and whether the run imported LibCST at all; beside it, against the same ruff run, two floors that
+  no work on the tree can go under: our start-up (`check` of a folder with one file of one line:
+  the interpreter, our imports, the plan) and the interpreter's own (`python -c pass`). Where a
+  floor is over 0.75x, the target cannot hold on that tree;
 - with `--fix-trees` (trees `fix --unsafe-fixes` has already converged): `fix --unsafe-fixes`
   against `check --unsafe-fixes`, cold (`--no-cache`, quiet) and warm (a cache filled by the
   warm-up runs; full output, then concise), target <= 1.2.
@@ -212,11 +215,13 @@ def measure_tree(tree: Path, runs: int) -> dict:
 
 
 def measure_no_findings(tree: Path, runs: int, ruff: str) -> dict:
-    pair = paired(
-        tool("check", "--no-cache", "-q", str(tree)),
-        [ruff, "check", "--select", "UP", "--no-cache", "-q", str(tree)],
-        runs,
-    )
+    yardstick = [ruff, "check", "--select", "UP", "--no-cache", "-q", str(tree)]
+    pair = paired(tool("check", "--no-cache", "-q", str(tree)), yardstick, runs)
+    one_line = SCRATCH / "one-line"
+    one_line.mkdir(exist_ok=True)
+    (one_line / "a.py").write_text("x = 1\n", encoding="utf-8")
+    start = paired(tool("check", "--no-cache", "-q", str(one_line)), yardstick, runs)
+    python = paired([PY, "-c", "pass"], yardstick, runs)
     imported = subprocess.run(
         [PY, "-c", IMPORTS, str(tree)], cwd=SCRATCH, env=ENV, capture_output=True, text=True
     ).stdout.strip()
@@ -225,11 +230,13 @@ def measure_no_findings(tree: Path, runs: int, ruff: str) -> dict:
         "cold_cpu_s": pair["a"],
         "ruff_cpu_s": pair["b"],
         "per_ruff": pair["ratio"],
+        "start_up_per_ruff": start["ratio"],
+        "python_per_ruff": python["ratio"],
         "imports_libcst": imported,
     }
     print(
         f"{tree.name} (no findings): cold {pair['a']:.2f} s / ruff {pair['b']:.2f} s = {_x(pair['ratio'])} (<= 0.75); "
-        f"LibCST imported: {imported}",
+        f"floors: our start-up {_x(start['ratio'])}, the interpreter {_x(python['ratio'])}; LibCST imported: {imported}",
         flush=True,
     )
     return row
