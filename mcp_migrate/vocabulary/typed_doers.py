@@ -7,7 +7,10 @@ a rule reports that the file spells (`session.connector.set_roots(...)` with `se
 Why: the rules follow a call on a typed receiver into the project module that defines the
 method (vocabulary.wrappers `imported_target`); a screen that only knew the modules a file
 imports would drop the file before the rule saw it (`tests/test_screens.py`). Read through the
-run's project view, for files that mention MCP only (as the resolver types them)."""
+run's project view, for files that mention MCP only (as the resolver types them).
+
+The same walk of the import graph says which effects a file's imports can reach at all, and so
+gates both of RT001's and RT004's import followers (`follows_to_a_doer`)."""
 
 from __future__ import annotations
 
