@@ -78,23 +78,30 @@ def _module_file(view: ProjectView, directory: str, module: str) -> str | None:
     if visible is not None and top not in visible and top + ".py" not in visible:
         return None  # most names a file imports (`typing`, `httpx`) are in no folder looked in
     relative = module.replace(".", os.sep)
+    # A folder's listing answers first: most names a file imports (`typing`, `httpx`) are in no
+    # folder of the project.
+    for root in _places(directory):
+        entries = _entries(view, root)
+        if top not in entries and top + ".py" not in entries:
+            continue
+        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
+            full = os.path.join(root, candidate)
+            if os.path.isfile(full):
+                return full
+    return None
+
+
+def _places(directory: str):
+    """The folders `module_file` looks in from `directory`, in order: the package beside the
+    directory, or in its `src/` (a src layout: tests/ and examples/ import `pkg` from
+    `src/pkg`), then the same for each parent, `_MAX_UP` deep."""
     for _ in range(_MAX_UP):
-        # The package beside the directory, or in its `src/` (a src layout: tests/ and
-        # examples/ import `pkg` from `src/pkg`). A folder's listing answers first: most names
-        # a file imports (`typing`, `httpx`) are in no folder of the project.
-        for root in (directory, os.path.join(directory, "src")):
-            entries = _entries(view, root)
-            if top not in entries and top + ".py" not in entries:
-                continue
-            for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
-                full = os.path.join(root, candidate)
-                if os.path.isfile(full):
-                    return full
+        yield directory
+        yield os.path.join(directory, "src")
         parent = os.path.dirname(directory)
         if parent == directory:
             break
         directory = parent
-    return None
 
 
 def may_have_submodules(view: ProjectView, path: str, module: str) -> bool:
@@ -130,15 +137,9 @@ def _has_folder(view: ProjectView, directory: str, module: str) -> bool:
     if visible is not None and top not in visible:
         return False
     relative = module.replace(".", os.sep)
-    for _ in range(_MAX_UP):  # the places `_module_file` looks, in its order
-        for root in (directory, os.path.join(directory, "src")):
-            if top in _entries(view, root) and os.path.isdir(os.path.join(root, relative)):
-                return True
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
-    return False
+    return any(
+        top in _entries(view, root) and os.path.isdir(os.path.join(root, relative)) for root in _places(directory)
+    )
 
 
 #: `_visible` gives up past this many names (a site-packages folder): the walk answers there.
@@ -157,15 +158,10 @@ def _visible(view: ProjectView, directory: str) -> frozenset | None:
 
 def _visible_names(view: ProjectView, directory: str) -> frozenset | None:
     names: set = set()
-    for _ in range(_MAX_UP):
-        names.update(_entries(view, directory))
-        names.update(_entries(view, os.path.join(directory, "src")))
+    for root in _places(directory):
+        names.update(_entries(view, root))
         if len(names) > _MAX_VISIBLE:
             return None
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
     return frozenset(names)
 
 
