@@ -78,9 +78,7 @@ def _module_file(view: ProjectView, directory: str, module: str) -> str | None:
     if visible is not None and top not in visible and top + ".py" not in visible:
         return None  # most names a file imports (`typing`, `httpx`) are in no folder looked in
     relative = module.replace(".", os.sep)
-    # A folder's listing answers first: most names a file imports (`typing`, `httpx`) are in no
-    # folder of the project.
-    for root in _places(directory):
+    for root in _places(directory):  # a folder's listing answers before the files are asked for
         entries = _entries(view, root)
         if top not in entries and top + ".py" not in entries:
             continue
@@ -108,30 +106,29 @@ def may_have_submodules(view: ProjectView, path: str, module: str) -> bool:
     """Whether a submodule of `module` (`module.name`, as the file at `path` imports it:
     relative or absolute) can have a project file: its folder exists where `module_file` or,
     for a relative module, `imported_module_file` looks. A follower that resolves each name
-    imported from a module as a submodule asks this once per module instead."""
-    if not module.startswith("."):
-        return has_folder(view, os.path.dirname(os.path.abspath(path)), module)
-    level = len(module) - len(module.lstrip("."))
-    folder = os.path.dirname(os.path.abspath(path))
-    for _ in range(level - 1):
-        folder = os.path.dirname(folder)
-    rest = module[level:]
-    return not rest or os.path.isdir(os.path.join(folder, *rest.split(".")))
-
-
-def has_folder(view: ProjectView, directory: str, module: str) -> bool:
-    """Whether `module` (absolute) is a folder where `module_file` looks from `directory`: the
-    condition for any submodule of it (`module.name`) to have a file there. A module file
-    (`pkg/mod.py`) and a name outside the project have none, so a follower that would resolve
-    each name imported from them as a submodule asks this once instead (kept in the view)."""
+    imported from a module as a submodule asks this once per module and folder instead (kept in
+    the view): a module file (`pkg/mod.py`) and a name outside the project have none."""
+    directory = os.path.dirname(os.path.abspath(path))
     known = view.table("module folder")
     key = (directory, module)
     if key not in known:
-        known[key] = _has_folder(view, directory, module)
+        known[key] = _relative_folder(directory, module) if module.startswith(".") else _folder(view, directory, module)
     return known[key]
 
 
-def _has_folder(view: ProjectView, directory: str, module: str) -> bool:
+def _relative_folder(directory: str, module: str) -> bool:
+    """Whether the folder of a relative `module` imported from `directory` exists (every folder
+    `imported_module_file` tries for its submodules is inside it; one of dots alone is a folder
+    above the file's, which exists)."""
+    level = len(module) - len(module.lstrip("."))
+    for _ in range(level - 1):
+        directory = os.path.dirname(directory)
+    rest = module[level:]
+    return not rest or os.path.isdir(os.path.join(directory, *rest.split(".")))
+
+
+def _folder(view: ProjectView, directory: str, module: str) -> bool:
+    """Whether the absolute `module` is a folder where `module_file` looks from `directory`."""
     top = module.partition(".")[0]
     visible = _visible(view, directory)
     if visible is not None and top not in visible:
