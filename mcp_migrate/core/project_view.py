@@ -103,6 +103,15 @@ class ProjectView:
             found = self._tables[name] = {}
         return found
 
+    def of_last(self, name: str, data: bytes, key, compute: Callable):
+        """`compute()` for the file whose bytes are `data` (and `key`, what else the answer
+        depends on), kept in table `name` until another file's is asked for: the screens of one
+        file ask the same questions of it one after the other (RT001's and RT004's followers)."""
+        last = self.table(name)
+        if last.get("data") is not data or last.get("key") != key:
+            last["data"], last["key"], last["answer"] = data, key, compute()
+        return last["answer"]
+
     def parsed(self, data: bytes):
         """The LibCST tree kept for these bytes (`keep_parsed`), or None. A tree is immutable,
         so every check of the same bytes can walk the same one."""

@@ -116,14 +116,7 @@ def file_imports(data: bytes, view: ProjectView) -> list:
     """`from_imports` of the file being screened, kept in the view for the next question about
     the same bytes (RT001's and RT004's import followers and typed followers ask one after the
     other)."""
-    last = view.table(_LAST_FILE)
-    if last.get("data") is not data:
-        last["data"], last["imports"] = data, from_imports(data)
-    return last["imports"]
-
-
-#: The view's table of the last screened file's bytes and their `from_imports`.
-_LAST_FILE = "imported asks: last file"
+    return view.of_last("imported asks: last file", data, None, lambda: from_imports(data))
 
 
 def names_a_doer(path: str, qualified: str | None, limit: int = 0, view: ProjectView | None = None) -> bool:

@@ -48,8 +48,6 @@ _ROOTED = "typed doers: roots word reached"
 #: have (`_Read.effects`), or None where any may be (one was not read, or one imports an SDK
 #: package's name that is a project file, which the walk does not follow), once per component.
 _REACHED = "typed doers: effects reached"
-#: The view's table of the last file walked from: its bytes, path and `_imported_files`.
-_LAST_FILE = "typed doers: last file"
 
 
 class _Read(NamedTuple):
@@ -188,11 +186,13 @@ def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str |
     """The project files the file's imports name, each with its answer for `effect` (None: only
     whether a roots word is reached, `_ROOTED`, which any effect's walk has settled already)
     worked out, and the modules they reach noted as consulted by the check under way."""
-    last = view.table(_LAST_FILE)  # the followers and the typed walk ask of one file in turn
-    if last.get("data") is not data or last.get("path") != path:
-        last["data"], last["path"] = data, path
-        last["starts"] = _imported_files(path, view, file_imports(data, view), plain_imports(data))
-    return _walk_from(last["starts"], view, limit, effect)
+    starts = view.of_last(
+        "typed doers: last file",
+        data,
+        path,
+        lambda: _imported_files(path, view, file_imports(data, view), plain_imports(data)),
+    )
+    return _walk_from(starts, view, limit, effect)
 
 
 def _walk_from(starts: list, view: ProjectView, limit: int, effect: str | None) -> list:
