@@ -115,12 +115,7 @@ def _screen_first(items: list, workers: int, advance: Callable, budget: float | 
         from mcp_migrate.api import load_engine
 
         load_engine(left[0][1][1])  # once here, not once in each worker
-    parsed = [item for _, item in left]
-    done = run_pool(check_data, parsed, min(workers, len(left)), advance) if workers > 1 else None
-    if done is None:
-        done = _here(check_data, parsed, advance)
-    for (index, _), result in zip(left, done):
-        results[index] = result
+    _scattered(check_data, left, min(workers, len(left)), advance, results)
     return results
 
 
@@ -142,15 +137,23 @@ def _pool_the_rest(items: list, cut: int, left: list, results: list, workers: in
         from mcp_migrate.api import load_engine
 
         load_engine(left[0][1][1])  # before the fork: the workers inherit the rules and LibCST
-    indices = [index for index, _ in left] + list(range(cut, len(items)))
-    pending = [item for _, item in left] + items[cut:]
-    done = run_pool(check_item, pending, workers, advance)
-    SCREENED_WORKERS[0] = workers if done is not None else 1
-    if done is None:
-        done = _here(check_item, pending, advance)
-    for index, result in zip(indices, done):
-        results[index] = result
+    pending = left + [(index, items[index]) for index in range(cut, len(items))]
+    SCREENED_WORKERS[0] = workers if _scattered(check_item, pending, workers, advance, results) else 1
     return results
+
+
+def _scattered(func, indexed: list, workers: int, advance: Callable, results: list) -> bool:
+    """`func` of each item of the (index, item) pairs `indexed`, in the pool of `workers` (here
+    when it is one, or when no pool can start), each result put at its index of `results`;
+    whether a pool ran."""
+    items = [item for _, item in indexed]
+    done = run_pool(func, items, workers, advance) if workers > 1 else None
+    pooled = done is not None
+    if done is None:
+        done = _here(func, items, advance)
+    for (index, _), result in zip(indexed, done):
+        results[index] = result
+    return pooled
 
 
 def _item_bytes(item) -> bytes | None:
