@@ -254,3 +254,29 @@ def test_a_files_imports_are_read_and_resolved_once_for_both_import_followers(tm
     assert not imports_a_doer(data, quiet, 0, view, NOTIFIES)
     assert reads.count(True) == 1  # the helper modules' own import lines are read besides
     assert sorted(looked_up) == sorted(set(looked_up)) and "pkg_tools" in looked_up
+
+
+def test_a_packages_reexport_is_judged_by_what_each_caller_spells_and_noted_as_read(tmp_path):
+    """`module_may_do` about a package re-exporting a helper that asks: true for a caller that
+    spells the helper's name, false for one that spells only the other name the statement
+    re-exports, whatever order the view is asked in; and each check that asks notes the helper
+    module as read (the results cache checks the caller again when it changes), the answer
+    kept from an earlier question included."""
+    from mcp_migrate.core.project_view import ProjectView
+    from mcp_migrate.rules.rt001_screen import RootsRequestScreen, asks_in
+    from mcp_migrate.vocabulary.imported_asks import module_may_do
+
+    package = _tree(tmp_path)
+    init, helpers = os.path.join(package, "__init__.py"), os.path.join(package, "helpers.py")
+    view = ProjectView()
+    view.stamps = True
+
+    def asked(*spelled: str) -> tuple:
+        with view.recording() as seen:
+            answer = module_may_do(init, 0, RootsRequestScreen.SCREEN, asks_in, set(spelled).__contains__, view)
+        return answer, {entry[0] for entry in seen}
+
+    assert asked("describe") == (False, {init, os.path.abspath(helpers)})
+    assert asked("get_dirs") == (True, {init, os.path.abspath(helpers)})
+    assert asked("describe", "show") == (False, {init, os.path.abspath(helpers)})
+    assert asked("unrelated")[0] is False

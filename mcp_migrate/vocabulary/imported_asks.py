@@ -384,9 +384,39 @@ def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned, vie
     if _spells_a_doer(_may_do(source, limit, tokens, screen, view), mentioned):
         return True
     return any(
-        _spells_a_doer(_may_do(other, limit, tokens, screen, view), mentioned)
-        for other in reexport_sources(source, mentioned, view)
+        any(mentioned(name) for name in names) and _spells_a_doer(words, mentioned)
+        for names, words in _doing_reexports(source, limit, tokens, screen, view)
     )
+
+
+#: The view's table: (module file, limit, tokens) -> (its re-exports from a module that may do
+#: what the rule reports, the files read to tell).
+_REEXPORTS = "imported asks: doing re-exports"
+
+
+def _doing_reexports(source: str, limit: int, tokens: tuple, screen, view: ProjectView) -> tuple:
+    """(names the statement imports, bound or not; that module's answer, `_may_do`) for each
+    `from ... import` of the module `source` whose project module may do what the rule reports:
+    `reexport_sources` asked once per module, not once per calling file's question (issue 37:
+    a 1.26 MB test module's screens asked it 54,000 times about the same few modules). Every
+    module the statements name is noted as consulted by each check that asks, as a cached
+    answer's dependencies are."""
+    known = view.table(_REEXPORTS)
+    key = (source, limit, tokens)
+    held = known.get(key)
+    if held is None:
+        with view.recording() as seen:
+            found = []
+            for module, names in _imports_of(source, view):
+                file = module_source(source, module, view)
+                if file is None or file == source:
+                    continue
+                words = _may_do(file, limit, tokens, screen, view)
+                if words:
+                    found.append((frozenset(word for pair in names for word in pair), words))
+        held = known[key] = (tuple(found), frozenset(seen))
+    view.consulted_again(held[1])
+    return held[0]
 
 
 def _spells_a_doer(words, mentioned) -> bool:
