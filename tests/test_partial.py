@@ -235,3 +235,86 @@ def test_what_a_kept_definition_stores_for_others_keeps_its_readers(any_size):
         "def test_other(client):\n    client.get.return_value = 1\n    assert client.get()\n"
     )
     assert _kept(state, ("RT103", "RT002")) == ["allowed", "load", "test_mocked"]
+
+
+HELPER = """from mcp import ClientSession
+
+
+async def allowed_dirs(session: ClientSession) -> list:
+    result = await session.list_roots()
+    return [root.uri for root in result.roots]
+
+
+def unrelated(x):
+    return x * 2
+"""
+
+CALLER = """import mcp
+from app.service import allowed_dirs, unrelated
+from app.service import allowed_dirs as dirs_of
+
+
+async def through_a_helper(session):
+    return await allowed_dirs(session)
+
+
+async def test_direct(session):
+    assert await allowed_dirs(session)
+
+
+async def test_aliased(session):
+    assert await dirs_of(session)
+
+
+async def test_through_the_helper(session):
+    assert await through_a_helper(session)
+
+
+def test_quiet():
+    assert unrelated(2) == 4
+"""
+
+
+def test_a_test_module_calling_a_helper_that_asks_is_parsed_in_part(any_size, tmp_path, monkeypatch):
+    """Its calls of an imported helper that asks for roots (RT001's import follower) stay; a
+    test that spells none of the helper's names is left out although the module imports them.
+    The findings are the whole parse's."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "service.py").write_text(HELPER)
+    (tmp_path / "tests").mkdir()
+    path = str(tmp_path / "tests" / "test_service.py")
+    data = CALLER.encode()
+    made: list = []
+    real = engine.reduced
+    monkeypatch.setattr(engine, "reduced", lambda *args: made.append(real(*args)) or made[-1])
+    in_part = check_bytes(data, path, default_settings())
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 1 << 40)
+    whole = check_bytes(data, path, default_settings())
+    assert [(f.code, f.line, f.column, f.message, f.fix) for f in in_part.findings] == [
+        (f.code, f.line, f.column, f.message, f.fix) for f in whole.findings
+    ]
+    assert [(f.code, f.line, f.column) for f in whole.findings] == [
+        ("RT001", 7, 18),
+        ("RT001", 11, 18),
+        ("RT001", 15, 18),
+    ]
+    left_out = {block.decode().split("(")[0].split()[-1] for block, _ in made[0].blocks}
+    assert left_out == {"test_through_the_helper", "test_quiet"}
+
+
+def test_a_definition_is_screened_with_the_imports_it_can_read():
+    """Of the module's imports, a definition read alone is screened with those binding a name it
+    or the module's other statements spell; a star or `__future__` import stays whole."""
+    module = ast.parse(
+        "from __future__ import annotations\nfrom a import *\nfrom b import x, y as z\nimport c.d\nimport e as f\n"
+    )
+    future, star, some, dotted, aliased = module.body
+    spelled = {"z", "c"}
+    assert partial._imports_spelled(future, spelled) is future
+    assert partial._imports_spelled(star, spelled) is star
+    assert ast.unparse(partial._imports_spelled(some, spelled)) == "from b import y as z"
+    assert partial._imports_spelled(some, {"x", "z"}) is some
+    assert partial._imports_spelled(dotted, spelled) is dotted
+    assert partial._imports_spelled(aliased, spelled) is None
+    assert partial._imports_spelled(aliased, {"f"}) is aliased

@@ -7,10 +7,11 @@ A stand-in replaces a top-level function or class, or a method of a class that s
 holds none of the words a finding's statement holds (a roots word, the left rules' byte
 screens, a suppression comment), on which no left rule's syntax screen holds when it is read
 alone with the module's other statements (where the rule's own reasoning says its evidence can
-be), that nothing staying names, and that names nothing a statement holding such a word binds
-or a kept definition stores for others under a constant key or on its instance (taken to a
-fixed point: every fixture and example, and every module of the 62 corpus repositories, checked
-in part gives the whole module's report). It keeps the statement's
+be; of the imports, those binding a name it or those statements spell: a call of an imported
+helper that asks is seen so), that nothing staying names, and that names nothing a statement
+holding such a word binds or a kept definition stores for others under a constant key or on its
+instance (taken to a fixed point: every fixture and example, and every module of the 62 corpus
+repositories, checked in part gives the whole module's report). It keeps the statement's
 decorator lines as they are, its kind and name, and its line count, so every position in the
 kept statements is the file's own, and it spells each module-level name the statement uses
 (as LibCST's name count, core.fix.imports.name_uses, counts a use): what a fix decides from
@@ -149,12 +150,43 @@ def _screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
     evidence lies, by the rule's own reasoning (a `root_uri` parameter parsed with urlparse, a
     `"file"` scheme test), not by a word."""
     context = [stmt for stmt in tree.body if not isinstance(stmt, _DEFINITIONS)]
+    around = set().union(*(_names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
 
     def holds(stmt: ast.stmt) -> bool:
-        syntax = Syntax(ast.Module(body=[*context, stmt], type_ignores=[]), data, path)
+        spelled = around | _names_read(stmt)
+        narrowed = [part for part in (_imports_spelled(node, spelled) for node in context) if part is not None]
+        syntax = Syntax(ast.Module(body=[*narrowed, stmt], type_ignores=[]), data, path)
         return any(rule.screen_tree(syntax, settings) for rule in rules)
 
     return holds
+
+
+_IMPORTS = (ast.Import, ast.ImportFrom)
+
+
+def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:
+    """A top-level import statement with only the names in `spelled` (what the definition read
+    alone and the module's other statements spell), or None where it binds none of them; any
+    other statement as it is. A name the definition cannot read cannot carry its findings, while
+    kept, an import of a helper that asks made every definition of a test module stay (issue
+    37: the tests of a gateway import its services, and each test calls a few). A star or
+    `__future__` import stays whole."""
+    kind = type(node)
+    if kind is ast.ImportFrom:
+        if node.module == "__future__" or any(alias.name == "*" for alias in node.names):
+            return node
+        names = [alias for alias in node.names if (alias.asname or alias.name) in spelled]
+    elif kind is ast.Import:
+        names = [alias for alias in node.names if (alias.asname or alias.name.partition(".")[0]) in spelled]
+    else:
+        return node
+    if len(names) == len(node.names):
+        return node
+    if not names:
+        return None
+    return ast.copy_location(
+        ast.ImportFrom(node.module, names, node.level) if kind is ast.ImportFrom else ast.Import(names), node
+    )
 
 
 def _units(tree: ast.Module, lines: list, words: tuple, screened=lambda stmt: False) -> tuple:
