@@ -305,11 +305,15 @@ def test_a_test_module_calling_a_helper_that_asks_is_parsed_in_part(any_size, tm
 
 def test_a_definition_is_screened_with_the_imports_it_can_read():
     """Of the module's imports, a definition read alone is screened with those binding a name it
-    or the module's other statements spell; a star or `__future__` import stays whole."""
+    or the module's other statements spell; evidence of MCP code (`import mcp`, an import from an
+    MCP module), a star or a `__future__` import stays whole."""
     module = ast.parse(
         "from __future__ import annotations\nfrom a import *\nfrom b import x, y as z\nimport c.d\nimport e as f\n"
+        "import mcp, os\nfrom app.mcp_tools import helper\n"
     )
-    future, star, some, dotted, aliased = module.body
+    future, star, some, dotted, aliased, sdk, evidence = module.body
+    assert ast.unparse(partial._imports_spelled(sdk, set())) == "import mcp"
+    assert partial._imports_spelled(evidence, set()) is evidence
     spelled = {"z", "c"}
     assert partial._imports_spelled(future, spelled) is future
     assert partial._imports_spelled(star, spelled) is star

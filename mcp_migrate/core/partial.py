@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
+import re
 import tokenize
 from collections import Counter
 from collections.abc import Iterator
@@ -35,6 +36,7 @@ from keyword import iskeyword
 from typing import Any, NamedTuple
 
 from mcp_migrate.core.screen import Syntax
+from mcp_migrate.core.sdk import mcp_module
 
 #: A module under this many bytes is parsed whole: its tree is small, and a stand-in saves
 #: little. (A module constant, not a setting: the lossless test sets it to 0 and 0.0 to check
@@ -153,7 +155,7 @@ def _screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
     around = set().union(*(_names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
 
     def holds(stmt: ast.stmt) -> bool:
-        spelled = around | _names_read(stmt)
+        spelled = around | _names_read(stmt) | _string_words(stmt)
         narrowed = [part for part in (_imports_spelled(node, spelled) for node in context) if part is not None]
         syntax = Syntax(ast.Module(body=[*narrowed, stmt], type_ignores=[]), data, path)
         return any(rule.screen_tree(syntax, settings) for rule in rules)
@@ -164,20 +166,40 @@ def _screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
 _IMPORTS = (ast.Import, ast.ImportFrom)
 
 
+def _string_words(stmt: ast.stmt) -> set:
+    """The identifiers inside a definition's string literals (a string annotation
+    `"Client | None"` reads `Client`)."""
+    return {
+        word
+        for node in _nodes(stmt)
+        if type(node) is ast.Constant and type(node.value) is str
+        for word in _WORD.findall(node.value)
+    }
+
+
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
 def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:
     """A top-level import statement with only the names in `spelled` (what the definition read
     alone and the module's other statements spell), or None where it binds none of them; any
     other statement as it is. A name the definition cannot read cannot carry its findings, while
     kept, an import of a helper that asks made every definition of a test module stay (issue
-    37: the tests of a gateway import its services, and each test calls a few). A star or
-    `__future__` import stays whole."""
+    37: the tests of a gateway import its services, and each test calls a few). What is evidence
+    of MCP code whatever it binds (an import from an MCP module, core.sdk.mcp_module: `import
+    mcp`), a star and a `__future__` import stay whole."""
     kind = type(node)
     if kind is ast.ImportFrom:
-        if node.module == "__future__" or any(alias.name == "*" for alias in node.names):
+        module = node.module or ""
+        if module == "__future__" or mcp_module(module) or any(alias.name == "*" for alias in node.names):
             return node
         names = [alias for alias in node.names if (alias.asname or alias.name) in spelled]
     elif kind is ast.Import:
-        names = [alias for alias in node.names if (alias.asname or alias.name.partition(".")[0]) in spelled]
+        names = [
+            alias
+            for alias in node.names
+            if mcp_module(alias.name) or (alias.asname or alias.name.partition(".")[0]) in spelled
+        ]
     else:
         return node
     if len(names) == len(node.names):
