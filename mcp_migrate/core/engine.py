@@ -15,6 +15,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from hashlib import blake2b
 
 import libcst as cst
 
@@ -51,7 +52,7 @@ from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.partial import Reduced, reduced
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.project_view import view_of
-from mcp_migrate.core.screening import Screened, screens
+from mcp_migrate.core.screening import Screened, screens, screens_key
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import ModuleIndex, ancestry
@@ -270,7 +271,14 @@ def _in_part(data: bytes, path: str, settings: Settings, rules: list, tree) -> R
     project, peaked at 636 MB parsed whole)."""
     if not in_test_code(path) or len(data) < partial.PARTIAL_MIN_BYTES:  # (before the screens' cost)
         return None
-    return reduced(data, tree, rules, MARKERS, settings, path)
+    # Kept for the view's life by the bytes' digest: a test module with Roots findings is
+    # checked again under the run's plan, which no screen reads (issue 37: the partial source
+    # of a 1.26 MB module took 2-4 s to work out, each time).
+    key = (screens_key(path, settings), tuple(rule.CODE for rule in rules), len(data), blake2b(data).digest())
+    kept = view_of(settings).table("partial sources")
+    if key not in kept:
+        kept[key] = reduced(data, tree, rules, MARKERS, settings, path)
+    return kept[key]
 
 
 def _analyze_module(module, data, path, settings, rules, audit, result, tree=None, part=None) -> Analysis:

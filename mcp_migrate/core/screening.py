@@ -97,9 +97,7 @@ def screens(data: bytes, path: str, settings: Settings, classes: tuple | None = 
     settings = with_view(settings)
     classes = settings.rules if classes is None else classes
     view = view_of(settings)
-    # What the screens read of the Settings (the rest, a fix run's plan above all, they never
-    # read): a recheck of the same bytes under another plan keeps the answer.
-    key = (path, settings.select, settings.extend_apis, settings.max_file_size)
+    key = screens_key(path, settings)
     last = view.table("last screened").get(None)
     if last is not None and last[0] is data and last[1] == key and _same_screens(last[2], classes):
         view.consulted_again(last[3].depends)  # the check under way read them too, through this answer
@@ -111,6 +109,12 @@ def screens(data: bytes, path: str, settings: Settings, classes: tuple | None = 
         view.consulted_again(seen)  # and for the check around this screening, if one is under way
     view.table("last screened")[None] = (data, key, classes, decided)
     return decided
+
+
+def screens_key(path: str, settings: Settings) -> tuple:
+    """What the screens read of the Settings besides the file (the rest, a fix run's plan above
+    all, they never read): a recheck of the same bytes under another plan keeps their answer."""
+    return (path, settings.select, settings.extend_apis, settings.max_file_size)
 
 
 def _same_screens(kept: tuple, classes: tuple) -> bool:
