@@ -322,3 +322,28 @@ def test_a_definition_is_screened_with_the_imports_it_can_read():
     assert partial._imports_spelled(dotted, spelled) is dotted
     assert partial._imports_spelled(aliased, spelled) is None
     assert partial._imports_spelled(aliased, {"f"}) is aliased
+
+
+def test_a_modules_partial_source_is_worked_out_once_per_run_whatever_the_plan(any_size, monkeypatch):
+    """A test module with Roots findings is checked again under the run's plan, which no screen
+    reads: the same bytes, path, screens' settings and rules reuse the partial source; other
+    bytes or other rules work it out again."""
+    import dataclasses
+
+    from mcp_migrate.core.settings import with_view
+    from mcp_migrate.run.roots_plan import RootsPlan
+
+    calls: list = []
+    real = engine.reduced
+    monkeypatch.setattr(engine, "reduced", lambda *args: calls.append(args[0]) or real(*args))
+    settings = with_view(default_settings())
+    data = LOUD.encode()
+    rules = list(RULES.values())
+    first = engine._in_part(data, "tests/test_loud.py", settings, rules, ast.parse(data))
+    planned = dataclasses.replace(settings, run=RootsPlan(code_migrated=True))
+    again = engine._in_part(bytes(bytearray(data)), "tests/test_loud.py", planned, rules, ast.parse(data))
+    assert first is not None and again is first and len(calls) == 1
+    changed = data + b"\n\ndef test_more():\n    return 3\n"
+    assert engine._in_part(changed, "tests/test_loud.py", settings, rules, ast.parse(changed)) is not None
+    assert engine._in_part(data, "tests/test_loud.py", settings, rules[:3], ast.parse(data)) is not None
+    assert len(calls) == 3
