@@ -15,6 +15,7 @@ from mcp_migrate.run.cached import run_cached
 from mcp_migrate.run.coordination import coordinate_check, join_callers, with_run_plan
 from mcp_migrate.run.one_file import fix_file
 from mcp_migrate.run.plan import adjusted, fixes_of, plan, run_policy, unreadable_results
+from mcp_migrate.run.pool import kept_pool
 from mcp_migrate.run.records import CheckOptions, FileRefs, FixOutcome, FixRun, RunResult
 from mcp_migrate.run.schedule import SCREENED_WORKERS, run_items, worker_count
 
@@ -33,6 +34,12 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Callable | 
         return f"{n} file{'s' if n != 1 else ''} ({'; '.join(how)})"
 
     SCREENED_WORKERS[0] = None
+    with kept_pool():  # (for the checks again under the run's plan: `recheck`)
+        return _checked(p, options, progress, paths, warnings, counts, detail)
+
+
+def _checked(p, options: CheckOptions, progress, paths, warnings: list, counts: dict, detail) -> RunResult:
+    """`run_check`'s checks: the first, then again where the run's plan changes a file's answers."""
     with options.timer.phase("check", detail):
         # A result that says nothing is not kept (FileResult.says_nothing): most of a tree.
         if options.cache:

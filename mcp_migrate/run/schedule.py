@@ -16,7 +16,7 @@ from collections.abc import Callable
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.project.regular import TooLarge, read_regular
 from mcp_migrate.run.one_file import check_data, check_file, check_item
-from mcp_migrate.run.pool import run_pool
+from mcp_migrate.run.pool import kept_workers, run_pool
 
 #: Below this many files a pool costs more than it saves.
 POOL_THRESHOLD = 64
@@ -46,6 +46,12 @@ def no_progress(total: int):
 
 def run_items(items: list, jobs: int = 0, func=check_file, progress: Callable | None = None) -> list:
     workers = worker_count(len(items), jobs)
+    if jobs != 1 and kept_workers() and func in (check_file, check_item):
+        # The run's checks again (run.coordination): in the pool it keeps, whose workers have
+        # LibCST and the project's helper modules worked out already (run.pool.kept_pool).
+        with (progress or no_progress)(len(items)) as advance:
+            results = run_pool(func, items, kept_workers(), advance)
+            return results if results is not None else _here(func, items, advance)
     with (progress or no_progress)(len(items)) as advance:
         if workers > 1 and func in (check_file, check_item):
             budget = SCREEN_BUDGET if len(items) >= SCREEN_POOL_FILES else None

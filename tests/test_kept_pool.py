@@ -1,0 +1,99 @@
+"""The pool a check keeps for its checks again under the run's plan (run.pool.kept_pool): the
+files checked again go to the workers that checked the tree, which have LibCST and their
+project views, not to a main process that would import and read everything afresh (issue 37).
+The pool still loses no file to a dead worker, and ends with the run, at once on Ctrl-C."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from concurrent.futures.process import _ExecutorManagerThread
+
+import pytest
+
+from mcp_migrate.project.discovery import SourceFile
+from mcp_migrate.run import pool, schedule
+from mcp_migrate.run.one_file import check_file
+
+
+def _pid_of(item):
+    """A worker's answer: which process checked the item (crash.py kills its worker)."""
+    if item[0].display == "crash.py":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item[0].display, os.getpid()
+
+
+def _items(tmp_path, names) -> list:
+    return [(SourceFile(str(tmp_path / name), name), None) for name in names]
+
+
+def _no_pool_left() -> tuple:
+    managers = [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
+    return managers, multiprocessing.active_children()
+
+
+def _round(tmp_path, names) -> list:
+    return pool.run_pool(_pid_of, _items(tmp_path, names), 2, lambda: None)
+
+
+def test_the_checks_again_go_to_the_workers_of_the_first_check(tmp_path):
+    first_names = [f"{i}.py" for i in range(40)]
+    with pool.kept_pool():
+        first = _round(tmp_path, first_names)
+        assert pool.kept_workers() == 2
+        again = _round(tmp_path, ["3.py", "7.py", "9.py"])
+        assert pool.kept_workers() == 2
+    workers = {pid for _, pid in first}
+    assert [name for name, _ in first] == first_names and os.getpid() not in workers
+    assert [name for name, _ in again] == ["3.py", "7.py", "9.py"]
+    assert {pid for _, pid in again} <= workers
+    assert pool.kept_workers() == 0 and _no_pool_left() == ([], [])
+
+
+def test_without_it_each_round_starts_and_ends_its_own_pool(tmp_path):
+    first = _round(tmp_path, [f"{i}.py" for i in range(40)])
+    assert _no_pool_left() == ([], []) and pool.kept_workers() == 0
+    again = _round(tmp_path, ["3.py", "7.py"])
+    assert not {pid for _, pid in again} & {pid for _, pid in first}
+
+
+def test_a_round_larger_than_the_kept_pool_marks_starts_a_fresh_pool(tmp_path):
+    with pool.kept_pool():
+        first = _round(tmp_path, ["a.py", "b.py"])
+        again = _round(tmp_path, [f"{i}.py" for i in range(10)])
+    assert not {pid for _, pid in again} & {pid for _, pid in first}
+    assert _no_pool_left() == ([], [])
+
+
+def test_a_worker_dying_in_the_kept_pool_loses_no_file(tmp_path):
+    """The kept pool breaks: the files it held run again in a fresh pool, and the one that
+    kills a worker twice runs alone (E998), as in any pool."""
+    with pool.kept_pool():
+        _round(tmp_path, [f"{i}.py" for i in range(40)])
+        again = _round(tmp_path, ["1.py", "crash.py", "2.py"])
+        assert pool.kept_workers() == 0  # a pool a worker died in is never kept
+    assert [getattr(result, "path", None) or result[0] for result in again] == ["1.py", "crash.py", "2.py"]
+    assert [f.code for f in again[1].findings] == ["E998"]
+    assert _no_pool_left() == ([], [])
+
+
+def test_ctrl_c_ends_the_kept_pool_at_once(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        with pool.kept_pool():
+            _round(tmp_path, [f"{i}.py" for i in range(40)])
+            raise KeyboardInterrupt
+    assert pool.kept_workers() == 0 and _no_pool_left() == ([], [])
+
+
+def test_the_schedule_sends_a_check_again_to_the_kept_pool_unless_told_one_process(tmp_path, monkeypatch):
+    sent: list = []
+    monkeypatch.setattr(schedule, "run_pool", lambda func, items, workers, advance: sent.append(workers) or [1, 2])
+    monkeypatch.setattr(schedule, "kept_workers", lambda: 2)
+    items = _items(tmp_path, ["a.py", "b.py"])
+    assert schedule.run_items(items, jobs=0, func=check_file) == [1, 2]
+    assert sent == [2]
+    monkeypatch.setattr(schedule, "_here", lambda func, items, advance: ["here"] * len(items))
+    assert schedule.run_items(items, jobs=1, func=check_file) == ["here", "here"]
+    assert sent == [2]
