@@ -7,17 +7,19 @@ A stand-in replaces a top-level function or class, or a method of a class that s
 holds none of the words a finding's statement holds (a roots word, the left rules' byte
 screens, a suppression comment), on which no left rule's syntax screen holds when it is read
 alone with the module's other statements (where the rule's own reasoning says its evidence can
-be; of the imports, those binding a name it or those statements spell: a call of an imported
-helper that asks is seen so), that nothing staying names, and that names nothing a statement
-holding such a word binds or a kept definition stores for others under a constant key or on its
-instance (taken to a fixed point: every fixture and example, and every module of the 62 corpus
-repositories, checked in part gives the whole module's report). It keeps the statement's
-decorator lines as they are, its kind and name, and its line count, so every position in the
-kept statements is the file's own, and it spells each module-level name the statement uses
-(as LibCST's name count, core.fix.imports.name_uses, counts a use): what a fix decides from
-the whole module (which imports a removal leaves unused, which functions it orphans) comes out
-as it does on the whole module. Each stand-in carries a tag unique in the file; a fix's output is
-spliced back (`Reduced.whole`) by finding every stand-in unchanged, or not at all.
+be; of the imports, those binding a name it or those statements spell, and those that are
+evidence of MCP code: a call of an imported helper that asks is seen so), that nothing staying
+names, and that names nothing a statement holding such a word binds or a kept definition stores
+for others under a constant key or on its instance (taken to a fixed point: every fixture and
+example, every module of the 62 corpus repositories, and every test module of the 113 once the
+imports were narrowed, checked in part gives the whole module's report). It keeps the
+statement's decorator lines as they are, its kind and name, and its line count, so every
+position in the kept statements is the file's own, and it spells each module-level name the
+statement uses (as LibCST's name count, core.fix.imports.name_uses, counts a use): what a fix
+decides from the whole module (which imports a removal leaves unused, which functions it
+orphans) comes out as it does on the whole module. Each stand-in carries a tag unique in the
+file; a fix's output is spliced back (`Reduced.whole`) by finding every stand-in unchanged, or
+not at all.
 
 Only the standard library's reading of the file (the screens' `ast` tree) is used here: no
 LibCST, no second parse.
@@ -148,9 +150,10 @@ class _Unit(NamedTuple):
 
 def _screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
     """Whether a left rule's syntax screen (core.screen) holds on a definition read alone with
-    the module's statements outside definitions (its imports, its settings): where a rule's
-    evidence lies, by the rule's own reasoning (a `root_uri` parameter parsed with urlparse, a
-    `"file"` scheme test), not by a word."""
+    the module's statements outside definitions (its settings, and the imports it can read:
+    `_imports_spelled`): where a rule's evidence lies, by the rule's own reasoning (a `root_uri`
+    parameter parsed with urlparse, a `"file"` scheme test, a call of an imported helper that
+    asks), not by a word."""
     context = [stmt for stmt in tree.body if not isinstance(stmt, _DEFINITIONS)]
     around = set().union(*(_names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
 
