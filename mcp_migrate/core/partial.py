@@ -191,27 +191,24 @@ def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:
     37: the tests of a gateway import its services, and each test calls a few). What is evidence
     of MCP code whatever it binds (an import from an MCP module, core.sdk.mcp_module: `import
     mcp`), a star and a `__future__` import stay whole."""
-    kind = type(node)
-    if kind is ast.ImportFrom:
+    if isinstance(node, ast.ImportFrom):
         module = node.module or ""
         if module == "__future__" or mcp_module(module) or any(alias.name == "*" for alias in node.names):
             return node
         names = [alias for alias in node.names if (alias.asname or alias.name) in spelled]
-    elif kind is ast.Import:
+        narrowed: ast.stmt = ast.ImportFrom(node.module, names, node.level)
+    elif isinstance(node, ast.Import):
         names = [
             alias
             for alias in node.names
             if mcp_module(alias.name) or (alias.asname or alias.name.partition(".")[0]) in spelled
         ]
+        narrowed = ast.Import(names)
     else:
         return node
     if len(names) == len(node.names):
         return node
-    if not names:
-        return None
-    return ast.copy_location(
-        ast.ImportFrom(node.module, names, node.level) if kind is ast.ImportFrom else ast.Import(names), node
-    )
+    return ast.copy_location(narrowed, node) if names else None
 
 
 def _units(tree: ast.Module, lines: list, words: tuple, screened=lambda stmt: False) -> tuple:
