@@ -160,6 +160,8 @@ ALLOWED = {
     "schedule.SCREENED_WORKERS": "how many processes the last check used, for `-v`",
     "pool._state": "a pool worker's shared progress array",
     "pool._view": "a pool worker's project view, made by its initializer: the worker lives for one run's pool",
+    "pool._KEEP": "whether the run keeps its pool for its checks again, and that pool (processes, not"
+    " project facts): set and emptied by `kept_pool` around one run's checks",
     "pool._parent_view": "the run's own view, held only while its pool forks and runs (a forked worker starts"
     " from a copy of it) and let go when the pool ends",
     "catalog.load_catalog()": "the package's own rules/*.md",
