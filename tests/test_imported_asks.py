@@ -12,7 +12,8 @@ import textwrap
 from mcp_migrate.api import check_source, default_settings
 from mcp_migrate.core.screening import screens
 from mcp_migrate.rules.rt001_roots_request import RootsRequest
-from mcp_migrate.vocabulary.imported_asks import doing_words, imports_a_doer
+from mcp_migrate.vocabulary.helper_screens import doing_words
+from mcp_migrate.vocabulary.imported_asks import imports_a_doer
 
 HELPERS = """
 from mcp.server.fastmcp import Context
@@ -264,7 +265,7 @@ def test_a_packages_reexport_is_judged_by_what_each_caller_spells_and_noted_as_r
     kept from an earlier question included."""
     from mcp_migrate.core.project_view import ProjectView
     from mcp_migrate.rules.rt001_screen import RootsRequestScreen, asks_in
-    from mcp_migrate.vocabulary.imported_asks import module_may_do
+    from mcp_migrate.vocabulary.helper_screens import module_may_do
 
     package = _tree(tmp_path)
     init, helpers = os.path.join(package, "__init__.py"), os.path.join(package, "helpers.py")

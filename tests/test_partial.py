@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_bytes, default_settings, fix_bytes
-from mcp_migrate.core import engine, partial
+from mcp_migrate.core import alone, engine, partial
 from mcp_migrate.core.suppress import MARKERS
 from mcp_migrate.rules import all_rules
 
@@ -312,16 +312,16 @@ def test_a_definition_is_screened_with_the_imports_it_can_read():
         "import mcp, os\nfrom app.mcp_tools import helper\n"
     )
     future, star, some, dotted, aliased, sdk, evidence = module.body
-    assert ast.unparse(partial._imports_spelled(sdk, set())) == "import mcp"
-    assert partial._imports_spelled(evidence, set()) is evidence
+    assert ast.unparse(alone._imports_spelled(sdk, set())) == "import mcp"
+    assert alone._imports_spelled(evidence, set()) is evidence
     spelled = {"z", "c"}
-    assert partial._imports_spelled(future, spelled) is future
-    assert partial._imports_spelled(star, spelled) is star
-    assert ast.unparse(partial._imports_spelled(some, spelled)) == "from b import y as z"
-    assert partial._imports_spelled(some, {"x", "z"}) is some
-    assert partial._imports_spelled(dotted, spelled) is dotted
-    assert partial._imports_spelled(aliased, spelled) is None
-    assert partial._imports_spelled(aliased, {"f"}) is aliased
+    assert alone._imports_spelled(future, spelled) is future
+    assert alone._imports_spelled(star, spelled) is star
+    assert ast.unparse(alone._imports_spelled(some, spelled)) == "from b import y as z"
+    assert alone._imports_spelled(some, {"x", "z"}) is some
+    assert alone._imports_spelled(dotted, spelled) is dotted
+    assert alone._imports_spelled(aliased, spelled) is None
+    assert alone._imports_spelled(aliased, {"f"}) is aliased
 
 
 def test_a_modules_partial_source_is_worked_out_once_per_run_whatever_the_plan(any_size, monkeypatch):

@@ -87,6 +87,7 @@ def _rule_modules(seen: dict) -> list:
 LIGHT_VOCABULARY = (
     "capabilities_screen",
     "effects",
+    "helper_screens",
     "imported_asks",
     "typed_doers",
     "wire_names",

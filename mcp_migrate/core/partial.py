@@ -30,15 +30,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
-import re
 import tokenize
 from collections import Counter
-from collections.abc import Iterator
 from keyword import iskeyword
 from typing import Any, NamedTuple
 
-from mcp_migrate.core.screen import Syntax
-from mcp_migrate.core.sdk import mcp_module
+from mcp_migrate.core.alone import names_read, nodes, screened_alone
 
 #: A module under this many bytes is parsed whole: its tree is small, and a stand-in saves
 #: little. (A module constant, not a setting: the lossless test sets it to 0 and 0.0 to check
@@ -58,11 +55,6 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _BINDINGS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)
 #: Python 3.12's type parameters (`def f[T]()`): LibCST counts their names.
 _TYPE_PARAMS = tuple(getattr(ast, name) for name in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, name))
-
-
-def _nodes(node: ast.AST) -> Iterator[Any]:
-    """`ast.walk`, its nodes typed loosely: the code tests their kinds with `type(...) is`."""
-    return ast.walk(node)
 
 
 class Reduced(NamedTuple):
@@ -104,7 +96,7 @@ def reduced(
     lines = data.split(b"\n")
     screens = tuple({token for rule in rules for token in rule.SCREEN})
     candidates, kept = _units(
-        tree, lines, (*ROOT_WORDS, *screens, *markers), _screened_alone(tree, data, path, rules, settings)
+        tree, lines, (*ROOT_WORDS, *screens, *markers), screened_alone(tree, data, path, rules, settings)
     )
     dropped = _unnamed(candidates, kept, lines, (*ROOT_WORDS, *screens))
     saved = sum(len(line) + 1 for unit in dropped for line in lines[unit.stmt.lineno - 1 : unit.end])
@@ -146,69 +138,6 @@ class _Unit(NamedTuple):
     stmt: ast.stmt
     end: int
     top: int
-
-
-def _screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
-    """Whether a left rule's syntax screen (core.screen) holds on a definition read alone with
-    the module's statements outside definitions (its settings, and the imports it can read:
-    `_imports_spelled`): where a rule's evidence lies, by the rule's own reasoning (a `root_uri`
-    parameter parsed with urlparse, a `"file"` scheme test, a call of an imported helper that
-    asks), not by a word."""
-    context = [stmt for stmt in tree.body if not isinstance(stmt, _DEFINITIONS)]
-    around = set().union(*(_names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
-
-    def holds(stmt: ast.stmt) -> bool:
-        spelled = around | _names_read(stmt) | _string_words(stmt)
-        narrowed = [part for part in (_imports_spelled(node, spelled) for node in context) if part is not None]
-        syntax = Syntax(ast.Module(body=[*narrowed, stmt], type_ignores=[]), data, path)
-        return any(rule.screen_tree(syntax, settings) for rule in rules)
-
-    return holds
-
-
-_IMPORTS = (ast.Import, ast.ImportFrom)
-
-
-def _string_words(stmt: ast.stmt) -> set:
-    """The identifiers inside a definition's string literals (a string annotation
-    `"Client | None"` reads `Client`)."""
-    return {
-        word
-        for node in _nodes(stmt)
-        if type(node) is ast.Constant and type(node.value) is str
-        for word in _WORD.findall(node.value)
-    }
-
-
-_WORD = re.compile(r"[^\W\d]\w*")
-
-
-def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:
-    """A top-level import statement with only the names in `spelled` (what the definition read
-    alone and the module's other statements spell), or None where it binds none of them; any
-    other statement as it is. A name the definition cannot read cannot carry its findings, while
-    kept, an import of a helper that asks made every definition of a test module stay (issue
-    37: the tests of a gateway import its services, and each test calls a few). What is evidence
-    of MCP code whatever it binds (an import from an MCP module, core.sdk.mcp_module: `import
-    mcp`), a star and a `__future__` import stay whole."""
-    if isinstance(node, ast.ImportFrom):
-        module = node.module or ""
-        if module == "__future__" or mcp_module(module) or any(alias.name == "*" for alias in node.names):
-            return node
-        names = [alias for alias in node.names if (alias.asname or alias.name) in spelled]
-        narrowed: ast.stmt = ast.ImportFrom(node.module, names, node.level)
-    elif isinstance(node, ast.Import):
-        names = [
-            alias
-            for alias in node.names
-            if mcp_module(alias.name) or (alias.asname or alias.name.partition(".")[0]) in spelled
-        ]
-        narrowed = ast.Import(names)
-    else:
-        return node
-    if len(names) == len(node.names):
-        return node
-    return ast.copy_location(narrowed, node) if names else None
 
 
 def _units(tree: ast.Module, lines: list, words: tuple, screened=lambda stmt: False) -> tuple:
@@ -310,11 +239,11 @@ def _unnamed(candidates: list, kept: list, lines: list, words: tuple) -> list:
     named: set = set()
     loud: set = set()
     for node in kept:
-        named |= _names_read(node)
+        named |= names_read(node)
         if any(word in _text(lines, node) for word in words):
             loud |= _bound(node, lines, words)
     left = {id(unit): unit for unit in candidates}
-    names = {id(unit): _names_read(unit.stmt) for unit in candidates}
+    names = {id(unit): names_read(unit.stmt) for unit in candidates}
     kept_state = {id(unit): _instance_stores(unit.stmt) for unit in candidates}
     while True:
         taken = [
@@ -334,7 +263,7 @@ def _instance_stores(stmt: Any) -> set:
     method that stays may read them (a mock's `return_value` set in a test is no such state)."""
     return {
         node.attr
-        for node in _nodes(stmt)
+        for node in nodes(stmt)
         if type(node) is ast.Attribute
         and type(node.ctx) is ast.Store
         and type(node.value) is ast.Name
@@ -355,7 +284,7 @@ def _bound(node: Any, lines: list, words: tuple) -> set:
     if isinstance(node, _DEFINITIONS):  # and what it keeps for others (`self._paths = ...`)
         return {node.name} | _carried(node, lines, words, set())
     found = set()
-    for inner in _nodes(node):
+    for inner in nodes(node):
         kind = type(inner)
         if kind is ast.alias:
             if any(word in f"{inner.name} {inner.asname}".encode() for word in words):
@@ -363,7 +292,7 @@ def _bound(node: Any, lines: list, words: tuple) -> set:
         elif isinstance(inner, _DEFINITIONS):
             found.add(inner.name)
         elif isinstance(inner, _BINDINGS) and any(word in _text(lines, inner) for word in words):
-            found |= {_target(name) for name in _nodes(inner) if type(name) in (ast.Name, ast.Attribute)}
+            found |= {_target(name) for name in nodes(inner) if type(name) in (ast.Name, ast.Attribute)}
             found.discard(None)
     return found
 
@@ -378,18 +307,18 @@ def _carried(node: Any, lines: list, words: tuple, loud: set) -> set:
     stay."""
     found: set = set()
     local: set = set()
-    bindings: list[Any] = [inner for inner in _nodes(node) if type(inner) in (ast.Assign, ast.AnnAssign, ast.AugAssign)]
+    bindings: list[Any] = [inner for inner in nodes(node) if type(inner) in (ast.Assign, ast.AnnAssign, ast.AugAssign)]
     changed = True
     while changed:  # (the walk is not in execution order: taken to a fixed point)
         changed = False
         for inner in bindings:
             value = inner.value
             if value is None or not (
-                _names_read(value) & (loud | local) or any(word in _text(lines, value) for word in words)
+                names_read(value) & (loud | local) or any(word in _text(lines, value) for word in words)
             ):
                 continue
             for target in inner.targets if type(inner) is ast.Assign else [inner.target]:
-                for part in _nodes(target):
+                for part in nodes(target):
                     if type(part) is ast.Name and part.id not in local:
                         local.add(part.id)
                         changed = True
@@ -408,21 +337,6 @@ def _target(node: Any) -> str | None:
     if type(node.ctx) is not ast.Store:
         return None
     return node.id if type(node) is ast.Name else node.attr
-
-
-def _names_read(stmt: Any) -> set:
-    """Every identifier a statement spells as a name, an attribute or a string: wider than a
-    use, as a name can reach a function (`getattr(module, "name")`)."""
-    found = set()
-    for node in _nodes(stmt):
-        kind = type(node)
-        if kind is ast.Name:
-            found.add(node.id)
-        elif kind is ast.Attribute:
-            found.add(node.attr)
-        elif kind is ast.Constant and type(node.value) is str and node.value.isidentifier():
-            found.add(node.value)
-    return found
 
 
 def _stand_in(stmt: Any, lines: list, count: int, tag: str, bound: set) -> bytes:

@@ -13,7 +13,7 @@ from mcp_migrate.core.sdk import (
     mentions_mcp,
 )
 from mcp_migrate.vocabulary.effects import ASKS
-from mcp_migrate.vocabulary.imported_asks import module_may_do
+from mcp_migrate.vocabulary.helper_screens import module_may_do
 from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer, typed_module_files
 from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, method_in_code
 from mcp_migrate.vocabulary.wrappers_screen import imported_module_files

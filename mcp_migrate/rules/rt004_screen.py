@@ -8,7 +8,7 @@ from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import mentions_mcp
 from mcp_migrate.vocabulary.effects import NOTIFIES
-from mcp_migrate.vocabulary.imported_asks import module_may_do
+from mcp_migrate.vocabulary.helper_screens import module_may_do
 from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer, typed_module_files
 from mcp_migrate.vocabulary.wire_names import (
     LIST_CHANGED,

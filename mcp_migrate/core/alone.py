@@ -1,0 +1,99 @@
+"""A definition read alone (core.partial): the syntax screens of one top-level function or
+class with the module's statements around it that it can read, and the names a statement
+spells. A definition on which no left rule's screen holds so, and that nothing kept points at,
+is left out of a huge test module's partial parse."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from mcp_migrate.core.screen import Syntax
+from mcp_migrate.core.sdk import mcp_module
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def nodes(node: ast.AST) -> Iterator[Any]:
+    """`ast.walk`, its nodes typed loosely: the code tests their kinds with `type(...) is`."""
+    return ast.walk(node)
+
+
+def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
+    """Whether a left rule's syntax screen (core.screen) holds on a definition read alone with
+    the module's statements outside definitions (its settings, and the imports it can read:
+    `_imports_spelled`): where a rule's evidence lies, by the rule's own reasoning (a `root_uri`
+    parameter parsed with urlparse, a `"file"` scheme test, a call of an imported helper that
+    asks), not by a word."""
+    context = [stmt for stmt in tree.body if not isinstance(stmt, _DEFINITIONS)]
+    around = set().union(*(names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
+
+    def holds(stmt: ast.stmt) -> bool:
+        spelled = around | names_read(stmt) | _string_words(stmt)
+        narrowed = [part for part in (_imports_spelled(node, spelled) for node in context) if part is not None]
+        syntax = Syntax(ast.Module(body=[*narrowed, stmt], type_ignores=[]), data, path)
+        return any(rule.screen_tree(syntax, settings) for rule in rules)
+
+    return holds
+
+
+_IMPORTS = (ast.Import, ast.ImportFrom)
+
+
+def _string_words(stmt: ast.stmt) -> set:
+    """The identifiers inside a definition's string literals (a string annotation
+    `"Client | None"` reads `Client`)."""
+    return {
+        word
+        for node in nodes(stmt)
+        if type(node) is ast.Constant and type(node.value) is str
+        for word in _WORD.findall(node.value)
+    }
+
+
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:
+    """A top-level import statement with only the names in `spelled` (what the definition read
+    alone and the module's other statements spell), or None where it binds none of them; any
+    other statement as it is. A name the definition cannot read cannot carry its findings, while
+    kept, an import of a helper that asks made every definition of a test module stay (issue
+    37: the tests of a gateway import its services, and each test calls a few). What is evidence
+    of MCP code whatever it binds (an import from an MCP module, core.sdk.mcp_module: `import
+    mcp`), a star and a `__future__` import stay whole."""
+    if isinstance(node, ast.ImportFrom):
+        module = node.module or ""
+        if module == "__future__" or mcp_module(module) or any(alias.name == "*" for alias in node.names):
+            return node
+        names = [alias for alias in node.names if (alias.asname or alias.name) in spelled]
+        narrowed: ast.stmt = ast.ImportFrom(node.module, names, node.level)
+    elif isinstance(node, ast.Import):
+        names = [
+            alias
+            for alias in node.names
+            if mcp_module(alias.name) or (alias.asname or alias.name.partition(".")[0]) in spelled
+        ]
+        narrowed = ast.Import(names)
+    else:
+        return node
+    if len(names) == len(node.names):
+        return node
+    return ast.copy_location(narrowed, node) if names else None
+
+
+def names_read(stmt: Any) -> set:
+    """Every identifier a statement spells as a name, an attribute or a string: wider than a
+    use, as a name can reach a function (`getattr(module, "name")`)."""
+    found = set()
+    for node in nodes(stmt):
+        kind = type(node)
+        if kind is ast.Name:
+            found.add(node.id)
+        elif kind is ast.Attribute:
+            found.add(node.attr)
+        elif kind is ast.Constant and type(node.value) is str and node.value.isidentifier():
+            found.add(node.value)
+    return found

@@ -1,0 +1,126 @@
+"""One call away, on the syntax screen: can a project module a call may run hold a helper that
+does what the rule reports (`module_may_do`)? RT001's and RT004's `screen_tree` ask it of the
+modules a file's imports and typed receivers reach; the names a caller must spell to run such a
+helper are the module's `doing_words`, worked out once per module file and tokens, and its
+re-exports from modules that may do it once per module (vocabulary.imported_asks reads the
+bytes; this reads what a caller spells)."""
+
+from __future__ import annotations
+
+import ast
+
+from mcp_migrate.core.line_scan import token_lines
+from mcp_migrate.core.project_view import ProjectView, read
+from mcp_migrate.core.screen import read as read_syntax
+from mcp_migrate.core.screen import string
+from mcp_migrate.vocabulary.effects import aliases_of
+from mcp_migrate.vocabulary.imported_asks import imports_of, module_source
+
+#: The view's table (core.project_view): (module file, mtime, size, tokens) -> whether its
+#: syntax screen lets the rule through.
+_MAY_DO = "imported asks: may do"
+
+
+def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned, view: ProjectView) -> bool:
+    """The syntax screen's test of a module a call may run a helper of: whether it can hold a
+    helper that does what the rule reports, as `ImportedHelpers._keys` would find it (the same
+    size limit and tokens), by `screen` (the rule's own syntax screen) and the names of its
+    definitions that can hold one (`doing_words`), one of which the calling file must spell
+    (`mentioned`); or re-exports, on a statement naming something the calling file mentions, one
+    from a module that can."""
+    if _spells_a_doer(_may_do(source, limit, tokens, screen, view), mentioned):
+        return True
+    return any(
+        any(mentioned(name) for name in names) and _spells_a_doer(words, mentioned)
+        for names, words in _doing_reexports(source, limit, tokens, screen, view)
+    )
+
+
+#: The view's table: (module file, limit, tokens) -> (its re-exports from a module that may do
+#: what the rule reports, the files read to tell).
+_REEXPORTS = "imported asks: doing re-exports"
+
+
+def _doing_reexports(source: str, limit: int, tokens: tuple, screen, view: ProjectView) -> tuple:
+    """(names the statement imports, bound or not; that module's answer, `_may_do`) for each
+    `from ... import` of the module `source` whose project module may do what the rule reports:
+    `reexport_sources` asked once per module, not once per calling file's question (issue 37:
+    a 1.26 MB test module's screens asked it 54,000 times about the same few modules). Every
+    module the statements name is noted as consulted by each check that asks, as a cached
+    answer's dependencies are."""
+    known = view.table(_REEXPORTS)
+    key = (source, limit, tokens)
+    held = known.get(key)
+    if held is None:
+        with view.recording() as seen:
+            found = []
+            for module, names in imports_of(source, view):
+                file = module_source(source, module, view)
+                if file is None or file == source:
+                    continue
+                words = _may_do(file, limit, tokens, screen, view)
+                if words:
+                    found.append((frozenset(word for pair in names for word in pair), words))
+        held = known[key] = (tuple(found), frozenset(seen))
+    view.consulted_again(held[1])
+    return held[0]
+
+
+def _spells_a_doer(words, mentioned) -> bool:
+    """Whether a module's answer (`_reads_as_doing`) leaves a helper the caller can run: any of
+    its definitions (True), or one whose name the calling file spells."""
+    return words is True or (bool(words) and any(mentioned(word) for word in words))
+
+
+def _may_do(source: str, limit: int, tokens: tuple, screen, view: ProjectView):
+    return view.per_file(
+        _MAY_DO, source, tokens, lambda stat: _reads_as_doing(source, stat, limit, tokens, screen), False
+    )
+
+
+def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen):
+    """False where the module cannot hold a helper; else the names a caller must spell to run
+    one (`doing_words`), or True where any of its definitions may be one."""
+    data = read(source, stat, limit)
+    if data is None or not any(token in data for token in tokens):
+        return False
+    syntax = read_syntax(data, source)
+    if syntax is None:
+        return True
+    return doing_words(syntax.tree, data, tokens) if screen(syntax) else False
+
+
+def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
+    """The names under which another module can run a definition of this one whose body holds
+    one of `tokens`: what a rule's analysis of the module keys (`ImportedHelpers`: a function or
+    method is a helper when its own body holds a finding, and every finding spells a token).
+    The outermost `def` around each token's line (decorators included), by its name (a caller
+    spells `helper(...)`, `module.helper(...)` or `instance.helper(...)`), and the names bound
+    to an expression naming one of those (`Pinned = Annotated[..., Resolve(_ask)]`). True where
+    a token lies outside every `def` (a constant a function reads, a class attribute): then any
+    definition may be a helper, as the module-wide screen always said."""
+    lines = token_lines(data, tokens)
+    words: set = set()
+    covered: set = set()
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if node.__class__ in _DEFS:
+            first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+            held = {line for line in lines if first <= line <= (node.end_lineno or node.lineno)}
+            if held:
+                words.add(node.name)
+                covered |= held
+        elif node.__class__ is ast.Expr and string(node.value) is not None:  # a docstring: read by no code
+            covered.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        else:  # a class's body, `if TYPE_CHECKING:`, `try:`: the definitions inside
+            stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+    uncovered = lines - covered
+    if uncovered:
+        text = data.splitlines()  # (as the parser splits them) a comment alone is read by no code either
+        if any(not text[line - 1].lstrip().startswith(b"#") for line in uncovered):
+            return True
+    return frozenset(words | aliases_of(tree, words))
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
