@@ -34,37 +34,33 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Callable | 
         return f"{n} file{'s' if n != 1 else ''} ({'; '.join(how)})"
 
     SCREENED_WORKERS[0] = None
-    with kept_pool():  # (for the checks again under the run's plan: `recheck`)
-        return _checked(p, options, progress, paths, warnings, counts, detail)
+    with kept_pool():  # its workers take the checks again under the run's plan (`recheck`)
+        with options.timer.phase("check", detail):
+            # A result that says nothing is not kept (FileResult.says_nothing): most of a tree.
+            if options.cache:
+                results = run_cached(p, options, progress, paths, warnings, counts, keep_blank=False)
+            else:
+                results = [r for r in run_items(p.items, options.jobs, progress=progress) if not r.says_nothing()]
+            results += unreadable_results(p)
+        adjusted(results, p.policies)
+        files = FileRefs(p.items, p.policies)
+        run = RunResult(
+            results=results,
+            files_checked=len(p.items),
+            skipped=p.skipped,
+            files=files,
+            warnings=warnings,
+            **run_policy(p.config, options),
+        )
 
+        def recheck(items: list) -> list:
+            """The files of `items` checked as the first time (the cache, the pool)."""
+            if options.cache:
+                return run_cached(dataclasses.replace(p, items=items), options, None, paths, warnings)
+            return run_items(items, options.jobs)
 
-def _checked(p, options: CheckOptions, progress, paths, warnings: list, counts: dict, detail) -> RunResult:
-    """`run_check`'s checks: the first, then again where the run's plan changes a file's answers."""
-    with options.timer.phase("check", detail):
-        # A result that says nothing is not kept (FileResult.says_nothing): most of a tree.
-        if options.cache:
-            results = run_cached(p, options, progress, paths, warnings, counts, keep_blank=False)
-        else:
-            results = [r for r in run_items(p.items, options.jobs, progress=progress) if not r.says_nothing()]
-        results += unreadable_results(p)
-    adjusted(results, p.policies)
-    files = FileRefs(p.items, p.policies)
-    run = RunResult(
-        results=results,
-        files_checked=len(p.items),
-        skipped=p.skipped,
-        files=files,
-        warnings=warnings,
-        **run_policy(p.config, options),
-    )
-
-    def recheck(items: list) -> list:
-        """The files of `items` checked as the first time (the cache, the pool)."""
-        if options.cache:
-            return run_cached(dataclasses.replace(p, items=items), options, None, paths, warnings)
-        return run_items(items, options.jobs)
-
-    return join_callers(coordinate_check(run, recheck))
+        checked = coordinate_check(run, recheck)
+    return join_callers(checked)
 
 
 def run_fix(

@@ -46,16 +46,15 @@ def no_progress(total: int):
 
 def run_items(items: list, jobs: int = 0, func=check_file, progress: Callable | None = None) -> list:
     workers = worker_count(len(items), jobs)
-    if jobs != 1 and kept_workers() and func in (check_file, check_item):
-        # The run's checks again (run.coordination): in the pool it keeps, whose workers have
-        # LibCST and the project's helper modules worked out already (run.pool.kept_pool).
-        with (progress or no_progress)(len(items)) as advance:
-            results = run_pool(func, items, kept_workers(), advance)
-            return results if results is not None else _here(func, items, advance)
+    checks = func in (check_file, check_item)
+    # The run's checks again (run.coordination) go to the pool it keeps, whose workers have
+    # LibCST and the project's helper modules worked out already (run.pool.kept_pool).
+    kept = kept_workers() if checks and jobs != 1 else 0
     with (progress or no_progress)(len(items)) as advance:
-        if workers > 1 and func in (check_file, check_item):
+        if workers > 1 and checks and not kept:
             budget = SCREEN_BUDGET if len(items) >= SCREEN_POOL_FILES else None
             return _screen_first(items, workers, advance, budget)
+        workers = kept or workers
         results = run_pool(func, items, workers, advance) if workers > 1 else None
         return results if results is not None else _here(func, items, advance)
 
