@@ -86,16 +86,7 @@ def definition(view: ProjectView, path: str, qualified: str | None):
     modules, and worked each answer out again: 95,000 questions for 1,580 files)."""
     if not qualified or not path or path.startswith("<") or "." not in qualified.lstrip("."):
         return None
-    known = view.table(_DEFINED)
-    held = known.get((path, qualified))
-    if held is not None:
-        view.consulted_again(held[1])
-        return held[0]
-    with view.recording() as seen:
-        made = _definition(view, path, qualified)
-    view.consulted_again(seen)
-    known[(path, qualified)] = (made, frozenset(seen))
-    return made
+    return view.remembered(_DEFINED, (path, qualified), lambda: _definition(view, path, qualified))
 
 
 def _definition(view: ProjectView, path: str, qualified: str):

@@ -103,6 +103,19 @@ class ProjectView:
             found = self._tables[name] = {}
         return found
 
+    def remembered(self, name: str, key, compute: Callable):
+        """`compute()` kept in table `name` under `key` for the view's life, with the files it
+        read: every later check asking the same question is noted as reading them too (the
+        results cache then checks it again when one of them changes)."""
+        known = self.table(name)
+        held = known.get(key)
+        if held is None:
+            with self.recording() as seen:
+                answer = compute()
+            held = known[key] = (answer, frozenset(seen))
+        self.consulted_again(held[1])
+        return held[0]
+
     def of_last(self, name: str, data: bytes, key, compute: Callable):
         """`compute()` for the file whose bytes are `data` (and `key`, what else the answer
         depends on), kept in table `name` until another file's is asked for: the screens of one

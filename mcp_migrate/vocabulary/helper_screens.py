@@ -48,22 +48,19 @@ def _doing_reexports(source: str, limit: int, tokens: tuple, screen, view: Proje
     a 1.26 MB test module's screens asked it 54,000 times about the same few modules). Every
     module the statements name is noted as consulted by each check that asks, as a cached
     answer's dependencies are."""
-    known = view.table(_REEXPORTS)
-    key = (source, limit, tokens)
-    held = known.get(key)
-    if held is None:
-        with view.recording() as seen:
-            found = []
-            for module, names in imports_of(source, view):
-                file = module_source(source, module, view)
-                if file is None or file == source:
-                    continue
-                words = _may_do(file, limit, tokens, screen, view)
-                if words:
-                    found.append((frozenset(word for pair in names for word in pair), words))
-        held = known[key] = (tuple(found), frozenset(seen))
-    view.consulted_again(held[1])
-    return held[0]
+    return view.remembered(_REEXPORTS, (source, limit, tokens), lambda: _reexports(source, limit, tokens, screen, view))
+
+
+def _reexports(source: str, limit: int, tokens: tuple, screen, view: ProjectView) -> tuple:
+    found = []
+    for module, names in imports_of(source, view):
+        file = module_source(source, module, view)
+        if file is None or file == source:
+            continue
+        words = _may_do(file, limit, tokens, screen, view)
+        if words:
+            found.append((frozenset(word for pair in names for word in pair), words))
+    return tuple(found)
 
 
 def _spells_a_doer(words, mentioned) -> bool:

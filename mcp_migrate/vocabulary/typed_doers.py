@@ -93,17 +93,11 @@ def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
     types from its imports; none for a file that does not mention MCP or has no path."""
     if not path or path.startswith("<") or not mentions_mcp(data):
         return []
-    known = view.table(_TABLE)
-    key = (path, len(data), hash(data))
-    held = known.get(key)
-    if held is not None:
-        view.consulted_again(held[1])  # the check under way depends on them too
-        return held[0]
-    with view.recording() as seen:
-        classes = reachable(view, path, _imported_names(data, file_imports(data, view)))
-    view.consulted_again(seen)
-    known[key] = (classes, frozenset(seen))
-    return classes
+    return view.remembered(
+        _TABLE,
+        (path, len(data), hash(data)),
+        lambda: reachable(view, path, _imported_names(data, file_imports(data, view))),
+    )
 
 
 def _imported_names(data: bytes, imports: list) -> list:
