@@ -31,7 +31,7 @@ def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
     around = set().union(*(names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
 
     def holds(stmt: ast.stmt) -> bool:
-        spelled = around | names_read(stmt) | _string_words(stmt)
+        spelled = around | names_read(stmt, inside_strings=True)
         narrowed = [part for part in (_imports_spelled(node, spelled) for node in context) if part is not None]
         syntax = Syntax(ast.Module(body=[*narrowed, stmt], type_ignores=[]), data, path)
         return any(rule.screen_tree(syntax, settings) for rule in rules)
@@ -40,17 +40,6 @@ def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
 
 
 _IMPORTS = (ast.Import, ast.ImportFrom)
-
-
-def _string_words(stmt: ast.stmt) -> set:
-    """The identifiers inside a definition's string literals (a string annotation
-    `"Client | None"` reads `Client`)."""
-    return {
-        word
-        for node in nodes(stmt)
-        if type(node) is ast.Constant and type(node.value) is str
-        for word in _WORD.findall(node.value)
-    }
 
 
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -84,9 +73,10 @@ def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:
     return ast.copy_location(narrowed, node) if names else None
 
 
-def names_read(stmt: Any) -> set:
+def names_read(stmt: Any, inside_strings: bool = False) -> set:
     """Every identifier a statement spells as a name, an attribute or a string: wider than a
-    use, as a name can reach a function (`getattr(module, "name")`)."""
+    use, as a name can reach a function (`getattr(module, "name")`). With `inside_strings`, the
+    identifiers inside its strings too (a string annotation `"Client | None"` reads `Client`)."""
     found = set()
     for node in nodes(stmt):
         kind = type(node)
@@ -94,6 +84,9 @@ def names_read(stmt: Any) -> set:
             found.add(node.id)
         elif kind is ast.Attribute:
             found.add(node.attr)
-        elif kind is ast.Constant and type(node.value) is str and node.value.isidentifier():
-            found.add(node.value)
+        elif kind is ast.Constant and type(node.value) is str:
+            if node.value.isidentifier():
+                found.add(node.value)
+            if inside_strings:
+                found.update(_WORD.findall(node.value))
     return found
