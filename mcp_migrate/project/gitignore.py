@@ -55,7 +55,11 @@ def _bracket(pat: str, i: int, git: bool = True):
     previous: str | None = None  # the last character that can start a range
     while j < len(pat) and (pat[j] != "]" or first):
         ch = pat[j]
-        if ch == "-" and parts and j + 1 < len(pat) and pat[j + 1] != "]":
+        # In git, only a character that is not a range's end starts one: after a range a `-` is
+        # itself, escaped (after a backwards range, dropped, the regex would read it as a range
+        # from the character before: `[9-0-0]` raised re.error).
+        starts = previous is not None if git else bool(parts)
+        if ch == "-" and starts and j + 1 < len(pat) and pat[j + 1] != "]":
             escaped = pat[j + 1] == "\\" and j + 2 < len(pat)
             end = pat[j + 2] if escaped else pat[j + 1]
             if not (git and previous is not None and end < previous):  # wildmatch: none in [z-a]
@@ -63,7 +67,7 @@ def _bracket(pat: str, i: int, git: bool = True):
                 parts.append(re.escape(end))
             j += 3 if escaped else 2
             first = False
-            previous = None  # after a range, a `-` is itself (in git and in the regex)
+            previous = None
             continue
         if ch == "\\" and j + 1 < len(pat):
             j += 1
