@@ -347,3 +347,30 @@ def test_a_modules_partial_source_is_worked_out_once_per_run_whatever_the_plan(a
     assert engine._in_part(changed, "tests/test_loud.py", settings, rules, ast.parse(changed)) is not None
     assert engine._in_part(data, "tests/test_loud.py", settings, rules[:3], ast.parse(data)) is not None
     assert len(calls) == 3
+
+
+def test_a_kept_partial_source_notes_the_helper_modules_its_screens_read(any_size, tmp_path):
+    """The check again that is served the kept partial source is noted as reading what working
+    it out read (the helper module its screens followed): its result is the one the results
+    cache keeps, and a changed helper must make the module be checked again."""
+    import dataclasses
+
+    from mcp_migrate.core.project_view import ProjectView
+    from mcp_migrate.run.roots_plan import RootsPlan
+
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "service.py").write_text(HELPER)
+    (tmp_path / "tests").mkdir()
+    path = str(tmp_path / "tests" / "test_service.py")
+    data = CALLER.encode()
+    settings = dataclasses.replace(default_settings(), view=ProjectView(stamps=True))
+    rules = list(RULES.values())
+    with settings.view.recording() as first:
+        made = engine._in_part(data, path, settings, rules, ast.parse(data))
+    planned = dataclasses.replace(settings, run=RootsPlan(code_migrated=True))
+    with settings.view.recording() as again:
+        kept = engine._in_part(data, path, planned, rules, ast.parse(data))
+    assert made is not None and kept is made
+    assert str(tmp_path / "app" / "service.py") in {entry[0] for entry in first}
+    assert again == first

@@ -273,12 +273,13 @@ def _in_part(data: bytes, path: str, settings: Settings, rules: list, tree) -> R
         return None
     # Kept for the view's life by the bytes' digest: a test module with Roots findings is
     # checked again under the run's plan, which no screen reads (issue 37: the partial source
-    # of a 1.26 MB module took 2-4 s to work out, each time).
+    # of a 1.26 MB module took 2-4 s to work out, each time). With the helper modules its screens
+    # read: the check again reads them too, through this answer (the results cache keeps the
+    # check again's result, and a changed helper must make the module be checked again).
     key = (screens_key(path, settings), tuple(rule.CODE for rule in rules), len(data), blake2b(data).digest())
-    kept = view_of(settings).table("partial sources")
-    if key not in kept:
-        kept[key] = reduced(data, tree, rules, MARKERS, settings, path)
-    return kept[key]
+    return view_of(settings).remembered(
+        "partial sources", key, lambda: reduced(data, tree, rules, MARKERS, settings, path)
+    )
 
 
 def _analyze_module(module, data, path, settings, rules, audit, result, tree=None, part=None) -> Analysis:
