@@ -5,14 +5,17 @@ The pool still loses no file to a dead worker, and ends with the run, at once on
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 from concurrent.futures.process import _ExecutorManagerThread
 
 import pytest
 
+from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run import pool, schedule
 from mcp_migrate.run.one_file import check_file
@@ -98,3 +101,31 @@ def test_the_schedule_sends_a_check_again_to_the_kept_pool_unless_told_one_proce
     monkeypatch.setattr(schedule, "_here", lambda func, items, advance: ["here"] * len(items))
     assert schedule.run_items(items, jobs=1, func=check_file) == ["here", "here"]
     assert sent == [2]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Settings:
+    view: object
+
+
+def _answers_of(item):
+    """A worker's answer: which process checked the item, and the answers its view holds."""
+    return os.getpid(), dict(pool._view.table("answers"))
+
+
+def test_answers_a_view_hands_over_reach_whichever_worker_checks_again(tmp_path):
+    """A check's answer worked out in one worker (a huge test module's partial source) goes with
+    the check again to whichever worker takes it (run.coordination hands it over); the view
+    hands nothing outside the block, and the main process keeps the answer too."""
+    view = ProjectView(stamps=False)
+    items = [(SourceFile(str(tmp_path / f"{i}.py"), f"{i}.py"), _Settings(view)) for i in range(40)]
+    held = ("the partial source", frozenset({("/p/helper.py", 10, 1)}))
+    with pool.kept_pool():
+        first = pool.run_pool(_answers_of, items, 2, lambda: None)
+        with view.handing((("answers", "key", held),)):
+            again = pool.run_pool(_answers_of, items[:4], 2, lambda: None)
+    assert [answers for _, answers in first] == [{}] * 40
+    assert [answers for _, answers in again] == [{"key": held}] * 4
+    assert view.table("answers") == {"key": held}
+    assert pickle.loads(pickle.dumps(view))._handed == ()
+    assert _no_pool_left() == ([], [])

@@ -374,3 +374,37 @@ def test_a_kept_partial_source_notes_the_helper_modules_its_screens_read(any_siz
     assert made is not None and kept is made
     assert str(tmp_path / "app" / "service.py") in {entry[0] for entry in first}
     assert again == first
+
+
+def test_a_partial_source_goes_with_the_result_to_the_check_again_in_another_process(any_size, tmp_path, monkeypatch):
+    """A test module parsed in part with findings hands its partial source over with its result
+    (FileResult.handed): a view in another process that takes it works nothing out again, and
+    its check notes the files working it out read."""
+    import dataclasses
+    import pickle
+
+    from mcp_migrate.core.project_view import ProjectView
+
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "service.py").write_text(HELPER)
+    (tmp_path / "tests").mkdir()
+    path = str(tmp_path / "tests" / "test_service.py")
+    data = CALLER.encode()
+    first = engine.analyze(data, path, dataclasses.replace(default_settings(), view=ProjectView(stamps=True)))
+    assert first.part is not None and first.result.findings
+    [(name, _, (source, read))] = first.result.handed
+    assert name == engine.PARTIAL_SOURCES and source is first.part
+    assert str(tmp_path / "app" / "service.py") in {entry[0] for entry in read}
+    sender = ProjectView(stamps=True)
+    with sender.handing(first.result.handed):
+        crossed = pickle.loads(pickle.dumps(sender))
+    other = ProjectView(stamps=True)
+    other.take_handed(crossed)
+    monkeypatch.setattr(engine, "reduced", lambda *args: pytest.fail("worked out again"))
+    again = engine.analyze(data, path, dataclasses.replace(default_settings(), view=other))
+    assert again.part is not None and again.part.data == first.part.data
+    assert [(f.code, f.line, f.column) for f in again.result.findings] == [
+        (f.code, f.line, f.column) for f in first.result.findings
+    ]
+    assert set(read) <= set(again.result.depends)

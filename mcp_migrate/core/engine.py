@@ -106,6 +106,8 @@ def file_finding(path: str, code: str, message, line: int = 1, column: int = 1) 
     return Finding(path, line, column, line, column, code, name, text, "error", "none", advice)
 
 
+#: The project view's table of the partial sources worked out (`_in_part`).
+PARTIAL_SOURCES = "partial sources"
 #: The position LibCST's parser writes into its messages (`parser error: error at 4:0: `).
 _PARSER_POSITION = re.compile(r"^(?:parser error:\s*)?error at \d+:\d+:\s*")
 
@@ -187,6 +189,8 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     analysis.plan, analysis.path = settings.run, path
     if seen:
         analysis.result.depends = tuple(sorted(seen))
+    if analysis.part is not None and analysis.result.findings:  # it may be checked again
+        analysis.result.handed = view_of(settings).held(PARTIAL_SOURCES, analysis.part)
     return analysis
 
 
@@ -278,7 +282,7 @@ def _in_part(data: bytes, path: str, settings: Settings, rules: list, tree) -> R
     # check again's result, and a changed helper must make the module be checked again).
     key = (screens_key(path, settings), tuple(rule.CODE for rule in rules), len(data), blake2b(data).digest())
     return view_of(settings).remembered(
-        "partial sources", key, lambda: reduced(data, tree, rules, MARKERS, settings, path)
+        PARTIAL_SOURCES, key, lambda: reduced(data, tree, rules, MARKERS, settings, path)
     )
 
 

@@ -17,6 +17,7 @@ from mcp_migrate.core.coordination import TESTS_ACCEPT, same_answers, waiting, w
 from mcp_migrate.core.findings import FIXING_KINDS, FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
+from mcp_migrate.core.project_view import view_of
 from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run import private_names, reexports
 from mcp_migrate.run.one_file import check_data
@@ -272,11 +273,15 @@ def _replace_results(run: RunResult, chosen: list, recheck: Callable, first: boo
     if not chosen:
         return
     sources = [ref.path if ref.data is None else None for _, ref, _ in chosen]
-    if all(path is not None for path in sources):
-        items = [(SourceFile(ref.path, run.results[i].path), s) for i, ref, s in chosen]
-        again = recheck(items)
-    else:
-        again = _recheck_here([(run.results[i].path, ref, s) for i, ref, s in chosen])
+    # What the first checks worked out that these would again (a huge test module's partial
+    # source), for whichever worker process takes them (core.project_view.handing).
+    handed = tuple(entry for index, _, _ in chosen for entry in run.results[index].handed)
+    with view_of(chosen[0][2]).handing(handed):
+        if all(path is not None for path in sources):
+            items = [(SourceFile(ref.path, run.results[i].path), s) for i, ref, s in chosen]
+            again = recheck(items)
+        else:
+            again = _recheck_here([(run.results[i].path, ref, s) for i, ref, s in chosen])
     for (index, ref, settings), result in zip(chosen, again):
         if result.errors:
             continue  # the first check's result stands

@@ -342,8 +342,10 @@ def _run_batch(func, batch: list) -> list:
     pid = os.getpid()
     results = []
     crossed = _crossed_view(batch)
-    if crossed is not None and (_view is None or crossed.stamps != _view.stamps):  # this run's kind of view
-        _view = ProjectView(stamps=crossed.stamps)
+    if crossed is not None:
+        if _view is None or crossed.stamps != _view.stamps:  # this run's kind of view
+            _view = ProjectView(stamps=crossed.stamps)
+        _view.take_handed(crossed)  # what another worker worked out for these checks again
     batch = list(zip([index for index, _ in batch], in_view([item for _, item in batch], _view)))
     for index, item in batch:
         _state[index] = pid
