@@ -7,14 +7,18 @@ file back byte for byte."""
 from __future__ import annotations
 
 import ast
+import dataclasses
+import pickle
 from pathlib import Path
 
 import pytest
 
 from mcp_migrate.api import check_bytes, default_settings, fix_bytes
 from mcp_migrate.core import alone, engine, partial
+from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.core.suppress import MARKERS
 from mcp_migrate.rules import all_rules
+from mcp_migrate.run.roots_plan import RootsPlan
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SOURCES = sorted(FIXTURES.rglob("*.py"))
@@ -275,16 +279,21 @@ def test_quiet():
 """
 
 
-def test_a_test_module_calling_a_helper_that_asks_is_parsed_in_part(any_size, tmp_path, monkeypatch):
-    """Its calls of an imported helper that asks for roots (RT001's import follower) stay; a
-    test that spells none of the helper's names is left out although the module imports them.
-    The findings are the whole parse's."""
+def _caller_of_a_helper_that_asks(tmp_path) -> tuple:
+    """A project whose `app/service.py` asks for roots (HELPER), and its test module calling it
+    (CALLER): the test module's path and bytes."""
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "__init__.py").write_text("")
     (tmp_path / "app" / "service.py").write_text(HELPER)
     (tmp_path / "tests").mkdir()
-    path = str(tmp_path / "tests" / "test_service.py")
-    data = CALLER.encode()
+    return str(tmp_path / "tests" / "test_service.py"), CALLER.encode()
+
+
+def test_a_test_module_calling_a_helper_that_asks_is_parsed_in_part(any_size, tmp_path, monkeypatch):
+    """Its calls of an imported helper that asks for roots (RT001's import follower) stay; a
+    test that spells none of the helper's names is left out although the module imports them.
+    The findings are the whole parse's."""
+    path, data = _caller_of_a_helper_that_asks(tmp_path)
     made: list = []
     real = engine.reduced
     monkeypatch.setattr(engine, "reduced", lambda *args: made.append(real(*args)) or made[-1])
@@ -328,10 +337,7 @@ def test_a_modules_partial_source_is_worked_out_once_per_run_whatever_the_plan(a
     """A test module with Roots findings is checked again under the run's plan, which no screen
     reads: the same bytes, path, screens' settings and rules reuse the partial source; other
     bytes or other rules work it out again."""
-    import dataclasses
-
     from mcp_migrate.core.settings import with_view
-    from mcp_migrate.run.roots_plan import RootsPlan
 
     calls: list = []
     real = engine.reduced
@@ -353,17 +359,7 @@ def test_a_kept_partial_source_notes_the_helper_modules_its_screens_read(any_siz
     """The check again that is served the kept partial source is noted as reading what working
     it out read (the helper module its screens followed): its result is the one the results
     cache keeps, and a changed helper must make the module be checked again."""
-    import dataclasses
-
-    from mcp_migrate.core.project_view import ProjectView
-    from mcp_migrate.run.roots_plan import RootsPlan
-
-    (tmp_path / "app").mkdir()
-    (tmp_path / "app" / "__init__.py").write_text("")
-    (tmp_path / "app" / "service.py").write_text(HELPER)
-    (tmp_path / "tests").mkdir()
-    path = str(tmp_path / "tests" / "test_service.py")
-    data = CALLER.encode()
+    path, data = _caller_of_a_helper_that_asks(tmp_path)
     settings = dataclasses.replace(default_settings(), view=ProjectView(stamps=True))
     rules = list(RULES.values())
     with settings.view.recording() as first:
@@ -380,17 +376,7 @@ def test_a_partial_source_goes_with_the_result_to_the_check_again_in_another_pro
     """A test module parsed in part with findings hands its partial source over with its result
     (FileResult.handed): a view in another process that takes it works nothing out again, and
     its check notes the files working it out read."""
-    import dataclasses
-    import pickle
-
-    from mcp_migrate.core.project_view import ProjectView
-
-    (tmp_path / "app").mkdir()
-    (tmp_path / "app" / "__init__.py").write_text("")
-    (tmp_path / "app" / "service.py").write_text(HELPER)
-    (tmp_path / "tests").mkdir()
-    path = str(tmp_path / "tests" / "test_service.py")
-    data = CALLER.encode()
+    path, data = _caller_of_a_helper_that_asks(tmp_path)
     first = engine.analyze(data, path, dataclasses.replace(default_settings(), view=ProjectView(stamps=True)))
     assert first.part is not None and first.result.findings
     [(name, _, (source, read))] = first.result.handed

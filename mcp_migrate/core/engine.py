@@ -190,7 +190,7 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     if seen:
         analysis.result.depends = tuple(sorted(seen))
     if analysis.part is not None and analysis.result.findings:  # it may be checked again
-        analysis.result.handed = view_of(settings).held(PARTIAL_SOURCES, analysis.part)
+        analysis.result.handed = view_of(settings).remembered_entries(PARTIAL_SOURCES, analysis.part)
     return analysis
 
 

@@ -77,7 +77,7 @@ class ProjectView:
         for name, key, held in crossed._handed:
             self.table(name).setdefault(key, held)
 
-    def held(self, name: str, answer) -> tuple:
+    def remembered_entries(self, name: str, answer) -> tuple:
         """(name, key, held answer) of each answer `remembered` keeps in table `name` that is
         `answer` itself: what `handing` hands over."""
         return tuple((name, key, held) for key, held in self.table(name).items() if held[0] is answer)
