@@ -183,14 +183,18 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     The other files the screens and the rules read, through the project view the settings
     carry (a fresh one when they carry none), go with the result (`depends`)."""
     settings = with_view(settings)
-    with view_of(settings).recording() as seen:
+    view = view_of(settings)
+    with view.recording() as seen, view.using() as used:
         analysis = _analyze(data, path, settings)
     analysis.view = settings.view
     analysis.plan, analysis.path = settings.run, path
     if seen:
         analysis.result.depends = tuple(sorted(seen))
-    if analysis.part is not None and analysis.result.findings:  # it may be checked again
-        analysis.result.handed = view_of(settings).remembered_entries(PARTIAL_SOURCES, analysis.part)
+    if analysis.result.findings:  # it may be checked again, in another worker
+        handed = tuple((name, key, answer) for (name, key), answer in used.items())
+        if analysis.part is not None:
+            handed += view.remembered_entries(PARTIAL_SOURCES, analysis.part)
+        analysis.result.handed = handed
     return analysis
 
 

@@ -167,10 +167,11 @@ class FileResult:
     #: (core.coordination.AskedPlan): the run need not check the file again under a plan that
     #: answers them alike. None where they are not known (a result from the results cache).
     plan_asked: tuple | None = None
-    #: (view table, key, held answer) of what the check worked out that its check again under
-    #: the run's plan would work out again, in whichever worker process takes it (a huge test
-    #: module's partial source: core.engine._in_part): the run hands it over (run.coordination).
-    #: Neither compared nor stored in the results cache.
+    #: (view table, key, held answer) of what the check worked out or used that its check
+    #: again under the run's plan would work out again, in whichever worker process takes it (a
+    #: huge test module's partial source, core.engine._in_part; the analyses of the helper
+    #: modules a rule follows, core.project_view.using): the run hands it over
+    #: (run.coordination). Neither compared nor stored in the results cache.
     handed: tuple = field(default=(), compare=False, repr=False)
 
     def says_nothing(self) -> bool:

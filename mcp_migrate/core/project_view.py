@@ -51,6 +51,9 @@ class ProjectView:
         #: (table name, key, held answer) of the answers the view hands to the worker processes
         #: it crosses to (`handing`).
         self._handed = tuple(handed)
+        #: Per check under way (`using`): (table name, key) -> answer of the answers worth handing
+        #: over that it asked for.
+        self._using: list = []
 
     def __reduce__(self):
         """A view crosses to a worker process empty, but for what it hands over (`handing`): the
@@ -71,6 +74,20 @@ class ProjectView:
             yield
         finally:
             self._handed = ()
+
+    @contextlib.contextmanager
+    def using(self) -> Iterator[dict]:
+        """(table name, key) -> answer of each answer worth handing over (`per_file(...,
+        handed=True)`: a helper module's analysis by a rule) that the block's check asks for,
+        worked out or kept: the check again of the same file in another worker is handed them
+        (`handing`), where it would analyse the helper modules again (issue 37: context-forge's
+        572 KB `mcpgateway/main.py` parsed and analysed again, 1.15 s for the parse alone)."""
+        used: dict = {}
+        self._using.append(used)
+        try:
+            yield used
+        finally:
+            self._using.pop()
 
     def take_handed(self, crossed: ProjectView) -> None:
         """Keep the answers `crossed`, a view that came over the pipe, hands over (`handing`)."""
@@ -186,10 +203,11 @@ class ProjectView:
         found = self.stat(path)
         return None if found is None else (found.st_size, found.st_mtime_ns)
 
-    def per_file(self, name: str, source: str, extra, compute: Callable, missing=None):
+    def per_file(self, name: str, source: str, extra, compute: Callable, missing=None, handed: bool = False):
         """`compute(stat)` for one module file, kept in table `name` by the file's size and
         mtime (and `extra`: the asking rule's tokens), the file noted as consulted by the check
-        under way; `missing` when it cannot be stat'ed."""
+        under way; `missing` when it cannot be stat'ed. `handed`: an answer worth handing to a
+        check again in another process (`using`), small and costly to work out."""
         stat = self.stat(source)
         if stat is None:
             return missing
@@ -199,6 +217,9 @@ class ProjectView:
         found = cache.get(key)
         if found is None:
             found = cache[key] = compute(stat)
+        if handed:
+            for used in self._using:
+                used[name, key] = found
         return found
 
 

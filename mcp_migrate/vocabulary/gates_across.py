@@ -148,7 +148,9 @@ def summary(source: str, assumed: frozenset, view: ProjectView, rule) -> Decisio
     """The rule (RT103's class) on the module file `source`, its parameters in `assumed` taken
     as roots: a copy of `rule` that follows no other module, whatever the screens say (the
     assumption is a source the file's bytes do not show)."""
-    found = view.per_file(_DECISIONS, source, assumed, lambda stat: _decide(source, stat, assumed, view, rule))
+    found = view.per_file(
+        _DECISIONS, source, assumed, lambda stat: _decide(source, stat, assumed, view, rule), handed=True
+    )
     return found if found is not None else Decisions()
 
 

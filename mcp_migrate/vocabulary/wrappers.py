@@ -220,7 +220,9 @@ class ImportedHelpers:
     def _keys(self, source: str) -> set:
         # Keyed by size and mtime too: a long-lived view sees the module change; and by the
         # screen's tokens, which tell one rule's analysis from another's.
-        return self.view.per_file(self._KEYS, source, self.tokens, lambda stat: self._analysed(source, stat), set())
+        return self.view.per_file(
+            self._KEYS, source, self.tokens, lambda stat: self._analysed(source, stat), set(), handed=True
+        )
 
     def _analysed(self, source: str, stat) -> set:
         limit = self.max_size
