@@ -13,7 +13,8 @@ from typing import Any
 from mcp_migrate.core.screen import Syntax
 from mcp_migrate.core.sdk import mcp_module
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+#: The statements read alone: top-level functions and classes (core.partial stands them in).
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def nodes(node: ast.AST) -> Iterator[Any]:
@@ -27,7 +28,7 @@ def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
     `_imports_spelled`): where a rule's evidence lies, by the rule's own reasoning (a `root_uri`
     parameter parsed with urlparse, a `"file"` scheme test, a call of an imported helper that
     asks), not by a word."""
-    context = [stmt for stmt in tree.body if not isinstance(stmt, _DEFINITIONS)]
+    context = [stmt for stmt in tree.body if not isinstance(stmt, DEFINITIONS)]
     around = set().union(*(names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
 
     def holds(stmt: ast.stmt) -> bool:

@@ -191,10 +191,7 @@ def analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     if seen:
         analysis.result.depends = tuple(sorted(seen))
     if analysis.result.findings:  # it may be checked again, in another worker
-        handed = tuple((name, key, answer) for (name, key), answer in used.items())
-        if analysis.part is not None:
-            handed += view.remembered_entries(PARTIAL_SOURCES, analysis.part)
-        analysis.result.handed = handed
+        analysis.result.handed = tuple((name, key, answer) for (name, key), answer in used.items())
     return analysis
 
 
@@ -286,7 +283,7 @@ def _in_part(data: bytes, path: str, settings: Settings, rules: list, tree) -> R
     # check again's result, and a changed helper must make the module be checked again).
     key = (screens_key(path, settings), tuple(rule.CODE for rule in rules), len(data), blake2b(data).digest())
     return view_of(settings).remembered(
-        PARTIAL_SOURCES, key, lambda: reduced(data, tree, rules, MARKERS, settings, path)
+        PARTIAL_SOURCES, key, lambda: reduced(data, tree, rules, MARKERS, settings, path), handed=True
     )
 
 

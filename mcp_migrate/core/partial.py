@@ -35,7 +35,7 @@ from collections import Counter
 from keyword import iskeyword
 from typing import Any, NamedTuple
 
-from mcp_migrate.core.alone import names_read, nodes, screened_alone
+from mcp_migrate.core.alone import DEFINITIONS, names_read, nodes, screened_alone
 
 #: A module under this many bytes is parsed whole: its tree is small, and a stand-in saves
 #: little. (A module constant, not a setting: the lossless test sets it to 0 and 0.0 to check
@@ -49,7 +49,6 @@ PARTIAL_MIN_SHARE = 0.5
 #: are added to them.
 ROOT_WORDS = (b"oots", b"OOTS", b"Root")
 
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: The statements that bind names (their targets) to what their code computes.
 _BINDINGS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)
@@ -147,7 +146,7 @@ def _units(tree: ast.Module, lines: list, words: tuple, screened=lambda stmt: Fa
     candidates: list = []
     kept: list = []
     for top, stmt in enumerate(tree.body):
-        if not isinstance(stmt, _DEFINITIONS):
+        if not isinstance(stmt, DEFINITIONS):
             kept.append(stmt)
             continue
         unit = _quiet(stmt, top, lines, words, screened)
@@ -213,7 +212,7 @@ def _module_names(tree: ast.Module) -> set:
     while stack:
         node = stack.pop()
         kind = type(node)
-        if kind in _DEFINITIONS:
+        if kind in DEFINITIONS:
             found.add(node.name)
             continue
         if kind is ast.alias:
@@ -281,7 +280,7 @@ def _bound(node: Any, lines: list, words: tuple) -> set:
     name; an imported name spelling one (`list_roots as ask`); the targets of an assignment,
     loop or `with` whose own code holds one, attributes too (a method keeping roots on
     `self._paths` for another to check against)."""
-    if isinstance(node, _DEFINITIONS):  # and what it keeps for others (`self._paths = ...`)
+    if isinstance(node, DEFINITIONS):  # and what it keeps for others (`self._paths = ...`)
         return {node.name} | _carried(node, lines, words, set())
     found = set()
     for inner in nodes(node):
@@ -289,7 +288,7 @@ def _bound(node: Any, lines: list, words: tuple) -> set:
         if kind is ast.alias:
             if any(word in f"{inner.name} {inner.asname}".encode() for word in words):
                 found.add((inner.asname or inner.name).split(".")[0])
-        elif isinstance(inner, _DEFINITIONS):
+        elif isinstance(inner, DEFINITIONS):
             found.add(inner.name)
         elif isinstance(inner, _BINDINGS) and any(word in _text(lines, inner) for word in words):
             found |= {_target(name) for name in nodes(inner) if type(name) in (ast.Name, ast.Attribute)}
@@ -395,7 +394,7 @@ def _uses(stmt: Any, lines: list) -> Counter:
         elif kind is ast.Constant:
             if type(node.value) is str:
                 counts.update(_string_names(node, lines))
-        elif kind in _DEFINITIONS:
+        elif kind in DEFINITIONS:
             stack.extend(_parts(node, decorators=True))
         else:
             stack.extend(ast.iter_child_nodes(node))

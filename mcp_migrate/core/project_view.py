@@ -77,11 +77,12 @@ class ProjectView:
 
     @contextlib.contextmanager
     def using(self) -> Iterator[dict]:
-        """(table name, key) -> answer of each answer worth handing over (`per_file(...,
-        handed=True)`: a helper module's analysis by a rule) that the block's check asks for,
-        worked out or kept: the check again of the same file in another worker is handed them
-        (`handing`), where it would analyse the helper modules again (issue 37: context-forge's
-        572 KB `mcpgateway/main.py` parsed and analysed again, 1.15 s for the parse alone)."""
+        """(table name, key) -> answer as the table holds it, of each answer worth handing over
+        (`per_file` or `remembered` with `handed`: a helper module's analysis by a rule, a huge
+        test module's partial source) that the block's check asks for, worked out or kept: the
+        check again of the same file in another worker is handed them (`handing`), where it
+        would work them out again (issue 37: context-forge's 572 KB `mcpgateway/main.py` parsed
+        and analysed again, 1.15 s for the parse alone)."""
         used: dict = {}
         self._using.append(used)
         try:
@@ -93,11 +94,6 @@ class ProjectView:
         """Keep the answers `crossed`, a view that came over the pipe, hands over (`handing`)."""
         for name, key, held in crossed._handed:
             self.table(name).setdefault(key, held)
-
-    def remembered_entries(self, name: str, answer) -> tuple:
-        """(name, key, held answer) of each answer `remembered` keeps in table `name` that is
-        `answer` itself: what `handing` hands over."""
-        return tuple((name, key, held) for key, held in self.table(name).items() if held[0] is answer)
 
     def __repr__(self) -> str:
         return f"ProjectView({len(self._tables)} tables)"
@@ -148,10 +144,10 @@ class ProjectView:
             found = self._tables[name] = {}
         return found
 
-    def remembered(self, name: str, key, compute: Callable):
+    def remembered(self, name: str, key, compute: Callable, handed: bool = False):
         """`compute()` kept in table `name` under `key` for the view's life, with the files it
         read: every later check asking the same question is noted as reading them too (the
-        results cache then checks it again when one of them changes)."""
+        results cache then checks it again when one of them changes). `handed`: as `per_file`'s."""
         known = self.table(name)
         held = known.get(key)
         if held is None:
@@ -159,7 +155,14 @@ class ProjectView:
                 answer = compute()
             held = known[key] = (answer, frozenset(seen))
         self.consulted_again(held[1])
+        if handed:
+            self._used(name, key, held)
         return held[0]
+
+    def _used(self, name: str, key, held) -> None:
+        """Note an answer worth handing over for every check under way (`using`)."""
+        for used in self._using:
+            used[name, key] = held
 
     def of_last(self, name: str, data: bytes, key, compute: Callable):
         """`compute()` for the file whose bytes are `data` (and `key`, what else the answer
@@ -218,8 +221,7 @@ class ProjectView:
         if found is None:
             found = cache[key] = compute(stat)
         if handed:
-            for used in self._using:
-                used[name, key] = found
+            self._used(name, key, found)
         return found
 
 

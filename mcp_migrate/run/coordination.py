@@ -274,7 +274,8 @@ def _replace_results(run: RunResult, chosen: list, recheck: Callable, first: boo
         return
     sources = [ref.path if ref.data is None else None for _, ref, _ in chosen]
     # What the first checks worked out that these would again (a huge test module's partial
-    # source), for whichever worker process takes them (core.project_view.handing).
+    # source, the helper modules' analyses), for whichever worker process takes them
+    # (core.project_view.handing).
     handed = tuple(entry for index, _, _ in chosen for entry in run.results[index].handed)
     with view_of(chosen[0][2]).handing(handed):
         if all(path is not None for path in sources):
