@@ -281,3 +281,20 @@ def test_a_packages_reexport_is_judged_by_what_each_caller_spells_and_noted_as_r
     assert asked("get_dirs") == (True, {init, os.path.abspath(helpers)})
     assert asked("describe", "show") == (False, {init, os.path.abspath(helpers)})
     assert asked("unrelated")[0] is False
+
+
+def test_a_helper_module_with_a_type_alias_is_read_as_any_other(tmp_path):
+    """A `type` alias statement (Python 3.12's syntax) in the helper module: before 3.12 the
+    standard library's parser refused it, and every function of the module was taken for one
+    that may ask (core.screen.read now reads such a statement as an assignment)."""
+    package = _tree(tmp_path)
+    helpers = tmp_path / "pkg_tools" / "helpers.py"
+    helpers.write_text("type Dirs = list[str]\n" + helpers.read_text(encoding="utf-8"), encoding="utf-8")
+    caller = os.path.join(package, "calls_describe.py")
+    with open(caller, "w", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(CALLS_DESCRIBE).lstrip())
+    assert "RT001" not in screens(open(caller, "rb").read(), caller, default_settings()).codes
+    assert _findings(caller) == []
+    assert _findings(os.path.join(package, "server.py"))[0] == (
+        "12:27 RT001 info runs `pkg_tools.get_dirs`, a helper of this project that asks for roots"
+    )

@@ -208,6 +208,46 @@ def test_a_file_the_standard_parser_cannot_read_keeps_its_rules():
     assert not decided.read and decided.rules == decided.byte_rules != ()
 
 
+#: A module with a PEP 695 `type` alias (Python 3.12's syntax), which the parser of Python
+#: 3.10 and 3.11 refuses.
+ALIAS = "type Paths = list[str]\n"
+
+
+def test_a_type_alias_leaves_the_syntax_screen_its_say_on_any_python(monkeypatch):
+    """Before 3.12 the screen reads each `type` alias statement as an assignment (fast-agent:
+    4 of the 6 modules LibCST parsed without a finding held one); the tree it read that way
+    is the screens' only, since its columns on those lines are not the file's."""
+    settings = default_settings()
+    parsed = []
+    real_parse = engine.cst.parse_module
+    monkeypatch.setattr(engine.cst, "parse_module", lambda data: parsed.append(1) or real_parse(data))
+    quiet = (
+        EXAMPLE_IMPORT
+        + ALIAS
+        + "from urllib.parse import urlparse\n\ndef resource_title(uri):  # not a root's\n    return urlparse(uri).path\n"
+    ).encode()
+    syntax = screen.read(quiet)
+    assert syntax is not None and syntax.exact is screen.TYPE_ALIASES_READ
+    decided = engine.screens(quiet, "x.py", settings)
+    assert "RT102" in {rule.CODE for rule in decided.byte_rules} and decided.read
+    assert "RT102" not in decided.codes
+    assert (decided.tree is None) is not screen.TYPE_ALIASES_READ
+    assert check_bytes(quiet, "x.py", settings).findings == []
+    assert parsed == []
+
+
+def test_a_finding_after_a_type_alias_keeps_its_position():
+    settings = default_settings()
+    loud = (
+        "from mcp.server.fastmcp import Context\n"
+        + ALIAS
+        + "    \n"
+        + "async def t(ctx: Context):\n    type Inner = int\n    return await ctx.session.list_roots()\n"
+    ).encode()
+    assert "RT001" in engine.screens(loud, "x.py", settings).codes
+    assert [(f.code, f.line, f.column) for f in check_bytes(loud, "x.py", settings).findings] == [("RT001", 6, 18)]
+
+
 def test_rt002s_literal_first_search_finds_what_its_pattern_finds():
     """RT002's byte screen looks for a project's own provider API by the literals of OWN_API
     (`own_api`): the same answer as the pattern on every fixture and on spellings at the edges

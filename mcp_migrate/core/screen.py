@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 from functools import cached_property
 
@@ -76,22 +77,47 @@ def _split_plan(kind: type) -> tuple:
 def read(data: bytes, path: str = "") -> Syntax | None:
     """The index of a file's code, or None when the standard library's parser cannot read it
     (a syntax error, syntax newer than this Python, a bad coding cookie, nesting beyond its
-    limits): then no screen can answer and every rule the byte screens let through runs."""
+    limits): then no screen can answer and every rule the byte screens let through runs.
+    Before Python 3.12 a module with `type` alias statements is read with each one as the
+    assignment it is to the screens (`Syntax.exact` is then False)."""
+    tree = _parsed(data)
+    if tree is not None:
+        return Syntax(tree, data, path)
+    if TYPE_ALIASES_READ or b"type" not in data:
+        return None
+    assigned, count = _TYPE_ALIAS.subn(rb"\1", data)
+    tree = _parsed(assigned) if count else None
+    return None if tree is None else Syntax(tree, data, path, exact=False)
+
+
+#: Whether this Python's parser reads PEP 695's `type Name = value` statement (3.12 and later).
+TYPE_ALIASES_READ = sys.version_info >= (3, 12)
+#: The start of a `type` alias statement on its own line (`type Name = ...`, `type Name[T] = ...`):
+#: two names side by side, which no code before Python 3.12 can hold. fast-agent's modules
+#: are full of them, and on Python 3.11 each such module went to LibCST with every rule its
+#: bytes let through (4 of the 6 modules it parsed without a finding).
+_TYPE_ALIAS = re.compile(rb"(?m)^([ \t]*)type[ \t]+(?=[A-Za-z_][A-Za-z0-9_]*[ \t]*[=\[])")
+
+
+def _parsed(data: bytes) -> ast.Module | None:
+    """`ast`'s tree of `data`, or None where the parser refuses it."""
     try:
         with collector_paused(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # `"\d"` and friends: the parser's business, not ours
-            tree = ast.parse(data)
-            return Syntax(tree, data, path)
+            return ast.parse(data)
     except Exception:  # noqa: BLE001 - SyntaxError, ValueError (NUL bytes), RecursionError, MemoryError
         return None
 
 
 class Syntax:
     """What one file's code holds: its nodes by kind, and the identifiers and strings of its
-    code; `path` is the file's (a screen may look beside it: RT001's imported helpers)."""
+    code; `path` is the file's (a screen may look beside it: RT001's imported helpers).
+    `exact` is False where `tree` was read from the file with its `type` alias statements
+    turned into assignments (`read`): its names, calls, literals and lines are the file's, its
+    columns on those lines are not, so no position is taken from it."""
 
-    def __init__(self, tree: ast.Module, data: bytes, path: str = "") -> None:
-        self.tree, self.data, self.path = tree, data, path
+    def __init__(self, tree: ast.Module, data: bytes, path: str = "", exact: bool = True) -> None:
+        self.tree, self.data, self.path, self.exact = tree, data, path, exact
         by: dict = {}
         stack: list = [tree]
         pop, push, extend = stack.pop, stack.append, stack.extend

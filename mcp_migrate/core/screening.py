@@ -146,7 +146,8 @@ def _screens(data: bytes, path: str, settings: Settings, classes: tuple) -> Scre
     if syntax is None:
         return Screened(True, rules, rules, audit, False)
     kept = tuple(rule for rule in rules if rule.screen_tree(syntax, settings))
-    return Screened(True, rules, kept, audit, True, tree=syntax.tree)
+    # (a tree read with its `type` aliases as assignments is the screens' only: see Syntax.exact)
+    return Screened(True, rules, kept, audit, True, tree=syntax.tree if syntax.exact else None)
 
 
 class _Held:
