@@ -133,14 +133,14 @@ SCREENED_PAIRS = [
     pytest.param(
         "RT102",
         EXAMPLE_IMPORT
-        + "from urllib.parse import urlparse\n\ndef resource_title(uri):\n    return urlparse(uri).path\n",
+        + "from urllib.parse import urlparse\n\ndef resource_title(uri):  # not a root's\n    return urlparse(uri).path\n",
         EXAMPLE_IMPORT
         + "from urllib.parse import urlparse\n\ndef to_path(root_uri):\n    return urlparse(root_uri).path\n",
         id="RT102-a-bare-uri-is-any-scheme-s",
     ),
     pytest.param(
         "RT102",
-        EXAMPLE_IMPORT + 'def resource(p):\n    return {"resource_uri": f"file://{p}"}\n',
+        EXAMPLE_IMPORT + 'def resource(p):  # not a root\n    return {"resource_uri": f"file://{p}"}\n',
         EXAMPLE_IMPORT + 'def share(p):\n    return {"roots": [f"file://{p}"]}\n',
         id="RT102-an-assembled-uri-lands-in-no-root",
     ),
@@ -169,7 +169,7 @@ SCREENED_PAIRS = [
     ),
     pytest.param(
         "HA002",
-        "from ag_ui import McpWrapper\nMcpWrapper(agent=a, require_confirmation=False)\n",
+        "from ag_ui import McpWrapper  # as google's adk\nMcpWrapper(agent=a, require_confirmation=False)\n",
         "from google.adk.tools.mcp_tool import McpToolset\nMcpToolset(connection_params=p, require_confirmation=False)\n",
         id="HA002-not-google-adk",
     ),
@@ -193,6 +193,56 @@ def test_the_syntax_screen_asks_what_the_rule_asks(code, quiet, loud, monkeypatc
     assert code not in decided.codes
     assert check_bytes(quiet.encode(), "x.py", settings).findings == []
     assert parsed == []
+    assert code in engine.screens(loud.encode(), "y.py", settings).codes
+    assert [f.code for f in check_bytes(loud.encode(), "y.py", settings).findings] == [code]
+
+
+#: (code, a file the rule's byte screen stops, the same shape the rule reports): the byte
+#: screens find where each finding stands (core.byte_code), not only a word of it.
+BYTE_PAIRS = [
+    pytest.param(
+        "HA002",
+        EXAMPLE_IMPORT + 'tool = Tool(approval_mode={"always_require_approval": ["x"]}, never_require_approval=[])\n',
+        'tool = {"type": "mcp", "server_label": "x", "require_approval"  # all\n    : "never"}\n',
+        id="HA002-the-word-in-a-longer-name",
+    ),
+    pytest.param(
+        "HA002",
+        "from ag_ui import McpWrapper\nMcpWrapper(agent=a, require_confirmation=False)\n",
+        "from google.adk.tools.mcp_tool import McpToolset\nMcpToolset(\n    connection_params=p,\n"
+        "    require_confirmation=(\n        False\n    ),\n)\n",
+        id="HA002-confirmation-without-google",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + "# resource URIs\n" + 'def local(uri):\n    return uri.startswith("file://")\n',
+        EXAMPLE_IMPORT
+        + "# resource URIs\n"
+        + 'def local(uri):\n    return uri.replace(  # the prefix\n        ("file://"), ""\n    )\n',
+        id="RT102-a-file-literal-no-screen-shape-uses",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT
+        + "# resource URIs\nfrom urllib.parse import urlparse\n\ndef title(uri):\n    return urlparse(uri).path\n",
+        EXAMPLE_IMPORT
+        + "# resource URIs\nfrom urllib.parse import urlparse\n\ndef to_path(root_uri):\n    return urlparse(root_uri) . path\n",
+        id="RT102-a-parse-of-a-uri-that-names-no-root",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + "# resource URIs\n" + 'PREFIX = "file://"\n\ndef rest(uri):\n    return uri[7:9]\n',
+        EXAMPLE_IMPORT + "# resource URIs\n" + 'PREFIX = "file://"\n\ndef rest(uri):\n    return uri[(7)::]\n',
+        id="RT102-a-slice-with-an-end",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "quiet", "loud"), BYTE_PAIRS)
+def test_the_byte_screen_finds_where_the_finding_stands(code, quiet, loud):
+    settings = default_settings()
+    assert code not in {rule.CODE for rule in engine.screens(quiet.encode(), "x.py", settings).byte_rules}
+    assert check_bytes(quiet.encode(), "x.py", settings).findings == []
     assert code in engine.screens(loud.encode(), "y.py", settings).codes
     assert [f.code for f in check_bytes(loud.encode(), "y.py", settings).findings] == [code]
 

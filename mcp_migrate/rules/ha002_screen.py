@@ -4,7 +4,9 @@ read on the standard library's `ast`. The rule (`ha002_approval_disabled`) inher
 from __future__ import annotations
 
 import ast
+import re
 
+from mcp_migrate.core.byte_code import GAP, given_by_keyword
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
@@ -25,12 +27,35 @@ def _never_tree(node) -> str | None:
     return None
 
 
+#: `"require_approval":`, a mapping's key (a hosted MCP tool's configuration).
+_APPROVAL_KEY = re.compile(rb"[\"']require_approval[\"']+" + GAP + rb":")
+
+
 class ApprovalDisabledScreen(Rule):
     """The screens `ApprovalDisabled` inherits (core.rule), tested before any rule or LibCST is loaded."""
 
     CODE = "HA002"
 
     SCREEN = (b"require_approval", b"require_confirmation")
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """Where each finding stands, in bytes: `require_approval=` given by keyword or a
+        `"require_approval":` key; `require_confirmation=` given with `False` in a module that
+        names `google` (the rule resolves the call to `google.adk`, through this file's
+        imports). Not the word inside another name: agent-framework's `always_require_approval`
+        and `never_require_approval` let 13 of its modules through to the standard library's
+        parser, 0.3 s of its check."""
+        if b"require_approval" in data and (
+            given_by_keyword(data, b"require_approval") or _APPROVAL_KEY.search(data) is not None
+        ):
+            return True
+        return (
+            b"require_confirmation" in data
+            and b"google" in data
+            and b"False" in data
+            and given_by_keyword(data, b"require_confirmation")
+        )
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
+from mcp_migrate.core.byte_code import IDENTIFIER_BYTES
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false
@@ -32,7 +33,6 @@ OWN_API = re.compile(
 _SETTER = re.compile(rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w")
 _OWN_TYPE = re.compile(rb"Roots(?:Provider|Handler|Callback|Fn)|roots_(?:provider|callback|handler)\s*=")
 _ROOT_TYPE = re.compile(rb"Root(?:Provider|Handler|Callback)\b")
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def own_api(data: bytes) -> bool:
@@ -44,7 +44,7 @@ def own_api(data: bytes) -> bool:
         if _SETTER.search(data, max(0, at - 8), at + 9):
             return True
         at = data.find(b"_root", at + 1)
-    return any(m.start() == 0 or data[m.start() - 1] not in _WORD for m in _ROOT_TYPE.finditer(data))
+    return any(m.start() == 0 or data[m.start() - 1] not in IDENTIFIER_BYTES for m in _ROOT_TYPE.finditer(data))
 
 
 def provider_in(syntax) -> bool:

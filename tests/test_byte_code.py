@@ -1,0 +1,38 @@
+"""core.byte_code: the shapes of code the byte screens find, written as Python allows them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mcp_migrate.core.byte_code import GAP, OPEN_GAP, given_by_keyword, words
+
+
+@pytest.mark.parametrize(
+    ("data", "found"),
+    [
+        (b"f(require_approval='never')", True),
+        (b"f(\n    require_approval  # every tool\n    = 'never')", True),
+        (b"f(require_approval \\\n= x)", True),
+        (b"require_approval = 'never'", True),
+        (b"if require_approval == 'never': pass", False),
+        (b"f(always_require_approval=['x'])", False),
+        (b"f(require_approval_mode='never')", False),
+        (b"x = 'require_approval'", False),
+    ],
+)
+def test_a_keyword_is_a_whole_name_given_with_equals(data, found):
+    assert given_by_keyword(data, b"require_approval") is found
+
+
+def test_words_are_offsets_no_identifier_byte_touches():
+    data = b"root roots _root root_ (root) root"
+    assert list(words(data, b"root")) == [0, 24, 30]
+
+
+def test_the_gaps_allow_what_python_allows_between_tokens():
+    gap = re.compile(rb"a" + GAP + rb"b")
+    assert all(gap.fullmatch(text) for text in (b"ab", b"a \n\tb", b"a  # note\n  b", b"a \\\nb", b"a \\\r\nb"))
+    assert not gap.fullmatch(b"a x b")
+    assert re.compile(rb"a" + OPEN_GAP + rb"b").fullmatch(b"a ((\n b")
