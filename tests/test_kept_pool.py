@@ -129,3 +129,24 @@ def test_answers_a_view_hands_over_reach_whichever_worker_checks_again(tmp_path)
     assert view.table("answers") == {"key": held}
     assert pickle.loads(pickle.dumps(view))._handed == ()
     assert _no_pool_left() == ([], [])
+
+
+def test_the_files_left_for_libcst_go_to_the_workers_one_by_one():
+    """A file left for LibCST costs as much as a batch of screened files: each is a batch of its
+    own, sent first, and the rest keep their order in batches (of up to 64, four a worker)."""
+    assert pool.batched(list(range(20)), 2, alone=3) == [
+        [0],
+        [1],
+        [2],
+        [3, 4],
+        [5, 6],
+        [7, 8],
+        [9, 10],
+        [11, 12],
+        [13, 14],
+        [15, 16],
+        [17, 18],
+        [19],
+    ]
+    assert pool.batched(list(range(1000)), 2)[0] == list(range(64))
+    assert pool.batched([1, 5, 7], 2, alone=2) == [[1], [5], [7]]  # a later round: what is still pending

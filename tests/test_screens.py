@@ -434,9 +434,9 @@ def _pooled_run(monkeypatch, budget: int):
     real_rules, real_pool = api.with_rules, schedule.run_pool
     monkeypatch.setattr(api, "with_rules", lambda s: events.append("rules") or real_rules(s))
 
-    def pool(func, pending, workers, advance):
-        events.append(("pool", len(pending)))
-        return real_pool(func, pending, workers, advance)
+    def pool(func, pending, workers, advance, alone=0):
+        events.append(("pool", len(pending), alone))
+        return real_pool(func, pending, workers, advance, alone)
 
     monkeypatch.setattr(schedule, "run_pool", pool)
     return items, schedule.run_items(items, jobs=2), events
@@ -452,8 +452,9 @@ def test_a_big_check_is_screened_in_the_pool_with_the_results_of_one_process(tmp
     monkeypatch.chdir(tmp_path)
     _mixed_tree(tmp_path, schedule.POOL_THRESHOLD + 10)
     items, pooled, events = _pooled_run(monkeypatch, budget=4)
-    # a0-a2 were decided here; m_ask, left for LibCST, goes to the pool with the 75 files after it
-    assert events == ["rules", ("pool", schedule.POOL_THRESHOLD + 12)], events
+    # a0-a2 were decided here; m_ask, left for LibCST, goes to the pool with the 75 files after
+    # it, in a batch of its own
+    assert events == ["rules", ("pool", schedule.POOL_THRESHOLD + 12, 1)], events
     alone = schedule.run_items(items, jobs=1)
     assert _run_findings(pooled) == _run_findings(alone)
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
@@ -492,7 +493,7 @@ def test_a_big_check_hands_the_rest_to_the_pool_once_its_budget_is_spent(tmp_pat
     for i in range(schedule.POOL_THRESHOLD):  # closed files sorted before the MCP ones
         (tmp_path / f"0{i:03}.py").write_text("import os\n")
     items, pooled, events = _pooled_run(monkeypatch, budget=10)
-    assert events == [("pool", len(items) - 10)], events
+    assert events == [("pool", len(items) - 10, 0)], events
     assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
     assert [code for _, found, _ in _run_findings(pooled) for code, _, _ in found] == ["RT001"]
 
@@ -511,7 +512,7 @@ def test_a_spent_budget_hands_the_pool_more_than_pool_threshold_files_or_none(
     items, pooled, events = _pooled_run(monkeypatch, budget=budget)
     assert len(items) == schedule.POOL_THRESHOLD + 15
     pools = [event for event in events if event != "rules"]
-    assert pools == ([("pool", pooled_files)] if pooled_files else [])
+    assert pools == ([("pool", pooled_files, 1)] if pooled_files else [])
     assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
 
 
@@ -528,7 +529,7 @@ def test_a_spent_budget_hands_on_only_a_rest_that_would_cost_as_much_again(tmp_p
     items, pooled, events = _pooled_run(monkeypatch, budget=budget)
     assert len(items) == 205
     pools = [event for event in events if event != "rules"]
-    assert pools == ([("pool", pooled_files)] if pooled_files else [])
+    assert pools == ([("pool", pooled_files, 1)] if pooled_files else [])
     assert _run_findings(pooled) == _run_findings(schedule.run_items(items, jobs=1))
 
 

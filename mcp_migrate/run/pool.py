@@ -26,8 +26,12 @@ from mcp_migrate.run.records import FixOutcome
 MAX_POOLS = 6
 
 
-def run_pool(func, items: list, workers: int, advance: Callable) -> list | None:
+def run_pool(func, items: list, workers: int, advance: Callable, alone: int = 0) -> list | None:
     """Results in order, or None when a pool cannot run here (then the caller runs in-process).
+    The first `alone` items go in batches of their own, before the others: files the caller
+    knows LibCST will parse, which cost as much as a whole batch of screened files (issue 37:
+    agent-framework's one such file, first in a batch of 64 files its import followers read,
+    kept one worker busy 0.35 s after the other had finished).
     A worker that dies (a native crash, the kernel's OOM killer) loses no file and costs little:
     the files left unfinished run again in a fresh pool, and only a file that was in a dying
     worker twice runs in a process of its own (`_run_isolated`), never in this process, where
@@ -38,7 +42,7 @@ def run_pool(func, items: list, workers: int, advance: Callable) -> list | None:
     pending = list(range(len(items)))
     for pools in range(MAX_POOLS):
         try:
-            killers = _pool_round(func, items, pending, workers, advance, results)
+            killers = _pool_round(func, items, pending, workers, advance, results, alone)
         except _NoPool:
             if pools == 0 and not any(result is not None for result in results):
                 return None
@@ -61,8 +65,11 @@ class _NoPool(Exception):
     """A process pool cannot run here (a platform without one, no processes left)."""
 
 
-def _pool_round(func, items: list, pending: list, workers: int, advance: Callable, results: list) -> list:
-    """Run the `pending` items in one pool, filling `results`; the indices of the files that
+def _pool_round(
+    func, items: list, pending: list, workers: int, advance: Callable, results: list, alone: int = 0
+) -> list:
+    """Run the `pending` items in one pool, filling `results` (items before `alone` in batches
+    of their own, first); the indices of the files that
     were in a worker as it died (empty when none died). Each worker marks the file it works
     on in a shared array with its pid, so a dead worker names its file: the pool ends the other
     workers with SIGTERM, and their files are not suspects (when the dead worker cannot be told
@@ -74,8 +81,7 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
     global _parent_view
     kept = _take_kept(len(items))
     workers = kept.workers if kept is not None else workers
-    chunk = max(1, min(64, len(pending) // (workers * 4)))
-    batches = [pending[i : i + chunk] for i in range(0, len(pending), chunk)]
+    batches = batched(pending, workers, alone)
     broken, processes = False, None
     _parent_view = _item_view(items[pending[0]]) if pending else None
     try:
@@ -122,6 +128,16 @@ def _pool_round(func, items: list, pending: list, workers: int, advance: Callabl
     running = [index for index in pending if results[index] is None and state[index] > 0]
     dead = {pid for pid, process in dict(processes or {}).items() if process.exitcode not in (0, None, -signal.SIGTERM)}
     return [index for index in running if state[index] in dead] or running
+
+
+def batched(pending: list, workers: int, alone: int = 0) -> list:
+    """The batches `pending` (indices of items) is sent to the workers in: each index under
+    `alone` in one of its own, first; the others in order, in batches of up to 64, at least
+    four per worker, so small files do not each cost a round trip."""
+    batches = [[index] for index in pending if index < alone]
+    rest = [index for index in pending if index >= alone]
+    chunk = max(1, min(64, len(rest) // (workers * 4)))
+    return batches + [rest[i : i + chunk] for i in range(0, len(rest), chunk)]
 
 
 def _run_isolated(func, item, advance: Callable):

@@ -143,16 +143,17 @@ def _pool_the_rest(items: list, cut: int, left: list, results: list, workers: in
 
         load_engine(left[0][1][1])  # before the fork: the workers inherit the rules and LibCST
     pending = left + [(index, items[index]) for index in range(cut, len(items))]
-    SCREENED_WORKERS[0] = workers if _scattered(check_item, pending, workers, advance, results) else 1
+    pooled = _scattered(check_item, pending, workers, advance, results, alone=len(left))
+    SCREENED_WORKERS[0] = workers if pooled else 1
     return results
 
 
-def _scattered(func, indexed: list, workers: int, advance: Callable, results: list) -> bool:
+def _scattered(func, indexed: list, workers: int, advance: Callable, results: list, alone: int = 0) -> bool:
     """`func` of each item of the (index, item) pairs `indexed`, in the pool of `workers` (here
     when it is one, or when no pool can start), each result put at its index of `results`;
-    whether a pool ran."""
+    whether a pool ran. The first `alone` go to the workers one by one (run.pool.run_pool)."""
     items = [item for _, item in indexed]
-    done = run_pool(func, items, workers, advance) if workers > 1 else None
+    done = run_pool(func, items, workers, advance, alone) if workers > 1 else None
     pooled = done is not None
     if done is None:
         done = _here(func, items, advance)
