@@ -79,7 +79,7 @@ def test_an_unmatched_bare_noqa_is_never_stale_and_covers_a_stale_code():
 
 
 def test_a_file_code_is_never_suppressed():
-    result = api.check_bytes(b"from mcp import ClientSession\nx = (  # noqa\n", "bad.py")
+    result = api.check_bytes(b"from mcp.types import ListRootsResult\nx = (  # noqa\n", "bad.py")
     assert [(f.code, f.line) for f in result.findings] == [("E999", 2)] and result.suppressed == []
 
 

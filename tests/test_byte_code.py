@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from mcp_migrate.core.byte_code import GAP, OPEN_GAP, given_by_keyword, words
+from mcp_migrate.core.byte_code import GAP, OPEN_GAP, commas_at_least, given_by_keyword, words
 
 
 @pytest.mark.parametrize(
@@ -36,3 +36,20 @@ def test_the_gaps_allow_what_python_allows_between_tokens():
     assert all(gap.fullmatch(text) for text in (b"ab", b"a \n\tb", b"a  # note\n  b", b"a \\\nb", b"a \\\r\nb"))
     assert not gap.fullmatch(b"a x b")
     assert re.compile(rb"a" + OPEN_GAP + rb"b").fullmatch(b"a ((\n b")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "found"),
+    [
+        (b"r, w, None, None, None, cb)", True),
+        (b"r, w, f(a, b, c, d, e))", False),  # a nested call's commas are its own
+        (b"r, w, 'a,b,c', \"d,e\")", False),
+        (b"r,  # a, b, c, d, e\n w)", False),
+        (b'r, w, """x), y""", a, b, c)', True),
+        (b"r, w, '\\'', a, b, c)", True),  # an escaped quote does not end the string
+        (b"r, w, [a, b, c, d, e])", False),
+        (b"r, w, a, b", True),  # the bytes end first: let through
+    ],
+)
+def test_commas_of_the_call_itself_are_counted(arguments, found):
+    assert commas_at_least(b"ClientSession(" + arguments, len(b"ClientSession("), 5) is found

@@ -42,7 +42,7 @@ def project(tmp_path, monkeypatch):
     (tmp_path / "client.py").write_text(FIXABLE)
     (tmp_path / "server.py").write_text(SERVER)
     (tmp_path / "quiet.py").write_text(SUPPRESSED)
-    (tmp_path / "broken.py").write_text("from mcp import ClientSession\ndef f(:\n    ClientSession\n")
+    (tmp_path / "broken.py").write_text("from mcp.types import ListRootsResult\ndef f(:\n    ListRootsResult\n")
     return tmp_path
 
 

@@ -238,7 +238,7 @@ def test_bare_noqa_on_the_last_line_of_a_multi_line_finding_and_never_on_e999(pr
         "        types.ClientNotification(types.RootsListChangedNotification())\n"
         "    )  # noqa\n"
     )
-    (project / "bad.py").write_text("from mcp import ClientSession\nx = (  # noqa\n")
+    (project / "bad.py").write_text("from mcp.types import ListRootsResult\nx = (  # noqa\n")
     doc = json.loads(run("check", "--no-cache", "--output-format", "json", "a.py", "bad.py").stdout)
     assert [(f["path"], f["code"]) for f in doc["findings"]] == [("bad.py", "E999")]
     assert [(s["path"], s["code"], s["line"], s["end_line"]) for s in doc["suppressed"]] == [("a.py", "RT004", 5, 7)]

@@ -113,8 +113,8 @@ def test_the_screen_skips_what_no_rule_can_report(monkeypatch):
     quiet = [
         EXAMPLE_IMPORT + "# TODO: ask the client with session.list_roots() one day\n",
         EXAMPLE_IMPORT + 'def f():\n    """Sends notifications/roots/list_changed, see file:///docs."""\n',
-        "from mcp import ClientSession\n\nasync def run(r, w):\n    async with ClientSession(r, w) as s:\n"
-        "        await s.initialize()\n",
+        "from mcp import ClientSession\n\nasync def run(r, w):\n"
+        "    async with ClientSession(r, w, None, None, None, None) as s:\n        await s.initialize()\n",
         EXAMPLE_IMPORT + "def badge(tool):\n    return 'ro' if tool.annotations.readOnlyHint else ''\n",
         EXAMPLE_IMPORT
         + 'def f(path, prefix):\n    """Under a Root from list_roots?"""\n    return path.startswith(prefix)\n',
@@ -212,6 +212,15 @@ BYTE_PAIRS = [
         "from google.adk.tools.mcp_tool import McpToolset\nMcpToolset(\n    connection_params=p,\n"
         "    require_confirmation=(\n        False\n    ),\n)\n",
         id="HA002-confirmation-without-google",
+    ),
+    pytest.param(
+        "RT002",
+        "from mcp import ClientSession\n\n\nasync def run(r, w):\n    async with ClientSession(r, w) as session:\n"
+        "        await session.initialize()\n",
+        "from mcp import ClientSession as Session\n\n\nasync def run(r, w, cb):\n    async with Session(\n"
+        "        r, w, None, None, None,  # timeout, sampling, elicitation\n        cb,\n    ) as session:\n"
+        "        await session.initialize()\n",
+        id="RT002-a-session-without-a-sixth-argument",
     ),
     pytest.param(
         "RT102",

@@ -36,3 +36,50 @@ def given_by_keyword(data: bytes, name: bytes) -> bool:
     a whole identifier."""
     follows = re.compile(GAP + rb"=(?!=)")
     return any(follows.match(data, at + len(name)) for at in words(data, name))
+
+
+_OPENING, _CLOSING, _QUOTES = frozenset(b"([{"), frozenset(b")]}"), frozenset(b"'\"")
+
+
+def commas_at_least(data: bytes, start: int, count: int) -> bool:
+    """Whether the brackets opened just before `start` hold at least `count` commas of their own
+    (not inside a nested bracket, a string or a comment): a call given `count + 1` arguments
+    or more has them. True where the bytes end first (nothing is lost on code this cannot read)."""
+    depth, at, end = 0, start, len(data)
+    while at < end:
+        byte = data[at]
+        if byte in _QUOTES:
+            at = _string_end(data, at)
+            continue
+        if byte == 0x23:  # `#`: a comment, to the end of its line
+            at = data.find(b"\n", at)
+            if at < 0:
+                return True
+        elif byte in _OPENING:
+            depth += 1
+        elif byte in _CLOSING:
+            if depth == 0:
+                return False
+            depth -= 1
+        elif byte == 0x2C and depth == 0:
+            count -= 1
+            if count <= 0:
+                return True
+        at += 1
+    return True
+
+
+def _string_end(data: bytes, at: int) -> int:
+    """The offset just past the string literal whose opening quote is at `at` (the end of the
+    bytes where it is not closed)."""
+    quote = data[at : at + 1]
+    delimiter = quote * 3 if data.startswith(quote * 3, at) else quote
+    position, end = at + len(delimiter), len(data)
+    while position < end:
+        if data[position] == 0x5C:  # a backslash: the next byte is escaped
+            position += 2
+        elif data.startswith(delimiter, position):
+            return position + len(delimiter)
+        else:
+            position += 1
+    return end

@@ -7,7 +7,8 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import IDENTIFIER_BYTES
+from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least
+from mcp_migrate.core.byte_code import words as whole_words
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false
@@ -220,7 +221,9 @@ class RootsProviderScreen(Rule):
     @classmethod
     def screen(cls, data: bytes) -> bool:
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
-        if any(token in data for token in cls.SCREEN):
+        if any(token in data for token in _NAMED_TOKENS):
+            return True
+        if b"ClientSession" in data and _session_given_a_callback(data):
             return True
         if own_api(data):  # a project's own provider API (vocabulary/roots_api.py)
             return True
@@ -240,3 +243,48 @@ class RootsProviderScreen(Rule):
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
         return provider_in(syntax)  # rules/rt002_screen.py: each way the visits below find one
+
+
+#: RT002's tokens that name a provider by themselves. `ClientSession` does only with a sixth
+#: positional argument (`_session_given_a_callback`): most MCP clients and their tests name it
+#: (context-forge 22 and agent-framework 7 modules had no other reason to be parsed with `ast`).
+_NAMED_TOKENS = tuple(token for token in RootsProviderScreen.SCREEN if token != b"ClientSession")
+#: What comes after a name that gives it another name (`ClientSession as CS`) or a call.
+_AS = re.compile(GAP + rb"as" + GAP + rb"([A-Za-z_][A-Za-z0-9_]*)")
+_CALL = re.compile(GAP + rb"\(")
+#: What comes before a name that is an assignment's value (`S = ClientSession`, `S = mcp.ClientSession`,
+#: `S = A if c else ClientSession`): the screen's aliases follow those too.
+_ASSIGNED = re.compile(
+    rb"(?:(?<![=!<>])=|\belse|\bif)"
+    + GAP
+    + rb"(?:\("
+    + GAP
+    + rb")*(?:[A-Za-z_][A-Za-z0-9_]*"
+    + GAP
+    + rb"\."
+    + GAP
+    + rb")*$"
+)
+
+
+def _session_given_a_callback(data: bytes) -> bool:
+    """A call of `ClientSession`, or of a name bound to it, with six arguments or more (the
+    syntax screen's positional `list_roots_callback`, `CLIENT_SESSION_CALLBACK_INDEX`; any
+    kind of argument counts here). A name bound to it by an assignment lets the file through."""
+    names, seen = [b"ClientSession"], set()
+    while names:
+        name = names.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for at in whole_words(data, name):
+            end = at + len(name)
+            call = _CALL.match(data, end)
+            if call is not None and commas_at_least(data, call.end(), CLIENT_SESSION_CALLBACK_INDEX):
+                return True
+            alias = _AS.match(data, end)
+            if alias is not None:
+                names.append(alias.group(1))
+            elif _ASSIGNED.search(data, max(0, at - 1000), at) is not None:
+                return True
+    return False
