@@ -31,11 +31,14 @@ def words(data: bytes, token: bytes) -> Iterator[int]:
         at = data.find(token, at + 1)
 
 
+#: What follows a name given by keyword (`name=`, `name =`; not `name ==`).
+_GIVEN = re.compile(GAP + rb"=(?!=)")
+
+
 def given_by_keyword(data: bytes, name: bytes) -> bool:
     """`name=` in `data` as a keyword argument (or any `name =` binding; not `name ==`), `name`
     a whole identifier."""
-    follows = re.compile(GAP + rb"=(?!=)")
-    return any(follows.match(data, at + len(name)) for at in words(data, name))
+    return any(_GIVEN.match(data, at + len(name)) for at in words(data, name))
 
 
 _OPENING, _CLOSING, _QUOTES = frozenset(b"([{"), frozenset(b")]}"), frozenset(b"'\"")
