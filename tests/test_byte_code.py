@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from mcp_migrate.core.byte_code import GAP, OPEN_GAP, commas_at_least, given_by_keyword, words
+from mcp_migrate.core.byte_code import GAP, OPEN_GAP, commas_at_least, given_by_keyword, whole_words
 
 
 @pytest.mark.parametrize(
@@ -28,7 +28,7 @@ def test_a_keyword_is_a_whole_name_given_with_equals(data, found):
 
 def test_words_are_offsets_no_identifier_byte_touches():
     data = b"root roots _root root_ (root) root"
-    assert list(words(data, b"root")) == [0, 24, 30]
+    assert list(whole_words(data, b"root")) == [0, 24, 30]
 
 
 def test_the_gaps_allow_what_python_allows_between_tokens():

@@ -4,7 +4,7 @@ a space: a newline inside brackets, a comment, a backslash continuation. `GAP` a
 them, so a shape written across lines or with a comment in it is still found.
 
 A token that is part of a longer identifier (`always_require_approval` for `require_approval`)
-is not the token: `words` finds it only where no identifier byte touches it."""
+is not the token: `whole_words` finds it only where no identifier byte touches it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ OPEN_GAP = rb"(?:\s|\(|#[^\n]*|\\\r?\n)*"
 IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def words(data: bytes, token: bytes) -> Iterator[int]:
+def whole_words(data: bytes, token: bytes) -> Iterator[int]:
     """The offsets of `token` in `data` where no identifier byte comes just before or after it."""
     at, size = data.find(token), len(token)
     while at >= 0:
@@ -31,6 +31,18 @@ def words(data: bytes, token: bytes) -> Iterator[int]:
         at = data.find(token, at + 1)
 
 
+#: How far back `ends_before` looks: a shape's bytes before a token are a line or two.
+LOOK_BACK = 1000
+
+
+def ends_before(pattern: re.Pattern, data: bytes, at: int) -> bool:
+    """Whether `pattern` (written to end with `$`) matches bytes that end at `at`, starting at
+    most LOOK_BACK bytes before: a shape found backwards from a token the search found first,
+    by its literal, which is fast, where searching for the shape itself would try the
+    pattern at every `[` or `=` of the file."""
+    return pattern.search(data, max(0, at - LOOK_BACK), at) is not None
+
+
 #: What follows a name given by keyword (`name=`, `name =`; not `name ==`).
 _GIVEN = re.compile(GAP + rb"=(?!=)")
 
@@ -38,7 +50,7 @@ _GIVEN = re.compile(GAP + rb"=(?!=)")
 def given_by_keyword(data: bytes, name: bytes) -> bool:
     """`name=` in `data` as a keyword argument (or any `name =` binding; not `name ==`), `name`
     a whole identifier."""
-    return any(_GIVEN.match(data, at + len(name)) for at in words(data, name))
+    return any(_GIVEN.match(data, at + len(name)) for at in whole_words(data, name))
 
 
 _OPENING, _CLOSING, _QUOTES = frozenset(b"([{"), frozenset(b")]}"), frozenset(b"'\"")

@@ -7,8 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least
-from mcp_migrate.core.byte_code import words as whole_words
+from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, whole_words
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false
@@ -285,6 +284,6 @@ def _session_given_a_callback(data: bytes) -> bool:
             alias = _AS.match(data, end)
             if alias is not None:
                 names.append(alias.group(1))
-            elif _ASSIGNED.search(data, max(0, at - 1000), at) is not None:
+            elif ends_before(_ASSIGNED, data, at):
                 return True
     return False

@@ -7,7 +7,7 @@ import ast
 import re
 from functools import cached_property
 
-from mcp_migrate.core.byte_code import GAP, OPEN_GAP
+from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, OPEN_GAP, ends_before
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -40,15 +40,14 @@ _SURGERY_BYTES = re.compile(
     + OPEN_GAP
     + rb"[rRuUfF]{0,2}['\"](?i:file:/)"
 )
-_LEN_SLICE_BYTES = re.compile(rb"\[" + OPEN_GAP + rb"len" + GAP + rb"\(")
+#: `len(` (found first, by its literal) and the `[` before it (`_len_slice`).
+_LEN_CALL_BYTES = re.compile(rb"len" + GAP + rb"\(")
+_SLICE_OPENED_BYTES = re.compile(rb"\[" + OPEN_GAP + rb"$")
 _CUT_BYTES = re.compile(rb"[78](?:\s|\)|#[^\n]*|\\\r?\n)*:" + GAP + rb"(?::" + GAP + rb")?\]")
 _PATH_BYTES = re.compile(rb"\." + GAP + rb"path(?![A-Za-z0-9_])")
 #: A root's `.uri.path` (`root.uri.path`, `roots[0].uri .path`).
 _URI_PATH_BYTES = re.compile(rb"uri" + GAP + rb"\." + GAP + rb"path(?![A-Za-z0-9_])")
 _ROOT_BYTES = re.compile(rb"(?i)root")
-#: A `"file"` literal: a scheme test (`parsed.scheme == "file"`), which makes a function's
-#: slices and parses RT102's without a `file:/` literal.
-_SCHEME_BYTES = re.compile(rb"['\"]file['\"]")
 
 
 #: An MCP module is in scope when it mentions roots or resources (not an LSP bridge's document URIs).
@@ -198,16 +197,18 @@ class NaiveFileUriScreen(Rule):
         parses = (b"urlparse" in data or b"urlsplit" in data) and _PATH_BYTES.search(data) is not None
         if (b"file:" in data or b"FILE:" in data or b"File:" in data) and FILE_BYTES.search(data):
             return (
-                _SURGERY_BYTES.search(data) is not None
-                or _LEN_SLICE_BYTES.search(data) is not None
-                or _CUT_BYTES.search(data) is not None
-                or parses
+                parses
                 or _ROOT_BYTES.search(data) is not None
+                or _SURGERY_BYTES.search(data) is not None
+                or _CUT_BYTES.search(data) is not None
+                or _len_slice(data)
             )
         uri_words = URI_BYTES.search(data) is not None
         if not (uri_words or b"scheme" in data):
             return False
-        tested = b"scheme" in data and _SCHEME_BYTES.search(data) is not None
+        # A `"file"` literal and a `.scheme`: a scheme test, which makes a function's slices and
+        # parses RT102's without a `file:/` literal.
+        tested = b"scheme" in data and (b'"file"' in data or b"'file'" in data)
         if _CUT_BYTES.search(data) is not None and (uri_words or tested):
             return True  # a URI-named value sliced in MCP code, or in a function that tests the scheme
         return parses and (tested or (uri_words and _ROOT_BYTES.search(data) is not None))
@@ -316,3 +317,16 @@ class Frames:
 def _tests_for_file(node) -> bool:
     """A `file:/` literal, or `x.scheme == "file"` / `!=`."""
     return file_text_tree(node) or _scheme_test(node)
+
+
+def _len_slice(data: bytes) -> bool:
+    """A slice from `len(...)` (`u[len(PREFIX):]`): the builtin `len(`, not a method or a longer
+    name, just after a `[`."""
+    for match in _LEN_CALL_BYTES.finditer(data):
+        at = match.start()
+        if (at == 0 or data[at - 1] not in _NAME_OR_DOT) and ends_before(_SLICE_OPENED_BYTES, data, at):
+            return True
+    return False
+
+
+_NAME_OR_DOT = IDENTIFIER_BYTES | {ord(".")}
