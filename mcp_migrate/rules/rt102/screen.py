@@ -7,7 +7,7 @@ import ast
 import re
 from functools import cached_property
 
-from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, OPEN_GAP, ends_before
+from mcp_migrate.core.byte_code import CLOSE_GAP, GAP, IDENTIFIER_BYTES, OPEN_GAP, ends_before
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -43,7 +43,7 @@ _SURGERY_BYTES = re.compile(
 #: `len(` (found first, by its literal) and the `[` before it (`_len_slice`).
 _LEN_CALL_BYTES = re.compile(rb"len" + GAP + rb"\(")
 _SLICE_OPENED_BYTES = re.compile(rb"\[" + OPEN_GAP + rb"$")
-_CUT_BYTES = re.compile(rb"[78](?:\s|\)|#[^\n]*|\\\r?\n)*:" + GAP + rb"(?::" + GAP + rb")?\]")
+_CUT_BYTES = re.compile(rb"[78]" + CLOSE_GAP + rb":" + GAP + rb"(?::" + GAP + rb")?\]")
 _PATH_BYTES = re.compile(rb"\." + GAP + rb"path(?![A-Za-z0-9_])")
 #: A root's `.uri.path` (`root.uri.path`, `roots[0].uri .path`).
 _URI_PATH_BYTES = re.compile(rb"uri" + GAP + rb"\." + GAP + rb"path(?![A-Za-z0-9_])")
