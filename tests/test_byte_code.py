@@ -13,6 +13,7 @@ from mcp_migrate.core.byte_code import (
     commas_at_least,
     ends_before,
     given_by_keyword,
+    spelled,
     whole_words,
 )
 
@@ -37,6 +38,21 @@ def test_a_keyword_is_a_whole_name_given_with_equals(data, found):
 def test_words_are_offsets_no_identifier_byte_touches():
     data = b"root roots _root root_ (root) root"
     assert list(whole_words(data, b"root")) == [0, 24, 30]
+
+
+@pytest.mark.parametrize(
+    ("data", "found"),
+    [
+        (b"s.list_roots()", True),
+        (b"s.list_roots", True),
+        (b"s.list_roots_cached()", False),
+        (b"s.list_roots_cached(); s.list_roots()", True),  # a later whole one counts
+        (b"s.list_roots9", False),
+        (b"s.list_roots\xc3", True),  # a non-ASCII byte is not an identifier byte here (as `\w` of bytes)
+    ],
+)
+def test_a_name_is_spelled_where_no_identifier_byte_follows_it(data, found):
+    assert spelled(data, b".list_roots") is found
 
 
 def test_the_gaps_allow_what_python_allows_between_tokens():

@@ -38,6 +38,19 @@ def whole_words(data: bytes, token: bytes) -> Iterator[int]:
         at = data.find(token, at + 1)
 
 
+def spelled(data: bytes, text: bytes) -> bool:
+    """Whether `data` holds `text` with no identifier byte just after it (`.list_roots` in
+    `s.list_roots(`, not in `s.list_roots_cached(`): a name spelled whole where `text` starts
+    with what ends the name before it (a `.`, a module's `m.`)."""
+    at, size = data.find(text), len(text)
+    while at >= 0:
+        end = at + size
+        if end == len(data) or data[end] not in IDENTIFIER_BYTES:
+            return True
+        at = data.find(text, at + 1)
+    return False
+
+
 #: How far back `ends_before` looks: a shape's bytes before a token are a line or two.
 LOOK_BACK = 1000
 

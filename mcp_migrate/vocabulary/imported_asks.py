@@ -17,6 +17,7 @@ import os
 import re
 from typing import NamedTuple
 
+from mcp_migrate.core.byte_code import spelled
 from mcp_migrate.core.line_scan import line_matches
 from mcp_migrate.core.modules import imported_module_file, may_have_submodules, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
@@ -69,7 +70,7 @@ def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | N
         for name, bound in names:
             if name in doers.functions and data.count(bound.encode()) > 1:  # imported and used
                 return True
-            if any(cls == name and _spells(data, b"." + method.encode()) for cls, method in doers.methods):
+            if any(cls == name and spelled(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
             named = _named_module(data, path, module, name, bound, source, view) if submodules else None
             if named is not None and _module_spelled(data, named, bound, limit, view, effect):
@@ -134,19 +135,9 @@ def _module_spelled(data: bytes, source: str | None, bound: str, limit: int, vie
     if not doers:
         return False
     prefix = bound.encode() + b"."
-    if any(_spells(data, prefix + name.encode()) for name in doers.functions):
+    if any(spelled(data, prefix + name.encode()) for name in doers.functions):
         return True
-    return any(_spells(data, b"." + method.encode()) for _, method in doers.methods)
-
-
-def _spells(data: bytes, text: bytes) -> bool:
-    start = data.find(text)
-    while start >= 0:
-        end = start + len(text)
-        if end >= len(data) or not (data[end : end + 1].isalnum() or data[end : end + 1] == b"_"):
-            return True
-        start = data.find(text, end)
-    return False
+    return any(spelled(data, b"." + method.encode()) for _, method in doers.methods)
 
 
 def imports_a_module_defining(data: bytes, path: str, pattern, limit: int, view: ProjectView) -> bool:

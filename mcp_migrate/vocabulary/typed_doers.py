@@ -18,6 +18,7 @@ import os
 import re
 from typing import NamedTuple
 
+from mcp_migrate.core.byte_code import spelled
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView
 from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
@@ -113,8 +114,8 @@ def _imported_names(data: bytes, imports: list) -> list:
     for module, bound in plain_imports(data):
         if module.partition(".")[0] in SDK_PACKAGES:
             continue
-        for spelled in re.finditer(rb"\b" + re.escape(bound.encode()) + rb"\.(\w+)", data):
-            names.append(f"{module}.{spelled.group(1).decode('ascii', 'replace')}")
+        for match in re.finditer(rb"\b" + re.escape(bound.encode()) + rb"\.(\w+)", data):
+            names.append(f"{module}.{match.group(1).decode('ascii', 'replace')}")
     return names
 
 
@@ -123,12 +124,12 @@ def typed_doer(data: bytes, path: str, view: ProjectView, limit: int, effect: st
     `effect` (vocabulary.effects) and that the file spells as `.method`. The walk over the
     modules' types is made only where the file spells a method with the effect of a class of a
     module its imports reach (`imported_methods`)."""
-    if not any(_spells(data, b"." + method.encode()) for method in imported_methods(data, path, view, limit, effect)):
+    if not any(spelled(data, b"." + method.encode()) for method in imported_methods(data, path, view, limit, effect)):
         return False
     for cls in typed_classes(data, path, view):
         local = cls.name.rpartition(".")[2]
         for owner, method in module_effects(cls.source, view, limit).doing(effect):
-            if owner == local and _spells(data, b"." + method.encode()):
+            if owner == local and spelled(data, b"." + method.encode()):
                 return True
     return False
 
@@ -363,7 +364,3 @@ def _imported_files(path: str, view: ProjectView, imports, plain) -> list:
     found.discard(None)
     found.discard(path)
     return sorted(found)
-
-
-def _spells(data: bytes, text: bytes) -> bool:
-    return re.search(re.escape(text) + rb"(?!\w)", data) is not None
