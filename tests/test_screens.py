@@ -244,6 +244,18 @@ BYTE_PAIRS = [
         EXAMPLE_IMPORT + "# resource URIs\n" + 'PREFIX = "file://"\n\ndef rest(uri):\n    return uri[(7)::]\n',
         id="RT102-a-slice-with-an-end",
     ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + 'ROOT = "file:///srv"\n\ndef is_root(root_uri):\n    return root_uri == ROOT\n',
+        EXAMPLE_IMPORT + 'def to_root_uri(path):\n    return ("file://"  # the scheme\n    ) + path\n',
+        id="RT102-a-root-word-and-a-file-literal-nothing-assembles",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + 'ROOT = """file:///srv"""  # a root\n',
+        EXAMPLE_IMPORT + 'def to_root_uri(path):\n    return Rf"""file://{path}"""\n',
+        id="RT102-a-triple-quoted-f-string",
+    ),
 ]
 
 

@@ -84,7 +84,7 @@ def commas_at_least(data: bytes, start: int, count: int) -> bool:
     while at < end:
         byte = data[at]
         if byte in _QUOTES:
-            at = _string_end(data, at)
+            at = string_end(data, at)
             continue
         if byte == 0x23:  # `#`: a comment, to the end of its line
             at = data.find(b"\n", at)
@@ -104,9 +104,9 @@ def commas_at_least(data: bytes, start: int, count: int) -> bool:
     return True
 
 
-def _string_end(data: bytes, at: int) -> int:
-    """The offset just past the string literal whose opening quote is at `at` (the end of the
-    bytes where it is not closed)."""
+def string_end(data: bytes, at: int) -> int:
+    """The offset just past the string literal whose opening quote (the first of three for a
+    triple-quoted one) is at `at` (the end of the bytes where it is not closed)."""
     quote = data[at : at + 1]
     delimiter = quote * 3 if data.startswith(quote * 3, at) else quote
     position, end = at + len(delimiter), len(data)

@@ -7,7 +7,7 @@ import ast
 import re
 from functools import cached_property
 
-from mcp_migrate.core.byte_code import CLOSE_GAP, GAP, IDENTIFIER_BYTES, OPEN_GAP, ends_before
+from mcp_migrate.core.byte_code import CLOSE_GAP, GAP, IDENTIFIER_BYTES, OPEN_GAP, ends_before, string_end
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -26,9 +26,10 @@ SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsp
 #: The byte shapes of what `screen_tree` looks for, where a `file:/` literal is in the module
 #: (FILE_BYTES): a SURGERY method given the literal first (`.replace("file://", "")`), a slice
 #: from `len(...)` (`u[len(PREFIX):]`), a slice from 7 or 8 (`u[7:]`, `u[(7)::]`), the
-#: `.path` of a parse (`urlparse(u).path`). Any other use of the literal (a `startswith`
-#: guard, a constant a test compares with, `f"file://{p}"`) can be a finding only in a module
-#: that names a root, where the literal's assembly lands (`assembly_tree`).
+#: `.path` of a parse (`urlparse(u).path`), or the literal assembled onto (`f"file://{p}"`,
+#: `"file://" + p`: `_assembled`) in a module that names a root, where the assembly lands
+#: (`assembly_tree`). Any other use of the literal (a `startswith` guard, a constant a test
+#: compares with) is never a finding.
 _SURGERY_BYTES = re.compile(
     rb"\."
     + GAP
@@ -198,10 +199,10 @@ class NaiveFileUriScreen(Rule):
         if (b"file:" in data or b"FILE:" in data or b"File:" in data) and FILE_BYTES.search(data):
             return (
                 parses
-                or _ROOT_BYTES.search(data) is not None
                 or _SURGERY_BYTES.search(data) is not None
                 or _CUT_BYTES.search(data) is not None
                 or _len_slice(data)
+                or (_ROOT_BYTES.search(data) is not None and _assembled(data))
             )
         uri_words = URI_BYTES.search(data) is not None
         if not (uri_words or b"scheme" in data):
@@ -330,3 +331,27 @@ def _len_slice(data: bytes) -> bool:
 
 
 _NAME_OR_DOT = IDENTIFIER_BYTES | {ord(".")}
+
+
+#: What follows a `file:/` literal a value is assembled onto: `+`, `%`, `.format`, or another
+#: literal it is joined with (`"file://" f"{p}"`, one f-string to the parser).
+_ASSEMBLED_AFTER = re.compile(CLOSE_GAP + rb"(?:\+|%|\." + GAP + rb"format(?![A-Za-z0-9_])|[rRbBuUfF]{0,2}['\"])")
+_STRING_PREFIX = frozenset(b"rRbBuUfF")
+
+
+def _assembled(data: bytes) -> bool:
+    """`assembly_tree`'s shapes in bytes: a `file:/` literal that is an f-string's start or is
+    followed by `+`, `%`, `.format` or another literal. A file whose `file://` literals are
+    only compared with, tested for or stored names a root often enough (context-forge's test
+    modules: `root_path`, `Root`) that the root word alone let 16 big modules through to `ast`."""
+    for match in FILE_BYTES.finditer(data):
+        at = match.start()
+        quote = data[at]
+        if at >= 2 and data[at - 2] == quote and data[at - 1] == quote:
+            at -= 2  # the third quote of a triple-quoted literal's opening
+        prefix = at
+        while prefix > 0 and data[prefix - 1] in _STRING_PREFIX:
+            prefix -= 1
+        if b"f" in data[prefix:at].lower() or _ASSEMBLED_AFTER.match(data, string_end(data, at)):
+            return True
+    return False
