@@ -287,13 +287,28 @@ FLOOR = textwrap.dedent(
     """
 )
 
+#: What both check scripts walk: every discovered `.py` file of the trees, with its bytes.
+_PYTHON_SOURCES = textwrap.dedent(
+    r"""
+    def python_sources(targets):
+        from mcp_migrate.project.config import resolve_config
+        from mcp_migrate.project.discovery import discover
+
+        for target in targets:
+            for source in discover([target], resolve_config([target])).files:
+                if source.path.endswith(".py"):
+                    with open(source.path, "rb") as fh:
+                        yield source, fh.read()
+    """
+)
+
 # `--lossless`: the syntax screen of issue 21 against the rules on a tree, in one process. Each
 # file goes through the gate and the byte screens as a run does; the files they let through are
 # checked with every rule's `screen_tree` forced open, and each finding must pass the screen_tree
 # of its rule on the file. Every labelled file (labels.toml, firstlook/*.toml) must pass the
 # screen_tree of its label's code, found or not (so a shape the rules learn later is not blocked
 # by the screen); whether the byte screens let it through is reported beside it.
-LOSSLESS = textwrap.dedent(
+LOSSLESS = _PYTHON_SOURCES + textwrap.dedent(
     r"""
     import json, os, sys, time
     targets, labels = json.loads(sys.argv[1]), json.loads(sys.argv[2])
@@ -306,38 +321,31 @@ LOSSLESS = textwrap.dedent(
         from mcp_migrate.core import screening
     except ImportError:
         screening = engine
-    from mcp_migrate.project.config import resolve_config
-    from mcp_migrate.project.discovery import discover
     settings = default_settings()
     rules = {rule.CODE: rule for rule in all_rules()}
     real = {code: rule.screen_tree for code, rule in rules.items()}
     dropped, files, checked, findings, unread, timed = [], 0, 0, 0, 0, []
-    for target in targets:
-        for source in discover([target], resolve_config([target])).files:
-            if not source.path.endswith(".py"):
-                continue
-            files += 1
-            with open(source.path, "rb") as fh:
-                data = fh.read()
-            started = time.perf_counter()  # every byte screen, not only up to the first that opens
-            passing = screening.gate_open(data, settings) and [r.runs_on(data, settings) for r in settings.rules]
-            timed.append((time.perf_counter() - started, source.path))
-            if not passing or not any(passing):
-                continue
-            syntax = screen.read(data, source.path)
-            if syntax is None:
-                unread += 1
-                continue
-            checked += 1
-            for rule in rules.values():
-                rule.screen_tree = classmethod(lambda cls, syntax, settings: True)
-            try:
-                codes = {f.code for f in check_bytes(data, source.path, settings).findings if f.code in rules}
-            finally:
-                for code, rule in rules.items():
-                    rule.screen_tree = real[code]
-            findings += len(codes)
-            dropped.extend((source.path, code) for code in sorted(codes) if not rules[code].screen_tree(syntax, settings))
+    for source, data in python_sources(targets):
+        files += 1
+        started = time.perf_counter()  # every byte screen, not only up to the first that opens
+        passing = screening.gate_open(data, settings) and [r.runs_on(data, settings) for r in settings.rules]
+        timed.append((time.perf_counter() - started, source.path))
+        if not passing or not any(passing):
+            continue
+        syntax = screen.read(data, source.path)
+        if syntax is None:
+            unread += 1
+            continue
+        checked += 1
+        for rule in rules.values():
+            rule.screen_tree = classmethod(lambda cls, syntax, settings: True)
+        try:
+            codes = {f.code for f in check_bytes(data, source.path, settings).findings if f.code in rules}
+        finally:
+            for code, rule in rules.items():
+                rule.screen_tree = real[code]
+        findings += len(codes)
+        dropped.extend((source.path, code) for code in sorted(codes) if not rules[code].screen_tree(syntax, settings))
     label_rows = []
     for label in labels:
         path = label["file"]
@@ -362,7 +370,7 @@ LOSSLESS = textwrap.dedent(
 # file too, `--lossless` answers for it. Slow: every gate-opened file is read with `ast`, and
 # RT001's and RT004's syntax screens follow its imports (22 minutes over the 113 corpus
 # repositories, session 67).
-LOSSLESS_BYTES = textwrap.dedent(
+LOSSLESS_BYTES = _PYTHON_SOURCES + textwrap.dedent(
     r"""
     import dataclasses, json, sys, time
     from collections import Counter, defaultdict
@@ -370,35 +378,28 @@ LOSSLESS_BYTES = textwrap.dedent(
     from mcp_migrate.api import default_settings
     from mcp_migrate.core import screen, screening
     from mcp_migrate.core.engine import check_bytes
-    from mcp_migrate.project.config import resolve_config
-    from mcp_migrate.project.discovery import discover
     settings = default_settings()
     rules = {rule.CODE: rule for rule in settings.rules}
     files, opened, stopped, candidates = 0, 0, Counter(), defaultdict(list)
     started = time.perf_counter()
-    for target in targets:
-        for source in discover([target], resolve_config([target])).files:
-            if not source.path.endswith(".py"):
-                continue
-            files += 1
-            with open(source.path, "rb") as fh:
-                data = fh.read()
-            if not screening.gate_open(data, settings):
-                continue
-            opened += 1
-            held = screening._Held(data)
-            shut = [
-                rule for rule in rules.values()
-                if held.gate(rule, settings) and rule.applies(data) and not rule.screen(data)
-                and not rule.screen_imports(data, source.path, settings)
-            ]
-            if not shut:
-                continue
-            syntax = screen.read(data, source.path)
-            for rule in shut:
-                stopped[rule.CODE] += 1
-                if syntax is None or rule.screen_tree(syntax, settings):
-                    candidates[source.path].append(rule.CODE)
+    for source, data in python_sources(targets):
+        files += 1
+        if not screening.gate_open(data, settings):
+            continue
+        opened += 1
+        held = screening._Held(data)
+        shut = [
+            rule for rule in rules.values()
+            if held.gate(rule, settings) and rule.applies(data) and not rule.screen(data)
+            and not rule.screen_imports(data, source.path, settings)
+        ]
+        if not shut:
+            continue
+        syntax = screen.read(data, source.path)
+        for rule in shut:
+            stopped[rule.CODE] += 1
+            if syntax is None or rule.screen_tree(syntax, settings):
+                candidates[source.path].append(rule.CODE)
     screened = time.perf_counter() - started
     lost = []
     for path, codes in sorted(candidates.items()):
@@ -1184,16 +1185,9 @@ def lossless(repos: Path, trees: list) -> int:
         if repos is not None
         else []
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", LOSSLESS, json.dumps([str(t) for t in trees]), json.dumps(labels)],
-        cwd=REPO,
-        capture_output=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        log(proc.stderr.decode(errors="replace")[-3000:])
+    out = _script_answer(LOSSLESS, json.dumps([str(t) for t in trees]), json.dumps(labels))
+    if out is None:
         return 1
-    out = json.loads(proc.stdout.decode().strip().splitlines()[-1])
     log(
         f"lossless: {out['files']} files, {out['checked']} past the byte screens checked with the syntax screen open "
         f"({out['unread']} the standard parser cannot read: their rules always run), {out['rule_findings']} "
@@ -1222,18 +1216,21 @@ def lossless(repos: Path, trees: list) -> int:
     return 1 if out["dropped"] or blocked else 0
 
 
-def lossless_bytes(trees: list) -> int:
-    """Run LOSSLESS_BYTES over every tree; 1 when a byte screen stops a file its rule finds in."""
-    proc = subprocess.run(
-        [sys.executable, "-c", LOSSLESS_BYTES, json.dumps([str(t) for t in trees])],
-        cwd=REPO,
-        capture_output=True,
-        check=False,
-    )
+def _script_answer(script: str, *args: str) -> dict | None:
+    """The JSON a check script prints last, run in a child from the repository (so it checks
+    this checkout's mcp_migrate); None, with its stderr logged, when it fails."""
+    proc = subprocess.run([sys.executable, "-c", script, *args], cwd=REPO, capture_output=True, check=False)
     if proc.returncode != 0:
         log(proc.stderr.decode(errors="replace")[-3000:])
+        return None
+    return json.loads(proc.stdout.decode().strip().splitlines()[-1])
+
+
+def lossless_bytes(trees: list) -> int:
+    """Run LOSSLESS_BYTES over every tree; 1 when a byte screen stops a file its rule finds in."""
+    out = _script_answer(LOSSLESS_BYTES, json.dumps([str(t) for t in trees]))
+    if out is None:
         return 1
-    out = json.loads(proc.stdout.decode().strip().splitlines()[-1])
     stopped = ", ".join(f"{code} {count}" for code, count in sorted(out["stopped"].items()))
     log(
         f"lossless bytes: {out['files']} files, {out['opened']} the joined gate opens; (file, rule) pairs the byte "
