@@ -24,6 +24,8 @@ OPEN_GAP = rb"(?:\s|\(|" + COMMENT + rb"|\\\r?\n)*"
 CLOSE_GAP = rb"(?:\s|\)|" + COMMENT + rb"|\\\r?\n)*"
 #: The bytes of an ASCII identifier: one before or after a token makes it part of another name.
 IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+#: IDENTIFIER_BYTES in a pattern: a name ends here (`path` in `.path`, not in `.pathname`).
+NAME_ENDS = rb"(?![A-Za-z0-9_])"
 
 
 def whole_words(data: bytes, token: bytes) -> Iterator[int]:

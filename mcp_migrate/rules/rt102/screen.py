@@ -7,7 +7,15 @@ import ast
 import re
 from functools import cached_property
 
-from mcp_migrate.core.byte_code import CLOSE_GAP, GAP, IDENTIFIER_BYTES, OPEN_GAP, ends_before, string_end
+from mcp_migrate.core.byte_code import (
+    CLOSE_GAP,
+    GAP,
+    IDENTIFIER_BYTES,
+    NAME_ENDS,
+    OPEN_GAP,
+    ends_before,
+    string_end,
+)
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -45,9 +53,9 @@ _SURGERY_BYTES = re.compile(
 _LEN_CALL_BYTES = re.compile(rb"len" + GAP + rb"\(")
 _SLICE_OPENED_BYTES = re.compile(rb"\[" + OPEN_GAP + rb"$")
 _CUT_BYTES = re.compile(rb"[78]" + CLOSE_GAP + rb":" + GAP + rb"(?::" + GAP + rb")?\]")
-_PATH_BYTES = re.compile(rb"\." + GAP + rb"path(?![A-Za-z0-9_])")
+_PATH_BYTES = re.compile(rb"\." + GAP + rb"path" + NAME_ENDS)
 #: A root's `.uri.path` (`root.uri.path`, `roots[0].uri .path`).
-_URI_PATH_BYTES = re.compile(rb"uri" + GAP + rb"\." + GAP + rb"path(?![A-Za-z0-9_])")
+_URI_PATH_BYTES = re.compile(rb"uri" + GAP + rb"\." + GAP + rb"path" + NAME_ENDS)
 _ROOT_BYTES = re.compile(rb"(?i)root")
 
 
@@ -320,6 +328,10 @@ def _tests_for_file(node) -> bool:
     return file_text_tree(node) or _scheme_test(node)
 
 
+#: What comes just before a method's or a longer name's `len(` (not the builtin's).
+_NAME_OR_DOT = IDENTIFIER_BYTES | {ord(".")}
+
+
 def _len_slice(data: bytes) -> bool:
     """A slice from `len(...)` (`u[len(PREFIX):]`): the builtin `len(`, not a method or a longer
     name, just after a `[`."""
@@ -330,12 +342,9 @@ def _len_slice(data: bytes) -> bool:
     return False
 
 
-_NAME_OR_DOT = IDENTIFIER_BYTES | {ord(".")}
-
-
 #: What follows a `file:/` literal a value is assembled onto: `+`, `%`, `.format`, or another
 #: literal it is joined with (`"file://" f"{p}"`, one f-string to the parser).
-_ASSEMBLED_AFTER = re.compile(CLOSE_GAP + rb"(?:\+|%|\." + GAP + rb"format(?![A-Za-z0-9_])|[rRbBuUfF]{0,2}['\"])")
+_ASSEMBLED_AFTER = re.compile(CLOSE_GAP + rb"(?:\+|%|\." + GAP + rb"format" + NAME_ENDS + rb"|[rRbBuUfF]{0,2}['\"])")
 _STRING_PREFIX = frozenset(b"rRbBuUfF")
 
 
