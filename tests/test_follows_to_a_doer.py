@@ -135,3 +135,43 @@ def test_both_followers_of_one_file_walk_its_imports_once(tmp_path, monkeypatch)
     assert follows_to_a_doer(data, app, view, 0, NOTIFIES) is False
     assert resolved.count(app) == 1
     assert [root.rsplit("/", 1)[-1] for root in walked] == ["helpers.py"] and solved == walked
+
+
+def test_a_project_package_named_like_the_sdk_is_walked_not_taken_for_any_effect(tmp_path, monkeypatch):
+    # fast-agent: `from mcp import ...` in a module beside the project's own `mcp/` package
+    # resolves to it; the walk follows it instead of counting the module as able to do anything.
+    app = _project(
+        tmp_path,
+        {
+            "mcp/__init__.py": "from .dirs import describe\n",
+            "mcp/dirs.py": QUIET,
+            "helpers.py": "from mcp import describe\n",
+            "app.py": "from helpers import describe\n\ndef tool(d):\n    return describe(d)\n",
+        },
+    )
+    data = open(app, "rb").read()
+
+    def searched(*args):
+        raise AssertionError("imports_a_doer searched a project without a module that asks")
+
+    monkeypatch.setattr(typed_doers, "imports_a_doer", searched)
+    assert follows_to_a_doer(data, app, ProjectView(), 0, ASKS) is False
+
+
+def test_the_types_are_read_only_where_a_module_reached_is_worth_asking_about(tmp_path, monkeypatch):
+    app = _project(
+        tmp_path,
+        {
+            "client.py": "from mcp.types import ListRootsResult\n\nclass Client:\n    def roots(self):\n        return 1\n",
+            "app.py": "import mcp\nfrom client import Client\n\ndef tool():\n    return Client().roots()\n",
+        },
+    )
+    data = open(app, "rb").read()
+    read = []
+    monkeypatch.setattr(typed_doers, "typed_classes", lambda *args: read.append(args[1]) or [])
+    tokens = (b"list_roots", b"ListRoots")
+    asked = []
+    assert typed_doers.typed_module_files(data, app, ProjectView(), tokens, lambda f: asked.append(f) and False) == []
+    assert asked == [str(tmp_path / "client.py")] and read == []
+    typed_doers.typed_module_files(data, app, ProjectView(), tokens, lambda f: True)
+    assert read == [app]

@@ -298,3 +298,41 @@ def test_a_helper_module_with_a_type_alias_is_read_as_any_other(tmp_path):
     assert _findings(os.path.join(package, "server.py"))[0] == (
         "12:27 RT001 info runs `pkg_tools.get_dirs`, a helper of this project that asks for roots"
     )
+
+
+def test_a_token_imported_or_bound_under_its_own_name_makes_no_definition_a_helper():
+    # fast-agent's callback runtime: the SDK's names imported, an attribute typed with one.
+    runtime = """
+        from mcp.types import ListRootsResult
+        if TYPE_CHECKING:
+            from mcp.client.session import (
+                ListRootsFnT,
+            )
+        class Runtime:
+            list_roots_callback: ListRootsFnT | None = field(init=False)
+            def make(self):
+                async def list_roots(ctx):
+                    return ListRootsResult(roots=[])
+                return list_roots
+            def other(self):
+                return 1
+    """
+    assert _words(runtime) == {"make"}
+
+
+def test_a_token_carried_to_another_name_still_leaves_every_definition_a_helper():
+    assert _words("from mcp.types import ListRootsRequest as Ask\n\ndef ask(s):\n    return s.send(Ask())\n") is True
+    assert _words("from .list_roots import *\n\ndef ask(s):\n    return s.send(make())\n") is True
+    assert (
+        _words("class Q:\n    kind: str = LIST_ROOTS\n\n    def ask(self, s):\n        return s.send(self.kind)\n")
+        is True
+    )
+
+
+def test_a_type_alias_line_read_as_an_assignment_is_not_read_by_its_columns():
+    # Before Python 3.12 core.screen.read parses `type Fn = ...` as `Fn = ...`: the value's
+    # columns are five short of the file's, and the file's bytes there would hide the token.
+    data = b"type Fn = ListRootsFnT\n\ndef ask(s):\n    return s.list_roots()\n"
+    tree = ast.parse(data.replace(b"type Fn", b"Fn", 1))
+    assert doing_words(tree, data, RootsRequest.SCREEN, exact=False) is True
+    assert doing_words(ast.parse(b"Fn = 1\n" + data[23:]), b"Fn = 1\n" + data[23:], RootsRequest.SCREEN) == {"ask"}

@@ -99,6 +99,12 @@ TYPE_ALIASES_READ = sys.version_info >= (3, 12)
 _TYPE_ALIAS = re.compile(rb"(?m)^([ \t]*)type[ \t]+(?=[A-Za-z_][A-Za-z0-9_]*[ \t]*[=\[])")
 
 
+def alias_line(line: bytes) -> bool:
+    """Whether `line` begins a `type` alias statement: one whose columns a tree `read` made
+    inexact are not the file's (`Syntax.exact`); every other line's are."""
+    return _TYPE_ALIAS.match(line) is not None
+
+
 def _parsed(data: bytes) -> ast.Module | None:
     """`ast`'s tree of `data`, or None where the parser refuses it."""
     try:

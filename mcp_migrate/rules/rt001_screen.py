@@ -80,8 +80,10 @@ class RootsRequestScreen(Rule):
         if asks_in(syntax):
             return True
         limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
-        return any(
-            module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view)
-            + typed_module_files(syntax.data, syntax.path, view, tokens)
+
+        def worth(source: str) -> bool:
+            return module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
+
+        return any(map(worth, imported_module_files(syntax, view))) or any(
+            map(worth, typed_module_files(syntax.data, syntax.path, view, tokens, worth))
         )

@@ -55,9 +55,11 @@ class ListChangedSendScreen(Rule):
         whose module sends (one call away, across modules)."""
         if sends_in(syntax):
             return True
-        limit, view = settings.max_file_size, view_of(settings)
-        return any(
-            module_may_do(source, limit, cls.SCREEN, sends_in, syntax.mentions, view)
-            for source in imported_module_files(syntax, view)
-            + typed_module_files(syntax.data, syntax.path, view, cls.SCREEN)
+        limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
+
+        def worth(source: str) -> bool:
+            return module_may_do(source, limit, tokens, sends_in, syntax.mentions, view)
+
+        return any(map(worth, imported_module_files(syntax, view))) or any(
+            map(worth, typed_module_files(syntax.data, syntax.path, view, tokens, worth))
         )

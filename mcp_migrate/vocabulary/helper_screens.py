@@ -11,8 +11,8 @@ import ast
 
 from mcp_migrate.core.line_scan import token_lines
 from mcp_migrate.core.project_view import ProjectView, read
+from mcp_migrate.core.screen import alias_line, string
 from mcp_migrate.core.screen import read as read_syntax
-from mcp_migrate.core.screen import string
 from mcp_migrate.vocabulary.effects import aliases_of
 from mcp_migrate.vocabulary.imported_asks import imports_of, module_source
 
@@ -84,10 +84,10 @@ def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen):
     syntax = read_syntax(data, source)
     if syntax is None:
         return True
-    return doing_words(syntax.tree, data, tokens) if screen(syntax) else False
+    return doing_words(syntax.tree, data, tokens, syntax.exact) if screen(syntax) else False
 
 
-def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
+def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True):
     """The names under which another module can run a definition of this one whose body holds
     one of `tokens`: what a rule's analysis of the module keys (`ImportedHelpers`: a function or
     method is a helper when its own body holds a finding, and every finding spells a token).
@@ -95,8 +95,17 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
     spells `helper(...)`, `module.helper(...)` or `instance.helper(...)`), and the names bound
     to an expression naming one of those (`Pinned = Annotated[..., Resolve(_ask)]`). True where
     a token lies outside every `def` (a constant a function reads, a class attribute): then any
-    definition may be a helper, as the module-wide screen always said."""
+    definition may be a helper, as the module-wide screen always said. An import whose tokens
+    each stay under their own name (`from mcp.types import ListRootsResult`) is not such a place:
+    a definition that uses the name spells the token itself (issue 37: fast-agent's callback
+    module, whose imports made every one of its definitions a possible helper, sent a 2,230-line
+    caller's screen through 220 modules' types). Nor is an assignment whose tokens lie only in
+    its target or annotation (`list_roots_callback: ListRootsFnT | None = field(init=False)`):
+    a definition that reads the name spells it, and an annotation carries no value. `exact`:
+    the tree's columns are the file's (core.screen.Syntax.exact); where they are not, those of
+    a `type` alias statement's line are not, and such a statement is not read so."""
     lines = token_lines(data, tokens)
+    text = data.splitlines()  # (as the parser splits them)
     words: set = set()
     covered: set = set()
     stack = list(tree.body)
@@ -110,14 +119,55 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple):
                 covered |= held
         elif node.__class__ is ast.Expr and string(node.value) is not None:  # a docstring: read by no code
             covered.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        elif node.__class__ in _IMPORTS and not _carries_a_token(node, tokens):
+            covered.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        elif (
+            node.__class__ in _BINDINGS
+            and (exact or not alias_line(text[node.lineno - 1]))
+            and not _value_holds(node.value, text, tokens)
+        ):
+            covered.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
         else:  # a class's body, `if TYPE_CHECKING:`, `try:`: the definitions inside
             stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
     uncovered = lines - covered
-    if uncovered:
-        text = data.splitlines()  # (as the parser splits them) a comment alone is read by no code either
+    if uncovered:  # a comment alone is read by no code either
         if any(not text[line - 1].lstrip().startswith(b"#") for line in uncovered):
             return True
     return frozenset(words | aliases_of(tree, words))
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+_IMPORTS = (ast.Import, ast.ImportFrom)
+_BINDINGS = (ast.Assign, ast.AnnAssign)
+
+
+def _carries_a_token(node, tokens: tuple) -> bool:
+    """Whether an import can hand a token's meaning to a name that does not spell it: a name
+    holding a token bound under another (`import ListRootsRequest as Ask`), or every name of a
+    module whose name holds one (`from .roots_list import *`)."""
+    for alias in node.names:
+        name = alias.name.encode()
+        if alias.name == "*":
+            name = (node.module or "").encode()
+        elif alias.asname is None or alias.asname == alias.name:
+            continue
+        if any(token in name for token in tokens):
+            return True
+    return False
+
+
+def _value_holds(value, text: list, tokens: tuple) -> bool:
+    """Whether an assignment's value (None: an annotation alone) spells one of `tokens`, read
+    from the file's lines (`text`) by the node's lines and UTF-8 column offsets."""
+    if value is None:
+        return False
+    lines = text[value.lineno - 1 : value.end_lineno]
+    if not lines:
+        return True
+    if len(lines) == 1:
+        segment = lines[0][value.col_offset : value.end_col_offset]
+    else:
+        segment = b"\n".join([lines[0][value.col_offset :], *lines[1:-1], lines[-1][: value.end_col_offset]])
+    return any(token in segment for token in tokens)

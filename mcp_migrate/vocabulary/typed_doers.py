@@ -45,9 +45,11 @@ _CLOSURE = "typed doers: modules reached"
 #: The view's table: module file -> whether a module its imports reach, itself included, holds a
 #: roots word or was not read (vocabulary.effects.ROOTS_WORDS), once per component.
 _ROOTED = "typed doers: roots word reached"
+#: The view's table: module file -> the modules its imports reach, itself included, that hold a
+#: roots word or were not read, once per component.
+_ROOTED_FILES = "typed doers: modules holding a roots word"
 #: The view's table: module file -> the effects a module its imports reach, itself included, may
-#: have (`_Read.effects`), or None where any may be (one was not read, or one imports an SDK
-#: package's name that is a project file, which the walk does not follow), once per component.
+#: have (`_Read.effects`), or None where any may be (one was not read), once per component.
 _REACHED = "typed doers: effects reached"
 
 
@@ -60,9 +62,6 @@ class _Read(NamedTuple):
     effects: frozenset | None
     #: Whether its bytes hold a roots word (True where they were not read).
     roots: bool
-    #: Whether it imports from an SDK package's name that is a project file (the SDK's own
-    #: repository): `imports_a_doer` reads that module's doers, the walk leaves it out.
-    sdk_local: bool = False
 
 
 def follows_to_a_doer(data: bytes, path: str, view: ProjectView, limit: int, effect: str) -> bool:
@@ -134,16 +133,37 @@ def typed_doer(data: bytes, path: str, view: ProjectView, limit: int, effect: st
     return False
 
 
-def typed_module_files(data: bytes, path: str, view: ProjectView, tokens: tuple) -> list:
+def typed_module_files(data: bytes, path: str, view: ProjectView, tokens: tuple, worth=None) -> list:
     """The module files of the classes the file reaches by types (the syntax screen's twin of
     `typed_doer`: where a call on a typed receiver may run a helper), for a screen that asks
     which of them hold one of `tokens`. Each is a module the file's imports reach
     (`imported_methods`), so where every token holds a roots word and no module reached holds
     one, there are none worth asking about, and the walk over the modules' types, which parses
-    each with `ast`, is not made (issue 37: 66 modules for 4 of fast-agent's files)."""
-    if _rooted(tokens) and not reaches_a_roots_word(data, path, view):
-        return []
+    each with `ast`, is not made (issue 37: 66 modules for 4 of fast-agent's files). Nor is it
+    where `worth` (the rule's question of a module: helper_screens.module_may_do) holds of no
+    module reached that holds a roots word (issue 37: 220 modules' types read for 3 of
+    fast-agent's files, 0.4 s, where no module reached passed)."""
+    if _rooted(tokens):
+        if not reaches_a_roots_word(data, path, view):
+            return []
+        if worth is not None and not _any_worth(data, path, view, worth):
+            return []
     return sorted({cls.source for cls in typed_classes(data, path, view)})
+
+
+def _any_worth(data: bytes, path: str, view: ProjectView, worth) -> bool:
+    """Whether a module the file's imports reach that holds a roots word passes `worth`, or one
+    of them cannot be told (`_ROOTED_FILES`). Every module a typed class comes from is reached,
+    and a module whose screen lets the rule through holds a token, so a roots word (`_rooted`);
+    one that passes by re-exporting names imports the module that may do it, reached as well."""
+    held = view.table(_ROOTED_FILES)
+    files: set = set()
+    for start in _walked(data, path, view, MODULE_LIMIT, None):
+        found = held[start]
+        if found is None:
+            return True
+        files |= found
+    return any(worth(file) for file in sorted(files))
 
 
 def _rooted(tokens: tuple) -> bool:
@@ -257,9 +277,12 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str | None) 
             rooted[successor] for member in component for successor in _edges(member, view) if successor not in members
         )
         effects, known = _effects_reached(component, members, view), view.table(_REACHED)
+        files = _rooted_files(component, members, view)
+        held = view.table(_ROOTED_FILES)
         for member in component:
             rooted[member] = holds
             known[member] = effects
+            held[member] = files
     if effect is not None:
         solved = view.table(_METHODS)
         methods: set = set()
@@ -285,13 +308,30 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str | None) 
             closures[member] = frozen
 
 
+def _rooted_files(component: list, members: set, view: ProjectView) -> frozenset | None:
+    """The `_ROOTED_FILES` answer of a component whose successors are settled."""
+    held = view.table(_ROOTED_FILES)
+    files: set = set()
+    for member in component:
+        read = _module(member, view)
+        if read.roots:
+            files.add(member)
+        for successor in read.edges:
+            if successor not in members:
+                theirs = held[successor]
+                if theirs is None:
+                    return None
+                files |= theirs
+    return frozenset(files)
+
+
 def _effects_reached(component: list, members: set, view: ProjectView) -> frozenset | None:
     """The `_REACHED` answer of a component whose successors are settled."""
     reached = view.table(_REACHED)
     effects: set = set()
     for member in component:
         read = _module(member, view)
-        if read.effects is None or read.sdk_local:
+        if read.effects is None:
             return None
         effects |= read.effects
         for successor in read.edges:
@@ -330,27 +370,20 @@ def _module(source: str, view: ProjectView) -> _Read:
             found = edges[source] = _Read((), None, True)
         else:
             imported = tuple(_imported_files(source, view, facts.imports, facts.plain))
-            found = edges[source] = _Read(imported, facts.effects, facts.roots, _sdk_local(source, view, facts.imports))
+            found = edges[source] = _Read(imported, facts.effects, facts.roots)
     return found
-
-
-def _sdk_local(source: str, view: ProjectView, imports) -> bool:
-    """Whether the module file `source` imports from an SDK package's name that is a project
-    file (`_Read.sdk_local`)."""
-    return any(
-        module.partition(".")[0] in SDK_PACKAGES and module_source(source, module, view) is not None
-        for module, _ in imports
-    )
 
 
 def _imported_files(path: str, view: ProjectView, imports, plain) -> list:
     """The project files the imports of the file at `path` name (`imports`: its `from_imports`;
     `plain`: its `plain_imports`): the modules, and for a package, the submodules `from package
-    import name` may mean."""
+    import name` may mean. An SDK package's name counts where it is a project file (the SDK's
+    own repository, or a package of the project named `mcp`, as `imports_a_doer` reads it);
+    the walk used to leave it out and count such a module as able to do anything, which made
+    every module of fast-agent, whose `fast_agent/mcp/` package its siblings' `from mcp import`
+    resolves to, a reason to search every imported name (issue 37)."""
     found = set()
     for module, names in imports:
-        if module.partition(".")[0] in SDK_PACKAGES:
-            continue
         source = module_source(path, module, view)
         if source is None and not module.startswith("."):
             continue  # not in the project (`typing`, `httpx`): nor are its submodules
@@ -359,8 +392,7 @@ def _imported_files(path: str, view: ProjectView, imports, plain) -> list:
             for name, _ in names:
                 found.add(module_source(path, module + name if module.endswith(".") else f"{module}.{name}", view))
     for module, _ in plain:
-        if module.partition(".")[0] not in SDK_PACKAGES:
-            found.add(module_source(path, module, view))
+        found.add(module_source(path, module, view))
     found.discard(None)
     found.discard(path)
     return sorted(found)
