@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from mcp_migrate.core.modules import may_have_submodules
+from mcp_migrate.core.modules import may_have_submodules, module_file
 from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.vocabulary import typed_doers
 from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES
@@ -175,3 +175,21 @@ def test_the_types_are_read_only_where_a_module_reached_is_worth_asking_about(tm
     assert asked == [str(tmp_path / "client.py")] and read == []
     typed_doers.typed_module_files(data, app, ProjectView(), tokens, lambda f: True)
     assert read == [app]
+
+
+def test_a_module_is_found_in_the_nearest_place_that_holds_it(tmp_path):
+    _project(tmp_path, {"one/pkg/m.py": "", "one/src/pkg/m.py": "", "src/pkg/n.py": "", "one/app.py": ""})
+    view = ProjectView()
+    assert module_file(view, str(tmp_path / "one"), "pkg.m") == str(tmp_path / "one" / "pkg" / "m.py")
+    assert module_file(view, str(tmp_path / "one"), "pkg.n") == str(tmp_path / "src" / "pkg" / "n.py")
+    assert module_file(view, str(tmp_path / "one" / "src"), "pkg.m") == str(tmp_path / "one" / "src" / "pkg" / "m.py")
+    assert module_file(view, str(tmp_path / "one"), "pkg.o") is None
+
+
+def test_a_relative_path_is_asked_about_from_the_working_folder(tmp_path, monkeypatch):
+    _project(tmp_path, {"one/app.py": "", "one/pkg/m.py": "", "two/app.py": "", "two/pkg/sub/m.py": ""})
+    view = ProjectView()
+    monkeypatch.chdir(tmp_path / "one")
+    assert not may_have_submodules(view, "app.py", "pkg.sub")
+    monkeypatch.chdir(tmp_path / "two")
+    assert may_have_submodules(view, "app.py", "pkg.sub")
