@@ -223,6 +223,14 @@ BYTE_PAIRS = [
         id="RT002-a-session-without-a-sixth-argument",
     ),
     pytest.param(
+        "RT103",
+        EXAMPLE_IMPORT + 'class MCPRootSettings:\n    "Root directories this server may read."\n\n\n'
+        "def inside(p, roots: list[MCPRootSettings]):\n    return any(p.startswith(str(r.uri)) for r in roots)\n",
+        "from mcp.types import Root\n\n\ndef inside(p, roots: list[  # the client's\n    Root]):\n"
+        "    return any(p.startswith(str(r.uri)) for r in roots)\n",
+        id="RT103-a-roots-type-only-in-a-longer-name-or-prose",
+    ),
+    pytest.param(
         "RT102",
         EXAMPLE_IMPORT + "# resource URIs\n" + 'def local(uri):\n    return uri.startswith("file://")\n',
         EXAMPLE_IMPORT
@@ -642,3 +650,13 @@ def test_each_rule_is_screened_only_where_its_own_gate_opens(monkeypatch):
     asked.clear()
     screening.screens(b"import mcp\nroots = 1\n", "roots.py", settings, classes)
     assert {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"} <= set(asked)
+
+
+def test_rt103s_byte_screen_reads_a_roots_type_after_which_code_can_go_on():
+    from mcp_migrate.rules.rt103_screen import RootsAsSandboxScreen as Screen
+
+    assert Screen.screen(b"from mcp.types import Root as R\n")
+    assert Screen.screen(b"kind = Root if typed else None\n")
+    assert Screen.screen(b"def f(r: 'ListRootsResult'): ...\n")
+    assert not Screen.screen(b'raise ValueError("Root URI must start with file://")\n')
+    assert not Screen.screen(b"class ProjectRoot(RootModel[str]): ...\n")
