@@ -69,16 +69,28 @@ def test_a_helper_the_walk_does_not_start_from_is_still_followed(tmp_path, case)
     assert _both(_project(tmp_path, CASES[case])) == (True, True)
 
 
-def test_a_project_whose_modules_hold_no_ask_is_not_searched_name_by_name(tmp_path, monkeypatch):
-    app = _project(
-        tmp_path,
-        {
-            "helpers.py": QUIET,
-            "pkg/__init__.py": "from .more import describe\n",
-            "pkg/more.py": QUIET,
-            "app.py": "import helpers\nfrom pkg import describe\n\ndef tool(d):\n    return helpers.describe(describe(d))\n",
-        },
-    )
+#: Projects without a module that asks or sends, each a caller and what it imports.
+QUIET_PROJECTS = {
+    "helpers and a package": {
+        "helpers.py": QUIET,
+        "pkg/__init__.py": "from .more import describe\n",
+        "pkg/more.py": QUIET,
+        "app.py": "import helpers\nfrom pkg import describe\n\ndef tool(d):\n    return helpers.describe(describe(d))\n",
+    },
+    # fast-agent: `from mcp import ...` in a module beside the project's own `mcp/` package
+    # resolves to it; the walk follows it instead of counting the module as able to do anything.
+    "a package of the project named like the SDK, one import away": {
+        "mcp/__init__.py": "from .dirs import describe\n",
+        "mcp/dirs.py": QUIET,
+        "helpers.py": "from mcp import describe\n",
+        "app.py": "from helpers import describe\n\ndef tool(d):\n    return describe(d)\n",
+    },
+}
+
+
+@pytest.mark.parametrize("case", sorted(QUIET_PROJECTS))
+def test_a_project_whose_modules_hold_no_ask_is_not_searched_name_by_name(tmp_path, monkeypatch, case):
+    app = _project(tmp_path, QUIET_PROJECTS[case])
     data = open(app, "rb").read()
 
     def searched(*args):
@@ -135,27 +147,6 @@ def test_both_followers_of_one_file_walk_its_imports_once(tmp_path, monkeypatch)
     assert follows_to_a_doer(data, app, view, 0, NOTIFIES) is False
     assert resolved.count(app) == 1
     assert [root.rsplit("/", 1)[-1] for root in walked] == ["helpers.py"] and solved == walked
-
-
-def test_a_project_package_named_like_the_sdk_is_walked_not_taken_for_any_effect(tmp_path, monkeypatch):
-    # fast-agent: `from mcp import ...` in a module beside the project's own `mcp/` package
-    # resolves to it; the walk follows it instead of counting the module as able to do anything.
-    app = _project(
-        tmp_path,
-        {
-            "mcp/__init__.py": "from .dirs import describe\n",
-            "mcp/dirs.py": QUIET,
-            "helpers.py": "from mcp import describe\n",
-            "app.py": "from helpers import describe\n\ndef tool(d):\n    return describe(d)\n",
-        },
-    )
-    data = open(app, "rb").read()
-
-    def searched(*args):
-        raise AssertionError("imports_a_doer searched a project without a module that asks")
-
-    monkeypatch.setattr(typed_doers, "imports_a_doer", searched)
-    assert follows_to_a_doer(data, app, ProjectView(), 0, ASKS) is False
 
 
 def test_the_types_are_read_only_where_a_module_reached_is_worth_asking_about(tmp_path, monkeypatch):

@@ -42,12 +42,9 @@ _METHODS = "typed doers: methods reached"
 #: The view's table (for the results cache): module file -> the stamps of every module its
 #: imports reach, itself included, worked out once per strongly connected component.
 _CLOSURE = "typed doers: modules reached"
-#: The view's table: module file -> whether a module its imports reach, itself included, holds a
-#: roots word or was not read (vocabulary.effects.ROOTS_WORDS), once per component.
-_ROOTED = "typed doers: roots word reached"
 #: The view's table: module file -> the modules its imports reach, itself included, that hold a
-#: roots word or were not read, once per component.
-_ROOTED_FILES = "typed doers: modules holding a roots word"
+#: roots word or were not read (vocabulary.effects.ROOTS_WORDS), once per component.
+_ROOTED = "typed doers: modules holding a roots word"
 #: The view's table: module file -> the effects a module its imports reach, itself included, may
 #: have (`_Read.effects`), or None where any may be (one was not read), once per component.
 _REACHED = "typed doers: effects reached"
@@ -152,17 +149,12 @@ def typed_module_files(data: bytes, path: str, view: ProjectView, tokens: tuple,
 
 
 def _any_worth(data: bytes, path: str, view: ProjectView, worth) -> bool:
-    """Whether a module the file's imports reach that holds a roots word passes `worth`, or one
-    of them cannot be told (`_ROOTED_FILES`). Every module a typed class comes from is reached,
-    and a module whose screen lets the rule through holds a token, so a roots word (`_rooted`);
-    one that passes by re-exporting names imports the module that may do it, reached as well."""
-    held = view.table(_ROOTED_FILES)
-    files: set = set()
-    for start in _walked(data, path, view, MODULE_LIMIT, None):
-        found = held[start]
-        if found is None:
-            return True
-        files |= found
+    """Whether a module the file's imports reach that holds a roots word (`_ROOTED`) passes
+    `worth`. Every module a typed class comes from is reached, and a module whose screen lets
+    the rule through holds a token, so a roots word (`_rooted`); one that passes by re-exporting
+    names imports the module that may do it, reached as well."""
+    rooted = view.table(_ROOTED)
+    files = set().union(*(rooted[start] for start in _walked(data, path, view, MODULE_LIMIT, None)))
     return any(worth(file) for file in sorted(files))
 
 
@@ -267,22 +259,18 @@ def _solve(root: str, view: ProjectView, limit: int, effect: str | None) -> None
 
 
 def _settle(component: list, view: ProjectView, limit: int, effect: str | None) -> None:
-    """The one answer of a strongly connected component: whether it reaches a roots word
-    (`_ROOTED`), whatever the effect; and for an effect, its modules' own methods with it and the
+    """The one answer of a strongly connected component: the modules it reaches that hold a roots
+    word (`_ROOTED`) and the effects they may have (`_REACHED`), whatever the effect; for an effect, its modules' own methods with it and the
     answers of the components it imports (all settled before it)."""
     members = set(component)
     rooted = view.table(_ROOTED)
     if component[0] not in rooted:
-        holds = any(_module(member, view).roots for member in component) or any(
-            rooted[successor] for member in component for successor in _edges(member, view) if successor not in members
-        )
-        effects, known = _effects_reached(component, members, view), view.table(_REACHED)
-        files = _rooted_files(component, members, view)
-        held = view.table(_ROOTED_FILES)
+        files = _union(component, members, view, _ROOTED, lambda member, read: (member,) if read.roots else ())
+        effects = _union(component, members, view, _REACHED, lambda member, read: read.effects)
+        known = view.table(_REACHED)
         for member in component:
-            rooted[member] = holds
+            rooted[member] = files
             known[member] = effects
-            held[member] = files
     if effect is not None:
         solved = view.table(_METHODS)
         methods: set = set()
@@ -308,39 +296,25 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str | None) 
             closures[member] = frozen
 
 
-def _rooted_files(component: list, members: set, view: ProjectView) -> frozenset | None:
-    """The `_ROOTED_FILES` answer of a component whose successors are settled."""
-    held = view.table(_ROOTED_FILES)
-    files: set = set()
+def _union(component: list, members: set, view: ProjectView, table: str, own) -> frozenset | None:
+    """A component's answer in `table` (`_ROOTED`, `_REACHED`), its successors' settled: what
+    `own(member, read)` gives of each member and the answers of the components it imports,
+    together; None where one of them is None (a module whose effects were not read)."""
+    known = view.table(table)
+    found: set = set()
     for member in component:
         read = _module(member, view)
-        if read.roots:
-            files.add(member)
-        for successor in read.edges:
-            if successor not in members:
-                theirs = held[successor]
-                if theirs is None:
-                    return None
-                files |= theirs
-    return frozenset(files)
-
-
-def _effects_reached(component: list, members: set, view: ProjectView) -> frozenset | None:
-    """The `_REACHED` answer of a component whose successors are settled."""
-    reached = view.table(_REACHED)
-    effects: set = set()
-    for member in component:
-        read = _module(member, view)
-        if read.effects is None:
+        mine = own(member, read)
+        if mine is None:
             return None
-        effects |= read.effects
+        found.update(mine)
         for successor in read.edges:
             if successor not in members:
-                theirs = reached[successor]
+                theirs = known[successor]
                 if theirs is None:
                     return None
-                effects |= theirs
-    return frozenset(effects)
+                found |= theirs
+    return frozenset(found)
 
 
 def _edges(source: str, view: ProjectView) -> tuple:
