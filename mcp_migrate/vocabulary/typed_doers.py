@@ -141,21 +141,13 @@ def typed_module_files(data: bytes, path: str, view: ProjectView, tokens: tuple,
     module reached that holds a roots word (issue 37: 220 modules' types read for 3 of
     fast-agent's files, 0.4 s, where no module reached passed)."""
     if _rooted(tokens):
-        if not reaches_a_roots_word(data, path, view):
-            return []
-        if worth is not None and not _any_worth(data, path, view, worth):
+        # Every module a typed class comes from is reached, and a module whose screen lets the
+        # rule through holds a token, so a roots word; one that passes by re-exporting names
+        # imports the module that may do it, reached as well.
+        files = _rooted_reached(data, path, view)
+        if not files or (worth is not None and not any(worth(file) for file in sorted(files))):
             return []
     return sorted({cls.source for cls in typed_classes(data, path, view)})
-
-
-def _any_worth(data: bytes, path: str, view: ProjectView, worth) -> bool:
-    """Whether a module the file's imports reach that holds a roots word (`_ROOTED`) passes
-    `worth`. Every module a typed class comes from is reached, and a module whose screen lets
-    the rule through holds a token, so a roots word (`_rooted`); one that passes by re-exporting
-    names imports the module that may do it, reached as well."""
-    rooted = view.table(_ROOTED)
-    files = set().union(*(rooted[start] for start in _walked(data, path, view, MODULE_LIMIT, None)))
-    return any(worth(file) for file in sorted(files))
 
 
 def _rooted(tokens: tuple) -> bool:
@@ -163,13 +155,14 @@ def _rooted(tokens: tuple) -> bool:
     return all(any(word in token for word in ROOTS_WORDS) for token in tokens)
 
 
-def reaches_a_roots_word(data: bytes, path: str, view: ProjectView) -> bool:
-    """Whether a project module the file's imports reach, at any depth, holds a roots word (or
-    was not read); never for a file that does not mention MCP, whose `typed_classes` are none."""
+def _rooted_reached(data: bytes, path: str, view: ProjectView) -> frozenset:
+    """The project modules the file's imports reach, at any depth, that hold a roots word or
+    were not read (`_ROOTED`); none for a file that does not mention MCP or has no path, whose
+    `typed_classes` are none."""
     if not path or path.startswith("<") or not mentions_mcp(data):
-        return False
+        return frozenset()
     rooted = view.table(_ROOTED)
-    return any(rooted[start] for start in _walked(data, path, view, MODULE_LIMIT, None))
+    return frozenset().union(*(rooted[start] for start in _walked(data, path, view, MODULE_LIMIT, None)))
 
 
 def imported_methods(data: bytes, path: str, view: ProjectView, limit: int, effect: str) -> frozenset:
@@ -260,8 +253,9 @@ def _solve(root: str, view: ProjectView, limit: int, effect: str | None) -> None
 
 def _settle(component: list, view: ProjectView, limit: int, effect: str | None) -> None:
     """The one answer of a strongly connected component: the modules it reaches that hold a roots
-    word (`_ROOTED`) and the effects they may have (`_REACHED`), whatever the effect; for an effect, its modules' own methods with it and the
-    answers of the components it imports (all settled before it)."""
+    word (`_ROOTED`) and the effects they may have (`_REACHED`), whatever the effect; for an
+    effect, its modules' own methods with it and the answers of the components it imports (all
+    settled before it)."""
     members = set(component)
     rooted = view.table(_ROOTED)
     if component[0] not in rooted:
