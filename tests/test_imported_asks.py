@@ -201,6 +201,94 @@ def test_a_module_constant_or_class_attribute_leaves_every_definition_a_helper()
     assert doing_words(ast.parse(lone_cr), lone_cr, RootsRequest.SCREEN) == {"ask"}
 
 
+#: A roots module as Dev10x writes one (issue 37): a manager whose `refresh` asks, a wiring
+#: function whose words of Roots lie in its docstring, a log message and a handler table's key,
+#: and a plain `def list_roots()` that returns the roots kept.
+ROOTS_MODULE = """
+import logging
+
+import mcp.types as mcp_types
+
+log = logging.getLogger(__name__)
+_kept = []
+
+
+class Manager:
+    async def refresh(self, session):
+        \"\"\"Fetches roots/list again.\"\"\"
+        _kept[:] = (await session.list_roots()).roots
+
+
+def wire(server, manager):
+    \"\"\"Installs the roots/list refresher for notifications/roots/list_changed.\"\"\"
+
+    async def changed(n: mcp_types.RootsListChangedNotification):
+        log.debug("roots/list_changed received: refreshing")
+        await manager.refresh(server.request_context.session)
+
+    server.notification_handlers[mcp_types.RootsListChangedNotification] = changed
+
+
+def list_roots():
+    return {"roots": list(_kept)}
+"""
+
+
+def test_a_definition_whose_words_of_roots_no_rule_reads_is_no_helper():
+    from mcp_migrate.rules.rt001_screen import asks_in
+    from mcp_migrate.rules.rt004_screen import ListChangedSendScreen, sends_in
+
+    data = textwrap.dedent(ROOTS_MODULE).lstrip().encode()
+    tree = ast.parse(data)
+    assert doing_words(tree, data, RootsRequest.SCREEN) == {"refresh", "wire", "list_roots"}
+    assert doing_words(tree, data, RootsRequest.SCREEN, screen=asks_in) == {"refresh"}
+    assert doing_words(tree, data, ListChangedSendScreen.SCREEN) == {"wire"}
+    assert doing_words(tree, data, ListChangedSendScreen.SCREEN, screen=sends_in) == frozenset()
+
+
+CALLS_THE_WIRING = """
+from mcp.server.fastmcp import FastMCP
+
+from pkg_tools.roots import Manager, list_roots, wire
+
+app = FastMCP("files")
+
+
+@app.tool()
+def roots() -> dict:
+    return list_roots()
+
+
+def start():
+    wire(app._mcp_server, Manager())
+"""
+
+
+def test_a_caller_of_a_roots_modules_wiring_and_getter_is_not_parsed(tmp_path, monkeypatch):
+    from mcp_migrate.core import engine
+
+    package = _tree(tmp_path)
+    with open(os.path.join(package, "roots.py"), "w", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(ROOTS_MODULE).lstrip())
+    caller = os.path.join(package, "app.py")
+    with open(caller, "w", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(CALLS_THE_WIRING).lstrip())
+    data = open(caller, "rb").read()
+    decided = screens(data, caller, default_settings())
+    assert "RT001" in {rule.CODE for rule in decided.byte_rules}  # the bytes alone let it through
+    assert decided.codes == frozenset()
+    parsed = []
+    real_parse = engine.cst.parse_module
+    monkeypatch.setattr(engine.cst, "parse_module", lambda text: parsed.append(1) or real_parse(text))
+    assert _findings(caller) == []
+    assert parsed == []
+    with open(caller, "w", encoding="utf-8") as handle:  # a call of the method that asks
+        handle.write(
+            textwrap.dedent(CALLS_THE_WIRING).lstrip() + "\n\nasync def again(s):\n    await Manager().refresh(s)\n"
+        )
+    assert "RT001" in screens(open(caller, "rb").read(), caller, default_settings()).codes
+
+
 #: A caller with a word of Roots (so its bytes reach the syntax screen) that imports a helper
 #: module's function that asks nothing, and one that imports the one that asks.
 CALLS_DESCRIBE = """

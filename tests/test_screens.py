@@ -113,6 +113,7 @@ def test_the_screen_skips_what_no_rule_can_report(monkeypatch):
     quiet = [
         EXAMPLE_IMPORT + "# TODO: ask the client with session.list_roots() one day\n",
         EXAMPLE_IMPORT + 'def f():\n    """Sends notifications/roots/list_changed, see file:///docs."""\n',
+        EXAMPLE_IMPORT + 'def f():\n    """Handles a RootsListChangedNotification; see ListRootsRequest."""\n',
         "from mcp import ClientSession\n\nasync def run(r, w):\n"
         "    async with ClientSession(r, w, None, None, None, None) as s:\n        await s.initialize()\n",
         EXAMPLE_IMPORT + "def badge(tool):\n    return 'ro' if tool.annotations.readOnlyHint else ''\n",
@@ -650,6 +651,33 @@ def test_each_rule_is_screened_only_where_its_own_gate_opens(monkeypatch):
     asked.clear()
     screening.screens(b"import mcp\nroots = 1\n", "roots.py", settings, classes)
     assert {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"} <= set(asked)
+
+
+def test_rt001s_syntax_screen_reads_only_an_async_list_roots_as_a_frameworks_ask():
+    """The rule reports a project's own `def list_roots()` only where it is async (the API its
+    tools await); a plain one returns roots kept already."""
+    from mcp_migrate.rules.rt001_screen import asks_in
+
+    assert not asks_in(screen.read(b"_kept = []\n\ndef list_roots():\n    return list(_kept)\n"))
+    assert asks_in(screen.read(b"_ask = None\n\nasync def list_roots():\n    return await _ask()\n"))
+
+
+@pytest.mark.parametrize(
+    ("source", "sends"),
+    [
+        ("server.notification_handlers[types.RootsListChangedNotification] = on_change\n", False),
+        ("async def on_change(n: RootsListChangedNotification) -> None:\n    pass\n", False),
+        ('def f():\n    """Sends a RootsListChangedNotification."""\n', False),
+        ("n = types.RootsListChangedNotification()\n", True),
+        ("from mcp.types import RootsListChangedNotification as Changed\n\nn = Changed()\n", True),
+        ("class RootsListChangedNotification(BaseModel):\n    method: str\n", True),
+        ("ping = send_roots_list_changed\nsession.send_roots_list_changed()\n", True),
+    ],
+)
+def test_rt004s_syntax_screen_reads_the_notification_type_only_where_a_send_can_use_it(source, sends):
+    from mcp_migrate.rules.rt004_screen import sends_in
+
+    assert sends_in(screen.read(source.encode())) is sends
 
 
 def test_rt103s_byte_screen_reads_a_roots_type_after_which_code_can_go_on():

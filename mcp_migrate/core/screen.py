@@ -167,7 +167,13 @@ class Syntax:
 
     @cached_property
     def _string_text(self) -> str:
-        return "\0".join(self.strings)
+        """The text `mentions` searches besides identifiers: every str literal but a statement's
+        lone string (a docstring), which no code reads or resolves (issue 37: Dev10x's lifespan,
+        whose docstring names ``RootsListChangedNotification``, was parsed for RT005)."""
+        alone = {id(node.value) for node in self.of(ast.Expr)}
+        return "\0".join(
+            {node.value for node in self.of(ast.Constant) if node.value.__class__ is str and id(node) not in alone}
+        )
 
     @cached_property
     def names(self) -> frozenset:

@@ -35,8 +35,9 @@ def asks_in(syntax) -> bool:
         return True
     if method_in_code(syntax, RootsRequestScreen.WIRE_STRINGS, ROOTS_LIST):
         return True
-    # A project's own `def list_roots()` (its framework's ask helper: `leave_FunctionDef`).
-    return any(node.name == "list_roots" for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef))
+    # A project's own `async def list_roots()` (its framework's ask helper: `leave_FunctionDef`,
+    # which reports no plain `def`: a getter of roots kept already).
+    return any(node.name == "list_roots" for node in syntax.of(ast.AsyncFunctionDef))
 
 
 def _awaits_list_roots(value) -> bool:

@@ -4,6 +4,8 @@ standard library's `ast` shows it. The rule (`rt004_list_changed_send`) inherits
 
 from __future__ import annotations
 
+import ast
+
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import mentions_mcp
@@ -18,13 +20,18 @@ from mcp_migrate.vocabulary.wire_names import (
 )
 from mcp_migrate.vocabulary.wrappers_screen import imported_module_files
 
+_NOTIFICATION = "RootsListChangedNotification"
+
 
 def sends_in(syntax) -> bool:
-    """The syntax screen of every send `visit_Call` and the wire strings report:
-    `.send_roots_list_changed()`, the notification type named (built, sent, wrapped or
-    re-implemented), or the method's string or constant; a same-file helper's call site needs one
-    of these in the helper."""
-    if syntax.method_calls("send_roots_list_changed") or syntax.mentions("RootsListChangedNotification"):
+    """The syntax screen of every send `visit_Call`, `visit_ClassDef` and the wire strings
+    report: `.send_roots_list_changed()`, the notification type called (built, to be sent or
+    wrapped) or re-implemented (a class of that name), or the method's string or constant; a
+    same-file helper's call site needs one of these in the helper. The type only named (a
+    handler table's key, an annotation) is an answer's business (RT005), not a send."""
+    if syntax.method_calls("send_roots_list_changed") or syntax.calls_to(_NOTIFICATION):
+        return True
+    if any(node.name == _NOTIFICATION for node in syntax.of(ast.ClassDef)):
         return True
     return method_in_code(syntax, ListChangedSendScreen.WIRE_STRINGS, LIST_CHANGED)
 

@@ -11,7 +11,7 @@ import ast
 
 from mcp_migrate.core.line_scan import token_lines
 from mcp_migrate.core.project_view import ProjectView, read
-from mcp_migrate.core.screen import alias_line, string
+from mcp_migrate.core.screen import Syntax, alias_line, string
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.vocabulary.effects import aliases_of
 from mcp_migrate.vocabulary.imported_asks import imports_of, module_source
@@ -84,10 +84,10 @@ def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen):
     syntax = read_syntax(data, source)
     if syntax is None:
         return True
-    return doing_words(syntax.tree, data, tokens, syntax.exact) if screen(syntax) else False
+    return doing_words(syntax.tree, data, tokens, syntax.exact, screen, source) if screen(syntax) else False
 
 
-def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True):
+def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True, screen=None, path: str = ""):
     """The names under which another module can run a definition of this one whose body holds
     one of `tokens`: what a rule's analysis of the module keys (`ImportedHelpers`: a function or
     method is a helper when its own body holds a finding, and every finding spells a token).
@@ -103,7 +103,11 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True
     its target or annotation (`list_roots_callback: ListRootsFnT | None = field(init=False)`):
     a definition that reads the name spells it, and an annotation carries no value. `exact`:
     the tree's columns are the file's (core.screen.Syntax.exact); where they are not, those of
-    a `type` alias statement's line are not, and such a statement is not read so."""
+    a `type` alias statement's line are not, and such a statement is not read so. `screen`
+    (the rule's syntax screen, as `module_may_do` gives it) is asked of each such definition
+    alone: one whose tokens lie only in its docstring, in a log message or in a handler table's
+    key cannot hold the rule's finding (issue 37: Dev10x's roots module made its wiring function
+    a helper of RT001's and RT004's for every caller), and its lines are then covered."""
     lines = token_lines(data, tokens)
     text = data.splitlines()  # (as the parser splits them)
     words: set = set()
@@ -115,7 +119,8 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True
             first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
             held = {line for line in lines if first <= line <= (node.end_lineno or node.lineno)}
             if held:
-                words.add(node.name)
+                if screen is None or screen(Syntax(ast.Module([node], []), data, path, exact)):
+                    words.add(node.name)
                 covered |= held
         elif node.__class__ is ast.Expr and string(node.value) is not None:  # a docstring: read by no code
             covered.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
