@@ -14,9 +14,11 @@ snapshot); every command runs from a scratch folder, never from a checkout. Per 
 - *-j / -j 1*: the same check with the default workers against `-j 1` (target <= 1.05);
 - *screens / parse* and *parses / files with findings*: one in-process `-j 1` run that times the
   engine's screens over every file and counts `libcst.parse_module` calls, against a bare parse of
-  the files with findings (targets <= 0.3 and <= 1.25); the files it parsed that hold no finding
-  are listed in the JSON with the rules the screens left to run on them, and counted per rule
-  (where a screen lets through what its rule never reports);
+  the files with findings (targets <= 0.3 and <= 1.25), and beside the screens their *token
+  floor*: the files the gate opens searched for the rules' byte tokens, the least any byte
+  screen does (where it is near 0.3x, the target leaves nothing for the rest); the files it
+  parsed that hold no finding are listed in the JSON with the rules the screens left to run on
+  them, and counted per rule (where a screen lets through what its rule never reports);
 - with `--no-findings`: cold check against `ruff check --select UP --no-cache` (target <= 0.75),
   and whether the run imported LibCST at all; beside it, against the same ruff run, two floors that
   no work on the tree can go under: our start-up (`check` of a folder with one file of one line:
@@ -100,8 +102,30 @@ for path in with_findings:
         pass
 bare = time.process_time() - t
 without = sorted({(path, tuple(codes)) for path, codes in parsed if path not in set(with_findings)})
+# The token floor: the files the gate opens searched for the rules' byte tokens (those holding
+# no other), stopping at the first found: the least any byte screen does (best of 3).
+floor = None
+try:
+    from mcp_migrate.api import default_settings, screen_classes
+    from mcp_migrate.core.gates import fewest
+    settings = default_settings()
+    classes = screen_classes(settings.select, settings.extend_apis)
+    gate = screening._gate_tokens(settings, classes)
+    tokens = fewest({t for c in classes for t in (getattr(c, "SCREEN", ()) or ())})
+    gated = [d for d in (open(p, "rb").read() for p in files) if any(t in d for t in gate)]
+    for _ in range(3):
+        t = time.process_time()
+        for d in gated:
+            for token in tokens:
+                if token in d:
+                    break
+        spent = time.process_time() - t
+        floor = spent if floor is None else min(floor, spent)
+except (ImportError, AttributeError):  # a snapshot older than the rules' screen classes
+    pass
 print(json.dumps({"files": files, "with_findings": with_findings, "parses": parses[0],
-                  "screens_s": screen_time[0], "bare_parse_s": bare, "parsed_without_findings": without}))
+                  "screens_s": screen_time[0], "bare_parse_s": bare, "parsed_without_findings": without,
+                  "token_floor_s": floor}))
 """
 
 #: floor2: the interpreter, LibCST's import, reading every discovered file, a bare parse of the
@@ -187,6 +211,10 @@ def measure_tree(tree: Path, runs: int) -> dict:
         "screens_s": p["screens_s"],
         "bare_parse_s": p["bare_parse_s"],
         "screens_per_parse": p["screens_s"] / p["bare_parse_s"] if p["bare_parse_s"] else None,
+        "token_floor_s": p.get("token_floor_s"),
+        "token_floor_per_parse": (
+            p["token_floor_s"] / p["bare_parse_s"] if p.get("token_floor_s") is not None and p["bare_parse_s"] else None
+        ),
         "cold_cpu_s": floor["a"],
         "floor2_cpu_s": floor["b"],
         "cold_per_floor2": floor["ratio"],
@@ -199,7 +227,8 @@ def measure_tree(tree: Path, runs: int) -> dict:
     print(
         f"{tree.name}: {row['files']} files, {n} with findings; LibCST parses {p['parses']} "
         f"({_x(row['parses_per_file_with_findings'])}, <= 1.25); screens {p['screens_s']:.2f} s / bare parse "
-        f"{p['bare_parse_s']:.2f} s = {_x(row['screens_per_parse'])} (<= 0.3); cold {floor['a']:.2f} s / floor2 "
+        f"{p['bare_parse_s']:.2f} s = {_x(row['screens_per_parse'])} (<= 0.3; token floor "
+        f"{_x(row['token_floor_per_parse'])}); cold {floor['a']:.2f} s / floor2 "
         f"{floor['b']:.2f} s = {_x(floor['ratio'])} (<= 2.0); -j {jobs['a']:.2f} s / -j 1 {jobs['b']:.2f} s = "
         f"{_x(jobs['ratio'])} (<= 1.05)",
         flush=True,
