@@ -96,3 +96,21 @@ def test_a_shape_ending_before_a_token_is_found_by_looking_back():
 )
 def test_commas_of_the_call_itself_are_counted(arguments, found):
     assert commas_at_least(b"ClientSession(" + arguments, len(b"ClientSession("), 5) is found
+
+
+@pytest.mark.parametrize(
+    ("arguments", "found"),
+    [
+        (b"r, w, None, None, None, cb)", True),
+        (b"r, w, None, None, None, *rest)", True),  # a `*args` counts: the syntax screen decides
+        (b"r, w, None, None, None, x == y)", True),  # a comparison is no keyword
+        (b"read_stream=r, write_stream=w, a=1, b=2, c=3, d=4)", False),
+        (b"r, w, None, None, None, list_roots_callback=cb)", False),
+        (b"r, w, None, None,  # the rest by name\n    sampling_callback\n    = s, cb=1)", False),
+        (b"r, w, None, None, None, **options)", False),
+        (b"r, w, f(a=1, b=2), None, None, cb)", True),  # a nested call's keywords are its own
+    ],
+)
+def test_positional_commas_stop_at_the_first_keyword_argument(arguments, found):
+    start = len(b"ClientSession(")
+    assert commas_at_least(b"ClientSession(" + arguments, start, 5, positional=True) is found

@@ -215,6 +215,15 @@ BYTE_PAIRS = [
         id="HA002-confirmation-without-google",
     ),
     pytest.param(
+        "HA001",
+        EXAMPLE_IMPORT + "from types import SimpleNamespace\n\n\ndef needs_approval(read_only):\n"
+        '    """Asks unless readOnlyHint is set."""\n'
+        "    return SimpleNamespace(readOnlyHint=read_only, destructiveHint=not read_only)\n",
+        EXAMPLE_IMPORT + "def needs_approval(tool):\n    return not (tool.annotations.  # the hint\n"
+        "        readOnlyHint)\n",
+        id="HA001-a-hint-given-by-keyword-or-in-prose",
+    ),
+    pytest.param(
         "RT002",
         "from mcp import ClientSession\n\n\nasync def run(r, w):\n    async with ClientSession(r, w) as session:\n"
         "        await session.initialize()\n",
@@ -224,12 +233,36 @@ BYTE_PAIRS = [
         id="RT002-a-session-without-a-sixth-argument",
     ),
     pytest.param(
+        "RT002",
+        "from mcp.client.session import ClientSession as Runtime\n\n\nasync def run(t, h, s):\n"
+        "    async with Runtime(\n        read_stream=t[0], write_stream=t[1], read_timeout_seconds=None,\n"
+        "        message_handler=h, logging_callback=h, sampling_callback=s,\n    ) as session:\n"
+        "        await session.initialize()\n",
+        "from mcp.client.session import ClientSession as Runtime\n\n\nasync def run(t, h, cb):\n"
+        "    async with Runtime(\n        t[0], t[1], None, None, None,  # timeout, sampling, elicitation\n"
+        "        cb, message_handler=h,\n    ) as session:\n        await session.initialize()\n",
+        id="RT002-six-arguments-by-keyword",
+    ),
+    pytest.param(
         "RT103",
         EXAMPLE_IMPORT + 'class MCPRootSettings:\n    "Root directories this server may read."\n\n\n'
         "def inside(p, roots: list[MCPRootSettings]):\n    return any(p.startswith(str(r.uri)) for r in roots)\n",
         "from mcp.types import Root\n\n\ndef inside(p, roots: list[  # the client's\n    Root]):\n"
         "    return any(p.startswith(str(r.uri)) for r in roots)\n",
         id="RT103-a-roots-type-only-in-a-longer-name-or-prose",
+    ),
+    pytest.param(
+        "RT101",
+        EXAMPLE_IMPORT + 'def skill(base, name):\n    """Root directory of a skill; its roots are not checked."""\n'
+        '    uri = "https://example.com/" + name\n    return {"uri": uri, "root": base}\n',
+        'from mcp.types import Root as R\n\nr = R(  # the client\'s\n    uri  # where\n    = "https://example.com/repo")\n',
+        id="RT101-a-root-in-prose-and-a-uri-assigned",
+    ),
+    pytest.param(
+        "RT101",
+        EXAMPLE_IMPORT + 'def share(roots, uri):\n    found = roots == uri\n    return {"roots": found, "uri": uri}\n',
+        'result = {"roots"  # listed\n    : ([{"uri": "s3://bucket/data", "name": "data"}])}\n',
+        id="RT101-roots-not-given-a-list",
     ),
     pytest.param(
         "RT102",
@@ -651,6 +684,42 @@ def test_each_rule_is_screened_only_where_its_own_gate_opens(monkeypatch):
     asked.clear()
     screening.screens(b"import mcp\nroots = 1\n", "roots.py", settings, classes)
     assert {"RT001", "RT002", "RT003", "RT004", "RT005", "RT006"} <= set(asked)
+
+
+@pytest.mark.parametrize(
+    ("source", "written"),
+    [
+        ("client.set_roots(  # all of them\n    [a, b])\n", True),
+        ("Client(roots=(a,))\n", True),
+        ("{'roots' :\n  [r]}\n", True),
+        ("roots \\\n = [r]\n", True),
+        ("client.set_roots(roots)\n", False),
+        ("myroots = [r]\nif roots == [r]:\n    pass\n", False),
+        ("reset_roots([r])\n{'roots': roots}\n", False),
+    ],
+)
+def test_rt101s_byte_screen_reads_a_roots_list_where_the_syntax_screen_does(source, written):
+    from mcp_migrate.rules.rt101_screen import _writes_a_roots_list
+
+    assert _writes_a_roots_list(source.encode()) is written
+
+
+@pytest.mark.parametrize(
+    ("source", "passes"),
+    [
+        ("session = Mock(spec=ClientSession)\n", False),
+        ("session = Mock(\n    # typed\n    spec=mcp.ClientSession,\n)\n", False),
+        ("m = Mock(name='s', spec=ClientSession)\n", False),
+        ("Session = ClientSession\n", True),
+        ("Session: type = mcp.ClientSession\n", True),
+        ("x = 1,\nSession = ClientSession\n", True),  # after a tuple statement, not an argument
+        ("Session = Fake if testing else ClientSession\n", True),
+    ],
+)
+def test_rt002s_byte_screen_follows_a_session_bound_to_a_name_not_a_keyword(source, passes):
+    from mcp_migrate.rules.rt002_screen import _session_given_a_callback
+
+    assert _session_given_a_callback(source.encode()) is passes
 
 
 def test_rt001s_syntax_screen_reads_only_an_async_list_roots_as_a_frameworks_ask():

@@ -6,8 +6,10 @@ inherits them and shares the words."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
+from mcp_migrate.core.byte_code import GAP, ends_before, whole_words
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import child_nodes
@@ -138,6 +140,14 @@ class AnnotationTrustScreen(Rule):
     SCREEN = tuple(name.encode() for name in HINTS)
 
     @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """A hint's name where `screen_tree` reads it: after an attribute's `.` or as a string
+        (a subscript's key, a call's argument); not given by keyword (`SimpleNamespace(
+        readOnlyHint=True)`: agent-framework's 163 KB security tests were read with `ast` for
+        it) nor in prose."""
+        return any(ends_before(_READ_BEFORE, data, at) for token in cls.SCREEN for at in whole_words(data, token))
+
+    @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
         """A hint read (an attribute, a subscript, or a call given the hint's name) and a place
         it can decide approval: an approval callable (`require_approval=`,
@@ -162,3 +172,8 @@ class AnnotationTrustScreen(Rule):
             if decision_function(function.name):  # the hint may be read there or one call away
                 return True
         return any(_screen_gate(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
+
+
+#: What comes just before a hint's name that code reads: an attribute's `.` (a gap may follow
+#: it inside brackets) or a string's opening quote.
+_READ_BEFORE = re.compile(rb"(?:\." + GAP + rb"|[\"'])$")

@@ -251,25 +251,24 @@ _NAMED_TOKENS = tuple(token for token in RootsProviderScreen.SCREEN if token != 
 #: What comes after a name that gives it another name (`ClientSession as CS`) or a call.
 _AS = re.compile(GAP + rb"as" + GAP + rb"([A-Za-z_][A-Za-z0-9_]*)")
 _CALL = re.compile(GAP + rb"\(")
+#: The end of a value that names a class, before its name: parentheses opened, then the
+#: modules or objects it is an attribute of (`(mcp.ClientSession`).
+_NAMING_VALUE = GAP + rb"(?:\(" + GAP + rb")*(?:[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"\." + GAP + rb")*$"
 #: What comes before a name that is an assignment's value (`S = ClientSession`, `S = mcp.ClientSession`,
 #: `S = A if c else ClientSession`): the screen's aliases follow those too.
-_ASSIGNED = re.compile(
-    rb"(?:(?<![=!<>])=|\belse|\bif)"
-    + GAP
-    + rb"(?:\("
-    + GAP
-    + rb")*(?:[A-Za-z_][A-Za-z0-9_]*"
-    + GAP
-    + rb"\."
-    + GAP
-    + rb")*$"
-)
+_ASSIGNED = re.compile(rb"(?:(?<![=!<>])=|\belse|\bif)" + _NAMING_VALUE)
+#: What comes before a name that is a keyword argument's value (`Mock(spec=ClientSession)`,
+#: `f(x, spec=mcp.ClientSession)`), which binds no name: after `(`, or after `,` on the same
+#: line (a `,` ending the line before may end a tuple statement: `x = 1,` then `S = ...`).
+_KEYWORD_VALUE = re.compile(rb"(?:\(" + GAP + rb"|,[ \t]*)[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"=(?!=)" + _NAMING_VALUE)
 
 
 def _session_given_a_callback(data: bytes) -> bool:
-    """A call of `ClientSession`, or of a name bound to it, with six arguments or more (the
-    syntax screen's positional `list_roots_callback`, `CLIENT_SESSION_CALLBACK_INDEX`; any
-    kind of argument counts here). A name bound to it by an assignment lets the file through."""
+    """A call of `ClientSession`, or of a name bound to it, with six positional arguments or
+    more (the syntax screen's positional `list_roots_callback`, `CLIENT_SESSION_CALLBACK_INDEX`;
+    a `*args` counts here). A name bound to it by an assignment lets the file through; a
+    keyword argument's value (`Mock(spec=ClientSession)`) binds none (agent-framework's 309 KB
+    MCP test module was read with `ast` for it)."""
     names, seen = [b"ClientSession"], set()
     while names:
         name = names.pop()
@@ -279,11 +278,11 @@ def _session_given_a_callback(data: bytes) -> bool:
         for at in whole_words(data, name):
             end = at + len(name)
             call = _CALL.match(data, end)
-            if call is not None and commas_at_least(data, call.end(), CLIENT_SESSION_CALLBACK_INDEX):
+            if call is not None and commas_at_least(data, call.end(), CLIENT_SESSION_CALLBACK_INDEX, positional=True):
                 return True
             alias = _AS.match(data, end)
             if alias is not None:
                 names.append(alias.group(1))
-            elif ends_before(_ASSIGNED, data, at):
+            elif ends_before(_ASSIGNED, data, at) and not ends_before(_KEYWORD_VALUE, data, at):
                 return True
     return False

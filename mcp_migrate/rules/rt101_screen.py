@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
+from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, given_by_keyword, named_in_code
 from mcp_migrate.core.messages import shorten
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -71,15 +72,21 @@ class RootUriSchemeScreen(Rule):
 
     SCREEN = (b"Root", b"roots")
 
-    #: An MCP import, or a raw payload with a `"roots"` key.
-    #: Where a root's URI is written: `uri=` / `"uri"` (SDK Root, MCPRootSettings, raw roots),
-    #: or a fastmcp/pydantic-ai `roots=[...]` / `set_roots([...])` list.
-    WRITES = (b"uri", b"roots=", b"roots =", b"set_roots")
-
     @classmethod
     def screen(cls, data: bytes) -> bool:
-        """A root and a place its URI is written, not just the word `Root` in MCP code."""
-        return any(t in data for t in cls.SCREEN) and any(t in data for t in cls.WRITES)
+        """A place `screen_tree` reads a root's URI at, in the bytes: `Root` or
+        `MCPRootSettings` named where code can name them (core.byte_code.named_in_code, aliases
+        included: `Root as R`) with `uri=` or `server_uri_alias=` given by keyword; or a list or
+        tuple written as `roots=`, `set_roots(` or a `"roots":` entry (`_writes_a_roots_list`).
+        The words alone let through modules such as agent-framework's 209 KB skills module, whose
+        `Root` is prose in docstrings and whose `uri` an assignment (issue 37)."""
+        if not any(t in data for t in cls.SCREEN):
+            return False
+        if (named_in_code(data, b"Root") or named_in_code(data, b"MCPRootSettings")) and (
+            given_by_keyword(data, b"uri") or given_by_keyword(data, b"server_uri_alias")
+        ):
+            return True
+        return _writes_a_roots_list(data)
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
@@ -116,3 +123,31 @@ class RootUriSchemeScreen(Rule):
                 ):
                     return True
         return False
+
+
+#: After `roots`: given (`roots=`), called (`set_roots(`) or keyed (`"roots":`), then a list or
+#: tuple opened (a parenthesised list too): the values `screen_tree` reads the items of.
+_GIVEN_LIST = re.compile(GAP + rb"=(?!=)" + GAP + rb"[\[(]")
+_CALLED_LIST = re.compile(GAP + rb"\(" + GAP + rb"[\[(]")
+_KEYED_LIST = re.compile(GAP + rb":" + GAP + rb"[\[(]")
+
+
+def _writes_a_roots_list(data: bytes) -> bool:
+    """`roots=[...]` (a keyword, or any binding), `set_roots([...])` or `"roots": [...]` in the
+    bytes, found from each `roots` the search meets (a pattern searched for itself would be
+    tried at every byte)."""
+    at = data.find(b"roots")
+    while at >= 0:
+        end = at + 5
+        before = data[at - 1] if at else None
+        if before in (0x22, 0x27):  # `"roots"` / `'roots'`: a mapping's key
+            if data[end : end + 1] == bytes((before,)) and _KEYED_LIST.match(data, end + 1):
+                return True
+        elif before is None or before not in IDENTIFIER_BYTES:
+            if _GIVEN_LIST.match(data, end):
+                return True
+        elif data[max(0, at - 4) : at] == b"set_" and (at == 4 or data[at - 5] not in IDENTIFIER_BYTES):
+            if _CALLED_LIST.match(data, end):
+                return True
+        at = data.find(b"roots", end)
+    return False

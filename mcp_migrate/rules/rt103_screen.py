@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import ast
-import keyword
-import re
 
-from mcp_migrate.core.byte_code import whole_words
+from mcp_migrate.core.byte_code import named_in_code
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import ROOT_TYPES, mcp_file
 
@@ -29,7 +27,7 @@ class RootsAsSandboxScreen(Rule):
         107 KB, read with `ast` for it)."""
         if b"list_roots" in data:
             return True
-        return any(_named(data, name.encode()) for name in ROOT_TYPES)
+        return any(named_in_code(data, name.encode()) for name in ROOT_TYPES)
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
@@ -54,19 +52,3 @@ class RootsAsSandboxScreen(Rule):
             ):
                 return True
         return False
-
-
-#: A word after a blank: in code, what follows a name so can only be a keyword (`Root as R`,
-#: `Root if ok else None`); another word makes it prose (`"Root URI must start with"`).
-_WORD_AFTER = re.compile(rb"[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
-_KEYWORDS = frozenset(word.encode() for word in keyword.kwlist)
-
-
-def _named(data: bytes, name: bytes) -> bool:
-    """Whether `name` is spelled whole somewhere not followed by a blank and a word that is not
-    a keyword: where code (or a string annotation) can name it."""
-    for at in whole_words(data, name):
-        after = _WORD_AFTER.match(data, at + len(name))
-        if after is None or after.group(1) in _KEYWORDS:
-            return True
-    return False
