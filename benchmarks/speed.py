@@ -110,9 +110,8 @@ try:
     from mcp_migrate.core.gates import fewest
     settings = default_settings()
     classes = screen_classes(settings.select, settings.extend_apis)
-    gate = screening._gate_tokens(settings, classes)
     tokens = fewest({t for c in classes for t in (getattr(c, "SCREEN", ()) or ())})
-    gated = [d for d in (open(p, "rb").read() for p in files) if any(t in d for t in gate)]
+    gated = [d for d in (open(p, "rb").read() for p in files) if screening.gate_open(d, settings, classes)]
     for _ in range(3):
         t = time.process_time()
         for d in gated:

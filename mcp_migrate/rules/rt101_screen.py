@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, given_by_keyword, named_in_code
+from mcp_migrate.core.byte_code import GAP, given_by_keyword, named_in_code, whole_words
 from mcp_migrate.core.messages import shorten
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -134,20 +134,18 @@ _KEYED_LIST = re.compile(GAP + rb":" + GAP + rb"[\[(]")
 
 def _writes_a_roots_list(data: bytes) -> bool:
     """`roots=[...]` (a keyword, or any binding), `set_roots([...])` or `"roots": [...]` in the
-    bytes, found from each `roots` the search meets (a pattern searched for itself would be
-    tried at every byte)."""
-    at = data.find(b"roots")
+    bytes, each looked for after the literal the search finds first (a pattern searched for
+    itself would be tried at every byte)."""
+    if any(_GIVEN_LIST.match(data, at + len(b"roots")) for at in whole_words(data, b"roots")):
+        return True
+    if any(_CALLED_LIST.match(data, at + len(b"set_roots")) for at in whole_words(data, b"set_roots")):
+        return True
+    return any(_KEYED_LIST.match(data, at + len(key)) for key in (b'"roots"', b"'roots'") for at in _found(data, key))
+
+
+def _found(data: bytes, text: bytes):
+    """Every offset of `text` in `data`."""
+    at = data.find(text)
     while at >= 0:
-        end = at + 5
-        before = data[at - 1] if at else None
-        if before in (0x22, 0x27):  # `"roots"` / `'roots'`: a mapping's key
-            if data[end : end + 1] == bytes((before,)) and _KEYED_LIST.match(data, end + 1):
-                return True
-        elif before is None or before not in IDENTIFIER_BYTES:
-            if _GIVEN_LIST.match(data, end):
-                return True
-        elif data[max(0, at - 4) : at] == b"set_" and (at == 4 or data[at - 5] not in IDENTIFIER_BYTES):
-            if _CALLED_LIST.match(data, end):
-                return True
-        at = data.find(b"roots", end)
-    return False
+        yield at
+        at = data.find(text, at + 1)
