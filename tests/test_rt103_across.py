@@ -119,3 +119,36 @@ def test_a_string_annotation_is_a_source_only_when_it_names_a_roots_type(annotat
     origins = Origins(module, Resolver())
     function = module.body[1]
     assert (origins.name("dirs", origins.scope_of(function)) == frozenset({OWN})) is source
+
+
+#: The guards module with no roots of its own: no SDK roots type, no `list_roots` (its docstring
+#: still names `Root`: the bytes let it through, its syntax does not).
+GUARDS_WITHOUT_ROOTS = GUARDS.replace("from mcp import types\n", "").replace(
+    "Snapshot = tuple[types.Root, ...]", "Snapshot = tuple[str, ...]"
+)
+
+
+#: The callers' guard test alone, in a file that lists roots but hands them to no other module.
+TESTS_ONLY = (
+    CALLERS[: CALLERS.index("async def refresh")].replace(", registry, within", "")
+    + "async def count(ctx: Context) -> int:\n    return len((await ctx.session.list_roots()).roots)\n"
+)
+
+
+@pytest.mark.parametrize(("guards", "parsed"), [(GUARDS, True), (GUARDS_WITHOUT_ROOTS, False)])
+def test_a_gate_module_without_roots_of_its_own_is_not_parsed_for_its_callers_test(
+    tmp_path, monkeypatch, guards, parsed
+):
+    """`if not guard.contains(path)` asks whether `PathGuard.contains` decides against roots it
+    holds itself: a module that names no roots type and never lists roots cannot, and its screens
+    say so before LibCST reads it."""
+    from mcp_migrate.vocabulary import file_effects
+
+    assert "types.Root" not in GUARDS_WITHOUT_ROOTS and "list_roots" not in GUARDS_WITHOUT_ROOTS
+    (tmp_path / "across_guards.py").write_text(guards, encoding="utf-8")
+    read = []
+    real_parse = file_effects.cst.parse_module
+    monkeypatch.setattr(file_effects.cst, "parse_module", lambda data: read.append(data) or real_parse(data))
+    found = {f[:3] for f in _findings(tmp_path / "across_callers.py", TESTS_ONLY) if f[2] == "RT103"}
+    assert ((17, 16, "RT103") in found) is parsed
+    assert (guards.encode() in read) is parsed
