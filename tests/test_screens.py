@@ -163,6 +163,21 @@ SCREENED_PAIRS = [
         id="RT102-a-len-slice-of-a-name-no-file-literal-is-bound-to",
     ),
     pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + "def make(p, roots):\n"
+        '    created = ResourceCreate(name="r", uri=f"file://{p}")  # a resource\'s, in a file saying roots\n'
+        "    created.save()\n    return len(roots)\n",
+        EXAMPLE_IMPORT + 'def make(p, roots):\n    uri = f"file://{p}"\n    add_root(uri)\n    return len(roots)\n',
+        id="RT102-an-assembled-uri-in-a-file-saying-roots-lands-in-no-root",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + "def check(p, roots):\n"
+        '    if f"file://{p}" in resource_uris:  # compared with resources\n        return len(roots)\n',
+        EXAMPLE_IMPORT + 'def check(p, roots):\n    if f"file://{p}" in root_uris:\n        return len(roots)\n',
+        id="RT102-an-assembled-uri-compared-with-no-root",
+    ),
+    pytest.param(
         "HA002",
         'from foundry.tools import McpToolbox\nMcpToolbox(require_approval="never")\n',
         'from agents.mcp import MCPServerStdio\nMCPServerStdio(params={}, require_approval="never")\n',

@@ -52,7 +52,8 @@ from mcp_migrate.core.sdk import EXAMPLE_IMPORT
 from mcp_migrate.core.syntax import ancestry, code_of, enclosing, iter_nodes, literal, positional
 from mcp_migrate.rules.rt102.fixes import path_only_fix, to_path_fix, to_uri_fix
 from mcp_migrate.rules.rt102.frames import Frame, Pending, bound_name, branch_of, enclosing_test, only_tested
-from mcp_migrate.rules.rt102.screen import SURGERY, NaiveFileUriScreen, says_root
+from mcp_migrate.rules.rt102.landing_screen import says_root
+from mcp_migrate.rules.rt102.screen import SURGERY, NaiveFileUriScreen
 from mcp_migrate.rules.rt102.vocabulary import (
     EXITS,
     FS_MODULES,

@@ -22,6 +22,7 @@ from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import mcp_file
+from mcp_migrate.rules.rt102.landing_screen import lands_in_root_somewhere, says_root
 
 FILE_BYTES = re.compile(rb"(?i)['\"]file:/")
 
@@ -36,7 +37,7 @@ SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsp
 #: from `len(...)` (`u[len(PREFIX):]`), a slice from 7 or 8 (`u[7:]`, `u[(7)::]`), the
 #: `.path` of a parse (`urlparse(u).path`), or the literal assembled onto (`f"file://{p}"`,
 #: `"file://" + p`: `_assembled`) in a module that names a root, where the assembly lands
-#: (`assembly_tree`). Any other use of the literal (a `startswith` guard, a constant a test
+#: (`landing_screen`). Any other use of the literal (a `startswith` guard, a constant a test
 #: compares with) is never a finding.
 _SURGERY_BYTES = re.compile(
     rb"\."
@@ -71,13 +72,15 @@ def file_text_tree(node) -> bool:
 def surgery_tree(syntax) -> bool:
     """String surgery on a `file:/` literal (`_surgery`, `_split_index`), or assembly of one
     (`_format`, `visit_FormattedString`, `visit_BinaryOperation`) in a file whose code says
-    "root" somewhere (`assembly_tree`)."""
+    "root" somewhere, where the assembled URI may land in a root (`landing_screen`)."""
     for name in SURGERY:
         for call in syntax.method_calls(name):
             args = screen_positional(call)
             if args and file_text_tree(args[0]):
                 return True
-    return assembly_tree(syntax) and says_root_anywhere(syntax)
+    if not says_root_anywhere(syntax):
+        return False
+    return lands_in_root_somewhere(syntax, assembled(syntax))
 
 
 def says_root_anywhere(syntax) -> bool:
@@ -88,21 +91,22 @@ def says_root_anywhere(syntax) -> bool:
     return any(says_root(name) for name in syntax.identifiers) or any(says_root(text) for text in syntax.strings)
 
 
-def assembly_tree(syntax) -> bool:
-    """A `file://` URI assembled from a value: `.format`, an f-string, `+` or `%`."""
+def assembled(syntax) -> list:
+    """Each `file://` URI assembled from a value: `.format`, an f-string, `+` or `%`."""
+    found = []
     for call in syntax.method_calls("format"):
         text = screen_string(call.func.value)
         if text is not None and text.startswith("file://"):
-            return True
+            found.append(call)
     for node in syntax.of(ast.JoinedStr):
         first = screen_string(node.values[0]) if node.values else None
         if first is not None and len(node.values) > 1 and first.lower().startswith("file://"):
-            return True
+            found.append(node)
     for node in syntax.of(ast.BinOp):
         text = screen_string(node.left)
         if text is not None and node.op.__class__ in (ast.Add, ast.Mod) and text.lower().startswith("file://"):
-            return True
-    return False
+            found.append(node)
+    return found
 
 
 def first_given(call):
@@ -165,14 +169,6 @@ def _scheme_test(node) -> bool:
     return any(screen_string(side) == "file" for side in sides) and any(
         side.__class__ is ast.Attribute and side.attr == "scheme" for side in sides
     )
-
-
-def says_root(name: str | None) -> bool:
-    """An identifier whose words name a root or roots (`roots`, `ClientRoot`, `root_uri`,
-    `_make_list_roots_result`, `mock_root`)."""
-    if not name:
-        return False
-    return bool({"root", "roots"} & set(words(name)))
 
 
 class NaiveFileUriScreen(Rule):

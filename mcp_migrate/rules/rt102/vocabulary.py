@@ -7,9 +7,7 @@ import libcst as cst
 
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.syntax import ancestry, enclosing, literal
-from mcp_migrate.rules.rt102.screen import (
-    says_root,
-)
+from mcp_migrate.rules.rt102.landing_screen import says_root
 from mcp_migrate.vocabulary.calls import call_qualified
 from mcp_migrate.vocabulary.words import last_identifier, words
 
