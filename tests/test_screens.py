@@ -737,13 +737,30 @@ def test_rt002s_byte_screen_follows_a_session_bound_to_a_name_not_a_keyword(sour
     assert _session_given_a_callback(source.encode()) is passes
 
 
-def test_rt001s_syntax_screen_reads_only_an_async_list_roots_as_a_frameworks_ask():
-    """The rule reports a project's own `def list_roots()` only where it is async (the API its
-    tools await); a plain one returns roots kept already."""
+@pytest.mark.parametrize(
+    ("source", "asks"),
+    [
+        ("_ask = None\n\nasync def list_roots():\n    return await _ask()\n", True),
+        ("_kept = []\n\ndef list_roots():\n    return list(_kept)\n", False),  # roots kept already
+        ("_kept = []\n\nasync def list_roots():\n    return list(_kept)\n", False),  # awaits nothing
+        # a test's stand-in for a service's method, nested in the test
+        (
+            "async def test_admin(monkeypatch):\n    async def list_roots():\n        return await fetch()\n"
+            "    monkeypatch.setattr(service, 'list_roots', list_roots)\n",
+            False,
+        ),
+        ("class Client:\n    async def list_roots(self):\n        return await self._get()\n", False),
+    ],
+)
+def test_rt001s_syntax_screen_reads_only_a_module_level_async_list_roots_as_a_frameworks_ask(source, asks):
+    """The rule reports a project's own `def list_roots()` only where it is async, at module
+    level and awaits something (the API its tools await, `leave_FunctionDef`); a plain one
+    returns roots kept already, and a method or a nested function is no framework's API."""
     from mcp_migrate.rules.rt001_screen import asks_in
 
-    assert not asks_in(screen.read(b"_kept = []\n\ndef list_roots():\n    return list(_kept)\n"))
-    assert asks_in(screen.read(b"_ask = None\n\nasync def list_roots():\n    return await _ask()\n"))
+    assert asks_in(screen.read(source.encode())) is asks
+    data = ("from mcp.server.fastmcp import FastMCP\n\n" + source).encode()
+    assert [f.code for f in check_bytes(data, "x.py", default_settings()).findings] == (["RT001"] if asks else [])
 
 
 @pytest.mark.parametrize(

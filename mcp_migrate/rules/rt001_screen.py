@@ -35,9 +35,15 @@ def asks_in(syntax) -> bool:
         return True
     if method_in_code(syntax, RootsRequestScreen.WIRE_STRINGS, ROOTS_LIST):
         return True
-    # A project's own `async def list_roots()` (its framework's ask helper: `leave_FunctionDef`,
-    # which reports no plain `def`: a getter of roots kept already).
-    return any(node.name == "list_roots" for node in syntax.of(ast.AsyncFunctionDef))
+    # A project's own module-level `async def list_roots()` that awaits something (its
+    # framework's ask helper: `leave_FunctionDef`, which reports no plain `def`, no method and no
+    # nested stand-in: a getter of roots kept already, a test's fake of a service's method).
+    return any(
+        node.__class__ is ast.AsyncFunctionDef
+        and node.name == "list_roots"
+        and any(inner.__class__ is ast.Await for inner in ast.walk(node))
+        for node in syntax.tree.body
+    )
 
 
 def _awaits_list_roots(value) -> bool:
