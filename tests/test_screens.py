@@ -316,6 +316,24 @@ BYTE_PAIRS = [
 ]
 
 
+def test_rt101s_syntax_screen_reads_a_roots_entry_through_its_root_mappings():
+    """A `"roots"` entry's URIs are the `"uri"` of its root mappings (`visit_DictElement`); its
+    plain strings are no root's (a gateway's permission table: `{"roots": ("roots",)}`), while
+    a list given as `roots=` may hold URIs itself (fastmcp's `roots=["/srv"]`)."""
+    settings = default_settings()
+    quiet = (EXAMPLE_IMPORT + 'SECTIONS = {"roots": ("roots", "/admin/roots"), "tools": ("tools",)}\n').encode()
+    loud = (EXAMPLE_IMPORT + 'ANSWER = {"roots": [{"uri": "https://example.com/repo", "name": "repo"}]}\n').encode()
+    given = (
+        "from fastmcp import Client\n\nclient = Client('server.py', roots=['/home/me/repo'])\n"
+    ).encode()
+    assert "RT101" in {rule.CODE for rule in engine.screens(quiet, "x.py", settings).byte_rules}
+    assert "RT101" not in engine.screens(quiet, "x.py", settings).codes
+    assert check_bytes(quiet, "x.py", settings).findings == []
+    for data in (loud, given):
+        assert "RT101" in engine.screens(data, "y.py", settings).codes
+        assert "RT101" in {f.code for f in check_bytes(data, "y.py", settings).findings}
+
+
 @pytest.mark.parametrize(("code", "quiet", "loud"), BYTE_PAIRS)
 def test_the_byte_screen_finds_where_the_finding_stands(code, quiet, loud):
     settings = default_settings()

@@ -105,24 +105,36 @@ class RootUriSchemeScreen(Rule):
             for kw in call.keywords:
                 if kw.arg in ("uri", "server_uri_alias") and classify_tree(kw.value) is not None:
                     return True
-        lists = [value for _, value in syntax.keyword_calls("roots")]
-        lists.extend(args[0] for call in syntax.method_calls("set_roots") if (args := screen_positional(call)))
-        for mapping in syntax.of(ast.Dict):
-            lists.extend(
-                v for k, v in zip(mapping.keys, mapping.values) if k is not None and screen_string(k) == "roots"
-            )
-        for value in lists:
-            if value.__class__ not in (ast.List, ast.Tuple):
-                continue
-            for item in value.elts:
-                if classify_tree(item) is not None:
-                    return True
-                if item.__class__ is ast.Dict and any(
-                    k is not None and screen_string(k) == "uri" and classify_tree(v) is not None
-                    for k, v in zip(item.keys, item.values)
-                ):
-                    return True
+        given = [value for _, value in syntax.keyword_calls("roots")]
+        given.extend(args[0] for call in syntax.method_calls("set_roots") if (args := screen_positional(call)))
+        keyed = [
+            v
+            for mapping in syntax.of(ast.Dict)
+            for k, v in zip(mapping.keys, mapping.values)
+            if k is not None and screen_string(k) == "roots"
+        ]
+        # A given list's items may be URIs themselves (fastmcp's `roots=["/srv"]`); a `"roots"`
+        # entry's only through their `"uri"` (a roots answer; `{"roots": ("roots",)}` is a
+        # permission table, not a root).
+        return any(_writes_a_uri(value, strings=True) for value in given) or any(
+            _writes_a_uri(value, strings=False) for value in keyed
+        )
+
+
+def _writes_a_uri(value, strings: bool) -> bool:
+    """Whether a list or tuple holds a URI `classify_tree` reads: an item itself (`strings`), or
+    the `"uri"` of a root mapping."""
+    if value.__class__ not in (ast.List, ast.Tuple):
         return False
+    for item in value.elts:
+        if strings and classify_tree(item) is not None:
+            return True
+        if item.__class__ is ast.Dict and any(
+            k is not None and screen_string(k) == "uri" and classify_tree(v) is not None
+            for k, v in zip(item.keys, item.values)
+        ):
+            return True
+    return False
 
 
 #: After `roots`: given (`roots=`), called (`set_roots(`) or keyed (`"roots":`), then a list or
