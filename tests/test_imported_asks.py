@@ -424,3 +424,44 @@ def test_a_type_alias_line_read_as_an_assignment_is_not_read_by_its_columns():
     tree = ast.parse(data.replace(b"type Fn", b"Fn", 1))
     assert doing_words(tree, data, RootsRequest.SCREEN, exact=False) is True
     assert doing_words(ast.parse(b"Fn = 1\n" + data[23:]), b"Fn = 1\n" + data[23:], RootsRequest.SCREEN) == {"ask"}
+
+
+#: A test of the helpers' callers: it patches the helper that asks by its dotted name and reads
+#: the mock back, running nothing of it.
+PATCHES_THE_HELPER = """
+from unittest import mock
+
+from mcp.server.fastmcp import FastMCP
+
+from pkg_tools import helpers
+
+
+def test_show():
+    with mock.patch("pkg_tools.helpers.get_dirs", return_value=["/srv"]):
+        assert helpers.get_dirs.return_value == ["/srv"]
+"""
+
+
+def test_a_helper_only_patched_or_read_runs_nothing_and_is_not_parsed_for(tmp_path, monkeypatch):
+    """The rules follow a helper where a call runs it (`wrappers.imported_target`) or, for RT001,
+    where a parameter's annotation names it: a test that patches the helper by its dotted name
+    and reads the mock back spells it and runs nothing (issue 37: a gateway's tests patched
+    `root_service.list_roots`, a word of its main module). Calling it is a finding."""
+    from mcp_migrate.core import engine
+
+    package = _tree(tmp_path)
+    caller = os.path.join(package, "test_show.py")
+    with open(caller, "w", encoding="utf-8") as handle:
+        handle.write(textwrap.dedent(PATCHES_THE_HELPER).lstrip())
+    data = open(caller, "rb").read()
+    decided = screens(data, caller, default_settings())
+    assert "RT001" in {rule.CODE for rule in decided.byte_rules} and "RT001" not in decided.codes
+    parsed = []
+    real_parse = engine.cst.parse_module
+    monkeypatch.setattr(engine.cst, "parse_module", lambda text: parsed.append(1) or real_parse(text))
+    assert _findings(caller) == [] and parsed == []
+    with open(caller, "a", encoding="utf-8") as handle:
+        handle.write("\n\nasync def test_ask(ctx):\n    assert await helpers.get_dirs(ctx)\n")
+    assert _findings(caller) == [
+        "14:18 RT001 info runs `pkg_tools.helpers.get_dirs`, a helper of this project that asks for roots"
+    ]

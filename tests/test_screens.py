@@ -323,9 +323,7 @@ def test_rt101s_syntax_screen_reads_a_roots_entry_through_its_root_mappings():
     settings = default_settings()
     quiet = (EXAMPLE_IMPORT + 'SECTIONS = {"roots": ("roots", "/admin/roots"), "tools": ("tools",)}\n').encode()
     loud = (EXAMPLE_IMPORT + 'ANSWER = {"roots": [{"uri": "https://example.com/repo", "name": "repo"}]}\n').encode()
-    given = (
-        "from fastmcp import Client\n\nclient = Client('server.py', roots=['/home/me/repo'])\n"
-    ).encode()
+    given = b"from fastmcp import Client\n\nclient = Client('server.py', roots=['/home/me/repo'])\n"
     assert "RT101" in {rule.CODE for rule in engine.screens(quiet, "x.py", settings).byte_rules}
     assert "RT101" not in engine.screens(quiet, "x.py", settings).codes
     assert check_bytes(quiet, "x.py", settings).findings == []

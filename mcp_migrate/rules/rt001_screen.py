@@ -13,7 +13,7 @@ from mcp_migrate.core.sdk import (
     mentions_mcp,
 )
 from mcp_migrate.vocabulary.effects import ASKS
-from mcp_migrate.vocabulary.helper_screens import module_may_do
+from mcp_migrate.vocabulary.helper_screens import module_may_do, runs_by
 from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer, typed_module_files
 from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, method_in_code
 from mcp_migrate.vocabulary.wrappers_screen import imported_module_files
@@ -87,9 +87,10 @@ class RootsRequestScreen(Rule):
         if asks_in(syntax):
             return True
         limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
+        runs = runs_by(syntax, annotations=True)  # a call, or a parameter typed with an alias
 
         def worth(source: str) -> bool:
-            return module_may_do(source, limit, tokens, asks_in, syntax.mentions, view)
+            return module_may_do(source, limit, tokens, asks_in, syntax.mentions, view, runs)
 
         return any(map(worth, imported_module_files(syntax, view))) or any(
             map(worth, typed_module_files(syntax.data, syntax.path, view, tokens, worth))

@@ -10,7 +10,7 @@ from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import mentions_mcp
 from mcp_migrate.vocabulary.effects import NOTIFIES
-from mcp_migrate.vocabulary.helper_screens import module_may_do
+from mcp_migrate.vocabulary.helper_screens import module_may_do, runs_by
 from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer, typed_module_files
 from mcp_migrate.vocabulary.wire_names import (
     LIST_CHANGED,
@@ -63,9 +63,10 @@ class ListChangedSendScreen(Rule):
         if sends_in(syntax):
             return True
         limit, tokens, view = settings.max_file_size, cls.SCREEN, view_of(settings)
+        runs = runs_by(syntax, annotations=False)  # `_imported`: a call
 
         def worth(source: str) -> bool:
-            return module_may_do(source, limit, tokens, sends_in, syntax.mentions, view)
+            return module_may_do(source, limit, tokens, sends_in, syntax.mentions, view, runs)
 
         return any(map(worth, imported_module_files(syntax, view))) or any(
             map(worth, typed_module_files(syntax.data, syntax.path, view, tokens, worth))

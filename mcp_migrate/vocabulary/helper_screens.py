@@ -21,19 +21,42 @@ from mcp_migrate.vocabulary.imported_asks import imports_of, module_source
 _MAY_DO = "imported asks: may do"
 
 
-def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned, view: ProjectView) -> bool:
+def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned, view: ProjectView, runs=None) -> bool:
     """The syntax screen's test of a module a call may run a helper of: whether it can hold a
     helper that does what the rule reports, as `ImportedHelpers._keys` would find it (the same
     size limit and tokens), by `screen` (the rule's own syntax screen) and the names of its
     definitions that can hold one (`doing_words`), one of which the calling file must spell
-    (`mentioned`); or re-exports, on a statement naming something the calling file mentions, one
-    from a module that can."""
-    if _spells_a_doer(_may_do(source, limit, tokens, screen, view), mentioned):
+    where it can run it (`runs`, by default wherever it is `mentioned`); or re-exports, on a
+    statement naming something the calling file mentions, one from a module that can."""
+    runs = runs or mentioned
+    if _spells_a_doer(_may_do(source, limit, tokens, screen, view), runs):
         return True
     return any(
-        any(mentioned(name) for name in names) and _spells_a_doer(words, mentioned)
+        any(mentioned(name) for name in names) and _spells_a_doer(words, runs)
         for names, words in _doing_reexports(source, limit, tokens, screen, view)
     )
+
+
+def runs_by(syntax, annotations: bool):
+    """Whether the file spells a word where it can run another module's helper as the rules
+    follow one: the name a call's callee ends with (`helper(...)`, `module.helper(...)`,
+    `instance.helper(...)`: `wrappers.imported_target`; or what an alias it calls stands for,
+    `dirs_of(...)` after `import allowed_dirs as dirs_of`), and with `annotations` a word a
+    parameter's annotation spells (RT001's `visit_Param`: a type alias whose marker asks,
+    `p: scope.Pinned`). A helper's name only read, patched or quoted runs nothing (issue 37: a
+    gateway's tests patch `root_service.list_roots` by its dotted name, and `list_roots` was a
+    word of the gateway's main module)."""
+    called = set().union(*(syntax.symbols(call.func) for call in syntax.of(ast.Call)))  # aliases too
+    texts: list = []
+    if annotations:
+        for arg in syntax.of(ast.arg):
+            for node in ast.walk(arg.annotation) if arg.annotation is not None else ():
+                kind = node.__class__
+                if kind is ast.Name or kind is ast.Attribute:
+                    called |= syntax.symbols(node)
+                elif kind is ast.Constant and node.value.__class__ is str:
+                    texts.append(node.value)
+    return lambda word: word in called or any(word in text for text in texts)
 
 
 #: The view's table: (module file, limit, tokens) -> (its re-exports from a module that may do
