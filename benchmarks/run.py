@@ -1229,9 +1229,16 @@ def lossless(repos: Path, trees: list) -> int:
 
 
 def _script_answer(script: str, *args: str) -> dict | None:
-    """The JSON a check script prints last, run in a child from the repository (so it checks
-    this checkout's mcp_migrate); None, with its stderr logged, when it fails."""
-    proc = subprocess.run([sys.executable, "-c", script, *args], cwd=REPO, capture_output=True, check=False)
+    """The JSON a check script prints last, run in a child; None, with its stderr logged, when
+    it fails. The child checks the mcp_migrate PYTHONPATH names (a snapshot being measured), else
+    this checkout's, and runs from a scratch folder: a `python -c` child imports from its working
+    folder first, so run from the checkout it measured the checkout whatever PYTHONPATH said
+    (session 69's first "before" of `--lossless` was the new code)."""
+    env = dict(os.environ, PYTHONPATH=os.environ.get("PYTHONPATH") or str(REPO))
+    with tempfile.TemporaryDirectory() as scratch:
+        proc = subprocess.run(
+            [sys.executable, "-c", script, *args], cwd=scratch, env=env, capture_output=True, check=False
+        )
     if proc.returncode != 0:
         log(proc.stderr.decode(errors="replace")[-3000:])
         return None
