@@ -51,10 +51,9 @@ def runs_by(syntax, annotations: bool):
     if annotations:
         for arg in syntax.of(ast.arg):
             for node in ast.walk(arg.annotation) if arg.annotation is not None else ():
-                kind = node.__class__
-                if kind is ast.Name or kind is ast.Attribute:
+                if isinstance(node, (ast.Name, ast.Attribute)):
                     called |= syntax.symbols(node)
-                elif kind is ast.Constant and node.value.__class__ is str:
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str):
                     texts.append(node.value)
     return lambda word: word in called or any(word in text for text in texts)
 

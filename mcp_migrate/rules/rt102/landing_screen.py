@@ -98,14 +98,13 @@ def _names_root(expr) -> bool:
     words name a root, or a string saying "root" (any spelling of it: a superset of the rule's
     words, so the screen never says no where the rule could say yes)."""
     for node in ast.walk(expr):
-        kind = node.__class__
-        if kind is ast.Name:
+        if isinstance(node, ast.Name):
             found = says_root(node.id)
-        elif kind is ast.Attribute:
+        elif isinstance(node, ast.Attribute):
             found = says_root(node.attr)
-        elif kind is ast.keyword or kind is ast.arg:
+        elif isinstance(node, (ast.keyword, ast.arg)):
             found = says_root(node.arg)
-        elif kind is ast.Constant and node.value.__class__ is str:
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             found = "root" in node.value.lower()
         else:
             continue
@@ -124,15 +123,14 @@ def _local_lands(scope, name: str, parents: dict) -> bool:
     stack = list(ast.iter_child_nodes(scope))
     while stack:
         node = stack.pop()
-        kind = node.__class__
-        if kind in _DEFS:
+        if isinstance(node, _DEFS):
             continue  # another function's uses (`_function_of` differs)
         stack.extend(ast.iter_child_nodes(node))
-        if kind is ast.Name:
+        if isinstance(node, ast.Name):
             used = node.id == name and not _assigned(node, parents)
-        elif kind is ast.Attribute:
+        elif isinstance(node, ast.Attribute):
             used = node.attr == name
-        elif kind is ast.keyword:
+        elif isinstance(node, ast.keyword):
             used = node.arg == name
         else:
             continue
@@ -150,7 +148,8 @@ def _scope_of(tree: ast.Module, node):
     """The innermost function whose code holds `node` (its signature and body, not its
     decorators: the rule's `_function_of` on the statement the node is in), else the module;
     found by positions, statement by statement."""
-    scope, statements = tree, tree.body
+    scope: ast.AST = tree
+    statements: list = tree.body
     where = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
     while statements:
         holder = next((s for s in statements if _holds(s, where)), None)
