@@ -1,24 +1,15 @@
 """benchmarks/applied_bound.py: the most a corpus's Roots findings could get as applied edits."""
 
-import importlib.util
 import json
 import sys
-from pathlib import Path
+
+from benchmark_modules import load_benchmark
 
 from mcp_migrate.run.roots_plan import WITHHELD
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
 
 def load():
-    sys.path.insert(0, str(BENCHMARKS))  # its `from corpus import relative_path`
-    try:
-        spec = importlib.util.spec_from_file_location("applied_bound_under_test", BENCHMARKS / "applied_bound.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+    return load_benchmark("applied_bound.py", "applied_bound_under_test")  # its `from corpus import ...`
 
 
 def finding(path, fix="none", help_text="", code="RT002"):

@@ -1,24 +1,16 @@
 """benchmarks/run.py's lossless checks: the code they measure is the code PYTHONPATH names."""
 
-import importlib.util
-import sys
 from pathlib import Path
 
+from benchmark_modules import load_benchmark
+
 REPO = Path(__file__).resolve().parent.parent
-BENCHMARKS = REPO / "benchmarks"
 #: A check script's last line: where the child imported mcp_migrate from.
 WHERE = "import json, mcp_migrate; print(json.dumps({'file': mcp_migrate.__file__}))"
 
 
 def load():
-    sys.path.insert(0, str(BENCHMARKS))  # its `from one_file import ENV`
-    try:
-        spec = importlib.util.spec_from_file_location("run_under_test", BENCHMARKS / "run.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+    return load_benchmark("run.py", "run_under_test")  # its `from one_file import ENV`
 
 
 def test_a_check_script_measures_the_snapshot_pythonpath_names(tmp_path, monkeypatch):
