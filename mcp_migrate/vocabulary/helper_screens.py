@@ -38,8 +38,8 @@ def module_may_do(source: str, limit: int, tokens: tuple, screen, mentioned, vie
 
 
 def runs_by(syntax, annotations: bool):
-    """Whether the file spells a word where it can run another module's helper as the rules
-    follow one: the name a call's callee ends with (`helper(...)`, `module.helper(...)`,
+    """A test of a word: whether the file spells it where it can run another module's helper as
+    the rules follow one: the name a call's callee ends with (`helper(...)`, `module.helper(...)`,
     `instance.helper(...)`: `wrappers.imported_target`; or what an alias it calls stands for,
     `dirs_of(...)` after `import allowed_dirs as dirs_of`), and with `annotations` a word a
     parameter's annotation spells (RT001's `visit_Param`: a type alias whose marker asks,
