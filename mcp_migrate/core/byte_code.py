@@ -29,6 +29,15 @@ IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW
 NAME_ENDS = rb"(?![A-Za-z0-9_])"
 
 
+def offsets(data: bytes, text: bytes) -> Iterator[int]:
+    """Every offset of `text` in `data`, found as a string is (a pattern searched for itself
+    would be tried at every byte)."""
+    at = data.find(text)
+    while at >= 0:
+        yield at
+        at = data.find(text, at + 1)
+
+
 def whole_words(data: bytes, token: bytes) -> Iterator[int]:
     """The offsets of `token` in `data` where no identifier byte comes just before or after it."""
     at, size = data.find(token), len(token)

@@ -269,6 +269,12 @@ class Syntax:
                 found.setdefault(symbol, []).append(call)
         return found
 
+    @property
+    def called_symbols(self):
+        """Every symbol a call's function may resolve to (`calls_to`'s keys): what the file can
+        run under a name, aliases followed."""
+        return self._calls_by_symbol.keys()
+
     def calls_to(self, *symbols: str) -> list:
         """Calls whose function may resolve to one of these symbols (`ClientSession(...)`,
         `types.ClientSession(...)`, `CS(...)` after `from mcp import ClientSession as CS`)."""

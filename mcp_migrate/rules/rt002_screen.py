@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, whole_words
+from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, offsets, whole_words
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false
@@ -39,11 +39,9 @@ def own_api(data: bytes) -> bool:
     """`OWN_API.search(data)`, found by its literals first."""
     if (b"Roots" in data or b"roots_" in data) and _OWN_TYPE.search(data):  # its literals first
         return True
-    at = data.find(b"_root")
-    while at >= 0:  # the setter's verb ends just before `_root`: at most 8 bytes back
-        if _SETTER.search(data, max(0, at - 8), at + 9):
-            return True
-        at = data.find(b"_root", at + 1)
+    # the setter's verb ends just before `_root`: at most 8 bytes back
+    if any(_SETTER.search(data, max(0, at - 8), at + 9) for at in offsets(data, b"_root")):
+        return True
     return any(m.start() == 0 or data[m.start() - 1] not in IDENTIFIER_BYTES for m in _ROOT_TYPE.finditer(data))
 
 

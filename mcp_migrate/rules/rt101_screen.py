@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import GAP, given_by_keyword, named_in_code, whole_words
+from mcp_migrate.core.byte_code import GAP, given_by_keyword, named_in_code, offsets, whole_words
 from mcp_migrate.core.messages import shorten
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -152,12 +152,4 @@ def _writes_a_roots_list(data: bytes) -> bool:
         return True
     if any(_CALLED_LIST.match(data, at + len(b"set_roots")) for at in whole_words(data, b"set_roots")):
         return True
-    return any(_KEYED_LIST.match(data, at + len(key)) for key in (b'"roots"', b"'roots'") for at in _found(data, key))
-
-
-def _found(data: bytes, text: bytes):
-    """Every offset of `text` in `data`."""
-    at = data.find(text)
-    while at >= 0:
-        yield at
-        at = data.find(text, at + 1)
+    return any(_KEYED_LIST.match(data, at + len(key)) for key in (b'"roots"', b"'roots'") for at in offsets(data, key))

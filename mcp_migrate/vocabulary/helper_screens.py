@@ -46,7 +46,7 @@ def runs_by(syntax, annotations: bool):
     `p: scope.Pinned`). A helper's name only read, patched or quoted runs nothing (issue 37: a
     gateway's tests patch `root_service.list_roots` by its dotted name, and `list_roots` was a
     word of the gateway's main module)."""
-    called = set().union(*(syntax.symbols(call.func) for call in syntax.of(ast.Call)))  # aliases too
+    called = set(syntax.called_symbols)  # aliases followed
     texts: list = []
     if annotations:
         for arg in syntax.of(ast.arg):
