@@ -63,6 +63,26 @@ def test_each_file_of_a_run_with_a_plan_is_parsed_once(tmp_path, monkeypatch, pa
     assert len(parses) <= len(run.results)
 
 
+@pytest.mark.parametrize("project", ["reused", "suggested"])
+def test_a_test_module_parsed_in_part_is_parsed_once_by_a_run_with_a_plan(tmp_path, monkeypatch, parses, project):
+    """A huge test module is parsed in part (core.partial) and checked again under the run's
+    plan: the check again walks the partial tree the first check parsed (before, each check
+    parsed it: a gateway's 1.26 MB test module, 2 parses of its 251 KB part)."""
+    from mcp_migrate.core import partial
+
+    monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)  # every test module in part
+    monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    shutil.copytree(FIXTURES / "plan" / project, tmp_path / project)
+    monkeypatch.chdir(tmp_path)
+    whole = (tmp_path / project / "tests" / "test_server.py").read_bytes()
+    run = run_check([project], CheckOptions(jobs=1))
+    [test] = [r for r in run.results if r.path.endswith("test_server.py")]
+    assert test.findings
+    in_part = [source for source in parses if b"def test_" not in source and source != whole]
+    assert len(parses) == len(set(parses)), "a file's bytes were parsed twice"
+    assert whole not in parses and len(in_part) >= 1  # the test module was parsed in part, once
+
+
 def test_a_view_keeps_trees_up_to_its_bound_and_evicts_none():
     view = ProjectView()
     small, large = b"x = 1\n", b"#" * (PARSED_BYTES - 3) + b"\n"
