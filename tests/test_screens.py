@@ -753,6 +753,55 @@ def test_rt002s_byte_screen_follows_a_session_bound_to_a_name_not_a_keyword(sour
     assert _session_given_a_callback(source.encode()) is passes
 
 
+#: A test module whose `async def list_roots()` is a function's local (a stand-in patched over
+#: a service's own method): nothing provides roots there (issue 37: a gateway's test module).
+_LOCAL_STAND_IN = (
+    "import mcp\n\ndef test_lists(monkeypatch, service):\n"
+    "    async def list_roots():  # a stand-in for the service's own method\n        return []\n\n"
+    '    monkeypatch.setattr(service, "list_roots", list_roots)\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "kept"),
+    [
+        (_LOCAL_STAND_IN, False),
+        ("import mcp\n\nasync def list_roots():\n    return []\n", True),  # a module's API
+        # a stub session's method, its class local to a helper (codevira's labelled shape)
+        (
+            "import mcp\n\ndef _session():\n    class _S:\n        async def list_roots(self):\n"
+            "            return []\n\n    return _S()\n",
+            True,
+        ),
+        # a local def and, in another function, a method of the same name
+        (
+            "import mcp\n\ndef a():\n    def list_roots():\n        return []\n\n"
+            "def b():\n    class S:\n        def list_roots(self):\n            return []\n",
+            True,
+        ),
+    ],
+)
+def test_rt002s_syntax_screen_takes_a_def_list_roots_that_is_api_not_a_functions_local(source, kept):
+    from mcp_migrate.rules.rt002_screen import provider_in
+
+    settings = default_settings()
+    assert "RT002" in {rule.CODE for rule in engine.screens(source.encode(), "x.py", settings).byte_rules}
+    assert provider_in(screen.read(source.encode(), "x.py")) is kept
+
+
+def test_rt002s_syntax_screen_keeps_a_local_list_roots_that_is_handed_on():
+    """The rule reports a local `list_roots` handed on as a callback (at the keyword and at its
+    `def`): the keyword's own clause lets the file through."""
+    source = _LOCAL_STAND_IN.replace(
+        'monkeypatch.setattr(service, "list_roots", list_roots)', "service.open(list_roots_callback=list_roots)"
+    )
+    settings = default_settings()
+    assert "RT002" in engine.screens(source.encode(), "x.py", settings).codes
+    assert [f.code for f in check_bytes(source.encode(), "x.py", settings).findings] == ["RT002", "RT002"]
+    assert "RT002" not in engine.screens(_LOCAL_STAND_IN.encode(), "x.py", settings).codes
+    assert check_bytes(_LOCAL_STAND_IN.encode(), "x.py", settings).findings == []
+
+
 @pytest.mark.parametrize(
     ("source", "asks"),
     [
@@ -805,3 +854,80 @@ def test_rt103s_byte_screen_reads_a_roots_type_after_which_code_can_go_on():
     assert Screen.screen(b"def f(r: 'ListRootsResult'): ...\n")
     assert not Screen.screen(b'raise ValueError("Root URI must start with file://")\n')
     assert not Screen.screen(b"class ProjectRoot(RootModel[str]): ...\n")
+
+
+#: A server module that calls its own root registry, imported from the project as an object
+#: (a gateway's lazy singleton): the rule reports no request there, and follows the method.
+_OWN_REGISTRY = (
+    "from mcp.server.fastmcp import FastMCP\n"
+    "from app.services.roots import root_service\n\n"
+    "async def listed():\n    return await root_service.list_roots()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "asks"),
+    [
+        (_OWN_REGISTRY, False),
+        # guarded by `hasattr(x, "list_roots")`: a duck-typed session (`_guarded`)
+        (_OWN_REGISTRY + "\nasync def maybe(s):\n    if hasattr(s, 'list_roots'):\n        return 1\n", True),
+        # the name bound again in the module (a parameter): scopes are not told apart
+        (_OWN_REGISTRY + "\ndef use(root_service):\n    return root_service\n", True),
+        # imported from an SDK or a host framework: the resolver may type it
+        (_OWN_REGISTRY.replace("from app.services.roots import", "from mcp_agent.app import"), True),
+        # a receiver of the module's own making: the screen asks as before
+        (_OWN_REGISTRY.replace("from app.services.roots import root_service", "root_service = make()"), True),
+        # another call on an unknown receiver
+        (_OWN_REGISTRY + "\nasync def other(session):\n    return await session.list_roots()\n", True),
+    ],
+)
+def test_rt001s_syntax_screen_leaves_a_project_objects_list_roots_to_the_import_follower(source, asks):
+    from mcp_migrate.rules.rt001_screen import asks_in
+
+    assert asks_in(screen.read(source.encode(), "x.py")) is asks
+    if not asks:
+        assert check_bytes(source.encode(), "x.py", default_settings()).findings == []
+
+
+def test_a_definition_read_alone_sees_its_modules_imports(tmp_path):
+    """`doing_words` reads each definition alone with RT001's screen: the import of the object
+    around it goes with it (`Syntax.outer`), so a caller of `listed` does not follow into the
+    module for a request."""
+    from mcp_migrate.rules.rt001_screen import RootsRequestScreen, asks_in
+    from mcp_migrate.vocabulary.helper_screens import doing_words
+
+    data = (_OWN_REGISTRY + "\nasync def asks(ctx):\n    return await ctx.session.list_roots()\n").encode()
+    syntax = screen.read(data, "x.py")
+    words = doing_words(syntax.tree, data, RootsRequestScreen.SCREEN, True, asks_in, "x.py", syntax)
+    assert words == frozenset({"asks"})
+    alone = doing_words(syntax.tree, data, RootsRequestScreen.SCREEN, True, asks_in, "x.py")
+    assert alone == frozenset({"asks", "listed"})  # without its module, the receiver is unknown
+
+
+@pytest.mark.parametrize(
+    ("source", "kept"),
+    [
+        # a server's call of its own registry's setter: `_setter_call` reports client code only
+        (
+            "from mcp.server.fastmcp import FastMCP\n\ndef share(registry, root_uri):\n    registry.add_root(root_uri)\n",
+            False,
+        ),
+        # the same call in code of no side, or a client's
+        ("import mcp\n\ndef share(registry, root_uri):\n    registry.add_root(root_uri)\n", True),
+        ("from mcp import ClientSession\n\ndef share(registry, root_uri):\n    registry.add_root(root_uri)\n", True),
+        # a relative import may be a client module the file does not spell
+        ("from mcp.server.fastmcp import FastMCP\nfrom . import peers\n\ndef share(r, u):\n    r.add_root(u)\n", True),
+        # the setter defined here, or named other than as an attribute
+        ("from mcp.server.fastmcp import FastMCP\n\ndef add_root(uri):\n    return uri\n", True),
+        ("from mcp.server.fastmcp import FastMCP\n\ndef share(r, set_roots_provider):\n    r.go()\n", True),
+        # a provider type, not a setter: kept for the shapes the rule does not report yet
+        ("from mcp.server.fastmcp import FastMCP\n\ndef share(r):\n    return r.RootsProvider\n", True),
+    ],
+)
+def test_rt002s_syntax_screen_takes_a_setters_call_only_where_the_rule_reports_one(source, kept):
+    from mcp_migrate.rules.rt002_screen import provider_in
+
+    assert provider_in(screen.read(source.encode(), "x.py")) is kept
+    if not kept:
+        assert "RT002" not in engine.screens(source.encode(), "x.py", default_settings()).codes
+        assert check_bytes(source.encode(), "x.py", default_settings()).findings == []

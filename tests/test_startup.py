@@ -89,8 +89,10 @@ LIGHT_VOCABULARY = (
     "effects",
     "helper_screens",
     "imported_asks",
+    "roots_api_names",
     "typed_doers",
     "wire_names",
+    "wire_screen",
     "wrappers_screen",
 )
 

@@ -117,13 +117,17 @@ def _parsed(data: bytes) -> ast.Module | None:
 
 class Syntax:
     """What one file's code holds: its nodes by kind, and the identifiers and strings of its
-    code; `path` is the file's (a screen may look beside it: RT001's imported helpers).
+    code; `path` is the file's (a screen may look beside it: RT001's imported helpers);
+    `outer`, the module's Syntax where this one reads a definition alone.
     `exact` is False where `tree` was read from the file with its `type` alias statements
     turned into assignments (`read`): its names, calls, literals and lines are the file's, its
     columns on those lines are not, so no position is taken from it."""
 
-    def __init__(self, tree: ast.Module, data: bytes, path: str = "", exact: bool = True) -> None:
+    def __init__(self, tree: ast.Module, data: bytes, path: str = "", exact: bool = True, outer=None) -> None:
         self.tree, self.data, self.path, self.exact = tree, data, path, exact
+        #: For a definition read alone (`helper_screens.doing_words`), its module's Syntax: what
+        #: the module imports and binds around it. Else None.
+        self.outer = outer
         by: dict = {}
         stack: list = [tree]
         pop, push, extend = stack.pop, stack.append, stack.extend
@@ -395,3 +399,37 @@ def child_nodes(node: ast.AST) -> list:
         elif isinstance(value, ast.AST):
             out.append(value)
     return out
+
+
+def holding_statement(tree: ast.Module, node):
+    """The innermost statement of `tree` whose own code holds `node` (not a statement nested in
+    it), found by positions statement by statement, or None where none holds them."""
+    where = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+    holder, statements = None, tree.body
+    while statements:
+        inner = next((s for s in statements if holds(s, where)), None)
+        if inner is None:
+            break
+        holder, statements = inner, statements_in(inner)
+    return holder
+
+
+def holds(statement, where: tuple) -> bool:
+    """Whether `statement` spans the positions `where` (line, column, end line, end column)."""
+    line, column, end_line, end_column = where
+    return (statement.lineno, statement.col_offset) <= (line, column) and (end_line, end_column) <= (
+        statement.end_lineno,
+        statement.end_col_offset,
+    )
+
+
+def statements_in(statement) -> list:
+    """The statements and `except` clauses directly inside `statement` (a `match` case's
+    statements, the case having no position of its own)."""
+    found = []
+    for child in ast.iter_child_nodes(statement):
+        if isinstance(child, (ast.stmt, ast.excepthandler)):
+            found.append(child)
+        elif child.__class__ is ast.match_case:
+            found.extend(child.body)
+    return found

@@ -266,10 +266,12 @@ def file_evidence(imports, data: bytes, path: str, project=None) -> Evidence:
         reasons.add("roots-types")
     if not reasons & ROOTS_REASONS and project is not None and any(project(name) for name in imports):
         reasons.add("project-roots")
-    return Evidence(frozenset(reasons), _side(imports))
+    return Evidence(frozenset(reasons), import_side(imports))
 
 
-def _side(imports: list) -> str:
+def import_side(imports) -> str:
+    """Which side of MCP the imports (qualified names) say a file is on: "server", "client",
+    "both" or "unknown"."""
     server = client = False
     for name in imports:
         symbol = name.rpartition(".")[2]

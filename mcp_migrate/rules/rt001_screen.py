@@ -9,32 +9,39 @@ import ast
 
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
-from mcp_migrate.core.sdk import (
-    mentions_mcp,
-)
+from mcp_migrate.core.screen import string
+from mcp_migrate.core.sdk import HOST_FRAMEWORKS, SDK_PACKAGES, mentions_mcp
 from mcp_migrate.vocabulary.effects import ASKS
 from mcp_migrate.vocabulary.helper_screens import module_may_do, runs_by
 from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer, typed_module_files
-from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, method_in_code
+from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, constant_in_code
+from mcp_migrate.vocabulary.wire_screen import CALL, CONSTANT, RELAY, REQUEST, used_as
 from mcp_migrate.vocabulary.wrappers_screen import imported_module_files
 
 _SEND_METHODS = frozenset({"send_request"})
+#: Where `roots/list` is asked (`method_used`): a message's method, a call's argument, a
+#: constant, a dispatch that relays the request on; not a dispatch that answers it (RT002's).
+ASKED = frozenset({REQUEST, CALL, CONSTANT, RELAY})
 
 
 def asks_in(syntax) -> bool:
     """The syntax screen of every request `visit_Call` and the wire strings report: a
     `.list_roots()` call, or `list_roots()` imported from a framework's MCP module; a call of `ListRootsRequest` or `ListRoots` (built by hand, sent,
     wrapped, or v2's resolver marker); `send_request(...)` in code that names ListRootsRequest
-    (a variable typed so); `roots/list` or a constant spelling it. A same-file helper's call
+    (a variable typed so); `roots/list` where the rule reads it as asked (vocabulary.wire_screen)
+    or a constant spelling it. A same-file helper's call
     site needs a request in the helper's body, so one of these."""
-    if syntax.method_calls("list_roots") or syntax.calls_to("ListRootsRequest", "ListRoots"):
+    if syntax.calls_to("ListRootsRequest", "ListRoots"):
+        return True
+    calls = syntax.method_calls("list_roots")
+    if calls and not all(_imported_objects(syntax, calls)):
         return True
     if any(_awaits_list_roots(node.value) for node in syntax.of(ast.Await)):  # a framework's function
         return True
     if syntax.mentions("ListRootsRequest") and syntax.calls_to(*_SEND_METHODS):
         return True
-    if method_in_code(syntax, RootsRequestScreen.WIRE_STRINGS, ROOTS_LIST):
-        return True
+    if used_as(syntax, RootsRequestScreen.WIRE_STRINGS, ASKED) or constant_in_code(syntax, ROOTS_LIST):
+        return True  # `roots/list` where the rule may report it (a table of method names is not)
     # A project's own module-level `async def list_roots()` that awaits something (its
     # framework's ask helper: `leave_FunctionDef`, which reports no plain `def`, no method and no
     # nested stand-in: a getter of roots kept already, a test's fake of a service's method).
@@ -44,6 +51,61 @@ def asks_in(syntax) -> bool:
         and any(inner.__class__ is ast.Await for inner in ast.walk(node))
         for node in syntax.tree.body
     )
+
+
+def _imported_objects(syntax, calls: list) -> list:
+    """For each `x.list_roots()` call, whether `_list_roots` leaves it to the import follower:
+    its receiver is a plain name the module binds only by importing it from a module that is no
+    SDK's or host framework's (`from app.services.roots import root_service`), and no
+    `hasattr(..., "list_roots")` guards a call. Such an object is no SDK receiver the resolver
+    types, nor a session by its name (an import): only its method's body can ask, which is the
+    follower's question (a gateway's `main.py` calls its own lazy `root_service` singleton's
+    `list_roots()`, and its test modules were parsed for it: issue 37)."""
+    module = syntax.outer or syntax  # a definition read alone sees its module's imports
+    if any(_guards_list_roots(call) for call in module.calls_to("hasattr")):
+        return [False] * len(calls)
+    project = _names_imported_from_project(module)
+    bound = None
+    found = []
+    for call in calls:
+        receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+        imported = isinstance(receiver, ast.Name) and receiver.id in project
+        if imported:
+            bound = _bound_otherwise(module) if bound is None else bound
+            imported = isinstance(receiver, ast.Name) and receiver.id not in bound
+        found.append(imported)
+    return found
+
+
+def _guards_list_roots(call: ast.Call) -> bool:
+    return len(call.args) == 2 and string(call.args[1]) == "list_roots"
+
+
+def _names_imported_from_project(syntax) -> set:
+    """The names `from <module> import name [as alias]` binds, for a module of no MCP SDK or host
+    framework (relative ones included)."""
+    found: set = set()
+    for node in syntax.of(ast.ImportFrom):
+        top = (node.module or "").partition(".")[0] if not node.level else ""
+        if top not in SDK_PACKAGES and top not in HOST_FRAMEWORKS:
+            found.update(alias.asname or alias.name for alias in node.names if alias.name != "*")
+    return found
+
+
+def _bound_otherwise(syntax) -> set:
+    """Names the module binds other than by a from-import: stored, a parameter, a definition,
+    a plain import, a global or nonlocal declaration, an exception or a match capture (scopes
+    ignored: a superset)."""
+    found = {node.id for node in syntax.of(ast.Name) if node.ctx.__class__ is not ast.Load}
+    found.update(node.arg for node in syntax.of(ast.arg))
+    found.update(node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    found.update(
+        (alias.asname or alias.name).partition(".")[0] for node in syntax.of(ast.Import) for alias in node.names
+    )
+    for node in syntax.of(ast.Global, ast.Nonlocal):
+        found.update(node.names)
+    found.update(node.name for node in syntax.of(ast.ExceptHandler, ast.MatchAs, ast.MatchStar) if node.name)
+    return found
 
 
 def _awaits_list_roots(value) -> bool:

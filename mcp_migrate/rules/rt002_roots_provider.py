@@ -43,7 +43,6 @@ from mcp_migrate.rules.rt002_screen import (
 from mcp_migrate.vocabulary.file_effects import PROVIDES, STORES, file_effects, found_alone
 from mcp_migrate.vocabulary.imported_asks import imports_a_module_defining
 from mcp_migrate.vocabulary.roots_api import (
-    SETTER_NAME,
     bound_value,
     callables_named,
     returns_an_attribute,
@@ -51,6 +50,7 @@ from mcp_migrate.vocabulary.roots_api import (
     roots_argument,
     stores_roots,
 )
+from mcp_migrate.vocabulary.roots_api_names import SETTER_NAME
 from mcp_migrate.vocabulary.roots_stores import RootsStores
 from mcp_migrate.vocabulary.roots_types import (
     annotation_names,

@@ -13,8 +13,16 @@ from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
-from mcp_migrate.core.sdk import PROVIDER_TYPES, ROOTS_HANDLER_CONTEXT, ROOTS_KWARG_PACKAGES, ROOTS_TYPE_NAMES
-from mcp_migrate.vocabulary.wire_names import ROOTS_LIST, method_in_code
+from mcp_migrate.core.sdk import (
+    PROVIDER_TYPES,
+    ROOTS_HANDLER_CONTEXT,
+    ROOTS_KWARG_PACKAGES,
+    ROOTS_TYPE_NAMES,
+    import_side,
+)
+from mcp_migrate.vocabulary.roots_api_names import SETTER_NAME
+from mcp_migrate.vocabulary.wire_names import ROOTS_LIST
+from mcp_migrate.vocabulary.wire_screen import method_in_code
 
 #: Position of `list_roots_callback` among ClientSession's positional parameters (mcp >= 1.10).
 CLIENT_SESSION_CALLBACK_INDEX = 5
@@ -95,11 +103,66 @@ def provider_in(syntax) -> bool:
         return True
     # Shapes the rule does not report yet, let through so that learning them needs no
     # screen change: a project's own provider API (`set_roots_provider`, `add_root`, a
-    # `RootsProvider` type, `def list_roots`), its own `Root` type.
+    # `RootsProvider` type, `def list_roots` of a module or a class), its own `Root` type.
     names = {node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)}
-    if "list_roots" in names or "Root" in names:
+    if "Root" in names or ("list_roots" in names and _api_list_roots(syntax)):
         return True
-    return syntax.identifiers_matching(_OWN_PROVIDER_API)
+    return _own_api_named(syntax)
+
+
+def _own_api_named(syntax) -> bool:
+    """An identifier of a project's own provider API (`_OWN_PROVIDER_API`), but for a setter's
+    name (`add_root`, `set_roots_provider`) spelled only as an attribute in a server's code: the
+    rule reports a setter's call only in client code (`_setter_call`: a server's own root
+    registry supplies no client's roots), and a setter it does not report is a definition, not
+    an attribute (issue 37: a gateway's import service calls its root service's `add_root`)."""
+    named = [name for name in syntax.identifiers if _OWN_PROVIDER_API.search(name)]
+    if not named:
+        return False
+    if not all(SETTER_NAME.match(name) for name in named) or not _server_code(syntax):
+        return True
+    return any(name in _spelled_otherwise(syntax) for name in named)
+
+
+def _server_code(syntax) -> bool:
+    """A server's code by its imports (core.sdk.import_side, as the rule's evidence reads them);
+    not where a relative import may resolve to a client module the file does not spell."""
+    imported = syntax.imported
+    return not any(name.startswith(".") for name in imported) and import_side(imported) == "server"
+
+
+def _spelled_otherwise(syntax) -> set:
+    """The identifiers the code spells other than as an attribute's name."""
+    found = set(syntax.names)
+    found.update(node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    found.update(node.arg for node in syntax.of(ast.arg))
+    found.update(node.arg for node in syntax.of(ast.keyword) if node.arg)
+    for node in syntax.of(ast.alias):
+        found.update(node.name.split("."))
+        found.add(node.asname or "")
+    for node in syntax.of(ast.ImportFrom):
+        found.update((node.module or "").split("."))
+    return found
+
+
+def _api_list_roots(syntax) -> bool:
+    """A `def list_roots` that is API: a module's function or a class's method (a test's stub
+    session, `class _S: async def list_roots(self)`), not a function's local. A local provides
+    roots only where it is handed on (`list_roots_callback=list_roots`, a provider slot), and
+    `provider_in` asks for each of those (issue 37: a gateway's test module of stand-ins,
+    `async def list_roots(): ...` patched over its own service's method, was parsed for them)."""
+    local = set()
+    for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
+        pending = list(function.body)
+        while pending:  # the function's own statements: each node once, nested bodies apart
+            node = pending.pop()
+            if node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef):
+                local.add(id(node))
+            elif node.__class__ is not ast.ClassDef:
+                pending.extend(ast.iter_child_nodes(node))
+    return any(
+        node.name == "list_roots" and id(node) not in local for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef)
+    )
 
 
 #: Identifiers of a project's own roots-provider API (`set_roots_provider`, `RootsProvider`,

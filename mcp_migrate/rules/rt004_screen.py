@@ -16,8 +16,8 @@ from mcp_migrate.vocabulary.wire_names import (
     LIST_CHANGED,
     LIST_CHANGED_SPELLINGS,
     LIST_CHANGED_TOKENS,
-    method_in_code,
 )
+from mcp_migrate.vocabulary.wire_screen import method_in_code
 from mcp_migrate.vocabulary.wrappers_screen import imported_module_files
 
 _NOTIFICATION = "RootsListChangedNotification"

@@ -106,10 +106,12 @@ def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen):
     syntax = read_syntax(data, source)
     if syntax is None:
         return True
-    return doing_words(syntax.tree, data, tokens, syntax.exact, screen, source) if screen(syntax) else False
+    return doing_words(syntax.tree, data, tokens, syntax.exact, screen, source, syntax) if screen(syntax) else False
 
 
-def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True, screen=None, path: str = ""):
+def doing_words(
+    tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True, screen=None, path: str = "", outer=None
+):
     """The names under which another module can run a definition of this one whose body holds
     one of `tokens`: what a rule's analysis of the module keys (`ImportedHelpers`: a function or
     method is a helper when its own body holds a finding, and every finding spells a token).
@@ -129,7 +131,8 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True
     (the rule's syntax screen, as `module_may_do` gives it) is asked of each such definition
     alone: one whose tokens lie only in its docstring, in a log message or in a handler table's
     key cannot hold the rule's finding (issue 37: Dev10x's roots module made its wiring function
-    a helper of RT001's and RT004's for every caller), and its lines are then covered."""
+    a helper of RT001's and RT004's for every caller), and its lines are then covered; `outer`,
+    the module's Syntax, goes with each (what the module imports around the definition)."""
     lines = token_lines(data, tokens)
     text = data.splitlines()  # (as the parser splits them)
     words: set = set()
@@ -141,7 +144,7 @@ def doing_words(tree: ast.Module, data: bytes, tokens: tuple, exact: bool = True
             first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
             held = {line for line in lines if first <= line <= (node.end_lineno or node.lineno)}
             if held:
-                if screen is None or screen(Syntax(ast.Module([node], []), data, path, exact)):
+                if screen is None or screen(Syntax(ast.Module([node], []), data, path, exact, outer)):
                     words.add(node.name)
                 covered |= held
         elif node.__class__ is ast.Expr and string(node.value) is not None:  # a docstring: read by no code

@@ -12,10 +12,6 @@ import libcst as cst
 from mcp_migrate.core.sdk import LIST_ROOTS_RESULT
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name
 
-#: A roots setter's name: `set_roots`, `set_roots_provider`, `update_roots`, `replace_roots`,
-#: `register_roots_callback`, `add_root` (the shapes a wrapper gives its users to supply roots).
-SETTER_NAME = re.compile(r"^(?:set|update|replace|register|add)_roots?(?:_\w+)?$")
-
 
 def stores_roots(func: cst.FunctionDef) -> bool:
     """The function assigns or appends to an attribute named for roots (`self._roots = ...`,

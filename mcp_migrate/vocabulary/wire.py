@@ -14,7 +14,7 @@ from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name, name_paths
 from mcp_migrate.vocabulary.roots_types import inside_roots_type_definition
-from mcp_migrate.vocabulary.wire_names import LIST_CHANGED, LIST_CHANGED_SPELLINGS, builds, constant_method
+from mcp_migrate.vocabulary.wire_names import FORWARDS, LIST_CHANGED, LIST_CHANGED_SPELLINGS, builds, constant_method
 
 
 def string_context(ancestors: list) -> str | None:
@@ -285,10 +285,6 @@ def _error_call(node: cst.CSTNode) -> bool:
     return isinstance(name, str) and "Error" in name
 
 
-#: Calls that pass a request on to another peer (a proxy's or relay's forwarding).
-_FORWARDS = re.compile(r"^(send_request|send_raw_request|request|forward\w*|relay\w*|proxy\w*)$")
-
-
 def relays(ancestors: list) -> bool:
     """Is the dispatch at ancestors[-1] the test of a branch that forwards the message on
     (`elif method == "roots/list": await upstream.send_request(msg)`)? A relay asks the other
@@ -297,7 +293,7 @@ def relays(ancestors: list) -> bool:
     if branch is None:
         return False
     return any(
-        isinstance(node, cst.Call) and _FORWARDS.match(method_name(node) or "") for node in iter_nodes(branch.body)
+        isinstance(node, cst.Call) and FORWARDS.match(method_name(node) or "") for node in iter_nodes(branch.body)
     )
 
 

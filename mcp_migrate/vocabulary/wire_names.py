@@ -96,10 +96,11 @@ def builds(where: str | None) -> bool:
     return bool(name) and not name.startswith("send") and _FACTORY.search(name) is not None
 
 
-def method_in_code(syntax, spellings: frozenset, method: str) -> bool:
-    """The syntax screen of `WireMethodRule`'s strings and constants: a string literal spelling
-    the method, or an identifier `constant_method` reads as it (`ROOTS_LIST`, `Method.
-    ROOTS_LIST`); a same-file constant (`M = "roots/list"`) holds the string itself."""
-    if syntax.strings & spellings:
-        return True
+#: The calls by which a branch that matched a method forwards the message to the other peer
+#: (`elif method == "roots/list": await upstream.send_request(msg)`): a relay (`wire.relays`).
+FORWARDS = re.compile(r"^(send_request|send_raw_request|request|forward\w*|relay\w*|proxy\w*)$")
+
+
+def constant_in_code(syntax, method: str) -> bool:
+    """An identifier `constant_method` reads as the method (`ROOTS_LIST`, `Method.ROOTS_LIST`)."""
     return any("ROOTS" in name and constant_method(name) == method for name in syntax.identifiers)

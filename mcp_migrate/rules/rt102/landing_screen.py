@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 
 from mcp_migrate.core.identifiers import words
-from mcp_migrate.core.screen import last_identifier, string
+from mcp_migrate.core.screen import holds, last_identifier, statements_in, string
 
 
 def says_root(name: str | None) -> bool:
@@ -152,33 +152,13 @@ def _scope_of(tree: ast.Module, node):
     statements: list = tree.body
     where = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
     while statements:
-        holder = next((s for s in statements if _holds(s, where)), None)
+        holder = next((s for s in statements if holds(s, where)), None)
         if holder is None:
             break
         if holder.__class__ in _DEFS:
             scope = holder
-        statements = _statements_in(holder)
+        statements = statements_in(holder)
     return scope
-
-
-def _holds(statement, where: tuple) -> bool:
-    line, column, end_line, end_column = where
-    return (statement.lineno, statement.col_offset) <= (line, column) and (end_line, end_column) <= (
-        statement.end_lineno,
-        statement.end_col_offset,
-    )
-
-
-def _statements_in(statement) -> list:
-    """The statements and `except` clauses directly inside `statement` (a `match` case's
-    statements, the case having no position of its own)."""
-    found = []
-    for child in ast.iter_child_nodes(statement):
-        if isinstance(child, (ast.stmt, ast.excepthandler)):
-            found.append(child)
-        elif child.__class__ is ast.match_case:
-            found.extend(child.body)
-    return found
 
 
 def _parents(scope) -> dict:
