@@ -56,6 +56,25 @@ def test_the_checks_again_go_to_the_workers_of_the_first_check(tmp_path):
     assert pool.kept_workers() == 0 and _no_pool_left() == ([], [])
 
 
+def test_a_check_again_goes_to_the_worker_that_checked_the_file(tmp_path):
+    """That worker's view holds the file's tree and its helper modules' answers (issue 37: with
+    `-j`, context-forge's four test modules checked again were parsed again in the other
+    worker); a file no worker of the pool checked goes to either."""
+    names = [f"{i}.py" for i in range(40)]
+    again_names = ["3.py", "new.py", "7.py", "20.py", "30.py", "39.py"]
+    with pool.kept_pool():
+        first = dict(_round(tmp_path, names))
+        workers = set(pool._KEEP[1].executor._processes)
+        again = _round(tmp_path, again_names)
+        assert pool._CHECKED_BY  # the owners of the files of the run so far
+    assert [name for name, _ in again] == again_names
+    assert {name: pid for name, pid in again if name != "new.py"} == {
+        name: first[name] for name in again_names if name != "new.py"
+    }
+    assert dict(again)["new.py"] in workers
+    assert pool._CHECKED_BY == {} and _no_pool_left() == ([], [])
+
+
 def test_without_it_each_round_starts_and_ends_its_own_pool(tmp_path):
     first = _round(tmp_path, [f"{i}.py" for i in range(40)])
     assert _no_pool_left() == ([], []) and pool.kept_workers() == 0

@@ -159,6 +159,9 @@ ALLOWED = {
     "ha001_annotation_trust.DEFAULTS": CONSTANT,
     "schedule.SCREENED_WORKERS": "how many processes the last check used, for `-v`",
     "pool._state": "a pool worker's shared progress array",
+    "pool._shared": "a pool worker's lock and barrier for claiming the files of the checks again",
+    "pool._CHECKED_BY": "which worker of the run's kept pool checked each file (paths to pids, cleared"
+    " with the kept pool): where its check again goes",
     "pool._view": "a pool worker's project view, made by its initializer: the worker lives for one run's pool",
     "pool._KEEP": "whether the run keeps its pool for its checks again, and that pool (processes, not"
     " project facts): set and emptied by `kept_pool` around one run's checks",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -75,46 +76,41 @@ def _pool_round(
     workers with SIGTERM, and their files are not suspects (when the dead worker cannot be told
     apart, every file in progress is)."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     global _parent_view
     kept = _take_kept(len(items))
     workers = kept.workers if kept is not None else workers
-    batches = batched(pending, workers, alone)
     broken, processes = False, None
     _parent_view = _item_view(items[pending[0]]) if pending else None
     try:
         if kept is not None:
-            state, pool = kept.state, kept.executor
+            state, pool, shared = kept.state, kept.executor, kept.shared
         else:
-            state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -1: done
+            state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -pid: done
+            shared = _Shared(multiprocessing.Lock(), multiprocessing.Barrier(workers))
             parent = parent_for_workers(multiprocessing.get_start_method())
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(state, parent))
-        with _ended_unless_kept(pool, state, workers, lambda: not broken):
-            held = _hold_termination()  # the workers are forked as the batches are submitted
-            try:
-                futures = {
-                    pool.submit(_run_batch, func, [(index, items[index]) for index in batch]): batch
-                    for batch in batches
-                }
-            finally:
-                _release_termination(held)
-            processes = getattr(pool, "_processes", None)  # the pool's own dict of its workers
-            try:
-                # Progress moves as batches finish, whichever finishes first; results keep their order.
-                for future in as_completed(futures):
-                    try:
-                        batch_results = future.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        continue  # these files run again in the next pool
-                    for index, result in zip(futures[future], batch_results):
-                        results[index] = result
-                        advance()
-            except KeyboardInterrupt:
-                _stop_now(pool)
-                raise
+            initargs = (state, parent, shared)
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=initargs)
+        with _ended_unless_kept(pool, state, workers, shared, lambda: not broken):
+            owners = _owners(items, pending, pool) if kept is not None else None
+            tasks: list
+            if owners:  # checks again: each file to the worker that checked it (`_run_claims`)
+                shared.barrier.reset()
+                tasks = [(_run_claims, [(index, items[index], owners[index]) for index in pending])] * workers
+            else:
+                tasks = [
+                    (_run_batch, [(index, items[index]) for index in batch])
+                    for batch in batched(pending, workers, alone)
+                ]
+            broken, processes = _run_tasks(pool, func, tasks, results, advance)
+            left = [index for index in pending if results[index] is None]
+            if owners and left and not broken:  # a worker that came late leaves its files over
+                tasks = [(_run_batch, [(index, items[index]) for index in batch]) for batch in batched(left, workers)]
+                broken, processes = _run_tasks(pool, func, tasks, results, advance)
+            if not broken and _KEEP[0]:
+                _note_owners(items, pending, state)
     except BrokenProcessPool:
         broken = True
     except (OSError, RuntimeError, ImportError) as exc:
@@ -128,6 +124,56 @@ def _pool_round(
     running = [index for index in pending if results[index] is None and state[index] > 0]
     dead = {pid for pid, process in dict(processes or {}).items() if process.exitcode not in (0, None, -signal.SIGTERM)}
     return [index for index in running if state[index] in dead] or running
+
+
+def _run_tasks(pool, func, tasks: list, results: list, advance: Callable) -> tuple:
+    """Submit `tasks` ((worker function, its entries) each) to `pool` and put each (index,
+    result) a task returns in `results`, advancing as each task finishes, whichever first;
+    (whether the pool broke, the pool's own dict of its workers)."""
+    from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    held = _hold_termination()  # the workers are forked as the batches are submitted
+    try:
+        futures = [pool.submit(worker, func, entries) for worker, entries in tasks]
+    finally:
+        _release_termination(held)
+    processes = getattr(pool, "_processes", None)
+    broken = False
+    try:
+        for future in as_completed(futures):
+            try:
+                done = future.result()
+            except BrokenProcessPool:
+                broken = True
+                continue  # these files run again in the next pool
+            for index, result in done:
+                results[index] = result
+                advance()
+    except KeyboardInterrupt:
+        _stop_now(pool)
+        raise
+    return broken, processes
+
+
+def _owners(items: list, pending: list, pool) -> dict:
+    """index -> the pid of the worker of `pool` that checked the file in an earlier round of
+    the run (`_CHECKED_BY`), 0 for a file none of them checked; {} where no file has one."""
+    workers = set(getattr(pool, "_processes", None) or ())
+    owners = {index: _CHECKED_BY.get(_item_path(items[index]), 0) for index in pending}
+    owners = {index: pid if pid in workers else 0 for index, pid in owners.items()}
+    return owners if any(owners.values()) else {}
+
+
+def _note_owners(items: list, pending: list, state) -> None:
+    """Remember which worker checked each file of a round (its mark, -pid once done)."""
+    for index in pending:
+        if state[index] < 0:
+            _CHECKED_BY[_item_path(items[index])] = -state[index]
+
+
+def _item_path(item) -> str | None:
+    return getattr(item[0], "path", None) if isinstance(item, tuple) and item else None
 
 
 def batched(pending: list, workers: int, alone: int = 0) -> list:
@@ -191,17 +237,30 @@ def _crashed(func, item, exitcode: int | None):
     return FixOutcome(source, result, settings=settings) if func is fix_file else result
 
 
+class _Shared(NamedTuple):
+    """What a pool's workers share besides the array they mark their files in: the lock a
+    worker takes to claim a file, and the barrier every worker of a round of claims passes
+    before it claims one (`_run_claims`)."""
+
+    lock: Any
+    barrier: Any
+
+
 class _Kept(NamedTuple):
     """A pool the run keeps for its checks again (`kept_pool`): the executor, the shared array
-    its workers mark their files in, and how many workers it has."""
+    its workers mark their files in, how many workers it has, and its lock and barrier."""
 
     executor: Any
     state: Any
     workers: int
+    shared: Any
 
 
 #: [whether the run keeps its last pool, the pool kept or None] (`kept_pool`).
 _KEEP: list = [False, None]
+#: While the run keeps its pool: the pid of the worker that checked each file, by path: its
+#: check again goes there (`_run_claims`).
+_CHECKED_BY: dict = {}
 
 
 @contextlib.contextmanager
@@ -213,12 +272,14 @@ def kept_pool() -> Iterator[None]:
     context-forge's four test modules checked again cost it 7.4 s of CPU; the run's wall time
     went from 23.5 to 18.9 s). Ended with the block; at once where the block raises (Ctrl-C)."""
     _KEEP[0], _KEEP[1] = True, None
+    _CHECKED_BY.clear()
     raised = True
     try:
         yield
         raised = False
     finally:
         kept, _KEEP[0], _KEEP[1] = _KEEP[1], False, None
+        _CHECKED_BY.clear()
         if kept is not None:
             if raised:
                 _stop_now(kept.executor)
@@ -246,7 +307,7 @@ def _take_kept(n_items: int) -> _Kept | None:
 
 
 @contextlib.contextmanager
-def _ended_unless_kept(pool, state, workers: int, whole: Callable[[], bool]) -> Iterator[None]:
+def _ended_unless_kept(pool, state, workers: int, shared, whole: Callable[[], bool]) -> Iterator[None]:
     """The pool's end after its round, as `with ProcessPoolExecutor(...)` ends it, unless the
     run keeps its pool (`kept_pool`) and the round ended `whole` (no worker died, nothing
     raised): then it waits for the run's checks again."""
@@ -256,7 +317,7 @@ def _ended_unless_kept(pool, state, workers: int, whole: Callable[[], bool]) -> 
         keep = _KEEP[0] and whole()
     finally:
         if keep:
-            _KEEP[1] = _Kept(pool, state, workers)
+            _KEEP[1] = _Kept(pool, state, workers, shared)
         else:
             pool.shutdown(wait=True)
 
@@ -318,6 +379,7 @@ def _release_termination(previous) -> None:
 #: the worker's project view for the run (a view crosses the pipe empty: core.project_view).
 _state = None
 _view = None
+_shared = None
 #: The main process's view of the run, set while a pool forks its workers: a forked worker
 #: starts from a copy of it (copy-on-write), so what the main process has already worked out
 #: about the project (the import graph, the helper modules' effects, the typed doers) is not
@@ -327,12 +389,12 @@ _view = None
 _parent_view = None
 
 
-def _start_worker(state, parent) -> None:
-    """A pool worker's start: the shared array, signals left to the main process, and an end
-    when the main process dies (run.lifeline: a killed run must not leave workers holding
-    its output pipe)."""
-    global _state, _view
-    _state = state
+def _start_worker(state, parent, shared=None) -> None:
+    """A pool worker's start: the shared array (and lock and barrier), signals left to the
+    main process, and an end when the main process dies (run.lifeline: a killed run must not
+    leave workers holding its output pipe)."""
+    global _state, _view, _shared
+    _state, _shared = state, shared
     _view = _parent_view if _parent_view is not None else ProjectView()
     _ignore_interrupts()
     if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (_hold_termination)
@@ -353,18 +415,54 @@ def _item_view(item):
 
 def _run_batch(func, batch: list) -> list:
     """Worker side of the pool: one batch of (index, item), so small files do not each cost a
-    round trip; each file is marked with this worker's pid while it runs, -1 once done."""
-    global _view
+    round trip; each file is marked with this worker's pid while it runs, -pid once done.
+    Returns (index, result) pairs."""
     pid = os.getpid()
     results = []
+    for index, item in _in_worker_view(batch):
+        _state[index] = pid
+        results.append((index, func(item)))
+        _state[index] = -pid
+    return results
+
+
+#: How long a worker of a round of claims waits for the others to come (they are idle in the
+#: kept pool: milliseconds); past it, it claims alone, and what is left over runs after.
+BARRIER_SECONDS = 5
+
+
+def _run_claims(func, entries: list) -> list:
+    """Worker side of a round of checks again in the kept pool: (index, item, owner) entries,
+    the owner the pid of the worker that checked the file first (0: none of this pool). Every
+    worker takes one such task at once (the barrier) and runs its own files, whose trees and
+    helper modules' answers its view holds (core.project_view.keep_parsed: a check again in
+    another worker parsed them again; issue 37: context-forge's four test modules with -j), and
+    the files no worker owns, each claimed under the lock. Returns (index, result) pairs."""
+    shared, state = _shared, _state
+    assert shared is not None and state is not None  # set by the worker's start
+    try:
+        shared.barrier.wait(BARRIER_SECONDS)
+    except threading.BrokenBarrierError:
+        pass  # a worker slow to come: the files it owns are left over, and run after (`_pool_round`)
+    pid = os.getpid()
+    results = []
+    for index, item in _in_worker_view([(index, item) for index, item, owner in entries if owner in (pid, 0)]):
+        with shared.lock:
+            if state[index] != 0:
+                continue
+            state[index] = pid
+        results.append((index, func(item)))
+        state[index] = -pid
+    return results
+
+
+def _in_worker_view(batch: list) -> list:
+    """The (index, item) pairs of a batch with their settings in this worker's view (handed
+    what another worker worked out for these checks again, when the items carry it)."""
+    global _view
     crossed = _crossed_view(batch)
     if crossed is not None:
         if _view is None or crossed.stamps != _view.stamps:  # this run's kind of view
             _view = ProjectView(stamps=crossed.stamps)
         _view.take_handed(crossed)  # what another worker worked out for these checks again
-    batch = list(zip([index for index, _ in batch], in_view([item for _, item in batch], _view)))
-    for index, item in batch:
-        _state[index] = pid
-        results.append(func(item))
-        _state[index] = -1
-    return results
+    return list(zip([index for index, _ in batch], in_view([item for _, item in batch], _view)))
