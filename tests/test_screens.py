@@ -920,6 +920,17 @@ def test_a_definition_read_alone_sees_its_modules_imports(tmp_path):
         # the setter defined here, or named other than as an attribute
         ("from mcp.server.fastmcp import FastMCP\n\ndef add_root(uri):\n    return uri\n", True),
         ("from mcp.server.fastmcp import FastMCP\n\ndef share(r, set_roots_provider):\n    r.go()\n", True),
+        # a server's class imported where the resolver does not see it bound: inside a function,
+        # or under a name the module binds again
+        ("from app import peers\n\ndef share(r, u):\n    from fastmcp import FastMCP\n    r.add_root(u)\n", True),
+        ("from fastmcp import FastMCP\nFastMCP = None\n\ndef share(r, u):\n    r.add_root(u)\n", True),
+        # at module level, in its `try:` and `if` blocks too: the resolver sees it there
+        ("from fastmcp import FastMCP\n\ndef share(r, u):\n    r.add_root(u)\n", False),
+        (
+            "try:\n    from fastmcp import FastMCP\nexcept ImportError:\n    pass\n\ndef share(r, u):\n    r.add_root(u)\n",
+            False,
+        ),
+        ("if True:\n    from fastmcp import FastMCP\n\ndef share(r, u):\n    r.add_root(u)\n", False),
         # a provider type, not a setter: kept for the shapes the rule does not report yet
         ("from mcp.server.fastmcp import FastMCP\n\ndef share(r):\n    return r.RootsProvider\n", True),
     ],

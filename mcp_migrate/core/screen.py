@@ -204,6 +204,19 @@ class Syntax:
         found.update(node.arg for node in self.of(ast.keyword) if node.arg)
         return frozenset(found)
 
+    @cached_property
+    def bound_by_code(self) -> frozenset:
+        """The names the code binds other than by an import: stored, a parameter, a definition,
+        a global or nonlocal declaration, an exception or a match capture (scopes ignored: a
+        superset of any one scope's)."""
+        found = {node.id for node in self.of(ast.Name) if node.ctx.__class__ is not ast.Load}
+        found.update(node.arg for node in self.of(ast.arg))
+        found.update(node.name for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for node in self.of(ast.Global, ast.Nonlocal):
+            found.update(node.names)
+        found.update(node.name for node in self.of(ast.ExceptHandler, ast.MatchAs, ast.MatchStar) if node.name)
+        return frozenset(found)
+
     def mentions(self, word: str) -> bool:
         """`word` is an identifier of the code, or inside a string literal (a string
         annotation `"ListRootsResult"` names a type the resolver reads)."""

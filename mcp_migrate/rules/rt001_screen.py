@@ -93,18 +93,12 @@ def _names_imported_from_project(syntax) -> set:
 
 
 def _bound_otherwise(syntax) -> set:
-    """Names the module binds other than by a from-import: stored, a parameter, a definition,
-    a plain import, a global or nonlocal declaration, an exception or a match capture (scopes
-    ignored: a superset)."""
-    found = {node.id for node in syntax.of(ast.Name) if node.ctx.__class__ is not ast.Load}
-    found.update(node.arg for node in syntax.of(ast.arg))
-    found.update(node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    """Names the module binds other than by a from-import (`Syntax.bound_by_code`, and a plain
+    import's)."""
+    found = set(syntax.bound_by_code)
     found.update(
         (alias.asname or alias.name).partition(".")[0] for node in syntax.of(ast.Import) for alias in node.names
     )
-    for node in syntax.of(ast.Global, ast.Nonlocal):
-        found.update(node.names)
-    found.update(node.name for node in syntax.of(ast.ExceptHandler, ast.MatchAs, ast.MatchStar) if node.name)
     return found
 
 

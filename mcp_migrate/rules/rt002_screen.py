@@ -125,10 +125,45 @@ def _own_api_named(syntax) -> bool:
 
 
 def _server_code(syntax) -> bool:
-    """A server's code by its imports (core.sdk.import_side, as the rule's evidence reads them);
-    not where a relative import may resolve to a client module the file does not spell."""
+    """A server's code as the rule's evidence reads it (core.sdk.import_side over the imports the
+    resolver sees: the modules imported anywhere, the names module-level imports bind): a server
+    module imported, or a server's class imported at module level under a name nothing else
+    binds; no client import anywhere, and no relative import (it may resolve to a client module
+    the file does not spell)."""
     imported = syntax.imported
-    return not any(name.startswith(".") for name in imported) and import_side(imported) == "server"
+    if any(name.startswith(".") for name in imported) or import_side(imported) != "server":
+        return False
+    modules = [alias.name for node in syntax.of(ast.Import) for alias in node.names]
+    modules += [node.module for node in syntax.of(ast.ImportFrom) if node.module]
+    if import_side(modules) == "server":
+        return True
+    bindings: dict = {}  # name -> what each module-level import binds it to
+    for node in _module_level_imports(syntax.tree.body):
+        for alias in node.names:
+            if node.__class__ is ast.ImportFrom:
+                name, qualified = alias.asname or alias.name, f"{node.module}.{alias.name}"
+            else:
+                name = alias.asname or alias.name.partition(".")[0]
+                qualified = alias.name if alias.asname else name
+            bindings.setdefault(name, []).append(qualified)
+    return any(
+        len(bound) == 1 and name not in syntax.bound_by_code and import_side(bound) == "server"
+        for name, bound in bindings.items()
+    )
+
+
+def _module_level_imports(statements: list) -> list:
+    """The import statements at module level, inside its `if`, `try` and `with` blocks too."""
+    found, pending = [], list(statements)
+    while pending:
+        node = pending.pop()
+        if node.__class__ in (ast.Import, ast.ImportFrom):
+            found.append(node)
+        elif node.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            pending.extend(
+                child for child in ast.iter_child_nodes(node) if isinstance(child, (ast.stmt, ast.excepthandler))
+            )
+    return found
 
 
 def _spelled_otherwise(syntax) -> set:

@@ -58,6 +58,8 @@ def where(node: ast.Constant, tree: ast.Module) -> str | None:
         return UNKNOWN  # positions that lead nowhere (a nested f-string's, before 3.12)
     parents = _parents(statement)
     parent = parents.get(node)
+    if parent is None:
+        return UNKNOWN  # the statement the positions lead to does not hold it
     if parent.__class__ is ast.Dict:
         if any(value is node for value in parent.values):
             key = parent.keys[[id(value) for value in parent.values].index(id(node))]
