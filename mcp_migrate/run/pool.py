@@ -2,7 +2,8 @@
 file (the files it held run again, and one that was in a dying worker twice runs in a process of
 its own, reported as E998 when that dies too), Ctrl-C and SIGTERM that end the workers at once,
 and workers that end with the main process (run.lifeline). `func` is one file's work
-(run.one_file): it never raises, so a broken pool means a dead process.
+(run.one_file): it never raises, so a broken pool means a dead process. A pool the run keeps
+for its checks again sends each file to the worker that checked it first (`_run_claims`).
 """
 
 from __future__ import annotations
