@@ -2,7 +2,8 @@
 rules: the method strings, their constant names and byte tokens, the capability keys, and the
 callee names that send, register or build a message. No LibCST here: the byte and syntax screens
 (core/screening.py) read these before any file is parsed; `vocabulary.wire` adds where a method
-string sits in a parsed tree."""
+string sits in a parsed tree, and `vocabulary.wire_screen` where it sits in the standard
+library's."""
 
 from __future__ import annotations
 
