@@ -191,7 +191,13 @@ class Syntax:
     def identifiers(self) -> frozenset:
         """Every identifier the code spells: names, attributes, imported names and modules,
         definitions, parameters and keyword arguments."""
-        found = set(self.names) | self.attributes
+        return self.spelled_but_as_attributes | self.attributes
+
+    @cached_property
+    def spelled_but_as_attributes(self) -> frozenset:
+        """The identifiers the code spells other than as an attribute's name (`identifiers`
+        without the attributes that appear nowhere else)."""
+        found = set(self.names)
         for node in self.of(ast.alias):
             found.update(node.name.split("."))
             if node.asname:

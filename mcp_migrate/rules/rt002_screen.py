@@ -10,7 +10,7 @@ import re
 from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, offsets, whole_words
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
-from mcp_migrate.core.screen import none_or_false
+from mcp_migrate.core.screen import none_or_false, statements_in
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import (
@@ -121,7 +121,7 @@ def _own_api_named(syntax) -> bool:
         return False
     if not all(SETTER_NAME.match(name) for name in named) or not _server_code(syntax):
         return True
-    return any(name in _spelled_otherwise(syntax) for name in named)
+    return any(name in syntax.spelled_but_as_attributes for name in named)
 
 
 def _server_code(syntax) -> bool:
@@ -159,24 +159,8 @@ def _module_level_imports(statements: list) -> list:
         node = pending.pop()
         if node.__class__ in (ast.Import, ast.ImportFrom):
             found.append(node)
-        elif node.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            pending.extend(
-                child for child in ast.iter_child_nodes(node) if isinstance(child, (ast.stmt, ast.excepthandler))
-            )
-    return found
-
-
-def _spelled_otherwise(syntax) -> set:
-    """The identifiers the code spells other than as an attribute's name."""
-    found = set(syntax.names)
-    found.update(node.name for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-    found.update(node.arg for node in syntax.of(ast.arg))
-    found.update(node.arg for node in syntax.of(ast.keyword) if node.arg)
-    for node in syntax.of(ast.alias):
-        found.update(node.name.split("."))
-        found.add(node.asname or "")
-    for node in syntax.of(ast.ImportFrom):
-        found.update((node.module or "").split("."))
+        elif node.__class__ not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match):
+            pending.extend(statements_in(node))  # (a `match` case's imports are not counted)
     return found
 
 
@@ -186,18 +170,17 @@ def _api_list_roots(syntax) -> bool:
     roots only where it is handed on (`list_roots_callback=list_roots`, a provider slot), and
     `provider_in` asks for each of those (issue 37: a gateway's test module of stand-ins,
     `async def list_roots(): ...` patched over its own service's method, was parsed for them)."""
-    local = set()
-    for function in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef):
-        pending = list(function.body)
-        while pending:  # the function's own statements: each node once, nested bodies apart
-            node = pending.pop()
-            if node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef):
-                local.add(id(node))
-            elif node.__class__ is not ast.ClassDef:
-                pending.extend(ast.iter_child_nodes(node))
-    return any(
-        node.name == "list_roots" and id(node) not in local for node in syntax.of(ast.FunctionDef, ast.AsyncFunctionDef)
-    )
+    pending = [(node, False) for node in syntax.tree.body]  # (statement, inside a function's code)
+    while pending:
+        node, in_function = pending.pop()
+        if node.__class__ in (ast.FunctionDef, ast.AsyncFunctionDef):
+            if node.name == "list_roots" and not in_function:
+                return True
+            in_function = True
+        elif node.__class__ is ast.ClassDef:
+            in_function = False  # a class's methods, wherever the class is
+        pending.extend((child, in_function) for child in statements_in(node))
+    return False
 
 
 #: Identifiers of a project's own roots-provider API (`set_roots_provider`, `RootsProvider`,
