@@ -83,6 +83,26 @@ def test_a_test_module_parsed_in_part_is_parsed_once_by_a_run_with_a_plan(tmp_pa
     assert whole not in parses and len(in_part) >= 1  # the test module was parsed in part, once
 
 
+@pytest.mark.parametrize("project", ["reused", "suggested"])
+def test_a_file_checked_again_is_neither_screened_nor_measured_again(tmp_path, monkeypatch, project):
+    """A file checked again under the run's plan keeps its screens' answer (the screens read
+    no plan: core.screening.PARSED_SCREENS) and, its tree kept, the nesting measure it passed:
+    a gateway's 1.26 MB test module paid both twice (issue 37)."""
+    from mcp_migrate.core import engine, screening
+
+    screened, measured = [], []
+    screens, measure = screening._screens, engine.nesting_problem
+    monkeypatch.setattr(screening, "_screens", lambda data, path, *a: screened.append(path) or screens(data, path, *a))
+    monkeypatch.setattr(engine, "nesting_problem", lambda data: measured.append(data) or measure(data))
+    shutil.copytree(FIXTURES / "plan" / project, tmp_path / project)
+    monkeypatch.chdir(tmp_path)
+    run = run_check([project], CheckOptions(jobs=1))
+    again = [r.path for r in run.results if r.findings and r.path.endswith("test_server.py")]
+    assert again and all(screened.count(path) == 1 for path in again), screened
+    assert len(screened) == len(set(screened)), "a file was screened twice"
+    assert measured and len(measured) == len(set(measured)), "a file was measured twice"
+
+
 def test_a_view_keeps_trees_up_to_its_bound_and_evicts_none():
     view = ProjectView()
     small, large = b"x = 1\n", b"#" * (PARSED_BYTES - 3) + b"\n"

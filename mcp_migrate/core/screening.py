@@ -15,6 +15,7 @@ same (the rule inherits its screens); the view keeps the last one for the engine
 from __future__ import annotations
 
 from functools import lru_cache
+from hashlib import blake2b
 from typing import NamedTuple
 
 from mcp_migrate.core.catalog import load_catalog
@@ -102,13 +103,33 @@ def screens(data: bytes, path: str, settings: Settings, classes: tuple | None = 
     if last is not None and last[0] is data and last[1] == key and _same_screens(last[2], classes):
         view.consulted_again(last[3].depends)  # the check under way read them too, through this answer
         return last[3]
+    parsed = view.table(PARSED_SCREENS)
+    held = parsed.get(path)
+    if held is not None and held[1] == key and _same_screens(held[2], classes) and held[0] == _digest(data):
+        view.consulted_again(held[3].depends)
+        return held[3]
     with view.recording() as seen:
         decided = _screens(data, path, settings, classes)
     if seen:
         decided = decided._replace(depends=frozenset(seen))
         view.consulted_again(seen)  # and for the check around this screening, if one is under way
     view.table("last screened")[None] = (data, key, classes, decided)
+    if decided.parses:
+        parsed[path] = (_digest(data), key, classes, decided._replace(tree=None))
     return decided
+
+
+#: The view's table of the screens of the files they leave to LibCST, without their `ast`
+#: trees (30 times the source), by path: (digest of the bytes, screens_key, classes, Screened).
+#: Such a file is screened again where it is checked again (run.coordination: a recheck under
+#: the run's plan, which no screen reads) and, screened by the main process, where a pool
+#: worker checks it (the worker starts from a copy of the view: run.pool). Context-forge's
+#: 1.26 MB test module was screened twice: 3 % of its project's check, sampled (issue 37).
+PARSED_SCREENS = "screens of parsed files"
+
+
+def _digest(data: bytes) -> tuple:
+    return len(data), blake2b(data, digest_size=16).digest()
 
 
 def screens_key(path: str, settings: Settings) -> tuple:
