@@ -942,3 +942,40 @@ def test_rt002s_syntax_screen_takes_a_setters_call_only_where_the_rule_reports_o
     if not kept:
         assert "RT002" not in engine.screens(source.encode(), "x.py", default_settings()).codes
         assert check_bytes(source.encode(), "x.py", default_settings()).findings == []
+
+
+_EVERY_FORM = """
+import os, sys as system
+from .pkg import (a as b, c)
+global_value: dict[str, int] = {**os.environ, "k": 1}
+@decorator(arg=1)
+async def run(x, /, y=2, *args, z, w=3, **kw) -> "Client | None":
+    global g
+    async with open(x) as f, ctx() as (p, q):
+        async for item in f:
+            yield [i async for i in item if i] or {k: v for k, v in kw.items()} or {*args}
+    match x:
+        case {"uri": str(uri), **rest} if uri:
+            del rest
+        case Point(x=0, y=[1, *others]) | None:
+            pass
+    try:
+        raise ValueError(f"{x!r:>{y}} {(lambda: (yield))()}") from None
+    except* (OSError, KeyError) as exc:
+        assert not exc, -x ** 2 @ y
+    finally:
+        nonlocal_value = x if y else (z := w)
+class C(Base, metaclass=Meta):
+    attr = x[1:2, ::3].y.z()
+"""
+
+
+def test_the_walk_gives_every_syntax_node_ast_walk_gives():
+    """core.screen.all_nodes, which core.alone reads definitions with: the nodes of `ast.walk`,
+    but for the expression contexts and operators, which hold no syntax."""
+    tree = ast.parse(_EVERY_FORM)
+    plain = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
+    expected = [node for node in ast.walk(tree) if not isinstance(node, plain)]
+    walked = list(screen.all_nodes(tree))
+    assert len(walked) == len(expected) and {id(n) for n in walked} == {id(n) for n in expected}
+    assert len(expected) > 150  # (the sample is not trivial)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from mcp_migrate.core.screen import Syntax
+from mcp_migrate.core.screen import Syntax, all_nodes
 from mcp_migrate.core.sdk import mcp_module
 
 #: The statements read alone: top-level functions and classes (core.partial stands them in).
@@ -18,8 +18,9 @@ DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def nodes(node: ast.AST) -> Iterator[Any]:
-    """`ast.walk`, its nodes typed loosely: the code tests their kinds with `type(...) is`."""
-    return ast.walk(node)
+    """core.screen.all_nodes (`ast.walk`'s nodes, in no set order), typed loosely: the code tests
+    their kinds with `type(...) is`, and every use collects a set."""
+    return all_nodes(node)
 
 
 def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
