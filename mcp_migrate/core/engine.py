@@ -52,7 +52,7 @@ from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.partial import Reduced, reduced
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.project_view import view_of
-from mcp_migrate.core.screening import Screened, screens, screens_key
+from mcp_migrate.core.screening import Screened, keep_screens, screens, screens_key
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
 from mcp_migrate.core.syntax import ModuleIndex, ancestry
@@ -202,6 +202,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         result.findings.append(file_finding(path, IO_ERROR_CODE, refused))
         return Analysis(None, [], result)
     decided = screens(data, path, settings)
+    keep_screens(data, path, settings, decided)
     tree = _take_tree(decided, settings)
     if not decided.byte_rules and not decided.audit:
         return Analysis(None, [], result)

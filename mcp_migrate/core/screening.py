@@ -114,17 +114,26 @@ def screens(data: bytes, path: str, settings: Settings, classes: tuple | None = 
         decided = decided._replace(depends=frozenset(seen))
         view.consulted_again(seen)  # and for the check around this screening, if one is under way
     view.table("last screened")[None] = (data, key, classes, decided)
-    if decided.parses:
-        parsed[path] = (_digest(data), key, classes, decided._replace(tree=None))
     return decided
 
 
-#: The view's table of the screens of the files they leave to LibCST, without their `ast`
-#: trees (30 times the source), by path: (digest of the bytes, screens_key, classes, Screened).
-#: Such a file is screened again where it is checked again (run.coordination: a recheck under
-#: the run's plan, which no screen reads) and, screened by the main process, where a pool
-#: worker checks it (the worker starts from a copy of the view: run.pool). Context-forge's
-#: 1.26 MB test module was screened twice: 3 % of its project's check, sampled (issue 37).
+def keep_screens(data: bytes, path: str, settings: Settings, decided: Screened) -> None:
+    """Keep the screens' answer of a file the check under way parses (`settings`: that check's,
+    with its view), for its check again under the run's plan (run.coordination), which no
+    screen reads: context-forge's 1.26 MB test module was screened twice, 3 % of its project's
+    check, sampled (issue 37). Kept without its `ast` tree (30 times the source)."""
+    if decided.parses:
+        entry = (_digest(data), screens_key(path, settings), settings.rules, decided._replace(tree=None))
+        view_of(settings).table(PARSED_SCREENS)[path] = entry
+
+
+#: The view's table of the screens' answers `keep_screens` keeps, by path: (digest of the
+#: bytes, screens_key, classes, Screened). Only the process that checked the file keeps one: a
+#: pool worker checking a file the main process screened screens it again, its view knowing
+#: more of the project by then. The main process's screens alone are more cautious: on
+#: context-forge with every file screened before the fork, taken as they were, they left two
+#: test modules and a 572 KB helper module's analysis to LibCST (29.9 s of CPU against 23.4 s
+#: screening them again, one run each).
 PARSED_SCREENS = "screens of parsed files"
 
 
