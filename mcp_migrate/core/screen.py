@@ -79,7 +79,7 @@ def _split_plan(kind: type) -> tuple:
 def all_nodes(node: ast.AST) -> Iterator[Any]:
     """The syntax nodes under `node` (itself included), as `ast.walk` gives them but in no set
     order and without expression contexts and operators, which hold no syntax: an explicit stack
-    over the grammar's plans of each kind (`_split_plan`), as Syntax indexes a module, at half
+    over the grammar's plans of each kind (`_split_plan`), as Syntax indexes a module, at about half
     `ast.walk`'s cost (issue 37: a 1.26 MB test module's definitions are walked once each for
     the names they spell, core.alone)."""
     stack: list = [node]
@@ -163,6 +163,8 @@ class Syntax:
         stack: list = [tree]
         pop, push, extend = stack.pop, stack.append, stack.extend
         node_type, plans = ast.AST, _SPLIT_PLANS
+        # all_nodes' walk, written out: through the generator, every screened file's index
+        # took 1.3-1.4x as long (test_admin.py: 0.061 s against 0.043 s).
         while stack:  # an explicit stack: no recursion limit on deeply nested code
             node = pop()
             if node is None:  # from a list field (`{**x}`'s key)
