@@ -122,9 +122,10 @@ def keep_screens(data: bytes, path: str, settings: Settings, decided: Screened) 
     with its view), for its check again under the run's plan (run.coordination), which no
     screen reads: context-forge's 1.26 MB test module was screened twice, 3 % of its project's
     check, sampled (issue 37). Kept without its `ast` tree (30 times the source)."""
-    if decided.parses:
-        entry = (_digest(data), screens_key(path, settings), settings.rules, decided._replace(tree=None))
-        view_of(settings).table(PARSED_SCREENS)[path] = entry
+    kept = view_of(settings).table(PARSED_SCREENS)
+    held = kept.get(path)
+    if decided.parses and (held is None or held[3] is not decided):  # (a check again's: kept already)
+        kept[path] = (_digest(data), screens_key(path, settings), settings.rules, decided._replace(tree=None))
 
 
 #: The view's table of the screens' answers `keep_screens` keeps, by path: (digest of the
