@@ -163,6 +163,8 @@ ALLOWED = {
     "pool._CHECKED_BY": "which worker of the run's kept pool checked each file (paths to pids, cleared"
     " with the kept pool): where its check again goes",
     "pool._view": "a pool worker's project view, made by its initializer: the worker lives for one run's pool",
+    "pool._exchange": "a pool worker's side of its pool's board (run.board): shared memory of one pool's"
+    " workers, made before their fork, which its view reads and posts to",
     "pool._KEEP": "whether the run keeps its pool for its checks again, and that pool (processes, not"
     " project facts): set and emptied by `kept_pool` around one run's checks",
     "pool._parent_view": "the run's own view, held only while its pool forks and runs (a forked worker starts"

@@ -223,7 +223,8 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         release_freed(len(data))
         tree = ast.parse(part.data)
     try:
-        analysis = call_deep(_parse_and_analyze, data, path, settings, rules, audit, tree, part)
+        with view_of(settings).analysing(path):  # another worker waits for its answers (run.board)
+            analysis = call_deep(_parse_and_analyze, data, path, settings, rules, audit, tree, part)
         if part is not None:  # what the parsers freed goes back before the run reads the next module
             release_freed(len(data))
         return analysis

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 from mcp_migrate.core.dependencies import file_stamp
@@ -31,6 +32,21 @@ MODULE_LIMIT = DEFAULT_MAX_FILE_SIZE
 #: with findings). A kept tree takes about 22 times its source (python-sdk's modules, measured
 #: with tracemalloc), so this holds at most about 45 MB.
 PARSED_BYTES = 2 * 1024 * 1024
+
+
+class Exchange(Protocol):
+    """The answers a pool's workers share while they run (run.board implements it)."""
+
+    def settled(self, name: str, key, source: str, wait: bool):
+        """The answer another worker posted for (`name`, `key`), or None; with `wait`, where
+        another worker is analysing `source` itself, after waiting for that analysis to end
+        (the answer its check publishes is what this worker would work out again)."""
+
+    def post(self, name: str, key, answer) -> None:
+        """Offer an answer worked out here to the other workers."""
+
+    def analysing(self, path: str) -> contextlib.AbstractContextManager:
+        """The block analyses `path`: another worker needing its answers waits for them."""
 
 
 class ProjectView:
@@ -54,6 +70,10 @@ class ProjectView:
         #: Per check under way (`using`): (table name, key) -> answer of the answers worth handing
         #: over that it asked for.
         self._using: list = []
+        #: What the other workers of a pool have worked out, while they work (run.board, set by a
+        #: pool's worker; None in a process of its own): answers worth handing over, and which
+        #: file each of them is analysing (`analysing`, `per_file`).
+        self.exchange: Exchange | None = None
 
     def __reduce__(self):
         """A view crosses to a worker process empty, but for what it hands over (`handing`): the
@@ -206,11 +226,22 @@ class ProjectView:
         found = self.stat(path)
         return None if found is None else (found.st_size, found.st_mtime_ns)
 
-    def per_file(self, name: str, source: str, extra, compute: Callable, missing=None, handed: bool = False):
+    def per_file(
+        self,
+        name: str,
+        source: str,
+        extra,
+        compute: Callable,
+        missing=None,
+        handed: bool = False,
+        published: bool = False,
+    ):
         """`compute(stat)` for one module file, kept in table `name` by the file's size and
         mtime (and `extra`: the asking rule's tokens), the file noted as consulted by the check
         under way; `missing` when it cannot be stat'ed. `handed`: an answer worth handing to a
-        check again in another process (`using`), small and costly to work out."""
+        check again in another process (`using`) and to the other workers of a pool
+        (`exchange`), small and costly to work out; `published`: one the module's own check
+        publishes (`publish`), worth waiting for while another worker analyses the module."""
         stat = self.stat(source)
         if stat is None:
             return missing
@@ -218,11 +249,32 @@ class ProjectView:
         cache = self.table(name)
         key = (source, stat.st_mtime_ns, stat.st_size, extra)
         found = cache.get(key)
+        if found is None and handed and self.exchange is not None:
+            found = self.exchange.settled(name, key, source, published)
+            if found is not None:
+                cache[key] = found
         if found is None:
             found = cache[key] = compute(stat)
+            if handed and self.exchange is not None:
+                self.exchange.post(name, key, found)
         if handed:
             self._used(name, key, found)
         return found
+
+    def publish(self, name: str, key, answer) -> None:
+        """Keep `answer` in table `name` under `key` as `per_file` keys it, worked out some other
+        way than its `compute` (a rule's answer for a module from that module's own check), and
+        offer it to the other workers (`exchange`): the one asking for it next need not work it
+        out (issue 37: a worker analysed context-forge's 572 KB `main.py` for a test module's
+        check while the other worker was checking `main.py` itself, 2.7 s of CPU)."""
+        self.table(name)[key] = answer
+        if self.exchange is not None:
+            self.exchange.post(name, key, answer)
+
+    def analysing(self, path: str) -> contextlib.AbstractContextManager:
+        """The block analyses the file `path` with the rules (the other workers are told, when
+        the view has an `exchange`)."""
+        return self.exchange.analysing(path) if self.exchange is not None else contextlib.nullcontext()
 
 
 def read(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:

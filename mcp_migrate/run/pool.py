@@ -19,6 +19,7 @@ from mcp_migrate.core.codes import PARSER_LIMIT_CODE
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.run.board import Board
 from mcp_migrate.run.lifeline import end_with_parent, parent_for_workers
 from mcp_migrate.run.one_file import fix_file, in_view
 from mcp_migrate.run.records import FixOutcome
@@ -90,7 +91,8 @@ def _pool_round(
             state, pool, shared = kept.state, kept.executor, kept.shared
         else:
             state = multiprocessing.RawArray("q", len(items))  # 0: not started, pid: running, -pid: done
-            shared = _Shared(multiprocessing.Lock(), multiprocessing.Barrier(workers))
+            lock = multiprocessing.Lock()
+            shared = _Shared(lock, multiprocessing.Barrier(workers), Board(lock, workers))
             parent = parent_for_workers(multiprocessing.get_start_method())
             initargs = (state, parent, shared)
             pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=initargs)
@@ -240,11 +242,13 @@ def _crashed(func, item, exitcode: int | None):
 
 class _Shared(NamedTuple):
     """What a pool's workers share besides the array they mark their files in: the lock a
-    worker takes to claim a file, and the barrier every worker of a round of claims passes
-    before it claims one (`_run_claims`)."""
+    worker takes to claim a file, the barrier every worker of a round of claims passes
+    before it claims one (`_run_claims`), and the board of the answers they work out
+    (run.board)."""
 
     lock: Any
     barrier: Any
+    board: Any = None
 
 
 class _Kept(NamedTuple):
@@ -381,6 +385,8 @@ def _release_termination(previous) -> None:
 _state = None
 _view = None
 _shared = None
+#: the worker's side of its pool's board (run.board), which its view reads and posts to.
+_exchange = None
 #: The main process's view of the run, set while a pool forks its workers: a forked worker
 #: starts from a copy of it (copy-on-write), so what the main process has already worked out
 #: about the project (the import graph, the helper modules' effects, the typed doers) is not
@@ -394,9 +400,11 @@ def _start_worker(state, parent, shared=None) -> None:
     """A pool worker's start: the shared array (and lock and barrier), signals left to the
     main process, and an end when the main process dies (run.lifeline: a killed run must not
     leave workers holding its output pipe)."""
-    global _state, _view, _shared
+    global _state, _view, _shared, _exchange
     _state, _shared = state, shared
     _view = _parent_view if _parent_view is not None else ProjectView()
+    _exchange = shared.board.for_worker() if shared is not None and shared.board is not None else None
+    _view.exchange = _exchange
     _ignore_interrupts()
     if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (_hold_termination)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _TERMINATION)
@@ -465,5 +473,6 @@ def _in_worker_view(batch: list) -> list:
     if crossed is not None:
         if _view is None or crossed.stamps != _view.stamps:  # this run's kind of view
             _view = ProjectView(stamps=crossed.stamps)
+            _view.exchange = _exchange
         _view.take_handed(crossed)  # what another worker worked out for these checks again
     return list(zip([index for index, _ in batch], in_view([item for _, item in batch], _view)))

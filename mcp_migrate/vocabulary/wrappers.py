@@ -215,13 +215,19 @@ class ImportedHelpers:
         except OSError:
             return
         if stat.st_size == len(data) and (not self.max_size or stat.st_size <= self.max_size):
-            self.view.table(self._KEYS)[(source, stat.st_mtime_ns, stat.st_size, self.tokens)] = set(keys)
+            self.view.publish(self._KEYS, (source, stat.st_mtime_ns, stat.st_size, self.tokens), set(keys))
 
     def _keys(self, source: str) -> set:
         # Keyed by size and mtime too: a long-lived view sees the module change; and by the
         # screen's tokens, which tell one rule's analysis from another's.
         return self.view.per_file(
-            self._KEYS, source, self.tokens, lambda stat: self._analysed(source, stat), set(), handed=True
+            self._KEYS,
+            source,
+            self.tokens,
+            lambda stat: self._analysed(source, stat),
+            set(),
+            handed=True,
+            published=True,
         )
 
     def _analysed(self, source: str, stat) -> set:

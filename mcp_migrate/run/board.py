@@ -1,0 +1,209 @@
+"""What a pool's workers share while they run: the answers worth handing over that one of them
+has worked out (a rule's keys for a helper module, as the module's own check published them or
+an analysis found them), and which file each of them is analysing right now.
+
+One process checking a tree works out a helper module's answer once, and a module checked
+before its callers (files come in path order) publishes its answer from its own check, so no
+caller analyses it again. Two workers each worked them out: on context-forge a worker ran
+RT001 alone over the 572 KB `mcpgateway/main.py` (LibCST parse included, 2.7 s of CPU) for a
+test module's check while the other worker was checking `main.py` itself; `-j` cost 1.16x the
+CPU of `-j 1` (issue 37). Here a worker that needs an answer first reads the board, and where
+another worker is analysing that very module, waits for the analysis to end (idle, not
+spinning), then reads the board again. A wait that would close a circle (two modules each
+waiting on the other's analysis) is not begun: the worker works the answer out itself.
+
+The board lives in shared memory made before the fork: an append-only log of pickled
+(table, key, answer) records under the pool's lock, and one slot per worker (its pid, the hash
+of the file it analyses, the hash of the file it waits for). A full log takes no more answers
+(they are worked out as before); nothing on the board changes what a check reports, only who
+works it out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import struct
+import time
+from collections.abc import Iterator
+from hashlib import blake2b
+
+#: The log's size: an answer takes about 200 bytes, and a run posts a few hundred of them
+#: (context-forge, 1,531 files: 165 answers in 36 KB; fast-agent: 8).
+BOARD_BYTES = 1024 * 1024
+#: How often a waiting worker looks again (it sleeps in between).
+POLL_SECONDS = 0.005
+#: The longest a worker waits for another's analysis before working the answer out itself.
+WAIT_SECONDS = 120.0
+#: A slot: pid, hash of the file analysed, hash of the file waited for.
+_SLOT = 3
+_HEAD = struct.Struct("<I")
+
+
+class Board:
+    """The shared memory of one pool, made in the main process before its workers start: a
+    forked worker inherits it, a spawned one is handed it as it starts (the pool's initializer
+    arguments), as the pool's lock and progress array are; it cannot be sent later."""
+
+    def __init__(self, lock, workers: int) -> None:
+        import multiprocessing
+
+        self._lock = lock
+        self._log = multiprocessing.RawArray("B", BOARD_BYTES)
+        self._used = multiprocessing.RawValue("q", 0)
+        self._slots = multiprocessing.RawArray("q", _SLOT * workers)
+
+    def for_worker(self) -> WorkerBoard | None:
+        """This worker's side of the board, its slot claimed; None when every slot is taken."""
+        pid = os.getpid()
+        with self._lock:
+            for start in range(0, len(self._slots), _SLOT):
+                if self._slots[start] in (0, pid):
+                    self._slots[start : start + _SLOT] = [pid, 0, 0]
+                    return WorkerBoard(self, start, pid)
+        return None
+
+
+class WorkerBoard:
+    """One worker's side of its pool's board: the view's `exchange` (core.project_view)."""
+
+    def __init__(self, board: Board, slot: int, pid: int) -> None:
+        self._board = board
+        self._slot = slot
+        self._pid = pid
+        #: How much of the log this worker has read, and what it read there.
+        self._read = 0
+        self._answers: dict = {}
+        self._depth = 0
+
+    # ----- answers ------------------------------------------------------------------------------
+
+    def post(self, name: str, key, answer) -> None:
+        try:
+            record = pickle.dumps((name, key, answer), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            return  # an answer that cannot cross: the others work it out
+        board = self._board
+        with board._lock:
+            used = board._used.value
+            end = used + _HEAD.size + len(record)
+            if end > BOARD_BYTES:
+                return
+            board._log[used : used + _HEAD.size] = _HEAD.pack(len(record))
+            board._log[used + _HEAD.size : end] = record
+            board._used.value = end
+
+    def settled(self, name: str, key, source: str, wait: bool):
+        found = self._looked_up(name, key)
+        if found is None and wait and self._waited(_digest(source)):
+            found = self._looked_up(name, key)
+        return found
+
+    def _looked_up(self, name: str, key):
+        self._refresh()
+        return self._answers.get((name, key))
+
+    def _refresh(self) -> None:
+        board = self._board
+        with board._lock:
+            used = board._used.value
+            if used == self._read:
+                return
+            chunk = bytes(memoryview(board._log)[self._read : used])
+        self._read = used
+        offset = 0
+        while offset < len(chunk):
+            (size,) = _HEAD.unpack_from(chunk, offset)
+            offset += _HEAD.size
+            try:
+                name, key, answer = pickle.loads(chunk[offset : offset + size])
+            except Exception:  # noqa: BLE001 - an answer that cannot be read here is worked out here
+                name = None
+            offset += size
+            if name is not None:
+                self._answers.setdefault((name, key), answer)
+
+    # ----- who analyses what --------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def analysing(self, path: str) -> Iterator[None]:
+        """This worker analyses `path` for the block (the outermost analysis only: a rule's
+        analysis of a helper module alone is part of it)."""
+        self._depth += 1
+        if self._depth == 1:
+            self._mark(1, _digest(path))
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self._mark(1, 0)
+
+    def _mark(self, field: int, value: int) -> None:
+        board = self._board
+        with board._lock:
+            board._slots[self._slot + field] = value
+
+    def _waited(self, digest: int) -> bool:
+        """Wait while another worker analyses the file of `digest`, unless that worker waits,
+        through others, for this one; whether this worker waited."""
+        board = self._board
+        with board._lock:
+            other = self._analyser(digest)
+            if other is None or self._circle(other):
+                return False
+            board._slots[self._slot + 2] = digest
+        try:
+            deadline = time.monotonic() + WAIT_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(POLL_SECONDS)
+                if board._slots[other + 1] != digest or board._slots[other] == 0 or not _alive(board._slots[other]):
+                    break
+        finally:
+            self._mark(2, 0)
+        return True
+
+    def _analyser(self, digest: int) -> int | None:
+        """The slot of the other worker analysing the file of `digest`, if any (under the lock)."""
+        slots = self._board._slots
+        for start in range(0, len(slots), _SLOT):
+            if start != self._slot and slots[start] and slots[start + 1] == digest:
+                return start
+        return None
+
+    def _circle(self, other: int) -> bool:
+        """Whether the worker in slot `other` waits, directly or through others, for a file this
+        worker analyses (under the lock)."""
+        slots = self._board._slots
+        seen = set()
+        while other not in seen:
+            seen.add(other)
+            waited = slots[other + 2]
+            if not waited:
+                return False
+            if slots[self._slot + 1] == waited:
+                return True
+            found = self._analyser(waited)
+            if found is None:
+                return False
+            other = found
+        return False
+
+
+def _digest(path: str) -> int:
+    """A file's path as a nonzero signed 64-bit number, the same in every worker."""
+    value = int.from_bytes(
+        blake2b(os.path.abspath(path).encode("utf-8", "surrogateescape"), digest_size=8).digest(), "little", signed=True
+    )
+    return value or 1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
