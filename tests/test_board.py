@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from test_project_view import HELPER_CALL, HELPERS, SERVER  # a server calling a helper that asks for roots
 
 from mcp_migrate.api import check_source, default_settings
 from mcp_migrate.core.project_view import ProjectView
@@ -23,26 +24,6 @@ from mcp_migrate.run import board as board_module
 from mcp_migrate.run import pool
 from mcp_migrate.run.board import Board, WorkerBoard
 
-SERVER = """
-from mcp.server.fastmcp import Context, FastMCP
-
-from app.helpers import get_dirs
-
-app = FastMCP("files")
-
-
-@app.tool()
-async def where(ctx: Context) -> str:
-    return ", ".join(await get_dirs(ctx))
-"""
-HELPERS = """
-from mcp.server.fastmcp import Context
-
-
-async def get_dirs(ctx: Context) -> list:
-    return [str(r.uri) for r in await ctx.list_roots()]
-"""
-HELPER_CALL = "10:28 RT001 runs `app.helpers.get_dirs`, a helper of this project that asks for roots"
 KEYS = "imported helpers: keys"
 
 

@@ -128,6 +128,7 @@ LAZY = {
     " and `fix -` never load the writer (7 ms)",
     ("run/plan.py", "mcp_migrate.run.applicability"): "the config's fix policy: the config command plans"
     " without it (2.4 ms)",
+    ("run/board.py", "multiprocessing"): POOL + ": the board is made with the pool",
     ("run/pool.py", "multiprocessing"): POOL + " (6 ms)",
     ("run/pool.py", "concurrent.futures"): POOL + " (with concurrent.futures.process: 16 ms)",
     ("run/pool.py", "concurrent.futures.process"): POOL + ", as concurrent.futures",
