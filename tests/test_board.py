@@ -32,7 +32,7 @@ def _two(workers: int = 2) -> tuple:
     threads of this process)."""
     shared = Board(multiprocessing.Lock(), workers)
     shared._slots[0] = shared._slots[3] = os.getpid()  # alive: a wait for a dead worker ends
-    return WorkerBoard(shared, 0, os.getpid()), WorkerBoard(shared, 3, os.getpid())
+    return WorkerBoard(shared, 0), WorkerBoard(shared, 3)
 
 
 def test_an_answer_one_worker_posts_the_other_reads():

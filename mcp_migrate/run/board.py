@@ -61,17 +61,16 @@ class Board:
             for start in range(0, len(self._slots), _SLOT):
                 if self._slots[start] in (0, pid):
                     self._slots[start : start + _SLOT] = [pid, 0, 0]
-                    return WorkerBoard(self, start, pid)
+                    return WorkerBoard(self, start)
         return None
 
 
 class WorkerBoard:
     """One worker's side of its pool's board: the view's `exchange` (core.project_view)."""
 
-    def __init__(self, board: Board, slot: int, pid: int) -> None:
+    def __init__(self, board: Board, slot: int) -> None:
         self._board = board
         self._slot = slot
-        self._pid = pid
         #: How much of the log this worker has read, and what it read there.
         self._read = 0
         self._answers: dict = {}
