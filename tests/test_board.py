@@ -45,14 +45,12 @@ def test_an_answer_one_worker_posts_the_other_reads():
     assert second.settled("other table", ("/p/helper.py", 1, 2, ("tokens",)), "/p/helper.py", False) is None
 
 
-def _after(seconds: float, action) -> threading.Thread:
-    def run():
-        time.sleep(seconds)
-        action()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
+def _until(holds) -> None:
+    """Wait (at most 10 s) until `holds()`: another thread's mark on the board."""
+    deadline = time.monotonic() + 10
+    while not holds() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert holds()
 
 
 def test_a_worker_waits_for_the_analysis_of_the_module_it_needs(tmp_path):
@@ -62,20 +60,22 @@ def test_a_worker_waits_for_the_analysis_of_the_module_it_needs(tmp_path):
     helper = str(tmp_path / "helper.py")
     ended = threading.Event()
 
+    release = threading.Event()
+
     def analyse():
         with first.analysing(helper):
-            time.sleep(0.3)
+            release.wait(10)
             first.post("table", "key", "the keys")
         ended.set()
 
     thread = threading.Thread(target=analyse)
     thread.start()
-    time.sleep(0.05)
-    started = time.monotonic()
+    _until(lambda: first._board._slots[1] != 0)
     assert second.settled("table", "key", helper, False) is None  # not an answer its check publishes
-    assert time.monotonic() - started < 0.2
-    assert second.settled("table", "key", helper, True) == "the keys"  # posted 0.25 s after it asked
-    assert first._board._slots[1] == 0  # its wait ended with the analysis
+    timer = threading.Timer(0.2, release.set)
+    timer.start()
+    assert second.settled("table", "key", helper, True) == "the keys"  # posted after it asked
+    assert release.is_set() and first._board._slots[1] == 0  # its wait ended with the analysis
     thread.join()
     assert ended.is_set()
 
@@ -83,9 +83,9 @@ def test_a_worker_waits_for_the_analysis_of_the_module_it_needs(tmp_path):
 def test_a_worker_does_not_wait_for_a_module_nobody_analyses(tmp_path):
     first, second = _two()
     with first.analysing(str(tmp_path / "other.py")):
-        started = time.monotonic()
+        started = time.monotonic()  # a wait here would last until the block's end: WAIT_SECONDS
         assert second.settled("table", "key", str(tmp_path / "helper.py"), True) is None
-        assert time.monotonic() - started < 0.2
+        assert time.monotonic() - started < 5
     assert first._board._slots[1] == 0  # the analysis's end is marked
 
 
@@ -99,11 +99,11 @@ def test_a_wait_that_would_close_a_circle_is_not_begun(tmp_path):
         with first.analysing(a):
             waiting = threading.Thread(target=lambda: got.append(first.settled("table", "b's key", b, True)))
             waiting.start()
-            time.sleep(0.1)
-            assert first._board._slots[2] != 0  # the first worker waits for b's analysis
-            started = time.monotonic()
+            _until(lambda: first._board._slots[2] != 0)  # the first worker waits for b's analysis
+            started = time.monotonic()  # a wait here would last WAIT_SECONDS: the first's analysis waits for it
             assert second.settled("table", "a's key", a, True) is None  # b's worker would wait for a: it does not
-            assert time.monotonic() - started < 0.2
+            assert time.monotonic() - started < 5
+            assert first._board._slots[2] != 0  # (it returned while the first still waits)
             second.post("table", "b's key", "b's keys")
     waiting.join()
     assert got == ["b's keys"]
