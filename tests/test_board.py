@@ -247,3 +247,20 @@ def test_two_workers_of_a_pool_share_the_board(tmp_path):
     helper = str(tmp_path / "helpers.py")
     got = pool.run_pool(_analysed_or_waited, [(0, helper), (1, helper)], 2, lambda: None, alone=2)
     assert got == ["posted", {(None, "get_dirs")}]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a process is probed with signal 0 on POSIX only")
+def test_a_wait_for_a_worker_that_died_ends(tmp_path):
+    """A worker killed in the middle of an analysis leaves its mark: the one waiting for it
+    stops waiting once that process is gone (the pool then runs the dead worker's files again)."""
+    import subprocess
+
+    first, second = _two()
+    helper = str(tmp_path / "helper.py")
+    with first.analysing(helper):
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        first._board._slots[0] = dead.pid  # the analysing worker, as it died
+        started = time.monotonic()
+        assert second.settled("table", "key", helper, True) is None
+        assert time.monotonic() - started < 5
