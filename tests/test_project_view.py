@@ -165,6 +165,7 @@ ALLOWED = {
     "pool._view": "a pool worker's project view, made by its initializer: the worker lives for one run's pool",
     "pool._exchange": "a pool worker's side of its pool's board (run.board): shared memory of one pool's"
     " workers, made before their fork, which its view reads and posts to",
+    "parser_handover._asker": "a pool worker's question whether to hand a file over, set while it runs one batch",
     "pool._KEEP": "whether the run keeps its pool for its checks again, and that pool (processes, not"
     " project facts): set and emptied by `kept_pool` around one run's checks",
     "pool._parent_view": "the run's own view, held only while its pool forks and runs (a forked worker starts"

@@ -11,6 +11,7 @@ from mcp_migrate import api
 from mcp_migrate.api import may_report
 from mcp_migrate.core.coordination import AskedPlan
 from mcp_migrate.core.findings import FileResult
+from mcp_migrate.run import parser_handover
 from mcp_migrate.run.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 
 
@@ -19,7 +20,8 @@ def check(data: bytes, display: str, settings):
     Fix kinds are the engine's: callers apply the config's FixPolicy
     (`applicability.adjust`) after the results cache. A file no selected rule can report on
     (core.gates) gets the engine's empty result without loading the rules or LibCST, and so
-    does one whose screens leave no rule to run (api.screened_out: the rules' screens only)."""
+    does one whose screens leave no rule to run (api.screened_out: the rules' screens only). In a
+    pool worker that has not loaded LibCST, a file left to it may be handed over (run.parser_handover)."""
     if not may_report(data, settings):
         return unreported(display, settings)
     done = api.screened_out(data, display, settings)
@@ -27,6 +29,8 @@ def check(data: bytes, display: str, settings):
         done.previewed = bool(settings.fix_previews)
         done.plan_asked = ()
         return done
+    if parser_handover.hands_over(len(data)):  # a pool worker without LibCST: to the worker that has it
+        return parser_handover.HANDED
     asked = AskedPlan(settings.run)
     settings = dataclasses.replace(settings, run=asked)
     if not settings.fix_previews:

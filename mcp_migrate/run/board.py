@@ -1,6 +1,7 @@
 """What a pool's workers share while they run: the answers worth handing over that one of them
 has worked out (a rule's keys for a helper module, as the module's own check published them or
-an analysis found them), and which file each of them is analysing right now.
+an analysis found them), which file each of them is analysing right now, and the files handed
+to the worker that holds LibCST (run.parser_handover).
 
 One process checking a tree works out a helper module's answer once, and a module checked
 before its callers (files come in path order) publishes its answer from its own check, so no
@@ -25,9 +26,12 @@ import contextlib
 import os
 import pickle
 import struct
+import sys
 import time
 from collections.abc import Iterator
 from hashlib import blake2b
+
+from mcp_migrate.run.parser_handover import HANDOVER_BYTES
 
 #: The log's size: an answer takes about 200 bytes, and a run posts a few hundred of them
 #: (context-forge, 1,531 files: 165 answers in 36 KB; fast-agent: 8).
@@ -36,6 +40,8 @@ BOARD_BYTES = 1024 * 1024
 POLL_SECONDS = 0.005
 #: The longest a worker waits for another's analysis before working the answer out itself.
 WAIT_SECONDS = 120.0
+#: The log's name for a file handed over (run.parser_handover), not an answer.
+_HANDED = "file handed over"
 #: A slot: pid, hash of the file analysed, hash of the file waited for.
 _SLOT = 3
 _HEAD = struct.Struct("<I")
@@ -53,6 +59,14 @@ class Board:
         self._log = multiprocessing.RawArray("B", BOARD_BYTES)
         self._used = multiprocessing.RawValue("q", 0)
         self._slots = multiprocessing.RawArray("q", _SLOT * workers)
+        #: The pid of the worker that loads LibCST for the files the others hand over (0: none
+        #: yet), and the bytes handed to it so far (run.parser_handover).
+        self._parser = multiprocessing.RawValue("q", 0)
+        self._handed_bytes = multiprocessing.RawValue("q", 0)
+
+    def parser_worker(self) -> int:
+        """The pid of the worker the others hand the files left to LibCST to, 0 for none."""
+        return self._parser.value
 
     def for_worker(self) -> WorkerBoard | None:
         """This worker's side of the board, its slot claimed; None when every slot is taken."""
@@ -75,6 +89,11 @@ class WorkerBoard:
         self._read = 0
         self._answers: dict = {}
         self._depth = 0
+        #: Whether this worker holds LibCST and the rules (inherited from the fork, or loaded
+        #: here), and the files handed to it that it has read on the log and not yet taken.
+        self._parser_here = _holds_parser()
+        self._handed: list = []
+        self._pid = os.getpid()
 
     # ----- answers ------------------------------------------------------------------------------
 
@@ -83,15 +102,20 @@ class WorkerBoard:
             record = pickle.dumps((name, key, answer), protocol=pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
             return  # an answer that cannot cross: the others work it out
+        self._append(record)
+
+    def _append(self, record: bytes) -> bool:
+        """Put `record` at the log's end; False where the log has no room for it."""
         board = self._board
         with board._lock:
             used = board._used.value
             end = used + _HEAD.size + len(record)
             if end > BOARD_BYTES:
-                return
+                return False
             board._log[used : used + _HEAD.size] = _HEAD.pack(len(record))
             board._log[used + _HEAD.size : end] = record
             board._used.value = end
+        return True
 
     def settled(self, name: str, key, source: str, wait: bool):
         found = self._looked_up(name, key)
@@ -120,8 +144,47 @@ class WorkerBoard:
             except Exception:  # noqa: BLE001 - an answer that cannot be read here is worked out here
                 name = None
             offset += size
-            if name is not None:
+            if name == _HANDED:
+                self._handed.append((key, answer))
+            elif name is not None:
                 self._answers.setdefault((name, key), answer)
+
+    # ----- files handed to the worker that holds LibCST (run.parser_handover) ------------------
+
+    def hands_over(self, size: int) -> bool:
+        """Whether this worker, which has not loaded LibCST, hands a file of `size` bytes left to
+        LibCST to the worker that has (the first to need it, which loads it), while the files
+        handed over stay under HANDOVER_BYTES; when not, this worker loads LibCST itself."""
+        if self._parser_here:
+            return False
+        board, pid = self._board, self._pid
+        with board._lock:
+            holder = board._parser.value
+            if holder in (0, pid) or not _alive(holder):
+                board._parser.value = pid
+            elif board._handed_bytes.value + size <= HANDOVER_BYTES:
+                board._handed_bytes.value += size
+                return True
+        self._parser_here = True
+        return False
+
+    def hand(self, index: int, item) -> bool:
+        """Post the pool's item `index` for the worker that holds LibCST; False where it cannot
+        cross (the log is full, the item does not pickle): this worker checks it itself."""
+        try:
+            record = pickle.dumps((_HANDED, index, pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)))
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            return False
+        return self._append(record)
+
+    def handed_files(self) -> list:
+        """(index, item) of each file handed to this worker since it last asked: only the worker
+        that holds LibCST takes them."""
+        if not self._parser_here or self._board._parser.value != self._pid:
+            return []
+        self._refresh()
+        taken, self._handed = self._handed, []
+        return [(index, pickle.loads(item)) for index, item in taken]
 
     # ----- who analyses what --------------------------------------------------------------------
 
@@ -196,6 +259,12 @@ def _digest(path: str) -> int:
         blake2b(os.path.abspath(path).encode("utf-8", "surrogateescape"), digest_size=8).digest(), "little", signed=True
     )
     return value or 1
+
+
+def _holds_parser() -> bool:
+    """Whether this process has LibCST loaded (a worker forked after the main process loaded
+    the engine for the files its screens left to LibCST: run.schedule)."""
+    return "libcst" in sys.modules
 
 
 def _alive(pid: int) -> bool:

@@ -1,4 +1,5 @@
-"""A worker process ends when the process that started it dies.
+"""A worker process ends when the process that started it dies, and only as the run ends it
+(its signals: `worker_signals`).
 
 The pool's workers (and a file's isolated process) are forked with the main process's
 standard output and error. When the main process is killed outright (`kill -9`, the kernel's
@@ -31,6 +32,41 @@ POLL_SECONDS = 0.5
 ORPHANED = 70
 #: prctl's option to get a signal when the parent dies (linux/prctl.h).
 _PR_SET_PDEATHSIG = 1
+
+
+#: The signals that end a run: blocked while the pool forks its workers, unblocked by each
+#: worker once its own handlers are set (`worker_signals`).
+TERMINATION = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def worker_signals() -> None:
+    """A worker's signals, set first thing in it. Workers leave Ctrl-C to the main process,
+    which stops the run (exit 130); a worker that took the signal itself would print a
+    traceback and break the pool. SIGTERM and SIGHUP end a worker quietly (the main process's
+    handlers, inherited by a fork, would raise in it), which is how the main process stops
+    them. Then the ending signals, blocked while it was forked (`hold_termination`), reach it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, TERMINATION)
+
+
+def hold_termination():
+    """Block the run's ending signals while workers are forked; the mask to restore, or None
+    where the platform has no signal masks. A worker forked with the main process's handlers
+    would run them if a signal came before its start replaced them: a traceback from a worker
+    bootstrapping when SIGTERM ended the run. Held here, the signal waits: the main process
+    gets it on release, a worker once its own handlers are set."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, TERMINATION)
+
+
+def release_termination(previous) -> None:
+    if previous is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def parent_for_workers(start_method: str) -> int | None:

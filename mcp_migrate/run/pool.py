@@ -3,7 +3,9 @@ file (the files it held run again, and one that was in a dying worker twice runs
 its own, reported as E998 when that dies too), Ctrl-C and SIGTERM that end the workers at once,
 and workers that end with the main process (run.lifeline). `func` is one file's work
 (run.one_file): it never raises, so a broken pool means a dead process. A pool the run keeps
-for its checks again sends each file to the worker that checked it first (`_run_claims`).
+for its checks again sends each file to the worker that checked it first (`_run_claims`). A
+worker that has not loaded LibCST hands the files left to it to the worker that has, which takes
+them between its own files, or at the round's end (run.parser_handover).
 """
 
 from __future__ import annotations
@@ -19,8 +21,15 @@ from mcp_migrate.core.codes import PARSER_LIMIT_CODE
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.run import parser_handover
 from mcp_migrate.run.board import Board
-from mcp_migrate.run.lifeline import end_with_parent, parent_for_workers
+from mcp_migrate.run.lifeline import (
+    end_with_parent,
+    hold_termination,
+    parent_for_workers,
+    release_termination,
+    worker_signals,
+)
 from mcp_migrate.run.one_file import fix_file, in_view
 from mcp_migrate.run.records import FixOutcome
 
@@ -109,8 +118,16 @@ def _pool_round(
                 ]
             broken, processes = _run_tasks(pool, func, tasks, results, advance)
             left = [index for index in pending if results[index] is None]
-            if owners and left and not broken:  # a worker that came late leaves its files over
-                tasks = [(_run_batch, [(index, items[index]) for index in batch]) for batch in batched(left, workers)]
+            if left and not owners and not broken:  # handed over after the LibCST worker's last batch
+                holder = shared.board.parser_worker() if shared.board is not None else 0
+                shared.barrier.reset()
+                tasks = [(_run_claims, [(index, items[index], holder) for index in left])] * workers
+                broken, processes = _run_tasks(pool, func, tasks, results, advance)
+                left = [index for index in pending if results[index] is None]
+            if left and not broken:  # a worker that came late to a round of claims leaves its files over
+                tasks = [
+                    (_run_unhanded, [(index, items[index]) for index in batch]) for batch in batched(left, workers)
+                ]
                 broken, processes = _run_tasks(pool, func, tasks, results, advance)
             if not broken and _KEEP[0]:
                 _note_owners(items, pending, state)
@@ -136,11 +153,11 @@ def _run_tasks(pool, func, tasks: list, results: list, advance: Callable) -> tup
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
 
-    held = _hold_termination()  # the workers are forked as the batches are submitted
+    held = hold_termination()  # the workers are forked as the batches are submitted
     try:
         futures = [pool.submit(worker, func, entries) for worker, entries in tasks]
     finally:
-        _release_termination(held)
+        release_termination(held)
     processes = getattr(pool, "_processes", None)
     broken = False
     try:
@@ -214,9 +231,7 @@ def _run_isolated(func, item, advance: Callable):
 
 
 def _isolated_child(func, item, send, parent) -> None:
-    _ignore_interrupts()
-    if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (_hold_termination)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _TERMINATION)
+    worker_signals()
     end_with_parent(parent)
     send.send(func(item))
     send.close()
@@ -348,38 +363,6 @@ def _stop_now(pool) -> None:
         manager.join(STOP_SECONDS)
 
 
-def _ignore_interrupts() -> None:
-    """Pool workers leave Ctrl-C to the main process, which stops the run (exit 130); a
-    worker that took the signal itself would print a traceback and break the pool. SIGTERM
-    and SIGHUP end a worker quietly (the main process's handlers, inherited by a fork, would
-    raise in it), which is how the main process stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-
-
-#: The signals that end a run: blocked while the pool forks its workers, unblocked by each
-#: worker once its own handlers are set (`_start_worker`).
-_TERMINATION = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-def _hold_termination():
-    """Block the run's ending signals while workers are forked; the mask to restore, or None
-    where the platform has no signal masks. A worker forked with the main process's handlers
-    would run them if a signal came before its start replaced them: a traceback from a worker
-    bootstrapping when SIGTERM ended the run. Held here, the signal waits: the main process
-    gets it on release, a worker once its own handlers are set."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _TERMINATION)
-
-
-def _release_termination(previous) -> None:
-    if previous is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 #: In a pool worker: the run's shared array, where the worker marks the file it works on; and
 #: the worker's project view for the run (a view crosses the pipe empty: core.project_view).
 _state = None
@@ -405,9 +388,7 @@ def _start_worker(state, parent, shared=None) -> None:
     _view = _parent_view if _parent_view is not None else ProjectView()
     _exchange = shared.board.for_worker() if shared is not None and shared.board is not None else None
     _view.exchange = _exchange
-    _ignore_interrupts()
-    if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (_hold_termination)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _TERMINATION)
+    worker_signals()
     end_with_parent(parent)
 
 
@@ -422,16 +403,53 @@ def _item_view(item):
     return getattr(settings, "view", None)
 
 
-def _run_batch(func, batch: list) -> list:
+def _run_batch(func, batch: list, hand: bool = True) -> list:
     """Worker side of the pool: one batch of (index, item), so small files do not each cost a
     round trip; each file is marked with this worker's pid while it runs, -pid once done.
-    Returns (index, result) pairs."""
-    pid = os.getpid()
+    Returns (index, result) pairs. With `hand`, a worker that has not loaded LibCST hands the
+    files its screens leave to it to the worker that has (run.parser_handover), which takes them
+    between its own files (and their results are in its batch's)."""
+    state, pid = _state, os.getpid()
+    assert state is not None  # set by the worker's start
     results = []
-    for index, item in _in_worker_view(batch):
-        _state[index] = pid
-        results.append((index, func(item)))
-        _state[index] = -pid
+    exchange = _exchange if hand else None
+    with parser_handover.asking(exchange.hands_over if exchange is not None else None):
+        for (index, item), (_, crossed) in zip(_in_worker_view(batch), batch):
+            state[index] = pid
+            result = func(item)
+            if result is parser_handover.HANDED:
+                state[index] = 0  # claimed under the lock by the worker that takes it
+                if exchange is not None and exchange.hand(index, crossed):
+                    continue
+                state[index] = pid
+                with parser_handover.asking(None):
+                    result = func(item)
+            results.append((index, result))
+            state[index] = -pid
+            if exchange is not None:
+                results.extend(_run_handed(func, exchange, pid))
+    return results
+
+
+def _run_unhanded(func, batch: list) -> list:
+    """`_run_batch` handing nothing over: the files left over at a round's end."""
+    return _run_batch(func, batch, hand=False)
+
+
+def _run_handed(func, exchange, pid: int) -> list:
+    """The files the other workers have handed to this one (only the worker that holds LibCST
+    takes them: run.parser_handover), each claimed under the lock; (index, result) pairs."""
+    shared, state = _shared, _state
+    assert shared is not None and state is not None  # set by the worker's start
+    results = []
+    for index, crossed in exchange.handed_files():
+        with shared.lock:
+            if state[index] != 0:
+                continue
+            state[index] = pid
+        for _, item in _in_worker_view([(index, crossed)]):
+            results.append((index, func(item)))
+        state[index] = -pid
     return results
 
 
