@@ -219,6 +219,28 @@ def test_a_helpers_answer_on_the_exchange_is_the_one_the_check_uses(tmp_path):
     assert [posted for posted in exchange.posted if posted[0] == KEYS] == [(KEYS, "server.py", set())]  # its own
 
 
+MAY_DO = "imported asks: may do"
+
+
+def test_a_screens_answer_about_a_helper_module_goes_through_the_exchange(tmp_path):
+    """The syntax screen's answer whether a module may hold a helper (vocabulary.helper_screens)
+    is read of the other workers' answers first and posted when worked out here."""
+    root = _project(tmp_path)
+    exchange = _Exchange({})
+    assert _findings(root / "server.py", exchange) == [HELPER_CALL]
+    assert (MAY_DO, "helpers.py", False) in exchange.asked
+    assert [file for name, file, _ in exchange.posted if name == MAY_DO] == ["__init__.py", "helpers.py"]
+
+
+def test_a_screens_answer_on_the_exchange_is_the_one_the_screen_uses(tmp_path):
+    """Here the exchange says the helper module cannot hold a helper: the screen lets no rule
+    through for the call, and the helper is never analysed."""
+    root = _project(tmp_path)
+    exchange = _Exchange({MAY_DO: False})
+    assert _findings(root / "server.py", exchange) == []
+    assert not any(name == KEYS for name, _, _ in exchange.asked)
+
+
 def test_a_module_checked_publishes_its_keys_to_the_exchange(tmp_path):
     root = _project(tmp_path)
     exchange = _Exchange({})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -56,9 +57,13 @@ def test_a_checks_helper_analyses_go_with_its_result_and_spare_the_check_again(t
     path, data = _project(tmp_path)
     first = engine.analyze(data, path, dataclasses.replace(default_settings(), view=ProjectView(stamps=False)))
     assert [(f.code, f.line) for f in first.result.findings] == [("RT001", 7)]
-    [(name, key, answer)] = first.result.handed
-    assert name == wrappers.ImportedHelpers._KEYS and key[0] == str(tmp_path / "app" / "service.py")
-    assert answer == {(None, "allowed_dirs")}
+    handed = {(name, Path(key[0]).name): answer for name, key, answer in first.result.handed}
+    assert handed == {
+        (wrappers.ImportedHelpers._KEYS, "service.py"): {(None, "allowed_dirs")},
+        # the syntax screen's answer for the same module (vocabulary.helper_screens)
+        ("imported asks: may do", "service.py"): {"allowed_dirs"},
+        ("imported asks: may do", "__init__.py"): False,
+    }
     taker = _crossed(first.result.handed)
     monkeypatch.setattr(wrappers.ImportedHelpers, "_analysed", lambda *args: pytest.fail("analysed again"))
     again = engine.analyze(data, path, dataclasses.replace(default_settings(), view=taker))

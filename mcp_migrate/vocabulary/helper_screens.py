@@ -92,8 +92,17 @@ def _spells_a_doer(words, mentioned) -> bool:
 
 
 def _may_do(source: str, limit: int, tokens: tuple, screen, view: ProjectView):
+    """A module's answer (`_reads_as_doing`), handed over (core.project_view.per_file): a few
+    words, worked out from the module's `ast` parse, which the other worker of a pool asked
+    for as well (issue 37: fast-agent's two workers worked out 497 answers where one process
+    works out 281, 0.11 s of CPU more)."""
     return view.per_file(
-        _MAY_DO, source, tokens, lambda stat: _reads_as_doing(source, stat, limit, tokens, screen), False
+        _MAY_DO,
+        source,
+        tokens,
+        lambda stat: _reads_as_doing(source, stat, limit, tokens, screen),
+        False,
+        handed=True,
     )
 
 
