@@ -99,6 +99,19 @@ def test_only_the_worker_that_holds_libcst_takes_the_files_handed_over():
     assert first.handed_files() == []  # each once
 
 
+def test_a_file_handed_over_that_cannot_be_read_is_left_over():
+    """The holder skips it; the pool's round of claims at the round's end checks it from the
+    pool's own item (`test_a_file_handed_over_after_the_holders_last_batch_is_checked_there`)."""
+    import pickle
+
+    first, second = _two()
+    first.hands_over(1)
+    second.hands_over(1)
+    assert second._append(pickle.dumps((board_module._HANDED, 4, b"not a pickle")))
+    assert second.hand(5, ("/p/a.py", "settings"))
+    assert first.handed_files() == [(5, ("/p/a.py", "settings"))]
+
+
 def test_a_file_that_cannot_cross_is_not_handed_over(monkeypatch):
     first, second = _two()
     first.hands_over(1)
