@@ -44,7 +44,7 @@ def _two() -> tuple:
     shared = Board(multiprocessing.Lock(), 2)
     first, second = WorkerBoard(shared, 0), WorkerBoard(shared, 3)
     first._parser_here = second._parser_here = False
-    second._pid = first._pid + 1 if first._pid + 1 != os.getpid() else first._pid + 2
+    second._pid = first._pid + 1  # another worker's pid, alive or not: only compared
     return first, second
 
 
