@@ -156,7 +156,8 @@ def test_a_check_hands_over_only_a_file_left_to_libcst(tmp_path):
 def worker(monkeypatch):
     """This process as a pool worker: the progress array, the lock, a view (run.pool's
     globals); `as_worker(side)` makes `side` its side of the board."""
-    shared = Board(multiprocessing.Lock(), 2)
+    first, second = _two()
+    shared = first._board
     monkeypatch.setattr(pool, "_state", multiprocessing.RawArray("q", 8))
     monkeypatch.setattr(pool, "_shared", pool._Shared(shared._lock, None, shared))
     monkeypatch.setattr(pool, "_view", ProjectView())
@@ -164,9 +165,6 @@ def worker(monkeypatch):
     def as_worker(side: WorkerBoard) -> None:
         monkeypatch.setattr(pool, "_exchange", side)
 
-    first, second = WorkerBoard(shared, 0), WorkerBoard(shared, 3)
-    first._parser_here = second._parser_here = False
-    second._pid = first._pid + 1
     return first, second, as_worker
 
 
