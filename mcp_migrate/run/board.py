@@ -99,11 +99,9 @@ class WorkerBoard:
     # ----- answers ------------------------------------------------------------------------------
 
     def post(self, name: str, key, answer) -> None:
-        try:
-            record = pickle.dumps((name, key, answer), protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-            return  # an answer that cannot cross: the others work it out
-        self._append(record)
+        record = _pickled((name, key, answer))
+        if record is not None:  # an answer that cannot cross: the others work it out
+            self._append(record)
 
     def _append(self, record: bytes) -> bool:
         """Put `record` at the log's end; False where the log has no room for it."""
@@ -172,11 +170,9 @@ class WorkerBoard:
     def hand(self, index: int, item) -> bool:
         """Post the pool's item `index` for the worker that holds LibCST; False where it cannot
         cross (the log is full, the item does not pickle): this worker checks it itself."""
-        try:
-            record = pickle.dumps((_HANDED, index, pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)))
-        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-            return False
-        return self._append(record)
+        crossed = _pickled(item)  # pickled apart: only the worker that takes it unpickles it
+        record = _pickled((_HANDED, index, crossed)) if crossed is not None else None
+        return record is not None and self._append(record)
 
     def handed_files(self) -> list:
         """(index, item) of each file handed to this worker since it last asked: only the worker
@@ -266,6 +262,14 @@ def _digest(path: str) -> int:
         blake2b(os.path.abspath(path).encode("utf-8", "surrogateescape"), digest_size=8).digest(), "little", signed=True
     )
     return value or 1
+
+
+def _pickled(value) -> bytes | None:
+    """`value` as the log holds it, or None where it cannot cross (a function, a lock...)."""
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
 
 
 def _holds_parser() -> bool:
