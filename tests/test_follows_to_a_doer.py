@@ -1,7 +1,9 @@
-"""RT001's and RT004's import followers asked only where a module they would read may do what
-the rule reports (vocabulary.typed_doers.follows_to_a_doer, issue 37): the walk's answer must
-cover every file `imports_a_doer` reads, the ones the walk itself leaves out included (a
-project package named like the SDK, a submodule of a module file or of a namespace package)."""
+"""RT001's and RT004's import followers asked only where the file spells a name under which a
+module they would read does what the rule reports (vocabulary.typed_doers.follows_to_a_doer,
+issue 37): the walk's answer must cover every file `imports_a_doer` reads, the ones the walk
+itself leaves out included (a project package named like the SDK, a submodule of a module file
+or of a namespace package), and every name it finds a doer under (a re-export's own name, a
+method of an imported class)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 
 from mcp_migrate.core.modules import may_have_submodules, module_file
 from mcp_migrate.core.project_view import ProjectView
-from mcp_migrate.vocabulary import typed_doers
+from mcp_migrate.vocabulary import imported_asks, typed_doers
 from mcp_migrate.vocabulary.effects import ASKS, NOTIFIES
 from mcp_migrate.vocabulary.imported_asks import imports_a_doer
 from mcp_migrate.vocabulary.typed_doers import follows_to_a_doer
@@ -57,6 +59,16 @@ CASES = {
         "tools/asker.py": ASKER,
         "app.py": "from tools import asker\n\nasync def tool(ctx):\n    return await asker.get_dirs(ctx)\n",
     },
+    "a helper re-exported under another name": {
+        "dirs.py": ASKER,
+        "helpers.py": "from dirs import get_dirs as allowed_dirs\n",
+        "app.py": "from helpers import allowed_dirs\n\nasync def tool(ctx):\n    return await allowed_dirs(ctx)\n",
+    },
+    "a method that asks, of a class imported from a package": {
+        "kit/__init__.py": "from .client import Client\n",
+        "kit/client.py": "class Client:\n    async def folders(self, ctx):\n        return await ctx.list_roots()\n",
+        "app.py": "from kit import Client\n\nasync def tool(ctx):\n    return await Client().folders(ctx)\n",
+    },
     "a submodule of a namespace package": {
         "ns/asker.py": ASKER,
         "app.py": "from ns import asker\n\nasync def tool(ctx):\n    return await asker.get_dirs(ctx)\n",
@@ -101,6 +113,28 @@ def test_a_project_whose_modules_hold_no_ask_is_not_searched_name_by_name(tmp_pa
     assert follows_to_a_doer(data, app, ProjectView(), 0, NOTIFIES) is False
 
 
+def test_a_file_naming_none_of_a_modules_askers_is_not_searched_name_by_name(tmp_path, monkeypatch):
+    """The file imports from a module that asks, and reaches it through another, but spells
+    neither the asking function nor its re-exported name: no name it imports can be a doer."""
+    app = _project(
+        tmp_path,
+        {
+            "helpers.py": ASKER + QUIET,
+            "more.py": "from helpers import get_dirs as allowed\n",
+            "app.py": "import more\nfrom helpers import describe\n\ndef tool(d):\n    return describe(d)\n",
+        },
+    )
+    data = open(app, "rb").read()
+    calls = []
+    real = typed_doers.imports_a_doer
+    monkeypatch.setattr(typed_doers, "imports_a_doer", lambda *a: calls.append(a[-1]) or real(*a))
+    assert follows_to_a_doer(data, app, ProjectView(), 0, ASKS) is False
+    assert calls == []
+    spelled = data.replace(b"return describe(d)", b"return more.allowed(d)")
+    assert follows_to_a_doer(spelled, app, ProjectView(), 0, ASKS) is True
+    assert calls == [ASKS]
+
+
 def test_a_helper_that_asks_one_import_away_is_searched_for(tmp_path, monkeypatch):
     app = _project(
         tmp_path,
@@ -130,22 +164,30 @@ def test_a_module_file_has_submodules_only_beside_a_folder_of_its_name(tmp_path)
 
 
 def test_both_followers_of_one_file_walk_its_imports_once(tmp_path, monkeypatch):
-    """RT001's and RT004's followers ask of the same file in turn: its imports are resolved
-    once, and the second effect's gate walks nothing again."""
+    """RT001's and RT004's followers ask of the same file in turn: its imports are read and
+    resolved once, the files the search would follow beyond the walk's starts are found once,
+    and the second effect's gate walks nothing again."""
     app = _project(
         tmp_path,
-        {"helpers.py": "import more\n" + QUIET, "more.py": QUIET, "app.py": "from helpers import describe\n"},
+        {
+            "helpers.py": "import more\n" + QUIET,
+            "more.py": QUIET,
+            "app.py": "import os\nfrom helpers import describe\n",
+        },
     )
     data = open(app, "rb").read()
-    resolved, solved = [], []
+    resolved, solved, plain, followed = [], [], [], []
     real_files, real_solve = typed_doers._imported_files, typed_doers._solve
+    real_plain, real_followed = imported_asks.plain_imports, typed_doers.followed_files
     monkeypatch.setattr(typed_doers, "_imported_files", lambda p, *a: resolved.append(p) or real_files(p, *a))
     monkeypatch.setattr(typed_doers, "_solve", lambda root, *a: solved.append(root) or real_solve(root, *a))
+    monkeypatch.setattr(imported_asks, "plain_imports", lambda d: plain.append(d) or real_plain(d))
+    monkeypatch.setattr(typed_doers, "followed_files", lambda d, p, v: followed.append(p) or real_followed(d, p, v))
     view = ProjectView()
     assert follows_to_a_doer(data, app, view, 0, ASKS) is False
     walked = list(solved)
     assert follows_to_a_doer(data, app, view, 0, NOTIFIES) is False
-    assert resolved.count(app) == 1
+    assert resolved.count(app) == 1 and plain.count(data) == 1 and followed == [app]
     assert [root.rsplit("/", 1)[-1] for root in walked] == ["helpers.py"] and solved == walked
 
 
@@ -166,6 +208,20 @@ def test_the_types_are_read_only_where_a_module_reached_is_worth_asking_about(tm
     assert asked == [str(tmp_path / "client.py")] and read == []
     typed_doers.typed_module_files(data, app, ProjectView(), tokens, lambda f: True)
     assert read == [app]
+
+
+def test_a_file_s_folder_is_made_once_for_all_its_imports(tmp_path, monkeypatch):
+    """The followers ask of each import of a file whether its submodules can have project files:
+    the file's folder is made once, not once per import (issue 37: 7,000 of fast-agent's)."""
+    from mcp_migrate.core import modules
+
+    app = _project(tmp_path, {"tools.py": QUIET, "tools/asker.py": ASKER, "app.py": ""})
+    made = []
+    real = modules.os.path.abspath
+    monkeypatch.setattr(modules.os.path, "abspath", lambda p: made.append(p) or real(p))
+    view = ProjectView()
+    assert [may_have_submodules(view, app, name) for name in ("tools", "typing", "json")] == [True, False, False]
+    assert made.count(app) == 1
 
 
 def test_a_module_is_found_in_the_nearest_place_that_holds_it(tmp_path):

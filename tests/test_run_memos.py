@@ -172,20 +172,20 @@ def test_the_methods_reached_through_an_import_cycle_whatever_their_name(tmp_pat
 def test_the_walk_summarises_only_the_modules_that_may_hold_the_effect(tmp_path, monkeypatch):
     """The walk reads each module it reaches once, for its imports and the effects its bytes
     may hold; only a module whose bytes hold a token of the effect is summarised (a second
-    reading and a parse with `ast`)."""
-    from mcp_migrate.vocabulary import typed_doers
+    reading and a parse with `ast`), once for every question the walk asks of it."""
+    from mcp_migrate.vocabulary import effects
 
     _write(tmp_path, {name: code.replace("METHOD", "replace") for name, code in CYCLE.items()})
     caller = tmp_path / "flow.py"
     data = b"from mcp import ClientSession\nfrom kit.a import Front\nfrom kit.quiet import dump\n"
     caller.write_bytes(data)
     summarised = []
-    real = typed_doers.module_effects
-    monkeypatch.setattr(typed_doers, "module_effects", lambda source, *a: summarised.append(source) or real(source, *a))
+    real = effects.effects_in
+    monkeypatch.setattr(effects, "effects_in", lambda source, *a: summarised.append(source) or real(source, *a))
     view = ProjectView()
     assert imported_methods(data, str(caller), view, 0, NOTIFIES) == {"replace"}
     assert imported_methods(data, str(caller), view, 0, ASKS) == set()
-    assert summarised == [str(tmp_path / "kit" / "c.py")]
+    assert summarised == [(tmp_path / "kit" / "c.py").read_bytes()]
 
 
 def test_the_import_followers_and_the_walk_read_each_module_once(tmp_path, monkeypatch):

@@ -109,10 +109,14 @@ def may_have_submodules(view: ProjectView, path: str, module: str) -> bool:
     one), which spares the absolute path's making on each question: the followers ask again of
     every import of every file, for each effect (issue 37: 15,000 questions on fast-agent)."""
     asked = view.table("module folder asked")
-    question = (path, module, "" if os.path.isabs(path) else os.getcwd())
+    cwd = "" if os.path.isabs(path) else os.getcwd()
+    question = (path, module, cwd)
     found = asked.get(question)
     if found is None:
-        directory = os.path.dirname(os.path.abspath(path))
+        folders = view.table("folder of the asking file")  # (its imports ask one after the other)
+        directory = folders.get((path, cwd))
+        if directory is None:
+            directory = folders[(path, cwd)] = os.path.dirname(os.path.abspath(path))
         known = view.table("module folder")
         key = (directory, module)
         if key not in known:

@@ -75,7 +75,7 @@ def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | N
             named = _named_module(data, path, module, name, bound, source, view) if submodules else None
             if named is not None and _module_spelled(data, named, bound, limit, view, effect):
                 return True
-    for module, bound in plain_imports(data):
+    for module, bound in file_plain_imports(data, view):
         if _module_spelled(data, module_source(path, module, view), bound, limit, view, effect):
             return True
     return False
@@ -92,7 +92,7 @@ def followed_files(data: bytes, path: str, view: ProjectView) -> set:
         found.add(source)
         if may_have_submodules(view, path, module):
             found.update(_named_module(data, path, module, name, bound, source, view) for name, bound in names)
-    found.update(module_source(path, module, view) for module, _ in plain_imports(data))
+    found.update(module_source(path, module, view) for module, _ in file_plain_imports(data, view))
     found.discard(None)
     return found
 
@@ -114,6 +114,11 @@ def file_imports(data: bytes, view: ProjectView) -> list:
     the same bytes (RT001's and RT004's import followers and typed followers ask one after the
     other)."""
     return view.of_last("imported asks: last file", data, None, lambda: from_imports(data))
+
+
+def file_plain_imports(data: bytes, view: ProjectView) -> list:
+    """`plain_imports` of the file being screened, kept in the view as `file_imports` is."""
+    return view.of_last("imported asks: last file's plain imports", data, None, lambda: plain_imports(data))
 
 
 def names_a_doer(path: str, qualified: str | None, limit: int = 0, view: ProjectView | None = None) -> bool:

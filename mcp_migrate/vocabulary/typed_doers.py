@@ -9,8 +9,8 @@ method (vocabulary.wrappers `imported_target`); a screen that only knew the modu
 imports would drop the file before the rule saw it (`tests/test_screens.py`). Read through the
 run's project view, for files that mention MCP only (as the resolver types them).
 
-The same walk of the import graph says which effects a file's imports can reach at all, and so
-gates both of RT001's and RT004's import followers (`follows_to_a_doer`)."""
+The same walk of the import graph says under which names the modules a file's imports reach do
+an effect, and so gates both of RT001's and RT004's import followers (`follows_to_a_doer`)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
 from mcp_migrate.vocabulary.effects import ROOTS_WORDS, module_effects
 from mcp_migrate.vocabulary.imported_asks import (
     file_imports,
+    file_plain_imports,
     followed_files,
     imports_a_doer,
     module_read,
@@ -45,9 +46,10 @@ _CLOSURE = "typed doers: modules reached"
 #: The view's table: module file -> the modules its imports reach, itself included, that hold a
 #: roots word or were not read (vocabulary.effects.ROOTS_WORDS), once per component.
 _ROOTED = "typed doers: modules holding a roots word"
-#: The view's table: module file -> the effects a module its imports reach, itself included, may
-#: have (`_Read.effects`), or None where any may be (one was not read), once per component.
-_REACHED = "typed doers: effects reached"
+#: The view's table: module file -> {effect: the names, as bytes, under which a module its
+#: imports reach, itself included, does it} (`_doing_names`), or None where one was not read,
+#: once per component.
+_NAMES = "typed doers: doing names reached"
 
 
 class _Read(NamedTuple):
@@ -64,25 +66,44 @@ class _Read(NamedTuple):
 def follows_to_a_doer(data: bytes, path: str, view: ProjectView, limit: int, effect: str) -> bool:
     """RT001's and RT004's import followers: a project function, method, alias or module
     imported here whose body has `effect` (vocabulary.imported_asks.imports_a_doer), or a
-    typed receiver's method that has it (`typed_doer`). Both are asked only where a project
-    file they would read, or a module its imports reach, may have the effect (its bytes hold
-    one of the effect's tokens, or were not read): in a project where none does (one migrated
-    already, or one that never asked), the search of every imported name is not made (issue
-    37: it took 64-224 ms of the checks of four such MCP projects)."""
+    typed receiver's method that has it (`typed_doer`). Both find a doer only where the file
+    spells its name (the name it imports, `module.name` or `.method`), so they are asked only
+    where the file spells a name under which a project file they would read, or a module its
+    imports reach, does the effect (or one of them was not read). In a project where none does
+    (one migrated already, or one that never asked), and in the many files of a project whose
+    few doers they never name, the search of every imported name is not made (issue 37: 546
+    searches of fast-agent's files, none of which found a doer; in projects without a doer,
+    64-224 ms of the checks of four MCP projects)."""
     if not path or path.startswith("<"):
         return False
     starts = _walked(data, path, view, limit, None)  # (settled for every effect at once)
-    if not _may_have(starts, effect, view):
-        followed = sorted(followed_files(data, path, view).difference(starts))
-        if not _may_have(_walk_from(followed, view, limit, None), effect, view):
+    if not _spells_a_doing_name(data, starts, effect, view):
+        followed = view.of_last(
+            "typed doers: last file followed",
+            data,
+            path,
+            lambda: sorted(followed_files(data, path, view).difference(starts)),
+        )
+        if not _spells_a_doing_name(data, _walk_from(followed, view, limit, None), effect, view):
             return False
     return imports_a_doer(data, path, limit, view, effect) or typed_doer(data, path, view, limit, effect)
 
 
-def _may_have(files: list, effect: str, view: ProjectView) -> bool:
-    """Whether a module one of the walked `files` reaches, itself included, may have `effect`."""
-    reached = view.table(_REACHED)
-    return any(reached[file] is None or effect in reached[file] for file in files)
+def _spells_a_doing_name(data: bytes, files: list, effect: str, view: ProjectView) -> bool:
+    """Whether the bytes hold a name under which a module one of the walked `files` reaches,
+    itself included, does `effect`, or one of those modules was not read."""
+    reached = view.table(_NAMES)
+    asked: set = set()
+    for file in files:
+        names = reached[file]
+        if names is None:
+            return True
+        doing = names.get(effect, frozenset())
+        if id(doing) not in asked:  # a component's members share their answer
+            asked.add(id(doing))
+            if any(name in data for name in doing):
+                return True
+    return False
 
 
 def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
@@ -190,7 +211,7 @@ def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str |
         "typed doers: last file",
         data,
         path,
-        lambda: _imported_files(path, view, file_imports(data, view), plain_imports(data)),
+        lambda: _imported_files(path, view, file_imports(data, view), file_plain_imports(data, view)),
     )
     return _walk_from(starts, view, limit, effect)
 
@@ -253,18 +274,18 @@ def _solve(root: str, view: ProjectView, limit: int, effect: str | None) -> None
 
 def _settle(component: list, view: ProjectView, limit: int, effect: str | None) -> None:
     """The one answer of a strongly connected component: the modules it reaches that hold a roots
-    word (`_ROOTED`) and the effects they may have (`_REACHED`), whatever the effect; for an
+    word (`_ROOTED`) and the names they do an effect under (`_NAMES`), whatever the effect; for an
     effect, its modules' own methods with it and the answers of the components it imports (all
     settled before it)."""
     members = set(component)
     rooted = view.table(_ROOTED)
     if component[0] not in rooted:
         files = _union(component, members, view, _ROOTED, lambda member, read: (member,) if read.roots else ())
-        effects = _union(component, members, view, _REACHED, lambda member, read: read.effects)
-        known = view.table(_REACHED)
+        names = _doing_names(component, members, view)
+        known = view.table(_NAMES)
         for member in component:
             rooted[member] = files
-            known[member] = effects
+            known[member] = names
     if effect is not None:
         solved = view.table(_METHODS)
         methods: set = set()
@@ -291,7 +312,7 @@ def _settle(component: list, view: ProjectView, limit: int, effect: str | None) 
 
 
 def _union(component: list, members: set, view: ProjectView, table: str, own) -> frozenset | None:
-    """A component's answer in `table` (`_ROOTED`, `_REACHED`), its successors' settled: what
+    """A component's answer in `table` (`_ROOTED`), its successors' settled: what
     `own(member, read)` gives of each member and the answers of the components it imports,
     together; None where one of them is None (a module whose effects were not read)."""
     known = view.table(table)
@@ -309,6 +330,46 @@ def _union(component: list, members: set, view: ProjectView, table: str, own) ->
                     return None
                 found |= theirs
     return frozenset(found)
+
+
+def _doing_names(component: list, members: set, view: ProjectView) -> dict | None:
+    """A component's answer in `_NAMES`, its successors' settled: for each effect, the names of
+    its members' functions and methods whose own body has it and their aliases (the effects
+    summary, read only of a module whose bytes hold one of the effect's tokens), the names its
+    successors' answers hold, and the names a member re-exports one of these under
+    (`from .dirs import get_dirs as allowed`, as imported_asks' `_doers` composes them); None
+    where a module reached was not read (its imports are not followed). Every name
+    `imports_a_doer` or `typed_doer` can find a doer under is among them: the summary is the
+    one they read, here at the walk's size limit (a rule's own limit reads no module the walk
+    did not read, or fewer)."""
+    known = view.table(_NAMES)
+    found: dict = {}
+    for member in component:
+        read = _module(member, view)
+        if read.effects is None:
+            return None
+        if read.effects:
+            summary = module_effects(member, view, MODULE_LIMIT)
+            for effect in read.effects:
+                names = found.setdefault(effect, set())
+                names.update(name.encode() for _, name in summary.doing(effect))
+                names.update(alias.encode() for alias in summary.aliases)
+        for successor in read.edges:
+            if successor not in members:
+                theirs = known[successor]
+                if theirs is None:
+                    return None
+                for effect, names in theirs.items():
+                    found.setdefault(effect, set()).update(names)
+    for member in component:
+        facts = module_read(member, view)
+        for _, imported in facts.imports if facts is not None else ():
+            for name, bound in imported:
+                if bound != name:
+                    for names in found.values():
+                        if name.encode() in names:
+                            names.add(bound.encode())
+    return {effect: frozenset(names) for effect, names in found.items()}
 
 
 def _edges(source: str, view: ProjectView) -> tuple:
