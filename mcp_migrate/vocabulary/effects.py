@@ -91,10 +91,8 @@ def module_effects(source: str, view: ProjectView, limit: int = 0, full: bool = 
     """The summary of the module file `source` (empty when unreadable, over `limit` bytes or not
     Python), kept in `view` by the file's stamp and the limit it is read to (0 is MODULE_LIMIT);
     `full`: with what callers rarely need (see `effects_in`)."""
-    limit = limit or MODULE_LIMIT
-    found = view.per_file(
-        _TABLE, source, (limit, full), lambda stat: effects_in(read(source, stat, limit) or b"", full)
-    )
+    size = limit or MODULE_LIMIT
+    found = view.per_file(_TABLE, source, (size, full), lambda stat: effects_in(read(source, stat, size) or b"", full))
     return found if found is not None else _EMPTY
 
 
