@@ -113,10 +113,7 @@ def may_have_submodules(view: ProjectView, path: str, module: str) -> bool:
     question = (path, module, cwd)
     found = asked.get(question)
     if found is None:
-        folders = view.table("folder of the asking file")  # (its imports ask one after the other)
-        directory = folders.get((path, cwd))
-        if directory is None:
-            directory = folders[(path, cwd)] = os.path.dirname(os.path.abspath(path))
+        directory = file_folder(view, path, cwd)
         known = view.table("module folder")
         key = (directory, module)
         if key not in known:
@@ -124,6 +121,17 @@ def may_have_submodules(view: ProjectView, path: str, module: str) -> bool:
                 _relative_folder(directory, module) if module.startswith(".") else _folder(view, directory, module)
             )
         found = asked[question] = known[key]
+    return found
+
+
+def file_folder(view: ProjectView, path: str, cwd: str) -> str:
+    """The folder of the file at `path`, kept in the view: its imports ask one after the other. A
+    relative path's answer is kept per working folder `cwd` ("" for an absolute path): a process
+    that changes folder, a test suite's runs, must not find a helper beside another folder's file."""
+    known = view.table("folder of a file")
+    found = known.get((path, cwd))
+    if found is None:
+        found = known[(path, cwd)] = os.path.dirname(os.path.abspath(path))
     return found
 
 

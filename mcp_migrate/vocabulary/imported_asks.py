@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from mcp_migrate.core.byte_code import spelled
 from mcp_migrate.core.line_scan import line_matches
-from mcp_migrate.core.modules import imported_module_file, may_have_submodules, module_file
+from mcp_migrate.core.modules import file_folder, imported_module_file, may_have_submodules, module_file
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.vocabulary.effects import (
     ASKS,
@@ -201,22 +201,12 @@ def module_source(path: str, module: str, view: ProjectView) -> str | None:
         if module.startswith("."):
             known[key] = imported_module_file(view, path, module + ".x")
         else:
-            known[key] = module_file(view, _folder(path, cwd, view), module)
+            known[key] = module_file(view, file_folder(view, path, cwd), module)
     return known[key]
 
 
 #: The view's table: (file, module as it imports it, working folder) -> the module's file or None.
 _SOURCES = "imported asks: module source"
-
-
-def _folder(path: str, cwd: str, view: ProjectView) -> str:
-    """The folder of `path`; a relative path's answer is kept per working folder (a process that
-    changes folder, a test suite's runs, must not find a helper beside another folder's file)."""
-    known = view.table("imported asks: folder")
-    found = known.get((path, cwd))
-    if found is None:
-        found = known[(path, cwd)] = os.path.dirname(os.path.abspath(path))
-    return found
 
 
 def _doers(source: str, limit: int, view: ProjectView, hops: int = 1, effect: str = ASKS) -> Doers:

@@ -30,7 +30,6 @@ from mcp_migrate.vocabulary.imported_asks import (
     imports_a_doer,
     module_read,
     module_source,
-    plain_imports,
 )
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
@@ -114,21 +113,21 @@ def typed_classes(data: bytes, path: str, view: ProjectView) -> list:
     return view.remembered(
         _TABLE,
         (path, len(data), hash(data)),
-        lambda: reachable(view, path, _imported_names(data, file_imports(data, view))),
+        lambda: reachable(view, path, _imported_names(data, file_imports(data, view), file_plain_imports(data, view))),
     )
 
 
-def _imported_names(data: bytes, imports: list) -> list:
+def _imported_names(data: bytes, imports: list, plain: list) -> list:
     """The qualified names a file imports (`pkg.client.MCPClient`, `.session.Session`; its
     `from_imports`), and `m.Name` for each `Name` it spells after a module bound by
-    `import pkg.mod as m`."""
+    `import pkg.mod as m` (`plain`: its `plain_imports`)."""
     names = []
     for module, imported in imports:
         if module.partition(".")[0] in SDK_PACKAGES:
             continue
         for name, _ in imported:
             names.append(module + name if module.endswith(".") else f"{module}.{name}")
-    for module, bound in plain_imports(data):
+    for module, bound in plain:
         if module.partition(".")[0] in SDK_PACKAGES:
             continue
         for match in re.finditer(rb"\b" + re.escape(bound.encode()) + rb"\.(\w+)", data):
