@@ -203,3 +203,36 @@ def test_anchored_positions_match_position_provider(source, monkeypatch):
     assert [ranges[id(n)] for n, _ in targets] == [expected[n] for n, _ in targets]
     if source in ANCHOR_SHAPES:
         assert placed and not fallbacks
+
+
+#: A module with PEP 695 `type` aliases, which Python's parser reads from 3.12 only; the nodes
+#: of the alias lines, `AA = AA` once read as an assignment, are where a column taken from that
+#: reading would be wrong (`AA`, the value, read at the name's column).
+TYPE_ALIASES = (
+    "from typing import Callable\n"
+    "type AA = AA\n"
+    "type Handler[T] = Callable[[T], None]\n"
+    "\n"
+    "def make(flag):\n"
+    "    type Local = int\n"
+    "    x = call(flag, 'a')\n"
+    "    return {'k': call(x)}\n"
+)
+
+
+def test_a_module_with_type_aliases_is_placed_by_its_statements(monkeypatch):
+    """Before Python 3.12 the module is read with its aliases as assignments
+    (core.screen.read_aliases_assigned): every node is placed as PositionProvider places it,
+    those on an alias's line by their statement, not by the reading's columns, and none by a
+    whole-module pass (on fast-agent's modules every node was)."""
+    module = cst.parse_module(TYPE_ALIASES)
+    targets = _targets(module)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    placed = _placed_by_anchors(monkeypatch)
+    fallbacks = _whole_module_fallbacks(monkeypatch)
+    ranges = positions.node_ranges(module, TYPE_ALIASES, targets)
+    assert [ranges[id(n)] for n, _ in targets] == [expected[n] for n, _ in targets]
+    assert not fallbacks
+    assert placed, "the lines without an alias are placed by their anchors"
+    value = module.body[1].body[0].value  # `AA`, the value of `type AA = AA`
+    assert (ranges[id(value)].start.line, ranges[id(value)].start.column) == (2, 10)

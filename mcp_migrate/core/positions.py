@@ -25,6 +25,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from mcp_migrate.core.anchors import Anchor, anchor
+from mcp_migrate.core.screen import alias_line, read_aliases_assigned
 from mcp_migrate.core.syntax import ModuleIndex
 
 _NEWLINE = re.compile(r"\r\n?|\n")
@@ -86,6 +87,8 @@ class _StatementLocator:
         self.text = text
         self._tree: ast.Module | None = tree
         self._failed = False
+        #: False where the tree was read with the module's `type` aliases as assignments (`_ast`).
+        self._exact = True
         self._lines: list | None = None
         self._starts: list | None = None
         self._memo: dict = {}  # core.anchors' index of each container's children
@@ -112,11 +115,18 @@ class _StatementLocator:
         return None
 
     def _ast(self) -> ast.Module | None:
+        """`ast`'s tree of the module. Before Python 3.12 one with `type` alias statements is
+        read with each as an assignment (core.screen.read_aliases_assigned): its statements'
+        lines are the file's, and so is every column but those on an alias's line, which
+        `_positions_at` does not take. (Without it every node such a module reports was placed
+        by the whole-module PositionProvider: issue 37, 4 % of fast-agent's check.)"""
         if self._tree is None and not self._failed:
             try:
                 self._tree = ast.parse(self.text)
             except (SyntaxError, ValueError, MemoryError, RecursionError):
-                self._failed = True
+                self._tree = read_aliases_assigned(self.text)
+                self._exact = False
+                self._failed = self._tree is None
         return self._tree
 
     def _source_lines(self) -> list:
@@ -173,6 +183,8 @@ class _StatementLocator:
         if not 1 <= found.line <= len(lines):
             return None
         line = lines[found.line - 1]
+        if not self._exact and alias_line(line):
+            return None  # the column is the assignment's (`_ast`): the statement places it
         column = found.byte_column
         if not line.isascii():
             try:

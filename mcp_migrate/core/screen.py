@@ -114,11 +114,21 @@ def read(data: bytes, path: str = "") -> Syntax | None:
     tree = _parsed(data)
     if tree is not None:
         return Syntax(tree, data, path)
-    if TYPE_ALIASES_READ or b"type" not in data:
-        return None
-    assigned, count = _TYPE_ALIAS.subn(rb"\1", data)
-    tree = _parsed(assigned) if count else None
+    tree = read_aliases_assigned(data)
     return None if tree is None else Syntax(tree, data, path, exact=False)
+
+
+def read_aliases_assigned(source: bytes | str) -> ast.Module | None:
+    """`ast`'s tree of a module this Python's parser refuses, read with each `type` alias
+    statement as the assignment it is (before 3.12; None where there is none, or it does not
+    help): its lines are the file's, its columns on an `alias_line` are not."""
+    if TYPE_ALIASES_READ:
+        return None
+    if isinstance(source, str):
+        text, count = _TYPE_ALIAS_TEXT.subn(r"\1", source) if "type" in source else (source, 0)
+        return _parsed(text) if count else None
+    data, count = _TYPE_ALIAS.subn(rb"\1", source) if b"type" in source else (source, 0)
+    return _parsed(data) if count else None
 
 
 #: Whether this Python's parser reads PEP 695's `type Name = value` statement (3.12 and later).
@@ -128,15 +138,18 @@ TYPE_ALIASES_READ = sys.version_info >= (3, 12)
 #: are full of them, and on Python 3.11 each such module went to LibCST with every rule its
 #: bytes let through (4 of the 6 modules it parsed without a finding).
 _TYPE_ALIAS = re.compile(rb"(?m)^([ \t]*)type[ \t]+(?=[A-Za-z_][A-Za-z0-9_]*[ \t]*[=\[])")
+_TYPE_ALIAS_TEXT = re.compile(_TYPE_ALIAS.pattern.decode("ascii"))
 
 
-def alias_line(line: bytes) -> bool:
+def alias_line(line: bytes | str) -> bool:
     """Whether `line` begins a `type` alias statement: one whose columns a tree `read` made
     inexact are not the file's (`Syntax.exact`); every other line's are."""
+    if isinstance(line, str):
+        return _TYPE_ALIAS_TEXT.match(line) is not None
     return _TYPE_ALIAS.match(line) is not None
 
 
-def _parsed(data: bytes) -> ast.Module | None:
+def _parsed(data: bytes | str) -> ast.Module | None:
     """`ast`'s tree of `data`, or None where the parser refuses it."""
     try:
         with collector_paused(), warnings.catch_warnings():
