@@ -19,6 +19,7 @@ import re
 from typing import NamedTuple
 
 from mcp_migrate.core.byte_code import spelled
+from mcp_migrate.core.modules import file_folder
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView
 from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
@@ -26,10 +27,10 @@ from mcp_migrate.vocabulary.effects import ROOTS_WORDS, module_effects
 from mcp_migrate.vocabulary.imported_asks import (
     file_imports,
     file_plain_imports,
+    folder_source,
     followed_files,
     imports_a_doer,
     module_read,
-    module_source,
 )
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
@@ -410,17 +411,18 @@ def _imported_files(path: str, view: ProjectView, imports, plain) -> list:
     the walk used to leave it out and count such a module as able to do anything, which made
     every module of fast-agent, whose `fast_agent/mcp/` package its siblings' `from mcp import`
     resolves to, a reason to search every imported name (issue 37)."""
+    folder = file_folder(view, path, "" if os.path.isabs(path) else os.getcwd())
     found = set()
     for module, names in imports:
-        source = module_source(path, module, view)
+        source = folder_source(view, folder, module)
         if source is None and not module.startswith("."):
             continue  # not in the project (`typing`, `httpx`): nor are its submodules
         found.add(source)
         if source is None or os.path.basename(source) == "__init__.py":
             for name, _ in names:
-                found.add(module_source(path, module + name if module.endswith(".") else f"{module}.{name}", view))
+                found.add(folder_source(view, folder, module + name if module.endswith(".") else f"{module}.{name}"))
     for module, _ in plain:
-        found.add(module_source(path, module, view))
+        found.add(folder_source(view, folder, module))
     found.discard(None)
     found.discard(path)
     return sorted(found)
