@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from mcp_migrate.core import byte_code
 from mcp_migrate.core.byte_code import (
     CLOSE_GAP,
     GAP,
@@ -114,3 +115,56 @@ def test_commas_of_the_call_itself_are_counted(arguments, found):
 def test_positional_commas_stop_at_the_first_keyword_argument(arguments, found):
     start = len(b"ClientSession(")
     assert commas_at_least(b"ClientSession(" + arguments, start, 5, positional=True) is found
+
+
+class _Counted(bytes):
+    """A file's bytes that count the searches made of them (`token in data`)."""
+
+    searched: list
+
+    def __contains__(self, token) -> bool:
+        self.searched.append(bytes(token))
+        return super().__contains__(token)
+
+
+def _counted(text: bytes) -> _Counted:
+    data = _Counted(text)
+    data.searched = []
+    return data
+
+
+ROOTS_TOKENS = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS", b"_roots(")
+OTHER_TOKENS = (b"ClientSession", b"readOnlyHint", b"file:", b"Root(")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"from mcp import ClientSession\nresult = await session.list_roots()\n",
+        b"ROOTS_LIST = 'roots/list'\n",
+        b"x = Root(uri='file:///a')  # no roots word\n",
+        b"from mcp import ClientSession\n",
+        b"",
+    ],
+)
+def test_holds_is_a_search_of_the_bytes(text):
+    for token in (*ROOTS_TOKENS, *OTHER_TOKENS, *byte_code.ROOTS_WORDS):
+        assert byte_code.holds(text, token) is (token in text)
+
+
+def test_a_file_without_a_roots_word_is_searched_for_the_words_alone():
+    """A token that holds a roots word cannot be in bytes without one: the words' two
+    searches answer for every such token, and each token of another is searched for once,
+    however many screens ask (issue 37: 626 of fast-agent's 795 MCP files name no root)."""
+    data = _counted(b"from mcp import ClientSession\n\nasync def main(session):\n    await session.initialize()\n")
+    for _ in range(3):  # three rules' screens asking of the same file
+        assert not any(byte_code.holds(data, token) for token in ROOTS_TOKENS)
+        assert byte_code.holds(data, b"ClientSession")
+    assert sorted(data.searched) == sorted([b"oots", b"OOTS", b"ClientSession"])
+
+
+def test_a_file_with_a_roots_word_is_searched_for_each_token_once():
+    data = _counted(b"roots = await session.list_roots()\n")
+    for _ in range(2):
+        assert [byte_code.holds(data, token) for token in ROOTS_TOKENS[:3]] == [True, False, False]
+    assert sorted(data.searched) == sorted([b"oots", b"list_roots", b"ListRoots", b"roots/list"])

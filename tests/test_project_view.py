@@ -155,6 +155,8 @@ ALLOWED = {
     "gates.gate_tokens()": "the joined gate of a selection: constants",
     "gates.roots_migration()": "the catalog's Roots rules (a page's `side`): constants",
     "gates._LAST_HELD": "the last bytes and gate asked about and the answer: a function of those",
+    "byte_code._HELD": "the last bytes the byte screens asked about and which tokens they hold: a function of those",
+    "byte_code._WORD_OF": "the roots word each screen token holds: a function of the package's own tokens",
     "ha001_screen.HINTS": CONSTANT,
     "ha001_annotation_trust.DEFAULTS": CONSTANT,
     "schedule.SCREENED_WORKERS": "how many processes the last check used, for `-v`",

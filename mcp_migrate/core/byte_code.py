@@ -29,6 +29,43 @@ IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW
 NAME_ENDS = rb"(?![A-Za-z0-9_])"
 
 
+#: Bytes that most of the Roots rules' screen tokens hold (`list_roots`, `ListRoots`,
+#: `ROOTS_LIST`): a file without them holds none of those tokens (`holds`).
+ROOTS_WORDS = (b"oots", b"OOTS")
+
+
+def holds(data: bytes, token: bytes) -> bool:
+    """`token in data`, for the byte screens of the file they are on (the last file asked
+    about): each token is searched for once per file, where up to ten rules ask of the same ones
+    (`list_roots`, `roots`) one after the other; and a token that holds a roots word is not
+    searched for in a file without one, where the words' two searches answer for thirty
+    tokens (issue 37: most MCP files that open the gate name no root, 626 of fast-agent's 795).
+    A thread asking of other bytes meanwhile gets answers of its own: each is kept with the
+    bytes it is of."""
+    held = _HELD[0]
+    if held[0] is not data:
+        held = _HELD[0] = (data, {})
+    known = held[1]
+    found = known.get(token)
+    if found is None:
+        word = _roots_word(token)
+        found = known[token] = (word is None or holds(data, word)) and token in data
+    return found
+
+
+def _roots_word(token: bytes) -> bytes | None:
+    """The roots word `token` holds (None where it holds none, or is one)."""
+    found = _WORD_OF.get(token, _UNSET)
+    if found is _UNSET:
+        found = _WORD_OF[token] = next((word for word in ROOTS_WORDS if word in token and word != token), None)
+    return found
+
+
+_HELD: list = [(None, {})]
+_WORD_OF: dict = {}
+_UNSET = object()
+
+
 def offsets(data: bytes, text: bytes) -> Iterator[int]:
     """Every offset of `text` in `data`, found as a string is (a pattern searched for itself
     would be tried at every byte)."""

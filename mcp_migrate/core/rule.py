@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from mcp_migrate.core.byte_code import holds
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.gates import roots_migration
 
@@ -117,7 +118,7 @@ class Rule:
     @classmethod
     def screen(cls, data: bytes) -> bool:
         """A cheap test that never loses a finding: False only where the rule cannot fire."""
-        return any(token in data for token in cls.SCREEN)
+        return any(holds(data, token) for token in cls.SCREEN)
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

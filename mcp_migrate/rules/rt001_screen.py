@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from mcp_migrate.core.byte_code import holds
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import string
@@ -123,9 +124,9 @@ class RootsRequestScreen(Rule):
     def screen(cls, data: bytes) -> bool:
         """The SDK's and the wire's tokens; a `*_roots(` helper call only in a file that
         mentions MCP (a same-file helper that asks holds one of the other tokens itself)."""
-        if any(token in data for token in cls.SCREEN[:-1]):
+        if any(holds(data, token) for token in cls.SCREEN[:-1]):
             return True
-        return b"_roots(" in data and mentions_mcp(data)
+        return holds(data, b"_roots(") and mentions_mcp(data)
 
     @classmethod
     def screen_imports(cls, data: bytes, path: str, settings) -> bool:

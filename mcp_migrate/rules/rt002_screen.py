@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, offsets, whole_words
+from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, holds, offsets, whole_words
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false, statements_in
@@ -45,7 +45,7 @@ _ROOT_TYPE = re.compile(rb"Root(?:Provider|Handler|Callback)\b")
 
 def own_api(data: bytes) -> bool:
     """`OWN_API.search(data)`, found by its literals first."""
-    if (b"Roots" in data or b"roots_" in data) and _OWN_TYPE.search(data):  # its literals first
+    if (holds(data, b"Roots") or holds(data, b"roots_")) and _OWN_TYPE.search(data):  # its literals first
         return True
     # the setter's verb ends just before `_root`: at most 8 bytes back
     if any(_SETTER.search(data, max(0, at - 8), at + 9) for at in offsets(data, b"_root")):
@@ -299,13 +299,13 @@ class RootsProviderScreen(Rule):
     @classmethod
     def screen(cls, data: bytes) -> bool:
         # `roots=` on a fastmcp Client or pydantic-ai toolset needs that package's import.
-        if any(token in data for token in _NAMED_TOKENS):
+        if any(holds(data, token) for token in _NAMED_TOKENS):
             return True
         if b"ClientSession" in data and _session_given_a_callback(data):
             return True
         if own_api(data):  # a project's own provider API (vocabulary/roots_api.py)
             return True
-        if b"roots" not in data:
+        if not holds(data, b"roots"):
             return False
         if b"Root(" in data:  # `roots=[Root(...)]` on any callee, or a name bound to them
             return True

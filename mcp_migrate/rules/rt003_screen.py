@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
+from mcp_migrate.core.byte_code import holds
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import none_or_false
@@ -87,7 +88,7 @@ class RootsCapabilityScreen(Rule):
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
-        if any(token in data for token in cls.SCREEN):
+        if any(holds(data, token) for token in cls.SCREEN):
             return True
         if b"apabilities" in data and any(t in data for t in cls.MODEL_KEYS):
             return True

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import GAP, given_by_keyword, named_in_code, offsets, whole_words
+from mcp_migrate.core.byte_code import GAP, given_by_keyword, holds, named_in_code, offsets, whole_words
 from mcp_migrate.core.messages import shorten
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -80,7 +80,7 @@ class RootUriSchemeScreen(Rule):
         tuple written as `roots=`, `set_roots(` or a `"roots":` entry (`_writes_a_roots_list`).
         The words alone let through modules such as agent-framework's 209 KB skills module, whose
         `Root` is prose in docstrings and whose `uri` an assignment (issue 37)."""
-        if not any(t in data for t in cls.SCREEN):
+        if not any(holds(data, t) for t in cls.SCREEN):
             return False
         if (named_in_code(data, b"Root") or named_in_code(data, b"MCPRootSettings")) and (
             given_by_keyword(data, b"uri") or given_by_keyword(data, b"server_uri_alias")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from mcp_migrate.core.byte_code import named_in_code
+from mcp_migrate.core.byte_code import holds, named_in_code
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import ROOT_TYPES, mcp_file
 
@@ -25,13 +25,13 @@ class RootsAsSandboxScreen(Rule):
         annotation's name that is one, never at a longer word (`MCPRootSettings`, `RootModel`)
         nor at prose (`"Root URI must start with file://"` in fast-agent's settings module,
         107 KB, read with `ast` for it)."""
-        if b"list_roots" in data:
+        if holds(data, b"list_roots"):
             return True
         return any(named_in_code(data, name.encode()) for name in ROOT_TYPES)
 
     @classmethod
     def applies(cls, data: bytes) -> bool:
-        return mcp_file(data) or b"list_roots" in data
+        return mcp_file(data) or holds(data, b"list_roots")
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

@@ -25,6 +25,7 @@ import ast
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from mcp_migrate.core.byte_code import ROOTS_WORDS
 from mcp_migrate.core.line_scan import token_lines
 from mcp_migrate.core.modules import from_imports
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
@@ -45,7 +46,7 @@ ASKS, NOTIFIES, SENDS_METHOD_PARAM = "asks", "notifies", "sends-method-param"
 #: Bytes without which no function of a module asks for roots (RT001's screen tokens but its
 #: `_roots(` helper-call token: a helper's helper is not an ask).
 ASK_TOKENS = (b"list_roots", b"ListRoots", b"roots/list", b"ROOTS_LIST", b"LIST_ROOTS")
-ROOTS_WORDS = (b"oots", b"OOTS")  # in each token of both effects (tests/test_effects.py) and the import followers'
+# ROOTS_WORDS (core.byte_code) is in each token of both effects (tests/test_effects.py) and the import followers'.
 
 
 class FunctionEffects(NamedTuple):
