@@ -217,3 +217,24 @@ def test_removed_last_names_keep_the_closing_parenthesis_and_the_modules_section
         "import logging\nfrom typing import List, Sequence\nfrom mcp.server import Server\n"
         "from mcp.types import (\n    TextContent,\n    Tool,\n)\nimport os\n"
     )
+
+
+def test_an_import_removal_generates_the_imports_code_only_where_one_closes_on_its_last_name(monkeypatch):
+    """`_closing_on_its_line` compares the imports a removal changed with the module's before by
+    their code: it generates that code only where an import of the result closes on its last
+    name (issue 37: each preview's removal generated every import of both modules, 11 % of
+    python-sdk's `test_otel.py` check), and walks the statements alone."""
+    import libcst as cst
+
+    from mcp_migrate.core.fix import imports
+
+    generated: list = []
+    real = imports.code_of
+    monkeypatch.setattr(imports, "code_of", lambda node: generated.append(type(node).__name__) or real(node))
+    before = cst.parse_module("from a import (\n    b,\n    c,\n)\nfrom d import e, f\n\nx = [b(c) for _ in e(f)]\n")
+    after = before.with_changes(body=before.body[:1] + before.body[2:])
+    assert imports._closing_on_its_line(before, after) is after
+    assert "ImportFrom" not in generated
+    closing = cst.parse_module("from a import (\n    b,\n    c)\n")
+    assert imports._closing_on_its_line(before, closing).code == "from a import (\n    b,\n    c,\n)\n"
+    assert generated.count("ImportFrom") == 3  # the one closing, and the two of before
