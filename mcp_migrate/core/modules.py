@@ -78,7 +78,7 @@ def _module_file(view: ProjectView, directory: str, module: str) -> str | None:
     if visible is not None and top not in visible and top + ".py" not in visible:
         return None  # most names a file imports (`typing`, `httpx`) are in no folder looked in
     roots = _roots_naming(view, directory, (top, top + ".py"))  # listings answer before files are asked for
-    known = view.table("module file in folders")
+    known = view.table("module file, by the places looked in")
     key = (roots, module)
     found = known.get(key, _UNASKED)
     if found is _UNASKED:
@@ -168,7 +168,7 @@ def _folder(view: ProjectView, directory: str, module: str) -> bool:
     if visible is not None and top not in visible:
         return False
     roots = _roots_naming(view, directory, (top,))
-    known = view.table("module folder in folders")  # per roots, as `_module_file`
+    known = view.table("module folder, by the places looked in")  # as `_module_file`
     key = (roots, module)
     found = known.get(key)
     if found is None:
