@@ -122,7 +122,7 @@ def may_have_submodules(view: ProjectView, path: str, module: str) -> bool:
     imported from a module as a submodule asks this once per module and folder instead (kept in
     the view, `folder_may_have_submodules`): a module file (`pkg/mod.py`) and a name outside
     the project have none."""
-    return folder_may_have_submodules(view, file_folder(view, path, "" if os.path.isabs(path) else os.getcwd()), module)
+    return folder_may_have_submodules(view, file_folder(view, path), module)
 
 
 def folder_may_have_submodules(view: ProjectView, directory: str, module: str) -> bool:
@@ -139,10 +139,11 @@ def folder_may_have_submodules(view: ProjectView, directory: str, module: str) -
     return found
 
 
-def file_folder(view: ProjectView, path: str, cwd: str) -> str:
+def file_folder(view: ProjectView, path: str) -> str:
     """The folder of the file at `path`, kept in the view: its imports ask one after the other. A
-    relative path's answer is kept per working folder `cwd` ("" for an absolute path): a process
+    relative path's answer is kept per working folder (none for an absolute path): a process
     that changes folder, a test suite's runs, must not find a helper beside another folder's file."""
+    cwd = "" if os.path.isabs(path) else os.getcwd()
     known = view.table("folder of a file")
     found = known.get((path, cwd))
     if found is None:

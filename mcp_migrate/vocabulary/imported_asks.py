@@ -92,7 +92,7 @@ def followed_files(data: bytes, path: str, view: ProjectView) -> set:
     `data`), whatever the effect: the modules it imports from, the submodules its names are
     (`_named_module`) and the modules it imports whole. Each reads its own doers and those it
     re-exports, one import further (`_doers`)."""
-    folder = file_folder(view, path, "" if os.path.isabs(path) else os.getcwd())
+    folder = file_folder(view, path)
     found = set()
     for module, names in file_imports(data, view):
         source = folder_source(view, folder, module)
@@ -204,7 +204,7 @@ def module_source(path: str, module: str, view: ProjectView) -> str | None:
     A file without a path has no relative imports."""
     if module.startswith(".") and (not path or path.startswith("<")):
         return None
-    return folder_source(view, file_folder(view, path, "" if os.path.isabs(path) else os.getcwd()), module)
+    return folder_source(view, file_folder(view, path), module)
 
 
 def folder_source(view: ProjectView, folder: str, module: str) -> str | None:

@@ -411,7 +411,7 @@ def _imported_files(path: str, view: ProjectView, imports, plain) -> list:
     the walk used to leave it out and count such a module as able to do anything, which made
     every module of fast-agent, whose `fast_agent/mcp/` package its siblings' `from mcp import`
     resolves to, a reason to search every imported name (issue 37)."""
-    folder = file_folder(view, path, "" if os.path.isabs(path) else os.getcwd())
+    folder = file_folder(view, path)
     found = set()
     for module, names in imports:
         source = folder_source(view, folder, module)
