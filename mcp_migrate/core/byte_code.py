@@ -35,9 +35,10 @@ ROOTS_WORDS = (b"oots", b"OOTS")
 
 
 def holds(data: bytes, token: bytes) -> bool:
-    """`token in data`, for the byte screens of the file they are on (the last file asked
-    about): each token is searched for once per file, where up to ten rules ask of the same ones
-    (`list_roots`, `roots`) one after the other; and a token that holds a roots word is not
+    """`token in data`, for the gates and byte screens of the file they are on (the last file
+    asked about; core.gates, core.screening, the rules' `screen`): each token is searched for
+    once per file, where the gates and up to ten rules ask of the same ones (`oots`,
+    `list_roots`) one after the other; and a token that holds a roots word is not
     searched for in a file without one, where the words' two searches answer for thirty
     tokens (issue 37: most MCP files that open the gate name no root, 626 of fast-agent's 795).
     A thread asking of other bytes meanwhile gets answers of its own: each is kept with the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from mcp_migrate.core.byte_code import holds
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import REVIEW_PENDING_CODE, REVIEW_TOKEN
 
@@ -61,7 +62,7 @@ def holds_any(data: bytes, tokens: tuple) -> bool:
     held_data, held_tokens, held = _LAST_HELD[0]  # one read: the answer and what it is of
     if held_data is data and held_tokens == tokens:
         return held
-    found = any(token in data for token in tokens)
+    found = any(holds(data, token) for token in tokens)  # each token's answer kept for the screens
     _LAST_HELD[0] = (data, tokens, found)
     return found
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 from hashlib import blake2b
 from typing import NamedTuple
 
+from mcp_migrate.core.byte_code import holds
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import REVIEW_PENDING_CODE, REVIEW_TOKEN, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.gates import fewest, holds_any
@@ -159,11 +160,10 @@ def _same_screens(kept: tuple, classes: tuple) -> bool:
 def _screens(data: bytes, path: str, settings: Settings, classes: tuple) -> Screened:
     if not gate_open(data, settings, classes):
         return Screened()
-    held = _Held(data)
     rules = tuple(
         rule
         for rule in classes
-        if held.gate(rule, settings)
+        if _gate_holds(data, rule, settings)
         and (
             rule.runs_on(data, settings) or (path and rule.screen_imports(data, path, settings) and rule.applies(data))
         )
@@ -181,33 +181,16 @@ def _screens(data: bytes, path: str, settings: Settings, classes: tuple) -> Scre
     return Screened(True, rules, kept, audit, True, tree=syntax.tree if syntax.exact else None)
 
 
-class _Held:
-    """Each rule's own gate (core.rule.Rule.gate: bytes every file it can report on holds)
-    tested before its screens, which no file without it passes. The joined gate opens a file for
-    all the rules; its own gate spares a rule's screens, up to ten searches of the whole file
-    each, where another rule's token opened it (the word `Hint` for the Roots rules, `bootstrap`'s
-    `oots` for the annotation rules). The rules' gates share their tokens (`oots`, `mcp`), so
-    each is searched for once per file."""
-
-    __slots__ = ("data", "known")
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.known: dict[bytes, bool] = {}
-
-    def gate(self, rule, settings: Settings) -> bool:
-        """Whether `rule`'s gate holds (a rule without one is not gated)."""
-        tokens = rule.gate_tokens(settings)
-        if not tokens:
-            return True
-        known = self.known
-        for token in tokens:
-            found = known.get(token)
-            if found is None:
-                found = known[token] = token in self.data
-            if found:
-                return True
-        return False
+def _gate_holds(data: bytes, rule, settings: Settings) -> bool:
+    """Whether `rule`'s own gate (core.rule.Rule.gate: bytes every file it can report on
+    holds) holds, tested before its screens, which no file without it passes (a rule without
+    one is not gated). The joined gate opens a file for all the rules; its own gate spares a
+    rule's screens, up to ten searches of the whole file each, where another rule's token
+    opened it (the word `Hint` for the Roots rules, `bootstrap`'s `oots` for the annotation
+    rules). Asked through core.byte_code.holds, as the screens' tokens are: the gates share
+    their tokens (`oots`, `mcp`) with each other and the screens, each searched for once."""
+    tokens = rule.gate_tokens(settings)
+    return not tokens or any(holds(data, token) for token in tokens)
 
 
 def _may_hold_suppressions(data: bytes, settings: Settings) -> bool:
