@@ -32,6 +32,7 @@ NESTED = {
     # RT003's unsafe fix removes the roots capability whose `listChanged` RT006's safe fix removes.
     "RT003/capability_shapes.py": "RT003 over RT006",
     "RT003/fix_capability_local.py": "RT003 over RT006",
+    "RT003/fix_capability_sdk_under_try.py": "RT003 over RT006",
     "RT003/star_import_capabilities.py": "RT003 over RT006",
     "RT006/expected_literal.py": "RT003 over RT006",
     "RT006/fix_flags.py": "RT003 over RT006",

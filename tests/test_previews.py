@@ -78,6 +78,7 @@ def _use_reference_fixer(monkeypatch) -> None:
         "_remove_imports",
         lambda context, module, words: RemoveImportsVisitor(context).transform_module(module),
     )
+    monkeypatch.setattr(imports, "_plain_removal", lambda module, orphaned, words: None)
 
 
 def _fixable_analyses() -> list:
@@ -186,6 +187,51 @@ def test_limited_import_removal_equals_the_whole_module_one(rest, words):
     whole = RemoveImportsVisitor(context()).transform_module(module)
     limited = imports._remove_imports(context(), module, words)
     assert limited.code == whole.code
+
+
+# The plain removal of imports in blocks (a `try:`, an `if TYPE_CHECKING:`, a function) ----------
+X_FROM_M = [("X", "m", "X", None)]
+
+
+@pytest.mark.parametrize(
+    "source, orphaned",
+    [
+        ("try:\n    from m import X, Y\nexcept ImportError:\n    pass\nz = Y\n", X_FROM_M),
+        ("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from m import X\nz = 1\n", X_FROM_M),
+        ("def f():\n    import a.b\n    return 1\n", [("a", "a.b", None, None)]),
+        ("class K:\n    from m import X  # kept for K.X\n    y = 1\n\n\nw = K.X\n", X_FROM_M),
+        (
+            "try:\n    from m import X\nexcept ImportError:\n    from n import X\nz = 1\n",
+            [("X", "m", "X", None), ("X", "n", "X", None)],
+        ),
+        (
+            "try:\n    from m import (\n        A,  # a\n        X,  # x\n        B,\n    )\nexcept ImportError:\n    pass\nz = A, B\n",
+            X_FROM_M,
+        ),
+        ("try:\n    from m import X as Z, Y\nexcept ImportError:\n    Y = None\n", [("Z", "m", "X", "Z")]),
+        ("if A:\n    try:\n        from m import X\n    finally:\n        pass\n", X_FROM_M),
+        ("try:\n    # the SDK\n    from m import X\n    import os\nexcept ImportError:\n    os = None\n", X_FROM_M),
+        ("import os\nfrom m import X\n\nif os:\n    from m import X\n", X_FROM_M),
+    ],
+)
+def test_the_plain_removal_in_blocks_equals_the_visitor(source, orphaned):
+    """Where the aliases are all that keep a name alive, an import line in a block is edited
+    without LibCST's codemod, to the visitor's very output (a block left empty holds `pass`)."""
+    module = cst.parse_module(source)
+    words = {bound for bound, _, _, _ in orphaned}
+    assert all(imports.name_uses(module).get(word, 0) <= 0 for word in words)
+    plain = imports._plain_removal(module, orphaned, words)
+    assert plain is not None
+    context = CodemodContext()
+    for _, mod, obj, asname in orphaned:
+        RemoveImportsVisitor.remove_unused_import(context, mod, obj, asname)
+    assert plain.code == RemoveImportsVisitor(context).transform_module(module).code
+    assert plain.code != source
+
+
+def test_an_import_beside_another_statement_in_a_block_is_left_to_the_visitor():
+    module = cst.parse_module("try:\n    x = 1; from m import X\nexcept ImportError:\n    pass\n")
+    assert imports._plain_removal(module, X_FROM_M, {"X"}) is None
 
 
 def test_imports_are_found_without_walking_into_expressions():

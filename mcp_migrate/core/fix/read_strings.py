@@ -44,8 +44,12 @@ class StatementFacts(NamedTuple):
     in_calls: tuple
     #: A node with type parameters (`def f[T]()`), which the plain removal does not handle.
     generic: bool
-    #: The import statements below a compound statement or beside another small statement.
+    #: The import statements below the top level or beside another small statement, but
+    #: those that are a line of their own in a block (`nested_lines`).
     nested_imports: tuple
+    #: The lines below the top level that hold one import and nothing else (in a `try:`, an
+    #: `if TYPE_CHECKING:`, a function): a plain removal edits them as it edits a top-level one.
+    nested_lines: tuple
 
 
 def read_string_mentions(module: cst.Module, words: set) -> bool:
@@ -77,6 +81,8 @@ def statement_facts(statement: cst.CSTNode) -> StatementFacts:
     hinted_texts: list = []
     by_calls: dict = {}
     nested: list = []
+    lines: list = []
+    alone: set = set()  # ids of the imports of `lines`
     own_line = line_import(statement)
     stack: list = [(statement, False, ())]
     while stack:
@@ -94,8 +100,11 @@ def statement_facts(statement: cst.CSTNode) -> StatementFacts:
                 hinted_texts.append(node.value)
             elif calls:
                 by_calls.setdefault(frozenset(calls), []).append(node.value)
-        elif (kind is cst.Import or kind is cst.ImportFrom) and node is not own_line:
+        elif (kind is cst.Import or kind is cst.ImportFrom) and node is not own_line and id(node) not in alone:
             nested.append(node)
+        elif kind is cst.SimpleStatementLine and node is not statement and line_import(node) is not None:
+            lines.append(node)
+            alone.add(id(node.body[0]))
         if getattr(node, "type_parameters", None) is not None:
             generic = True
         if kind is cst.Annotation or kind is cst.Subscript:
@@ -111,6 +120,7 @@ def statement_facts(statement: cst.CSTNode) -> StatementFacts:
         tuple((calls, "\0".join(texts)) for calls, texts in by_calls.items()),
         generic,
         tuple(nested),
+        tuple(lines),
     )
 
 
