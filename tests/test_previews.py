@@ -120,6 +120,28 @@ def test_the_parsed_modules_code_by_statement_is_what_libcst_writes():
     assert sliced > 30
 
 
+def test_an_analysis_without_the_screens_tree_still_cuts_its_code_from_the_file(monkeypatch):
+    """A file checked again under the run's plan keeps no `ast` tree (engine._take_tree), so
+    its analysis has no spans: its previews read the statements' lines afresh and cut the
+    module's code from the file, generating only what a pass changed, as the first check does."""
+    generated = []
+    real = cst.Module.code_for_node
+    monkeypatch.setattr(cst.Module, "code_for_node", lambda self, node: generated.append(node) or real(self, node))
+    compared = 0
+    for path, data, analysis in _fixable_analyses():
+        if pieces.sliced(analysis.module, data, analysis.spans) is None:
+            continue
+        generated.clear()
+        with_spans = loop.analysis_previews(analysis, data, path.name)
+        expected = len(generated)
+        generated.clear()
+        without = loop.analysis_previews(dataclasses.replace(analysis, spans=None), data, path.name)
+        assert without == with_spans, path
+        assert len(generated) == expected, path
+        compared += 1
+    assert compared > 30
+
+
 def test_both_previews_in_one_call_equal_each_asked_alone():
     for path, data, analysis in _fixable_analyses():
         alone = (loop.analysis_previews(analysis, data, path.name), loop.finding_previews(analysis, data, path.name))

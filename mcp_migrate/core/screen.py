@@ -111,7 +111,7 @@ def read(data: bytes, path: str = "") -> Syntax | None:
     limits): then no screen can answer and every rule the byte screens let through runs.
     Before Python 3.12 a module with `type` alias statements is read with each one as the
     assignment it is to the screens (`Syntax.exact` is then False)."""
-    tree = _parsed(data)
+    tree = parsed(data)
     if tree is not None:
         return Syntax(tree, data, path)
     tree = read_aliases_assigned(data)
@@ -126,9 +126,9 @@ def read_aliases_assigned(source: bytes | str) -> ast.Module | None:
         return None
     if isinstance(source, str):
         text, count = _TYPE_ALIAS_TEXT.subn(r"\1", source) if "type" in source else (source, 0)
-        return _parsed(text) if count else None
+        return parsed(text) if count else None
     data, count = _TYPE_ALIAS.subn(rb"\1", source) if b"type" in source else (source, 0)
-    return _parsed(data) if count else None
+    return parsed(data) if count else None
 
 
 #: Whether this Python's parser reads PEP 695's `type Name = value` statement (3.12 and later).
@@ -149,7 +149,7 @@ def alias_line(line: bytes | str) -> bool:
     return _TYPE_ALIAS.match(line) is not None
 
 
-def _parsed(data: bytes | str) -> ast.Module | None:
+def parsed(data: bytes | str) -> ast.Module | None:
     """`ast`'s tree of `data`, or None where the parser refuses it."""
     try:
         with collector_paused(), warnings.catch_warnings():

@@ -24,6 +24,7 @@ from mcp_migrate.core.fix.orphans import remove_orphan_functions
 from mcp_migrate.core.fix.pieces import Pieces, module_bytes, module_pieces
 from mcp_migrate.core.fix.preserve import exact_output
 from mcp_migrate.core.fix.shared_statements import statements_shared
+from mcp_migrate.core.positions import source_spans
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.syntax import iter_nodes
 
@@ -170,7 +171,9 @@ class _PassInputs:
 
     @cached_property
     def roundtrip(self) -> Pieces:
-        return module_pieces(self.analysis.module, self.analysis.source(self.data), self.analysis.spans)
+        source = self.analysis.source(self.data)
+        spans = self.analysis.spans if self.analysis.spans is not None else source_spans(source)
+        return module_pieces(self.analysis.module, source, spans)
 
     @cached_property
     def width(self) -> int:
