@@ -80,6 +80,24 @@ def test_any_order_of_fragments_is_sliced_exactly_or_declined(chosen):
     except (SyntaxError, cst.ParserSyntaxError):
         return
     _check(text)  # a decline is allowed; a wrong piece is not
+    _check_without_final_newline(text)
+
+
+def _check_without_final_newline(text: str) -> None:
+    """The same module ending without a newline (LibCST then drops the last one it writes)."""
+    cut = text.rstrip("\n")
+    try:
+        ast.parse(cut)
+        cst.parse_module(cut)
+    except (SyntaxError, cst.ParserSyntaxError):
+        return
+    if cut:
+        _check(cut)
+
+
+@pytest.mark.parametrize("text", ["x = 1\ny = 2", "def f():\n    return 1\n    # its own", "if a:\n    pass\n# after"])
+def test_a_module_without_a_final_newline_is_sliced(text):
+    assert _check(text)
 
 
 _BETWEEN = ["", "\n", "# c\n", "    # c4\n", "        # c8\n", "  # c2\n", "\t# tab\n", "    \n", "\t\n"]
@@ -114,6 +132,7 @@ def test_nested_blocks_with_lines_between_are_sliced_exactly_or_declined(rng):
     except (SyntaxError, cst.ParserSyntaxError):
         return
     _check(text)
+    _check_without_final_newline(text)
 
 
 @pytest.mark.parametrize(
@@ -125,7 +144,6 @@ def test_nested_blocks_with_lines_between_are_sliced_exactly_or_declined(rng):
         "x = 1\ry = 2\r",  # lone CRs
         "x = 1\n\x0cy = 2\n",  # a form feed
         "\ufeffx = 1\n",  # a BOM
-        "x = 1\ny = 2",  # no final newline
         "@(\n    decorator\n)\ndef f():\n    pass\n",  # the decorator's expression starts below its `@`
     ],
 )

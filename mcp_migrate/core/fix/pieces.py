@@ -48,7 +48,7 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
     (Module._codegen_impl: header, statements and footer in turn, each from a fresh state at
     the top level; the trailing newline as it adds it)."""
     old = pieces.module
-    if not new.has_trailing_newline or (new.default_indent, new.default_newline, new.encoding) != (
+    if (new.default_indent, new.default_newline, new.encoding) != (
         old.default_indent,
         old.default_newline,
         old.encoding,
@@ -60,7 +60,13 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
         parts.append(known[1] if known is not None and known[0] is stmt else new.code_for_node(stmt))
     parts.extend(new.code_for_node(line) for line in new.footer)
     code = "".join(parts)
-    return (code or new.default_newline).encode(new.encoding)
+    if new.has_trailing_newline:
+        return (code or new.default_newline).encode(new.encoding)
+    # A file without a newline at its end: LibCST drops the last token of the module's code,
+    # always a newline token. Where it cannot be told from the joined code (a CR), generate.
+    if "\r" in code or (code and not code.endswith("\n")):
+        return new.bytes
+    return code[:-1].encode(new.encoding)
 
 
 def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | None:
@@ -73,15 +79,18 @@ def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | Non
         or b"\r" in data
         or b"\f" in data
         or data.startswith(b"\xef\xbb\xbf")
-        or not data.endswith(b"\n")
+        or data.endswith(b"\n") != module.has_trailing_newline
         or module.default_newline != "\n"
-        or not module.has_trailing_newline
     ):
         return None
     try:
         text = data.decode(module.encoding)
     except (LookupError, UnicodeDecodeError):
         return None
+    if not module.has_trailing_newline:
+        # LibCST writes such a module's code with its last newline dropped (`module_bytes`):
+        # each statement's code is cut from the text with that newline put back.
+        text += "\n"
     lines = text.split("\n")[:-1]  # the text ends with a newline: no line after it
     starts = _line_starts(lines)
     bounds = _boundaries(module, spans, lines)
