@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from mcp_migrate.core.fix import pieces
 from mcp_migrate.core.positions import top_level_spans
+from mcp_migrate.core.walk import children
 
 #: Top-level fragments whose boundaries LibCST places in different ways: comments after an
 #: indented block (indented: the block's footer; at column 0: the next statement's), comments
@@ -116,6 +117,8 @@ def _nested(rng, depth: int = 0) -> str:
             out += indent + "def f():\n" + _nested(rng, depth + 1)
         else:
             out += indent + "if a:\n" + _nested(rng, depth + 1)
+            if rng.random() < 0.3:
+                out += indent + "elif b:\n" + _nested(rng, depth + 1)
             if rng.random() < 0.5:
                 out += indent + "else:\n" + _nested(rng, depth + 1)
         out += "".join(rng.choice(_BETWEEN) for _ in range(rng.randint(0, 2)))
@@ -133,6 +136,54 @@ def test_nested_blocks_with_lines_between_are_sliced_exactly_or_declined(rng):
         return
     _check(text)
     _check_without_final_newline(text)
+
+
+class _OnePathChanged(cst.CSTTransformer):
+    """Replaces one node, rebuilding only its ancestors (as the fixer's pruned transform does):
+    every other statement stays the parsed module's object."""
+
+    def __init__(self, target: cst.CSTNode, replacement: cst.CSTNode, ancestors: set) -> None:
+        super().__init__()
+        self.target, self.replacement, self.ancestors = target, replacement, ancestors
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.ancestors
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacement if original_node is self.target else updated_node
+
+
+def _statements_with_ancestors(module: cst.Module) -> list:
+    """(statement below the top level, ids of the nodes above it) for every one."""
+    out, stack = [], [(stmt, frozenset({id(module)})) for stmt in module.body]
+    while stack:
+        node, above = stack.pop()
+        if isinstance(node, cst.BaseStatement) and len(above) > 1:
+            out.append((node, above))
+        stack.extend((child, above | {id(node)}) for child in children(node))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_passes_that_change_a_statement_below_the_top_write_libcsts_code(rng):
+    """Each of three passes replaces one statement below the top level by `pass` (or drops its
+    leading lines): the code written, reusing what earlier passes wrote, is LibCST's."""
+    text = _nested(rng) + rng.choice(["", "# end\n", "x = 2\n"])
+    try:
+        ast.parse(text)
+        module = cst.parse_module(text)
+    except (SyntaxError, cst.ParserSyntaxError):
+        return
+    found = pieces.module_pieces(module, text.encode(), top_level_spans(ast.parse(text)))
+    below = _statements_with_ancestors(module)
+    for _ in range(3 if below else 0):
+        target, above = rng.choice(below)
+        replacement = (
+            cst.SimpleStatementLine([cst.Pass()]) if rng.random() < 0.5 else target.with_changes(leading_lines=())
+        )
+        new = module.visit(_OnePathChanged(target, replacement, set(above)))
+        assert pieces.module_bytes(new, found) == new.bytes
 
 
 @pytest.mark.parametrize(

@@ -190,6 +190,47 @@ def test_the_code_of_a_changed_module_without_a_final_newline_is_libcsts(source)
     assert pieces.module_bytes(module.with_changes(body=[]), found) == module.with_changes(body=[]).bytes
 
 
+def test_a_class_changed_by_each_pass_has_its_other_methods_written_once(monkeypatch):
+    """Each pass that changes one method of a class writes the others' code from what the first
+    pass wrote, at the indentation it was written at, and the module's code is LibCST's."""
+    data = (
+        b"import os\n\n\nclass C:\n    def a(self):\n        return 1\n\n    # b\n    def b(self):\n"
+        b"        if os:\n            return os.sep\n        elif self:  # e\n            pass\n        else:\n            return 2\n"
+    )
+    module = cst.parse_module(data)
+    found = pieces.module_pieces(module, data, ((1, 1), (4, 15)))
+    cls = module.body[1]
+    a, b = cls.body.body
+    written = []
+    real = cst.CSTNode._codegen
+    monkeypatch.setattr(
+        cst.CSTNode, "_codegen", lambda self, state, **kw: written.append(self) or real(self, state, **kw)
+    )
+    for name in ("x", "y", "z"):  # three passes, each renaming `a`
+        renamed = cls.with_changes(body=cls.body.with_changes(body=[a.with_changes(name=cst.Name(name)), b]))
+        new = module.with_changes(body=[module.body[0], renamed])
+        assert pieces.module_bytes(new, found) == new.bytes
+    assert sum(1 for node in written if node is b) == 1 + 3  # once by the passes, thrice by `new.bytes`
+    moved = module.with_changes(body=[module.body[0], cls.with_changes(body=cls.body.with_changes(indent="  "))])
+    assert pieces.module_bytes(moved, found) == moved.bytes  # another indentation: written again
+
+
+def test_a_pass_that_changes_an_if_keeps_its_elif():
+    """An `elif` is written by the `if` it belongs to (LibCST passes `is_elif`): a pass that
+    changes the first branch keeps the unchanged `elif` branch's keyword."""
+    data = b"def f(a):\n    if a:\n        return 1\n    elif a is None:  # none\n        return 2\n    else:\n        return 3\n"
+    module = cst.parse_module(data)
+    found = pieces.module_pieces(module, data, ((1, 7),))
+    func = module.body[0]
+    branch = func.body.body[0]
+    first = branch.body.with_changes(body=[cst.parse_statement("return 9\n")])
+    changed = func.with_changes(body=func.body.with_changes(body=[branch.with_changes(body=first)]))
+    for _ in range(2):  # the second pass from what the first wrote
+        new = module.with_changes(body=[changed])
+        assert pieces.module_bytes(new, found) == new.bytes
+    assert b"elif a is None" in pieces.module_bytes(new, found)
+
+
 def test_both_previews_in_one_call_equal_each_asked_alone():
     for path, data, analysis in _fixable_analyses():
         alone = (loop.analysis_previews(analysis, data, path.name), loop.finding_previews(analysis, data, path.name))

@@ -61,6 +61,15 @@ def _syntax_node_types() -> frozenset:
 
 
 NODE_TYPES = _syntax_node_types()
+#: Syntax nodes below which no statement can be: every expression, and the parts of a
+#: definition or call made of expressions only.
+NO_STATEMENT_BELOW = frozenset(kind for kind in NODE_TYPES if cst.BaseExpression in kind.__mro__) | {
+    cst.Arg,
+    cst.Annotation,
+    cst.Decorator,
+    cst.Parameters,
+}
+
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 

@@ -19,7 +19,7 @@ from mcp_migrate.core.fix.import_block import separate_sections
 from mcp_migrate.core.fix.read_strings import line_import, module_facts, read_string_mentions
 from mcp_migrate.core.fix.shared_statements import per_statement
 from mcp_migrate.core.syntax import code_of, iter_nodes
-from mcp_migrate.core.walk import NODE_TYPES, children
+from mcp_migrate.core.walk import NO_STATEMENT_BELOW, children
 
 
 def _imported_names(module: cst.Module) -> list:
@@ -53,17 +53,7 @@ def _statement_nodes(root: cst.CSTNode):
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(child for child in reversed(children(current)) if type(child) not in _NO_STATEMENTS)
-
-
-#: Syntax nodes below which no statement can be: every expression, and the parts of a
-#: definition or call made of expressions only.
-_NO_STATEMENTS = frozenset(kind for kind in NODE_TYPES if cst.BaseExpression in kind.__mro__) | {
-    cst.Arg,
-    cst.Annotation,
-    cst.Decorator,
-    cst.Parameters,
-}
+        stack.extend(child for child in reversed(children(current)) if type(child) not in NO_STATEMENT_BELOW)
 
 
 def _asname(alias: cst.ImportAlias) -> str | None:
@@ -260,7 +250,7 @@ class _LinesEdited(cst.CSTTransformer):
         self.edits = edits
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        return type(node) not in _NO_STATEMENTS and id(node) not in self.edits
+        return type(node) not in NO_STATEMENT_BELOW and id(node) not in self.edits
 
     def on_leave(self, original_node, updated_node):
         return self.edits.get(id(original_node), updated_node)

@@ -14,11 +14,13 @@ as before."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import NamedTuple, cast
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 
-from mcp_migrate.core.walk import children
+from mcp_migrate.core.walk import NO_STATEMENT_BELOW, children
 
 
 class Pieces(NamedTuple):
@@ -30,6 +32,10 @@ class Pieces(NamedTuple):
     bytes: bytes
     module: cst.Module
     statements: dict
+    #: id(statement below the top level) -> [statement, (indentation, its code there), ...],
+    #: filled when a pass first changes a compound statement (`_changed_code`): a pass that
+    #: changes one method of a class writes the other methods' code from here.
+    inner: dict
 
 
 def module_pieces(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces:
@@ -40,7 +46,7 @@ def module_pieces(module: cst.Module, data: bytes, spans: tuple | None) -> Piece
     if found is not None:
         return found
     statements = {id(stmt): (stmt, module.code_for_node(stmt)) for stmt in module.body}
-    return Pieces(module_bytes(module, Pieces(b"", module, statements)), module, statements)
+    return Pieces(module_bytes(module, Pieces(b"", module, statements, {})), module, statements, {})
 
 
 def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
@@ -57,7 +63,7 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
     parts = [new.code_for_node(line) for line in new.header]
     for stmt in new.body:
         known = pieces.statements.get(id(stmt))
-        parts.append(known[1] if known is not None and known[0] is stmt else new.code_for_node(stmt))
+        parts.append(known[1] if known is not None and known[0] is stmt else _changed_code(new, stmt, pieces))
     parts.extend(new.code_for_node(line) for line in new.footer)
     code = "".join(parts)
     if new.has_trailing_newline:
@@ -67,6 +73,79 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
     if "\r" in code or (code and not code.endswith("\n")):
         return new.bytes
     return code[:-1].encode(new.encoding)
+
+
+def _changed_code(new: cst.Module, stmt: cst.BaseStatement, pieces: Pieces) -> str:
+    """The code of a top-level statement a pass changed, with each statement below it that the
+    parsed module holds written once per file and indentation (`_Written`): a class a fix
+    changes in one method is written in full by the first pass, and its other methods' code
+    reused by the rest (issue 37: most of langroid's previews, a 900-line client class)."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        return new.code_for_node(stmt)
+    if not pieces.inner:
+        pieces.inner.update(_statements_below(pieces.module))
+    return new.code_for_node(cast(cst.CSTNode, stmt.visit(_Reused(pieces.inner))))
+
+
+def _statements_below(module: cst.Module) -> dict:
+    """id -> [statement] for every statement of a block below the module's top level (a list
+    the code written at each indentation is added to: `_Written`). An `elif`'s `if` is not one:
+    the `if` it belongs to writes its keyword."""
+    found: dict = {}
+    stack = [child for stmt in module.body for child in children(stmt)]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.IndentedBlock:
+            found.update((id(stmt), [stmt]) for stmt in node.body)
+        stack.extend(child for child in children(node) if type(child) not in NO_STATEMENT_BELOW)
+    return found
+
+
+class _Reused(cst.CSTTransformer):
+    """Puts a `_Written` in place of each statement of the parsed module (`inner`), without
+    entering it or an expression (no statement is below one)."""
+
+    def __init__(self, inner: dict) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def _known(self, node: cst.CSTNode) -> list | None:
+        found = self.inner.get(id(node))
+        return found if found is not None and found[0] is node else None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return type(node) not in NO_STATEMENT_BELOW and self._known(node) is None
+
+    def on_leave(self, original_node, updated_node):
+        found = self._known(original_node)
+        return updated_node if found is None else _Written(found)
+
+
+@dataclass(frozen=True)
+class _Written(cst.BaseStatement):
+    """A statement of the parsed module, its code written once per indentation it is written
+    at and kept in `known` ([statement, (indentation, code), ...]). Lives only in the tree
+    `_changed_code` writes."""
+
+    known: list
+
+    def _visit_and_replace_children(self, visitor: cst.CSTVisitorT) -> _Written:
+        return self
+
+    def _codegen_impl(self, state: CodegenState, **kwargs) -> None:
+        if kwargs:  # written in a way its own code is not (none is, in a block: kept safe)
+            self.known[0]._codegen(state, **kwargs)
+            return
+        indent = tuple(state.indent_tokens)
+        for written_at, code in self.known[1:]:
+            if written_at == indent:
+                state.tokens.append(code)
+                return
+        own = CodegenState(state.default_indent, state.default_newline, indent_tokens=list(indent))
+        self.known[0]._codegen(own)
+        code = "".join(own.tokens)
+        self.known.append((indent, code))
+        state.tokens.append(code)
 
 
 def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | None:
@@ -99,7 +178,7 @@ def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | Non
     statements = {}
     for stmt, begin, end in zip(module.body, bounds, bounds[1:]):
         statements[id(stmt)] = (stmt, text[starts[begin] : starts[end]])
-    return Pieces(data, module, statements)
+    return Pieces(data, module, statements, {})
 
 
 def _line_starts(lines: list) -> list:
