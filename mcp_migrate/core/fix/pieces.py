@@ -36,6 +36,8 @@ class Pieces(NamedTuple):
     #: filled when a pass first changes a compound statement (`_changed_code`): a pass that
     #: changes one method of a class writes the other methods' code from here.
     inner: dict
+    #: ids of the parsed module's top-level statements whose statements below are in `inner`.
+    below: set
 
 
 def module_pieces(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces:
@@ -46,7 +48,7 @@ def module_pieces(module: cst.Module, data: bytes, spans: tuple | None) -> Piece
     if found is not None:
         return found
     statements = {id(stmt): (stmt, module.code_for_node(stmt)) for stmt in module.body}
-    return Pieces(module_bytes(module, Pieces(b"", module, statements, {})), module, statements, {})
+    return Pieces(module_bytes(module, Pieces(b"", module, statements, {}, set())), module, statements, {}, set())
 
 
 def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
@@ -79,25 +81,33 @@ def _changed_code(new: cst.Module, stmt: cst.BaseStatement, pieces: Pieces) -> s
     """The code of a top-level statement a pass changed, with each statement below it that the
     parsed module holds written once per file and indentation (`_Written`): a class a fix
     changes in one method is written in full by the first pass, and its other methods' code
-    reused by the rest (issue 37: most of langroid's previews, a 900-line client class)."""
+    reused by the rest (issue 37: most of langroid's previews, a 900-line client class). The
+    statements below are those of the parsed module's top-level statements the pass replaced
+    (the changed one comes from one of them), each looked for once per file."""
     if isinstance(stmt, cst.SimpleStatementLine):
         return new.code_for_node(stmt)
+    present = {id(other) for other in new.body}
+    for old in pieces.module.body:
+        if id(old) not in present and id(old) not in pieces.below and not isinstance(old, cst.SimpleStatementLine):
+            pieces.below.add(id(old))
+            pieces.inner.update(_statements_below(old))
     if not pieces.inner:
-        pieces.inner.update(_statements_below(pieces.module))
+        return new.code_for_node(stmt)
     return new.code_for_node(cast(cst.CSTNode, stmt.visit(_Reused(pieces.inner))))
 
 
-def _statements_below(module: cst.Module) -> dict:
-    """id -> [statement] for every statement of a block below the module's top level (a list
+def _statements_below(statement: cst.BaseStatement) -> dict:
+    """id -> [statement] for every statement of a block below a top-level statement (a list
     the code written at each indentation is added to: `_Written`). An `elif`'s `if` is not one:
-    the `if` it belongs to writes its keyword."""
+    the `if` it belongs to writes its keyword; a simple line holds none."""
     found: dict = {}
-    stack = [child for stmt in module.body for child in children(stmt)]
+    stack = children(statement)
     while stack:
         node = stack.pop()
         if type(node) is cst.IndentedBlock:
             found.update((id(stmt), [stmt]) for stmt in node.body)
-        stack.extend(child for child in children(node) if type(child) not in NO_STATEMENT_BELOW)
+        if type(node) is not cst.SimpleStatementLine:
+            stack.extend(child for child in children(node) if type(child) not in NO_STATEMENT_BELOW)
     return found
 
 
@@ -141,11 +151,11 @@ class _Written(cst.BaseStatement):
             if written_at == indent:
                 state.tokens.append(code)
                 return
-        own = CodegenState(state.default_indent, state.default_newline, indent_tokens=list(indent))
-        self.known[0]._codegen(own)
-        code = "".join(own.tokens)
+        start = len(state.tokens)
+        self.known[0]._codegen(state)
+        code = "".join(state.tokens[start:])
+        state.tokens[start:] = [code]
         self.known.append((indent, code))
-        state.tokens.append(code)
 
 
 def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | None:
@@ -178,7 +188,7 @@ def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | Non
     statements = {}
     for stmt, begin, end in zip(module.body, bounds, bounds[1:]):
         statements[id(stmt)] = (stmt, text[starts[begin] : starts[end]])
-    return Pieces(data, module, statements, {})
+    return Pieces(data, module, statements, {}, set())
 
 
 def _line_starts(lines: list) -> list:
