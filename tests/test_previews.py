@@ -93,23 +93,36 @@ def _fixable_analyses() -> list:
     return out
 
 
+def _equal_both_ways(monkeypatch, cases: list, make) -> list:
+    """`make(analysis, data, name)` of each case the fast way, then the whole-module way (the
+    reference fixer, which stays on): asserts they are equal; the reference's results."""
+    fast = [make(analysis, data, path.name) for path, data, analysis in cases]
+    _use_reference_fixer(monkeypatch)
+    slow = [make(analysis, data, path.name) for path, data, analysis in cases]
+    for (path, _, _), mine, reference in zip(cases, fast, slow):
+        assert mine == reference, path
+    return slow
+
+
 def test_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
     """Both ways from the same analysis (what is compared is the preview, not the parse)."""
     cases = _fixable_analyses()
     assert len(cases) > 30
-    fast = [loop.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
-    _use_reference_fixer(monkeypatch)
-    slow = [loop.analysis_previews(analysis, data, path.name) for path, data, analysis in cases]
-    for (path, _, _), mine, reference in zip(cases, fast, slow):
-        assert mine == reference, path
+    slow = _equal_both_ways(monkeypatch, cases, loop.analysis_previews)
     assert sum(1 for previews in slow if previews) > 20
 
 
 def test_the_parsed_modules_code_by_statement_is_what_libcst_writes():
     """Sliced from the file or generated, each statement's piece is LibCST's code for it, and
     the whole is the module's code; on most fixtures the pieces are sliced."""
+    assert _sliced_and_exact(_fixable_analyses()) > 30
+
+
+def _sliced_and_exact(cases: list) -> int:
+    """How many of the analyses' modules are cut from their file; asserts each one's pieces,
+    cut or generated, are LibCST's code for its statements and the module."""
     sliced = 0
-    for path, data, analysis in _fixable_analyses():
+    for path, data, analysis in cases:
         module = analysis.module
         found = pieces.module_pieces(module, data, analysis.spans)
         assert found.bytes == module.bytes, path
@@ -117,7 +130,7 @@ def test_the_parsed_modules_code_by_statement_is_what_libcst_writes():
             (stmt, module.code_for_node(stmt)) for stmt in module.body
         ], path
         sliced += pieces.sliced(module, data, analysis.spans) is not None
-    assert sliced > 30
+    return sliced
 
 
 def test_an_analysis_without_the_screens_tree_still_cuts_its_code_from_the_file(monkeypatch):
@@ -159,22 +172,9 @@ def test_a_module_without_a_final_newline_is_cut_from_the_file_too(monkeypatch):
     the file all the same, and each preview equals the whole-module way's."""
     cases = _without_final_newline(_fixable_analyses())
     assert len(cases) > 30
-    sliced = 0
-    for path, data, analysis in cases:
-        module = analysis.module
-        assert not module.has_trailing_newline
-        found = pieces.module_pieces(module, data, analysis.spans)
-        assert found.bytes == module.bytes, path
-        assert [found.statements[id(stmt)] for stmt in module.body] == [
-            (stmt, module.code_for_node(stmt)) for stmt in module.body
-        ], path
-        sliced += pieces.sliced(module, data, analysis.spans) is not None
-    assert sliced > 30
-    fast = [loop.previews(analysis, data, path.name) for path, data, analysis in cases]
-    _use_reference_fixer(monkeypatch)
-    slow = [loop.previews(analysis, data, path.name) for path, data, analysis in cases]
-    for (path, _, _), mine, reference in zip(cases, fast, slow):
-        assert mine == reference, path
+    assert not any(analysis.module.has_trailing_newline for _, _, analysis in cases)
+    assert _sliced_and_exact(cases) > 30
+    slow = _equal_both_ways(monkeypatch, cases, loop.previews)
     assert sum(1 for previews in slow if previews[0]) > 20
 
 
@@ -240,11 +240,7 @@ def test_both_previews_in_one_call_equal_each_asked_alone():
 def test_finding_previews_equal_the_whole_module_way_on_every_fixture(monkeypatch):
     """Each finding's own preview too (many passes over one parse: statements' code reused)."""
     cases = _fixable_analyses()
-    fast = [loop.finding_previews(analysis, data, path.name) for path, data, analysis in cases]
-    _use_reference_fixer(monkeypatch)
-    slow = [loop.finding_previews(analysis, data, path.name) for path, data, analysis in cases]
-    for (path, _, _), mine, reference in zip(cases, fast, slow):
-        assert mine == reference, path
+    slow = _equal_both_ways(monkeypatch, cases, loop.finding_previews)
     assert sum(1 for previews in slow if previews) > 5
 
 

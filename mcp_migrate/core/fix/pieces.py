@@ -81,7 +81,7 @@ def _changed_code(new: cst.Module, stmt: cst.BaseStatement, pieces: Pieces) -> s
     """The code of a top-level statement a pass changed, with each statement below it that the
     parsed module holds written once per file and indentation (`_Written`): a class a fix
     changes in one method is written in full by the first pass, and its other methods' code
-    reused by the rest (issue 37: most of langroid's previews, a 900-line client class). The
+    reused by the rest (issue 37: most of langroid's previews, an 860-line client class). The
     statements below are those of the parsed module's top-level statements the pass replaced
     (the changed one comes from one of them), each looked for once per file."""
     if isinstance(stmt, cst.SimpleStatementLine):
