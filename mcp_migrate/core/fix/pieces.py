@@ -143,7 +143,7 @@ class _Written(cst.BaseStatement):
         return self
 
     def _codegen_impl(self, state: CodegenState, **kwargs) -> None:
-        if kwargs:  # written in a way its own code is not (none is, in a block: kept safe)
+        if kwargs:  # a block writes its statements without any; written as LibCST writes it
             self.known[0]._codegen(state, **kwargs)
             return
         indent = tuple(state.indent_tokens)
