@@ -98,6 +98,23 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
+class StatementsReplaced(cst.CSTTransformer):
+    """Puts `replacements[id(node)]` (a node, or a removal) in place of each node of the visited
+    tree it names, without entering those nodes or an expression (no statement is below one):
+    one visit that rebuilds only what lies above them. The ids are of the visited tree's own
+    nodes, alive while it is, so no other node can share one."""
+
+    def __init__(self, replacements: dict) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return type(node) not in NO_STATEMENT_BELOW and id(node) not in self.replacements
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacements.get(id(original_node), updated_node)
+
+
 class Walked(NamedTuple):
     """What a walk learns on the way, which ModuleIndex would otherwise build by two more
     walks of the same tree: id(node) -> parent for every node below the root, and the nodes

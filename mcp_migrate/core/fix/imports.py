@@ -19,7 +19,7 @@ from mcp_migrate.core.fix.import_block import separate_sections
 from mcp_migrate.core.fix.read_strings import line_import, module_facts, read_string_mentions
 from mcp_migrate.core.fix.shared_statements import per_statement
 from mcp_migrate.core.syntax import code_of, iter_nodes
-from mcp_migrate.core.walk import NO_STATEMENT_BELOW, children
+from mcp_migrate.core.walk import NO_STATEMENT_BELOW, StatementsReplaced, children
 
 
 def _imported_names(module: cst.Module) -> list:
@@ -238,22 +238,7 @@ def _without_in_blocks(statement, lines: list, modules: dict, objects: dict):
         new = _line_without(line, modules, objects)
         if new is not line:
             edits[id(line)] = cst.RemoveFromParent() if new is None else new
-    return statement.visit(_LinesEdited(edits)) if edits else statement
-
-
-class _LinesEdited(cst.CSTTransformer):
-    """Replaces or removes the lines `edits` names (id -> new line or a removal), in one visit
-    that does not enter an expression (no statement is below one)."""
-
-    def __init__(self, edits: dict) -> None:
-        super().__init__()
-        self.edits = edits
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return type(node) not in NO_STATEMENT_BELOW and id(node) not in self.edits
-
-    def on_leave(self, original_node, updated_node):
-        return self.edits.get(id(original_node), updated_node)
+    return statement.visit(StatementsReplaced(edits)) if edits else statement
 
 
 def _binds(node) -> set:

@@ -20,7 +20,7 @@ from typing import NamedTuple, cast
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from mcp_migrate.core.walk import NO_STATEMENT_BELOW, children
+from mcp_migrate.core.walk import NO_STATEMENT_BELOW, StatementsReplaced, children
 
 
 class Pieces(NamedTuple):
@@ -32,7 +32,7 @@ class Pieces(NamedTuple):
     bytes: bytes
     module: cst.Module
     statements: dict
-    #: id(statement below the top level) -> [statement, (indentation, its code there), ...],
+    #: id(statement below the top level) -> its `_Written` (its code at each indentation),
     #: filled when a pass first changes a compound statement (`_changed_code`): a pass that
     #: changes one method of a class writes the other methods' code from here.
     inner: dict
@@ -63,9 +63,15 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
     ):
         return new.bytes
     parts = [new.code_for_node(line) for line in new.header]
+    present: set | None = None  # ids of the new module's top-level statements, once asked
     for stmt in new.body:
         known = pieces.statements.get(id(stmt))
-        parts.append(known[1] if known is not None and known[0] is stmt else _changed_code(new, stmt, pieces))
+        if known is not None and known[0] is stmt:
+            parts.append(known[1])
+            continue
+        if present is None and not isinstance(stmt, cst.SimpleStatementLine):
+            present = {id(other) for other in new.body}
+        parts.append(_changed_code(new, stmt, pieces, present))
     parts.extend(new.code_for_node(line) for line in new.footer)
     code = "".join(parts)
     if new.has_trailing_newline:
@@ -77,65 +83,44 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
     return code[:-1].encode(new.encoding)
 
 
-def _changed_code(new: cst.Module, stmt: cst.BaseStatement, pieces: Pieces) -> str:
+def _changed_code(new: cst.Module, stmt: cst.BaseStatement, pieces: Pieces, present: set | None) -> str:
     """The code of a top-level statement a pass changed, with each statement below it that the
     parsed module holds written once per file and indentation (`_Written`): a class a fix
     changes in one method is written in full by the first pass, and its other methods' code
     reused by the rest (issue 37: most of langroid's previews, an 860-line client class). The
     statements below are those of the parsed module's top-level statements the pass replaced
-    (the changed one comes from one of them), each looked for once per file."""
-    if isinstance(stmt, cst.SimpleStatementLine):
+    (not `present` in the new module: the changed one comes from one of them), each looked for
+    once per file."""
+    if isinstance(stmt, cst.SimpleStatementLine) or present is None:
         return new.code_for_node(stmt)
-    present = {id(other) for other in new.body}
     for old in pieces.module.body:
         if id(old) not in present and id(old) not in pieces.below and not isinstance(old, cst.SimpleStatementLine):
             pieces.below.add(id(old))
             pieces.inner.update(_statements_below(old))
     if not pieces.inner:
         return new.code_for_node(stmt)
-    return new.code_for_node(cast(cst.CSTNode, stmt.visit(_Reused(pieces.inner))))
+    return new.code_for_node(cast(cst.CSTNode, stmt.visit(StatementsReplaced(pieces.inner))))
 
 
 def _statements_below(statement: cst.BaseStatement) -> dict:
-    """id -> [statement] for every statement of a block below a top-level statement (a list
-    the code written at each indentation is added to: `_Written`). An `elif`'s `if` is not one:
-    the `if` it belongs to writes its keyword; a simple line holds none."""
+    """id -> `_Written` for every statement of a block below a top-level statement. An `elif`'s
+    `if` is not one: the `if` it belongs to writes its keyword; a simple line holds none."""
     found: dict = {}
     stack = children(statement)
     while stack:
         node = stack.pop()
         if type(node) is cst.IndentedBlock:
-            found.update((id(stmt), [stmt]) for stmt in node.body)
+            found.update((id(stmt), _Written([stmt])) for stmt in node.body)
         if type(node) is not cst.SimpleStatementLine:
             stack.extend(child for child in children(node) if type(child) not in NO_STATEMENT_BELOW)
     return found
 
 
-class _Reused(cst.CSTTransformer):
-    """Puts a `_Written` in place of each statement of the parsed module (`inner`), without
-    entering it or an expression (no statement is below one)."""
-
-    def __init__(self, inner: dict) -> None:
-        super().__init__()
-        self.inner = inner
-
-    def _known(self, node: cst.CSTNode) -> list | None:
-        found = self.inner.get(id(node))
-        return found if found is not None and found[0] is node else None
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return type(node) not in NO_STATEMENT_BELOW and self._known(node) is None
-
-    def on_leave(self, original_node, updated_node):
-        found = self._known(original_node)
-        return updated_node if found is None else _Written(found)
-
-
 @dataclass(frozen=True)
 class _Written(cst.BaseStatement):
     """A statement of the parsed module, its code written once per indentation it is written
-    at and kept in `known` ([statement, (indentation, code), ...]). Lives only in the tree
-    `_changed_code` writes."""
+    at and kept in `known` ([statement, (indentation, code), ...]). Lives only in the trees
+    `_changed_code` writes, in place of the statement (core.walk.StatementsReplaced)."""
 
     known: list
 
