@@ -121,12 +121,8 @@ class _StatementLocator:
         `_positions_at` does not take. (Without it every node such a module reports was placed
         by the whole-module PositionProvider: issue 37, 4 % of fast-agent's check.)"""
         if self._tree is None and not self._failed:
-            try:
-                self._tree = ast.parse(self.text)
-            except (SyntaxError, ValueError, MemoryError, RecursionError):
-                self._tree = read_aliases_assigned(self.text)
-                self._exact = False
-                self._failed = self._tree is None
+            self._tree, self._exact = _statements_tree(self.text)
+            self._failed = self._tree is None
         return self._tree
 
     def _source_lines(self) -> list:
@@ -256,10 +252,17 @@ def source_spans(source: bytes) -> tuple | None:
     checked again under the run's plan keeps its screens' answers but not their tree
     (engine._take_tree), and its previews generated the module's whole code instead of cutting
     it from the file (issue 37: 76-87 ms for one 88 KB module, whose `ast` parse is 28-36 ms).
-    Before Python 3.12 a module with `type` aliases is read with each as an assignment, on the
-    file's lines (core.screen.read_aliases_assigned). None where `ast` cannot read it."""
-    tree = parsed(source) or read_aliases_assigned(source)
+    Read as the positions locator reads it (`_statements_tree`); None where `ast` cannot."""
+    tree, _ = _statements_tree(source)
     return None if tree is None else top_level_spans(tree)
+
+
+def _statements_tree(source: bytes | str) -> tuple:
+    """(`ast`'s tree of `source` with the file's lines, or None; whether its columns are the
+    file's too): read as it is, else with each `type` alias as an assignment before Python 3.12
+    (core.screen.read_aliases_assigned: columns on an alias's line are not the file's)."""
+    tree = parsed(source)
+    return (tree, True) if tree is not None else (read_aliases_assigned(source), False)
 
 
 def top_level_spans(tree: ast.Module) -> tuple:
