@@ -276,3 +276,16 @@ def test_the_folders_of_a_package_share_where_a_module_is(tmp_path, monkeypatch)
     found = [module_file(view, str(tmp_path / "src" / "pkg" / sub), "pkg.m") for sub in ("one", "two")]
     assert found == [str(tmp_path / "src" / "pkg" / "m.py")] * 2
     assert asked == [str(tmp_path / "src" / "pkg" / "m.py")]
+
+
+def test_the_names_a_file_imports_are_each_named_once():
+    """A module imported in each of a test module's tests (`import json` twice, `m.X` thrice) is
+    searched for once and each of its names looked up once (issue 37: a 1.26 MB test module's
+    repeated plain imports were scanned, and each name looked up, once per import)."""
+    data = (
+        b"from pkg.a import A\nfrom pkg.a import A\ndef t1():\n    import pkg.m as m\n    m.X()\n" * 2 + b"m.X; m.Y\n"
+    )
+    imports = imported_asks.from_imports(data)
+    plain = imported_asks.plain_imports(data)
+    assert len(plain) == 2
+    assert typed_doers._imported_names(data, imports, plain) == ["pkg.a.A", "pkg.m.X", "pkg.m.Y"]

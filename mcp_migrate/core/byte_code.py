@@ -88,6 +88,40 @@ def whole_words(data: bytes, token: bytes) -> Iterator[int]:
         at = data.find(token, at + 1)
 
 
+def word_in(data: bytes, word: bytes) -> bool:
+    """`re.search(rb"\\b" + re.escape(word) + rb"\\b", data)` as a truth, found by a scan for the
+    literal where `word` begins and ends with identifier bytes (a name): a pattern that starts
+    with `\\b` makes the engine try every byte (15-19 ms over a 1.26 MB module, against 1-2 ms)."""
+    if word and word[0] in IDENTIFIER_BYTES and word[-1] in IDENTIFIER_BYTES:
+        return next(whole_words(data, word), None) is not None
+    return re.search(rb"\b" + re.escape(word) + rb"\b", data) is not None
+
+
+def names_after(data: bytes, bound: bytes) -> Iterator[bytes]:
+    """The names spelled after `bound.` (`m.Client` for a module bound to `m`), as
+    `re.finditer(rb"\\b" + re.escape(bound) + rb"\\.(\\w+)", data)` finds them (each match's
+    group), by a scan for the literal (see `word_in`): a match goes on after the name it
+    found, a rejected place one byte on."""
+    if not bound or bound[0] not in IDENTIFIER_BYTES:
+        for match in re.finditer(rb"\b" + re.escape(bound) + rb"\.(\w+)", data):
+            yield match.group(1)
+        return
+    prefix, pos = bound + b".", 0
+    while True:
+        at = data.find(prefix, pos)
+        if at < 0:
+            return
+        name = _NAME.match(data, at + len(prefix)) if at == 0 or data[at - 1] not in IDENTIFIER_BYTES else None
+        if name is None:
+            pos = at + 1
+        else:
+            yield name.group()
+            pos = name.end()
+
+
+_NAME = re.compile(rb"\w+")
+
+
 #: A word after a blank: in code, what follows a name so can only be a keyword (`Root as R`,
 #: `Root if ok else None`); another word makes it prose (`"Root URI must start with"`).
 _WORD_AFTER = re.compile(rb"[ \t]+([A-Za-z_][A-Za-z0-9_]*)")

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 from typing import NamedTuple
 
+from mcp_migrate.core.byte_code import word_in
 from mcp_migrate.core.modules import absolute, from_imports, imported_module_file, module_file, module_name
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
 from mcp_migrate.core.sdk import SDK_PACKAGES
@@ -153,7 +153,7 @@ def module_types(view: ProjectView, source: str, name: str = "") -> ModuleTypes:
     if held is None or (held.types is None and held.data is None):
         return _EMPTY
     if held.types is None:
-        if name and re.search(rb"\b" + re.escape(name.encode()) + rb"\b", held.data) is None:
+        if name and not word_in(held.data, name.encode()):
             return _EMPTY
         held.types, held.data = _types_in(view, source, held.data), None
     return held.types

@@ -15,10 +15,9 @@ an effect, and so gates both of RT001's and RT004's import followers (`follows_t
 from __future__ import annotations
 
 import os
-import re
 from typing import NamedTuple
 
-from mcp_migrate.core.byte_code import spelled
+from mcp_migrate.core.byte_code import names_after, spelled
 from mcp_migrate.core.modules import file_folder
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView
@@ -128,12 +127,12 @@ def _imported_names(data: bytes, imports: list, plain: list) -> list:
             continue
         for name, _ in imported:
             names.append(module + name if module.endswith(".") else f"{module}.{name}")
-    for module, bound in plain:
+    for module, bound in dict.fromkeys(plain):  # (`import json` in each of a test module's tests)
         if module.partition(".")[0] in SDK_PACKAGES:
             continue
-        for match in re.finditer(rb"\b" + re.escape(bound.encode()) + rb"\.(\w+)", data):
-            names.append(f"{module}.{match.group(1).decode('ascii', 'replace')}")
-    return names
+        for name in names_after(data, bound.encode()):
+            names.append(f"{module}.{name.decode('ascii', 'replace')}")
+    return list(dict.fromkeys(names))
 
 
 def typed_doer(data: bytes, path: str, view: ProjectView, limit: int, effect: str) -> bool:
