@@ -224,3 +224,27 @@ def test_names_after_and_word_in_answer_as_their_patterns_on_random_bytes():
 )
 def test_a_word_is_in_the_bytes_where_it_stands_whole(data, word, found):
     assert byte_code.word_in(data, word) is found
+
+
+def test_a_word_in_any_case_is_what_a_case_blind_pattern_finds():
+    """`holds_any_case` searches the lowered bytes for what `(?i)word` finds: ASCII letters fold,
+    other bytes (UTF-8's, a Kelvin sign's) never do (issue 37: RT102's case-blind patterns
+    were tried at every byte of each MCP file)."""
+    import random
+
+    rng = random.Random(102)
+    alphabet = b"rRoOtTuUiI'\"fFlLeE:/ \xc3\x84\xe2\x84\xaa"
+    for _ in range(3000):
+        data = bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        for word in (b"root", b"uri", b"resource", b"'file:/", b'"file:/'):
+            expected = re.search(b"(?i)" + re.escape(word), data) is not None
+            assert byte_code.holds_any_case(data, word) is expected, (data, word)
+
+
+def test_the_lowered_bytes_are_made_once_for_the_last_file():
+    data = b"from mcp import ClientSession\nROOT = 'file:///srv'\n"
+    first = byte_code.lowered(data)
+    assert first == data.lower()
+    assert byte_code.lowered(data) is first  # the same file asked again
+    other = b"Resource"
+    assert byte_code.lowered(other) == b"resource"

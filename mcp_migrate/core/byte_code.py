@@ -62,7 +62,25 @@ def _roots_word(token: bytes) -> bytes | None:
     return found
 
 
+def lowered(data: bytes) -> bytes:
+    """`data.lower()`, made once for the last file asked about. It folds ASCII letters only, as
+    a bytes pattern's IGNORECASE does, so a case-blind search of a word is a search of the
+    lowered bytes for a literal (`holds_any_case`), where `(?i)word` makes the engine try every
+    byte (issue 37: RT102's four such searches took 43-71 ms each over fast-agent's 699 MCP files;
+    lowering them all takes 9 ms, searching the copies 11 ms)."""
+    held = _LOWERED[0]
+    if held[0] is not data:
+        held = _LOWERED[0] = (data, data.lower())
+    return held[1]
+
+
+def holds_any_case(data: bytes, word: bytes) -> bool:
+    """`re.search(b"(?i)" + re.escape(word), data)` as a truth, for `word` in lower case."""
+    return word in lowered(data)
+
+
 _HELD: list = [(None, {})]
+_LOWERED: list = [(None, b"")]
 _WORD_OF: dict = {}
 _UNSET = object()
 

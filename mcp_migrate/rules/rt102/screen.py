@@ -14,6 +14,7 @@ from mcp_migrate.core.byte_code import (
     NAME_ENDS,
     OPEN_GAP,
     ends_before,
+    holds_any_case,
     string_end,
 )
 from mcp_migrate.core.identifiers import words
@@ -27,7 +28,9 @@ from mcp_migrate.rules.rt102.landing_screen import lands_in_root_somewhere, says
 FILE_BYTES = re.compile(rb"(?i)['\"]file:/")
 
 
-URI_BYTES = re.compile(rb"(?i)uri")
+def _file_literal(data: bytes) -> bool:
+    """`FILE_BYTES.search(data)` as a truth, on the lowered bytes (core.byte_code.lowered)."""
+    return holds_any_case(data, b"'file:/") or holds_any_case(data, b'"file:/')
 
 
 SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsplit", "partition", "rpartition"})
@@ -57,11 +60,6 @@ _CUT_BYTES = re.compile(rb"[78]" + CLOSE_GAP + rb":" + GAP + rb"(?::" + GAP + rb
 _PATH_BYTES = re.compile(rb"\." + GAP + rb"path" + NAME_ENDS)
 #: A root's `.uri.path` (`root.uri.path`, `roots[0].uri .path`).
 _URI_PATH_BYTES = re.compile(rb"uri" + GAP + rb"\." + GAP + rb"path" + NAME_ENDS)
-_ROOT_BYTES = re.compile(rb"(?i)root")
-
-
-#: An MCP module is in scope when it mentions roots or resources (not an LSP bridge's document URIs).
-ROOTS_OR_RESOURCES = re.compile(rb"(?i)root|resource")
 
 
 def file_text_tree(node) -> bool:
@@ -188,27 +186,27 @@ class NaiveFileUriScreen(Rule):
         (relative imports only) that handles `file://` URIs and mentions roots. An MCP server
         that only bridges LSP document URIs is out of scope: its URIs are not roots."""
         if mcp_file(data):
-            return ROOTS_OR_RESOURCES.search(data) is not None
+            return holds_any_case(data, b"root") or holds_any_case(data, b"resource")
         # `e:/` or `E:/`: what every FILE_BYTES match holds, found like a string first.
-        return b"oots" in data and (b"e:/" in data or b"E:/" in data) and FILE_BYTES.search(data) is not None
+        return b"oots" in data and (b"e:/" in data or b"E:/" in data) and _file_literal(data)
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
         """`screen_tree`'s shapes in bytes (a superset: each needs what is tested here). Files
         with a `file://` literal and none of its uses are the commonest that pass the gate in
         MCP projects (fast-agent 36, context-forge 49): parsing them was 0.4 s and 1.5 s."""
-        if _URI_PATH_BYTES.search(data) is not None and _ROOT_BYTES.search(data) is not None:
+        if _URI_PATH_BYTES.search(data) is not None and holds_any_case(data, b"root"):
             return True
         parses = (b"urlparse" in data or b"urlsplit" in data) and _PATH_BYTES.search(data) is not None
-        if (b"file:" in data or b"FILE:" in data or b"File:" in data) and FILE_BYTES.search(data):
+        if (b"file:" in data or b"FILE:" in data or b"File:" in data) and _file_literal(data):
             return (
                 parses
                 or _SURGERY_BYTES.search(data) is not None
                 or _CUT_BYTES.search(data) is not None
                 or _len_slice(data)
-                or (_ROOT_BYTES.search(data) is not None and _assembled(data))
+                or (holds_any_case(data, b"root") and _assembled(data))
             )
-        uri_words = URI_BYTES.search(data) is not None
+        uri_words = holds_any_case(data, b"uri")
         if not (uri_words or b"scheme" in data):
             return False
         # A `"file"` literal and a `.scheme`: a scheme test, which makes a function's slices and
@@ -216,7 +214,7 @@ class NaiveFileUriScreen(Rule):
         tested = b"scheme" in data and (b'"file"' in data or b"'file'" in data)
         if _CUT_BYTES.search(data) is not None and (uri_words or tested):
             return True  # a URI-named value sliced in MCP code, or in a function that tests the scheme
-        return parses and (tested or (uri_words and _ROOT_BYTES.search(data) is not None))
+        return parses and (tested or (uri_words and holds_any_case(data, b"root")))
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
