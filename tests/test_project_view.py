@@ -157,7 +157,6 @@ ALLOWED = {
     "gates._LAST_HELD": "the last bytes and gate asked about and the answer: a function of those",
     "byte_code._HELD": "the last bytes the byte screens asked about and which tokens they hold: a function of those",
     "byte_code._WORD_OF": "the roots word each screen token holds: a function of the package's own tokens",
-    "byte_code._LOWERED": "the last bytes a case-blind search asked about and their lowered copy: a function of those",
     "ha001_screen.HINTS": CONSTANT,
     "ha001_annotation_trust.DEFAULTS": CONSTANT,
     "schedule.SCREENED_WORKERS": "how many processes the last check used, for `-v`",

@@ -43,10 +43,7 @@ def holds(data: bytes, token: bytes) -> bool:
     tokens (issue 37: most MCP files that open the gate name no root, 626 of fast-agent's 795).
     A thread asking of other bytes meanwhile gets answers of its own: each is kept with the
     bytes it is of."""
-    held = _HELD[0]
-    if held[0] is not data:
-        held = _HELD[0] = (data, {})
-    known = held[1]
+    known = _answers(data)
     found = known.get(token)
     if found is None:
         word = _roots_word(token)
@@ -67,11 +64,12 @@ def lowered(data: bytes) -> bytes:
     a bytes pattern's IGNORECASE does, so a case-blind search of a word is a search of the
     lowered bytes for a literal (`holds_any_case`), where `(?i)word` makes the engine try every
     byte (issue 37: RT102's four such searches took 43-71 ms each over fast-agent's 699 MCP files;
-    lowering them all takes 9 ms, searching the copies 11 ms)."""
-    held = _LOWERED[0]
-    if held[0] is not data:
-        held = _LOWERED[0] = (data, data.lower())
-    return held[1]
+    lowering them all takes 9 ms, searching the copies 11 ms). Kept with `holds`' answers."""
+    known = _answers(data)
+    found = known.get(_LOWER)
+    if found is None:
+        found = known[_LOWER] = data.lower()
+    return found
 
 
 def holds_any_case(data: bytes, word: bytes) -> bool:
@@ -79,8 +77,18 @@ def holds_any_case(data: bytes, word: bytes) -> bool:
     return word in lowered(data)
 
 
+def _answers(data: bytes) -> dict:
+    """What the screens worked out of the last bytes asked about (`holds`' answers by token,
+    `lowered`'s copy under `_LOWER`), made anew for other bytes."""
+    held = _HELD[0]
+    if held[0] is not data:
+        held = _HELD[0] = (data, {})
+    return held[1]
+
+
 _HELD: list = [(None, {})]
-_LOWERED: list = [(None, b"")]
+#: `lowered`'s key among `holds`' answers: no token, which are bytes.
+_LOWER = "lowered"
 _WORD_OF: dict = {}
 _UNSET = object()
 
