@@ -176,18 +176,18 @@ def test_both_followers_of_one_file_walk_its_imports_once(tmp_path, monkeypatch)
         },
     )
     data = open(app, "rb").read()
-    resolved, solved, plain, followed = [], [], [], []
+    resolved, solved, statements, followed = [], [], [], []
     real_files, real_solve = typed_doers._imported_files, typed_doers._solve
-    real_plain, real_followed = imported_asks.plain_imports, typed_doers.followed_files
+    real_read, real_followed = imported_asks.import_statements, typed_doers.followed_files
     monkeypatch.setattr(typed_doers, "_imported_files", lambda p, *a: resolved.append(p) or real_files(p, *a))
     monkeypatch.setattr(typed_doers, "_solve", lambda root, *a: solved.append(root) or real_solve(root, *a))
-    monkeypatch.setattr(imported_asks, "plain_imports", lambda d: plain.append(d) or real_plain(d))
+    monkeypatch.setattr(imported_asks, "import_statements", lambda d, *a: statements.append(d) or real_read(d, *a))
     monkeypatch.setattr(typed_doers, "followed_files", lambda d, p, v: followed.append(p) or real_followed(d, p, v))
     view = ProjectView()
     assert follows_to_a_doer(data, app, view, 0, ASKS) is False
     walked = list(solved)
     assert follows_to_a_doer(data, app, view, 0, NOTIFIES) is False
-    assert resolved.count(app) == 1 and plain.count(data) == 1 and followed == [app]
+    assert resolved.count(app) == 1 and statements.count(data) == 1 and followed == [app]
     assert [root.rsplit("/", 1)[-1] for root in walked] == ["helpers.py"] and solved == walked
 
 

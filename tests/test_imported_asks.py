@@ -335,8 +335,8 @@ def test_a_files_imports_are_read_and_resolved_once_for_both_import_followers(tm
     quiet = os.path.join(package, "quiet.py")
     data = open(quiet, "rb").read()
     reads, looked_up = [], []
-    real_from, real_file = imported_asks.from_imports, imported_asks.module_file
-    monkeypatch.setattr(imported_asks, "from_imports", lambda d: reads.append(d is data) or real_from(d))
+    real_read, real_file = imported_asks.import_statements, imported_asks.module_file
+    monkeypatch.setattr(imported_asks, "import_statements", lambda d, *a: reads.append(d is data) or real_read(d, *a))
     monkeypatch.setattr(imported_asks, "module_file", lambda v, d, m: looked_up.append(m) or real_file(v, d, m))
     view = ProjectView()
     assert not imports_a_doer(data, quiet, 0, view)

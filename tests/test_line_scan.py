@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from mcp_migrate.core.line_scan import at_line_start, line_matches, starts_a_line
 from mcp_migrate.core.sdk import _MCP_IMPORT, mcp_file, mentions_mcp
 from mcp_migrate.run.reexports import Importers
-from mcp_migrate.vocabulary.imported_asks import _FROM, _IMPORT, from_imports
+from mcp_migrate.vocabulary.imported_asks import _ALIAS, _FROM, _IMPORT, from_imports, import_statements
 
 #: The importers' search for names taken from `pkg/a.py` and `b/__init__.py` (run.reexports).
 _IMPORTERS = Importers(["pkg/a.py", "b/__init__.py"]).pattern
@@ -76,3 +76,61 @@ def test_each_pattern_finds_what_its_anchored_form_finds(data):
     for pattern, anchored in ANCHORED.items():
         assert [m.groups() for m in line_matches(pattern, data)] == [m.groups() for m in anchored.finditer(data)]
         assert starts_a_line(pattern, data) == (anchored.search(data) is not None)
+
+
+def _anchored_statements(data: bytes) -> tuple:
+    """What `import_statements` replaced: each pattern's own anchored search, read match by match."""
+    froms = []
+    for match in ANCHORED[_FROM].finditer(data):
+        names = []
+        for alias in _ALIAS.finditer(match.group(2) or match.group(3) or b""):
+            name = alias.group(1).decode("ascii", "replace")
+            if "." not in name and name != "*":
+                names.append((name, (alias.group(2) or alias.group(1)).decode("ascii", "replace")))
+        if names:
+            froms.append((match.group(1).decode("ascii", "replace"), names))
+    plains = [
+        (m.group(1).decode("ascii", "replace"), (m.group(2) or m.group(1)).decode("ascii", "replace"))
+        for m in ANCHORED[_IMPORT].finditer(data)
+    ]
+    return froms, plains
+
+
+STATEMENT_PIECES = st.sampled_from(
+    [b"from", b"import", b"import ", b"from a import ", b" as ", b"importlib", b" ", b"\t", b"\n", b"\r", b"(", b")"]
+    + [b",", b"a.b", b".", b"..x", b"x", b"*", b"#", b";", b"'", b"\\\n", b"\xc3\xa9"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(STATEMENT_PIECES, max_size=40).map(b"".join))
+def test_one_pass_reads_the_statements_the_anchored_patterns_find(data):
+    """Both kinds of statement in one pass over the word `import`, with and without statements
+    read before (a run's view keeps them): what the two anchored searches gave."""
+    known: dict = {}
+    expected = _anchored_statements(data)
+    assert import_statements(data) == expected
+    assert import_statements(data, known) == expected and import_statements(data, known) == expected
+    assert import_statements(b"x\n" + data, known) == _anchored_statements(b"x\n" + data)
+
+
+def test_each_kind_of_statement_hides_only_its_own_kind():
+    """A from-statement's parenthesis spanning a line that begins with `import` hides a
+    from-statement there, not a plain import, as the two searches did apart."""
+    data = b"from a import (b,\nimport c\nfrom d import e)\nimport f\n"
+    words = [(word, word) for word in ("b", "import", "c", "from", "d", "import", "e")]
+    assert import_statements(data) == ([("a", words)], [("c", "c"), ("f", "f")])
+    assert import_statements(data) == _anchored_statements(data)
+
+
+def test_a_statement_repeated_across_files_is_read_once_per_run():
+    """The statements read are kept by their text: a second file repeating an import line does
+    not work it out again, and a line differing by a byte is read on its own."""
+    known: dict = {}
+    first = b"from pkg.tools import get_dirs as dirs\nimport os.path as p\n"
+    assert import_statements(first, known) == ([("pkg.tools", [("get_dirs", "dirs")])], [("os.path", "p")])
+    assert len(known) == 2
+    froms, plains = import_statements(b"import json\n" + first + b"from pkg.tools import get_dir\n", known)
+    assert froms == [("pkg.tools", [("get_dirs", "dirs")]), ("pkg.tools", [("get_dir", "get_dir")])]
+    assert plains == [("json", "json"), ("os.path", "p")]
+    assert len(known) == 4
