@@ -278,6 +278,27 @@ def test_the_folders_of_a_package_share_where_a_module_is(tmp_path, monkeypatch)
     assert asked == [str(tmp_path / "src" / "pkg" / "m.py")]
 
 
+def test_the_folders_looked_in_from_a_folder_are_made_once(tmp_path, monkeypatch):
+    """Every module asked for from one folder is looked for in the same places (the folder, its
+    `src/`, its parents): they are made and listed once per folder, whatever the names asked
+    (issue 37: 4,003 places made for the 78 folders of mcp-cli's files)."""
+    from mcp_migrate.core import modules
+
+    _project(tmp_path, {"src/pkg/__init__.py": "", "src/pkg/m.py": "", "src/pkg/one/x.py": "", "lib/tool.py": ""})
+    made: list = []
+    real = modules._places
+    monkeypatch.setattr(modules, "_places", lambda folder: made.append(folder) or real(folder))
+    view = ProjectView()
+    one = str(tmp_path / "src" / "pkg" / "one")
+    assert module_file(view, one, "pkg.m") == str(tmp_path / "src" / "pkg" / "m.py")
+    assert module_file(view, one, "lib.tool") == str(tmp_path / "lib" / "tool.py")
+    assert module_file(view, one, "typing") is None
+    assert modules.folder_may_have_submodules(view, one, "pkg") and not modules.folder_may_have_submodules(
+        view, one, "lib.tool"
+    )
+    assert made == [one]
+
+
 def test_the_names_a_file_imports_are_each_named_once():
     """A module imported in each of a test module's tests (`import json` twice, `m.X` thrice) is
     searched for once and each of its names looked up once (issue 37: a 1.26 MB test module's

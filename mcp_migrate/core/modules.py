@@ -188,8 +188,20 @@ def _roots_naming(view: ProjectView, directory: str, names: tuple) -> tuple:
     found = known.get(key)
     if found is None:
         found = known[key] = tuple(
-            root for root in _places(directory) if any(name in _entries(view, root) for name in names)
+            root for root, entries in _listed_places(view, directory) if any(name in entries for name in names)
         )
+    return found
+
+
+def _listed_places(view: ProjectView, directory: str) -> tuple:
+    """(folder, its listing) for each folder `module_file` looks in from `directory` (`_places`),
+    kept per directory: each name a directory's files import made the places again, with the
+    joins and `dirname`s that make them (issue 37: 4,003 places made for the 78 folders of
+    mcp-cli's files; 18 M of its 1,397 M instructions)."""
+    known = view.table("places listed")
+    found = known.get(directory)
+    if found is None:
+        found = known[directory] = tuple((root, _entries(view, root)) for root in _places(directory))
     return found
 
 
@@ -209,8 +221,8 @@ def _visible(view: ProjectView, directory: str) -> frozenset | None:
 
 def _visible_names(view: ProjectView, directory: str) -> frozenset | None:
     names: set = set()
-    for root in _places(directory):
-        names.update(_entries(view, root))
+    for _, entries in _listed_places(view, directory):
+        names.update(entries)
         if len(names) > _MAX_VISIBLE:
             return None
     return frozenset(names)
