@@ -165,8 +165,8 @@ def test_a_module_file_has_submodules_only_beside_a_folder_of_its_name(tmp_path)
 
 def test_both_followers_of_one_file_walk_its_imports_once(tmp_path, monkeypatch):
     """RT001's and RT004's followers ask of the same file in turn: its imports are read and
-    resolved once, the files the search would follow beyond the walk's starts are found once,
-    and the second effect's gate walks nothing again."""
+    resolved once, with the files the search would follow beyond the walk's starts, and the
+    second effect's gate walks nothing again."""
     app = _project(
         tmp_path,
         {
@@ -176,18 +176,17 @@ def test_both_followers_of_one_file_walk_its_imports_once(tmp_path, monkeypatch)
         },
     )
     data = open(app, "rb").read()
-    resolved, solved, statements, followed = [], [], [], []
-    real_files, real_solve = typed_doers._imported_files, typed_doers._solve
-    real_read, real_followed = imported_asks.import_statements, typed_doers.followed_files
-    monkeypatch.setattr(typed_doers, "_imported_files", lambda p, *a: resolved.append(p) or real_files(p, *a))
+    resolved, solved, statements = [], [], []
+    real_resolved, real_solve = typed_doers._resolved, typed_doers._solve
+    real_read = imported_asks.import_statements
+    monkeypatch.setattr(typed_doers, "_resolved", lambda p, *a: resolved.append((p, a[-1])) or real_resolved(p, *a))
     monkeypatch.setattr(typed_doers, "_solve", lambda root, *a: solved.append(root) or real_solve(root, *a))
     monkeypatch.setattr(imported_asks, "import_statements", lambda d, *a: statements.append(d) or real_read(d, *a))
-    monkeypatch.setattr(typed_doers, "followed_files", lambda d, p, v: followed.append(p) or real_followed(d, p, v))
     view = ProjectView()
     assert follows_to_a_doer(data, app, view, 0, ASKS) is False
     walked = list(solved)
     assert follows_to_a_doer(data, app, view, 0, NOTIFIES) is False
-    assert resolved.count(app) == 1 and statements.count(data) == 1 and followed == [app]
+    assert [bytes_ for path, bytes_ in resolved if path == app] == [data] and statements.count(data) == 1
     assert [root.rsplit("/", 1)[-1] for root in walked] == ["helpers.py"] and solved == walked
 
 

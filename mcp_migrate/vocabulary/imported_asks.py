@@ -20,7 +20,6 @@ from typing import NamedTuple
 from mcp_migrate.core.byte_code import spelled
 from mcp_migrate.core.modules import (
     file_folder,
-    folder_may_have_submodules,
     may_have_submodules,
     module_file,
     relative_module_file,
@@ -77,7 +76,7 @@ def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | N
                 return True
             if any(cls == name and spelled(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
-            named = _named_module(data, path, module, name, bound, source, view) if submodules else None
+            named = named_module(data, path, module, name, bound, source, view) if submodules else None
             if named is not None and _module_spelled(data, named, bound, limit, view, effect):
                 return True
     for module, bound in file_plain_imports(data, view):
@@ -86,24 +85,7 @@ def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | N
     return False
 
 
-def followed_files(data: bytes, path: str, view: ProjectView) -> set:
-    """Every project file whose doers `imports_a_doer` reads for the file at `path` (its bytes
-    `data`), whatever the effect: the modules it imports from, the submodules its names are
-    (`_named_module`) and the modules it imports whole. Each reads its own doers and those it
-    re-exports, one import further (`_doers`)."""
-    folder = file_folder(view, path)
-    found = set()
-    for module, names in file_imports(data, view):
-        source = folder_source(view, folder, module)
-        found.add(source)
-        if folder_may_have_submodules(view, folder, module):
-            found.update(_named_module(data, path, module, name, bound, source, view) for name, bound in names)
-    found.update(folder_source(view, folder, module) for module, _ in file_plain_imports(data, view))
-    found.discard(None)
-    return found
-
-
-def _named_module(data: bytes, path: str, module: str, name: str, bound: str, source, view) -> str | None:
+def named_module(data: bytes, path: str, module: str, name: str, bound: str, source, view) -> str | None:
     """The project module a name imported from `module` (whose file is `source`) is, when the
     bytes spell `bound.` (`from . import scope`, then `scope.Pinned`). The cheaper test first: a
     name imported from a module file is searched for in the bytes (it is rarely a module); one

@@ -18,7 +18,7 @@ import os
 from typing import NamedTuple
 
 from mcp_migrate.core.byte_code import names_after, spelled
-from mcp_migrate.core.modules import file_folder
+from mcp_migrate.core.modules import file_folder, folder_may_have_submodules
 from mcp_migrate.core.project_types import reachable
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView
 from mcp_migrate.core.sdk import SDK_PACKAGES, mentions_mcp
@@ -27,9 +27,9 @@ from mcp_migrate.vocabulary.imported_asks import (
     file_imports,
     file_plain_imports,
     folder_source,
-    followed_files,
     imports_a_doer,
     module_read,
+    named_module,
 )
 
 #: The view's table: (path, size, hash of the bytes) -> (classes, the module files' stamps read).
@@ -77,13 +77,8 @@ def follows_to_a_doer(data: bytes, path: str, view: ProjectView, limit: int, eff
         return False
     starts = _walked(data, path, view, limit, None)  # (settled for every effect at once)
     if not _spells_a_doing_name(data, starts, effect, view):
-        followed = view.of_last(
-            "typed doers: last file followed",
-            data,
-            path,
-            lambda: sorted(followed_files(data, path, view).difference(starts)),
-        )
-        if not _spells_a_doing_name(data, _walk_from(followed, view, limit, None), effect, view):
+        beyond = _file_reach(data, path, view)[1]
+        if not _spells_a_doing_name(data, _walk_from(beyond, view, limit, None), effect, view):
             return False
     return imports_a_doer(data, path, limit, view, effect) or typed_doer(data, path, view, limit, effect)
 
@@ -206,13 +201,19 @@ def _walked(data: bytes, path: str, view: ProjectView, limit: int, effect: str |
     """The project files the file's imports name, each with its answer for `effect` (None: only
     whether a roots word is reached, `_ROOTED`, which any effect's walk has settled already)
     worked out, and the modules they reach noted as consulted by the check under way."""
-    starts = view.of_last(
+    return _walk_from(_file_reach(data, path, view)[0], view, limit, effect)
+
+
+def _file_reach(data: bytes, path: str, view: ProjectView) -> tuple:
+    """(the project files the file's imports name, `_imported_files`; the files
+    imported_asks.imports_a_doer would read beyond them, sorted), from one resolution of its
+    imports, kept for the next question about the same file."""
+    return view.of_last(
         "typed doers: last file",
         data,
         path,
-        lambda: _imported_files(path, view, file_imports(data, view), file_plain_imports(data, view)),
+        lambda: _resolved(path, view, file_imports(data, view), file_plain_imports(data, view), data),
     )
-    return _walk_from(starts, view, limit, effect)
 
 
 def _walk_from(starts: list, view: ProjectView, limit: int, effect: str | None) -> list:
@@ -410,18 +411,36 @@ def _imported_files(path: str, view: ProjectView, imports, plain) -> list:
     the walk used to leave it out and count such a module as able to do anything, which made
     every module of fast-agent, whose `fast_agent/mcp/` package its siblings' `from mcp import`
     resolves to, a reason to search every imported name (issue 37)."""
+    return _resolved(path, view, imports, plain, None)[0]
+
+
+def _resolved(path: str, view: ProjectView, imports, plain, data: bytes | None) -> tuple:
+    """(`_imported_files`; given the file's bytes `data`, the files imported_asks.imports_a_doer
+    reads for it that those do not hold: the modules it imports from and whole, and the
+    submodules its names are, `named_module`), sorted. The two look up the same modules, once
+    here (issue 37: they were two passes over each file's imports, the second a fifth of
+    mcp-cli's import followers)."""
     folder = file_folder(view, path)
-    found = set()
+    found: set = set()
+    followed: set = set()
     for module, names in imports:
         source = folder_source(view, folder, module)
+        if data is not None:
+            followed.add(source)
+            if folder_may_have_submodules(view, folder, module):
+                followed.update(named_module(data, path, module, name, bound, source, view) for name, bound in names)
         if source is None and not module.startswith("."):
             continue  # not in the project (`typing`, `httpx`): nor are its submodules
         found.add(source)
         if source is None or os.path.basename(source) == "__init__.py":
             for name, _ in names:
                 found.add(folder_source(view, folder, module + name if module.endswith(".") else f"{module}.{name}"))
-    for module, _ in plain:
-        found.add(folder_source(view, folder, module))
+    whole = {folder_source(view, folder, module) for module, _ in plain}
+    found |= whole
     found.discard(None)
     found.discard(path)
-    return sorted(found)
+    if data is None:
+        return sorted(found), []
+    followed |= whole
+    followed.discard(None)
+    return sorted(found), sorted(followed.difference(found))
