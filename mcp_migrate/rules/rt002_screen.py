@@ -50,7 +50,10 @@ def own_api(data: bytes) -> bool:
     # the setter's verb ends just before `_root`: at most 8 bytes back
     if any(_SETTER.search(data, max(0, at - 8), at + 9) for at in offsets(data, b"_root")):
         return True
-    return any(m.start() == 0 or data[m.start() - 1] not in IDENTIFIER_BYTES for m in _ROOT_TYPE.finditer(data))
+    # (`Root` searched for as a string first: RT103's gate has asked already)
+    return holds(data, b"Root") and any(
+        m.start() == 0 or data[m.start() - 1] not in IDENTIFIER_BYTES for m in _ROOT_TYPE.finditer(data)
+    )
 
 
 def provider_in(syntax) -> bool:
