@@ -202,25 +202,27 @@ def import_statements(data: bytes, known: dict | None = None) -> tuple:
                 match = _IMPORT.match(data, start)
                 if match is not None:
                     plain_end = match.end()
-                    text = match.group()
-                    found = known.get(text)
-                    if found is None:
-                        found = known[text] = _plain(match)
-                    plains.append(found)
+                    plains.append(_kept(match, known, _plain))
         elif head.startswith(b"from"):
             begin = start - len(head)
             if begin >= from_end:
                 match = _FROM.match(data, begin)
                 if match is not None:
                     from_end = match.end()
-                    text = match.group()
-                    found = known.get(text)
-                    if found is None:
-                        found = known[text] = _from(match)
+                    found = _kept(match, known, _from)
                     if found:
                         froms.append(found)
         start = find(b"import", start + 1)
     return froms, plains
+
+
+def _kept(match: re.Match, known: dict, reading) -> tuple:
+    """`reading(match)`, kept in `known` by the statement's text."""
+    text = match.group()
+    found = known.get(text)
+    if found is None:
+        found = known[text] = reading(match)
+    return found
 
 
 def _from(match: re.Match) -> tuple:
