@@ -187,7 +187,8 @@ def import_statements(data: bytes, known: dict | None = None) -> tuple:
     after its start but what it spans). `known`: the statements read so far, by their text
     (a table of the run's project view): a project's files repeat the same import lines, and
     working out their names was most of the import followers' reading (issue 37: 152 of mcp-cli's
-    1,511 M instructions). The lists handed out are shared: never changed by their readers."""
+    1,511 M instructions). A statement's reading, its list of names included, is shared by every
+    file that repeats it: its readers never change it."""
     known = {} if known is None else known
     froms: list = []
     plains: list = []
