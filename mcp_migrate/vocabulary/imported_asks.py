@@ -151,7 +151,7 @@ def imports_a_module_defining(data: bytes, path: str, pattern, limit: int, view:
     match `pattern` (a definition of its own: `def set_roots`), each module read once per view."""
     if not path or path.startswith("<"):
         return False
-    for module, _names in from_imports(data):
+    for module, _names in file_imports(data, view):
         source = module_source(path, module, view)
         if source is not None and view.per_file(
             _DEFINES, source, pattern.pattern, lambda stat, s=source: _matches(s, stat, limit, pattern), False
