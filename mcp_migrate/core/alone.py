@@ -6,10 +6,10 @@ is left out of a huge test module's partial parse."""
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from typing import Any
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.screen import Syntax, all_nodes
 from mcp_migrate.core.sdk import mcp_module
 
@@ -44,7 +44,7 @@ def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
 _IMPORTS = (ast.Import, ast.ImportFrom)
 
 
-_WORD = re.compile(r"[^\W\d]\w*")
+_WORD = lazy_compile(r"[^\W\d]\w*")
 
 
 def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:

@@ -12,6 +12,8 @@ import keyword
 import re
 from collections.abc import Iterator
 
+from mcp_migrate.core.lazy_regex import lazy_compile
+
 #: A comment, read only whole (to the end of its line). A comment that could end anywhere
 #: would let a gap split a block of comments in exponentially many ways, and a pattern that
 #: then fails would try them all: 397 s on one 17 KB module of the corpus.
@@ -145,12 +147,12 @@ def names_after(data: bytes, bound: bytes) -> Iterator[bytes]:
             pos = name.end()
 
 
-_NAME = re.compile(rb"\w+")
+_NAME = lazy_compile(rb"\w+")
 
 
 #: A word after a blank: in code, what follows a name so can only be a keyword (`Root as R`,
 #: `Root if ok else None`); another word makes it prose (`"Root URI must start with"`).
-_WORD_AFTER = re.compile(rb"[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
+_WORD_AFTER = lazy_compile(rb"[ \t]+([A-Za-z_][A-Za-z0-9_]*)")
 _KEYWORDS = frozenset(word.encode() for word in keyword.kwlist)
 
 
@@ -191,7 +193,7 @@ def ends_before(pattern: re.Pattern, data: bytes, at: int) -> bool:
 
 
 #: What follows a name given by keyword (`name=`, `name =`; not `name ==`).
-_GIVEN = re.compile(GAP + rb"=(?!=)")
+_GIVEN = lazy_compile(GAP + rb"=(?!=)")
 
 
 def given_by_keyword(data: bytes, name: bytes) -> bool:
@@ -202,7 +204,7 @@ def given_by_keyword(data: bytes, name: bytes) -> bool:
 
 _OPENING, _CLOSING, _QUOTES = frozenset(b"([{"), frozenset(b")]}"), frozenset(b"'\"")
 #: An argument given by keyword (`name=`, not `name ==`) or unpacked from a mapping (`**kw`).
-_KEYWORD_ARGUMENT = re.compile(GAP + rb"(?:\*\*|[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"=(?!=))")
+_KEYWORD_ARGUMENT = lazy_compile(GAP + rb"(?:\*\*|[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"=(?!=))")
 
 
 def commas_at_least(data: bytes, start: int, count: int, positional: bool = False) -> bool:

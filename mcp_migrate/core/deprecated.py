@@ -16,6 +16,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.syntax import docstring_text, is_docstring, iter_nodes, sole_small
 
 #: The kind of suppression (core.findings.Suppressed) of a finding inside such a definition.
@@ -25,7 +26,7 @@ _ROOTS_WORDS = ("sep-2577", "roots")
 #: A sentence of a docstring that says its definition is deprecated: "Deprecated in ...", a
 #: Sphinx `.. deprecated::` directive, "Removed in protocol 2026-07-28" (python-sdk's
 #: RootsListChangedNotification); not "roots are deprecated, so ..." in passing.
-_DEPRECATED_SENTENCE = re.compile(r"(?:\A|[.!?]\s+|\n\s*)(?:(?:\.\.\s*)?deprecated\b|removed in\b)", re.IGNORECASE)
+_DEPRECATED_SENTENCE = lazy_compile(r"(?:\A|[.!?]\s+|\n\s*)(?:(?:\.\.\s*)?deprecated\b|removed in\b)", re.IGNORECASE)
 #: How many leading statements (after a docstring) a deprecation warning may stand among.
 LEADING = 3
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from hashlib import blake2b
@@ -41,6 +40,7 @@ from mcp_migrate.core.findings import FileError, FileResult, Finding, HelperSite
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.generated import GENERATED, is_generated
 from mcp_migrate.core.heap import release_freed
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.limits import (
     encoding_refusal,
     nesting_problem,
@@ -109,7 +109,7 @@ def file_finding(path: str, code: str, message, line: int = 1, column: int = 1) 
 #: The project view's table of the partial sources worked out (`_in_part`).
 PARTIAL_SOURCES = "partial sources"
 #: The position LibCST's parser writes into its messages (`parser error: error at 4:0: `).
-_PARSER_POSITION = re.compile(r"^(?:parser error:\s*)?error at \d+:\d+:\s*")
+_PARSER_POSITION = lazy_compile(r"^(?:parser error:\s*)?error at \d+:\d+:\s*")
 
 
 def _python_syntax_error(data: bytes):

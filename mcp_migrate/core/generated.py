@@ -10,10 +10,11 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.syntax import docstring_text
 
 #: The words a generated module's header says it with.
-_MARKER = re.compile(r"@generated\b|\bdo not (?:edit|modify)\b", re.IGNORECASE)
+_MARKER = lazy_compile(r"@generated\b|\bdo not (?:edit|modify)\b", re.IGNORECASE)
 
 #: Said before the help of a finding in such a module.
 GENERATED = "no edit in a generated file (its header says not to edit it): make the change in what generates it"

@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-import re
+from mcp_migrate.core.lazy_regex import lazy_compile
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_WORD = lazy_compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
 def words(name: str) -> list:

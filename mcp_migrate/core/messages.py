@@ -5,19 +5,20 @@ snippet; JSON and SARIF carry both, apart."""
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
+
+from mcp_migrate.core.lazy_regex import lazy_compile
 
 #: The longest message a finding may have (ruff's are about 40; a concise line stays one line;
 #: the report schema's `maxLength`).
 MAX_MESSAGE = 90
 
 #: A code span: an identifier or a snippet between backticks, never cut.
-_CODE_SPAN = re.compile(r"`[^`]*`")
+_CODE_SPAN = lazy_compile(r"`[^`]*`")
 #: Where trailing prose may be dropped: before `, `, `; ` or ` (` outside code spans.
-_CLAUSE = re.compile(r",\s|;\s|\s\(")
+_CLAUSE = lazy_compile(r",\s|;\s|\s\(")
 #: A span that is a name (`pkg.func`, `func()`), elided as "this name"; anything else is code.
-_NAME_SPAN = re.compile(r"^`[\w.]+(?:\(\))?`$")
+_NAME_SPAN = lazy_compile(r"^`[\w.]+(?:\(\))?`$")
 
 
 class Message(NamedTuple):

@@ -6,8 +6,8 @@ of the modules it imports, and relative imports made absolute. Read from the fil
 from __future__ import annotations
 
 import os
-import re
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.project_view import ProjectView
 
 #: How many folders up a project module is looked for from the importing file.
@@ -294,7 +294,7 @@ def from_imports(node) -> list:
 
 #: A module pytest would collect or configure (`test_*.py`, `*_test.py`, `conftest.py`), or one
 #: under a `tests`/`test` folder: test code.
-_TEST_MODULE = re.compile(r"(?:^|[\\/])(?:tests?[\\/].*|test_[^\\/]*\.py|[^\\/]*_test\.py|conftest\.py)$")
+_TEST_MODULE = lazy_compile(r"(?:^|[\\/])(?:tests?[\\/].*|test_[^\\/]*\.py|[^\\/]*_test\.py|conftest\.py)$")
 
 
 def in_test_code(path: str) -> bool:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, cast
 
+from mcp_migrate.core.lazy_regex import lazy_compile
+
 #: Beyond these the file is not parsed. The parse runs on a thread with a 512 MB stack
 #: (core.deep), where the parser would survive about 60 times more, but its time grows with the
 #: cube of the nesting (200 nested calls: 0.8 s; 1,000: 36 s) and quickly with a chain's length
@@ -57,7 +59,7 @@ class Nesting(NamedTuple):
         return None
 
 
-_TOKEN = re.compile(
+_TOKEN = lazy_compile(
     rb"(\#[^\r\n]*)"  # 1 comment
     rb"|([rRbBuUfFtT]{0,2})('''|\"\"\"|'|\")"  # 2 prefix, 3 quote: a string starts
     rb"|([(\[{])"  # 4 opening bracket

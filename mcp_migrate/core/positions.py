@@ -17,7 +17,6 @@ LibCST's.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any, cast
 
 import libcst as cst
@@ -25,10 +24,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from mcp_migrate.core.anchors import Anchor, anchor
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.screen import alias_line, parsed, read_aliases_assigned
 from mcp_migrate.core.syntax import ModuleIndex
 
-_NEWLINE = re.compile(r"\r\n?|\n")
+_NEWLINE = lazy_compile(r"\r\n?|\n")
 
 
 class _Recorder:

@@ -9,8 +9,7 @@ rule applies, at the level of names, calls, keywords and literals (no positions,
 and whatever the index cannot tell it lets through. What the index holds is code only: a word
 in a comment or the name of a module in a docstring is not in it. `tests/test_screens.py`
 checks every screen against every fixture and rule example, `benchmarks/run.py --lossless`
-against the development corpus.
-"""
+against the development corpus."""
 
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from mcp_migrate.core.collector import collector_paused
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.sdk import mcp_module
 
 #: Fields that never hold a syntax node worth indexing (expression contexts, operators).
@@ -32,7 +32,7 @@ _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
 _NOT_NODES = frozenset(
     {"constant", "identifier", "int", "string", "expr_context", "boolop", "operator", "unaryop", "cmpop"}
 )
-_SIGNATURE = re.compile(r"\w+\((.*)\)")
+_SIGNATURE = lazy_compile(r"\w+\((.*)\)")
 #: A field's kind in a plan: one node or None, a list of nodes (a `None` among them: a dict's
 #: `**` entry, a keyword-only parameter without a default), or not known (test each value).
 _ONE, _MANY, _UNKNOWN = 0, 1, 2
@@ -137,8 +137,8 @@ TYPE_ALIASES_READ = sys.version_info >= (3, 12)
 #: two names side by side, which no code before Python 3.12 can hold. fast-agent's modules
 #: are full of them, and on Python 3.11 each such module went to LibCST with every rule its
 #: bytes let through (4 of the 6 modules it parsed without a finding).
-_TYPE_ALIAS = re.compile(rb"(?m)^([ \t]*)type[ \t]+(?=[A-Za-z_][A-Za-z0-9_]*[ \t]*[=\[])")
-_TYPE_ALIAS_TEXT = re.compile(_TYPE_ALIAS.pattern.decode("ascii"))
+_TYPE_ALIAS = lazy_compile(rb"(?m)^([ \t]*)type[ \t]+(?=[A-Za-z_][A-Za-z0-9_]*[ \t]*[=\[])")
+_TYPE_ALIAS_TEXT = lazy_compile(_TYPE_ALIAS.pattern.decode("ascii"))
 
 
 def alias_line(line: bytes | str) -> bool:

@@ -18,6 +18,7 @@ import re
 from typing import NamedTuple
 
 from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.line_scan import starts_a_line
 from mcp_migrate.core.modules import imported_module_file
 
@@ -82,7 +83,7 @@ def sdk_or_framework(qualified: str) -> bool:
 
 
 #: An import of a module whose name holds `mcp`, at a line's start (core.line_scan).
-_MCP_IMPORT = re.compile(rb"(?:from|import)[ \t]+[\w.]*(?:mcp|MCP|Mcp)")
+_MCP_IMPORT = lazy_compile(rb"(?:from|import)[ \t]+[\w.]*(?:mcp|MCP|Mcp)")
 
 
 def mentions_mcp(data: bytes) -> bool:
@@ -193,13 +194,13 @@ ROOT_BUILDERS = frozenset({ROOT, "FileUrl"})
 SPEC_ROOTS_TYPES = frozenset(
     {"ListRootsRequest", "ListRootsResult", "RootsCapability", "RootsListChangedNotification", "ListRootsFnT"}
 )
-_SPEC_TYPE_BYTES = re.compile(
+_SPEC_TYPE_BYTES = lazy_compile(
     rb"\b(?:ListRootsRequest|ListRootsResult|RootsCapability|RootsListChangedNotification|ListRootsFnT)\b"
 )
-_ROOT_WITH_URI = re.compile(rb"\bRoot\(\s*uri\s*=")
-_WIRE_METHOD = re.compile(rb"""["'](?:roots/list|notifications/roots/list_?[cC]hanged)["']""")
-_ENVELOPE = re.compile(rb"""["']jsonrpc["']|\bJSONRPC\w*\b""")
-_ROOTS_CAPABILITY = re.compile(rb"""["']roots["']\s*:\s*\{\s*["']list_?[cC]hanged["']""")
+_ROOT_WITH_URI = lazy_compile(rb"\bRoot\(\s*uri\s*=")
+_WIRE_METHOD = lazy_compile(rb"""["'](?:roots/list|notifications/roots/list_?[cC]hanged)["']""")
+_ENVELOPE = lazy_compile(rb"""["']jsonrpc["']|\bJSONRPC\w*\b""")
+_ROOTS_CAPABILITY = lazy_compile(rb"""["']roots["']\s*:\s*\{\s*["']list_?[cC]hanged["']""")
 #: SDK symbols whose import says which side a file is on.
 _SERVER_SYMBOLS = SERVER_APPS | SERVER_CONTEXTS | {"ServerSession", "LowLevelServer"}
 _CLIENT_SYMBOLS = CLIENT_RECEIVERS | {"ListRootsFnT", "ClientCapabilities"}

@@ -25,15 +25,16 @@ import tokenize
 from dataclasses import dataclass, field
 
 from mcp_migrate.core.codes import UNFILTERED_CODES
+from mcp_migrate.core.lazy_regex import lazy_compile
 
 _CODE = r"[A-Z]+[0-9]+"
 #: noqa comments (`noqa: CODE[, CODE...]`), shared with `--add-noqa`, which extends such a comment.
-NOQA = re.compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
-_IGNORE = re.compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\](?:\s*--\s*(.*))?")
-_LINT_SUPPRESS = re.compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
-_SPLIT = re.compile(r"[\s,]+")
+NOQA = lazy_compile(rf"#\s*noqa\s*:\s*({_CODE}(?:\s*,\s*{_CODE}|\s+{_CODE})*)", re.IGNORECASE)
+_IGNORE = lazy_compile(rf"#\s*mcp-migrate\s*:\s*ignore\[\s*({_CODE}(?:\s*,\s*{_CODE})*)\s*\](?:\s*--\s*(.*))?")
+_LINT_SUPPRESS = lazy_compile(rf"#\s*lint-(?:fixme|ignore)\s*:\s*({_CODE}(?:\s*,\s*{_CODE})*)")
+_SPLIT = lazy_compile(r"[\s,]+")
 #: A blanket directive inside one comment token (ruff's reading, see the module docstring).
-BLANKET = re.compile(r"#\s*noqa(?!\s*:)(?=[\s#]|$)", re.IGNORECASE)
+BLANKET = lazy_compile(r"#\s*noqa(?!\s*:)(?=[\s#]|$)", re.IGNORECASE)
 #: Bytes whose presence means a file may hold a suppression comment of ours.
 MARKERS = (b"noqa", b"mcp-migrate:", b"lint-fixme", b"lint-ignore")
 
@@ -133,7 +134,7 @@ class SuppressionIndex:
 #: A review marker that `fix` leaves where a human must decide (RT901): `# mcp-migrate: RT001
 #: review: why` and the older `# mcp-migrate: RT002 what to do`. An `ignore[...]` suppression
 #: does not match: its text after the colon starts with `ignore`, never with a rule code.
-_REVIEW = re.compile(rf"#\s*mcp-migrate\s*:\s*({_CODE})\b(?:\s+review\s*:)?\s*(.*)")
+_REVIEW = lazy_compile(rf"#\s*mcp-migrate\s*:\s*({_CODE})\b(?:\s+review\s*:)?\s*(.*)")
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ C1 controls as `\\x9b`, and the bidirectional overrides that reorder a line as `
 
 from __future__ import annotations
 
-import re
+from mcp_migrate.core.lazy_regex import lazy_compile
 
 #: C0 controls but tab and newline, DEL, C1 controls, bidirectional embeddings and isolates.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROLS = lazy_compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _visible(match) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import sys
 from collections import Counter
 from typing import IO, Final, Literal, cast
@@ -19,6 +18,7 @@ from typing import IO, Final, Literal, cast
 from mcp_migrate import __version__
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.findings import FIXING_KINDS, MARKED
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.output.grouped import called_count, grouped_lines
 from mcp_migrate.output.printable import PrintableStream, one_line, printable, printable_data
 
@@ -207,7 +207,7 @@ def print_text(
 _TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
 #: What rich would not pass through as it is: a tab (expanded by cell width) and the control
 #: characters it strips.
-_RICH_CHANGES = re.compile("[\t\x00-\x08\x0b-\x1f\x7f]")
+_RICH_CHANGES = lazy_compile("[\t\x00-\x08\x0b-\x1f\x7f]")
 
 
 def _plain_target(color, file):

@@ -18,13 +18,14 @@ import re
 import stat
 from dataclasses import dataclass
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.project.cache import CACHEDIR_TAG, GITIGNORE, OWNER_MARK, owned
 from mcp_migrate.project.cache_codec import MAGIC
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import TEMP_SUFFIX
 
-_FINGERPRINT = re.compile(r"[0-9A-Za-z.+!_-]+-[0-9a-f]{16}\Z")
-_TABLE = re.compile(r"[0-9a-f]{24}\.json\Z")
+_FINGERPRINT = lazy_compile(r"[0-9A-Za-z.+!_-]+-[0-9a-f]{16}\Z")
+_TABLE = lazy_compile(r"[0-9a-f]{24}\.json\Z")
 #: What the cache writes at the top of its folder, by name: the exact bytes (None: the owner mark).
 _MARKERS = {".gitignore": GITIGNORE, "CACHEDIR.TAG": CACHEDIR_TAG, OWNER_MARK: None}
 #: How many names of what was left a warning lists.

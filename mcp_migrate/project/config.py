@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import keyword
 import os
-import re
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcp_migrate.core.catalog import SEVERITIES
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.project import selection
 from mcp_migrate.project.gitignore import PatternSet, glob_problem, walk_up
@@ -32,7 +32,7 @@ SECTION = "mcp-migrate"
 #: The largest integer TOML has (a 64-bit signed one): Python's TOML reader accepts more, which
 #: no file size, and no `read()` count, can be.
 MAX_INTEGER = 2**63 - 1
-_QUALNAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_QUALNAME = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 class ConfigError(Exception):

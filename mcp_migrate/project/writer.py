@@ -31,13 +31,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.project import exchange  # (read when used: the fault tests wrap exchange.exchange)
 from mcp_migrate.project.regular import read_regular
 
 #: The suffix of our temporary files (tempfile.mkstemp adds 8 random characters before it).
 TEMP_SUFFIX = ".mcp-migrate"
 #: `.NAME.<8 random characters>.mcp-migrate` (fixes, baselines) and the baseline's older `NAME.tmp-mcp-migrate`.
-_OUR_TEMP = re.compile(r"(\..+\.[a-z0-9_]{8}\.mcp-migrate|.+\.tmp-mcp-migrate)\Z", re.DOTALL)
+_OUR_TEMP = lazy_compile(r"(\..+\.[a-z0-9_]{8}\.mcp-migrate|.+\.tmp-mcp-migrate)\Z", re.DOTALL)
 #: A temporary file of ours older than this was left by a killed run: a live write of even a
 #: large file takes well under a second, so ten minutes never races a concurrent run.
 STALE_SECONDS = 600

@@ -6,11 +6,11 @@ inherits them and shares the words."""
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any
 
 from mcp_migrate.core.byte_code import GAP, ends_before, whole_words
 from mcp_migrate.core.identifiers import words
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import child_nodes
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -176,4 +176,4 @@ class AnnotationTrustScreen(Rule):
 
 #: What comes just before a hint's name that code reads: an attribute's `.` (a gap may follow
 #: it inside brackets) or a string's opening quote.
-_READ_BEFORE = re.compile(rb"(?:\." + GAP + rb"|[\"'])$")
+_READ_BEFORE = lazy_compile(rb"(?:\." + GAP + rb"|[\"'])$")

@@ -4,9 +4,9 @@ read on the standard library's `ast`. The rule (`ha002_approval_disabled`) inher
 from __future__ import annotations
 
 import ast
-import re
 
 from mcp_migrate.core.byte_code import GAP, given_by_keyword
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import OPENAI_AGENTS, in_package
@@ -28,7 +28,7 @@ def _never_tree(node) -> str | None:
 
 
 #: `"require_approval":`, a mapping's key (a hosted MCP tool's configuration).
-_APPROVAL_KEY = re.compile(rb"[\"']require_approval[\"']+" + GAP + rb":")
+_APPROVAL_KEY = lazy_compile(rb"[\"']require_approval[\"']+" + GAP + rb":")
 
 
 class ApprovalDisabledScreen(Rule):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from mcp_migrate.core.context import FileContext
 from mcp_migrate.core.coordination import note_still_asks
 from mcp_migrate.core.findings import Via
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.messages import Message, shorten_dotted
 from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.rule import Invalid, Valid
@@ -69,7 +68,7 @@ MSG_BRIDGE = Message(
 #: Calls that run an awaitable: `asyncio.wait_for(session.list_roots(), 5)`.
 _AWAITERS = frozenset({"wait_for", "ensure_future", "create_task", "shield", "gather", "run"})
 #: A class of the file's own that defines list_roots: `x.list_roots()` may be that one.
-_OWN_LIST_ROOTS = re.compile(rb"def\s+list_roots\s*\(\s*self\b")
+_OWN_LIST_ROOTS = lazy_compile(rb"def\s+list_roots\s*\(\s*self\b")
 
 
 class RootsRequest(RootsRequestScreen, WireMethodRule):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from mcp_migrate.core.fix.builders import remove_statement
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.messages import Message, shorten
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Invalid, Valid
@@ -102,7 +101,7 @@ MSG_STORE_PARAM = Message(
 )
 MSG_ANSWER = Message("answers `roots/list` by hand, deprecated by SEP-2577", _GIVE + ", then delete this branch")
 
-_OWN_SET_ROOTS = re.compile(rb"def\s+set_roots\b")
+_OWN_SET_ROOTS = lazy_compile(rb"def\s+set_roots\b")
 #: The memo key of RootsProvider._imports_own_set_roots.
 _IMPORTS_OWN_SET_ROOTS = "rt002.imports_own_set_roots"
 

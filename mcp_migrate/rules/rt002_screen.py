@@ -5,10 +5,10 @@ Beside the rule, not in it: the rule's visits are long enough."""
 from __future__ import annotations
 
 import ast
-import re
 
 from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, holds, offsets, whole_words
 from mcp_migrate.core.identifiers import words
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import none_or_false, statements_in
 from mcp_migrate.core.screen import positional as screen_positional
@@ -31,16 +31,16 @@ CALLBACK_KEYS = frozenset({"list_roots_callback", "list_roots"})
 
 
 #: A project's own provider API in bytes: a roots setter, a provider type, a wiring keyword.
-OWN_API = re.compile(
+OWN_API = lazy_compile(
     rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w|"
     rb"Roots(?:Provider|Handler|Callback|Fn)|\bRoot(?:Provider|Handler|Callback)\b|roots_(?:provider|callback|handler)\s*="
 )
 #: OWN_API's alternatives by the literal each begins or turns on: a pattern that starts with a
 #: literal is searched for like a string (OWN_API itself costs about 60 ns a byte: 0.7 s over
 #: the generated MCP-heavy tree).
-_SETTER = re.compile(rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w")
-_OWN_TYPE = re.compile(rb"Roots(?:Provider|Handler|Callback|Fn)|roots_(?:provider|callback|handler)\s*=")
-_ROOT_TYPE = re.compile(rb"Root(?:Provider|Handler|Callback)\b")
+_SETTER = lazy_compile(rb"(?:set|update|replace|register|add)_roots?\b|(?:set|update|replace|register)_roots_\w")
+_OWN_TYPE = lazy_compile(rb"Roots(?:Provider|Handler|Callback|Fn)|roots_(?:provider|callback|handler)\s*=")
+_ROOT_TYPE = lazy_compile(rb"Root(?:Provider|Handler|Callback)\b")
 
 
 def own_api(data: bytes) -> bool:
@@ -188,7 +188,7 @@ def _api_list_roots(syntax) -> bool:
 
 #: Identifiers of a project's own roots-provider API (`set_roots_provider`, `RootsProvider`,
 #: `register_roots_callback`, `add_root`).
-_OWN_PROVIDER_API = re.compile(
+_OWN_PROVIDER_API = lazy_compile(
     r"(?i)(?:^|_)roots?_?(?:provider|callback|handler|fn)s?(?:$|_)|^(?:set|add|register|update)_?roots?(?:$|_)"
 )
 
@@ -278,7 +278,7 @@ def _root_objects_tree(value, syntax) -> bool:
 
 #: `"roots"` as a key (`{"roots": ...}`, `answer["roots"] = ...`), not a word in a list (the
 #: keyword tables of pygments' lexers hold `'roots',` and `uri` and cost seconds to parse).
-_ROOTS_KEY = re.compile(rb"""["']roots["']\s*[:\]]""")
+_ROOTS_KEY = lazy_compile(rb"""["']roots["']\s*[:\]]""")
 
 
 class RootsProviderScreen(Rule):
@@ -331,18 +331,18 @@ class RootsProviderScreen(Rule):
 #: (context-forge 22 and agent-framework 7 modules had no other reason to be parsed with `ast`).
 _NAMED_TOKENS = tuple(token for token in RootsProviderScreen.SCREEN if token != b"ClientSession")
 #: What comes after a name that gives it another name (`ClientSession as CS`) or a call.
-_AS = re.compile(GAP + rb"as" + GAP + rb"([A-Za-z_][A-Za-z0-9_]*)")
-_CALL = re.compile(GAP + rb"\(")
+_AS = lazy_compile(GAP + rb"as" + GAP + rb"([A-Za-z_][A-Za-z0-9_]*)")
+_CALL = lazy_compile(GAP + rb"\(")
 #: The end of a value that names a class, before its name: parentheses opened, then the
 #: modules or objects it is an attribute of (`(mcp.ClientSession`).
 _NAMING_VALUE = GAP + rb"(?:\(" + GAP + rb")*(?:[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"\." + GAP + rb")*$"
 #: What comes before a name that is an assignment's value (`S = ClientSession`, `S = mcp.ClientSession`,
 #: `S = A if c else ClientSession`): the screen's aliases follow those too.
-_ASSIGNED = re.compile(rb"(?:(?<![=!<>])=|\belse|\bif)" + _NAMING_VALUE)
+_ASSIGNED = lazy_compile(rb"(?:(?<![=!<>])=|\belse|\bif)" + _NAMING_VALUE)
 #: What comes before a name that is a keyword argument's value (`Mock(spec=ClientSession)`,
 #: `f(x, spec=mcp.ClientSession)`), which binds no name: after `(`, or after `,` on the same
 #: line (a `,` ending the line before may end a tuple statement: `x = 1,` then `S = ...`).
-_KEYWORD_VALUE = re.compile(rb"(?:\(" + GAP + rb"|,[ \t]*)[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"=(?!=)" + _NAMING_VALUE)
+_KEYWORD_VALUE = lazy_compile(rb"(?:\(" + GAP + rb"|,[ \t]*)[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"=(?!=)" + _NAMING_VALUE)
 
 
 def _session_given_a_callback(data: bytes) -> bool:

@@ -7,6 +7,7 @@ import ast
 import re
 
 from mcp_migrate.core.byte_code import holds
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import none_or_false
@@ -15,7 +16,7 @@ from mcp_migrate.vocabulary.capabilities_screen import capability_dicts, roots_m
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 
 #: Names of a variable or attribute that holds client capabilities (`caps`, `client_capabilities`).
-_CAPABILITIES_NAME = re.compile(r"(?:^|_)(?:client_?)?cap(?:abilitie)?s$", re.IGNORECASE)
+_CAPABILITIES_NAME = lazy_compile(r"(?:^|_)(?:client_?)?cap(?:abilitie)?s$", re.IGNORECASE)
 
 
 def _capabilities_named_tree(node) -> bool:

@@ -11,6 +11,7 @@ import libcst as cst
 from mcp_migrate.core.findings import Via
 from mcp_migrate.core.fix.builders import remove_statement
 from mcp_migrate.core.fix.edits import AddComment
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.messages import Message, shorten_dotted
 from mcp_migrate.core.modules import absolute
 from mcp_migrate.core.project_view import view_of
@@ -49,7 +50,7 @@ MSG_TYPE = Message(
     "`{name}` re-implements the removed roots `list_changed` notification",
     _REMOVED + ": delete it once nothing sends it",
 )
-_OWN_DEF = re.compile(rb"def\s+send_roots_list_changed\b")
+_OWN_DEF = lazy_compile(rb"def\s+send_roots_list_changed\b")
 
 
 class ListChangedSend(ListChangedSendScreen, WireMethodRule):
@@ -230,7 +231,7 @@ def _remove_send(ancestors: list):
 
 
 #: A log line that reports the removed notification: "Sent roots/list_changed", "roots list changed".
-_NOTIFICATION_TEXT = re.compile(r"roots?[\W_]{0,2}list[\W_]{0,2}changed|roots?[\W_]{1,2}changed", re.IGNORECASE)
+_NOTIFICATION_TEXT = lazy_compile(r"roots?[\W_]{0,2}list[\W_]{0,2}changed|roots?[\W_]{1,2}changed", re.IGNORECASE)
 _STALE_LOG = (
     "# mcp-migrate: RT004 review: this line reports a roots/list_changed notification that is no"
     " longer sent; reword or remove it"

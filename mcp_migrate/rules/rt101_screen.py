@@ -5,9 +5,9 @@ whose verdict `_judge` is the rule's own). The rule (`rt101_root_uri_scheme`) in
 from __future__ import annotations
 
 import ast
-import re
 
 from mcp_migrate.core.byte_code import GAP, given_by_keyword, holds, named_in_code, offsets, whole_words
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.messages import shorten
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -18,7 +18,7 @@ from mcp_migrate.core.sdk import (
     mcp_file,
 )
 
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+_SCHEME = lazy_compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 
 
 def _shorten(text: str) -> str:
@@ -139,9 +139,9 @@ def _writes_a_uri(value, strings: bool) -> bool:
 
 #: After `roots`: given (`roots=`), called (`set_roots(`) or keyed (`"roots":`), then a list or
 #: tuple opened (a parenthesised list too): the values `screen_tree` reads the items of.
-_GIVEN_LIST = re.compile(GAP + rb"=(?!=)" + GAP + rb"[\[(]")
-_CALLED_LIST = re.compile(GAP + rb"\(" + GAP + rb"[\[(]")
-_KEYED_LIST = re.compile(GAP + rb":" + GAP + rb"[\[(]")
+_GIVEN_LIST = lazy_compile(GAP + rb"=(?!=)" + GAP + rb"[\[(]")
+_CALLED_LIST = lazy_compile(GAP + rb"\(" + GAP + rb"[\[(]")
+_KEYED_LIST = lazy_compile(GAP + rb":" + GAP + rb"[\[(]")
 
 
 def _writes_a_roots_list(data: bytes) -> bool:

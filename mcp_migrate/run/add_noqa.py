@@ -23,6 +23,7 @@ from typing import NamedTuple
 from mcp_migrate.core.codes import UNFILTERED_CODES, UNUSED_SUPPRESSION_CODE
 from mcp_migrate.core.findings import FileError
 from mcp_migrate.core.fix.loop import verify_parses
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.suppress import NOQA
 from mcp_migrate.project.regular import TooLarge
 from mcp_migrate.project.writer import snapshot, write_atomic, write_target
@@ -73,7 +74,7 @@ def _with_codes(content: str, comment_col: int | None, codes: list) -> str:
 
 
 #: A bare noqa directive (no codes): the directive an added code merges into.
-_BARE_NOQA = re.compile(r"#\s*noqa\b(?!\s*:)", re.IGNORECASE)
+_BARE_NOQA = lazy_compile(r"#\s*noqa\b(?!\s*:)", re.IGNORECASE)
 
 
 class NoqaEdit(NamedTuple):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.screen import string
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 
@@ -13,7 +14,7 @@ from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 LIST_CHANGED_FLAGS = ("listChanged", "list_changed")
 
 #: Variable and attribute names that hold a capabilities mapping.
-_CAPS_NAME = re.compile(r"capabilit|caps", re.IGNORECASE)
+_CAPS_NAME = lazy_compile(r"capabilit|caps", re.IGNORECASE)
 
 
 def capability_dicts(syntax) -> list:

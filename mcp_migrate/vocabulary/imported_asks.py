@@ -18,6 +18,7 @@ import re
 from typing import NamedTuple
 
 from mcp_migrate.core.byte_code import spelled
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.modules import (
     file_folder,
     may_have_submodules,
@@ -36,10 +37,10 @@ from mcp_migrate.vocabulary.effects import (
 
 #: `from pkg.mod import a, b as c` and the parenthesised, multi-line form (at a line's start:
 #: core.line_scan).
-_FROM = re.compile(rb"from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n#;]*))")
+_FROM = lazy_compile(rb"from[ \t]+(\.+[\w.]*|[\w.]+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n#;]*))")
 #: `import pkg.mod` / `import pkg.mod as m` (one module per statement; the common form).
-_IMPORT = re.compile(rb"(?m)import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$")
-_ALIAS = re.compile(rb"([\w.]+)(?:\s+as\s+(\w+))?")
+_IMPORT = lazy_compile(rb"(?m)import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$")
+_ALIAS = lazy_compile(rb"([\w.]+)(?:\s+as\s+(\w+))?")
 
 
 class Doers(NamedTuple):

@@ -9,6 +9,7 @@ import re
 
 import libcst as cst
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.sdk import LIST_ROOTS_RESULT
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name
 
@@ -97,7 +98,7 @@ def returns_an_attribute(func: cst.FunctionDef) -> bool:
 
 
 #: A name that says it asks for roots rather than holding them (`send_roots_request`).
-_ASKING_WORDS = re.compile(r"send|request|fetch|ask|query", re.IGNORECASE)
+_ASKING_WORDS = lazy_compile(r"send|request|fetch|ask|query", re.IGNORECASE)
 
 
 def roots_argument(value: cst.BaseExpression, resolver) -> bool:

@@ -4,8 +4,8 @@ the parsed calls)."""
 
 from __future__ import annotations
 
-import re
+from mcp_migrate.core.lazy_regex import lazy_compile
 
 #: A roots setter's name: `set_roots`, `set_roots_provider`, `update_roots`, `replace_roots`,
 #: `register_roots_callback`, `add_root` (the shapes a wrapper gives its users to supply roots).
-SETTER_NAME = re.compile(r"^(?:set|update|replace|register|add)_roots?(?:_\w+)?$")
+SETTER_NAME = lazy_compile(r"^(?:set|update|replace|register|add)_roots?(?:_\w+)?$")

@@ -3,10 +3,9 @@ annotation or a signature names."""
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.sdk import PROVIDER_SIGNATURE_TYPES, ROOTS_TYPE_NAMES
 
 
@@ -98,7 +97,7 @@ def param_symbols(resolver, params: cst.Parameters) -> set:
 #: The name of a type that provides roots: a project's own provider, handler or callback type
 #: (`RootsProvider`, `ListRootsFn`), the SDK's and fastmcp's too. Not `*RootsManager`: a host's
 #: allow-list manager and a server's manager of the client's roots are called that too.
-_PROVIDER_TYPE_NAME = re.compile(
+_PROVIDER_TYPE_NAME = lazy_compile(
     r"(?:^|[a-z_])Roots(?:Provider|Handler|Callback|Fn|FnT|List)$|^Root(?:Provider|Handler|Callback)$|^ListRootsFn"
 )
 

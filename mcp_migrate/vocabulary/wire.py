@@ -5,11 +5,11 @@ constant...); `WireMethodRule`, the string and constant handling of the rules ab
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar, NamedTuple
 
 import libcst as cst
 
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.sdk import ROOTS_TYPE_NAMES
 from mcp_migrate.core.syntax import iter_nodes, literal, method_name, name_paths
@@ -242,7 +242,7 @@ def note_constant(context, ancestors: list, value: str) -> None:
 
 
 #: An upper-case constant that names the `method` key (`KEY_METHOD`, `METHOD_KEY`, `JSONRPC_METHOD`).
-_METHOD_KEY_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*METHOD(?:_[A-Z0-9]+)*$")
+_METHOD_KEY_CONSTANT = lazy_compile(r"^(?:[A-Z0-9]+_)*METHOD(?:_[A-Z0-9]+)*$")
 
 
 def method_key(key: cst.BaseExpression | None) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from mcp_migrate.core.lazy_regex import lazy_compile
+
 ROOTS_LIST = "roots/list"
 
 
@@ -39,14 +41,14 @@ CAPABILITY_KEYS = frozenset({"capabilities", "clientCapabilities", "client_capab
 
 #: Upper-case constant names that spell a roots method: `ROOTS_LIST`, `METHOD_LIST_ROOTS`,
 #: `NOTIFICATION_ROOTS_LIST_CHANGED`, `ROOTS_CHANGED`.
-_LIST_CHANGED_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*ROOTS_(?:LIST_)?CHANGED(?:_[A-Z0-9]+)*$")
+_LIST_CHANGED_CONSTANT = lazy_compile(r"^(?:[A-Z0-9]+_)*ROOTS_(?:LIST_)?CHANGED(?:_[A-Z0-9]+)*$")
 
 
-_ROOTS_LIST_CONSTANT = re.compile(r"^(?:[A-Z0-9]+_)*(?:ROOTS_LIST|LIST_ROOTS)(?:_(?:METHOD|REQUEST))?$")
+_ROOTS_LIST_CONSTANT = lazy_compile(r"^(?:[A-Z0-9]+_)*(?:ROOTS_LIST|LIST_ROOTS)(?:_(?:METHOD|REQUEST))?$")
 
 
 #: Calls that register something to run when a method arrives (the answering side).
-_REGISTRATION = re.compile(r"handler|listener|register|subscribe|^on$|^on_|^notification$|^route$")
+_REGISTRATION = lazy_compile(r"handler|listener|register|subscribe|^on$|^on_|^notification$|^route$")
 
 
 #: Generic RPC verbs: the method they are given is sent to the peer (the asking side).
@@ -85,7 +87,7 @@ def sends(where: str | None) -> bool:
 
 #: A message factory's name: `make_notification`, `build_request`, `new_message`. Not a message
 #: type (`ListRootsRequest(method=...)`): the call that sends it is the finding.
-_FACTORY = re.compile(r"^(?:make|build|create|new)_?\w*(?:notification|request|message)", re.I)
+_FACTORY = lazy_compile(r"^(?:make|build|create|new)_?\w*(?:notification|request|message)", re.I)
 
 
 def builds(where: str | None) -> bool:
@@ -99,7 +101,7 @@ def builds(where: str | None) -> bool:
 
 #: The calls by which a branch that matched a method forwards the message to the other peer
 #: (`elif method == "roots/list": await upstream.send_request(msg)`): a relay (`wire.relays`).
-FORWARDS = re.compile(r"^(send_request|send_raw_request|request|forward\w*|relay\w*|proxy\w*)$")
+FORWARDS = lazy_compile(r"^(send_request|send_raw_request|request|forward\w*|relay\w*|proxy\w*)$")
 
 
 def constant_in_code(syntax, method: str) -> bool:

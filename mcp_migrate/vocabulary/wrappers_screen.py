@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 
 from mcp_migrate.core.gates import wrapper_tokens
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.modules import from_imports, module_file
 from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.core.rule import Rule
@@ -83,7 +83,7 @@ def _relative_module_files(syntax, directory: str) -> list:
     return found
 
 
-_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_DOTTED = lazy_compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 
 
 def _dotted_chains(syntax) -> set:

@@ -27,6 +27,7 @@ from mcp_migrate.core.deprecated import LEADING
 from mcp_migrate.core.fix.edits import Fix, Insert, Replace
 from mcp_migrate.core.fix.layout import DEFAULT_LINE_LENGTH, ignores_deprecations, line_length
 from mcp_migrate.core.fix.suggested import ROOTS_DEPRECATED
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.syntax import ancestry, code_of, enclosing, iter_nodes
 
 #: The warnings filter the mark adds (pytest's `action:message:category`; the message is a
@@ -38,7 +39,7 @@ _MARKS = "pytestmark"
 
 #: What a deprecation's warning names: `x` in "x is deprecated: ..." (a parameter) and `x()`
 #: in "x() is deprecated: ..." (a function), as core.fix.suggested writes them.
-_WARNED = re.compile(r"\b([A-Za-z_]\w*(?:\(\))?) is deprecated: " + re.escape(ROOTS_DEPRECATED))
+_WARNED = lazy_compile(r"\b([A-Za-z_]\w*(?:\(\))?) is deprecated: " + re.escape(ROOTS_DEPRECATED))
 
 
 def warned(functions, fixes, parents: dict) -> set:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import libcst as cst
 
+from mcp_migrate.core.lazy_regex import lazy_compile
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -153,7 +155,7 @@ _PYTEST_CONFIGS = (
     ("setup.cfg", "tool:pytest"),
 )
 #: A filter that ignores every DeprecationWarning (openmcp-python's pyproject): the mark adds nothing.
-_IGNORES_ALL = re.compile(r"^\s*ignore::DeprecationWarning\s*$")
+_IGNORES_ALL = lazy_compile(r"^\s*ignore::DeprecationWarning\s*$")
 
 
 def ignores_deprecations(path: str, view=None) -> bool:

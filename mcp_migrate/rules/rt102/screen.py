@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import ast
-import re
 from functools import cached_property
 
 from mcp_migrate.core.byte_code import (
@@ -18,6 +17,7 @@ from mcp_migrate.core.byte_code import (
     string_end,
 )
 from mcp_migrate.core.identifiers import words
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
@@ -25,7 +25,7 @@ from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.core.sdk import mcp_file
 from mcp_migrate.rules.rt102.landing_screen import lands_in_root_somewhere, says_root
 
-FILE_BYTES = re.compile(rb"(?i)['\"]file:/")
+FILE_BYTES = lazy_compile(rb"(?i)['\"]file:/")
 
 
 def _file_literal(data: bytes) -> bool:
@@ -42,7 +42,7 @@ SURGERY = frozenset({"replace", "removeprefix", "lstrip", "strip", "split", "rsp
 #: `"file://" + p`: `_assembled`) in a module that names a root, where the assembly lands
 #: (`landing_screen`). Any other use of the literal (a `startswith` guard, a constant a test
 #: compares with) is never a finding.
-_SURGERY_BYTES = re.compile(
+_SURGERY_BYTES = lazy_compile(
     rb"\."
     + GAP
     + rb"(?:"
@@ -54,12 +54,12 @@ _SURGERY_BYTES = re.compile(
     + rb"[rRuUfF]{0,2}['\"](?i:file:/)"
 )
 #: `len(` (found first, by its literal) and the `[` before it (`_len_slice`).
-_LEN_CALL_BYTES = re.compile(rb"len" + GAP + rb"\(")
-_SLICE_OPENED_BYTES = re.compile(rb"\[" + OPEN_GAP + rb"$")
-_CUT_BYTES = re.compile(rb"[78]" + CLOSE_GAP + rb":" + GAP + rb"(?::" + GAP + rb")?\]")
-_PATH_BYTES = re.compile(rb"\." + GAP + rb"path" + NAME_ENDS)
+_LEN_CALL_BYTES = lazy_compile(rb"len" + GAP + rb"\(")
+_SLICE_OPENED_BYTES = lazy_compile(rb"\[" + OPEN_GAP + rb"$")
+_CUT_BYTES = lazy_compile(rb"[78]" + CLOSE_GAP + rb":" + GAP + rb"(?::" + GAP + rb")?\]")
+_PATH_BYTES = lazy_compile(rb"\." + GAP + rb"path" + NAME_ENDS)
 #: A root's `.uri.path` (`root.uri.path`, `roots[0].uri .path`).
-_URI_PATH_BYTES = re.compile(rb"uri" + GAP + rb"\." + GAP + rb"path" + NAME_ENDS)
+_URI_PATH_BYTES = lazy_compile(rb"uri" + GAP + rb"\." + GAP + rb"path" + NAME_ENDS)
 
 
 def file_text_tree(node) -> bool:
@@ -344,7 +344,7 @@ def _len_slice(data: bytes) -> bool:
 
 #: What follows a `file:/` literal a value is assembled onto: `+`, `%`, `.format`, or another
 #: literal it is joined with (`"file://" f"{p}"`, one f-string to the parser).
-_ASSEMBLED_AFTER = re.compile(CLOSE_GAP + rb"(?:\+|%|\." + GAP + rb"format" + NAME_ENDS + rb"|[rRbBuUfF]{0,2}['\"])")
+_ASSEMBLED_AFTER = lazy_compile(CLOSE_GAP + rb"(?:\+|%|\." + GAP + rb"format" + NAME_ENDS + rb"|[rRbBuUfF]{0,2}['\"])")
 _STRING_PREFIX = frozenset(b"rRbBuUfF")
 
 
