@@ -133,6 +133,7 @@ LAZY = {
     ("run/pool.py", "concurrent.futures"): POOL + " (with concurrent.futures.process: 16 ms)",
     ("run/pool.py", "concurrent.futures.process"): POOL + ", as concurrent.futures",
     ("run/pool.py", "mcp_migrate.core.engine"): LIBCST,
+    ("run/pool.py", "mcp_migrate.run.board"): POOL + " (with pickle: 7 M instructions of a check without one)",
     ("run/proposals.py", "mcp_migrate.run.analysis"): CHECK,
     ("run/proposals.py", "mcp_migrate.api"): API,
     ("run/report_inputs.py", "mcp_migrate.output.migration"): REPORT,

@@ -70,6 +70,15 @@ def test_a_file_without_a_finding_loads_no_libcst_no_rule_no_rich(tmp_path):
         assert seen == {"libcst": False, "codemod": False, "rich": False, "rules": []}, args
 
 
+def test_a_run_without_a_pool_loads_no_pool_board_and_no_pickle(tmp_path):
+    """The pool's board (run.board, with `pickle`) is made with a pool only: 7 M instructions
+    of a check that starts none (issue 37)."""
+    (tmp_path / "plain.py").write_text(CLEAN)
+    probe = RUN + 'print(json.dumps(["pickle" in sys.modules, "mcp_migrate.run.board" in sys.modules]))'
+    for args in (("check", "--no-cache", "plain.py"), ("check", "--no-cache", "-j", "1", "."), ("fix", "plain.py")):
+        assert loaded(tmp_path, *args, probe=probe) == [False, False], args
+
+
 #: MCP code the gate lets through (it names MCP) and no rule's screens keep: the screens decide.
 GATED = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\ndef ping() -> str:\n    return 'pong'\n"
 

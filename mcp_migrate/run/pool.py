@@ -22,7 +22,6 @@ from mcp_migrate.core.findings import FileResult
 from mcp_migrate.core.messages import Message
 from mcp_migrate.core.project_view import ProjectView
 from mcp_migrate.run import parser_handover
-from mcp_migrate.run.board import Board
 from mcp_migrate.run.lifeline import (
     end_with_parent,
     hold_termination,
@@ -89,6 +88,8 @@ def _pool_round(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
+
+    from mcp_migrate.run.board import Board
 
     global _parent_view
     kept = _take_kept(len(items))
