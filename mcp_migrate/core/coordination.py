@@ -1,5 +1,7 @@
 """What one file's analysis tells the rest of its run, and what the run tells the file, as typed
-records the walk and the rewrites use.
+records the walk and the rewrites use. The three values a rewrite notes (`MigratedTool`,
+`ClientCall`, `KeptPlumbing`) are named tuples: immutable, ordered by their fields, and made in
+a sixth of a frozen ordered dataclass's time on import (issue 37: 1.0-1.2 ms each, on every run).
 
 A file's rewrites leave `FileNotes` (the tools an RT001 rewrite gives a directories parameter,
 whether its server still asks for roots, the client calls and environment variables it makes
@@ -16,10 +18,10 @@ fix's help gets) is the run floor's: run.roots_plan.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class MigratedTool:
+class MigratedTool(NamedTuple):
     """A tool whose RT001 rewrite adds a parameter: clients calling it must pass the directories.
     `optional`: the parameter has a default (roots only stood in for a missing argument);
     `single`: it is the tool's own parameter for one directory (a client passes the first
@@ -31,8 +33,7 @@ class MigratedTool:
     single: bool = False
 
 
-@dataclass(frozen=True, order=True)
-class ClientCall:
+class ClientCall(NamedTuple):
     """A client call a rewrite makes pass the directories: `kind` "tool" (a `call_tool` of
     `target` now passes the parameter `passes`) or "env" (the stdio server `target` is started
     with the environment variable `passes`)."""
@@ -42,8 +43,7 @@ class ClientCall:
     kind: str = "tool"
 
 
-@dataclass(frozen=True, order=True)
-class KeptPlumbing:
+class KeptPlumbing(NamedTuple):
     """A project's public plumbing for roots (a `list_roots_callback=` parameter passed through
     to the SDK) that a rewrite marked for review instead of leaving it silently dead: `kind`
     "parameter" of `owner` (a function's qualified name). The migration report lists it among
