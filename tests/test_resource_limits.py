@@ -11,13 +11,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from mcp_migrate.commands.cli import cli
-from mcp_migrate.core import limits
+from mcp_migrate.core import limits, project_view
 from mcp_migrate.core.nesting import measure
 from mcp_migrate.project import regular
 
@@ -130,6 +131,44 @@ def test_a_file_growing_while_read_is_never_read_past_the_limit(tmp_path, monkey
         with pytest.raises(regular.TooLarge) as raised:
             regular.read_regular(str(path), max_size=200)
     assert raised.value.size > 200
+
+
+def _peak_of(read) -> int:
+    """The most memory Python held at once while `read()` ran (tracemalloc, in bytes)."""
+    tracemalloc.start()
+    try:
+        read()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_read_with_a_limit_allocates_what_the_file_holds_not_the_limit(tmp_path):
+    """A read allocates its whole count first: a 100-byte helper module read under the 4 MB
+    module limit (core.project_view.read), or a cache table under its limit
+    (project.regular.read_regular), allocated the limit and gave it back (issue 37: 4 MB, an
+    mmap and an mremap for each helper module a run read)."""
+    path = tmp_path / "helper.py"
+    path.write_bytes(b"x = 1\n" * 20)
+    stat = os.stat(path)
+    for limit in (64 << 20, 4 << 20):
+        assert project_view.read(str(path), stat, limit) == b"x = 1\n" * 20
+        assert regular.read_regular(str(path), limit)[0] == b"x = 1\n" * 20
+        assert _peak_of(lambda n=limit: project_view.read(str(path), stat, n)) < 1 << 20
+        assert _peak_of(lambda n=limit: regular.read_regular(str(path), n)) < 1 << 20
+    assert project_view.read(str(path), stat, 10) is None  # over the limit by its stat
+    assert project_view.read(str(path), stat, 10, prefix=7) == b"x = 1\nx"
+    assert regular.read_regular(str(path), 7)[0] == b"x = 1\nx"
+
+
+def test_a_module_that_grew_since_its_stat_is_read_on_to_the_limit(tmp_path):
+    path = tmp_path / "helper.py"
+    path.write_bytes(b"#" * 100)
+    stat = os.stat(path)
+    path.write_bytes(b"#" * 300)
+    assert project_view.read(str(path), stat, 1000) == b"#" * 300
+    assert project_view.read(str(path), stat, 200) == b"#" * 201  # the limit and one byte, never more
+    assert regular.read_regular(str(path), 250)[0] == b"#" * 250
 
 
 @pytest.mark.parametrize(

@@ -282,9 +282,16 @@ def read(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:
     only its first `prefix` bytes, whatever its size."""
     if limit and stat.st_size > limit and not prefix:
         return None
+    want = prefix or (limit + 1 if limit else -1)
     try:
         with open(source, "rb") as handle:
-            data = handle.read(prefix or (limit + 1 if limit else -1))
+            if want < 0:
+                return handle.read()
+            # A read allocates its whole count first: no more than the file held at its stat
+            # (4 MB for each helper module a run read, and a syscall to give it back: issue 37).
+            data = handle.read(min(want, stat.st_size + 1))
+            if stat.st_size < len(data) < want:  # it grew since: read on, never past `want`
+                data += handle.read(want - len(data))
     except OSError:
         return None
     return data

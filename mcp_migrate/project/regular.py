@@ -46,7 +46,7 @@ def read_regular(path: str, limit: int = -1, max_size: int = 0) -> tuple:
     handle, st = open_regular(path, max_size)
     with handle:
         if not max_size:
-            return handle.read(limit), st
+            return (handle.read() if limit < 0 else _read_upto(handle, limit, st.st_size)), st
         _require_size(st.st_size, max_size)
         want = max_size + 1 if limit < 0 else min(limit, max_size + 1)
         data = _read_upto(handle, want, st.st_size)
