@@ -34,44 +34,6 @@ class LazyPattern:
             mine["_compiled"] = found
         return found
 
-    # Each called once at most per instance: the first call puts the compiled pattern's method
-    # on the instance, which hides this one (a function is a non-data descriptor).
-    def search(self, *args, **kwargs):
-        return self.compiled.search(*args, **kwargs)
-
-    def match(self, *args, **kwargs):
-        return self.compiled.match(*args, **kwargs)
-
-    def fullmatch(self, *args, **kwargs):
-        return self.compiled.fullmatch(*args, **kwargs)
-
-    def finditer(self, *args, **kwargs):
-        return self.compiled.finditer(*args, **kwargs)
-
-    def findall(self, *args, **kwargs):
-        return self.compiled.findall(*args, **kwargs)
-
-    def sub(self, *args, **kwargs):
-        return self.compiled.sub(*args, **kwargs)
-
-    def subn(self, *args, **kwargs):
-        return self.compiled.subn(*args, **kwargs)
-
-    def split(self, *args, **kwargs):
-        return self.compiled.split(*args, **kwargs)
-
-    @property
-    def flags(self) -> int:
-        return self.compiled.flags
-
-    @property
-    def groups(self) -> int:
-        return self.compiled.groups
-
-    @property
-    def groupindex(self):
-        return self.compiled.groupindex
-
     def __reduce__(self):
         return (LazyPattern, (self.pattern, self._flags))
 
@@ -81,6 +43,35 @@ class LazyPattern:
 
 #: The methods the compiled pattern's own replace on the instance.
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
+#: What else a compiled pattern tells (read through `compiled`, rarely asked).
+_ATTRIBUTES = ("flags", "groups", "groupindex")
+
+
+def _compiling(name: str):
+    """LazyPattern's method `name`: called once at most per instance, as the call that compiles
+    it (which puts the compiled pattern's own method on the instance, hiding this one: a
+    function is a non-data descriptor)."""
+
+    def method(self, *args, **kwargs):
+        return getattr(self.compiled, name)(*args, **kwargs)
+
+    method.__name__, method.__qualname__ = name, f"LazyPattern.{name}"
+    return method
+
+
+def _told(name: str) -> property:
+    """LazyPattern's attribute `name`: the compiled pattern's."""
+
+    def value(self):
+        return getattr(self.compiled, name)
+
+    return property(value)
+
+
+for _name in _METHODS:
+    setattr(LazyPattern, _name, _compiling(_name))
+for _name in _ATTRIBUTES:
+    setattr(LazyPattern, _name, _told(_name))
 
 
 if TYPE_CHECKING:  # what the package uses one as: its methods and `pattern` (tests/test_lazy_regex.py)
