@@ -133,6 +133,8 @@ LAZY = {
     ("run/pool.py", "concurrent.futures"): POOL + " (with concurrent.futures.process: 16 ms)",
     ("run/pool.py", "concurrent.futures.process"): POOL + ", as concurrent.futures",
     ("run/pool.py", "mcp_migrate.core.engine"): LIBCST,
+    ("core/fix/layout.py", "configparser"): "an INI file's pytest settings (pytest.ini, tox.ini, setup.cfg) only:"
+    " 8 M instructions of a check with fix previews",
     ("run/pool.py", "mcp_migrate.run.board"): POOL + " (with pickle: 7 M instructions of a check without one)",
     ("run/proposals.py", "mcp_migrate.run.analysis"): CHECK,
     ("run/proposals.py", "mcp_migrate.api"): API,

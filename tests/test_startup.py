@@ -187,6 +187,23 @@ def test_a_file_with_a_finding_loads_neither_rich_off_a_terminal_nor_the_codemod
     assert full["libcst"] and not full["rich"] and not full["codemod"]  # its preview removes an import plainly
 
 
+def test_configparser_loads_only_for_a_pytest_ini_file(tmp_path):
+    """The fix previews read pytest's warning filters; an INI file's need `configparser`
+    (8 M instructions), a project without one never loads it (issue 37)."""
+    (tmp_path / "server.py").write_text(ONE_FINDING)
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\nfilterwarnings = []\n")
+    probe = RUN + 'print(json.dumps("configparser" in sys.modules))'
+    assert loaded(tmp_path, "check", "--no-cache", "server.py", probe=probe) is False
+    (tmp_path / "tox.ini").write_text("[pytest]\nfilterwarnings =\n    ignore::DeprecationWarning\n")
+    read = (
+        "import json, sys\nfrom pathlib import Path\nfrom mcp_migrate.core.fix import layout\n"
+        "before = 'configparser' in sys.modules\n"
+        "print(json.dumps([before, layout._filters(Path('pyproject.toml'), None), 'configparser' in sys.modules,"
+        " layout._filters(Path('tox.ini'), 'pytest'), 'configparser' in sys.modules]))"
+    )
+    assert loaded(tmp_path, probe=read) == [False, [], False, ["", "ignore::DeprecationWarning"], True]
+
+
 def test_a_piped_run_over_more_files_than_the_progress_bar_needs_loads_no_rich(tmp_path):
     from mcp_migrate.output.progress import THRESHOLD
 

@@ -7,7 +7,6 @@ afresh without one."""
 
 from __future__ import annotations
 
-import configparser
 import re
 import sys
 import textwrap
@@ -192,9 +191,19 @@ def _filters(config: Path, section: str | None) -> list | None:
                 return None
             value = options.get("filterwarnings", [])
             return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
-        parser = configparser.ConfigParser(interpolation=None)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return _ini_filters(text, section)
+
+
+def _ini_filters(text: str, section: str) -> list | None:
+    """`_filters` of an INI file's text (pytest.ini, tox.ini, setup.cfg)."""
+    import configparser  # here: a project without one never loads it (8 M instructions of a check with previews)
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
         parser.read_string(text)
-    except (OSError, ValueError, AttributeError, configparser.Error):
+    except (ValueError, AttributeError, configparser.Error):
         return None
     if not parser.has_section(section):
         return None
