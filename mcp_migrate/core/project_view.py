@@ -285,16 +285,32 @@ def read(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:
     want = prefix or (limit + 1 if limit else -1)
     try:
         with open(source, "rb") as handle:
-            if want < 0:
-                return handle.read()
-            # A read allocates its whole count first: no more than the file held at its stat
-            # (4 MB for each helper module a run read, and a syscall to give it back: issue 37).
-            data = handle.read(min(want, stat.st_size + 1))
-            if stat.st_size < len(data) < want:  # it grew since: read on, never past `want`
-                data += handle.read(want - len(data))
+            # (its size at its stat first: 4 MB for each helper module a run read was allocated
+            # and given back, issue 37)
+            return handle.read() if want < 0 else read_upto(handle, want, stat.st_size)
     except OSError:
         return None
-    return data
+
+
+#: How much more a file that grew after its stat is read at a time.
+_CHUNK = 1 << 20
+
+
+def read_upto(handle, want: int, size: int) -> bytes:
+    """At most `want` bytes of `handle`, a file `size` bytes long at its stat. A read allocates
+    its whole count first, so the first asks for no more than the file holds (plus one, to see
+    it grow): a limit of 2**63 - 1 (max-file-size's largest) is a limit, not an allocation.
+    Shared by this view's reads of helper modules and project.regular's of the checked files."""
+    data = handle.read(min(want, size + 1))
+    if len(data) <= size:
+        return data
+    grown = bytearray(data)
+    while len(grown) < want:  # it grew after its stat: read on, never past `want`
+        more = handle.read(min(want - len(grown), _CHUNK))
+        if not more:
+            break
+        grown += more
+    return bytes(grown)
 
 
 def view_of(settings) -> ProjectView:

@@ -8,6 +8,8 @@ import errno
 import os
 import stat
 
+from mcp_migrate.core.project_view import read_upto
+
 #: What a path that is not a regular file is, for the one-line E902 message.
 _KINDS = (
     (stat.S_ISFIFO, "a named pipe"),
@@ -46,10 +48,10 @@ def read_regular(path: str, limit: int = -1, max_size: int = 0) -> tuple:
     handle, st = open_regular(path, max_size)
     with handle:
         if not max_size:
-            return (handle.read() if limit < 0 else _read_upto(handle, limit, st.st_size)), st
+            return (handle.read() if limit < 0 else read_upto(handle, limit, st.st_size)), st
         _require_size(st.st_size, max_size)
         want = max_size + 1 if limit < 0 else min(limit, max_size + 1)
-        data = _read_upto(handle, want, st.st_size)
+        data = read_upto(handle, want, st.st_size)
         if len(data) > max_size:
             raise TooLarge(max(os.fstat(handle.fileno()).st_size, len(data)), max_size)
         return data, st
@@ -72,26 +74,6 @@ def open_regular(path: str, max_size: int = 0) -> tuple:
         handle.close()
         raise
     return handle, st
-
-
-#: How much more a file that grew after its stat is read at a time.
-_CHUNK = 1 << 20
-
-
-def _read_upto(handle, want: int, size: int) -> bytes:
-    """At most `want` bytes of `handle`, a file `size` bytes long at its stat. A read allocates
-    its whole count first, so the first asks for no more than the file holds (plus one, to see
-    it grow): a limit of 2**63 - 1 (max-file-size's largest) is a limit, not an allocation."""
-    data = handle.read(min(want, size + 1))
-    if len(data) <= size:
-        return data
-    grown = bytearray(data)
-    while len(grown) < want:  # it grew after its stat: read on, never past `want`
-        more = handle.read(min(want - len(grown), _CHUNK))
-        if not more:
-            break
-        grown += more
-    return bytes(grown)
 
 
 def _require_size(size: int, max_size: int) -> None:
