@@ -171,6 +171,48 @@ def test_a_module_that_grew_since_its_stat_is_read_on_to_the_limit(tmp_path):
     assert regular.read_regular(str(path), 250)[0] == b"#" * 250
 
 
+def test_a_file_that_shrank_since_its_stat_is_what_it_holds(tmp_path):
+    path = tmp_path / "helper.py"
+    path.write_bytes(b"#" * 300)
+    stat = os.stat(path)
+    path.write_bytes(b"#" * 100)
+    assert project_view.read(str(path), stat, 1000) == b"#" * 100
+    assert project_view.read(str(path), stat, 0) == b"#" * 100
+
+
+def test_a_read_that_returns_less_than_asked_reads_on(tmp_path, monkeypatch):
+    """`os.read` may return less than asked (Linux gives at most 2 GB a call): every reader
+    reads on to what it wants or to the end, never stopping at the first short read."""
+    path = tmp_path / "helper.py"
+    body = bytes(range(256)) * 40
+    path.write_bytes(body)
+    stat = os.stat(path)
+    real_read = os.read
+    monkeypatch.setattr(os, "read", lambda fd, n: real_read(fd, min(n, 7)))
+    assert regular.read_regular(str(path))[0] == body
+    assert regular.read_regular(str(path), max_size=len(body))[0] == body
+    assert regular.read_regular(str(path), 5000)[0] == body[:5000]
+    assert project_view.read(str(path), stat, 0) == body
+    assert project_view.read(str(path), stat, 1 << 20) == body
+    assert project_view.read(str(path), stat, 0, prefix=1000) == body[:1000]
+
+
+def test_a_whole_file_is_one_read_of_its_descriptor(tmp_path, monkeypatch):
+    """A run reads every checked file once, whole: one `os.read` on the descriptor, no buffered
+    file object over it (issue 37: its `isatty` and `tell` were two system calls more for each
+    of a run's files)."""
+    path = tmp_path / "server.py"
+    path.write_bytes(b"x = 1\n" * 20)
+    stat = os.stat(path)
+    reads, wrapped = [], []
+    real_read, real_fdopen = os.read, os.fdopen
+    monkeypatch.setattr(os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+    monkeypatch.setattr(os, "fdopen", lambda *args, **kwargs: wrapped.append(args) or real_fdopen(*args, **kwargs))
+    assert regular.read_regular(str(path), max_size=1 << 20)[0] == b"x = 1\n" * 20
+    assert project_view.read(str(path), stat, 4 << 20) == b"x = 1\n" * 20
+    assert (reads, wrapped) == ([121, 121], [])
+
+
 @pytest.mark.parametrize(
     "value, status, said",
     [

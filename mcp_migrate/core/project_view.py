@@ -284,29 +284,40 @@ def read(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:
         return None
     want = prefix or (limit + 1 if limit else -1)
     try:
-        with open(source, "rb") as handle:
-            # (its size at its stat first: 4 MB for each helper module a run read was allocated
-            # and given back, issue 37)
-            return handle.read() if want < 0 else read_upto(handle, want, stat.st_size)
+        fd = os.open(source, _READ_FLAGS)
     except OSError:
         return None
+    try:
+        return read_upto(fd, want, stat.st_size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
+
+#: How a file is opened to be read whole by `read_upto`: no buffered file object over it (its
+#: `isatty` and `tell` are two system calls more per file read, issue 37).
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 #: How much more a file that grew after its stat is read at a time.
 _CHUNK = 1 << 20
 
 
-def read_upto(handle, want: int, size: int) -> bytes:
-    """At most `want` bytes of `handle`, a file `size` bytes long at its stat. A read allocates
-    its whole count first, so the first asks for no more than the file holds (plus one, to see
-    it grow): a limit of 2**63 - 1 (max-file-size's largest) is a limit, not an allocation.
+def read_upto(fd: int, want: int, size: int) -> bytes:
+    """At most `want` bytes (all of it when `want` < 0) of the open file `fd`, a file `size` bytes
+    long at its stat, read with `os.read`: a run reads every file once, and a buffered file
+    object over it cost an `isatty` and a `tell` each (issue 37). A read allocates its whole
+    count first, so the first asks for no more than the file holds (plus one, to see it grow):
+    a limit of 2**63 - 1 (max-file-size's largest) is a limit, not an allocation. A read may
+    return less than asked (over 2 GB on Linux), so it reads on until `want` or the file's end.
     Shared by this view's reads of helper modules and project.regular's of the checked files."""
-    data = handle.read(min(want, size + 1))
-    if len(data) <= size:
-        return data
+    first = size + 1 if want < 0 else min(want, size + 1)
+    data = os.read(fd, first)
+    if len(data) == want or (len(data) < first and (not data or len(data) == size)):
+        return data  # all that is wanted, or the whole file (the common case: one read)
     grown = bytearray(data)
-    while len(grown) < want:  # it grew after its stat: read on, never past `want`
-        more = handle.read(min(want - len(grown), _CHUNK))
+    while want < 0 or len(grown) < want:  # short, or it grew after its stat: read on, never past `want`
+        more = os.read(fd, _CHUNK if want < 0 else min(want - len(grown), _CHUNK))
         if not more:
             break
         grown += more
