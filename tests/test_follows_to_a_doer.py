@@ -216,8 +216,8 @@ def test_a_file_s_folder_is_made_once_for_all_its_imports(tmp_path, monkeypatch)
 
     app = _project(tmp_path, {"tools.py": QUIET, "tools/asker.py": ASKER, "app.py": ""})
     made = []
-    real = modules.os.path.abspath
-    monkeypatch.setattr(modules.os.path, "abspath", lambda p: made.append(p) or real(p))
+    real = modules.os.path.normpath
+    monkeypatch.setattr(modules.os.path, "normpath", lambda p: made.append(p) or real(p))
     view = ProjectView()
     assert [may_have_submodules(view, app, name) for name in ("tools", "typing", "json")] == [True, False, False]
     assert made.count(app) == 1
@@ -275,6 +275,45 @@ def test_the_folders_of_a_package_share_where_a_module_is(tmp_path, monkeypatch)
     found = [module_file(view, str(tmp_path / "src" / "pkg" / sub), "pkg.m") for sub in ("one", "two")]
     assert found == [str(tmp_path / "src" / "pkg" / "m.py")] * 2
     assert asked == [str(tmp_path / "src" / "pkg" / "m.py")]
+
+
+def test_a_name_that_is_no_submodule_is_answered_by_the_listings(tmp_path, monkeypatch):
+    """A name imported from a package is most often a class or a function: the folder listings
+    say it is no submodule, as Python's import finder reads them, with no `stat` (issue 37: 1,094
+    failed ones in a check of mcp-cli). Only a listed name is asked whether it is a file or a
+    folder: a folder named `x.py` is no module, a folder without `__init__.py` no package."""
+    from mcp_migrate.core import modules
+
+    _project(
+        tmp_path,
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/m.py": "",
+            "src/pkg/sub/__init__.py": "",
+            "src/pkg/bare/x.py": "",
+            "src/pkg/odd.py/x.py": "",
+            "app.py": "",
+        },
+    )
+    asked: list = []
+    for name in ("isfile", "isdir"):
+        real = getattr(modules.os.path, name)
+        monkeypatch.setattr(modules.os.path, name, lambda p, real=real: asked.append(p) or real(p))
+    view = ProjectView()
+    src = tmp_path / "src"
+    for name in ("pkg.Klass", "pkg.sub.Klass", "pkg.m.Klass", "pkg.nothing.deeper"):
+        assert module_file(view, str(tmp_path), name) is None
+        assert not modules.folder_may_have_submodules(view, str(tmp_path), name)
+    assert asked == []
+    assert module_file(view, str(tmp_path), "pkg.bare") is None
+    assert module_file(view, str(tmp_path), "pkg.odd") is None
+    assert module_file(view, str(tmp_path), "pkg.m") == str(src / "pkg" / "m.py")
+    assert module_file(view, str(tmp_path), "pkg.sub") == str(src / "pkg" / "sub" / "__init__.py")
+    assert modules.folder_may_have_submodules(view, str(tmp_path), "pkg.bare")
+    assert sorted(asked) == sorted(
+        [str(src / "pkg" / "odd.py"), str(src / "pkg" / "m.py"), str(src / "pkg" / "sub" / "__init__.py")]
+        + [str(src / "pkg" / "bare")]
+    )
 
 
 def test_the_folders_looked_in_from_a_folder_are_made_once(tmp_path, monkeypatch):

@@ -82,21 +82,43 @@ def _module_file(view: ProjectView, directory: str, module: str) -> str | None:
     key = (roots, module)
     found = known.get(key, _UNASKED)
     if found is _UNASKED:
-        found = known[key] = _file_in_roots(roots, module)
+        found = known[key] = _file_in_roots(view, roots, module)
     return found
 
 
-def _file_in_roots(roots: tuple, module: str) -> str | None:
+def _file_in_roots(view: ProjectView, roots: tuple, module: str) -> str | None:
     """`module`'s file in the first of `roots` that has one. `_module_file` keeps it per roots
     and module, not per asking folder: the answer is the roots', and the folders of a package
-    share theirs (issue 37: a check of fast-agent asked `isfile` 7,652 times, 3,696 since)."""
-    relative = module.replace(".", os.sep)
+    share theirs (issue 37: a check of fast-agent asked `isfile` 7,652 times, 3,696 since).
+    The folder listings answer first (`_listed_folder`), as Python's own import finder reads
+    them: a name imported from a package is most often a class or a function, not a submodule,
+    and each of mcp-cli's cost two failed `stat`s (1,094 of them, issue 37); only a name the
+    listing holds is asked of the file system, whether it is a file."""
+    parts = module.split(".")
+    last = parts[-1]
     for root in roots:
-        for candidate in (relative + ".py", os.path.join(relative, "__init__.py")):
-            full = os.path.join(root, candidate)
-            if os.path.isfile(full):
+        folder = _listed_folder(view, root, parts[:-1])
+        if folder is None:
+            continue
+        entries = _entries(view, folder)
+        if last + ".py" in entries and os.path.isfile(full := os.path.join(folder, last + ".py")):
+            return full
+        if last in entries and "__init__.py" in _entries(view, package := os.path.join(folder, last)):
+            if os.path.isfile(full := os.path.join(package, "__init__.py")):
                 return full
     return None
+
+
+def _listed_folder(view: ProjectView, root: str, parts: list) -> str | None:
+    """The folder `root/part/part...` when each listing on the way holds the next part, else
+    None (it does not exist, or cannot be listed: Python's import cannot find a module there
+    either)."""
+    folder = root
+    for part in parts:
+        if part not in _entries(view, folder):
+            return None
+        folder = os.path.join(folder, part)
+    return folder
 
 
 _UNASKED = object()
@@ -146,8 +168,8 @@ def file_folder(view: ProjectView, path: str) -> str:
     cwd = "" if os.path.isabs(path) else os.getcwd()
     known = view.table("folder of a file")
     found = known.get((path, cwd))
-    if found is None:
-        found = known[(path, cwd)] = os.path.dirname(os.path.abspath(path))
+    if found is None:  # `abspath` of the path made here: it would ask for the working folder again
+        found = known[(path, cwd)] = os.path.dirname(os.path.normpath(os.path.join(cwd, path)))
     return found
 
 
@@ -173,9 +195,15 @@ def _folder(view: ProjectView, directory: str, module: str) -> bool:
     key = (roots, module)
     found = known.get(key)
     if found is None:
-        relative = module.replace(".", os.sep)
-        found = known[key] = any(os.path.isdir(os.path.join(root, relative)) for root in roots)
+        found = known[key] = any(_is_listed_folder(view, root, module.split(".")) for root in roots)
     return found
+
+
+def _is_listed_folder(view: ProjectView, root: str, parts: list) -> bool:
+    """Whether `root/part/part...` is a folder, asked of the file system only where the listings
+    on the way name it (`_file_in_roots`: on mcp-cli, 402 `isdir` calls, most of them failing)."""
+    folder = _listed_folder(view, root, parts[:-1])
+    return folder is not None and parts[-1] in _entries(view, folder) and os.path.isdir(os.path.join(folder, parts[-1]))
 
 
 def _roots_naming(view: ProjectView, directory: str, names: tuple) -> tuple:
