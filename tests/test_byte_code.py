@@ -248,3 +248,29 @@ def test_the_lowered_bytes_are_made_once_for_the_last_file():
     assert byte_code.lowered(data) is first  # the same file asked again
     other = b"Resource"
     assert byte_code.lowered(other) == b"resource"
+
+
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [
+        (b"from mcp.types import Root as R\n", True),
+        (b"kind = Root if typed else None\n", True),
+        (b"def f(r: 'Root'): ...\n", True),
+        (b'def f(r: list["Root"]): ...\n', True),
+        (b'def f(r: "list[Root]"): ...\n', True),
+        (b"{key: 'Root'}\n", True),  # a name's `:` may be a parameter's
+        (b'x = """Root"""\n', True),  # a docstring may stand anywhere
+        (b's = "#"; Root\n', True),  # the `#` is in a string: the name is code
+        (b"Root", True),
+        (b"Root directory, where it starts\n", False),  # prose
+        (b"assert len(batches[0]) == 1  # Root\n", False),
+        (b"# Root\nx = 1\n", False),
+        (b'tasks = [{"index": "1", "title": "Root"}]\n', False),
+        (b"f(kind='Root')\n", False),
+        (b'f("Root")\n', False),
+        (b'if kind == "Root": pass\n', False),
+        (b"{'Root'}\n", False),
+    ],
+)
+def test_a_name_in_code_is_neither_prose_nor_a_comment_nor_a_string_given_as_data(data, named):
+    assert byte_code.named_in_code(data, b"Root") is named

@@ -157,14 +157,56 @@ _KEYWORDS = frozenset(word.encode() for word in keyword.kwlist)
 
 
 def named_in_code(data: bytes, name: bytes) -> bool:
-    """Whether `name` is spelled whole somewhere not followed by a blank and a word that is not
-    a keyword: where code (or a string annotation) can name it, not only prose ("Root
-    directory; segments above it are not checked")."""
+    """Whether `name` is spelled whole somewhere code (or a string annotation) can name it: not
+    followed by a blank and a word that is not a keyword (prose: "Root directory; segments
+    above it are not checked"), not in a comment, and not a string of its own given as data
+    (`"title": "Root"`, `kind="Root"`). A test module of mcp-cli, its only file read with `ast`,
+    held `Root` in those two alone (issue 37: 25 ms of a 330 ms check)."""
     for at in whole_words(data, name):
         after = _WORD_AFTER.match(data, at + len(name))
-        if after is None or after.group(1) in _KEYWORDS:
+        if after is not None and after.group(1) not in _KEYWORDS:
+            continue
+        if not (in_a_comment(data, at) or _a_data_string(data, at, at + len(name))):
             return True
     return False
+
+
+def in_a_comment(data: bytes, at: int) -> bool:
+    """Whether the byte at `at` is in a comment for sure: a `#` before it on its line, with no
+    quote before that `#` (one after a quote may be in a string)."""
+    start = data.rfind(b"\n", 0, at) + 1
+    hashed = data.find(b"#", start, at)
+    return hashed >= 0 and data.find(b'"', start, hashed) < 0 and data.find(b"'", start, hashed) < 0
+
+
+#: Bytes before which a string is given as a value, never written as an annotation: `=`
+#: (`kind="Root"`, `== "Root"`, a default), `(` (an argument), `{` (a set or dict item).
+_VALUE_AFTER = frozenset(b"=({")
+
+
+def _a_data_string(data: bytes, at: int, end: int) -> bool:
+    """Whether `data[at:end]` is the whole of a one-quoted string given as a value: after `=`,
+    `(`, `{` or a string key's `:` (`"title": "Root"`). A parameter's annotation comes after
+    a name's `:` or inside brackets, never there."""
+    quote = data[at - 1 : at]
+    if at < 2 or quote not in (b'"', b"'") or data[end : end + 1] != quote or data[at - 2 : at - 1] == quote:
+        return False
+    before = _before_blanks(data, at - 2)
+    if before < 0:
+        return False
+    if data[before] in _VALUE_AFTER:
+        return True
+    if data[before] != ord(":"):
+        return False
+    key = _before_blanks(data, before - 1)
+    return key >= 0 and data[key] in b"\"'"
+
+
+def _before_blanks(data: bytes, at: int) -> int:
+    """The offset of the last byte at or before `at` that is no space or tab (-1: none)."""
+    while at >= 0 and data[at] in b" \t":
+        at -= 1
+    return at
 
 
 def spelled(data: bytes, text: bytes) -> bool:
