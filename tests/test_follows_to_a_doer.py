@@ -223,6 +223,22 @@ def test_a_file_s_folder_is_made_once_for_all_its_imports(tmp_path, monkeypatch)
     assert made.count(app) == 1
 
 
+def test_the_names_a_file_imports_are_looked_up_from_its_folder_made_once(tmp_path, monkeypatch):
+    """A file's path as a run gives it is relative to the working folder: each name it imports
+    from a package was looked up with the path, and each made the folder again with a system
+    call for the working folder (issue 37: 275 of mcp-cli's). The folder is made once."""
+    from mcp_migrate.core import modules
+
+    _project(tmp_path, {"pkg/__init__.py": "", "pkg/sub.py": QUIET, "app.py": ""})
+    monkeypatch.chdir(tmp_path)
+    data = b"from pkg import sub, other, third\n\nprint(sub.describe(other), third.x)\n"
+    asked = []
+    real = modules.os.getcwd
+    monkeypatch.setattr(modules.os, "getcwd", lambda: asked.append(1) or real())
+    assert not imports_a_doer(data, "app.py", 0, ProjectView(), ASKS)
+    assert len(asked) == 1
+
+
 def test_a_module_is_found_in_the_nearest_place_that_holds_it(tmp_path):
     _project(tmp_path, {"one/pkg/m.py": "", "one/src/pkg/m.py": "", "src/pkg/n.py": "", "one/app.py": ""})
     view = ProjectView()

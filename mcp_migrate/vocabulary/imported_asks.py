@@ -21,7 +21,7 @@ from mcp_migrate.core.byte_code import spelled
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.modules import (
     file_folder,
-    may_have_submodules,
+    folder_may_have_submodules,
     module_file,
     relative_module_file,
 )
@@ -68,16 +68,17 @@ def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | N
     if not path or path.startswith("<"):
         return False
     view = view if view is not None else ProjectView()
+    folder = file_folder(view, path)
     for module, names in file_imports(data, view):
-        source = module_source(path, module, view)
+        source = folder_source(view, folder, module)
         doers = _doers(source, limit, view, effect=effect) if source else Doers()
-        submodules = may_have_submodules(view, path, module)
+        submodules = folder_may_have_submodules(view, folder, module)
         for name, bound in names:
             if name in doers.functions and data.count(bound.encode()) > 1:  # imported and used
                 return True
             if any(cls == name and spelled(data, b"." + method.encode()) for cls, method in doers.methods):
                 return True
-            named = named_module(data, path, module, name, bound, source, view) if submodules else None
+            named = named_module(data, folder, module, name, bound, source, view) if submodules else None
             if named is not None and _module_spelled(data, named, bound, limit, view, effect):
                 return True
     for module, bound in file_plain_imports(data, view):
@@ -86,15 +87,18 @@ def imports_a_doer(data: bytes, path: str, limit: int = 0, view: ProjectView | N
     return False
 
 
-def named_module(data: bytes, path: str, module: str, name: str, bound: str, source, view) -> str | None:
-    """The project module a name imported from `module` (whose file is `source`) is, when the
-    bytes spell `bound.` (`from . import scope`, then `scope.Pinned`). The cheaper test first: a
-    name imported from a module file is searched for in the bytes (it is rarely a module); one
-    from a package or from outside the project is looked up (a folder listing answers most)."""
+def named_module(data: bytes, folder: str, module: str, name: str, bound: str, source, view) -> str | None:
+    """The project module a name imported from `module` (whose file is `source`) by a file in
+    `folder` (core.modules.file_folder's) is, when the bytes spell `bound.` (`from . import
+    scope`, then `scope.Pinned`). The cheaper test first: a name imported from a module file is
+    searched for in the bytes (it is rarely a module); one from a package or from outside the
+    project is looked up (a folder listing answers most). Asked with the folder its caller holds:
+    each name asked with the file's path made the folder again, with the working folder's
+    system call (issue 37: 275 of mcp-cli's)."""
     submodule = f"{module}.{name}" if module != "." * len(module) else module + name
     if source is not None and os.path.basename(source) != "__init__.py":
-        return module_source(path, submodule, view) if data.find(bound.encode() + b".") >= 0 else None
-    found = module_source(path, submodule, view)
+        return folder_source(view, folder, submodule) if data.find(bound.encode() + b".") >= 0 else None
+    found = folder_source(view, folder, submodule)
     return found if found is not None and data.find(bound.encode() + b".") >= 0 else None
 
 

@@ -428,7 +428,7 @@ def _resolved(path: str, view: ProjectView, imports, plain, data: bytes | None) 
         if data is not None:
             followed.add(source)
             if folder_may_have_submodules(view, folder, module):
-                followed.update(named_module(data, path, module, name, bound, source, view) for name, bound in names)
+                followed.update(named_module(data, folder, module, name, bound, source, view) for name, bound in names)
         if source is None and not module.startswith("."):
             continue  # not in the project (`typing`, `httpx`): nor are its submodules
         found.add(source)
