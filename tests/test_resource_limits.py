@@ -161,23 +161,22 @@ def test_a_read_with_a_limit_allocates_what_the_file_holds_not_the_limit(tmp_pat
     assert regular.read_regular(str(path), 7)[0] == b"x = 1\nx"
 
 
-def test_a_module_that_grew_since_its_stat_is_read_on_to_the_limit(tmp_path):
+@pytest.mark.parametrize(
+    ("at_stat", "now", "reads"),
+    [
+        # it grew: read on to the limit and one byte, never more
+        (100, 300, [(1000, b"#" * 300), (200, b"#" * 201)]),
+        # it shrank: what it holds now, with a limit or without
+        (300, 100, [(1000, b"#" * 100), (0, b"#" * 100)]),
+    ],
+)
+def test_a_module_that_changed_size_since_its_stat_is_read_as_it_is_now(tmp_path, at_stat, now, reads):
     path = tmp_path / "helper.py"
-    path.write_bytes(b"#" * 100)
+    path.write_bytes(b"#" * at_stat)
     stat = os.stat(path)
-    path.write_bytes(b"#" * 300)
-    assert project_view.read(str(path), stat, 1000) == b"#" * 300
-    assert project_view.read(str(path), stat, 200) == b"#" * 201  # the limit and one byte, never more
-    assert regular.read_regular(str(path), 250)[0] == b"#" * 250
-
-
-def test_a_file_that_shrank_since_its_stat_is_what_it_holds(tmp_path):
-    path = tmp_path / "helper.py"
-    path.write_bytes(b"#" * 300)
-    stat = os.stat(path)
-    path.write_bytes(b"#" * 100)
-    assert project_view.read(str(path), stat, 1000) == b"#" * 100
-    assert project_view.read(str(path), stat, 0) == b"#" * 100
+    path.write_bytes(b"#" * now)
+    assert [project_view.read(str(path), stat, limit) for limit, _ in reads] == [data for _, data in reads]
+    assert regular.read_regular(str(path), 250)[0] == b"#" * min(now, 250)
 
 
 def test_a_read_that_returns_less_than_asked_reads_on(tmp_path, monkeypatch):
