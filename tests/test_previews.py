@@ -18,6 +18,7 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 from mcp_migrate import api
 from mcp_migrate.api import default_settings
 from mcp_migrate.core.fix import apply, imports, loop, orphans, pieces
+from mcp_migrate.core.fix.shared_statements import statements_shared
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run.one_file import check_data
@@ -261,7 +262,10 @@ def test_name_count_equals_the_visitor_count_on_every_fixture():
             module = cst.parse_module(path.read_bytes())
         except cst.ParserSyntaxError:
             continue
-        assert dict(imports.name_uses(module)) == {k: v for k, v in _visitor_name_uses(module).items()}, path
+        expected = {k: v for k, v in _visitor_name_uses(module).items()}
+        assert dict(imports.name_uses(module)) == expected, path
+        with statements_shared():  # each block's statements counted once, their counts added
+            assert dict(imports.name_uses(module)) == expected, path
 
 
 # Import removal limited to the statements that can matter ------------------------------------

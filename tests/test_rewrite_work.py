@@ -5,6 +5,8 @@ counted is work (syntax nodes whose children were listed), never time."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from mcp_migrate import api
 from mcp_migrate.core import syntax, walk
 
@@ -64,10 +66,41 @@ def test_a_previews_passes_count_only_the_statements_they_changed(monkeypatch):
     monkeypatch.setattr(imports, "_uses_in", counting)
     with shared_statements.statements_shared():
         first, second = imports.name_uses(module), imports.name_uses(changed)
-    assert len(counted) == 4  # three statements, then only the changed one
+    # three statements and the two in their blocks, then only the changed one and its own
+    assert len(counted) == 7
     assert (first["a"], first["os"], second["a"], second["os"]) == (1, 1, 0, 1)  # `b` stopped calling `a`
-    assert dict(imports.name_uses(changed)) == dict(second) and len(counted) == 7  # closed: nothing kept
+    assert dict(imports.name_uses(changed)) == dict(second) and len(counted) == 10  # closed: nothing kept
     assert shared_statements._SCOPES == []
+
+
+def test_a_pass_that_changes_one_method_counts_that_method_alone(monkeypatch):
+    """A preview pass that changes one method makes its class anew, whose other statements are
+    the parsed module's own: their counts are reused, not walked again (issue 37: langroid's
+    860-line client class was counted whole by each pass, 30 % of its previews)."""
+    import libcst as cst
+
+    from mcp_migrate.core.fix import imports, shared_statements
+
+    module = cst.parse_module(
+        "import os\n\n\nclass C:\n    def a(self):\n        return os.sep\n\n"
+        "    def b(self):\n        if self.a():\n            return os.getcwd()\n"
+    )
+    cls = cast(cst.ClassDef, module.body[1])
+    block = cast(cst.IndentedBlock, cls.body)
+    method = cst.parse_statement("def b(self):\n    return 1\n")
+    changed = module.with_changes(
+        body=[module.body[0], cls.with_changes(body=block.with_changes(body=[block.body[0], method]))]
+    )
+    counted: list = []
+    real = imports._uses_in
+    monkeypatch.setattr(imports, "_uses_in", lambda node: counted.append(type(node).__name__) or real(node))
+    with shared_statements.statements_shared():
+        first = imports.name_uses(module)
+        del counted[:]
+        second = imports.name_uses(changed)
+    assert counted == ["ClassDef", "FunctionDef", "SimpleStatementLine"]  # `a` and the import reused
+    assert (first["os"], first["self"], second["os"], second["self"]) == (2, 3, 1, 2)
+    assert dict(second) == dict(imports.name_uses(changed))  # as one walk counts them
 
 
 def test_the_rules_walk_and_the_index_walk_build_the_same_module_index():
