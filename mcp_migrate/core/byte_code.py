@@ -166,12 +166,12 @@ def named_in_code(data: bytes, name: bytes) -> bool:
         after = _WORD_AFTER.match(data, at + len(name))
         if after is not None and after.group(1) not in _KEYWORDS:
             continue
-        if not (in_a_comment(data, at) or _a_data_string(data, at, at + len(name))):
+        if not (_in_a_comment(data, at) or _a_data_string(data, at, at + len(name))):
             return True
     return False
 
 
-def in_a_comment(data: bytes, at: int) -> bool:
+def _in_a_comment(data: bytes, at: int) -> bool:
     """Whether the byte at `at` is in a comment for sure: a `#` before it on its line, with no
     quote before that `#` (one after a quote may be in a string)."""
     start = data.rfind(b"\n", 0, at) + 1

@@ -195,7 +195,8 @@ def _folder(view: ProjectView, directory: str, module: str) -> bool:
     key = (roots, module)
     found = known.get(key)
     if found is None:
-        found = known[key] = any(_is_listed_folder(view, root, module.split(".")) for root in roots)
+        parts = module.split(".")
+        found = known[key] = any(_is_listed_folder(view, root, parts) for root in roots)
     return found
 
 
