@@ -189,6 +189,7 @@ ALLOWED = {
     "sdk._MCP_FILE_LAST": "the last bytes asked about and the answer: a function of those bytes",
     "sdk._MENTIONS_LAST": "the last bytes asked about and the answer: a function of those bytes",
     "sdk_api._API": "the package's own sdk_api.json, read on the first question",
+    "toml_files._PARSED": "parsed TOML by its text: a function of the text, wherever it was read",
     "walk._SOURCE_ORDER": CONSTANT,
     "walk._FIELDS": "per LibCST node class: LibCST's classes",
     "diff._ESCAPES": CONSTANT,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.settings import STRATEGIES
+from mcp_migrate.core.toml_files import parsed_toml
 from mcp_migrate.project import selection
 from mcp_migrate.project.gitignore import PatternSet, glob_problem, walk_up
 from mcp_migrate.project.paths import display_path
@@ -114,7 +115,7 @@ def plain_glob(glob: str) -> str:
 def _load_toml(path: str) -> dict:
     shown = display_path(path)
     try:
-        return tomllib.loads(read_regular(path)[0].decode("utf-8"))
+        return parsed_toml(read_regular(path)[0].decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise UnreadableConfig(f"{shown}: invalid TOML: {' '.join(str(exc).split())}") from None
     except UnicodeDecodeError as exc:

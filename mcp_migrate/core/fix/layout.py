@@ -8,19 +8,13 @@ afresh without one."""
 from __future__ import annotations
 
 import re
-import sys
 import textwrap
 from pathlib import Path
 
 import libcst as cst
 
 from mcp_migrate.core.lazy_regex import lazy_compile
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
+from mcp_migrate.core.toml_files import parsed_toml
 
 DEFAULT_LINE_LENGTH = 88
 
@@ -75,7 +69,7 @@ def _configured_length(folder: Path) -> int:
 def _length_in(config: Path, tables: tuple) -> int:
     """`line-length` from the first of `tables` (key paths into the TOML) that sets it."""
     try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
+        data = parsed_toml(config.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return DEFAULT_LINE_LENGTH
     for keys in tables:
@@ -106,7 +100,7 @@ def _floor_in(folder: Path) -> tuple | None:
             if not config.is_file():
                 continue
             try:
-                data = tomllib.loads(config.read_text(encoding="utf-8"))
+                data = parsed_toml(config.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
             project = data.get("project", {}) if name == "pyproject.toml" else {}
@@ -186,7 +180,7 @@ def _filters(config: Path, section: str | None) -> list | None:
     try:
         text = config.read_text(encoding="utf-8")
         if section is None:
-            options = tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options")
+            options = parsed_toml(text).get("tool", {}).get("pytest", {}).get("ini_options")
             if not isinstance(options, dict):
                 return None
             value = options.get("filterwarnings", [])
