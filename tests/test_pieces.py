@@ -10,6 +10,7 @@ import libcst as cst
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from libcst._nodes.internal import CodegenState
 
 from mcp_migrate.core.fix import pieces
 from mcp_migrate.core.positions import top_level_spans
@@ -41,6 +42,16 @@ FRAGMENTS = [
     "try:\n    pass\nexcept Exception:\n    pass\nfinally:\n    pass\n",
     "for i in range(3):\n    print(i)\n",
 ]
+
+
+def _parses(text: str) -> bool:
+    """Whether both the standard library and LibCST read `text` (a generated module may not)."""
+    try:
+        ast.parse(text)
+        cst.parse_module(text)
+    except (SyntaxError, cst.ParserSyntaxError):
+        return False
+    return True
 
 
 def _check(text: str) -> bool:
@@ -75,10 +86,7 @@ def test_each_fragment_between_statements(fragment):
 @given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=12))
 def test_any_order_of_fragments_is_sliced_exactly_or_declined(chosen):
     text = "".join(chosen)
-    try:
-        ast.parse(text)
-        cst.parse_module(text)
-    except (SyntaxError, cst.ParserSyntaxError):
+    if not _parses(text):
         return
     _check(text)  # a decline is allowed; a wrong piece is not
     _check_without_final_newline(text)
@@ -87,10 +95,7 @@ def test_any_order_of_fragments_is_sliced_exactly_or_declined(chosen):
 def _check_without_final_newline(text: str) -> None:
     """The same module ending without a newline (LibCST then drops the last one it writes)."""
     cut = text.rstrip("\n")
-    try:
-        ast.parse(cut)
-        cst.parse_module(cut)
-    except (SyntaxError, cst.ParserSyntaxError):
+    if not _parses(cut):
         return
     if cut:
         _check(cut)
@@ -129,10 +134,7 @@ def _nested(rng, depth: int = 0) -> str:
 @given(st.randoms(use_true_random=False))
 def test_nested_blocks_with_lines_between_are_sliced_exactly_or_declined(rng):
     text = _nested(rng) + rng.choice(["", "\n", "# end\n", "\n    # e\n", "x = 2\n"])
-    try:
-        ast.parse(text)
-        cst.parse_module(text)
-    except (SyntaxError, cst.ParserSyntaxError):
+    if not _parses(text):
         return
     _check(text)
     _check_without_final_newline(text)
@@ -184,6 +186,123 @@ def test_passes_that_change_a_statement_below_the_top_write_libcsts_code(rng):
         )
         new = module.visit(_OnePathChanged(target, replacement, set(above)))
         assert pieces.module_bytes(new, found) == new.bytes
+
+
+def _body_cut_exactly(text: str) -> int:
+    """How many statements of `text`'s top-level classes' and functions' bodies, and of their
+    methods' and inner functions', `_body_written` cut; asserts each cut is LibCST's code for
+    the statement at its block's indentation."""
+    module = cst.parse_module(text)
+    # The statement's code as the previews have it: the file's text where the module is sliced.
+    found = pieces.module_pieces(module, text.encode(), top_level_spans(ast.parse(text)))
+    below = {id(stmt): stmt for stmt, _ in _statements_with_ancestors(module)}
+    cut = 0
+    for stmt in module.body:
+        code = found.statements[id(stmt)][1]
+        written = pieces._body_written(stmt, code, module.default_indent)
+        if found.bodies and id(stmt) in found.bodies:  # the engine's spans cut it as `ast` of the code does
+            assert pieces._body_written(stmt, code, module.default_indent, *found.bodies[id(stmt)]) == written
+        for key, (indent, code) in written:
+            inner = below[key]
+            state = CodegenState(module.default_indent, module.default_newline, indent_tokens=list(indent))
+            inner._codegen(state)
+            assert code == "".join(state.tokens)
+            cut += 1
+    return cut
+
+
+def test_a_classs_and_a_functions_body_statements_are_cut_exactly():
+    text = (
+        "import os\n\n\nclass C(Base):\n"
+        '    """Doc."""\n\n    x = 1  # one\n\n    # before m\n    @property\n    # between\n'
+        "    def m(self):\n        if a:\n            return 1\n            # deep\n        # in m\n\n"
+        "    async def n(self, a,\n                b):\n        await a; await b\n    # C's own\n\n\n"
+        "async def f():\n    y = 2\n    for i in x:\n        pass\n    else:\n        pass\n"
+    )
+    assert _body_cut_exactly(text) == 4 + 1 + 1 + 2  # C's body, m's, n's, f's
+    assert _body_cut_exactly(text.replace("    ", "\t")) == 4 + 1 + 1 + 2  # a tab at every level
+    # a class body less deep than the module's indent, a method's block as deep as it
+    mixed = "def f():\n    x = 1\n\n\nclass C:\n  def m(self):\n      pass\n      # deep\n  y = 2\n"
+    assert _body_cut_exactly(mixed) == 1 + 2 + 1
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_nested_bodies_are_cut_exactly_or_declined(rng):
+    """Every cut of a top-level class's or function's body statements is LibCST's code; the
+    nested blocks, blank and comment lines of `_nested` around and after them."""
+    body = _nested(rng, 1) + rng.choice(["", "\n", "    # e\n", "        # e8\n", "# e0\n"])
+    text = rng.choice(["class C:\n", "def f():\n", "@d\nclass C:\n"]) + body + rng.choice(["", "x = 2\n"])
+    if not _parses(text):
+        return
+    _body_cut_exactly(text)
+
+
+_CLASS = "class C:\n    x = 1\n\n    # before m\n    def m(self):\n        pass\n        # m's own\n    y = 2\n    # C's own\n"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("# before m", "# another"),  # a leading line the tree does not hold
+        ("        pass\n", "        pass\n\n"),  # a line after `m` that is no footer of its blocks
+        ("        # m's own\n", ""),  # a footer the text lacks
+        ("    # C's own\n", "    # C's own\n    # more\n"),  # the body's footer
+        ("    # C's own\n", "    # C's other\n"),
+    ],
+)
+def test_code_that_disagrees_with_the_tree_is_not_cut(old, new):
+    """Each check of `_body_bounds` declines a text LibCST's tree does not write: the leading
+    lines, the footers a statement ends with, the block's own footer."""
+    module = cst.parse_module(_CLASS)
+    stmt = module.body[0]
+    assert len(pieces._body_written(stmt, _CLASS, module.default_indent)) == 3 + 1  # and m's `pass`
+    assert pieces._body_written(stmt, _CLASS.replace(old, new, 1), module.default_indent) == []
+
+
+def test_a_methods_statements_are_checked_as_the_class_body_is():
+    """Within a method the same checks hold: a leading line the tree does not hold leaves the
+    method's statements to be generated (what is outside them, LibCST's code, is still cut)."""
+    text = "class C:\n    def m(self):\n        x = 1\n        # before y\n        y = 2\n"
+    module = cst.parse_module(text)
+    stmt = module.body[0]
+    method = stmt.body.body[0]
+    assert [key for key, _ in pieces._body_written(stmt, text, "    ")] == [id(method), *map(id, method.body.body)]
+    other = pieces._body_written(stmt, text.replace("# before y", "# other"), "    ")
+    assert [key for key, _ in other] == [id(method)]
+
+
+def test_a_last_statement_whose_footer_the_text_lacks_is_not_cut():
+    last = _CLASS.replace("    y = 2\n", "")  # `m` ends the body, with its own footer
+    module = cst.parse_module(last)
+    stmt = module.body[0]
+    assert len(pieces._body_written(stmt, last, module.default_indent)) == 2 + 1
+    assert pieces._body_written(stmt, last.replace("        # m's own\n", ""), module.default_indent) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "class C:\n    x = 1\n\n  # c2\n    y = 2\n",  # a comment shallower than the body
+        "class C: x = 1\n",  # a one-line suite
+        "def f():\n    (\n  x) = 1\n",  # a continuation line shallower than the body
+        "class C:\n    type X = int\n",  # no `ast` tree before Python 3.12: the body is generated
+    ],
+)
+def test_what_cutting_a_body_declines_is_generated(text):
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError:
+        pytest.skip("LibCST cannot parse it")
+    stmt = module.body[0]
+    written = dict(pieces._body_written(stmt, module.code_for_node(stmt), module.default_indent))
+    for inner in getattr(stmt.body, "body", ()):
+        if id(inner) in written:
+            state = CodegenState(
+                module.default_indent, module.default_newline, indent_tokens=list(written[id(inner)][0])
+            )
+            inner._codegen(state)
+            assert written[id(inner)][1] == "".join(state.tokens)
 
 
 @pytest.mark.parametrize(

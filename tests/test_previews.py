@@ -6,6 +6,7 @@ RemoveImportsVisitor over the whole module."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections import defaultdict
 from pathlib import Path
@@ -19,6 +20,7 @@ from mcp_migrate import api
 from mcp_migrate.api import default_settings
 from mcp_migrate.core.fix import apply, imports, loop, orphans, pieces
 from mcp_migrate.core.fix.shared_statements import statements_shared
+from mcp_migrate.core.positions import top_level_spans
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run.one_file import check_data
@@ -191,9 +193,38 @@ def test_the_code_of_a_changed_module_without_a_final_newline_is_libcsts(source)
     assert pieces.module_bytes(module.with_changes(body=[]), found) == module.with_changes(body=[]).bytes
 
 
+def test_a_pass_changing_a_methods_statement_writes_its_other_statements_from_the_file(monkeypatch):
+    """A pass that changes one statement of a method writes the class's other methods, and the
+    method's other statements, from the file's text (core.fix.pieces._cut_replaced): only
+    what changed and the compound statements around it are generated; the code is LibCST's."""
+    data = (
+        b"import os\n\n\nclass C:\n    def a(self):\n        x = 1\n        # before y\n        y = os.sep\n"
+        b"        return x\n\n    def b(self):\n        return 2\n"
+    )
+    module = cst.parse_module(data)
+    found = pieces.module_pieces(module, data, top_level_spans(ast.parse(data)))
+    cls = module.body[1]
+    a, b = cls.body.body
+    x, y, ret = a.body.body
+    written = []
+    real = cst.CSTNode._codegen
+    monkeypatch.setattr(
+        cst.CSTNode, "_codegen", lambda self, state, **kw: written.append(self) or real(self, state, **kw)
+    )
+    for value in ("2", "3"):  # two passes, each changing `x = 1`
+        changed = x.with_changes(body=[x.body[0].with_changes(value=cst.Integer(value))])
+        method = a.with_changes(body=a.body.with_changes(body=[changed, y, ret]))
+        new = module.with_changes(body=[module.body[0], cls.with_changes(body=cls.body.with_changes(body=[method, b]))])
+        written.clear()
+        assert pieces.module_bytes(new, found) == new.bytes
+        written_by_pieces = written[: written.index(new)] if new in written else written
+        assert not {id(node) for node in written_by_pieces} & {id(y), id(ret), id(b)}
+
+
 def test_a_class_changed_by_each_pass_has_its_other_methods_written_once(monkeypatch):
-    """Each pass that changes one method of a class writes the others' code from what the first
-    pass wrote, at the indentation it was written at, and the module's code is LibCST's."""
+    """Each pass that changes one method of a class writes the others' code from the file's, at
+    the indentation it was written at (core.fix.pieces._body_written), and the module's code is
+    LibCST's; where the file's text cannot be cut, from what the first pass wrote."""
     data = (
         b"import os\n\n\nclass C:\n    def a(self):\n        return 1\n\n    # b\n    def b(self):\n"
         b"        if os:\n            return os.sep\n        elif self:  # e\n            pass\n        else:\n            return 2\n"
@@ -208,6 +239,14 @@ def test_a_class_changed_by_each_pass_has_its_other_methods_written_once(monkeyp
         cst.CSTNode, "_codegen", lambda self, state, **kw: written.append(self) or real(self, state, **kw)
     )
     for name in ("x", "y", "z"):  # three passes, each renaming `a`
+        renamed = cls.with_changes(body=cls.body.with_changes(body=[a.with_changes(name=cst.Name(name)), b]))
+        new = module.with_changes(body=[module.body[0], renamed])
+        assert pieces.module_bytes(new, found) == new.bytes
+    assert sum(1 for node in written if node is b) == 3  # never by the passes, thrice by `new.bytes`
+    written.clear()
+    monkeypatch.setattr(pieces, "_body_written", lambda *args, **kwargs: [])  # where the cut declines
+    found = pieces.module_pieces(module, data, ((1, 1), (4, 15)))
+    for name in ("x", "y", "z"):
         renamed = cls.with_changes(body=cls.body.with_changes(body=[a.with_changes(name=cst.Name(name)), b]))
         new = module.with_changes(body=[module.body[0], renamed])
         assert pieces.module_bytes(new, found) == new.bytes

@@ -17,7 +17,7 @@ LibCST's.
 from __future__ import annotations
 
 import ast
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -265,14 +265,34 @@ def _statements_tree(source: bytes | str) -> tuple:
     return (tree, True) if tree is not None else (read_aliases_assigned(source), False)
 
 
+class Span(NamedTuple):
+    """Where a statement's code lies in the file (`top_level_spans`): its first line (the first
+    decorator's, for a decorated definition) and its last; for a class or a function, the
+    spans of its body's statements alike, a method's too (where core.fix.pieces cuts a class's
+    other methods, and the changed method's other statements, from the file for a pass that
+    changes one of them), else None."""
+
+    first: int
+    last: int
+    body: tuple | None = None
+
+
 def top_level_spans(tree: ast.Module) -> tuple:
-    """(first line, last line) of each top-level statement of `tree`, the first decorator's
-    line for a decorated definition (as `_first_line` places it): where the previews cut the
-    module's code by statement (core.fix.pieces)."""
+    """The Span of each top-level statement of `tree` (as `_first_line` places a statement):
+    where the previews cut the module's code by statement (core.fix.pieces)."""
+    return _spans_of(tree.body)
+
+
+#: The definitions whose body's spans a Span holds.
+_ONE_BODY = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _spans_of(statements: list) -> tuple:
     spans = []
-    for stmt in tree.body:
+    for stmt in statements:
         decorators = getattr(stmt, "decorator_list", None)
-        spans.append((decorators[0].lineno if decorators else stmt.lineno, stmt.end_lineno))
+        body = _spans_of(stmt.body) if stmt.__class__ in _ONE_BODY else None
+        spans.append(Span(decorators[0].lineno if decorators else stmt.lineno, stmt.end_lineno, body))
     return tuple(spans)
 
 

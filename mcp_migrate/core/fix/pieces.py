@@ -14,12 +14,14 @@ as before."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from mcp_migrate.core.positions import top_level_spans
 from mcp_migrate.core.walk import NO_STATEMENT_BELOW, StatementsReplaced, children
 
 
@@ -38,6 +40,13 @@ class Pieces(NamedTuple):
     inner: dict
     #: ids of the parsed module's top-level statements whose statements below are in `inner`.
     below: set
+    #: id(top-level class or function) -> (the spans of its body's statements,
+    #: core.positions.Span.body; the file's 0-based line its code begins at), where the module
+    #: was sliced (`_bodies`).
+    bodies: dict | None = None
+    #: id(statement of an expanded class's or function's body) -> what `_body_written` cuts its
+    #: own body's statements with, once a pass replaces it (`_cut_replaced`).
+    later: dict | None = None
 
 
 def module_pieces(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces:
@@ -48,7 +57,9 @@ def module_pieces(module: cst.Module, data: bytes, spans: tuple | None) -> Piece
     if found is not None:
         return found
     statements = {id(stmt): (stmt, module.code_for_node(stmt)) for stmt in module.body}
-    return Pieces(module_bytes(module, Pieces(b"", module, statements, {}, set())), module, statements, {}, set())
+    return Pieces(
+        module_bytes(module, Pieces(b"", module, statements, {}, set())), module, statements, {}, set(), None, {}
+    )
 
 
 def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
@@ -94,12 +105,95 @@ def _changed_code(new: cst.Module, stmt: cst.BaseStatement, pieces: Pieces, pres
     if isinstance(stmt, cst.SimpleStatementLine) or present is None:
         return new.code_for_node(stmt)
     for old in pieces.module.body:
-        if id(old) not in present and id(old) not in pieces.below and not isinstance(old, cst.SimpleStatementLine):
+        if id(old) in present or isinstance(old, cst.SimpleStatementLine):
+            continue
+        if id(old) not in pieces.below:
             pieces.below.add(id(old))
-            pieces.inner.update(_statements_below(old))
+            below = _statements_below(old)
+            spans, offset = pieces.bodies.get(id(old), (None, 0)) if pieces.bodies else (None, 0)
+            code = pieces.statements[id(old)][1]
+            for key, written in _body_written(old, code, new.default_indent, spans, offset, later=pieces.later):
+                below[key].known.append(written)
+            pieces.inner.update(below)
+        _cut_replaced(old, stmt, pieces)
     if not pieces.inner:
         return new.code_for_node(stmt)
     return new.code_for_node(cast(cst.CSTNode, stmt.visit(StatementsReplaced(pieces.inner))))
+
+
+def _cut_replaced(old: cst.BaseStatement, new: cst.BaseStatement, pieces: Pieces) -> None:
+    """The code of the statements of each method (or inner function) of `old`'s body that the
+    pass's `new` statement no longer holds, cut from the file on the first pass that replaces
+    it: the changed method's other statements are written from them (issue 37: xiaozhi's
+    previews). Only those: every other method is written whole from its own cut."""
+    block = _one_block(old)
+    if pieces.later is None or block is None:
+        return
+    now = _one_block(new)
+    kept = {id(member) for member in now.body} if now is not None else set()
+    for member in block.body:
+        cut = pieces.later.pop(id(member), None) if id(member) not in kept else None
+        for key, written in _body_written(*cut) if cut is not None else ():
+            pieces.inner[key].known.append(written)
+
+
+def _body_written(
+    statement: cst.BaseStatement,
+    code: str,
+    default_indent: str,
+    spans: tuple | None = None,
+    offset: int = 0,
+    indents: tuple = (),
+    later: dict | None = None,
+) -> list:
+    """(id, (indentation, code)) for each statement of a class's or function's body, and of the
+    bodies of the classes and functions among them (a method's statements), its code cut from
+    the statement's own (`code`, LibCST's) where `ast` places every boundary and the lines
+    between agree with LibCST's tree, as `sliced` cuts the module's (issue 37: the first pass
+    that changed one method of langroid's 860-line client class wrote all of it with LibCST's
+    codegen, about half of its previews). `spans`: the body's statements'
+    (core.positions.Span), their lines counted from `offset` lines before the code's first,
+    where the engine's `ast` tree gave them (`Pieces.bodies`); else `code` is read with `ast`.
+    `indents`: the indentation of the blocks the statement is in. `later`, where given, keeps
+    what cuts each method's body instead (`Pieces.later`). Empty where anything disagrees: the
+    statements' code is then generated on first use, as before."""
+    block = _one_block(statement)
+    if block is None or not block.body:
+        return []
+    if spans is None:
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return []
+        spans, offset = (top_level_spans(tree)[0].body if len(tree.body) == 1 else None), 0
+        if spans is None:  # (not a class or a function)
+            return []
+    inner = (*indents, default_indent if block.indent is None else block.indent)
+    lines = code.split("\n")[:-1]  # the code ends with a newline: no line after it
+    here = tuple((span[0] - offset, span[1] - offset) for span in spans)
+    bounds = _bounds(block.body, block.footer, here, lines, default_indent, "".join(inner), None)
+    if bounds is None:
+        return []
+    starts = _line_starts(lines)
+    found, taken = [], 0
+    for stmt, begin, end in zip(block.body, bounds, bounds[1:]):
+        piece = code[starts[begin] : starts[end]]
+        found.append((id(stmt), (inner, piece)))
+        body = spans[taken][2] if len(spans[taken]) > 2 else None
+        taken += len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        if body and later is not None:
+            later[id(stmt)] = (stmt, piece, default_indent, body, offset + begin, inner)
+        elif body:  # a method's statements, cut from the method's own code
+            found += _body_written(stmt, piece, default_indent, body, offset + begin, inner)
+    return found
+
+
+def _one_block(statement: cst.BaseStatement) -> cst.IndentedBlock | None:
+    """The block of a class or a function, whose statements `_body_written` cuts (those whose
+    spans a core.positions.Span holds); None for another statement or a one-line body."""
+    if isinstance(statement, (cst.ClassDef, cst.FunctionDef)) and isinstance(statement.body, cst.IndentedBlock):
+        return statement.body
+    return None
 
 
 def _statements_below(statement: cst.BaseStatement) -> dict:
@@ -173,7 +267,22 @@ def sliced(module: cst.Module, data: bytes, spans: tuple | None) -> Pieces | Non
     statements = {}
     for stmt, begin, end in zip(module.body, bounds, bounds[1:]):
         statements[id(stmt)] = (stmt, text[starts[begin] : starts[end]])
-    return Pieces(data, module, statements, {}, set())
+    return Pieces(data, module, statements, {}, set(), _bodies(module, spans, bounds), {})
+
+
+def _bodies(module: cst.Module, spans: tuple, bounds: list) -> dict:
+    """id(top-level class or function) -> (its body's spans, core.positions.Span.body, the
+    file's 0-based line its code begins at): what `_body_written` reads the code `sliced` cut
+    with."""
+    found: dict = {}
+    taken = 0
+    for stmt, begin in zip(module.body, bounds):
+        span = spans[taken]
+        taken += len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        body = span[2] if len(span) > 2 else None  # (a partial source's spans hold no bodies)
+        if body:
+            found[id(stmt)] = (body, begin)
+    return found
 
 
 def _line_starts(lines: list) -> list:
@@ -191,12 +300,23 @@ def _boundaries(module: cst.Module, spans: tuple, lines: list) -> list | None:
     header = len(module.header)
     if not _written_as(module.header, lines[:header]):
         return None
-    footer = len(lines) - len(module.footer)
-    if footer < header or not _written_as(module.footer, lines[footer:]):
+    return _bounds(module.body, module.footer, spans, lines, module.default_indent, "", header)
+
+
+def _bounds(
+    body, footer, spans: tuple, lines: list, default_indent: str, indent: str, start: int | None
+) -> list | None:
+    """The 0-based line where the code of each statement of `body` begins (statements `indent`
+    deep, placed by `ast`'s `spans`), then where `footer` begins (its empty lines, the last of
+    `lines`); None where the text does not agree with LibCST's tree. `start`: the line the
+    first statement's code begins at (after a module's header); None for a block, whose
+    compound statement's header is above its first statement."""
+    end = len(lines) - len(footer)
+    if end < (start or 0) or not _written_as(footer, lines[end:], indent):
         return None
-    bounds, taken, previous_end = [], 0, header  # previous_end: 0-based line after the last code line
+    bounds, taken, previous_end = [], 0, start or 0  # previous_end: 0-based line after the last code line
     previous: cst.BaseStatement | None = None
-    for stmt in module.body:
+    for stmt in body:
         count = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
         if taken + count > len(spans):
             return None
@@ -209,30 +329,35 @@ def _boundaries(module: cst.Module, spans: tuple, lines: list) -> list | None:
         begin = first - len(leading)
         if (
             first >= len(lines)
-            or begin < previous_end
+            or begin < max(previous_end, 1 if start is None else 0)  # (a block's header is above it)
             or last <= first
-            or not _code_line(lines[first])
-            or not _written_as(leading, lines[begin:first])
-            or not _ends_as(previous, lines[previous_end:begin], module.default_indent)
+            or not lines[first].startswith(indent)
+            or not _code_line(lines[first][len(indent) :])
+            or not _written_as(leading, lines[begin:first], indent)
+            or not (
+                (previous is None and start is None)
+                or _ends_as(previous, lines[previous_end:begin], default_indent, indent)
+            )
         ):
             return None
         bounds.append(begin)
         previous, previous_end = stmt, last
-    if taken != len(spans) or previous_end > footer:
+    if (
+        taken != len(spans)
+        or previous_end > end
+        or not _ends_as(previous, lines[previous_end:end], default_indent, indent)
+    ):
         return None
-    if not _ends_as(previous, lines[previous_end:footer], module.default_indent):
-        return None
-    if bounds[0] != header:
-        return None
-    bounds.append(footer)
+    bounds.append(end)
     return bounds
 
 
-def _ends_as(stmt: cst.BaseStatement | None, lines: list, default_indent: str) -> bool:
+def _ends_as(stmt: cst.BaseStatement | None, lines: list, default_indent: str, base: str = "") -> bool:
     """Whether the lines after a statement's last code line (up to the next statement's
     leading lines) are the footers of the blocks it ends with, as LibCST writes them: nothing
     of the text between two statements is missing from the tree (LibCST drops a blank line
-    before an indented comment at the end of a module, for one)."""
+    before an indented comment at the end of a module, for one). `base`: the indentation the
+    statement itself is written at."""
     if stmt is None:
         return not lines
     blocks: list = []
@@ -241,7 +366,7 @@ def _ends_as(stmt: cst.BaseStatement | None, lines: list, default_indent: str) -
         blocks.append(node)
         node = _last_suite(node.body[-1]) if node.body else None
     written: list = []
-    indent = ""
+    indent = base
     indents = []
     for block in blocks:  # outermost first: each block's footer at its own depth
         indent += default_indent if block.indent is None else block.indent
