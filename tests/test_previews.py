@@ -405,5 +405,7 @@ def test_imports_are_found_without_walking_into_expressions():
         for stmt in module.body:
             found = imports._imports_in(stmt)
             assert found == every_node_way(stmt), path
+            with statements_shared():  # each block's statements read once, their imports joined
+                assert imports._imports_in(stmt) == found, path
             nested += bool(found) and not isinstance(stmt, cst.SimpleStatementLine)
     assert nested > 5

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import cast
 
+import pytest
+
 from mcp_migrate import api
 from mcp_migrate.core import syntax, walk
 
@@ -73,34 +75,65 @@ def test_a_previews_passes_count_only_the_statements_they_changed(monkeypatch):
     assert shared_statements._SCOPES == []
 
 
-def test_a_pass_that_changes_one_method_counts_that_method_alone(monkeypatch):
-    """A preview pass that changes one method makes its class anew, whose other statements are
-    the parsed module's own: their counts are reused, not walked again (issue 37: langroid's
-    860-line client class was counted whole by each pass, 30 % of its previews)."""
+def _second_method_replaced(source: str, method: str) -> tuple:
+    """(the module of `source`, whose second statement is a class of two methods; the module a
+    preview pass makes of it with the second method replaced by `method`): every other
+    statement of the new module is the parsed one's own."""
     import libcst as cst
 
-    from mcp_migrate.core.fix import imports, shared_statements
-
-    module = cst.parse_module(
-        "import os\n\n\nclass C:\n    def a(self):\n        return os.sep\n\n"
-        "    def b(self):\n        if self.a():\n            return os.getcwd()\n"
-    )
+    module = cst.parse_module(source)
     cls = cast(cst.ClassDef, module.body[1])
     block = cast(cst.IndentedBlock, cls.body)
-    method = cst.parse_statement("def b(self):\n    return 1\n")
-    changed = module.with_changes(
-        body=[module.body[0], cls.with_changes(body=block.with_changes(body=[block.body[0], method]))]
-    )
-    counted: list = []
-    real = imports._uses_in
-    monkeypatch.setattr(imports, "_uses_in", lambda node: counted.append(type(node).__name__) or real(node))
+    replaced = block.with_changes(body=[block.body[0], cst.parse_statement(method)])
+    return module, module.with_changes(body=[module.body[0], cls.with_changes(body=replaced)])
+
+
+@pytest.mark.parametrize(
+    ("walker", "question", "source", "method", "walked", "summary", "expected"),
+    [
+        (  # the names each statement uses
+            "_uses_in",
+            "name_uses",
+            "import os\n\n\nclass C:\n    def a(self):\n        return os.sep\n\n"
+            "    def b(self):\n        if self.a():\n            return os.getcwd()\n",
+            "def b(self):\n    return 1\n",
+            ["ClassDef", "FunctionDef", "SimpleStatementLine"],  # `a` and the import reused
+            lambda first, second: (first["os"], first["self"], second["os"], second["self"]),
+            (2, 3, 1, 2),
+        ),
+        (  # the imports each statement makes
+            "_imports_in",
+            "_imported_names",
+            "import os\n\n\nclass C:\n    def a(self):\n        import sys\n        return sys\n\n"
+            "    def b(self):\n        from json import dumps\n        return dumps\n",
+            "def b(self):\n    from json import loads\n    return loads\n",
+            ["ClassDef", "FunctionDef", "SimpleStatementLine", "SimpleStatementLine"],
+            lambda first, second: [name for name, *_ in second],
+            ["os", "sys", "loads"],
+        ),
+    ],
+)
+def test_a_pass_that_changes_one_method_reads_that_method_alone(
+    monkeypatch, walker, question, source, method, walked, summary, expected
+):
+    """A preview pass that changes one method makes its class anew, whose other statements are
+    the parsed module's own: their answers (the names they use, the imports they make) are
+    reused, not read again (issue 37: langroid's 860-line client class was counted whole by
+    each pass, 30 % of its previews)."""
+    from mcp_migrate.core.fix import imports, shared_statements
+
+    module, changed = _second_method_replaced(source, method)
+    read: list = []
+    real = getattr(imports, walker)
+    monkeypatch.setattr(imports, walker, lambda node: read.append(type(node).__name__) or real(node))
+    ask = getattr(imports, question)
     with shared_statements.statements_shared():
-        first = imports.name_uses(module)
-        del counted[:]
-        second = imports.name_uses(changed)
-    assert counted == ["ClassDef", "FunctionDef", "SimpleStatementLine"]  # `a` and the import reused
-    assert (first["os"], first["self"], second["os"], second["self"]) == (2, 3, 1, 2)
-    assert dict(second) == dict(imports.name_uses(changed))  # as one walk counts them
+        first = ask(module)
+        del read[:]
+        second = ask(changed)
+    assert read == walked
+    assert summary(first, second) == expected
+    assert second == ask(changed)  # as one walk reads them
 
 
 def test_the_rules_walk_and_the_index_walk_build_the_same_module_index():

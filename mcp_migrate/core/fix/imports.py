@@ -29,9 +29,16 @@ def _imported_names(module: cst.Module) -> list:
 
 
 def _imports_in(root: cst.CSTNode) -> tuple:
+    """The imports of `_imported_names` in one node. Within `statements_shared()`, a block's
+    statements are each read once (`per_node`), as `_uses_in` counts them: a pass that changes
+    one method of a class reads that method again, not the class's other methods."""
     found: list[tuple[str, str, str | None, str | None]] = []
-    for node in _statement_nodes(root):
-        if type(node) is cst.Import:
+    shared = sharing()
+    for node in _statement_nodes(root, cst.IndentedBlock) if shared else _statement_nodes(root):
+        if shared and type(node) is cst.IndentedBlock:  # its statements' answers, each remembered
+            for stmt in node.body:
+                found.extend(per_node("imports", stmt, _imports_in))
+        elif type(node) is cst.Import:
             for alias in node.names:
                 full = code_of(alias.name)
                 found.append((_asname(alias) or full.partition(".")[0], full, None, _asname(alias)))
@@ -45,15 +52,17 @@ def _imports_in(root: cst.CSTNode) -> tuple:
     return tuple(found)
 
 
-def _statement_nodes(root: cst.CSTNode):
+def _statement_nodes(root: cst.CSTNode, stop: type | None = None):
     """`iter_nodes(root)` without what lies below an expression, in the same order: no
     statement, so no import, is ever inside one (a class's whole body of calls and literals
-    is not walked to find the imports a preview's changed statement holds)."""
+    is not walked to find the imports a preview's changed statement holds). Nor below a node
+    of type `stop`, which is yielded."""
     stack = [root]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(child for child in reversed(children(current)) if type(child) not in NO_STATEMENT_BELOW)
+        if type(current) is not stop:
+            stack.extend(child for child in reversed(children(current)) if type(child) not in NO_STATEMENT_BELOW)
 
 
 def _asname(alias: cst.ImportAlias) -> str | None:
