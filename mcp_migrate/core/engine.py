@@ -138,9 +138,10 @@ class Analysis:
     #: The module's whole-tree indexes, shared by the rules' rewrites, the positions and the
     #: previews of this analysis (core.syntax.ModuleIndex).
     index: ModuleIndex | None = None
-    #: Where each top-level statement starts and ends, from the screen's `ast` tree when it
-    #: had one and a finding has a fix (core.positions.top_level_spans): the previews slice
-    #: the module's code by statement from the file instead of generating it.
+    #: Where each top-level statement starts and ends, and the statements of a class's or
+    #: function's body, from the screen's `ast` tree when it had one and a finding has a fix
+    #: (core.positions.top_level_spans): the previews slice the module's code by statement
+    #: from the file instead of generating it.
     spans: tuple | None = None
     #: The project view the analysis read the project through (core.project_view): its fixes
     #: and previews read the project's line length through it too.

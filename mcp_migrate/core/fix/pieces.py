@@ -10,7 +10,8 @@ against LibCST's tree (the leading lines, the block footers, the header and the 
 LibCST writes them). LibCST's code is not always the text: it loses a form feed, a lone CR,
 and some comment and blank lines at the end of a module; each of these shows in those checks
 or is declined outright. Where anything does not hold, every statement's code is generated,
-as before."""
+as before. Below a changed top-level class or function, its body's statements (and a replaced
+method's) are cut from its code the same way, with `ast`'s spans of them (core.positions.Span)."""
 
 from __future__ import annotations
 
@@ -97,11 +98,12 @@ def module_bytes(new: cst.Module, pieces: Pieces) -> bytes:
 def _changed_code(new: cst.Module, stmt: cst.BaseStatement, pieces: Pieces, present: set | None) -> str:
     """The code of a top-level statement a pass changed, with each statement below it that the
     parsed module holds written once per file and indentation (`_Written`): a class a fix
-    changes in one method is written in full by the first pass, and its other methods' code
-    reused by the rest (issue 37: most of langroid's previews, an 860-line client class). The
-    statements below are those of the parsed module's top-level statements the pass replaced
-    (not `present` in the new module: the changed one comes from one of them), each looked for
-    once per file."""
+    changes in one method has its other methods' code cut from the file (`_body_written`), and
+    the changed method's other statements once a pass replaces it (`_cut_replaced`); where a
+    cut declines, the first pass that writes a statement generates its code for the rest
+    (issue 37: most of langroid's previews, an 860-line client class). The statements below are
+    those of the parsed module's top-level statements the pass replaced (not `present` in the
+    new module: the changed one comes from one of them), each looked for once per file."""
     if isinstance(stmt, cst.SimpleStatementLine) or present is None:
         return new.code_for_node(stmt)
     for old in pieces.module.body:
