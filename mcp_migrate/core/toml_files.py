@@ -13,6 +13,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+#: What `parsed_toml` raises for a document that is not TOML.
+TOMLDecodeError = tomllib.TOMLDecodeError
+
 #: The text of each document parsed -> its table: a function of the text, wherever it was read.
 #: A run reads a few configuration files, each small; emptied when it holds `_KEPT`.
 _PARSED: dict = {}

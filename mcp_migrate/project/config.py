@@ -8,23 +8,17 @@ from __future__ import annotations
 
 import keyword
 import os
-import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.settings import STRATEGIES
-from mcp_migrate.core.toml_files import parsed_toml
+from mcp_migrate.core.toml_files import TOMLDecodeError, parsed_toml
 from mcp_migrate.project import selection
 from mcp_migrate.project.gitignore import PatternSet, glob_problem, walk_up
 from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular  # a FIFO named by --config must not hang
-
-if sys.version_info >= (3, 11):  # (core.catalog has loaded it already)
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 if TYPE_CHECKING:  # the flags' layer is built from a Config (project.overrides imports this module)
     from mcp_migrate.project.overrides import Overrides
@@ -116,7 +110,7 @@ def _load_toml(path: str) -> dict:
     shown = display_path(path)
     try:
         return parsed_toml(read_regular(path)[0].decode("utf-8"))
-    except tomllib.TOMLDecodeError as exc:
+    except TOMLDecodeError as exc:
         raise UnreadableConfig(f"{shown}: invalid TOML: {' '.join(str(exc).split())}") from None
     except UnicodeDecodeError as exc:
         raise UnreadableConfig(f"{shown}: invalid TOML: not UTF-8 text (at byte {exc.start})") from None
