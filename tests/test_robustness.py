@@ -5,6 +5,7 @@ fixed, the public API never raises, implicit concatenation costs linear time, a 
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 
 from mcp_migrate import check_source, fix_source
 from mcp_migrate.api import default_settings, fix_bytes, rule_previews
-from mcp_migrate.core import codes, syntax
+from mcp_migrate.core import codes, nesting, syntax
 from mcp_migrate.core.nesting import MAX_DEPTH, measure
 from mcp_migrate.core.settings import Settings
 
@@ -72,6 +73,93 @@ def test_the_nesting_limit_is_cpythons():
     with pytest.raises(SyntaxError):
         compile(deeper, "deeper.py", "exec")
     assert "201 nested brackets" in measure(deeper.encode()).problem()
+
+
+def _tree(source: str):
+    """`ast` of `source` under a recursion limit deep enough for a 3,001-link chain (the
+    engine's screens read a file on the main thread, where such a chain has no tree)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        return ast.parse(source)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+#: Small statements whose brackets and operators, counted over the whole file, could reach a
+#: limit: `measure` scans every byte, `within_limits` counts each statement's.
+MANY = "".join(f"def f{i}(a, b):\n    return (a + b) * [a - b] - {{a: b}}\n\n\n" for i in range(300))
+CHAIN = "x = " + " + ".join(["a"] * (nesting.MAX_CHAIN + 2)) + "\n"  # 3,001 operators
+
+
+def test_a_file_of_small_statements_is_shown_within_the_limits_without_the_scan(monkeypatch):
+    """A huge module's statements are each far from a limit: counting each one's bytes shows it
+    (issue 37: a gateway's 897 KB admin module cost 0.75 s of scanning, for nothing)."""
+    assert nesting._could_exceed(MANY.encode())
+    scanned = []
+    monkeypatch.setattr(nesting, "_scan", lambda data: scanned.append(data) or nesting.Nesting())
+    assert nesting.within_limits(MANY.encode(), ast.parse(MANY))
+    assert scanned == []
+
+
+def test_the_engine_measures_a_module_from_its_screen_tree(monkeypatch):
+    """The check hands the screens' tree to the nesting guard: a large module that passes the
+    screens is not scanned, and its findings are the same."""
+    scanned = []
+    scan = nesting._scan
+    monkeypatch.setattr(nesting, "_scan", lambda data: scanned.append(data) or scan(data))
+    assert codes_of(check_source(HEAD + MANY)) == ["RT004"]
+    assert scanned == []
+    assert codes_of(check_source(HEAD + MANY + CHAIN)) == ["E998"]
+
+
+@pytest.mark.parametrize("screen", [lambda syntax: True, None], ids=["screened", "assumed"])
+def test_a_module_a_rule_follows_is_measured_from_its_screen_tree(monkeypatch, screen):
+    """A helper module a rule reads alone (file_effects.rule_alone) is shown within the limits
+    from the tree its syntax screen read, not scanned byte by byte (a gateway's 572 KB main
+    module: 0.12 s); read without a screen, it is scanned, and one over a limit is refused."""
+    from mcp_migrate.rules.rt001_roots_request import RootsRequest
+    from mcp_migrate.vocabulary.file_effects import rule_alone
+
+    scanned = []
+    scan = nesting._scan
+    monkeypatch.setattr(nesting, "_scan", lambda data: scanned.append(data) or scan(data))
+    settings = default_settings()
+    assert rule_alone("helpers.py", MANY.encode(), settings, RootsRequest, screen) is not None
+    assert len(scanned) == (screen is None)
+    assert rule_alone("deep.py", (MANY + CHAIN).encode(), settings, RootsRequest, screen) is None
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        CHAIN,
+        MANY + "class C:\n    def g(self):\n        pass\n\n    def h(self):\n        " + CHAIN,
+        MANY + "def g(\n    a=" + CHAIN[4:-1] + ",\n):\n    pass\n",
+    ],
+    ids=["top level", "a method's statement", "a function's header"],
+)
+def test_a_statement_over_a_limit_is_not_shown_within_them(source):
+    """The statement that could reach a limit, alone or inside a class's method, is scanned:
+    `within_limits` says "not shown" and `measure` finds the chain, as before."""
+    assert not nesting.within_limits(source.encode(), _tree(source))
+    assert nesting.measure(source.encode()).problem() == "an expression chains 3001 operators (the limit is 3000)"
+
+
+@pytest.mark.parametrize("end", ["\\\n", "\\\r\n"])
+def test_a_statement_on_a_continued_line_leaves_the_file_to_the_scan(end):
+    """A line after a backslash continuation does not start at bracket depth 0 for the scanner's
+    counts: no statement is split there."""
+    source = MANY + "y = 1 " + end + "; z = 2\nw = 3\n"
+    tree = ast.parse(source)
+    assert tree.body[-2].lineno == tree.body[-3].lineno + 1  # `z = 2` starts on the continued line
+    assert not nesting.within_limits(source.encode(), tree)
+
+
+def test_a_lone_carriage_return_leaves_the_file_to_the_scan():
+    """Python's parser ends a line at a lone `\\r`; the offsets count `\\n` only."""
+    source = MANY.replace("\n\n\n", "\r\r\r")
+    assert not nesting.within_limits(source.encode(), ast.parse(source))
 
 
 def test_the_guard_skips_no_fixture():

@@ -93,7 +93,7 @@ def test_a_file_checked_again_is_neither_screened_nor_measured_again(tmp_path, m
     screened, measured = [], []
     screens, measure = screening._screens, engine.nesting_problem
     monkeypatch.setattr(screening, "_screens", lambda data, path, *a: screened.append(path) or screens(data, path, *a))
-    monkeypatch.setattr(engine, "nesting_problem", lambda data: measured.append(data) or measure(data))
+    monkeypatch.setattr(engine, "nesting_problem", lambda data, *a: measured.append(data) or measure(data, *a))
     shutil.copytree(FIXTURES / "plan" / project, tmp_path / project)
     monkeypatch.chdir(tmp_path)
     run = run_check([project], CheckOptions(jobs=1))

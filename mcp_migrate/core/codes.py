@@ -21,7 +21,7 @@ IO_ERROR_CODE = "E902"
 #: CPython's own 200 brackets, or a chain of thousands of operators), its process crashed on
 #: it, or valid syntax its grammar lacks. The file is not analysed; the run goes on.
 PARSER_LIMIT_CODE = "E998"
-#: A file over `max-file-size` bytes, or over one token per 4 of them (core.limits.beyond_limits):
+#: A file over `max-file-size` bytes, or over one token per 4 of them (core.limits.size_problem):
 #: not analysed (parsing is linear but heavy: about 0.3 GB of memory and 10 s per MB of source).
 FILE_TOO_LARGE_CODE = "E997"
 #: An internal error as the public API reports it (check_source's findings): not a rule finding.

@@ -214,7 +214,7 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     rules, audit = [rule for rule in settings.rules if rule.CODE in codes], decided.audit
     part = _in_part(data, path, settings, rules, tree) if problem is None else None
     if problem is None:
-        problem = _nesting_problem(data, part.data if part is not None else data, view_of(settings))
+        problem = _nesting_problem(data, part.data if part is not None else data, view_of(settings), tree)
     if problem is not None:
         result.findings.append(file_finding(path, *problem))
         return Analysis(None, [], result)
@@ -236,12 +236,13 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
         return Analysis(None, [], result)
 
 
-def _nesting_problem(data: bytes, source: bytes, view):
-    """core.limits.nesting_problem of the file, unless the view keeps the tree of `source`,
-    what LibCST parses of it (its partial source, a huge test module's), from a first check:
-    that check measured it within the limits. The measure reads every byte (0.63 s for a
-    1.26 MB module), which the check again paid a second time (issue 37)."""
-    return None if view.parsed(source) is not None else nesting_problem(data)
+def _nesting_problem(data: bytes, source: bytes, view, tree=None):
+    """core.limits.nesting_problem of the file (shown from the screens' `ast` tree, `tree`,
+    where it can be), unless the view keeps the tree of `source`, what LibCST parses of it
+    (its partial source, a huge test module's), from a first check: that check measured it
+    within the limits. The measure reads every byte (0.63 s for a 1.26 MB module), which the
+    check again paid a second time (issue 37)."""
+    return None if view.parsed(source) is not None else nesting_problem(data, tree)
 
 
 def too_large(path: str, size: int, limit: int) -> Finding:

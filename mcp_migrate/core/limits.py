@@ -15,7 +15,7 @@ from mcp_migrate.core.codes import (
     PARSER_LIMIT_CODE,
 )
 from mcp_migrate.core.messages import Message
-from mcp_migrate.core.nesting import measure
+from mcp_migrate.core.nesting import measure, within_limits
 from mcp_migrate.core.settings import Settings
 
 #: `max-file-size` bounds the parser's work in tokens too, at one token per this many bytes:
@@ -88,12 +88,6 @@ def _ascii_compatible(encoding: str) -> bool:
         return False
 
 
-def beyond_limits(data: bytes, settings: Settings):
-    """(code, message) when the file is too large (in bytes, or in tokens: BYTES_PER_TOKEN)
-    or too deeply nested to parse, else None."""
-    return size_problem(data, settings) or nesting_problem(data)
-
-
 def size_problem(data: bytes, settings: Settings):
     """(code, message) when the file is too large in bytes or in tokens, else None."""
     limit = settings.max_file_size
@@ -111,8 +105,12 @@ def size_problem(data: bytes, settings: Settings):
     return None
 
 
-def nesting_problem(data: bytes):
-    """(code, message) when the file is too deeply nested for LibCST's parser, else None."""
+def nesting_problem(data: bytes, tree=None):
+    """(code, message) when the file is too deeply nested for LibCST's parser, else None.
+    `tree`: the file's exact `ast` tree, when the screens read it, which can show the file
+    within the limits statement by statement (core.nesting.within_limits)."""
+    if tree is not None and within_limits(data, tree):
+        return None
     problem = measure(data).problem()
     if problem is not None:
         return PARSER_LIMIT_CODE, Message("not analysed: too deeply nested for the parser", problem)

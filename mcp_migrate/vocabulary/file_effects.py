@@ -23,7 +23,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.dispatch import run_rules
-from mcp_migrate.core.limits import beyond_limits, encoding_refusal
+from mcp_migrate.core.limits import encoding_refusal, nesting_problem, size_problem
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.screen import read as read_syntax
 from mcp_migrate.core.syntax import iter_nodes
@@ -50,12 +50,13 @@ def rule_alone(path: str, data: bytes, settings, rule_class, screen=None):
     of every parse refuse the bytes, or `screen` (the rule's test on the standard library's
     reading, when given) says no finding can be there. Unparsable bytes raise (the caller keeps
     what it makes of that)."""
-    if beyond_limits(data, settings) is not None or encoding_refusal(data) is not None:
-        return None  # too large or deep to parse (the guard of every parse): nothing we can see
-    if screen is not None:
-        syntax = read_syntax(data, path)
-        if syntax is not None and not screen(syntax):
-            return None
+    if size_problem(data, settings) is not None or encoding_refusal(data) is not None:
+        return None  # too large to parse: nothing we can see
+    syntax = read_syntax(data, path) if screen is not None else None
+    if syntax is not None and not screen(syntax):
+        return None
+    if nesting_problem(data, syntax.tree if syntax is not None and syntax.exact else None) is not None:
+        return None  # too deep to parse (the guard of every parse), shown from the screen's tree where it can be
     view = view_of(settings)
     module = view.parsed(data)
     if module is None:
