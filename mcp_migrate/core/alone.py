@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from mcp_migrate.core.lazy_regex import lazy_compile
-from mcp_migrate.core.screen import Syntax, all_nodes
+from mcp_migrate.core.screen import Syntax, all_nodes, index_nodes
 from mcp_migrate.core.sdk import mcp_module
 
 #: The statements read alone: top-level functions and classes (core.partial stands them in).
@@ -23,19 +23,44 @@ def nodes(node: ast.AST) -> Iterator[Any]:
     return all_nodes(node)
 
 
-def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings):
+class Indexed:
+    """Each definition's nodes by kind (core.screen.index_nodes), walked once for every question
+    the partial parse asks of it: its syntax screens read alone, the names it spells, the
+    attributes it keeps (issue 37: a 1.26 MB test module's 531 definitions were walked four
+    times each)."""
+
+    def __init__(self) -> None:
+        self._by: dict = {}
+
+    def of(self, stmt: ast.stmt) -> dict:
+        """The nodes of `stmt` (a statement of the tree being read: kept by its id) by kind."""
+        found = self._by.get(id(stmt))
+        if found is None:
+            found = self._by[id(stmt)] = index_nodes(stmt)
+        return found
+
+
+def screened_alone(tree: ast.Module, data: bytes, path: str, rules, settings, indexed: Indexed | None = None):
     """Whether a left rule's syntax screen (core.screen) holds on a definition read alone with
     the module's statements outside definitions (its settings, and the imports it can read:
     `_imports_spelled`): where a rule's evidence lies, by the rule's own reasoning (a `root_uri`
     parameter parsed with urlparse, a `"file"` scheme test, a call of an imported helper that
-    asks), not by a word."""
+    asks), not by a word. The definition's index (`indexed`) is the module's read alone, with
+    the imports' nodes after it, in the order `Syntax` would walk that module."""
     context = [stmt for stmt in tree.body if not isinstance(stmt, DEFINITIONS)]
     around = set().union(*(names_read(stmt) for stmt in context if type(stmt) not in _IMPORTS))
+    indexed = Indexed() if indexed is None else indexed
 
     def holds(stmt: ast.stmt) -> bool:
-        spelled = around | names_read(stmt, inside_strings=True)
+        own = indexed.of(stmt)
+        spelled = around | names_read(stmt, inside_strings=True, index=own)
         narrowed = [part for part in (_imports_spelled(node, spelled) for node in context) if part is not None]
-        syntax = Syntax(ast.Module(body=[*narrowed, stmt], type_ignores=[]), data, path)
+        module = ast.Module(body=[*narrowed, stmt], type_ignores=[])
+        by: dict = {ast.Module: [module]}
+        by.update((kind, list(found)) for kind, found in own.items())
+        for node in reversed(narrowed):  # the walk's stack takes the module's last statement first
+            index_nodes(node, by)
+        syntax = Syntax(module, data, path, index=by)
         return any(rule.screen_tree(syntax, settings) for rule in rules)
 
     return holds
@@ -75,20 +100,19 @@ def _imports_spelled(node: ast.stmt, spelled: set) -> ast.stmt | None:
     return ast.copy_location(narrowed, node) if names else None
 
 
-def names_read(stmt: Any, inside_strings: bool = False) -> set:
+def names_read(stmt: Any, inside_strings: bool = False, index: dict | None = None) -> set:
     """Every identifier a statement spells as a name, an attribute or a string: wider than a
     use, as a name can reach a function (`getattr(module, "name")`). With `inside_strings`, the
-    identifiers inside its strings too (a string annotation `"Client | None"` reads `Client`)."""
-    found = set()
-    for node in nodes(stmt):
-        kind = type(node)
-        if kind is ast.Name:
-            found.add(node.id)
-        elif kind is ast.Attribute:
-            found.add(node.attr)
-        elif kind is ast.Constant and type(node.value) is str:
-            if node.value.isidentifier():
-                found.add(node.value)
+    identifiers inside its strings too (a string annotation `"Client | None"` reads `Client`).
+    `index`: the statement's nodes by kind, where the caller has them (`Indexed`)."""
+    by = index_nodes(stmt) if index is None else index
+    found = {node.id for node in by.get(ast.Name, ())}
+    found.update(node.attr for node in by.get(ast.Attribute, ()))
+    for node in by.get(ast.Constant, ()):
+        value = node.value
+        if type(value) is str:
+            if value.isidentifier():
+                found.add(value)
             if inside_strings:
-                found.update(_WORD.findall(node.value))
+                found.update(_WORD.findall(value))
     return found

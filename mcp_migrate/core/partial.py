@@ -35,7 +35,8 @@ from collections import Counter
 from keyword import iskeyword
 from typing import Any, NamedTuple
 
-from mcp_migrate.core.alone import DEFINITIONS, names_read, nodes, screened_alone
+from mcp_migrate.core.alone import DEFINITIONS, Indexed, names_read, nodes, screened_alone
+from mcp_migrate.core.screen import child_nodes
 
 #: A module under this many bytes is parsed whole: its tree is small, and a stand-in saves
 #: little. (A module constant, not a setting: the lossless test sets it to 0 and 0.0 to check
@@ -94,10 +95,12 @@ def reduced(
         return None
     lines = data.split(b"\n")
     screens = tuple({token for rule in rules for token in rule.SCREEN})
+    indexed = Indexed()
     candidates, kept = _units(
-        tree, lines, (*ROOT_WORDS, *screens, *markers), screened_alone(tree, data, path, rules, settings)
+        tree, lines, (*ROOT_WORDS, *screens, *markers), screened_alone(tree, data, path, rules, settings, indexed)
     )
-    dropped = _unnamed(candidates, kept, lines, (*ROOT_WORDS, *screens))
+    dropped = _unnamed(candidates, kept, lines, (*ROOT_WORDS, *screens), indexed)
+    del indexed
     saved = sum(len(line) + 1 for unit in dropped for line in lines[unit.stmt.lineno - 1 : unit.end])
     if not dropped or saved < PARTIAL_MIN_SHARE * len(data):
         return None
@@ -221,7 +224,7 @@ def _module_names(tree: ast.Module) -> set:
             found.add(node.id)
         elif kind is ast.Constant and type(node.value) is str and node.value.isidentifier():
             found.add(node.value)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return found
 
 
@@ -230,7 +233,7 @@ def _first_line(stmt: Any) -> int:
     return decorators[0].lineno if decorators else stmt.lineno
 
 
-def _unnamed(candidates: list, kept: list, lines: list, words: tuple) -> list:
+def _unnamed(candidates: list, kept: list, lines: list, words: tuple, indexed: Indexed) -> list:
     """Of the `candidates`, those left out: none is named by the syntax that stays, and none
     names what a statement holding one of `words` binds (a helper that asks, a module setting
     made of roots, an alias of `list_roots`: a rule follows them to their readers and callers,
@@ -242,8 +245,8 @@ def _unnamed(candidates: list, kept: list, lines: list, words: tuple) -> list:
         if any(word in _text(lines, node) for word in words):
             loud |= _bound(node, lines, words)
     left = {id(unit): unit for unit in candidates}
-    names = {id(unit): names_read(unit.stmt) for unit in candidates}
-    kept_state = {id(unit): _instance_stores(unit.stmt) for unit in candidates}
+    names = {id(unit): names_read(unit.stmt, index=indexed.of(unit.stmt)) for unit in candidates}
+    kept_state = {id(unit): _instance_stores(indexed.of(unit.stmt)) for unit in candidates}
     while True:
         taken = [
             key for key, unit in left.items() if unit.stmt.name in named or names[key] & loud or kept_state[key] & named
@@ -257,16 +260,14 @@ def _unnamed(candidates: list, kept: list, lines: list, words: tuple) -> list:
             del left[key]
 
 
-def _instance_stores(stmt: Any) -> set:
-    """The attributes a definition sets on its instance or class (`self._paths = ...`): a
-    method that stays may read them (a mock's `return_value` set in a test is no such state)."""
+def _instance_stores(index: dict) -> set:
+    """The attributes a definition (its nodes by kind, `Indexed`) sets on its instance or class
+    (`self._paths = ...`): a method that stays may read them (a mock's `return_value` set in a
+    test is no such state)."""
     return {
         node.attr
-        for node in nodes(stmt)
-        if type(node) is ast.Attribute
-        and type(node.ctx) is ast.Store
-        and type(node.value) is ast.Name
-        and node.value.id in ("self", "cls")
+        for node in index.get(ast.Attribute, ())
+        if type(node.ctx) is ast.Store and type(node.value) is ast.Name and node.value.id in ("self", "cls")
     }
 
 
@@ -381,14 +382,14 @@ def _uses(stmt: Any, lines: list) -> Counter:
         elif kind is ast.ExceptHandler or kind is ast.MatchAs or kind is ast.MatchStar or kind in _TYPE_PARAMS:
             if node.name:
                 counts[node.name] += 1
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
         elif kind is ast.MatchMapping:
             if node.rest:
                 counts[node.rest] += 1
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
         elif kind is ast.MatchClass:
             counts.update(node.kwd_attrs)
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
         elif kind is ast.JoinedStr:
             stack.extend(value for value in node.values if type(value) is not ast.Constant)
         elif kind is ast.Constant:
@@ -397,13 +398,13 @@ def _uses(stmt: Any, lines: list) -> Counter:
         elif kind in DEFINITIONS:
             stack.extend(_parts(node, decorators=True))
         else:
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
     return counts
 
 
 def _parts(stmt: Any, decorators: bool) -> list:
     """A definition's children as LibCST's count walks them: its own name is no use."""
-    return [child for child in ast.iter_child_nodes(stmt) if decorators or child not in stmt.decorator_list]
+    return [child for child in child_nodes(stmt) if decorators or child not in stmt.decorator_list]
 
 
 def _string_names(node: ast.Constant, lines: list) -> list:

@@ -159,6 +159,42 @@ def parsed(data: bytes | str) -> ast.Module | None:
         return None
 
 
+def index_nodes(node: ast.AST, by: dict | None = None) -> dict:
+    """The syntax nodes under `node` (itself included) by kind, each kind's in `all_nodes`'s
+    order, added to `by` where given: what `Syntax` reads a module from."""
+    if by is None:
+        by = {}
+    stack: list = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    node_type, plans = ast.AST, _SPLIT_PLANS
+    # all_nodes' walk, written out: through the generator, every screened file's index took
+    # 1.3-1.4x as long (test_admin.py: 0.061 s against 0.043 s).
+    while stack:  # an explicit stack: no recursion limit on deeply nested code
+        node = pop()
+        if node is None:  # from a list field (`{**x}`'s key)
+            continue
+        kind = node.__class__
+        bucket = by.get(kind)
+        if bucket is None:
+            by[kind] = [node]
+        else:
+            bucket.append(node)
+        ones, manies, unknown = plans.get(kind) or _split_plan(kind)
+        for name in ones:
+            value = getattr(node, name, None)
+            if value is not None:
+                push(value)
+        for name in manies:
+            extend(getattr(node, name, None) or ())
+        for name in unknown:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                extend(item for item in value if isinstance(item, node_type))
+            elif isinstance(value, node_type):
+                push(value)
+    return by
+
+
 class Syntax:
     """What one file's code holds: its nodes by kind, and the identifiers and strings of its
     code; `path` is the file's (a screen may look beside it: RT001's imported helpers);
@@ -167,41 +203,16 @@ class Syntax:
     turned into assignments (`read`): its names, calls, literals and lines are the file's, its
     columns on those lines are not, so no position is taken from it."""
 
-    def __init__(self, tree: ast.Module, data: bytes, path: str = "", exact: bool = True, outer=None) -> None:
+    def __init__(
+        self, tree: ast.Module, data: bytes, path: str = "", exact: bool = True, outer=None, index: dict | None = None
+    ) -> None:
         self.tree, self.data, self.path, self.exact = tree, data, path, exact
         #: For a definition read alone (`helper_screens.doing_words`), its module's Syntax: what
         #: the module imports and binds around it. Else None.
         self.outer = outer
-        by: dict = {}
-        stack: list = [tree]
-        pop, push, extend = stack.pop, stack.append, stack.extend
-        node_type, plans = ast.AST, _SPLIT_PLANS
-        # all_nodes' walk, written out: through the generator, every screened file's index
-        # took 1.3-1.4x as long (test_admin.py: 0.061 s against 0.043 s).
-        while stack:  # an explicit stack: no recursion limit on deeply nested code
-            node = pop()
-            if node is None:  # from a list field (`{**x}`'s key)
-                continue
-            kind = node.__class__
-            bucket = by.get(kind)
-            if bucket is None:
-                by[kind] = [node]
-            else:
-                bucket.append(node)
-            ones, manies, unknown = plans.get(kind) or _split_plan(kind)
-            for name in ones:
-                value = getattr(node, name, None)
-                if value is not None:
-                    push(value)
-            for name in manies:
-                extend(getattr(node, name, None) or ())
-            for name in unknown:
-                value = getattr(node, name, None)
-                if value.__class__ is list:
-                    extend(item for item in value if isinstance(item, node_type))
-                elif isinstance(value, node_type):
-                    push(value)
-        self._by = by
+        #: `index`: `index_nodes(tree)`, where the caller made it from parts it had indexed already
+        #: (core.alone: a definition read alone with the imports it can read).
+        self._by = index_nodes(tree) if index is None else index
 
     def of(self, *kinds: type) -> list:
         """The nodes of these kinds (in no particular order)."""
