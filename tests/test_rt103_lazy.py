@@ -195,6 +195,37 @@ def test_a_containment_check_against_roots_works_it_out():
     assert "origins" in rule.__dict__
 
 
+def test_once_the_flow_is_known_a_call_handing_no_roots_looks_up_no_callee(monkeypatch):
+    """A call that is no `if` test is followed into another module only when it hands that
+    module roots: once the file's flow is worked out, its arguments are asked first (issue 37:
+    a gateway's admin module looked up 12,000 callees for none)."""
+    looked: list = []
+    original = RootsAsSandbox._project_callee
+
+    def callee(self, node, view):
+        looked.append(cst.Module([]).code_for_node(node))
+        return original(self, node, view)
+
+    monkeypatch.setattr(RootsAsSandbox, "_project_callee", callee)
+    rule, found = _run(
+        ASKS_NOTHING
+        + "\n\nasync def read(ctx: Context, p: str) -> str:\n"
+        + "    for r in (await ctx.session.list_roots()).roots:\n"
+        + "        if p.startswith(str(r.uri)):\n"
+        + "            return p\n"
+        + "    raise PermissionError(p)\n"
+        + "\n\nasync def later(ctx: Context, p: str) -> None:\n"
+        + "    roots = await ctx.session.list_roots()\n"
+        + "    log(p)\n"
+        + "    hand(roots)\n"
+        + "    if allowed(p):\n"
+        + "        log(p)\n"
+    )
+    assert "origins" in rule.__dict__ and len(found) == 1
+    assert looked[-2:] == ["hand(roots)", "allowed(p)"]
+    assert looked.count("log(p)") == 0
+
+
 @pytest.mark.parametrize("check", ['p.startswith("/srv")', '"/srv".startswith(p)'])
 def test_a_literal_side_asks_nothing(check):
     rule, found = _run(ASKS_NOTHING + f"\n\ndef inside(p):\n    return {check}\n")

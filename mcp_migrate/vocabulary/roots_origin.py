@@ -33,6 +33,7 @@ most), and answers per expression with `origin(expr, scope, bound)`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 
@@ -77,6 +78,14 @@ _UNDER = frozenset(
 )
 #: Methods that put a value into the collection they are called on.
 EXTENDERS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "extendleft", "union"})
+
+
+#: The comprehensions whose variables the nodes inside them may read.
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+#: The nodes `Origins._note` records (besides the names and attributes that make a source).
+_NOTED = frozenset(
+    {cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For, cst.WithItem, cst.Return, cst.Call}
+)
 
 
 @dataclass
@@ -135,7 +144,8 @@ class Origins:
         stack: list = [(module, self.module, None, ())]
         while stack:
             node, scope, cls, comps = stack.pop()
-            if isinstance(node, cst.FunctionDef):
+            kind = type(node)  # LibCST's node classes are final: `is` tests what `isinstance` would, faster
+            if kind is cst.FunctionDef:
                 inner = Scope(node, scope, cls, params=[p.name.value for p in parameters(node.params)])
                 self.scopes[id(node)] = inner
                 self.by_name.setdefault(node.name.value, []).append(inner)
@@ -148,13 +158,13 @@ class Origins:
                         inner.names[param.name.value] = frozenset({OWN})
                 stack.extend((child, inner, None, ()) for child in children(node.body))
                 continue
-            if isinstance(node, cst.ClassDef):
+            if kind is cst.ClassDef:
                 stack.extend((child, scope, node, ()) for child in children(node.body))
                 continue
-            if isinstance(node, cst.Lambda):
+            if kind is cst.Lambda:
                 continue
-            self._note(node, scope, comps)
-            if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            self._note(node, kind, scope, comps)
+            if kind in _COMPREHENSIONS:
                 comps = (*comps, node)
             stack.extend((child, scope, cls, comps) for child in children(node))
 
@@ -193,30 +203,35 @@ class Origins:
             return False
         return self._root_annotation(expr, strings=False)
 
-    def _note(self, node: cst.CSTNode, scope: Scope, comps: tuple) -> None:
-        kind = type(node)
-        if kind is cst.Attribute and not self.sourced:
-            attr = node.attr.value  # type: ignore[attr-defined]
-            self.sourced = attr == "list_roots" or attr in self.root_types
-        elif kind is cst.Name and not self.sourced:
-            self.sourced = node.value in self.root_types  # type: ignore[attr-defined]
-        if isinstance(node, cst.Assign):
+    def _note(self, node: Any, kind: type, scope: Scope, comps: tuple) -> None:
+        if kind is cst.Attribute:
+            if not self.sourced:
+                attr = node.attr.value
+                self.sourced = attr == "list_roots" or attr in self.root_types
+            return
+        if kind is cst.Name:
+            if not self.sourced:
+                self.sourced = node.value in self.root_types
+            return
+        if kind not in _NOTED:
+            return
+        if kind is cst.Assign:
             for target in node.targets:
                 self._bind(scope, target.target, node.value, "assign")
-        elif isinstance(node, cst.AnnAssign) and node.value is not None:
+        elif kind is cst.AnnAssign and node.value is not None:
             self._bind(scope, node.target, node.value, "assign")
-        elif isinstance(node, cst.AugAssign):
+        elif kind is cst.AugAssign:
             if not _text(node.value):  # `text += f"{root}\n"` builds a string, not a collection
                 self._bind(scope, node.target, node.value, "extend")
-        elif isinstance(node, cst.NamedExpr):
+        elif kind is cst.NamedExpr:
             self._bind(scope, node.target, node.value, "assign")
-        elif isinstance(node, (cst.For,)):
+        elif kind is cst.For:
             scope.bindings.append((node.target, node.iter, "loop"))
-        elif isinstance(node, cst.WithItem) and node.asname is not None:
+        elif kind is cst.WithItem and node.asname is not None:
             scope.bindings.append((node.asname.name, node.item, "assign"))
-        elif isinstance(node, cst.Return) and node.value is not None:
+        elif kind is cst.Return and node.value is not None:
             scope.returns.append(node.value)
-        elif isinstance(node, cst.Call):
+        elif kind is cst.Call:
             scope.calls.append((node, comps))
             func = node.func
             if isinstance(func, cst.Attribute) and func.attr.value in EXTENDERS and node.args:
@@ -329,44 +344,48 @@ class Origins:
         """Where `expr` comes from roots: a set of OWN / PASSED, empty when it does not.
         `bound`: comprehension variables in force (name -> origins)."""
         found: frozenset = frozenset()
-        if isinstance(expr, cst.Name):
-            if bound and expr.value in bound:
-                return bound[expr.value]
-            return self.name(expr.value, scope)
-        if isinstance(expr, cst.Attribute):
-            inner = self.origin(expr.value, scope, bound)
+        # LibCST's node classes are final: `type(...) is` tests what `isinstance` would, without
+        # the ABC check a miss costs (`_collect`), but mypy narrows no variable by it: `node`.
+        node: Any = expr
+        kind = type(node)
+        if kind is cst.Name:
+            if bound and node.value in bound:
+                return bound[node.value]
+            return self.name(node.value, scope)
+        if kind is cst.Attribute:
+            inner = self.origin(node.value, scope, bound)
             if inner:
                 return inner
             owner = _class_of(scope)
-            if _is_self(expr.value) and owner is not None and self.class_attrs.get((id(owner), expr.attr.value)):
+            if _is_self(node.value) and owner is not None and self.class_attrs.get((id(owner), node.attr.value)):
                 return frozenset({OWN})
-            return frozenset({OWN}) if expr.attr.value in self.attrs else frozenset()
-        if isinstance(expr, cst.Await):
-            return self.origin(expr.expression, scope, bound)
-        if isinstance(expr, cst.Subscript):
-            return self.origin(expr.value, scope, bound)
-        if isinstance(expr, cst.Call):
-            return self._call(expr, scope, bound)
-        if isinstance(expr, cst.BinaryOperation):
-            return self.origin(expr.left, scope, bound) | self.origin(expr.right, scope, bound)
-        if isinstance(expr, cst.BooleanOperation):
-            return self.origin(expr.left, scope, bound) | self.origin(expr.right, scope, bound)
-        if isinstance(expr, cst.IfExp):
-            return self.origin(expr.body, scope, bound) | self.origin(expr.orelse, scope, bound)
-        if isinstance(expr, cst.FormattedString):
-            for part in expr.parts:
+            return frozenset({OWN}) if node.attr.value in self.attrs else frozenset()
+        if kind is cst.Await:
+            return self.origin(node.expression, scope, bound)
+        if kind is cst.Subscript:
+            return self.origin(node.value, scope, bound)
+        if kind is cst.Call:
+            return self._call(node, scope, bound)
+        if kind is cst.BinaryOperation:
+            return self.origin(node.left, scope, bound) | self.origin(node.right, scope, bound)
+        if kind is cst.BooleanOperation:
+            return self.origin(node.left, scope, bound) | self.origin(node.right, scope, bound)
+        if kind is cst.IfExp:
+            return self.origin(node.body, scope, bound) | self.origin(node.orelse, scope, bound)
+        if kind is cst.FormattedString:
+            for part in node.parts:
                 if isinstance(part, cst.FormattedStringExpression):
                     found |= self.origin(part.expression, scope, bound)
             return found
-        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        if kind is cst.ListComp or kind is cst.SetComp or kind is cst.GeneratorExp:
             inner_bound = self.comprehension(expr, scope, bound)
-            comp: cst.CompFor | None = expr.for_in
+            comp: cst.CompFor | None = node.for_in
             while comp is not None:
                 found |= self.origin(comp.iter, scope, inner_bound)
                 comp = comp.inner_for_in
-            return found | self.origin(expr.elt, scope, inner_bound)
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set)):
-            for element in expr.elements:
+            return found | self.origin(node.elt, scope, inner_bound)
+        if kind is cst.List or kind is cst.Tuple or kind is cst.Set:
+            for element in node.elements:
                 found |= self.origin(element.value, scope, bound)
             return found
         return frozenset()
