@@ -231,6 +231,31 @@ def test_one_hop_same_module_and_across_modules(tmp_path, monkeypatch):
     assert effects_via(callers, (None, "_local"), view) == {ASKS: (callers, (None, "_local"))}
 
 
+def test_a_module_checked_and_imported_is_summarised_once(tmp_path, monkeypatch):
+    """The summary of a file's own bytes (vocabulary.builders) and of the same module imported
+    by another check are one: `effects_of` keeps it by the bytes' digest (issue 37)."""
+    from mcp_migrate.vocabulary import effects
+
+    root = _tree(tmp_path)
+    monkeypatch.chdir(root)
+    summarised = []
+    monkeypatch.setattr(
+        effects, "effects_in", lambda data, full=True: summarised.append(full) or _EFFECTS_IN(data, full)
+    )
+    view = ProjectView()
+    helpers = os.path.join(root, "pkg_tools", "helpers.py")
+    with open(helpers, "rb") as handle:
+        own = effects.effects_of(handle.read(), view)
+    assert effects.module_effects(helpers, view, full=True) is own
+    assert effects.effects_of(b"", view) is effects.module_effects(os.path.join(root, "missing.py"), view)
+    assert summarised == [True]
+    assert set(effects.module_effects(helpers, view).doing(ASKS)) == {(None, "get_dirs")}
+    assert summarised == [True, False]  # a summary without `full` is its own
+
+
+_EFFECTS_IN = effects_in
+
+
 def test_imported_effects_through_a_package_reexport(tmp_path, monkeypatch):
     root = _tree(tmp_path)
     monkeypatch.chdir(root)

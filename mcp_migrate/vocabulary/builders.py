@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from mcp_migrate.core.project_view import view_of
-from mcp_migrate.vocabulary.effects import SENDS_METHOD_PARAM, effects_in
+from mcp_migrate.vocabulary.effects import SENDS_METHOD_PARAM, effects_of
 from mcp_migrate.vocabulary.imported_asks import imported_effects
 from mcp_migrate.vocabulary.wrappers import callee_key, imported_target
 
@@ -64,7 +64,7 @@ def _callee_effects(context, resolver, func, ancestors: list):
             return None
         own = context.memo.get("effects")
         if own is None:
-            own = context.memo["effects"] = effects_in(context.data)
+            own = context.memo["effects"] = effects_of(context.data, view_of(context.settings))
         return own.of(key)
     target = imported_target(func, resolver) if path and not path.startswith("<") else None
     if target is None:
