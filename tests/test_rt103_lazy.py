@@ -182,15 +182,18 @@ def test_a_file_that_asks_no_origin_works_none_out():
     assert "skeleton" in rule.__dict__  # its calls of `uri_path` were asked about
 
 
+#: A function that checks a path against the roots it asks for.
+CHECKS_ROOTS = (
+    "\n\nasync def read(ctx: Context, p: str) -> str:\n"
+    "    for r in (await ctx.session.list_roots()).roots:\n"
+    "        if p.startswith(str(r.uri)):\n"
+    "            return p\n"
+    "    raise PermissionError(p)\n"
+)
+
+
 def test_a_containment_check_against_roots_works_it_out():
-    rule, found = _run(
-        ASKS_NOTHING
-        + "\n\nasync def read(ctx: Context, p: str) -> str:\n"
-        + "    for r in (await ctx.session.list_roots()).roots:\n"
-        + "        if p.startswith(str(r.uri)):\n"
-        + "            return p\n"
-        + "    raise PermissionError(p)\n"
-    )
+    rule, found = _run(ASKS_NOTHING + CHECKS_ROOTS)
     assert found == [(18, 12, "`p.startswith(str(r.uri))` is an unsound access check against client roots")]
     assert "origins" in rule.__dict__
 
@@ -209,11 +212,7 @@ def test_once_the_flow_is_known_a_call_handing_no_roots_looks_up_no_callee(monke
     monkeypatch.setattr(RootsAsSandbox, "_project_callee", callee)
     rule, found = _run(
         ASKS_NOTHING
-        + "\n\nasync def read(ctx: Context, p: str) -> str:\n"
-        + "    for r in (await ctx.session.list_roots()).roots:\n"
-        + "        if p.startswith(str(r.uri)):\n"
-        + "            return p\n"
-        + "    raise PermissionError(p)\n"
+        + CHECKS_ROOTS
         + "\n\nasync def later(ctx: Context, p: str) -> None:\n"
         + "    roots = await ctx.session.list_roots()\n"
         + "    log(p)\n"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from mcp_migrate.api import check_bytes, default_settings
-from mcp_migrate.core import engine, screen, screening
+from mcp_migrate.core import ast_nodes, engine, screen, screening
 from mcp_migrate.core.sdk import EXAMPLE_IMPORT
 from mcp_migrate.rules import all_rules
 
@@ -638,7 +638,7 @@ def test_child_nodes_are_iter_child_nodes_less_contexts_and_operators():
             continue
         for node in ast.walk(tree):
             expected = [c for c in ast.iter_child_nodes(node) if not isinstance(c, holds_nothing)]
-            assert [id(c) for c in screen.child_nodes(node)] == [id(c) for c in expected], (path, node)
+            assert [id(c) for c in ast_nodes.child_nodes(node)] == [id(c) for c in expected], (path, node)
             compared += 1
     assert compared > 50_000
 
@@ -678,12 +678,16 @@ def test_a_node_class_whose_signature_cannot_be_read_has_every_value_tested(monk
     signature falls back to testing each field's value, and loses no node."""
     tree = ast.parse("d = {**x, 'a': f(y)}\n")
     monkeypatch.setattr(ast.Dict, "__doc__", "a mapping display")
-    monkeypatch.setattr(screen, "_PLANS", {})
-    monkeypatch.setattr(screen, "_SPLIT_PLANS", {})
-    assert screen._plan(ast.Dict) == (("keys", screen._UNKNOWN), ("values", screen._UNKNOWN))
+    monkeypatch.setattr(ast_nodes, "_PLANS", {})
+    monkeypatch.setattr(ast_nodes, "_SPLIT_PLANS", {})
+    assert ast_nodes._plan(ast.Dict) == (("keys", ast_nodes._UNKNOWN), ("values", ast_nodes._UNKNOWN))
     found = screen.Syntax(tree, b"")._by
     assert sorted(node.id for node in found[ast.Name]) == ["d", "f", "x", "y"]
-    assert [child.__class__ for child in screen.child_nodes(tree.body[0].value)] == [ast.Constant, ast.Name, ast.Call]
+    assert [child.__class__ for child in ast_nodes.child_nodes(tree.body[0].value)] == [
+        ast.Constant,
+        ast.Name,
+        ast.Call,
+    ]
 
 
 def _parsed(path: Path):
@@ -971,11 +975,11 @@ class C(Base, metaclass=Meta):
 
 
 def test_the_walk_gives_every_syntax_node_ast_walk_gives():
-    """core.screen.all_nodes, which core.alone reads definitions with: the nodes of `ast.walk`,
+    """core.ast_nodes.all_nodes, which core.alone reads definitions with: the nodes of `ast.walk`,
     but for the expression contexts and operators, which hold no syntax."""
     tree = ast.parse(_EVERY_FORM)
     plain = (ast.expr_context, ast.boolop, ast.operator, ast.unaryop, ast.cmpop)
     expected = [node for node in ast.walk(tree) if not isinstance(node, plain)]
-    walked = list(screen.all_nodes(tree))
+    walked = list(ast_nodes.all_nodes(tree))
     assert len(walked) == len(expected) and {id(n) for n in walked} == {id(n) for n in expected}
     assert len(expected) > 150  # (the sample is not trivial)

@@ -6,25 +6,25 @@ is left out of a huge test module's partial parse."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from typing import Any
 
+from mcp_migrate.core.ast_nodes import all_nodes, index_nodes
 from mcp_migrate.core.lazy_regex import lazy_compile
-from mcp_migrate.core.screen import Syntax, all_nodes, index_nodes
+from mcp_migrate.core.screen import Syntax
 from mcp_migrate.core.sdk import mcp_module
 
 #: The statements read alone: top-level functions and classes (core.partial stands them in).
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def nodes(node: ast.AST) -> Iterator[Any]:
-    """core.screen.all_nodes (`ast.walk`'s nodes, in no set order), typed loosely: the code tests
+def nodes(node: ast.AST) -> list[Any]:
+    """core.ast_nodes.all_nodes (`ast.walk`'s nodes, in no set order), typed loosely: the code tests
     their kinds with `type(...) is`, and every use collects a set."""
     return all_nodes(node)
 
 
 class Indexed:
-    """Each definition's nodes by kind (core.screen.index_nodes), walked once for every question
+    """Each definition's nodes by kind (core.ast_nodes.index_nodes), walked once for every question
     the partial parse asks of it: its syntax screens read alone, the names it spells, the
     attributes it keeps (issue 37: a 1.26 MB test module's 531 definitions were walked four
     times each)."""

@@ -26,6 +26,7 @@ import ast
 import re
 from typing import NamedTuple, cast
 
+from mcp_migrate.core.ast_nodes import first_line
 from mcp_migrate.core.lazy_regex import lazy_compile
 
 #: Beyond these the file is not parsed. The parse runs on a thread with a 512 MB stack
@@ -223,12 +224,6 @@ class _NoSplit(Exception):
     """A statement starts on a line that continues the one before it."""
 
 
-def _first_line(stmt: ast.stmt) -> int:
-    """A statement's first line: its first decorator's, for a decorated definition."""
-    decorators = getattr(stmt, "decorator_list", None)
-    return decorators[0].lineno if decorators else stmt.lineno
-
-
 def _split_at(data: bytes, start: int) -> int:
     """`start`, a line's first byte, unless the line before ends in a backslash (`_NoSplit`)."""
     if data[max(start - 3, 0) : start].rstrip(b"\r\n")[-1:] == b"\\":
@@ -239,7 +234,7 @@ def _split_at(data: bytes, start: int) -> int:
 def _statements_fit(data: bytes, statements: list, begin: int, end: int, starts: list) -> bool:
     """Whether each statement's bytes, the first from `begin`, the last to `end`, are within
     the limits (`within_limits`)."""
-    firsts = [_first_line(stmt) for stmt in statements]
+    firsts = [first_line(stmt) for stmt in statements]
     for i, stmt in enumerate(statements):
         start = begin if i == 0 else starts[firsts[i] - 1]
         stop = starts[firsts[i + 1] - 1] if i + 1 < len(statements) else end
@@ -248,8 +243,8 @@ def _statements_fit(data: bytes, statements: list, begin: int, end: int, starts:
         if stop <= start or not _could_exceed(data, start, stop):
             continue
         body = stmt.body if stmt.__class__ in _SPLIT else None
-        if body and _first_line(body[0]) > firsts[i]:
-            header = _split_at(data, starts[_first_line(body[0]) - 1])
+        if body and first_line(body[0]) > firsts[i]:
+            header = _split_at(data, starts[first_line(body[0]) - 1])
             if _could_exceed(data, start, header) and _scan(data[start:header]).problem() is not None:
                 return False
             if not _statements_fit(data, body, header, stop, starts):

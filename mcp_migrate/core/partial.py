@@ -36,7 +36,7 @@ from keyword import iskeyword
 from typing import Any, NamedTuple
 
 from mcp_migrate.core.alone import DEFINITIONS, Indexed, names_read, nodes, screened_alone
-from mcp_migrate.core.screen import child_nodes
+from mcp_migrate.core.ast_nodes import child_nodes, first_line
 
 #: A module under this many bytes is parsed whole: its tree is small, and a stand-in saves
 #: little. (A module constant, not a setting: the lossless test sets it to 0 and 0.0 to check
@@ -119,7 +119,7 @@ def reduced(
         cursor = unit.end
         ends[unit.top] = max(ends[unit.top], unit.end)
     out.append(b"\n".join(lines[cursor:]))
-    spans = tuple((_first_line(stmt), ends[i]) for i, stmt in enumerate(tree.body))
+    spans = tuple((first_line(stmt), ends[i]) for i, stmt in enumerate(tree.body))
     return Reduced(b"".join(out), tuple(blocks), spans)
 
 
@@ -175,7 +175,7 @@ def _quiet(stmt: Any, top: int, lines: list, words: tuple, screened) -> _Unit | 
     end = _block_end(lines, stmt)
     if end is None:
         return None
-    text = b"\n".join(lines[_first_line(stmt) - 1 : end])
+    text = b"\n".join(lines[first_line(stmt) - 1 : end])
     if any(word in text for word in words) or screened(stmt):
         return None
     return _Unit(stmt, end, top)
@@ -228,11 +228,6 @@ def _module_names(tree: ast.Module) -> set:
     return found
 
 
-def _first_line(stmt: Any) -> int:
-    decorators = getattr(stmt, "decorator_list", None)
-    return decorators[0].lineno if decorators else stmt.lineno
-
-
 def _unnamed(candidates: list, kept: list, lines: list, words: tuple, indexed: Indexed) -> list:
     """Of the `candidates`, those left out: none is named by the syntax that stays, and none
     names what a statement holding one of `words` binds (a helper that asks, a module setting
@@ -272,7 +267,7 @@ def _instance_stores(index: dict) -> set:
 
 
 def _text(lines: list, node: Any) -> bytes:
-    first = _first_line(node) if isinstance(node, ast.stmt) else node.lineno
+    first = first_line(node) if isinstance(node, ast.stmt) else node.lineno
     return b"\n".join(lines[first - 1 : node.end_lineno])
 
 

@@ -24,6 +24,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from mcp_migrate.core.anchors import Anchor, anchor
+from mcp_migrate.core.ast_nodes import first_line
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.screen import alias_line, parsed, read_aliases_assigned
 from mcp_migrate.core.syntax import ModuleIndex
@@ -290,9 +291,8 @@ _ONE_BODY = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 def _spans_of(statements: list) -> tuple:
     spans = []
     for stmt in statements:
-        decorators = getattr(stmt, "decorator_list", None)
         body = _spans_of(stmt.body) if stmt.__class__ in _ONE_BODY else None
-        spans.append(Span(decorators[0].lineno if decorators else stmt.lineno, stmt.end_lineno, body))
+        spans.append(Span(first_line(stmt), stmt.end_lineno, body))
     return tuple(spans)
 
 

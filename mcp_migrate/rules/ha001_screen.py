@@ -8,11 +8,11 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from mcp_migrate.core.ast_nodes import child_nodes
 from mcp_migrate.core.byte_code import GAP, ends_before, whole_words
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
-from mcp_migrate.core.screen import child_nodes
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import positional as screen_positional
 from mcp_migrate.core.screen import string as screen_string

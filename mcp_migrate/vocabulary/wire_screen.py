@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ast
 
-from mcp_migrate.core.screen import child_nodes, holding_statement, last_identifier, string
+from mcp_migrate.core.ast_nodes import child_nodes
+from mcp_migrate.core.screen import holding_statement, last_identifier, string
 from mcp_migrate.vocabulary.wire_names import FORWARDS, constant_in_code
 
 #: What `where` answers: a message's `"method"`; a call's argument (the callee, by its name or its
