@@ -322,7 +322,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
     # real file's text, which is what a reader and the fixer see (core/preserve.py).
     text = data.decode(module.encoding)
     has_markers = any(marker in data for marker in MARKERS)
-    suppressions = SuppressionIndex.from_text(text) if has_markers else SuppressionIndex([])
+    suppressions = SuppressionIndex.from_text(text, tree) if has_markers else SuppressionIndex([])
     if reports:
         test_code = in_test_code(path)
         private = _decide_fixes(reports, module, settings, rules, test_code, index, path)

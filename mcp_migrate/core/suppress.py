@@ -19,11 +19,13 @@ nor previewed, in the one analysis of the file.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 
+from mcp_migrate.core.ast_nodes import first_line
 from mcp_migrate.core.codes import UNFILTERED_CODES
 from mcp_migrate.core.lazy_regex import lazy_compile
 
@@ -57,15 +59,21 @@ def _codes(match) -> tuple:
     return tuple(c.upper() for c in _SPLIT.split(match.group(1)) if c)
 
 
+def comments_strict(text: str) -> list:
+    """(line, 0-based column, comment text, comment-only line?) for every comment token; the
+    tokenizer's error where it cannot read the text."""
+    found = []
+    for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+        if tok.type == tokenize.COMMENT:
+            found.append((tok.start[0], tok.start[1], tok.string, tok.line[: tok.start[1]].strip() == ""))
+    return found
+
+
 def comments(text: str):
     """(line, 0-based column, comment text, comment-only line?) for every comment token;
     a regex fallback when the tokenizer disagrees with the parser (newer syntax)."""
     try:
-        found = []
-        for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
-            if tok.type == tokenize.COMMENT:
-                found.append((tok.start[0], tok.start[1], tok.string, tok.line[: tok.start[1]].strip() == ""))
-        return found
+        return comments_strict(text)
     except (tokenize.TokenError, IndentationError, SyntaxError):
         found = []
         for no, line in enumerate(text.splitlines(), 1):
@@ -73,6 +81,64 @@ def comments(text: str):
             if idx >= 0:
                 found.append((no, idx, line[idx:], line[:idx].strip() == ""))
         return found
+
+
+#: What every suppression comment holds (its regexes: `noqa` in any case); a line without one
+#: holds none (`marked_comments`).
+_MARKED = lazy_compile(r"(?i:noqa)|mcp-migrate|lint-fixme|lint-ignore")
+#: The statements `marked_comments` reads a body statement of rather than all of.
+_BODIES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def marked_comments(text: str, tree=None) -> list:
+    """`comments(text)` of the lines a suppression can be on (`_MARKED`), with comments of other
+    lines around them: where `tree` (the file's `ast` tree) shows the statements, only each
+    statement holding such a line is tokenized (a method's, in a class or a function; a comment
+    line between statements, alone), as the tokenizer would read it in the file: a statement
+    starts where no bracket or string is open (issue 37: a gateway's 572 KB main module, with
+    findings and one `# noqa`, was tokenized whole, 0.3 s). Without a tree, with a `\r` (a line
+    end for the tokenizer the split below does not count), or where a piece does not tokenize:
+    `comments(text)`."""
+    if tree is None or "\r" in text:
+        return comments(text)
+    marked: list = []
+    line, previous = 1, 0
+    for match in _MARKED.finditer(text):
+        line += text.count("\n", previous, match.start())
+        previous = match.start()
+        if not marked or marked[-1] != line:
+            marked.append(line)
+    if not marked:
+        return []
+    lines = text.split("\n")
+    pieces: list = []
+    for first, last in sorted({_piece(tree.body, at) for at in marked}):
+        if pieces and first <= pieces[-1][1]:  # statements on one line: a piece from the first one
+            pieces[-1] = (pieces[-1][0], max(last, pieces[-1][1]))
+        else:
+            pieces.append((first, last))
+    found: list = []
+    try:
+        for first, last in pieces:
+            for no, col, comment, only in comments_strict("\n".join(lines[first - 1 : last]) + "\n"):
+                found.append((no + first - 1, col, comment, only))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return comments(text)
+    return found
+
+
+def _piece(statements: list, line: int) -> tuple:
+    """(first line, last line) of the statement among `statements` (a block's) that holds
+    `line`, or of a body statement of it (a class's or a function's, below its header); a line
+    between statements is a piece of its own."""
+    for stmt in statements:
+        start = first_line(stmt)
+        if start <= line <= stmt.end_lineno:
+            body = stmt.body if isinstance(stmt, _BODIES) else None
+            if body and body[0].lineno > stmt.lineno and line >= first_line(body[0]):
+                return _piece(body, line)
+            return start, stmt.end_lineno
+    return line, line
 
 
 def parse_suppressions(text: str) -> list:
@@ -110,8 +176,9 @@ class SuppressionIndex:
                 self.by_line.setdefault(line, []).append(s)
 
     @classmethod
-    def from_text(cls, text: str) -> SuppressionIndex:
-        return cls(*_parse(comments(text)))
+    def from_text(cls, text: str, tree=None) -> SuppressionIndex:
+        """The suppressions of `text` (`tree`: its `ast` tree, as `marked_comments` takes it)."""
+        return cls(*_parse(marked_comments(text, tree)))
 
     def blanket_covers(self, finding) -> bool:
         """Whether a bare `# noqa` on the finding's first or last line covers it (never one of
@@ -152,7 +219,10 @@ class ReviewMarker:
 
 def review_markers(text: str, codes) -> list:
     """The review markers among `text`'s comment tokens whose code is one of `codes` (ours),
-    so another tool's `# mcp-migrate: X1 ...`-shaped text is never taken for one."""
+    so another tool's `# mcp-migrate: X1 ...`-shaped text is never taken for one. A text that
+    never spells `mcp-migrate` holds none, and is not tokenized."""
+    if "mcp-migrate" not in text:
+        return []
     found = []
     tokens = list(comments(text))
     for index, (line, col, comment, _only) in enumerate(tokens):
