@@ -8,13 +8,10 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from mcp_migrate.core.ast_nodes import all_nodes, index_nodes
+from mcp_migrate.core.ast_nodes import DEFINITIONS, all_nodes, index_nodes
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.screen import Syntax
 from mcp_migrate.core.sdk import mcp_module
-
-#: The statements read alone: top-level functions and classes (core.partial stands them in).
-DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def nodes(node: ast.AST) -> list[Any]:

@@ -126,6 +126,10 @@ def child_nodes(node: ast.AST) -> list:
     return out
 
 
+#: The definitions: a statement with a name and a body of its own statements.
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 def first_line(stmt: Any) -> int:
     """A statement's first line: its first decorator's, for a decorated definition (a
     definition's `lineno` is its `def` or `class` line)."""

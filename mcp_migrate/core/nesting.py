@@ -26,7 +26,7 @@ import ast
 import re
 from typing import NamedTuple, cast
 
-from mcp_migrate.core.ast_nodes import first_line
+from mcp_migrate.core.ast_nodes import DEFINITIONS, first_line
 from mcp_migrate.core.lazy_regex import lazy_compile
 
 #: Beyond these the file is not parsed. The parse runs on a thread with a 512 MB stack
@@ -216,8 +216,6 @@ def within_limits(data: bytes, tree: ast.Module) -> bool:
 
 #: Line feeds: the first byte of each line is after one (a lone `\r` leaves `within_limits`).
 _LINE_FEED = lazy_compile(rb"\n")
-#: The statements `within_limits` splits into a header and the body's statements.
-_SPLIT = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 class _NoSplit(Exception):
@@ -242,7 +240,7 @@ def _statements_fit(data: bytes, statements: list, begin: int, end: int, starts:
             _split_at(data, start)
         if stop <= start or not _could_exceed(data, start, stop):
             continue
-        body = stmt.body if stmt.__class__ in _SPLIT else None
+        body = stmt.body if stmt.__class__ in DEFINITIONS else None  # split into header and body
         if body and first_line(body[0]) > firsts[i]:
             header = _split_at(data, starts[first_line(body[0]) - 1])
             if _could_exceed(data, start, header) and _scan(data[start:header]).problem() is not None:

@@ -35,8 +35,8 @@ from collections import Counter
 from keyword import iskeyword
 from typing import Any, NamedTuple
 
-from mcp_migrate.core.alone import DEFINITIONS, Indexed, names_read, nodes, screened_alone
-from mcp_migrate.core.ast_nodes import child_nodes, first_line
+from mcp_migrate.core.alone import Indexed, names_read, nodes, screened_alone
+from mcp_migrate.core.ast_nodes import DEFINITIONS, child_nodes, first_line
 
 #: A module under this many bytes is parsed whole: its tree is small, and a stand-in saves
 #: little. (A module constant, not a setting: the lossless test sets it to 0 and 0.0 to check

@@ -24,7 +24,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from mcp_migrate.core.anchors import Anchor, anchor
-from mcp_migrate.core.ast_nodes import first_line
+from mcp_migrate.core.ast_nodes import DEFINITIONS, first_line
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.screen import alias_line, parsed, read_aliases_assigned
 from mcp_migrate.core.syntax import ModuleIndex
@@ -284,14 +284,10 @@ def top_level_spans(tree: ast.Module) -> tuple:
     return _spans_of(tree.body)
 
 
-#: The definitions whose body's spans a Span holds.
-_ONE_BODY = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-
-
 def _spans_of(statements: list) -> tuple:
     spans = []
     for stmt in statements:
-        body = _spans_of(stmt.body) if stmt.__class__ in _ONE_BODY else None
+        body = _spans_of(stmt.body) if stmt.__class__ in DEFINITIONS else None
         spans.append(Span(first_line(stmt), stmt.end_lineno, body))
     return tuple(spans)
 
@@ -332,7 +328,7 @@ def _matching(body, node: cst.BaseStatement, block: list) -> int | None:
 
 def _first_line(node: cst.BaseStatement, statement: ast.stmt) -> int:
     decorators = getattr(node, "decorators", ())
-    if decorators and isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    if decorators and isinstance(statement, DEFINITIONS):
         return statement.decorator_list[0].lineno
     return statement.lineno
 

@@ -19,7 +19,7 @@ import sys
 import warnings
 from functools import cached_property
 
-from mcp_migrate.core.ast_nodes import child_nodes, index_nodes
+from mcp_migrate.core.ast_nodes import DEFINITIONS, child_nodes, index_nodes
 from mcp_migrate.core.collector import collector_paused
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.sdk import mcp_module
@@ -146,7 +146,7 @@ class Syntax:
         for node in self.of(ast.ImportFrom):
             if node.module:
                 found.update(node.module.split("."))
-        found.update(node.name for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        found.update(node.name for node in self.of(*DEFINITIONS))
         found.update(node.arg for node in self.of(ast.arg))
         found.update(node.arg for node in self.of(ast.keyword) if node.arg)
         return frozenset(found)
@@ -158,7 +158,7 @@ class Syntax:
         superset of any one scope's)."""
         found = {node.id for node in self.of(ast.Name) if node.ctx.__class__ is not ast.Load}
         found.update(node.arg for node in self.of(ast.arg))
-        found.update(node.name for node in self.of(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        found.update(node.name for node in self.of(*DEFINITIONS))
         for node in self.of(ast.Global, ast.Nonlocal):
             found.update(node.names)
         found.update(node.name for node in self.of(ast.ExceptHandler, ast.MatchAs, ast.MatchStar) if node.name)

@@ -19,13 +19,12 @@ nor previewed, in the one analysis of the file.
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 import tokenize
 from dataclasses import dataclass, field
 
-from mcp_migrate.core.ast_nodes import first_line
+from mcp_migrate.core.ast_nodes import DEFINITIONS, first_line
 from mcp_migrate.core.codes import UNFILTERED_CODES
 from mcp_migrate.core.lazy_regex import lazy_compile
 
@@ -83,11 +82,9 @@ def comments(text: str):
         return found
 
 
-#: What every suppression comment holds (its regexes: `noqa` in any case); a line without one
-#: holds none (`marked_comments`).
-_MARKED = lazy_compile(r"(?i:noqa)|mcp-migrate|lint-fixme|lint-ignore")
-#: The statements `marked_comments` reads a body statement of rather than all of.
-_BODIES = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+#: The markers, in any case and with no colon, as the suppression regexes may spell them: a
+#: line without one holds no suppression (`marked_comments`).
+_MARKED = lazy_compile("|".join(re.escape(marker.decode().rstrip(":")) for marker in MARKERS), re.IGNORECASE)
 
 
 def marked_comments(text: str, tree=None) -> list:
@@ -134,7 +131,7 @@ def _piece(statements: list, line: int) -> tuple:
     for stmt in statements:
         start = first_line(stmt)
         if start <= line <= stmt.end_lineno:
-            body = stmt.body if isinstance(stmt, _BODIES) else None
+            body = stmt.body if isinstance(stmt, DEFINITIONS) else None
             if body and body[0].lineno > stmt.lineno and line >= first_line(body[0]):
                 return _piece(body, line)
             return start, stmt.end_lineno
