@@ -313,6 +313,26 @@ BYTE_PAIRS = [
         EXAMPLE_IMPORT + 'def to_root_uri(path):\n    return Rf"""file://{path}"""\n',
         id="RT102-a-triple-quoted-f-string",
     ),
+    pytest.param(
+        "RT003",
+        EXAMPLE_IMPORT
+        + "class ServerStatus:\n    roots_configured: bool = False\n    exception_module_roots: list = []\n"
+        "\n\ndef show(status, capabilities):\n    return status.roots_configured, capabilities\n",
+        EXAMPLE_IMPORT + "class HostCapabilities:\n    roots = {}\n",
+        id="RT003-a-roots-field-written-with-blanks",
+    ),
+    pytest.param(
+        "RT003",
+        EXAMPLE_IMPORT + "def count(capabilities, status):\n    return len(status.roots_seen), capabilities\n",
+        EXAMPLE_IMPORT + "caps = HostCapabilities(roots = {})\n",
+        id="RT003-roots-given-by-keyword-with-blanks",
+    ),
+    pytest.param(
+        "RT003",
+        EXAMPLE_IMPORT + "def count(client_caps):\n    return client_caps.roots_seen\n",
+        EXAMPLE_IMPORT + "def f(client_caps):\n    return (client_caps.  # declared?\n        roots)\n",
+        id="RT003-a-roots-attribute-after-a-comment",
+    ),
 ]
 
 

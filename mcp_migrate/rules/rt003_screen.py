@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import holds
+from mcp_migrate.core.byte_code import GAP, ends_before, holds, whole_words
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -14,6 +14,21 @@ from mcp_migrate.core.screen import none_or_false
 from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.vocabulary.capabilities_screen import capability_dicts, roots_members
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
+
+#: What follows `roots` named as a field or a keyword (`roots: X`, `roots = X`, `roots=`).
+_FIELD_AFTER = lazy_compile(GAP + rb"[=:]")
+#: What comes before `roots` read as an attribute (`caps.roots`, `caps . roots`, a comment between).
+_ATTRIBUTE_BEFORE = lazy_compile(rb"\." + GAP + rb"$")
+
+
+def _roots_named(data: bytes, shaped) -> bool:
+    """Whether `shaped(at)` holds of an offset where `roots` is a whole name (not
+    `roots_configured`, `exception_module_roots`)."""
+    return any(shaped(at) for at in whole_words(data, _ROOTS))
+
+
+_ROOTS = b"roots"
+
 
 #: Names of a variable or attribute that holds client capabilities (`caps`, `client_capabilities`).
 _CAPABILITIES_NAME = lazy_compile(r"(?:^|_)(?:client_?)?cap(?:abilitie)?s$", re.IGNORECASE)
@@ -75,25 +90,32 @@ class RootsCapabilityScreen(Rule):
 
     SCREEN = (b"ClientCapabilities", b"RootsCapability")
 
-    #: `roots=`, a `"roots"` key or `.roots`: every finding names roots.
-    #: A `roots` key or attribute counts only beside a capabilities word (sympy is full of roots).
-    KEYS = (b'"roots"', b"'roots'", b".roots")
-
-    #: A project's own capability model: `*Capabilities(roots=...)`, a `roots:` field of a
-    #: `*Capabilities` class, a stand-in under `capabilities=`: only beside the word itself.
-    MODEL_KEYS = (b"roots=", b"roots:")
+    #: `roots=`, a `"roots"` key or `.roots`: every finding names roots. A `roots` key or
+    #: attribute counts only beside a capabilities word (sympy is full of roots); the name
+    #: `roots` counts whole, with whatever Python allows around it (`roots = X`, `caps .
+    #: roots`): a screen that knew only `roots=` and `.roots` dropped a `roots = {}` field of a
+    #: `*Capabilities` class, and let fast-agent's `status.roots_configured` through to `ast`.
+    KEYS = (b'"roots"', b"'roots'")
 
     #: A capabilities mapping is keyed or named `capabilities` (raw initialize params, the
-    #: `_meta` key, `capabilities=`), or lives in a file that imports an MCP SDK.
+    #: `_meta` key, `capabilities=`), or lives in a file that imports an MCP SDK. A project's
+    #: own capability model (`*Capabilities(roots=...)`, a `roots` field of a `*Capabilities`
+    #: class, a stand-in under `capabilities=`) holds the word itself.
     CAPABILITY_WORDS = (b"apabilities", b"mcp")
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
+        """The SDK's names; else `roots` as a field or keyword beside `apabilities`, or as a key
+        or an attribute in a file with a capabilities word."""
         if any(holds(data, token) for token in cls.SCREEN):
             return True
-        if b"apabilities" in data and any(t in data for t in cls.MODEL_KEYS):
+        if b"apabilities" in data and _roots_named(
+            data, lambda at: _FIELD_AFTER.match(data, at + len(_ROOTS)) is not None
+        ):
             return True
-        return any(t in data for t in cls.CAPABILITY_WORDS) and any(t in data for t in cls.KEYS)
+        return any(t in data for t in cls.CAPABILITY_WORDS) and (
+            any(t in data for t in cls.KEYS) or _roots_named(data, lambda at: ends_before(_ATTRIBUTE_BEFORE, data, at))
+        )
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
