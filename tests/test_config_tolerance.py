@@ -94,11 +94,16 @@ def test_show_files_lists_a_template_folder_as_skipped(project):
 
 @pytest.mark.parametrize("how", ["flag", "key"])
 def test_template_folders_are_checked_on_request(project, how):
-    """`--include-templates` or `include-templates = true`: the template's code is checked,
-    its Jinja pyproject.toml is one warning and its files take the root config."""
+    """`--include-templates` or `include-templates = true`: the template's code is checked and
+    its files take the root config. Its Jinja pyproject.toml cannot hold a `[tool.mcp-migrate]`
+    table, so it is not read (no warning); one whose table is Jinja is one warning."""
     args = ["--include-templates"] if how == "flag" else []
     if how == "key":
         (project / "pyproject.toml").write_text("[tool.mcp-migrate]\nignore = ['RT004']\ninclude-templates = true\n")
+    shown = run("check", "--show-files", *args, ".")
+    assert shown.stdout == f"app/server.py\ntemplates/{TEMPLATE}/src/server.py\n"
+    assert shown.stderr == ""
+    (project / f"templates/{TEMPLATE}/pyproject.toml").write_text(JINJA_PYPROJECT + "[tool.mcp-migrate]\n")
     warning = f"mcp-migrate: warning: templates/{TEMPLATE}/pyproject.toml: {JINJA_ERROR}{IGNORED}\n"
     shown = run("check", "--show-files", *args, ".")
     assert shown.stdout == f"app/server.py\ntemplates/{TEMPLATE}/src/server.py\n"
@@ -205,6 +210,45 @@ def test_a_nested_config_without_read_permission_is_a_warning(nested, monkeypatc
     result = run("check", "--output-format", "json", ".")
     assert result.exit_code == 1 and paths(result) == ["app/server.py"]
     assert result.stderr == f"mcp-migrate: warning: pkg/pyproject.toml: cannot read: Permission denied{IGNORED}\n"
+
+
+def test_another_tools_pyproject_below_is_not_read_as_toml(project, monkeypatch):
+    """A pyproject.toml below the current folder whose bytes cannot spell the table (a monorepo's
+    packages: agent-framework has 42) is no config and is not parsed, broken or not; one that
+    spells it through a basic string's escape is still read, and its table applies."""
+    from mcp_migrate.project import config
+
+    write(
+        project,
+        {
+            "pkg/pyproject.toml": "[project]\nname = 'pkg'\n",
+            "pkg/notify.py": NOTIFY,
+            "broken/pyproject.toml": "[project\nname = \n",
+            "broken/notify.py": NOTIFY,
+            "escaped/pyproject.toml": '[tool."mcp\\u002Dmigrate"]\nselect = ["RT004"]\n',
+            "escaped/notify.py": NOTIFY,
+        },
+    )
+    parsed = []
+    real = config.parsed_toml
+    monkeypatch.setattr(config, "parsed_toml", lambda text: parsed.append(text) or real(text))
+    result = run("check", "--output-format", "json", ".")
+    assert result.exit_code == 1 and result.stderr == ""
+    # The root config ignores RT004; the escaped table selects it again for its folder.
+    assert paths(result) == ["app/server.py", "escaped/notify.py"]
+    assert sorted(text.partition("\n")[0] for text in parsed) == ["[project]", '[tool."mcp\\u002Dmigrate"]']
+
+
+def test_the_projects_own_pyproject_is_read_whole_without_the_table(project, monkeypatch):
+    """At or above the current folder a pyproject.toml is the project's own: a broken one stops
+    the run whether or not it spells the table."""
+    write(project, {"pkg/pyproject.toml": "[project\nname = \n", "pkg/notify.py": NOTIFY})
+    result = CliRunner().invoke(cli, ["check", "."], env={"NO_COLOR": "1"}, catch_exceptions=False)
+    assert result.exit_code == 1  # from the project root: pkg/'s file is another tool's
+    monkeypatch.chdir(project / "pkg")
+    result = CliRunner().invoke(cli, ["check", "."], env={"NO_COLOR": "1"}, catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("mcp-migrate: error: pyproject.toml: invalid TOML: ")
 
 
 def test_standard_input_says_the_warning_too(nested):

@@ -106,18 +106,32 @@ def plain_glob(glob: str) -> str:
     return ("!" if negated else "") + body
 
 
-def _load_toml(path: str) -> dict:
+def _load_toml(path: str, data: bytes | None = None) -> dict:
+    """The TOML document of the config file at `path` (`data`: its bytes, where read already)."""
     shown = display_path(path)
     try:
-        return parsed_toml(read_regular(path)[0].decode("utf-8"))
+        return parsed_toml((_read_config(path) if data is None else data).decode("utf-8"))
     except TOMLDecodeError as exc:
         raise UnreadableConfig(f"{shown}: invalid TOML: {' '.join(str(exc).split())}") from None
     except UnicodeDecodeError as exc:
         raise UnreadableConfig(f"{shown}: invalid TOML: not UTF-8 text (at byte {exc.start})") from None
+
+
+def _read_config(path: str) -> bytes:
+    """The bytes of the config file at `path`; UnreadableConfig where it cannot be read."""
+    try:
+        return read_regular(path)[0]
     except FileNotFoundError:
-        raise UnreadableConfig(f"{shown}: config file not found") from None
+        raise UnreadableConfig(f"{display_path(path)}: config file not found") from None
     except OSError as exc:
-        raise UnreadableConfig(f"{shown}: cannot read: {exc.strerror or exc}") from None
+        raise UnreadableConfig(f"{display_path(path)}: cannot read: {exc.strerror or exc}") from None
+
+
+def may_hold_section(data: bytes) -> bool:
+    """Whether a pyproject.toml's bytes can hold a `[tool.mcp-migrate]` table: every way TOML
+    writes its key spells `mcp-migrate` (`[tool."mcp-migrate"]`, `tool.mcp-migrate.select`),
+    but for a basic string's escapes (`"mcp\\u002Dmigrate"`)."""
+    return b"mcp-migrate" in data or b"\\u" in data or b"\\U" in data
 
 
 def _section(data: dict):
@@ -444,17 +458,29 @@ class ConfigResolver:
         if path in self._loaded:
             return self._loaded[path]
         try:
-            data = _load_toml(path)
+            data = self._document(path)
         except UnreadableConfig as exc:
             if _at_or_above(os.path.dirname(path), os.getcwd()):
                 raise  # the project's own config, where the run stands: not to be guessed past
             self.warnings.append(f"{exc}; ignored: its folder uses the closest config above it")
             config = None
         else:
-            found = _config_from(data, path)
+            found = None if data is None else _config_from(data, path)
             config = None if found is None else self._over(found)
         self._loaded[path] = config
         return config
+
+    @staticmethod
+    def _document(path: str) -> dict | None:
+        """The TOML of a config file, or None for a pyproject.toml below the current folder that
+        cannot hold the table (`may_hold_section`): another tool's file, whose TOML no setting
+        depends on, is not parsed, nor warned about when it is not TOML (agent-framework's 42
+        packages each have one: a fifth of its discovery, issue 37). At or above the current
+        folder a pyproject.toml is the project's own, read whole: a broken one stops the run."""
+        if os.path.basename(path) != "pyproject.toml" or _at_or_above(os.path.dirname(path), os.getcwd()):
+            return _load_toml(path)
+        raw = _read_config(path)
+        return _load_toml(path, raw) if may_hold_section(raw) else None
 
     @property
     def configs(self) -> list:
