@@ -145,6 +145,13 @@ LINES = st.sampled_from(
         "a/**",
         "*o",
         "!*o",
+        "**",
+        "!**",
+        "f**",
+        "**o",
+        "[!b]o",
+        "?",
+        "fo[/]o",
     ]
 )
 PARTS = st.sampled_from(["foo", "bar", "a", "keep.py", "x.py", "bo", "!foo", "b", "fo"])
