@@ -38,6 +38,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from floors import FLOOR2
+
 PY = sys.executable
 SCRATCH = Path(tempfile.mkdtemp(prefix="budget-"))
 #: The children run as an installed tool does, with bytecode caches.
@@ -55,20 +57,6 @@ out = subprocess.run([sys.executable, "-m", "mcp_migrate", "check", "--no-cache"
                       "--output-format", "json", tree], capture_output=True, text=True).stdout
 found = sorted({os.path.abspath(f["path"]) for f in json.loads(out)["findings"]})
 json.dump({"files": files, "with_findings": found}, open(sys.argv[2], "w"))
-"""
-
-FLOOR2 = r"""
-import json, sys
-import libcst
-probe = json.load(open(sys.argv[1]))
-for path in probe["files"]:
-    with open(path, "rb") as f:
-        f.read()
-for path in probe["with_findings"]:
-    try:
-        libcst.parse_module(open(path, "rb").read())
-    except Exception:
-        pass
 """
 
 #: Reading every file (argv[2] "1") or only starting (argv[2] "0").

@@ -47,6 +47,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from floors import FLOOR2
+
 PY = sys.executable
 SCRATCH = Path(tempfile.mkdtemp(prefix="speed-"))
 #: The children run as an installed tool does, with bytecode caches (this machine sets
@@ -127,22 +129,6 @@ print(json.dumps({"files": files, "with_findings": with_findings, "parses": pars
                   "token_floor_s": floor}))
 """
 
-#: floor2: the interpreter, LibCST's import, reading every discovered file, a bare parse of the
-#: files with findings (argv[1]: a JSON file with "files" and "with_findings").
-FLOOR = r"""
-import json, sys
-import libcst
-probe = json.load(open(sys.argv[1]))
-for path in probe["files"]:
-    with open(path, "rb") as f:
-        f.read()
-for path in probe["with_findings"]:
-    try:
-        libcst.parse_module(open(path, "rb").read())
-    except Exception:
-        pass
-"""
-
 #: Whether a check imports LibCST (argv: the tree).
 IMPORTS = r"""
 import sys
@@ -196,7 +182,7 @@ def measure_tree(tree: Path, runs: int) -> dict:
     p = probe(tree)
     probe_file = SCRATCH / f"{tree.name}.probe.json"
     probe_file.write_text(json.dumps(p))
-    floor = paired(tool("check", "--no-cache", "-q", str(tree)), [PY, "-c", FLOOR, str(probe_file)], runs)
+    floor = paired(tool("check", "--no-cache", "-q", str(tree)), [PY, "-c", FLOOR2, str(probe_file)], runs)
     jobs = paired(
         tool("check", "--no-cache", "-q", str(tree)), tool("check", "--no-cache", "-q", "-j", "1", str(tree)), runs
     )
