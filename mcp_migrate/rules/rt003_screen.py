@@ -15,6 +15,7 @@ from mcp_migrate.core.screen import string as screen_string
 from mcp_migrate.vocabulary.capabilities_screen import capability_dicts, roots_members
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 
+_ROOTS = b"roots"
 #: What follows `roots` named as a field or a keyword (`roots: X`, `roots = X`, `roots=`).
 _FIELD_AFTER = lazy_compile(GAP + rb"[=:]")
 #: What comes before `roots` read as an attribute (`caps.roots`, `caps . roots`, a comment between).
@@ -25,9 +26,6 @@ def _roots_named(data: bytes, shaped) -> bool:
     """Whether `shaped(at)` holds of an offset where `roots` is a whole name (not
     `roots_configured`, `exception_module_roots`)."""
     return any(shaped(at) for at in whole_words(data, _ROOTS))
-
-
-_ROOTS = b"roots"
 
 
 #: Names of a variable or attribute that holds client capabilities (`caps`, `client_capabilities`).
@@ -94,7 +92,8 @@ class RootsCapabilityScreen(Rule):
     #: attribute counts only beside a capabilities word (sympy is full of roots); the name
     #: `roots` counts whole, with whatever Python allows around it (`roots = X`, `caps .
     #: roots`): a screen that knew only `roots=` and `.roots` dropped a `roots = {}` field of a
-    #: `*Capabilities` class, and let fast-agent's `status.roots_configured` through to `ast`.
+    #: `*Capabilities` class, and let longer names through (`status.roots_configured`,
+    #: fast-agent's `exception_module_roots:`, which sent its 66 KB module to `ast`).
     KEYS = (b'"roots"', b"'roots'")
 
     #: A capabilities mapping is keyed or named `capabilities` (raw initialize params, the
