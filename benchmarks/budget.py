@@ -15,6 +15,8 @@ snapshot), run from a scratch folder:
   tool screens, checks and previews the fixes of exactly those files, and reads the project's
   helper modules its rules follow). What the tree's other files may cost, within 2.0x floor2,
   is what is left: 2.0 x floor2 - findings alone - reading the other files (in floor2 already);
+  and of it, *the previews*: what the fix previews and the full output cost those files (the
+  same check in `--output-format concise`, which shows no fix, less);
 - what the rest of the check cannot do without, each measured alone as a difference of two runs
   (the same script with and without the step): *discovery* (the plan: listing folders, the
   `.gitignore` files and config files), *the gate* (every file searched for the rules' joined
@@ -130,7 +132,9 @@ def budget(tree: str) -> dict:
     files = json.loads(probe.read_text())
     floor2 = instructions([PY, script("floor2.py", FLOOR2), str(probe)])
     check = instructions([PY, "-m", "mcp_migrate", "check", "--no-cache", "-q", "-j", "1", tree])
-    alone = instructions([PY, "-m", "mcp_migrate", "check", "--no-cache", "-q", "-j", "1", *files["with_findings"]])
+    alone_check = [PY, "-m", "mcp_migrate", "check", "--no-cache", "-q", "-j", "1", *files["with_findings"]]
+    alone = instructions(alone_check)
+    previews = alone - instructions([*alone_check, "--output-format", "concise"])
     reading = difference(script("read.py", READ), str(probe))
     searches = script("searches.py", SEARCHES)
     gate = difference(searches, str(probe), with_step="gate")
@@ -144,6 +148,7 @@ def budget(tree: str) -> dict:
         "floor2": floor2,
         "check": check,
         "findings_alone": alone,
+        "previews": previews,
         "reading": reading,
         "left_for_the_rest": left,
         "discovery": discovery,
@@ -173,6 +178,7 @@ def main() -> None:
                 f"{Path(tree).name}: {row['files']} files, {row['with_findings']} with findings; floor2 {f2 / 1e6:,.1f} M"
             )
             print(f"  check {x('check')}; the files with findings alone {x('findings_alone')}")
+            print(f"  of which the fix previews and the full output {x('previews')}")
             print(f"  left for the other files within 2.0x: {x('left_for_the_rest')}")
             print(f"  discovery {x('discovery')}, the gate {x('gate')}, the token floor {x('token_floor')}")
     finally:

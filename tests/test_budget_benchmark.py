@@ -10,6 +10,7 @@ COUNTS = {
     "floor2": 1000,
     "tree": 2900,
     "alone": 1800,
+    "alone, concise": 1650,
     ("read", "1"): 130,
     ("read", "0"): 100,
     ("discovery", "1"): 160,
@@ -22,6 +23,8 @@ COUNTS = {
 
 def fake_instructions(args: list) -> int:
     if args[1:3] == ["-m", "mcp_migrate"]:
+        if args[-1] == "concise":
+            return COUNTS["alone, concise"]
         return COUNTS["tree" if args[-1] == "/t" else "alone"]
     name = args[1].rpartition("/")[2].removesuffix(".py")
     return COUNTS["floor2"] if name == "floor2" else COUNTS[(name, args[3])]
@@ -47,6 +50,7 @@ def test_the_budget_is_what_the_files_with_findings_leave(monkeypatch, tmp_path)
         "floor2": 1000,
         "check": 2900,
         "findings_alone": 1800,
+        "previews": 150,
         "reading": 30,
         "left_for_the_rest": 2 * 1000 - 1800 - 30,
         "discovery": 60,
