@@ -120,9 +120,9 @@ def script(name: str, text: str) -> str:
     return str(path)
 
 
-def difference(code: str, *args: str, with_step: str = "1") -> int:
+def difference(code: str, *args: str) -> int:
     """The instructions of a step: the script with it, less the script without it."""
-    return instructions([PY, code, args[0], with_step, *args[1:]]) - instructions([PY, code, args[0], "0", *args[1:]])
+    return instructions([PY, code, args[0], "1", *args[1:]]) - instructions([PY, code, args[0], "0", *args[1:]])
 
 
 def budget(tree: str) -> dict:
@@ -137,8 +137,9 @@ def budget(tree: str) -> dict:
     previews = alone - instructions([*alone_check, "--output-format", "concise"])
     reading = difference(script("read.py", READ), str(probe))
     searches = script("searches.py", SEARCHES)
-    gate = difference(searches, str(probe), with_step="gate")
-    tokens = difference(searches, str(probe), with_step="tokens") - gate
+    searched = {step: instructions([PY, searches, str(probe), step]) for step in ("0", "gate", "tokens")}
+    gate = searched["gate"] - searched["0"]
+    tokens = searched["tokens"] - searched["gate"]
     discovery = difference(script("discovery.py", DISCOVERY), "", tree)
     left = 2 * floor2 - alone - reading
     return {

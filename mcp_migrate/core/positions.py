@@ -141,7 +141,7 @@ class _StatementLocator:
         tree = self._ast()
         found = _ast_twin(tree, ancestors, statement) if tree is not None else None
         if found is not None:
-            first = _first_line(statement, found[0][found[1]])
+            first = first_line(found[0][found[1]])
             found = (*found, first) if 1 <= first <= len(self._source_lines()) else None
         self._twins[id(statement)] = (statement, found)
         return found
@@ -279,7 +279,7 @@ class Span(NamedTuple):
 
 
 def top_level_spans(tree: ast.Module) -> tuple:
-    """The Span of each top-level statement of `tree` (as `_first_line` places a statement):
+    """The Span of each top-level statement of `tree` (as `first_line` places a statement):
     where the previews cut the module's code by statement (core.fix.pieces)."""
     return _spans_of(tree.body)
 
@@ -324,13 +324,6 @@ def _matching(body, node: cst.BaseStatement, block: list) -> int | None:
             return index if index < len(block) else None
         index += len(sibling.body) if isinstance(sibling, cst.SimpleStatementLine) else 1
     return None
-
-
-def _first_line(node: cst.BaseStatement, statement: ast.stmt) -> int:
-    decorators = getattr(node, "decorators", ())
-    if decorators and isinstance(statement, DEFINITIONS):
-        return statement.decorator_list[0].lineno
-    return statement.lineno
 
 
 def _inner_block(node: cst.BaseStatement, statement: ast.stmt, below: list) -> list | None:

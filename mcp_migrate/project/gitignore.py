@@ -242,13 +242,11 @@ class PatternSet:
         """`path` relative to the base with `/` separators; outside the base, the whole path
         (so unanchored patterns such as `build/` still match by name)."""
         # The walk's paths are absolute and lie under the base almost always: slice instead of
-        # relpath, before asking whether the path is absolute (the prefix is).
+        # relpath, and ask whether the path is absolute only where it is not there (the prefix is).
+        if not path.startswith(self._prefix) and not os.path.isabs(path):
+            path = os.path.abspath(path)
         if path.startswith(self._prefix):
             return path[len(self._prefix) :].replace(os.sep, "/")
-        if not os.path.isabs(path):
-            path = os.path.abspath(path)
-            if path.startswith(self._prefix):
-                return path[len(self._prefix) :].replace(os.sep, "/")
         if os.sep == "/" and path != self.base and path == os.path.normpath(path):
             # A normalised path outside the base (a tree beside the config's folder): what the
             # relpath below would conclude, without its cost on every walked entry.
