@@ -8,16 +8,10 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from mcp_migrate.core.ast_nodes import DEFINITIONS, all_nodes, index_nodes
+from mcp_migrate.core.ast_nodes import DEFINITIONS, index_nodes
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.screen import Syntax
 from mcp_migrate.core.sdk import mcp_module
-
-
-def nodes(node: ast.AST) -> list[Any]:
-    """core.ast_nodes.all_nodes (`ast.walk`'s nodes, in no set order), typed loosely: the code tests
-    their kinds with `type(...) is`, and every use collects a set."""
-    return all_nodes(node)
 
 
 class Indexed:

@@ -35,8 +35,8 @@ from collections import Counter
 from keyword import iskeyword
 from typing import Any, NamedTuple
 
-from mcp_migrate.core.alone import Indexed, names_read, nodes, screened_alone
-from mcp_migrate.core.ast_nodes import DEFINITIONS, child_nodes, first_line
+from mcp_migrate.core.alone import Indexed, names_read, screened_alone
+from mcp_migrate.core.ast_nodes import DEFINITIONS, all_nodes, child_nodes, first_line
 
 #: A module under this many bytes is parsed whole: its tree is small, and a stand-in saves
 #: little. (A module constant, not a setting: the lossless test sets it to 0 and 0.0 to check
@@ -279,7 +279,7 @@ def _bound(node: Any, lines: list, words: tuple) -> set:
     if isinstance(node, DEFINITIONS):  # and what it keeps for others (`self._paths = ...`)
         return {node.name} | _carried(node, lines, words, set())
     found = set()
-    for inner in nodes(node):
+    for inner in all_nodes(node):
         kind = type(inner)
         if kind is ast.alias:
             if any(word in f"{inner.name} {inner.asname}".encode() for word in words):
@@ -287,7 +287,7 @@ def _bound(node: Any, lines: list, words: tuple) -> set:
         elif isinstance(inner, DEFINITIONS):
             found.add(inner.name)
         elif isinstance(inner, _BINDINGS) and any(word in _text(lines, inner) for word in words):
-            found |= {_target(name) for name in nodes(inner) if type(name) in (ast.Name, ast.Attribute)}
+            found |= {_target(name) for name in all_nodes(inner) if type(name) in (ast.Name, ast.Attribute)}
             found.discard(None)
     return found
 
@@ -302,7 +302,9 @@ def _carried(node: Any, lines: list, words: tuple, loud: set) -> set:
     stay."""
     found: set = set()
     local: set = set()
-    bindings: list[Any] = [inner for inner in nodes(node) if type(inner) in (ast.Assign, ast.AnnAssign, ast.AugAssign)]
+    bindings: list[Any] = [
+        inner for inner in all_nodes(node) if type(inner) in (ast.Assign, ast.AnnAssign, ast.AugAssign)
+    ]
     changed = True
     while changed:  # (the walk is not in execution order: taken to a fixed point)
         changed = False
@@ -313,7 +315,7 @@ def _carried(node: Any, lines: list, words: tuple, loud: set) -> set:
             ):
                 continue
             for target in inner.targets if type(inner) is ast.Assign else [inner.target]:
-                for part in nodes(target):
+                for part in all_nodes(target):
                     if type(part) is ast.Name and part.id not in local:
                         local.add(part.id)
                         changed = True
