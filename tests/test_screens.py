@@ -134,7 +134,8 @@ SCREENED_PAIRS = [
     pytest.param(
         "RT102",
         EXAMPLE_IMPORT
-        + "from urllib.parse import urlparse\n\ndef resource_title(uri):  # not a root's\n    return urlparse(uri).path\n",
+        + "from urllib.parse import urlparse\n\ndef resource_title(uri):  # not a root's\n"
+        + '    return urlparse(uri or "/root").path\n',
         EXAMPLE_IMPORT
         + "from urllib.parse import urlparse\n\ndef to_path(root_uri):\n    return urlparse(root_uri).path\n",
         id="RT102-a-bare-uri-is-any-scheme-s",
@@ -179,7 +180,7 @@ SCREENED_PAIRS = [
     ),
     pytest.param(
         "HA002",
-        'from foundry.tools import McpToolbox\nMcpToolbox(require_approval="never")\n',
+        'from foundry.agents import McpToolbox\nMcpToolbox(require_approval="never")\n',
         'from agents.mcp import MCPServerStdio\nMCPServerStdio(params={}, require_approval="never")\n',
         id="HA002-not-openai-agents",
     ),
@@ -224,6 +225,12 @@ BYTE_PAIRS = [
     ),
     pytest.param(
         "HA002",
+        'from foundry.tools import McpToolbox\nMcpToolbox(require_approval="never")\n',
+        'from agents.mcp import MCPServerStdio\nMCPServerStdio(params={},\n    require_approval="never")\n',
+        id="HA002-a-keyword-where-openai-agents-cannot-be",
+    ),
+    pytest.param(
+        "HA002",
         "from ag_ui import McpWrapper\nMcpWrapper(agent=a, require_confirmation=False)\n",
         "from google.adk.tools.mcp_tool import McpToolset\nMcpToolset(\n    connection_params=p,\n"
         "    require_confirmation=(\n        False\n    ),\n)\n",
@@ -237,6 +244,14 @@ BYTE_PAIRS = [
         EXAMPLE_IMPORT + "def needs_approval(tool):\n    return not (tool.annotations.  # the hint\n"
         "        readOnlyHint)\n",
         id="HA001-a-hint-given-by-keyword-or-in-prose",
+    ),
+    pytest.param(
+        "HA001",
+        EXAMPLE_IMPORT
+        + "def needs_approval(tool):\n"
+        + "    return Tool(name=tool, annotations={\"readOnlyHint\": True, 'destructiveHint' : False})\n",
+        EXAMPLE_IMPORT + "def needs_permission(tool):\n    return not flag(tool, 'readOnlyHint'  # the hint\n    )\n",
+        id="HA001-a-hint-given-as-a-key",
     ),
     pytest.param(
         "RT002",
@@ -333,7 +348,92 @@ BYTE_PAIRS = [
         EXAMPLE_IMPORT + "def f(client_caps):\n    return (client_caps.  # declared?\n        roots)\n",
         id="RT003-a-roots-attribute-after-a-comment",
     ),
+    pytest.param(
+        "RT003",
+        EXAMPLE_IMPORT
+        + "def status(server_cfg, capabilities):\n    roots = server_cfg.roots\n    return roots, capabilities\n",
+        EXAMPLE_IMPORT + "class HostCapabilities:\n    roots: dict = {}\n",
+        id="RT003-a-local-named-roots-is-no-field",
+    ),
+    pytest.param(
+        "RT003",
+        EXAMPLE_IMPORT + 'def folders(config, capabilities):\n    return config.get("roots", []), capabilities\n',
+        EXAMPLE_IMPORT + 'def declared(client_caps):\n    return getattr(client_caps, "roots", None)\n',
+        id="RT003-a-roots-key-read-from-no-capabilities",
+    ),
+    pytest.param(
+        "RT003",
+        EXAMPLE_IMPORT + "HELP = \"Uses MCP 'roots' to map folders\"  # capabilities\n",
+        EXAMPLE_IMPORT + 'PARAMS = {"capabilities": {"roots": {}}}\n',
+        id="RT003-roots-in-a-sentence",
+    ),
+    pytest.param(
+        "RT003",
+        EXAMPLE_IMPORT
+        + 'SECTIONS = ["resources",\n    "roots"]  # capabilities\n\ndef shown(normalized, context, kind):\n'
+        + '    if kind == "roots":\n        return "roots" in context["hidden"]\n'
+        + '    return "roots" in normalized or context["roots"]\n',
+        EXAMPLE_IMPORT + 'PARAMS = {"capabilities": {"roots": {}}}\n',
+        id="RT003-a-section-named-roots",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT
+        + "from urllib.parse import urlparse\n\ndef resource_title(uri):  # not a root's\n    return urlparse(uri).path\n",
+        EXAMPLE_IMPORT
+        + "from urllib.parse import urlparse\n\ndef to_path(root_uri):\n    return urlparse(root_uri).path\n",
+        id="RT102-a-parse-of-what-names-no-root",
+    ),
+    pytest.param(
+        "RT102",
+        EXAMPLE_IMPORT + "# resource uri\ndef tail(text):\n    return text[7:]\n",
+        EXAMPLE_IMPORT + "# resource uri\ndef tail(uri):\n    return uri[(7):]\n",
+        id="RT102-a-cut-of-what-names-no-uri",
+    ),
+    pytest.param(
+        "RT006",
+        EXAMPLE_IMPORT + "def show(server, roots):\n    return server.tools.list_changed, roots\n",
+        "from acme_mcp.base import Field, Model\n\nclass Caps(Model):\n"
+        "    roots: dict = Field(default_factory=lambda: {'listChanged': True})\n",
+        id="RT006-a-flag-read-is-none-given",
+    ),
 ]
+
+
+@pytest.mark.parametrize(
+    ("source", "passes"),
+    [
+        ("def anchor_worktree_roots(paths):\n    return paths\n", False),
+        ("async def \\\n        outside_roots(paths):\n    return paths\n", False),
+        ("class Pinned_roots(object):\n    pass\n", False),
+        ("def anchor(paths):\n    return helpers.anchor_worktree_roots(paths)\n", True),
+        ("def anchor_worktree_roots(paths):\n    return paths\n\nanchor_worktree_roots([])\n", True),
+    ],
+)
+def test_rt001s_byte_screen_reads_a_roots_helper_called_not_defined(source, passes):
+    """A `*_roots(` helper is RT001's where it is called: a definition's name asks nothing (a
+    helper that asks holds the other tokens in its body)."""
+    data = (EXAMPLE_IMPORT + source).encode()
+    assert RULES["RT001"].screen(data) is passes
+
+
+@pytest.mark.parametrize(
+    ("code", "source"),
+    [
+        ("RT003", 'PARAMS = {"capabilities": {("roots"): {}}}\n'),
+        ("RT003", "def probe(caps):\n    return ('roots') in caps\n"),
+        ("RT003", "def probe(caps):\n    return (caps).roots\n"),
+        ("RT003", "def probe(caps):\n    return getattr((caps), 'roots', None)\n"),
+        ("RT003", "def probe(caps):\n    return (caps).get(('roots'))\n"),
+        ("RT102", "from urllib.parse import urlparse\n\ndef to_path(root):\n    return (urlparse)(root.uri).path\n"),
+        ("RT102", "# resource URIs\ndef rest(uri):\n    return (uri)[7:]\n"),
+        ("HA001", "def needs_permission(tool):\n    return not flag(tool, ('readOnlyHint'))\n"),
+    ],
+)
+def test_a_byte_screen_reads_its_shapes_through_parentheses(code, source):
+    """Parentheses make no node: a shape the syntax screen keeps, written in them, the byte
+    screen lets through (a key, a probe, a receiver, a called parse, a sliced value, a hint)."""
+    assert code in engine.screens((EXAMPLE_IMPORT + source).encode(), "x.py", default_settings()).codes
 
 
 def test_rt101s_syntax_screen_reads_a_roots_entry_through_its_root_mappings():
@@ -388,7 +488,8 @@ def test_a_type_alias_leaves_the_syntax_screen_its_say_on_any_python(monkeypatch
     quiet = (
         EXAMPLE_IMPORT
         + ALIAS
-        + "from urllib.parse import urlparse\n\ndef resource_title(uri):  # not a root's\n    return urlparse(uri).path\n"
+        + "from urllib.parse import urlparse\n\ndef resource_title(uri):  # not a root's\n"
+        + '    return urlparse(uri or "/root").path\n'
     ).encode()
     syntax = screen.read(quiet)
     assert syntax is not None and syntax.exact is screen.TYPE_ALIASES_READ

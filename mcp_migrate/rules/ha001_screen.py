@@ -144,8 +144,8 @@ class AnnotationTrustScreen(Rule):
         """A hint's name where `screen_tree` reads it: after an attribute's `.` or as a string
         (a subscript's key, a call's argument); not given by keyword (`SimpleNamespace(
         readOnlyHint=True)`: agent-framework's 163 KB security tests were read with `ast` for
-        it) nor in prose."""
-        return any(ends_before(_READ_BEFORE, data, at) for token in cls.SCREEN for at in whole_words(data, token))
+        it), as a dict's key (`{"readOnlyHint": True}`) nor in prose."""
+        return any(_read_at(data, at, len(token)) for token in cls.SCREEN for at in whole_words(data, token))
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
@@ -174,6 +174,20 @@ class AnnotationTrustScreen(Rule):
         return any(_screen_gate(node) for node in syntax.of(ast.If, ast.While, ast.IfExp))
 
 
-#: What comes just before a hint's name that code reads: an attribute's `.` (a gap may follow
-#: it inside brackets) or a string's opening quote.
-_READ_BEFORE = lazy_compile(rb"(?:\." + GAP + rb"|[\"'])$")
+#: What comes just before a hint's name that code reads as an attribute: its `.` (a gap may
+#: follow it inside brackets).
+_READ_BEFORE = lazy_compile(rb"\." + GAP + rb"$")
+#: What follows a string that is a hint's name where code reads it: a subscript's `]`, or the
+#: `,` or `)` after a call's argument; not a dict key's `:` (a gateway's 441 KB test module,
+#: whose tool models are given `{"readOnlyHint": True}`, was read with `ast` for those).
+_STRING_READ_AFTER = lazy_compile(GAP + rb"[\]),]")
+
+
+def _read_at(data: bytes, at: int, size: int) -> bool:
+    """Whether the hint's name at `at` (`size` bytes) may be read there: after an attribute's
+    `.`, or as a whole string a subscript or a call is given."""
+    quote = data[at - 1 : at] if at else b""
+    if quote in (b'"', b"'"):
+        end = at + size
+        return data[end : end + 1] == quote and _STRING_READ_AFTER.match(data, end + 1) is not None
+    return ends_before(_READ_BEFORE, data, at)

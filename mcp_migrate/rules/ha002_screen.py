@@ -28,6 +28,8 @@ def _never_tree(node) -> str | None:
 
 
 #: `"require_approval":`, a mapping's key (a hosted MCP tool's configuration).
+#: The openai-agents package's name: the keyword is its `MCPServer*`'s only (`screen_tree`).
+_AGENTS = OPENAI_AGENTS.encode()
 _APPROVAL_KEY = lazy_compile(rb"[\"']require_approval[\"']+" + GAP + rb":")
 
 
@@ -45,9 +47,11 @@ class ApprovalDisabledScreen(Rule):
         names `google` (the rule resolves the call to `google.adk`, through this file's
         imports). Not the word inside another name: agent-framework's `always_require_approval`
         and `never_require_approval` let 13 of its modules through to the standard library's
-        parser, 0.3 s of its check."""
+        parser, 0.3 s of its check. The keyword counts only in a module that can import
+        openai-agents (its name in the bytes): agent-framework's own `require_approval=` let 5
+        more through."""
         if b"require_approval" in data and (
-            given_by_keyword(data, b"require_approval") or _APPROVAL_KEY.search(data) is not None
+            (_AGENTS in data and given_by_keyword(data, b"require_approval")) or _APPROVAL_KEY.search(data) is not None
         ):
             return True
         return (

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import ast
 
-from mcp_migrate.core.byte_code import holds
+from mcp_migrate.core.byte_code import IDENTIFIER_BYTES, ends_before, holds, offsets
+from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import string
@@ -108,6 +109,23 @@ def _awaits_list_roots(value) -> bool:
     return value.__class__ is ast.Call and value.func.__class__ is ast.Name and value.func.id == "list_roots"
 
 
+#: What comes before a name a statement defines (`def anchor_worktree_roots(`, `class X_roots(`).
+_DEFINED_BEFORE = lazy_compile(rb"(?<![A-Za-z0-9_])(?:def|class)(?:[ \t]|\\\r?\n)+$")
+
+
+def _calls_a_roots_helper(data: bytes) -> bool:
+    """A `*_roots(` that is not a definition's name: a call (a definition asks in its body,
+    where the other tokens are; Dev10x's `def anchor_worktree_roots(`, a gateway's
+    `def test_validate_resource_path_outside_roots(`, were read with `ast` for it)."""
+    for at in offsets(data, b"_roots("):
+        start = at
+        while start and data[start - 1] in IDENTIFIER_BYTES:
+            start -= 1
+        if not ends_before(_DEFINED_BEFORE, data, start):
+            return True
+    return False
+
+
 class RootsRequestScreen(Rule):
     """The screens `RootsRequest` inherits (core.rule), tested before any rule or LibCST is loaded."""
 
@@ -126,7 +144,7 @@ class RootsRequestScreen(Rule):
         mentions MCP (a same-file helper that asks holds one of the other tokens itself)."""
         if any(holds(data, token) for token in cls.SCREEN[:-1]):
             return True
-        return holds(data, b"_roots(") and mentions_mcp(data)
+        return holds(data, b"_roots(") and mentions_mcp(data) and _calls_a_roots_helper(data)
 
     @classmethod
     def screen_imports(cls, data: bytes, path: str, settings) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import GAP, ends_before, holds, whole_words
+from mcp_migrate.core.byte_code import CLOSE_GAP, GAP, OPEN_GAP, ends_before, holds, offsets, whole_words
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -16,16 +16,112 @@ from mcp_migrate.vocabulary.capabilities_screen import capability_dicts, roots_m
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 
 _ROOTS = b"roots"
-#: What follows `roots` named as a field or a keyword (`roots: X`, `roots = X`, `roots=`).
-_FIELD_AFTER = lazy_compile(GAP + rb"[=:]")
-#: What comes before `roots` read as an attribute (`caps.roots`, `caps . roots`, a comment between).
-_ATTRIBUTE_BEFORE = lazy_compile(rb"\." + GAP + rb"$")
+#: What follows `roots` named as a field (`roots: X`, `roots = X`; not `roots == X`).
+_FIELD_AFTER = lazy_compile(GAP + rb"(?::|=(?!=))")
+#: What follows `roots` given by keyword (`roots=X`, `roots = X`).
+_KEYWORD_AFTER = lazy_compile(GAP + rb"=(?!=)")
+#: What comes before `roots` given by keyword: the call's `(` or the `,` after an argument.
+_ARGUMENT_BEFORE = lazy_compile(rb"[(,]" + GAP + rb"$")
+#: A class whose name ends with `Capabilities` (`class HostCapabilities(BaseModel):`): where a
+#: `roots` field can be declared.
+_CAPABILITIES_CLASS = lazy_compile(
+    rb"(?<![A-Za-z0-9_])class(?:[ \t]|\\\r?\n)+[A-Za-z0-9_]*Capabilities(?![A-Za-z0-9_])"
+)
+#: What comes before `roots` read as an attribute of a capabilities-named value (`caps.roots`,
+#: `client_capabilities . roots`, a comment between): `_CAPABILITIES_NAME`'s ends, any case.
+_CAPS_ATTRIBUTE_BEFORE = lazy_compile(rb"(?i:caps|capabilities)" + CLOSE_GAP + rb"\." + GAP + rb"$")
+#: A `"roots"` literal read as a dict key: after the display's `{` or an entry's `,` (not an
+#: `if kind == "roots":`), and before its `:`.
+_KEY_BEFORE = lazy_compile(rb"[{,]" + OPEN_GAP + rb"$")
+_KEY_AFTER = lazy_compile(CLOSE_GAP + rb":")
+#: What follows a `"roots"` literal tested with `in` (`"roots" not in caps`): the tested
+#: value's dotted name, if it starts with one, and the bracket after it, if any.
+_KEY_TESTED = lazy_compile(
+    CLOSE_GAP
+    + rb"(?:not"
+    + GAP
+    + rb")?in(?![A-Za-z0-9_])"
+    + GAP
+    + rb"(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:"
+    + GAP
+    + rb"\."
+    + GAP
+    + rb"[A-Za-z_][A-Za-z0-9_]*)*)?"
+    + GAP
+    + rb"(?P<open>[(\[])?"
+)
+#: What follows a `"roots"` literal given as an argument.
+_KEY_GIVEN = lazy_compile(GAP + rb"[,)]")
+#: What comes before a `"roots"` argument the syntax screen reads: the second of
+#: `getattr(caps, "roots")`, or the first of a `.get(` of a capabilities-named value or of a
+#: value the bytes cannot name (`caps.get("roots")`, `params.get("capabilities").get("roots")`).
+_PROBE_BEFORE = lazy_compile(
+    rb"(?:(?i:caps|capabilities)"
+    + CLOSE_GAP
+    + rb","
+    + GAP
+    + rb"|(?:(?i:caps|capabilities)|[)\]])"
+    + GAP
+    + rb"\."
+    + GAP
+    + rb"get"
+    + GAP
+    + rb"\("
+    + OPEN_GAP
+    + rb")$"
+)
+#: A name `_CAPABILITIES_NAME` may accept, at the end of a dotted name's bytes.
+_CAPS_NAME_END = lazy_compile(rb"(?i:caps|capabilities)$")
+#: The last name of a dotted name's bytes.
+_LAST_NAME = lazy_compile(rb"[A-Za-z0-9_]+$")
+
+
+def _tested_capabilities(name: bytes | None, opened: bytes | None) -> bool:
+    """Whether the value an `in` test reads (`_KEY_TESTED`: its dotted name's bytes, if it
+    starts with one, and the bracket after them) may be `_capabilities_source`'s: a
+    capabilities-named name, a `.get(...)` call, or what the bytes cannot name (`(caps)`); a
+    subscript or another call never is (`"roots" in context["ui_hidden"]`)."""
+    if name is None:
+        return True
+    if opened == b"(":
+        last = _LAST_NAME.search(name)
+        return last is not None and last.group() == b"get"
+    return opened is None and _CAPS_NAME_END.search(name) is not None
 
 
 def _roots_named(data: bytes, shaped) -> bool:
     """Whether `shaped(at)` holds of an offset where `roots` is a whole name (not
     `roots_configured`, `exception_module_roots`)."""
     return any(shaped(at) for at in whole_words(data, _ROOTS))
+
+
+def _given_or_field(data: bytes, at: int) -> bool:
+    """`roots` at `at` given by keyword (`Caps(roots=...)`, `f(x, roots = {})`), or a field
+    (`roots: X`, `roots = X`) in a file that declares a `*Capabilities` class: a plain
+    `roots = server_cfg.roots` elsewhere is no capability (fast-agent's 159 KB aggregator)."""
+    end = at + len(_ROOTS)
+    if _KEYWORD_AFTER.match(data, end) is not None and ends_before(_ARGUMENT_BEFORE, data, at):
+        return True
+    return _FIELD_AFTER.match(data, end) is not None and _CAPABILITIES_CLASS.search(data) is not None
+
+
+def _keyed(data: bytes, key: bytes) -> bool:
+    """The literal `key` (`"roots"`) somewhere the rule reads it: a dict key, an `in` test of a
+    capabilities-named value (or one the bytes cannot name), `getattr(caps, "roots")` or
+    `caps.get("roots")`; not Dev10x's `config.get("roots", [])`, a gateway's `"roots" in
+    normalized_include`, `context["roots"]` (no visit reads a subscript) or list of section
+    names, nor a sentence (`"Uses MCP 'roots'"`)."""
+    for at in offsets(data, key):
+        end = at + len(key)
+        if _KEY_AFTER.match(data, end) is not None and ends_before(_KEY_BEFORE, data, at):
+            return True
+        tested = _KEY_TESTED.match(data, end)
+        if tested is not None:
+            if _tested_capabilities(tested.group("name"), tested.group("open")):
+                return True
+        elif _KEY_GIVEN.match(data, end) is not None and ends_before(_PROBE_BEFORE, data, at):
+            return True
+    return False
 
 
 #: Names of a variable or attribute that holds client capabilities (`caps`, `client_capabilities`).
@@ -93,7 +189,10 @@ class RootsCapabilityScreen(Rule):
     #: `roots` counts whole, with whatever Python allows around it (`roots = X`, `caps .
     #: roots`): a screen that knew only `roots=` and `.roots` dropped a `roots = {}` field of a
     #: `*Capabilities` class, and let longer names through (`status.roots_configured`,
-    #: fast-agent's `exception_module_roots:`, which sent its 66 KB module to `ast`).
+    #: fast-agent's `exception_module_roots:`, which sent its 66 KB module to `ast`). Each
+    #: counts only where `screen_tree` can read it (`_given_or_field`, `_keyed`, an attribute of
+    #: a capabilities-named value): a local `roots = cfg.roots` or `config.get("roots")` sent
+    #: 0.6 MB of fast-agent's and Dev10x's modules to `ast` for nothing.
     KEYS = (b'"roots"', b"'roots'")
 
     #: A capabilities mapping is keyed or named `capabilities` (raw initialize params, the
@@ -104,16 +203,16 @@ class RootsCapabilityScreen(Rule):
 
     @classmethod
     def screen(cls, data: bytes) -> bool:
-        """The SDK's names; else `roots` as a field or keyword beside `apabilities`, or as a key
-        or an attribute in a file with a capabilities word."""
+        """The SDK's names; else, beside `apabilities`, `roots` given by keyword or as a field of
+        a `*Capabilities` class; else, in a file with a capabilities word, a `"roots"` key, test
+        or probe, or `.roots` read on a capabilities-named value (what `screen_tree` reads)."""
         if any(holds(data, token) for token in cls.SCREEN):
             return True
-        if b"apabilities" in data and _roots_named(
-            data, lambda at: _FIELD_AFTER.match(data, at + len(_ROOTS)) is not None
-        ):
+        if b"apabilities" in data and _roots_named(data, lambda at: _given_or_field(data, at)):
             return True
         return any(t in data for t in cls.CAPABILITY_WORDS) and (
-            any(t in data for t in cls.KEYS) or _roots_named(data, lambda at: ends_before(_ATTRIBUTE_BEFORE, data, at))
+            any(_keyed(data, key) for key in cls.KEYS)
+            or _roots_named(data, lambda at: ends_before(_CAPS_ATTRIBUTE_BEFORE, data, at))
         )
 
     @classmethod

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from mcp_migrate.core.byte_code import holds
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
 from mcp_migrate.core.screen import string as screen_string
@@ -47,6 +48,21 @@ class ListChangedFlagScreen(Rule):
     CODE = "RT006"
 
     SCREEN = (b"listChanged", b"list_changed")
+
+    #: The flag as a dict key writes it (`{"listChanged": True}`), each quote.
+    FLAG_KEYS = tuple(quote + flag + quote for flag in SCREEN for quote in (b'"', b"'"))
+
+    @classmethod
+    def screen(cls, data: bytes) -> bool:
+        """`screen_tree`'s shapes in bytes: a flag given to a `*RootsCapability`, whose name the
+        file spells; or a flag key in a dict under `roots`. A `.list_changed` read or a
+        `tool_list_changed_callback=` is neither (fast-agent's 159 KB aggregator, context-forge's
+        session registry: 0.3 MB of modules read with `ast` for nothing)."""
+        if not any(holds(data, token) for token in cls.SCREEN):
+            return False
+        if holds(data, b"RootsCapability"):
+            return True
+        return b"roots" in data and any(key in data for key in cls.FLAG_KEYS)
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:

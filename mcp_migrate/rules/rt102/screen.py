@@ -10,11 +10,13 @@ from mcp_migrate.core.byte_code import (
     CLOSE_GAP,
     GAP,
     IDENTIFIER_BYTES,
+    LOOK_BACK,
     NAME_ENDS,
     OPEN_GAP,
     ends_before,
     holds_any_case,
     string_end,
+    whole_words,
 )
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.lazy_regex import lazy_compile
@@ -212,10 +214,13 @@ class NaiveFileUriScreen(Rule):
             return False
         # A `"file"` literal and a `.scheme`: a scheme test, which makes a function's slices and
         # parses RT102's without a `file:/` literal.
-        tested = b"scheme" in data and (b'"file"' in data or b"'file'" in data)
-        if (uri_words or tested) and _CUT_BYTES.search(data) is not None:
-            return True  # a URI-named value sliced in MCP code, or in a function that tests the scheme
-        return (tested or (uri_words and holds_any_case(data, b"root"))) and _parses(data)
+        if b"scheme" in data and (b'"file"' in data or b"'file'" in data):
+            return _CUT_BYTES.search(data) is not None or _parses(data)
+        # Untested, only a URI-named value is: sliced by 7 or 8, or parsed where it names a root
+        # too. Any slice and any parse let 1.8 MB of context-forge's modules through to `ast`.
+        return uri_words and (
+            _uri_cut(data) or (holds_any_case(data, b"root") and _parses(data) and _root_uri_parsed(data))
+        )
 
     @classmethod
     def screen_tree(cls, syntax, settings) -> bool:
@@ -330,6 +335,123 @@ _NAME_OR_DOT = IDENTIFIER_BYTES | {ord(".")}
 def _parses(data: bytes) -> bool:
     """`urlparse`/`urlsplit` and a `.path` read somewhere in the bytes."""
     return (b"urlparse" in data or b"urlsplit" in data) and _PATH_BYTES.search(data) is not None
+
+
+#: What stands before a cut's 7 or 8 (`_CUT_BYTES`): the `[` that opens the slice (`u[(7):]`;
+#: the 7 of `0x7` is seven too). Without it the 7 ends a longer bound (`[17:]`, `[a:7:]`).
+_CUT_OPENED = rb"\[" + OPEN_GAP + rb"(?:0[xXoO][0_]*)?$"
+_CUT_OPENED_BYTES = lazy_compile(_CUT_OPENED)
+#: The same, with the name just before the `[`: the sliced value's last name (`uri[7:]`,
+#: `root.uri [7:]`), where it ends on a name.
+_CUT_NAMED_BYTES = lazy_compile(rb"(?<![A-Za-z0-9_])([A-Za-z0-9_]+)" + GAP + _CUT_OPENED)
+
+
+def _uri_cut(data: bytes) -> bool:
+    """A slice from 7 or 8 of a value `uri_named_tree` may call URI-named: one whose last name
+    holds `uri` (any case: `uri`, `root_uri`, `x.URI`), or that ends on a call, a subscript or a
+    literal, which the bytes cannot name (`str(root.uri)[7:]`, `r["uri"][8:]`)."""
+    for match in _CUT_BYTES.finditer(data):
+        at = match.start()
+        if not ends_before(_CUT_OPENED_BYTES, data, at):
+            continue
+        named = _CUT_NAMED_BYTES.search(data, max(0, at - LOOK_BACK), at)
+        if named is None or b"uri" in named.group(1).lower():
+            return True
+    return False
+
+
+#: What follows a parse function's name called (`urlparse(`, `parse.urlsplit (`, `(urlparse)(`).
+_CALLED_AFTER = lazy_compile(CLOSE_GAP + rb"\(")
+#: What follows a parse function's name bound to another (`import urlsplit as split_url`).
+_AS_AFTER = lazy_compile(GAP + rb"as(?![A-Za-z0-9_])")
+#: What comes before a parse function's name bound to another by assignment (`p = urlparse`,
+#: `p = parse.urlsplit`, `p = a if x else urlparse`, `f(key=urlparse)`): the syntax screen's
+#: aliases follow these (core.screen.Syntax.aliases).
+_BOUND_BEFORE = lazy_compile(
+    rb"(?:(?:^|[^=!<>])=|:=|(?<![A-Za-z0-9_])else)"
+    + GAP
+    + rb"(?:\("
+    + GAP
+    + rb")*(?:[A-Za-z_][A-Za-z0-9_]*"
+    + GAP
+    + rb"\."
+    + GAP
+    + rb")*$"
+)
+_PARSE_NAMES = (b"urlparse", b"urlsplit")
+
+
+def _root_uri_parsed(data: bytes) -> bool:
+    """A `urlparse`/`urlsplit` call whose first argument `root_uri_tree` may read as a root's
+    URI: its bytes hold `uri` and `root` (any case), or cannot be read to their end here; or
+    either function bound to another name, whose calls the bytes cannot tell."""
+    for name in _PARSE_NAMES:
+        for at in whole_words(data, name):
+            end = at + len(name)
+            called = _CALLED_AFTER.match(data, end)
+            if called is not None:
+                given = first_argument(data, called.end())
+                if given is None or (b"uri" in given.lower() and b"root" in given.lower()):
+                    return True
+            elif _AS_AFTER.match(data, end) is not None or ends_before(_BOUND_BEFORE, data, at):
+                return True
+    return False
+
+
+def first_argument(data: bytes, start: int) -> bytes | None:
+    """The bytes of a call's first argument (a keyword's too, `url=x`), from `start`, just past
+    the call's `(`, to the `,` or `)` that ends it at its own depth; comments and literals
+    skipped whole. None where the bytes end first, or where a quote may open a literal nested
+    in an f-string's replacement field (Python 3.12 allows its own quotes there)."""
+    depth, position, end = 0, start, len(data)
+    while position < end:
+        byte = data[position]
+        if byte in _OPENING:
+            depth += 1
+        elif byte in _CLOSING:
+            if not depth:
+                return data[start:position]
+            depth -= 1
+        elif byte == 0x2C and not depth:  # ,
+            return data[start:position]
+        elif byte == 0x23:  # a comment, to the end of its line
+            position = data.find(b"\n", position)
+            if position < 0:
+                return None
+            continue
+        elif byte in _QUOTES:
+            closed = string_end(data, position)
+            if _f_string(data, position) and not _fields_closed(data[position:closed]):
+                return None  # the quote closes no literal: it opens one nested in a `{...}`
+            position = closed
+            continue
+        position += 1
+    return None
+
+
+_OPENING = frozenset(b"([{")
+_CLOSING = frozenset(b")]}")
+_QUOTES = frozenset(b"'\"")
+
+
+def _fields_closed(literal: bytes) -> bool:
+    """Whether every `{` of an f-string's bytes (`{{` aside) is closed before its end: only
+    inside an open replacement field can a 3.12 f-string hold its own quote."""
+    depth = 0
+    for byte in literal.replace(b"{{", b"").replace(b"}}", b""):
+        if byte == 0x7B:
+            depth += 1
+        elif byte == 0x7D and depth:
+            depth -= 1
+    return not depth
+
+
+def _f_string(data: bytes, quote: int) -> bool:
+    """Whether the literal whose quote is at `quote` has an `f` among its prefix letters."""
+    letters = data[max(0, quote - 2) : quote]
+    while letters and letters[:1] not in (b"r", b"R", b"b", b"B", b"u", b"U", b"f", b"F"):
+        letters = letters[1:]
+    return b"f" in letters or b"F" in letters
 
 
 def _len_slice(data: bytes) -> bool:
