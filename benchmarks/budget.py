@@ -21,7 +21,11 @@ snapshot), run from a scratch folder:
   (the same script with and without the step): *discovery* (the plan: listing folders, the
   `.gitignore` files and config files), *the gate* (every file searched for the rules' joined
   gate tokens) and the *token floor* (the files the gate opens searched for the rules' byte
-  tokens, stopping at the first found: the least any byte screen does).
+  tokens, stopping at the first found: the least any byte screen does);
+- and, for what the rules' work on the files with findings is set against, *one walk* of their
+  parsed trees with nothing to call: the engine's own walk (core.walk, the rules' one
+  traversal) and LibCST's visitor (`module.visit(CSTVisitor())`, what a rule engine on LibCST's
+  visitor machinery pays before any rule runs).
 
 Where discovery and the token floor together are more than what is left, the target cannot
 hold on that tree unless the work on the files with findings costs less. The script reports; it
@@ -99,6 +103,27 @@ if sys.argv[2] == "tokens":
 """
 
 
+#: The files with findings parsed; with argv[2] "1", each tree walked once with nothing to call,
+#: by the engine's walk (argv[3] "ours") or by LibCST's visitor ("libcst").
+WALK = r"""
+import json, sys
+import libcst
+from mcp_migrate.core.walk import walk
+modules = []
+for path in json.load(open(sys.argv[1]))["with_findings"]:
+    try:
+        modules.append(libcst.parse_module(open(path, "rb").read()))
+    except Exception:
+        pass
+if sys.argv[2] == "1":
+    for module in modules:
+        if sys.argv[3] == "ours":
+            walk(module, id, id)
+        else:
+            module.visit(libcst.CSTVisitor())
+"""
+
+
 def instructions(args: list) -> int:
     """The instructions one run of `args` executes (callgrind's total)."""
     done = subprocess.run(
@@ -141,6 +166,8 @@ def budget(tree: str) -> dict:
     gate = searched["gate"] - searched["0"]
     tokens = searched["tokens"] - searched["gate"]
     discovery = difference(script("discovery.py", DISCOVERY), "", tree)
+    walked = script("walk.py", WALK)
+    walk, visitor = (difference(walked, str(probe), how) for how in ("ours", "libcst"))
     left = 2 * floor2 - alone - reading
     return {
         "tree": tree,
@@ -155,6 +182,8 @@ def budget(tree: str) -> dict:
         "discovery": discovery,
         "gate": gate,
         "token_floor": tokens,
+        "walk": walk,
+        "visitor": visitor,
     }
 
 
@@ -182,6 +211,7 @@ def main() -> None:
             print(f"  of which the fix previews and the full output {x('previews')}")
             print(f"  left for the other files within 2.0x: {x('left_for_the_rest')}")
             print(f"  discovery {x('discovery')}, the gate {x('gate')}, the token floor {x('token_floor')}")
+            print(f"  one walk of the files with findings: the engine's {x('walk')}, LibCST's visitor {x('visitor')}")
     finally:
         shutil.rmtree(SCRATCH, ignore_errors=True)
     if options.json:

@@ -18,6 +18,10 @@ COUNTS = {
     ("searches", "gate"): 170,
     ("searches", "tokens"): 210,
     ("searches", "0"): 100,
+    ("walk", "1", "ours"): 125,
+    ("walk", "0", "ours"): 100,
+    ("walk", "1", "libcst"): 190,
+    ("walk", "0", "libcst"): 100,
 }
 
 
@@ -27,6 +31,8 @@ def fake_instructions(args: list) -> int:
             return COUNTS["alone, concise"]
         return COUNTS["tree" if args[-1] == "/t" else "alone"]
     name = args[1].rpartition("/")[2].removesuffix(".py")
+    if name == "walk":
+        return COUNTS[(name, args[3], args[4])]
     return COUNTS["floor2"] if name == "floor2" else COUNTS[(name, args[3])]
 
 
@@ -56,4 +62,6 @@ def test_the_budget_is_what_the_files_with_findings_leave(monkeypatch, tmp_path)
         "discovery": 60,
         "gate": 70,
         "token_floor": 40,
+        "walk": 25,
+        "visitor": 90,
     }
