@@ -421,9 +421,11 @@ def test_rt001s_byte_screen_reads_a_roots_helper_called_not_defined(source, pass
     ("code", "source"),
     [
         ("RT003", 'PARAMS = {"capabilities": {("roots"): {}}}\n'),
+        ("RT003", "class HostCapabilities:\n    (roots) = {}\n"),
         ("RT003", "def probe(caps):\n    return ('roots') in caps\n"),
         ("RT003", "def probe(caps):\n    return (caps).roots\n"),
         ("RT003", "def probe(caps):\n    return getattr((caps), 'roots', None)\n"),
+        ("RT003", "def probe(caps):\n    return getattr(caps, ('roots'))\n"),
         ("RT003", "def probe(caps):\n    return (caps).get(('roots'))\n"),
         ("RT102", "from urllib.parse import urlparse\n\ndef to_path(root):\n    return (urlparse)(root.uri).path\n"),
         ("RT102", "# resource URIs\ndef rest(uri):\n    return (uri)[7:]\n"),

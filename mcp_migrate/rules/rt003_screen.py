@@ -16,8 +16,8 @@ from mcp_migrate.vocabulary.capabilities_screen import capability_dicts, roots_m
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 
 _ROOTS = b"roots"
-#: What follows `roots` named as a field (`roots: X`, `roots = X`; not `roots == X`).
-_FIELD_AFTER = lazy_compile(GAP + rb"(?::|=(?!=))")
+#: What follows `roots` named as a field (`roots: X`, `roots = X`, `(roots) = X`; not `roots == X`).
+_FIELD_AFTER = lazy_compile(CLOSE_GAP + rb"(?::|=(?!=))")
 #: What follows `roots` given by keyword (`roots=X`, `roots = X`).
 _KEYWORD_AFTER = lazy_compile(GAP + rb"=(?!=)")
 #: What comes before `roots` given by keyword: the call's `(` or the `,` after an argument.
@@ -59,7 +59,7 @@ _PROBE_BEFORE = lazy_compile(
     rb"(?:(?i:caps|capabilities)"
     + CLOSE_GAP
     + rb","
-    + GAP
+    + OPEN_GAP
     + rb"|(?:(?i:caps|capabilities)|[)\]])"
     + GAP
     + rb"\."

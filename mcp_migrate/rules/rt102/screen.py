@@ -390,7 +390,7 @@ def _root_uri_parsed(data: bytes) -> bool:
             end = at + len(name)
             called = _CALLED_AFTER.match(data, end)
             if called is not None:
-                given = first_argument(data, called.end())
+                given = _first_argument(data, called.end())
                 if given is None or (b"uri" in given.lower() and b"root" in given.lower()):
                     return True
             elif _AS_AFTER.match(data, end) is not None or ends_before(_BOUND_BEFORE, data, at):
@@ -398,7 +398,7 @@ def _root_uri_parsed(data: bytes) -> bool:
     return False
 
 
-def first_argument(data: bytes, start: int) -> bytes | None:
+def _first_argument(data: bytes, start: int) -> bytes | None:
     """The bytes of a call's first argument (a keyword's too, `url=x`), from `start`, just past
     the call's `(`, to the `,` or `)` that ends it at its own depth; comments and literals
     skipped whole. None where the bytes end first, or where a quote may open a literal nested
