@@ -25,6 +25,9 @@ GAP = rb"(?:\s|" + COMMENT + rb"|\\\r?\n)*"
 OPEN_GAP = rb"(?:\s|\(|" + COMMENT + rb"|\\\r?\n)*"
 #: GAP, with closing parentheses (`u[(7):]`: the bound is 7 all the same).
 CLOSE_GAP = rb"(?:\s|\)|" + COMMENT + rb"|\\\r?\n)*"
+#: What stands between a statement's keyword and the name it defines (`class X`, `def f`):
+#: blanks on the line, or a backslash continuation (no comment can).
+STATEMENT_GAP = rb"(?:[ \t]|\\\r?\n)+"
 #: The bytes of an ASCII identifier: one before or after a token makes it part of another name.
 IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 #: IDENTIFIER_BYTES in a pattern: a name ends here (`path` in `.path`, not in `.pathname`).
@@ -256,33 +259,85 @@ def commas_at_least(data: bytes, start: int, count: int, positional: bool = Fals
     argument count: no positional argument comes after one (a `*args` may, and `positional`
     arguments leave it out), so a call given six arguments by keyword is not one given six
     positionally (agent-framework's two largest modules, 474 KB, were read with `ast` for it).
-    True where the bytes end first (nothing is lost on code this cannot read)."""
-    depth, at, end = 0, start, len(data)
-    if positional and _KEYWORD_ARGUMENT.match(data, at):
+    True where the bytes cannot be read to that comma (nothing is lost on code this cannot read)."""
+    if positional and _KEYWORD_ARGUMENT.match(data, start):
         return False
+    for at in bracket_stops(data, start):
+        if at < 0:
+            return True
+        if data[at] != 0x2C:  # the closing bracket
+            return False
+        if positional and _KEYWORD_ARGUMENT.match(data, at + 1):
+            return False
+        count -= 1
+        if count <= 0:
+            return True
+    return True
+
+
+def bracket_stops(data: bytes, start: int) -> Iterator[int]:
+    """The offset of each `,` the brackets opened just before `start` hold at their own depth
+    (not inside a nested bracket, a literal or a comment), then of the bracket that closes
+    them; -1 instead where the bytes end first, or where a quote may open a literal nested in
+    an f-string's replacement field (Python 3.12 allows its own quotes there): what follows
+    cannot be read here. The screens' one reading of a call's arguments."""
+    depth, at, end = 0, start, len(data)
     while at < end:
         byte = data[at]
         if byte in _QUOTES:
-            at = string_end(data, at)
+            closed = string_end(data, at)
+            if _f_string(data, at) and not _fields_closed(data[at:closed]):
+                yield -1  # the quote closes no literal: it opens one nested in a `{...}`
+                return
+            at = closed
             continue
         if byte == 0x23:  # `#`: a comment, to the end of its line
             at = data.find(b"\n", at)
             if at < 0:
-                return True
+                break
         elif byte in _OPENING:
             depth += 1
         elif byte in _CLOSING:
             if depth == 0:
-                return False
+                yield at
+                return
             depth -= 1
         elif byte == 0x2C and depth == 0:
-            if positional and _KEYWORD_ARGUMENT.match(data, at + 1):
-                return False
-            count -= 1
-            if count <= 0:
-                return True
+            yield at
         at += 1
-    return True
+    yield -1
+
+
+def _fields_closed(literal: bytes) -> bool:
+    """Whether every `{` of an f-string's bytes (`{{` aside) is closed before its end: only
+    inside an open replacement field can a 3.12 f-string hold its own quote."""
+    depth = 0
+    for byte in literal.replace(b"{{", b"").replace(b"}}", b""):
+        if byte == 0x7B:
+            depth += 1
+        elif byte == 0x7D and depth:
+            depth -= 1
+    return not depth
+
+
+def _f_string(data: bytes, quote: int) -> bool:
+    """Whether the literal whose quote is at `quote` has an `f` among its prefix letters."""
+    letters = data[max(0, quote - 2) : quote]
+    while letters and letters[:1] not in (b"r", b"R", b"b", b"B", b"u", b"U", b"f", b"F"):
+        letters = letters[1:]
+    return b"f" in letters or b"F" in letters
+
+
+#: What comes after a name that gives it another name (`ClientSession as CS`, `import urlsplit
+#: as split_url`): the other name.
+AS_NAME = lazy_compile(GAP + rb"as" + GAP + rb"([A-Za-z_][A-Za-z0-9_]*)")
+#: The end of a value that names something, before its name: parentheses opened, then the
+#: modules or objects it is an attribute of (`(mcp.ClientSession`).
+NAMING_VALUE = GAP + rb"(?:\(" + GAP + rb")*(?:[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"\." + GAP + rb")*$"
+#: What comes before a name that is an assignment's value (`S = ClientSession`, `p =
+#: parse.urlsplit`, `S = A if c else ClientSession`, `p := urlparse`): the syntax screen's
+#: aliases (core.screen.Syntax.aliases) follow those.
+ASSIGNED = lazy_compile(rb"(?:(?<![=!<>])=|\belse|\bif)" + NAMING_VALUE)
 
 
 def string_end(data: bytes, at: int) -> int:

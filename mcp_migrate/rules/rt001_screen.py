@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from mcp_migrate.core.byte_code import IDENTIFIER_BYTES, ends_before, holds, offsets
+from mcp_migrate.core.byte_code import IDENTIFIER_BYTES, STATEMENT_GAP, ends_before, holds, offsets
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.project_view import view_of
 from mcp_migrate.core.rule import Rule
@@ -110,7 +110,7 @@ def _awaits_list_roots(value) -> bool:
 
 
 #: What comes before a name a statement defines (`def anchor_worktree_roots(`, `class X_roots(`).
-_DEFINED_BEFORE = lazy_compile(rb"(?<![A-Za-z0-9_])(?:def|class)(?:[ \t]|\\\r?\n)+$")
+_DEFINED_BEFORE = lazy_compile(rb"(?<![A-Za-z0-9_])(?:def|class)" + STATEMENT_GAP + rb"$")
 
 
 def _calls_a_roots_helper(data: bytes) -> bool:

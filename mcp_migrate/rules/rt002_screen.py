@@ -6,7 +6,18 @@ from __future__ import annotations
 
 import ast
 
-from mcp_migrate.core.byte_code import GAP, IDENTIFIER_BYTES, commas_at_least, ends_before, holds, offsets, whole_words
+from mcp_migrate.core.byte_code import (
+    AS_NAME,
+    ASSIGNED,
+    GAP,
+    IDENTIFIER_BYTES,
+    NAMING_VALUE,
+    commas_at_least,
+    ends_before,
+    holds,
+    offsets,
+    whole_words,
+)
 from mcp_migrate.core.identifiers import words
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
@@ -330,19 +341,12 @@ class RootsProviderScreen(Rule):
 #: positional argument (`_session_given_a_callback`): most MCP clients and their tests name it
 #: (context-forge 22 and agent-framework 7 modules had no other reason to be parsed with `ast`).
 _NAMED_TOKENS = tuple(token for token in RootsProviderScreen.SCREEN if token != b"ClientSession")
-#: What comes after a name that gives it another name (`ClientSession as CS`) or a call.
-_AS = lazy_compile(GAP + rb"as" + GAP + rb"([A-Za-z_][A-Za-z0-9_]*)")
+#: What comes after a name called.
 _CALL = lazy_compile(GAP + rb"\(")
-#: The end of a value that names a class, before its name: parentheses opened, then the
-#: modules or objects it is an attribute of (`(mcp.ClientSession`).
-_NAMING_VALUE = GAP + rb"(?:\(" + GAP + rb")*(?:[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"\." + GAP + rb")*$"
-#: What comes before a name that is an assignment's value (`S = ClientSession`, `S = mcp.ClientSession`,
-#: `S = A if c else ClientSession`): the screen's aliases follow those too.
-_ASSIGNED = lazy_compile(rb"(?:(?<![=!<>])=|\belse|\bif)" + _NAMING_VALUE)
 #: What comes before a name that is a keyword argument's value (`Mock(spec=ClientSession)`,
 #: `f(x, spec=mcp.ClientSession)`), which binds no name: after `(`, or after `,` on the same
 #: line (a `,` ending the line before may end a tuple statement: `x = 1,` then `S = ...`).
-_KEYWORD_VALUE = lazy_compile(rb"(?:\(" + GAP + rb"|,[ \t]*)[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"=(?!=)" + _NAMING_VALUE)
+_KEYWORD_VALUE = lazy_compile(rb"(?:\(" + GAP + rb"|,[ \t]*)[A-Za-z_][A-Za-z0-9_]*" + GAP + rb"=(?!=)" + NAMING_VALUE)
 
 
 def _session_given_a_callback(data: bytes) -> bool:
@@ -362,9 +366,9 @@ def _session_given_a_callback(data: bytes) -> bool:
             call = _CALL.match(data, end)
             if call is not None and commas_at_least(data, call.end(), CLIENT_SESSION_CALLBACK_INDEX, positional=True):
                 return True
-            alias = _AS.match(data, end)
+            alias = AS_NAME.match(data, end)
             if alias is not None:
                 names.append(alias.group(1))
-            elif ends_before(_ASSIGNED, data, at) and not ends_before(_KEYWORD_VALUE, data, at):
+            elif ends_before(ASSIGNED, data, at) and not ends_before(_KEYWORD_VALUE, data, at):
                 return True
     return False

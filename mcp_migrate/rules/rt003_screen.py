@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
-from mcp_migrate.core.byte_code import CLOSE_GAP, GAP, OPEN_GAP, ends_before, holds, offsets, whole_words
+from mcp_migrate.core.byte_code import CLOSE_GAP, GAP, OPEN_GAP, STATEMENT_GAP, ends_before, holds, offsets, whole_words
 from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.rule import Rule
 from mcp_migrate.core.screen import last_identifier as screen_last_identifier
@@ -16,6 +16,8 @@ from mcp_migrate.vocabulary.capabilities_screen import capability_dicts, roots_m
 from mcp_migrate.vocabulary.wire_names import CAPABILITY_KEYS
 
 _ROOTS = b"roots"
+#: How a name `_CAPABILITIES_NAME` may accept ends, in bytes (a superset: any case, any start).
+_CAPS_WORD = rb"(?i:caps|capabilities)"
 #: What follows `roots` named as a field (`roots: X`, `roots = X`, `(roots) = X`; not `roots == X`).
 _FIELD_AFTER = lazy_compile(CLOSE_GAP + rb"(?::|=(?!=))")
 #: What follows `roots` given by keyword (`roots=X`, `roots = X`).
@@ -25,11 +27,11 @@ _ARGUMENT_BEFORE = lazy_compile(rb"[(,]" + GAP + rb"$")
 #: A class whose name ends with `Capabilities` (`class HostCapabilities(BaseModel):`): where a
 #: `roots` field can be declared.
 _CAPABILITIES_CLASS = lazy_compile(
-    rb"(?<![A-Za-z0-9_])class(?:[ \t]|\\\r?\n)+[A-Za-z0-9_]*Capabilities(?![A-Za-z0-9_])"
+    rb"(?<![A-Za-z0-9_])class" + STATEMENT_GAP + rb"[A-Za-z0-9_]*Capabilities(?![A-Za-z0-9_])"
 )
 #: What comes before `roots` read as an attribute of a capabilities-named value (`caps.roots`,
 #: `client_capabilities . roots`, a comment between): `_CAPABILITIES_NAME`'s ends, any case.
-_CAPS_ATTRIBUTE_BEFORE = lazy_compile(rb"(?i:caps|capabilities)" + CLOSE_GAP + rb"\." + GAP + rb"$")
+_CAPS_ATTRIBUTE_BEFORE = lazy_compile(_CAPS_WORD + CLOSE_GAP + rb"\." + GAP + rb"$")
 #: A `"roots"` literal read as a dict key: after the display's `{` or an entry's `,` (not an
 #: `if kind == "roots":`), and before its `:`.
 _KEY_BEFORE = lazy_compile(rb"[{,]" + OPEN_GAP + rb"$")
@@ -56,11 +58,14 @@ _KEY_GIVEN = lazy_compile(GAP + rb"[,)]")
 #: `getattr(caps, "roots")`, or the first of a `.get(` of a capabilities-named value or of a
 #: value the bytes cannot name (`caps.get("roots")`, `params.get("capabilities").get("roots")`).
 _PROBE_BEFORE = lazy_compile(
-    rb"(?:(?i:caps|capabilities)"
+    rb"(?:"
+    + _CAPS_WORD
     + CLOSE_GAP
     + rb","
     + OPEN_GAP
-    + rb"|(?:(?i:caps|capabilities)|[)\]])"
+    + rb"|(?:"
+    + _CAPS_WORD
+    + rb"|[)\]])"
     + GAP
     + rb"\."
     + GAP
@@ -71,7 +76,7 @@ _PROBE_BEFORE = lazy_compile(
     + rb")$"
 )
 #: A name `_CAPABILITIES_NAME` may accept, at the end of a dotted name's bytes.
-_CAPS_NAME_END = lazy_compile(rb"(?i:caps|capabilities)$")
+_CAPS_NAME_END = lazy_compile(_CAPS_WORD + rb"$")
 #: The last name of a dotted name's bytes.
 _LAST_NAME = lazy_compile(rb"[A-Za-z0-9_]+$")
 

@@ -7,12 +7,15 @@ import ast
 from functools import cached_property
 
 from mcp_migrate.core.byte_code import (
+    AS_NAME,
+    ASSIGNED,
     CLOSE_GAP,
     GAP,
     IDENTIFIER_BYTES,
     LOOK_BACK,
     NAME_ENDS,
     OPEN_GAP,
+    bracket_stops,
     ends_before,
     holds_any_case,
     string_end,
@@ -362,22 +365,6 @@ def _uri_cut(data: bytes) -> bool:
 
 #: What follows a parse function's name called (`urlparse(`, `parse.urlsplit (`, `(urlparse)(`).
 _CALLED_AFTER = lazy_compile(CLOSE_GAP + rb"\(")
-#: What follows a parse function's name bound to another (`import urlsplit as split_url`).
-_AS_AFTER = lazy_compile(GAP + rb"as(?![A-Za-z0-9_])")
-#: What comes before a parse function's name bound to another by assignment (`p = urlparse`,
-#: `p = parse.urlsplit`, `p = a if x else urlparse`, `f(key=urlparse)`): the syntax screen's
-#: aliases follow these (core.screen.Syntax.aliases).
-_BOUND_BEFORE = lazy_compile(
-    rb"(?:(?:^|[^=!<>])=|:=|(?<![A-Za-z0-9_])else)"
-    + GAP
-    + rb"(?:\("
-    + GAP
-    + rb")*(?:[A-Za-z_][A-Za-z0-9_]*"
-    + GAP
-    + rb"\."
-    + GAP
-    + rb")*$"
-)
 _PARSE_NAMES = (b"urlparse", b"urlsplit")
 
 
@@ -393,65 +380,17 @@ def _root_uri_parsed(data: bytes) -> bool:
                 given = _first_argument(data, called.end())
                 if given is None or (b"uri" in given.lower() and b"root" in given.lower()):
                     return True
-            elif _AS_AFTER.match(data, end) is not None or ends_before(_BOUND_BEFORE, data, at):
-                return True
+            elif AS_NAME.match(data, end) is not None or ends_before(ASSIGNED, data, at):
+                return True  # bound to another name, as the syntax screen's aliases follow
     return False
 
 
 def _first_argument(data: bytes, start: int) -> bytes | None:
     """The bytes of a call's first argument (a keyword's too, `url=x`), from `start`, just past
-    the call's `(`, to the `,` or `)` that ends it at its own depth; comments and literals
-    skipped whole. None where the bytes end first, or where a quote may open a literal nested
-    in an f-string's replacement field (Python 3.12 allows its own quotes there)."""
-    depth, position, end = 0, start, len(data)
-    while position < end:
-        byte = data[position]
-        if byte in _OPENING:
-            depth += 1
-        elif byte in _CLOSING:
-            if not depth:
-                return data[start:position]
-            depth -= 1
-        elif byte == 0x2C and not depth:  # ,
-            return data[start:position]
-        elif byte == 0x23:  # a comment, to the end of its line
-            position = data.find(b"\n", position)
-            if position < 0:
-                return None
-            continue
-        elif byte in _QUOTES:
-            closed = string_end(data, position)
-            if _f_string(data, position) and not _fields_closed(data[position:closed]):
-                return None  # the quote closes no literal: it opens one nested in a `{...}`
-            position = closed
-            continue
-        position += 1
-    return None
-
-
-_OPENING = frozenset(b"([{")
-_CLOSING = frozenset(b")]}")
-_QUOTES = frozenset(b"'\"")
-
-
-def _fields_closed(literal: bytes) -> bool:
-    """Whether every `{` of an f-string's bytes (`{{` aside) is closed before its end: only
-    inside an open replacement field can a 3.12 f-string hold its own quote."""
-    depth = 0
-    for byte in literal.replace(b"{{", b"").replace(b"}}", b""):
-        if byte == 0x7B:
-            depth += 1
-        elif byte == 0x7D and depth:
-            depth -= 1
-    return not depth
-
-
-def _f_string(data: bytes, quote: int) -> bool:
-    """Whether the literal whose quote is at `quote` has an `f` among its prefix letters."""
-    letters = data[max(0, quote - 2) : quote]
-    while letters and letters[:1] not in (b"r", b"R", b"b", b"B", b"u", b"U", b"f", b"F"):
-        letters = letters[1:]
-    return b"f" in letters or b"F" in letters
+    the call's `(`, to the `,` or `)` that ends it (core.byte_code.bracket_stops); None where
+    they cannot be read to there."""
+    at = next(bracket_stops(data, start))
+    return data[start:at] if at >= 0 else None
 
 
 def _len_slice(data: bytes) -> bool:
