@@ -17,12 +17,12 @@ own, so no answer outlives the call.
 
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
 
 from mcp_migrate.core import callers, gates
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.findings import FileResult
+from mcp_migrate.core.record import replace
 from mcp_migrate.core.settings import Settings, with_view
 
 
@@ -70,7 +70,7 @@ def with_rules(value: Settings) -> Settings:
     if done is not None:
         return done
     wanted = rule_classes(value.select, value.extend_apis)
-    done = value if value.rules == wanted else dataclasses.replace(value, rules=wanted)
+    done = value if value.rules == wanted else replace(value, rules=wanted)
     if len(completed) < 256:
         completed[value] = done
     return done

@@ -6,7 +6,6 @@ run's deprecations warn of)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -19,6 +18,7 @@ from test_accept_deprecation import TEST as ROUTER_TEST  # spells the parameter 
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core import engine
 from mcp_migrate.core.coordination import AskedPlan, MigratedTool, RunPlan, same_answers
+from mcp_migrate.core.record import replace
 from mcp_migrate.run import coordination
 from mcp_migrate.run.coordination import WITH_SUGGESTIONS
 from mcp_migrate.run.roots_plan import RootsPlan
@@ -43,7 +43,7 @@ def test_the_plan_asked_keeps_each_question_with_its_answer():
     ]
     assert same_answers(tuple(asked.asked), plan, b"f()")
     assert not same_answers(tuple(asked.asked), RootsPlan(warned_names=("f()",)), b"")  # no tools
-    assert not same_answers(tuple(asked.asked), dataclasses.replace(plan, removable_names=()), b"")
+    assert not same_answers(tuple(asked.asked), replace(plan, removable_names=()), b"")
 
 
 def test_only_the_plans_questions_are_answered():

@@ -21,6 +21,7 @@ from mcp_migrate.api import default_settings
 from mcp_migrate.core.fix import apply, imports, loop, orphans, pieces
 from mcp_migrate.core.fix.shared_statements import statements_shared
 from mcp_migrate.core.positions import top_level_spans
+from mcp_migrate.core.record import replace
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run.one_file import check_data
@@ -151,7 +152,7 @@ def test_an_analysis_without_the_screens_tree_still_cuts_its_code_from_the_file(
         with_spans = loop.analysis_previews(analysis, data, path.name)
         expected = len(generated)
         generated.clear()
-        without = loop.analysis_previews(dataclasses.replace(analysis, spans=None), data, path.name)
+        without = loop.analysis_previews(replace(analysis, spans=None), data, path.name)
         assert without == with_spans, path
         assert len(generated) == expected, path
         compared += 1

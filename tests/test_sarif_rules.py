@@ -2,7 +2,6 @@
 under a configurable base), tags that say what it is, a `security-severity` on the security rules
 so GitHub ranks them, and fix descriptions that name `--unsafe-fixes` where it is needed."""
 
-import dataclasses
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,6 +14,7 @@ from sources import FIXABLE
 import mcp_migrate
 from mcp_migrate.commands.cli import cli
 from mcp_migrate.core.catalog import load_catalog
+from mcp_migrate.core.record import replace
 from mcp_migrate.output import sarif
 from mcp_migrate.run.records import FixProposal
 
@@ -174,7 +174,7 @@ def test_sarif_fixes_come_from_the_run_not_from_the_reporter(tmp_path, monkeypat
     log = sarif.sarif_log(run)
     fixed = {r["ruleId"] for r in log["runs"][0]["results"] if "fixes" in r}
     assert fixed == {"RT001", "RT004"}
-    plain = dataclasses.replace(run, fixes={})
+    plain = replace(run, fixes={})
     assert not any("fixes" in r for r in sarif.sarif_log(plain)["runs"][0]["results"])
 
 

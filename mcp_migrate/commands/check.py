@@ -4,10 +4,10 @@ record a baseline, add noqa directives, or filter through a baseline and report.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from mcp_migrate.core.findings import FileResult
+from mcp_migrate.core.record import record
 from mcp_migrate.output import progress, report
 from mcp_migrate.output.printable import printable
 from mcp_migrate.output.report import ColorChoice
@@ -18,7 +18,7 @@ from mcp_migrate.run.records import RunResult
 from mcp_migrate.run.stdin import check_stdin
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OutputOptions:
     """How a command reports: format, destination, verbosity, exit policy."""
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, UNFILTERED_CODES
 from mcp_migrate.core.findings import MARKED, FileError
+from mcp_migrate.core.record import record
 from mcp_migrate.output import report
 from mcp_migrate.output.printable import one_line, printable
 from mcp_migrate.output.report import TEXT_FORMATS, make_console
@@ -22,7 +22,7 @@ from mcp_migrate.run.records import FileRef, RunResult
 from mcp_migrate.run.stdin import stdin_target
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FixOptions:
     unsafe: bool | None = None
     show_diff: bool = False

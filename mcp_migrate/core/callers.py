@@ -23,11 +23,11 @@ read, changes: core.dependencies).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Iterable
 
 from mcp_migrate.core.findings import FileResult, Finding, Related
+from mcp_migrate.core.record import replace
 
 #: The message of a caller's related location.
 CALLED_FROM = "called from here"
@@ -88,7 +88,7 @@ def _with(finding: Finding, extra: list | None) -> Finding:
     """`finding` with the related locations `extra` added, sorted."""
     if not extra:
         return finding
-    return dataclasses.replace(finding, related=tuple(sorted(set(finding.related).union(extra))))
+    return replace(finding, related=tuple(sorted(set(finding.related).union(extra))))
 
 
 def _target(helper: FileResult, caller: Finding) -> tuple | None:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
+
+from mcp_migrate.core.record import record
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,7 +40,7 @@ def fails(severity: str, fail_on: str = DEFAULT_FAIL_ON) -> bool:
 _REQUIRED = ("code", "name", "severity", "fix", "summary")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RuleInfo:
     code: str
     name: str

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
 
 from mcp_migrate.core.coordination import FileNotes
 from mcp_migrate.core.messages import fit, split
+from mcp_migrate.core.record import field, record
 from mcp_migrate.core.resolve import Resolver
 from mcp_migrate.core.sdk import Evidence, file_evidence, project_module_is_mcp
 from mcp_migrate.core.settings import Settings
 from mcp_migrate.core.syntax import ModuleIndex
 
 
-@dataclass
+@record
 class Report:
     """What a rule said about one node, before positions and suppressions are applied."""
 
@@ -47,7 +47,7 @@ class Report:
     migrated: str | None = None
 
 
-@dataclass
+@record
 class FileContext:
     """Per-file state: the tree, the resolver, the settings, the walk's ancestors and reports."""
 

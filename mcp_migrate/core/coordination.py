@@ -17,8 +17,9 @@ fix's help gets) is the run floor's: run.roots_plan.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from mcp_migrate.core.record import field, record
 
 
 class MigratedTool(NamedTuple):
@@ -54,7 +55,7 @@ class KeptPlumbing(NamedTuple):
     owner: str
 
 
-@dataclass
+@record
 class FileNotes:
     """What one file's analysis tells the run (and the migration report's interface changes)."""
 
@@ -96,7 +97,7 @@ class FileNotes:
     served_tools: list = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RunPlan:
     """What the rest of the run tells one file before it is fixed, as the engine and the
     rewrites consult it. This one is a file's alone (the default): no other file's tools, no fix

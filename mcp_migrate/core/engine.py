@@ -11,9 +11,7 @@ reported, then apply suppressions (a bare `# noqa` last: core.suppress).
 from __future__ import annotations
 
 import ast
-import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from hashlib import blake2b
 
 import libcst as cst
@@ -52,6 +50,7 @@ from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.partial import Reduced, reduced
 from mcp_migrate.core.positions import node_ranges, top_level_spans
 from mcp_migrate.core.project_view import view_of
+from mcp_migrate.core.record import record, replace
 from mcp_migrate.core.screening import Screened, keep_screens, screens, screens_key
 from mcp_migrate.core.settings import Settings, with_view
 from mcp_migrate.core.suppress import MARKERS, SuppressionIndex, review_markers
@@ -127,7 +126,7 @@ def _python_syntax_error(data: bytes):
     return None
 
 
-@dataclass
+@record
 class Analysis:
     """What one parse produced: the tree (None when screened out or unparsable), the kept
     reports paired with their findings (same order), and the file's result."""
@@ -340,7 +339,7 @@ def _analyze_module(module, data, path, settings, rules, audit, result, tree=Non
             # Their tools count for `fix --apply-suggestions` only where the tests go with their
             # code (otherwise the requests keep no edit: _tests_wait).
             suggested = notes.suggested_tools + notes.tools if settings.run.tests_go_with_code() else []
-            result.notes = dataclasses.replace(
+            result.notes = replace(
                 notes,
                 tools=[],
                 suggested_tools=suggested,

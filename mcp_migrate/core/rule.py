@@ -17,12 +17,12 @@ imports LibCST only for its type annotations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from mcp_migrate.core.byte_code import holds
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.gates import roots_migration
+from mcp_migrate.core.record import record
 
 if TYPE_CHECKING:  # the contract's screens run before LibCST is loaded (core/screening.py)
     import libcst as cst
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the contract's screens run before LibCST is loaded (core/sc
     from mcp_migrate.core.context import FileContext
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Example:
     code: str
     reason: str
@@ -40,7 +40,7 @@ class Valid(Example):
     """Source on which the rule must stay silent."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Invalid(Example):
     """Source on which the rule must fire (at least once); `fixed`, when given, is the source
     after `fix --unsafe-fixes` (checked by the suite, as Fixit's `expected_replacement`)."""

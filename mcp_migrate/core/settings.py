@@ -5,13 +5,13 @@ other files of the project as the run sees them, the engine's only way to them."
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mcp_migrate.core.codes import DEFAULT_MAX_FILE_SIZE
 from mcp_migrate.core.coordination import RunPlan
 from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.core.record import replace
 
 if TYPE_CHECKING:  # the rule contract loads LibCST, which a file no rule can report on never needs
     from mcp_migrate.core.rule import Rule
@@ -58,4 +58,4 @@ def with_view(settings: Settings) -> Settings:
     the check or fix it is given to)."""
     if settings.view is not None:
         return settings
-    return dataclasses.replace(settings, view=ProjectView())
+    return replace(settings, view=ProjectView())

@@ -22,11 +22,11 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass, field
 
 from mcp_migrate.core.ast_nodes import DEFINITIONS, first_line
 from mcp_migrate.core.codes import UNFILTERED_CODES
 from mcp_migrate.core.lazy_regex import lazy_compile
+from mcp_migrate.core.record import field, record
 
 _CODE = r"[A-Z]+[0-9]+"
 #: noqa comments (`noqa: CODE[, CODE...]`), shared with `--add-noqa`, which extends such a comment.
@@ -40,7 +40,7 @@ BLANKET = lazy_compile(r"#\s*noqa(?!\s*:)(?=[\s#]|$)", re.IGNORECASE)
 MARKERS = (b"noqa", b"mcp-migrate:", b"lint-fixme", b"lint-ignore")
 
 
-@dataclass
+@record
 class Suppression:
     """One suppression comment: where it is, which codes it names, which lines it covers."""
 
@@ -201,7 +201,7 @@ class SuppressionIndex:
 _REVIEW = lazy_compile(rf"#\s*mcp-migrate\s*:\s*({_CODE})\b(?:\s+review\s*:)?\s*(.*)")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReviewMarker:
     """One `# mcp-migrate: CODE ...` review comment: where it is, the rule, the reason."""
 

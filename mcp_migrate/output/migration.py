@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from mcp_migrate.core.catalog import load_catalog
 from mcp_migrate.core.codes import REVIEW_PENDING_CODE
 from mcp_migrate.core.coordination import FileNotes
 from mcp_migrate.core.findings import MARKED, FileError
+from mcp_migrate.core.record import field, record
 from mcp_migrate.core.suppress import review_markers
 from mcp_migrate.output.full import decode_lines
 from mcp_migrate.output.interface import left_without_effect
@@ -38,7 +38,7 @@ from mcp_migrate.output.sarif import DOCS_URL
 CONTEXT_LINES = 2
 
 
-@dataclass
+@record
 class FileInput:
     """One file as the report sees it: its findings before and after the fix (the same list
     for a file nothing was written to), the fixes applied (core.findings.Applied), its bytes
@@ -54,7 +54,7 @@ class FileInput:
     notes: FileNotes = field(default_factory=FileNotes)
 
 
-@dataclass
+@record
 class Hunk:
     """A unified-diff hunk: its header's ranges, its lines (` `, `-`, `+` prefixed), and the
     applied fixes whose finding line falls in it."""
@@ -176,7 +176,7 @@ class Links:
         return f"[{code}]({self.base}/rules/{code}-{info.name}.md)" if info is not None else code
 
 
-@dataclass
+@record
 class Counts:
     found: int = 0
     rewritten: int = 0

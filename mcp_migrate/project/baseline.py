@@ -14,9 +14,9 @@ import hashlib
 import json
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcp_migrate.core.record import field, record
 from mcp_migrate.project.config import ConfigError
 from mcp_migrate.project.regular import read_regular
 from mcp_migrate.project.writer import replace_file
@@ -117,7 +117,7 @@ def load_baseline(path: str) -> Counter:
     return counts
 
 
-@dataclass
+@record
 class BaselineOutcome:
     """What applying a baseline did: the findings it hid and the entries nothing matched."""
 

@@ -16,12 +16,12 @@ module builds only dicts, lists, strings and numbers.
 from __future__ import annotations
 
 import base64
-import dataclasses
 import json
 
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.coordination import ClientCall, KeptPlumbing, MigratedTool
 from mcp_migrate.core.findings import FIX_KINDS, FileResult, Finding, HelperSite, Related, Suppressed, Via
+from mcp_migrate.core.record import replace
 from mcp_migrate.project.cache_key import sign, signer, verify
 
 #: Bumped whenever the layout below changes: a table of another schema is a miss.
@@ -339,7 +339,7 @@ def _finding_with_extras(path: str, raw: dict) -> Finding:
         if not isinstance(via, list) or len(via) != 4:
             raise Malformed("via")
         via = Via(_of(via[0], str), _of(via[1], str), _optional_str(via[2]), _of(via[3], str))
-    return dataclasses.replace(finding, related=tuple(related), via=via)
+    return replace(finding, related=tuple(related), via=via)
 
 
 def _triple(raw) -> list:

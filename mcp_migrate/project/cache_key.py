@@ -17,8 +17,9 @@ import hashlib
 import hmac
 import os
 import stat
-from dataclasses import dataclass
 from functools import lru_cache
+
+from mcp_migrate.core.record import record
 
 KEY_BYTES = 32
 #: Where the key lives, below the user's cache folder.
@@ -46,7 +47,7 @@ class Untrusted(OSError):
     """A key file (or its folder) that someone other than this user could have written."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KeyAnswer:
     """This user's key, or None and why not (one line)."""
 

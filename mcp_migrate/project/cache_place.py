@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from mcp_migrate.core.record import record
 from mcp_migrate.project import cache_key
 from mcp_migrate.project.paths import display_path
 
@@ -27,7 +27,7 @@ DEFAULT_DIR = ".mcp_migrate_cache"
 ENV_VAR = "MCP_MIGRATE_CACHE_DIR"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Place:
     """This run's cache folder and how it was chosen."""
 

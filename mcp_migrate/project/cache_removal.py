@@ -16,9 +16,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 
 from mcp_migrate.core.lazy_regex import lazy_compile
+from mcp_migrate.core.record import record
 from mcp_migrate.project.cache import CACHEDIR_TAG, GITIGNORE, OWNER_MARK, owned
 from mcp_migrate.project.cache_codec import MAGIC
 from mcp_migrate.project.regular import read_regular
@@ -32,7 +32,7 @@ _MARKERS = {".gitignore": GITIGNORE, "CACHEDIR.TAG": CACHEDIR_TAG, OWNER_MARK: N
 SHOWN = 3
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Removal:
     """What `remove_cache` did: whether the folder is gone, and what it left (paths relative to
     the folder, not written by the cache), or why it could not remove what was its own."""

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import keyword
 import os
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mcp_migrate.core.catalog import SEVERITIES
 from mcp_migrate.core.lazy_regex import lazy_compile
+from mcp_migrate.core.record import record
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.core.toml_files import TOMLDecodeError, parsed_toml
 from mcp_migrate.project import selection
@@ -41,7 +41,7 @@ class UnreadableConfig(ConfigError):
     refuse the whole repository."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Config:
     #: The file the settings came from (None: defaults). Globs are relative to `root`.
     path: str | None = None

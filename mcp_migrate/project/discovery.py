@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from mcp_migrate.core.record import field, record
 from mcp_migrate.project.gitignore import IgnoreStack, PatternLayers, PatternSet
 from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular
@@ -38,7 +38,7 @@ class SourceFile(NamedTuple):
     display: str  # what reports show
 
 
-@dataclass
+@record
 class Discovery:
     files: list = field(default_factory=list)
     #: (display path, message) for folders that could not be listed.

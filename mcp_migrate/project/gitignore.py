@@ -12,15 +12,15 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
 
+from mcp_migrate.core.record import record
 from mcp_migrate.project.paths import display_path
 from mcp_migrate.project.regular import read_regular
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pattern:
     source: str
     #: The regular expression of the whole pattern (anchored at both ends), compiled only

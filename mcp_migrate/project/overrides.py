@@ -10,17 +10,16 @@ than being merged into a file's lists.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from mcp_migrate.core.record import record, replace
 from mcp_migrate.project import selection
 from mcp_migrate.project.config import Config, ConfigError, plain_glob
 from mcp_migrate.project.gitignore import PatternSet, glob_problem
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Overrides:
     #: The folder the flags' globs are relative to (the current folder when the run started).
     root: str
@@ -41,7 +40,7 @@ class Overrides:
         return self.exclude is not None or bool(self.extend_exclude)
 
     def apply(self, config: Config) -> Config:
-        return dataclasses.replace(config, overrides=self) if self.active else config
+        return replace(config, overrides=self) if self.active else config
 
     def per_file_ignore_sets(self, own: list) -> list:
         """A config's [(PatternSet, codes)] (`own`) with the flags laid over them."""

@@ -28,10 +28,10 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from mcp_migrate.core.lazy_regex import lazy_compile
+from mcp_migrate.core.record import record
 from mcp_migrate.project import exchange  # (read when used: the fault tests wrap exchange.exchange)
 from mcp_migrate.project.regular import read_regular
 
@@ -56,7 +56,7 @@ class WriteRefused(OSError):
         super().__init__(0, reason)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Snapshot:
     """What a file looked like when it was read: its bytes and the stat fields an editor's
     save changes (a save by rename gives a new inode, one in place a new mtime or size)."""

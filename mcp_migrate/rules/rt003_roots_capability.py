@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import libcst as cst
 
 from mcp_migrate.core.fix.builders import remove_arg, remove_element
 from mcp_migrate.core.fix.edits import Fix, RemoveStatement, Replace
 from mcp_migrate.core.messages import Message
+from mcp_migrate.core.record import replace
 from mcp_migrate.core.rule import Invalid, Rule, Valid
 from mcp_migrate.core.syntax import enclosing, is_false_or_none, iter_nodes, keyword, literal, name_paths
 from mcp_migrate.rewrites.names import sole_local_binding

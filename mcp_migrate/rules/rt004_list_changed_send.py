@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 
@@ -15,6 +14,7 @@ from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.messages import Message, shorten_dotted
 from mcp_migrate.core.modules import absolute
 from mcp_migrate.core.project_view import view_of
+from mcp_migrate.core.record import replace
 from mcp_migrate.core.rule import Invalid, Valid
 from mcp_migrate.core.sdk import NOTIFICATION_WRAPPERS
 from mcp_migrate.core.syntax import literal, method_name, positional
@@ -227,7 +227,7 @@ def _remove_send(ancestors: list):
     fix = remove_statement(ancestors)
     if fix is None:
         return None
-    return dataclasses.replace(fix, edits=fix.edits + _stale_log_markers(ancestors, fix.edits[0].node))
+    return replace(fix, edits=fix.edits + _stale_log_markers(ancestors, fix.edits[0].node))
 
 
 #: A log line that reports the removed notification: "Sent roots/list_changed", "roots list changed".

@@ -5,12 +5,11 @@ through here."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from mcp_migrate import api
 from mcp_migrate.api import may_report
 from mcp_migrate.core.coordination import AskedPlan
 from mcp_migrate.core.findings import FileResult
+from mcp_migrate.core.record import replace
 from mcp_migrate.run import parser_handover
 from mcp_migrate.run.applicability import NO_POLICY, FixPolicy, adjust, staged_fix
 
@@ -32,7 +31,7 @@ def check(data: bytes, display: str, settings):
     if parser_handover.hands_over(len(data)):  # a pool worker without LibCST: to the worker that has it
         return parser_handover.HANDED
     asked = AskedPlan(settings.run)
-    settings = dataclasses.replace(settings, run=asked)
+    settings = replace(settings, run=asked)
     if not settings.fix_previews:
         result = api.check_bytes(data, display, settings)
     else:
@@ -96,4 +95,4 @@ def fix(data: bytes, display: str, settings, unsafe: bool, policy: FixPolicy = N
 
 
 def _without_previews(settings):
-    return dataclasses.replace(settings, fix_previews=False)
+    return replace(settings, fix_previews=False)

@@ -18,10 +18,10 @@ issue 22.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import NamedTuple
 
 from mcp_migrate.core.findings import Suppressed
+from mcp_migrate.core.record import replace
 from mcp_migrate.project import selection
 
 
@@ -77,7 +77,7 @@ def adjust(result, policy: FixPolicy):
 
     def one(finding):
         kind = policy.kind(finding.code, finding.fix)
-        return finding if kind == finding.fix else dataclasses.replace(finding, fix=kind)
+        return finding if kind == finding.fix else replace(finding, fix=kind)
 
     result.findings = [one(f) for f in result.findings]
     result.suppressed = [Suppressed(one(f), kind, reason) for f, kind, reason in result.suppressed]
@@ -85,7 +85,7 @@ def adjust(result, policy: FixPolicy):
 
 
 def _narrowed(settings, codes: frozenset):
-    return dataclasses.replace(
+    return replace(
         settings,
         select=frozenset(codes),
         extend_apis=tuple(api for api in settings.extend_apis if api[0] in codes),

@@ -7,7 +7,6 @@ fix kinds the run's `fix` commands give them, a client's file checked again unde
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
@@ -18,6 +17,7 @@ from mcp_migrate.core.findings import FIXING_KINDS, FileError, FileResult
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
 from mcp_migrate.core.project_view import view_of
+from mcp_migrate.core.record import replace
 from mcp_migrate.project.discovery import SourceFile
 from mcp_migrate.run import private_names, reexports
 from mcp_migrate.run.one_file import check_data
@@ -78,7 +78,7 @@ def with_run_plan(items: list, jobs: int, check: Callable | None = None) -> Plan
     if run_plan == RootsPlan():
         return PlannedRun(items, checks, False)
     planned = [
-        (source, dataclasses.replace(settings, run=for_file(run_plan, unsafe)), unsafe, fixes)
+        (source, replace(settings, run=for_file(run_plan, unsafe)), unsafe, fixes)
         for source, settings, unsafe, fixes in items
     ]
     return PlannedRun(planned, checks, True)
@@ -98,7 +98,7 @@ def planned_settings(data: bytes, display: str, settings, unsafe: bool, fixes):
     entries = [file_asks(result, _applies_rt001(unsafe, fixes), _applies_rt001(True, fixes))]
     both = plans(entries, *_searched(entries, [(result.path, lambda: data)], imports=False))
     run_plan = _fixed_with(both, settings.apply_suggestions)
-    return settings if run_plan == RootsPlan() else dataclasses.replace(settings, run=for_file(run_plan, unsafe))
+    return settings if run_plan == RootsPlan() else replace(settings, run=for_file(run_plan, unsafe))
 
 
 def coordinate_check(run: RunResult, recheck: Callable | None = None) -> RunResult:
@@ -151,7 +151,7 @@ def _withhold_client_fixes(run: RunResult, run_plan: RootsPlan, waits: bool = Fa
             help_text = with_note(finding.help, note)
             if waits and kind == "display" and note is not None:
                 help_text = waiting(help_text)
-            return dataclasses.replace(finding, fix=kind, help=help_text)
+            return replace(finding, fix=kind, help=help_text)
 
         result.findings = [one(f) for f in result.findings]
 
@@ -190,7 +190,7 @@ def _check_under_suggestions(run: RunResult, both, recheck: Callable) -> None:
             (freed and f.code in kept and f.fix != "none") or (more_tools and f.code == TOOL_CALLER_CODE)
             for f in result.findings
         ):
-            chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
+            chosen.append((index, ref, replace(ref.settings, run=plan)))
             clients[index] = kept
     if not chosen:
         return
@@ -220,7 +220,7 @@ def _as_suggestion(finding, client: bool, note: str):
     suggested rewrite its edit goes with. A review marker stays one: it is no edit."""
     if finding.fix in ("none", "marker"):
         return finding
-    return dataclasses.replace(finding, fix="display", help=with_note(finding.help, note if client else None))
+    return replace(finding, fix="display", help=with_note(finding.help, note if client else None))
 
 
 def join_callers(run: RunResult) -> RunResult:
@@ -258,7 +258,7 @@ def _check_under(run: RunResult, unsafe_plan: RootsPlan, recheck: Callable) -> N
         if result.path in held or any(
             f.code == TOOL_CALLER_CODE and (f.fix != "none" or waiting) for f in result.findings
         ):
-            chosen.append((index, ref, dataclasses.replace(ref.settings, run=unsafe_plan)))
+            chosen.append((index, ref, replace(ref.settings, run=unsafe_plan)))
     _replace_results(run, chosen, recheck, first=True)
 
 
@@ -330,7 +330,7 @@ def _check_again_under_run_plan(run: RunResult, run_plan: RootsPlan, recheck: Ca
         if tests or result.path in private:
             plan = ref.settings.run if isinstance(ref.settings.run, RootsPlan) else RootsPlan()
             plan = plan.decided_as(run_plan)
-            chosen.append((index, ref, dataclasses.replace(ref.settings, run=plan)))
+            chosen.append((index, ref, replace(ref.settings, run=plan)))
     _replace_results(run, chosen, recheck, first=True)
 
 

@@ -6,11 +6,10 @@ Below the pool (run.pool), which hands these functions to its workers.
 
 from __future__ import annotations
 
-import dataclasses
-
 from mcp_migrate.core.codes import IO_ERROR_CODE
 from mcp_migrate.core.findings import FileError, FileResult, Finding
 from mcp_migrate.core.messages import fit
+from mcp_migrate.core.record import replace
 from mcp_migrate.project.regular import TooLarge, read_regular
 from mcp_migrate.run.records import FixOutcome
 
@@ -26,7 +25,7 @@ def in_view(items: list, view) -> list:
             out.append(item)
             continue
         if id(settings) not in turned:
-            turned[id(settings)] = dataclasses.replace(settings, view=view)
+            turned[id(settings)] = replace(settings, view=view)
         out.append((item[0], turned[id(settings)], *item[2:]))
     return out
 

@@ -6,13 +6,13 @@ that could not be listed. Discovery itself is project.discovery's.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
 
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON
 from mcp_migrate.core.findings import FileResult
 from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.core.record import replace
 from mcp_migrate.project.config import ConfigResolver
 from mcp_migrate.project.discovery import discover
 from mcp_migrate.project.paths import display_path
@@ -135,7 +135,7 @@ def _with_previews(items: list) -> list:
     out = []
     for source, settings in items:
         if id(settings) not in turned:
-            turned[id(settings)] = dataclasses.replace(settings, fix_previews=True)
+            turned[id(settings)] = replace(settings, fix_previews=True)
         out.append((source, turned[id(settings)]))
     return out
 

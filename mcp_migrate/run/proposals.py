@@ -5,8 +5,7 @@ them, else computed here; reporters only report, they never run the fixer.
 
 from __future__ import annotations
 
-import dataclasses
-
+from mcp_migrate.core.record import replace
 from mcp_migrate.run.plan import fixes_of
 from mcp_migrate.run.records import FileRef, FixProposal, RunResult
 
@@ -57,7 +56,7 @@ def _propose(ref: FileRef | None, path: str, code: str, unsafe: bool, display: b
         data = ref.read()
     except OSError:
         return None
-    settings = dataclasses.replace(
+    settings = replace(
         ref.settings,
         select=frozenset({code}),
         extend_apis=tuple(api for api in ref.settings.extend_apis if api[0] == code),

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, MutableMapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from mcp_migrate.core.catalog import DEFAULT_FAIL_ON, fails
 from mcp_migrate.core.findings import FileResult, Finding
+from mcp_migrate.core.record import field, record
 from mcp_migrate.project.regular import read_regular
 
 if TYPE_CHECKING:  # names for the type checker only: these records are built before any is loaded
@@ -57,7 +57,7 @@ class Quiet:
 QUIET = Quiet()
 
 
-@dataclass
+@record
 class CheckOptions:
     """What the shared CLI options resolve to; codes are already split (`("RT", "RT004")`)."""
 
@@ -101,7 +101,7 @@ class FilePolicy(NamedTuple):
     fixes: FixPolicy | None = None
 
 
-@dataclass
+@record
 class RunResult:
     results: list = field(default_factory=list)
     files_checked: int = 0
@@ -212,7 +212,7 @@ class FileRefs(MutableMapping):
         return display in self._items
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Plan:
     """The files of a run with their Settings: [(SourceFile, Settings)], plus unreadable dirs.
     `config` is the run's own (the first path's, or `--config`); `policies` maps each file's
@@ -231,7 +231,7 @@ class Plan:
     templates: tuple = ()
 
 
-@dataclass
+@record
 class FixOutcome:
     """One file of a fix run: its result (findings that remain, fixes applied, the new bytes)
     and the snapshot of what was read, so the writer can refuse to clobber concurrent edits."""
@@ -244,7 +244,7 @@ class FixOutcome:
     policy: FixPolicy | None = None
 
 
-@dataclass
+@record
 class FixRun:
     """What a fix run computed (nothing written yet): one FixOutcome per file, the E902 results
     of folders that could not be read, and the counts the summary needs."""
@@ -265,7 +265,7 @@ class FixRun:
     keep: Callable | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StdinTarget:
     """`--stdin-filename PATH -`: the source comes from standard input but gets PATH's config,
     per-file ignores and force-exclude verdict. `settings` is None when PATH is excluded."""

@@ -6,10 +6,10 @@ reports them. Computed here so the `fix` command only writes and prints.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 
 from mcp_migrate.core import callers
+from mcp_migrate.core.record import replace
 from mcp_migrate.run.applicability import adjust
 
 
@@ -22,12 +22,12 @@ def report_inputs(outcomes) -> list:
     def real_path(result) -> str:
         return real.get(result.path) or os.path.abspath(result.path)
 
-    befores = [dataclasses.replace(before, findings=list(before.findings)) for _, before in pairs]
-    afters = [dataclasses.replace(outcome.result, findings=list(outcome.result.findings)) for outcome in outcomes]
+    befores = [replace(before, findings=list(before.findings)) for _, before in pairs]
+    afters = [replace(outcome.result, findings=list(outcome.result.findings)) for outcome in outcomes]
     callers.join(befores, real_path)
     callers.join(afters, real_path)
     return [
-        dataclasses.replace(file, before=before.findings, after=after.findings)
+        replace(file, before=before.findings, after=after.findings)
         for (file, _), before, after in zip(pairs, befores, afters)
     ]
 

@@ -19,14 +19,13 @@ clients, and the project's own client-server tests, need them.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from mcp_migrate.core.coordination import LEGACY_CLIENTS, FileNotes, RunPlan
 from mcp_migrate.core.findings import FIXING_KINDS
 from mcp_migrate.core.gates import roots_migration
 from mcp_migrate.core.modules import in_test_code
+from mcp_migrate.core.record import record, replace
 
 #: The code of the rule whose findings are a server asking for roots.
 REQUEST_CODE = "RT001"
@@ -39,7 +38,7 @@ TOOL_CALLER_CODE = "RT002"
 RUN_DECISIONS = ("code_migrated", "removable_names", "suggested_names", "imported_names", "warned_names")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RootsPlan(RunPlan):
     """What the whole run knows before any file is fixed (`tools`: the MigratedTools of the
     run's RT001 rewrites, as core.coordination.RunPlan has them)."""
@@ -90,7 +89,7 @@ class RootsPlan(RunPlan):
     def decided_as(self, run: RootsPlan) -> RootsPlan:
         """This plan with what the whole run decided as `run` has it (the same in each of the
         run's plans: `plans`), for a file checked again under it."""
-        return dataclasses.replace(self, **{field: getattr(run, field) for field in RUN_DECISIONS})
+        return replace(self, **{field: getattr(run, field) for field in RUN_DECISIONS})
 
     def kept_imports(self, path: str) -> frozenset:
         return frozenset(name for where, name in self.imported_names if where == path)
@@ -214,10 +213,10 @@ def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tupl
         suggested_names=suggested,
         imported_names=imported,
     )
-    unsafe = dataclasses.replace(
+    unsafe = replace(
         run, tools=unsafe_tools, server_still_asks=bool(unsafe_asking), asking=unsafe_asking, held=unsafe_held
     )
-    fix = dataclasses.replace(
+    fix = replace(
         run,
         tools=fix_tools,
         server_still_asks=bool(fix_asking),
@@ -225,7 +224,7 @@ def plans(entries, removable: tuple = (), with_tests: tuple = (), imported: tupl
         asking=fix_asking,
         held=fix_held,
     )
-    suggestions = dataclasses.replace(
+    suggestions = replace(
         run,
         tools=suggested_tools,
         server_still_asks=bool(suggested_asking),
@@ -273,7 +272,7 @@ def for_file(plan: RootsPlan, unsafe: bool) -> RootsPlan:
     applies them gets no promise that `--unsafe-fixes` frees its withheld fixes (it would apply
     them now)."""
     if unsafe and plan.freed_by_unsafe:
-        return dataclasses.replace(plan, freed_by_unsafe=False)
+        return replace(plan, freed_by_unsafe=False)
     return plan
 
 

@@ -6,11 +6,11 @@ reporters live in output/.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Sequence
 
 from mcp_migrate.core.gates import roots_migration
+from mcp_migrate.core.record import replace
 from mcp_migrate.run.cached import run_cached
 from mcp_migrate.run.coordination import coordinate_check, join_callers, with_run_plan
 from mcp_migrate.run.one_file import fix_file
@@ -56,7 +56,7 @@ def run_check(paths: Sequence[str], options: CheckOptions, progress: Callable | 
         def recheck(items: list) -> list:
             """The files of `items` checked as the first time (the cache, the pool)."""
             if options.cache:
-                return run_cached(dataclasses.replace(p, items=items), options, None, paths, warnings)
+                return run_cached(replace(p, items=items), options, None, paths, warnings)
             return run_items(items, options.jobs)
 
         checked = coordinate_check(run, recheck)
@@ -103,7 +103,7 @@ def _planning_check(p, options: CheckOptions, paths: Sequence[str], warnings: li
 
     def check(pairs: list) -> list:
         if options.cache:
-            return run_cached(dataclasses.replace(p, items=pairs), options, None, paths, warnings)
+            return run_cached(replace(p, items=pairs), options, None, paths, warnings)
         return run_items(pairs, options.jobs)
 
     return check
@@ -204,7 +204,7 @@ def _keep_unchanged(kept: list, proposals: dict) -> None:
             for (path, code, unsafe_kind), proposal in proposals.items()
             if path == result.path and proposal.old == data
         }
-        stored = dataclasses.replace(result, depends=check.depends, fix_previews=previews)
+        stored = replace(result, depends=check.depends, fix_previews=previews)
         cache.put(source.display, data, fix_key(settings, unsafe, policy), stored, st)
         if cache not in caches:
             caches.append(cache)

@@ -5,10 +5,10 @@ on disk.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 
 from mcp_migrate.core.project_view import ProjectView
+from mcp_migrate.core.record import replace
 from mcp_migrate.project.discovery import force_excluded
 from mcp_migrate.project.paths import display_path
 from mcp_migrate.run.coordination import coordinate_check, join_callers
@@ -20,9 +20,7 @@ def stdin_target(filename: str | None, options: CheckOptions) -> StdinTarget:
     config, selector, warnings = configure([filename or "."], options)
     if filename and force_exclude(config, options) and force_excluded(filename, config):
         return StdinTarget(display_path(filename), None, config, tuple(warnings))
-    settings = dataclasses.replace(
-        selector.settings_for(filename or os.path.join(os.getcwd(), "-")), view=ProjectView()
-    )
+    settings = replace(selector.settings_for(filename or os.path.join(os.getcwd(), "-")), view=ProjectView())
     return StdinTarget(display_path(filename) if filename else "-", settings, config, tuple(warnings))
 
 

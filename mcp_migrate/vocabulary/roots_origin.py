@@ -32,11 +32,11 @@ most), and answers per expression with `origin(expr, scope, bound)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
 
+from mcp_migrate.core.record import field, record
 from mcp_migrate.core.sdk import ROOT_TYPES
 from mcp_migrate.core.syntax import code_of, iter_nodes, positional
 from mcp_migrate.core.walk import children
@@ -88,7 +88,7 @@ _NOTED = frozenset(
 )
 
 
-@dataclass
+@record
 class Scope:
     """A function (or the module): its names that come from roots, with their origins."""
 

@@ -7,12 +7,12 @@ functions they may orphan, and whether it is unsafe.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import libcst as cst
 
+from mcp_migrate.core.record import record
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class RemoveStatement:
     """Delete one small statement (`Expr`, `Assign`, ...), or a whole compound statement (an
     `if`, a `def`); an emptied block gets `pass`."""
@@ -20,25 +20,25 @@ class RemoveStatement:
     node: cst.BaseSmallStatement | cst.BaseStatement
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RemoveArg:
     call: cst.Call
     arg: cst.Arg
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RemoveElement:
     container: cst.Dict
     element: cst.BaseDictElement
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Replace:
     node: cst.CSTNode
     new: cst.CSTNode
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Insert:
     """Insert statements after (or, with `before`, before) a statement of a module or block;
     a statement whose text is already in that block is not inserted twice."""
@@ -48,7 +48,7 @@ class Insert:
     before: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unwrap:
     """Replace an `if` statement by the statements of one of its branches ("body" or "orelse"),
     or a `try` by its body, edits inside that branch included. `first`: statements placed
@@ -60,7 +60,7 @@ class Unwrap:
     first: tuple = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReplaceSignature:
     """Give a function new parameters (and the whitespace after its `(`), keeping every edit
     inside its body: replacing the whole `def` would drop those."""
@@ -70,7 +70,7 @@ class ReplaceSignature:
     whitespace_before_params: cst.BaseParenthesizableWhitespace
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AddComment:
     """Put a `# mcp-migrate: ...` comment line above a statement, where a human must decide."""
 
@@ -82,7 +82,7 @@ class AddComment:
 Edit = RemoveStatement | RemoveArg | RemoveElement | Replace | Insert | Unwrap | ReplaceSignature | AddComment
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fix:
     #: Edits (see Edit); untyped while checks/rt004 reads `fix.edits[0].node` unnarrowed.
     edits: tuple

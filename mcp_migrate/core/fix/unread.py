@@ -6,12 +6,11 @@ Roots fixes (core.engine), each group of fixes one command applies together."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import libcst as cst
 
 from mcp_migrate.core.fix.apply import touched
 from mcp_migrate.core.fix.edits import Fix, RemoveArg, RemoveElement, RemoveStatement, Replace, Unwrap
+from mcp_migrate.core.record import replace
 from mcp_migrate.core.syntax import iter_nodes
 from mcp_migrate.core.walk import children
 

@@ -4,12 +4,11 @@ review marker says what to decide; the roots carry data rather than directories)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from mcp_migrate.core.fix.edits import Fix
+from mcp_migrate.core.record import field, record
 
 
-@dataclass
+@record
 class Outcome:
     fix: Fix | None
     applicable: tuple
@@ -32,7 +31,7 @@ class SideChannel(NotUnderstood):
     value of the same shape (it would carry made-up data)."""
 
 
-@dataclass
+@record
 class UsePlan:
     edits: list = field(default_factory=list)
     #: Nodes whose subtrees disappear (for "is `ctx` still used?" questions).

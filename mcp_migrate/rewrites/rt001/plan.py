@@ -3,8 +3,6 @@ rewrite builds the fix, and a site no rewrite may touch gets a review marker ins
 
 from __future__ import annotations
 
-import dataclasses
-
 import libcst as cst
 
 from mcp_migrate.core.coordination import note_served_tools, note_still_asks
@@ -12,6 +10,7 @@ from mcp_migrate.core.fix.edits import AddComment, Fix
 from mcp_migrate.core.fix.hollowed import library_method
 from mcp_migrate.core.fix.suggested import deprecation
 from mcp_migrate.core.modules import in_test_code
+from mcp_migrate.core.record import replace
 from mcp_migrate.core.settings import STRATEGIES
 from mcp_migrate.core.syntax import (
     code_of,
@@ -100,7 +99,7 @@ def _plan(context, call: cst.Call, kind: str) -> Outcome:
             note_served_tools(context, served_tools(context))
         held = settings.run.held_server(context.path)
         if held is not None:
-            fix, suggested = dataclasses.replace(fix, display=True), held
+            fix, suggested = replace(fix, display=True), held
     if fix.display:
         # Shown, not applied by `fix`: the run must not count on its parameter or setting; only
         # the plan of `fix --apply-suggestions`, which applies it, counts on its tools.

@@ -3,11 +3,10 @@ the function already has."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import libcst as cst
 
 from mcp_migrate.core.fix.edits import ReplaceSignature
+from mcp_migrate.core.record import record
 
 
 def annotation_head(ann: cst.BaseExpression) -> cst.BaseExpression:
@@ -18,7 +17,7 @@ class SignatureRefused(Exception):
     """The signature cannot be rebuilt without losing something (a comment inside it)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NewParam:
     """`name: Annotated[<inner>, <field>]`, shown on one line or split like black splits it."""
 
