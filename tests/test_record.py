@@ -122,6 +122,26 @@ def test_post_init_fields_not_taken_and_a_subclass_record():
         def __post_init__(self) -> None:
             self.size = len(self.data)
 
+    @record(frozen=True)
+    class Again(Sub):
+        code: str = "RT000"  # declared again: its base's place, a default of its own
+
+    @dataclasses.dataclass(frozen=True)
+    class DcBase:
+        code: str
+
+    @dataclasses.dataclass(frozen=True)
+    class DcSub(DcBase):
+        fixed: str | None = None
+
+    @dataclasses.dataclass(frozen=True)
+    class DcAgain(DcSub):
+        code: str = "RT000"
+
+    assert [f.name for f in fields(Again)] == [f.name for f in dataclasses.fields(DcAgain)] == ["code", "fixed"]
+    assert repr(Again()).endswith("Again(code='RT000', fixed=None)") and repr(DcAgain()).endswith(
+        "DcAgain(code='RT000', fixed=None)"
+    )
     assert repr(Sub("RT001", "x")).endswith("Sub(code='RT001', fixed='x')")
     assert Plain("RT002") == Plain("RT002") != Base("RT002")
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -40,7 +40,7 @@ class Field:
 
     __slots__ = ("name", "default", "default_factory", "init", "repr", "compare", "hash")
 
-    def __init__(self, default, default_factory, init: bool, repr: bool, compare: bool, hash: bool | None) -> None:  # noqa: A002
+    def __init__(self, default, default_factory, init: bool, repr: bool, compare: bool, hash: bool | None) -> None:
         if default is not MISSING and default_factory is not MISSING:
             raise ValueError("cannot specify both default and default_factory")
         self.name = ""
@@ -60,9 +60,9 @@ def field(
     default: Any = MISSING,
     default_factory: Any = MISSING,
     init: bool = True,
-    repr: bool = True,  # noqa: A002 - dataclasses' own keyword
+    repr: bool = True,
     compare: bool = True,
-    hash: bool | None = None,  # noqa: A002
+    hash: bool | None = None,
 ) -> Any:
     """A field's default or default factory and what it takes part in (`dataclasses.field`)."""
     return Field(default, default_factory, init, repr, compare, hash)
@@ -131,6 +131,8 @@ else:  # pragma: no cover - Python 3.10 has no dataclass_transform to give
 
 
 def _made(cls: Any, frozen: bool) -> type:
+    """`cls` made a record: its fields (its bases' first, a field it declares again keeping its
+    base's place, as in `dataclasses`), their table and the methods that read it."""
     inherited: dict = {}
     for base in reversed(cls.__mro__[1:]):
         table = base.__dict__.get("__record__")
@@ -154,7 +156,6 @@ def _made(cls: Any, frozen: bool) -> type:
                 delattr(cls, name)
             else:
                 setattr(cls, name, spec.default)
-        inherited.pop(name, None)
         inherited[name] = spec
     fields = tuple(inherited.values())
     taken = [f for f in fields if f.init]
