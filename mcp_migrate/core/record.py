@@ -76,16 +76,14 @@ class _Table(NamedTuple):
     #: The fields `__init__` takes, in order; and as a set, to tell an unknown keyword.
     names: tuple
     known: frozenset
-    #: name -> the default of each `__init__` field that has one.
-    defaults: dict
-    #: (name, factory) of each `__init__` field with a default factory.
-    factories: tuple
+    #: The `__init__` fields with a default or a default factory.
+    defaulted: frozenset
     #: (name, default, factory, taken) of each field `__init__` sets, in field order (a field it
     #: does not take is set from its default or factory, where it has one).
     order: tuple
-    #: Whether every field `__init__` takes has a default: a record made without arguments (a
-    #: file's empty notes, once per file checked) sets each from its default, with nothing to
-    #: check.
+    #: How `__init__` sets a field (`_init`).
+    put: Any
+    #: Whether every field `__init__` takes has a default: made without arguments, nothing to ask.
     bare: bool
     #: The values `==` compares, and those a frozen record's hash is of, as tuples.
     compared: Any
@@ -170,13 +168,13 @@ def _made(cls: Any, frozen: bool) -> type:
         fields,
         tuple(f.name for f in taken),
         frozenset(f.name for f in taken),
-        {f.name: f.default for f in taken if f.default is not MISSING},
-        tuple((f.name, f.default_factory) for f in taken if f.default_factory is not MISSING),
+        frozenset(f.name for f in taken if f.default is not MISSING or f.default_factory is not MISSING),
         tuple(
             (f.name, f.default, f.default_factory, f.init)
             for f in fields
             if f.init or f.default is not MISSING or f.default_factory is not MISSING
         ),
+        object.__setattr__ if frozen else setattr,
         all(f.default is not MISSING or f.default_factory is not MISSING for f in taken),
         _values(compared),
         _values(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))),
@@ -200,47 +198,46 @@ def _made(cls: Any, frozen: bool) -> type:
     return cls
 
 
-_set = object.__setattr__
-
-
 def _init(self, *args, **kwargs) -> None:
+    """A record's `__init__`: each field, in field order, from its argument, else its default or
+    factory (the fields `__init__` does not take, from theirs), set through `table.put`: the
+    builtin `setattr` (`object.__setattr__` for a frozen record, whose own `__setattr__`
+    refuses), as a dataclass's `__init__` sets them. Writing `self.__dict__` instead gave each
+    instance a dictionary of its own, which every later read of its attributes paid for (45 M
+    instructions more on fast-agent's check); calling `object.__setattr__` for a mutable record
+    cost 0.5 microseconds more a record of twelve fields, made once per file checked."""
     table = type(self).__record__
-    if table.bare and not args and not kwargs:
+    put = table.put
+    if table.bare and not args and not kwargs:  # (a file's empty notes: once per file checked)
         for name, default, factory, _ in table.order:
-            _set(self, name, default if factory is MISSING else factory())
+            put(self, name, default if factory is MISSING else factory())
         if table.post_init:
             self.__post_init__()
         return
-    names = table.names
-    values = dict(table.defaults)
     if args:
+        names = table.names
         if len(args) > len(names):
             raise TypeError(
                 f"{type(self).__qualname__}.__init__() takes {len(names) + 1} positional arguments "
                 f"but {len(args) + 1} were given"
             )
-        given = dict(zip(names, args))
-        if kwargs and not given.keys().isdisjoint(kwargs):
-            twice = next(name for name in names if name in given and name in kwargs)
+        if kwargs and not kwargs.keys().isdisjoint(names[: len(args)]):
+            twice = next(name for name in names[: len(args)] if name in kwargs)
             raise TypeError(f"{type(self).__qualname__}.__init__() got multiple values for argument {twice!r}")
-        values.update(given)
-    if kwargs:
-        if not table.known.issuperset(kwargs):
-            unknown = next(name for name in kwargs if name not in table.known)
-            raise TypeError(f"{type(self).__qualname__}.__init__() got an unexpected keyword argument {unknown!r}")
-        values.update(kwargs)
-    for name, factory in table.factories:
-        if name not in values:
-            values[name] = factory()
-    if len(values) != len(names):
-        missing = ", ".join(repr(name) for name in names if name not in values)
-        raise TypeError(f"{type(self).__qualname__}.__init__() missing required arguments: {missing}")
-    # In field order, as dataclasses' own `__init__` sets them (`vars` reads them so), and each
-    # through `object.__setattr__`, as it does: writing `self.__dict__` instead would turn the
-    # instance's attributes into a dictionary of its own, which every later read of them pays
-    # for (fast-agent's check: 45 M instructions more of attribute lookups).
+        kwargs.update(zip(names, args))
+    if kwargs and not table.known.issuperset(kwargs):
+        unknown = next(name for name in kwargs if name not in table.known)
+        raise TypeError(f"{type(self).__qualname__}.__init__() got an unexpected keyword argument {unknown!r}")
     for name, default, factory, taken in table.order:
-        _set(self, name, values[name] if taken else default if factory is MISSING else factory())
+        if taken and name in kwargs:
+            put(self, name, kwargs[name])
+        elif factory is not MISSING:
+            put(self, name, factory())
+        elif default is not MISSING:
+            put(self, name, default)
+        else:
+            missing = ", ".join(repr(n) for n in table.names if n not in kwargs and n not in table.defaulted)
+            raise TypeError(f"{type(self).__qualname__}.__init__() missing required arguments: {missing}")
     if table.post_init:
         self.__post_init__()
 
