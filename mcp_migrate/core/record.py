@@ -51,6 +51,11 @@ class Field:
         self.compare = compare
         self.hash = hash
 
+    @property
+    def defaulted(self) -> bool:
+        """Whether the field has a default or a default factory."""
+        return self.default is not MISSING or self.default_factory is not MISSING
+
     def __repr__(self) -> str:
         return f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r})"
 
@@ -157,25 +162,18 @@ def _made(cls: Any, frozen: bool) -> type:
         inherited[name] = spec
     fields = tuple(inherited.values())
     taken = [f for f in fields if f.init]
-    defaulted = False
-    for f in taken:
-        if f.default is not MISSING or f.default_factory is not MISSING:
-            defaulted = True
-        elif defaulted:
-            raise TypeError(f"non-default argument {f.name!r} follows default argument")
+    for before, after in zip(taken, taken[1:]):
+        if before.defaulted and not after.defaulted:
+            raise TypeError(f"non-default argument {after.name!r} follows default argument")
     compared = tuple(f.name for f in fields if f.compare)
     cls.__record__ = _Table(
         fields,
         tuple(f.name for f in taken),
         frozenset(f.name for f in taken),
-        frozenset(f.name for f in taken if f.default is not MISSING or f.default_factory is not MISSING),
-        tuple(
-            (f.name, f.default, f.default_factory, f.init)
-            for f in fields
-            if f.init or f.default is not MISSING or f.default_factory is not MISSING
-        ),
+        frozenset(f.name for f in taken if f.defaulted),
+        tuple((f.name, f.default, f.default_factory, f.init) for f in fields if f.init or f.defaulted),
         object.__setattr__ if frozen else setattr,
-        all(f.default is not MISSING or f.default_factory is not MISSING for f in taken),
+        all(f.defaulted for f in taken),
         _values(compared),
         _values(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))),
         tuple(f.name for f in fields if f.repr),
