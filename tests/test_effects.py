@@ -240,7 +240,9 @@ def test_a_module_checked_and_imported_is_summarised_once(tmp_path, monkeypatch)
     monkeypatch.chdir(root)
     summarised = []
     monkeypatch.setattr(
-        effects, "effects_in", lambda data, full=True: summarised.append(full) or _EFFECTS_IN(data, full)
+        effects,
+        "effects_in",
+        lambda data, full=True, view=None: summarised.append(full) or _EFFECTS_IN(data, full, view),
     )
     view = ProjectView()
     helpers = os.path.join(root, "pkg_tools", "helpers.py")

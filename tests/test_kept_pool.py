@@ -150,6 +150,24 @@ def test_answers_a_view_hands_over_reach_whichever_worker_checks_again(tmp_path)
     assert _no_pool_left() == ([], [])
 
 
+def _reading_kept(item):
+    return pool._view.kept_reading(b"x = 1\n") is not None
+
+
+def test_a_pool_starts_without_the_readings_the_main_process_kept(tmp_path):
+    """The workers start as copies of the main process: the `ast` readings its screens kept
+    (core.project_view.kept_reading) are dropped first, or each worker's memory holds them too
+    (issue 37: context-forge's peak 360 -> 463 MB)."""
+    from mcp_migrate.core.screen import read
+
+    view = ProjectView(stamps=False)
+    read(b"x = 1\n", "", view)
+    assert view.kept_reading(b"x = 1\n") is not None
+    items = [(SourceFile(str(tmp_path / f"{i}.py"), f"{i}.py"), _Settings(view)) for i in range(40)]
+    assert pool.run_pool(_reading_kept, items, 2, lambda: None) == [False] * 40
+    assert view.kept_reading(b"x = 1\n") is None
+
+
 def test_the_files_left_for_libcst_go_to_the_workers_one_by_one():
     """A file left for LibCST costs as much as a batch of screened files: each is a batch of its
     own, sent first, and the rest keep their order in batches (of up to 64, four a worker)."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import libcst
 import pytest
 
-from mcp_migrate.core.project_view import PARSED_BYTES, ProjectView
+from mcp_migrate.core.project_view import PARSED_BYTES, READ_BYTES, ProjectView
 from mcp_migrate.rules.rt004_screen import ListChangedSendScreen
 from mcp_migrate.run.records import CheckOptions
 from mcp_migrate.run.runner import run_check
@@ -72,10 +72,14 @@ def test_a_test_module_parsed_in_part_is_parsed_once_by_a_run_with_a_plan(tmp_pa
 
     monkeypatch.setattr(partial, "PARTIAL_MIN_BYTES", 0)  # every test module in part
     monkeypatch.setattr(partial, "PARTIAL_MIN_SHARE", 0.0)
+    dropped: list = []  # no other module's `ast` reading is alive beside its parse (issue 37, memory)
+    real_drop = ProjectView.drop_readings
+    monkeypatch.setattr(ProjectView, "drop_readings", lambda view: dropped.append(view) or real_drop(view))
     shutil.copytree(FIXTURES / "plan" / project, tmp_path / project)
     monkeypatch.chdir(tmp_path)
     whole = (tmp_path / project / "tests" / "test_server.py").read_bytes()
     run = run_check([project], CheckOptions(jobs=1))
+    assert dropped
     [test] = [r for r in run.results if r.path.endswith("test_server.py")]
     assert test.findings
     in_part = [source for source in parses if b"def test_" not in source and source != whole]
@@ -111,6 +115,77 @@ def test_a_view_keeps_trees_up_to_its_bound_and_evicts_none():
     view.keep_parsed(large, "large tree")  # would pass the bound with the small one kept
     assert view.parsed(large) is None and view.parsed(small) == "small tree"
     assert ProjectView().parsed(small) is None  # another run's view reads afresh
+
+
+def test_a_view_keeps_readings_up_to_its_bound_none_while_analysing_and_drops_them():
+    """The screens' `ast` readings (core.screen.read with the run's view): every reader of the
+    same bytes gets the one tree, as seen from its own path; none is kept past READ_BYTES of
+    source or while a file is analysed (but a kept one is served), and `drop_readings` forgets
+    them (before a module is parsed in part, or a pool forks)."""
+    from mcp_migrate.core.screen import kept_tree, read
+
+    view = ProjectView()
+    small = b"x = 1\n"
+    first = read(small, "a.py", view)
+    again = read(small, "b.py", view)
+    assert again.tree is first.tree and (first.path, again.path) == ("a.py", "b.py")
+    assert read(small, "a.py", view) is first and kept_tree(small, view) is first.tree
+    assert read(small, "a.py", ProjectView()).tree is not first.tree  # another run's view reads afresh
+    large = b"#" * (READ_BYTES - 3) + b"\n"  # would pass the bound with the small one kept
+    assert read(large, "", view).tree is not read(large, "", view).tree and kept_tree(large, view) is None
+    other = b"y = 2\n"
+    with view.analysis():
+        assert read(other, "", view).tree is not read(other, "", view).tree
+        assert read(small, "c.py", view).tree is first.tree
+    assert kept_tree(other, view) is None and read(b"def (", "", view) is None
+    view.drop_readings()
+    assert kept_tree(small, view) is None and read(small, "a.py", view).tree is not first.tree
+
+
+def test_the_readers_of_a_helper_module_parse_it_once(tmp_path, monkeypatch):
+    """The effects summary a test's import follower reads of the server module it imports and
+    the helper screens' `doing_words` share one `ast` parse of it (core.project_view.kept_reading;
+    issue 37: a gateway's 897 KB module, read three times by the screens, 0.15 s). The module's
+    own screens, first in the run, read it for themselves and keep nothing (a reading only they
+    ask for is most of what a view would keep: fast-agent's 18 of 24). The run's findings are
+    those of a run that keeps no reading, which parses the module three times."""
+    from mcp_migrate.core import project_view, screen
+
+    shutil.copytree(FIXTURES / "plan" / "reused", tmp_path / "reused")
+    monkeypatch.chdir(tmp_path)
+    server = (tmp_path / "reused" / "server.py").read_bytes()
+    read: list = []
+    real = screen.parsed
+    monkeypatch.setattr(screen, "parsed", lambda data: read.append(data) or real(data))
+    run = run_check(["reused"], CheckOptions(jobs=1))
+    assert read.count(server) == 2
+    read.clear()
+    monkeypatch.setattr(project_view, "READ_BYTES", 0)
+    alone = run_check(["reused"], CheckOptions(jobs=1))
+    assert read.count(server) == 3
+    assert [r.findings for r in run.results] == [r.findings for r in alone.results]
+    assert any(r.findings for r in run.results)
+
+
+def test_a_files_own_screens_serve_a_kept_reading_and_keep_none(monkeypatch):
+    """`_screens` asks the view with `keep=False`: it is served the reading a follower kept, and
+    keeps none of its own (core.screening)."""
+    from mcp_migrate.api import default_settings
+    from mcp_migrate.core import screening
+    from mcp_migrate.core.screen import read
+
+    view = ProjectView()
+    settings = default_settings(view=view)
+    data = b"from mcp.server.fastmcp import Context\n\nasync def f(ctx: Context):\n    return await ctx.list_roots()\n"
+    other = data.replace(b"f(", b"g(")
+    kept = read(data, "helper.py", view)
+    served: list = []
+    real = screening.read_syntax
+    monkeypatch.setattr(screening, "read_syntax", lambda *a, **k: served.append(real(*a, **k)) or served[-1])
+    assert screening.screens(data, "helper.py", settings).parses
+    assert screening.screens(other, "other.py", settings).parses
+    assert served[0].tree is kept.tree and served[1] is not None
+    assert view.kept_reading(other) is None
 
 
 # ----- the typed follower's import graph: cycles, any method name --------------------------------

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from mcp_migrate.core.byte_code import word_in
 from mcp_migrate.core.modules import absolute, from_imports, imported_module_file, module_file, module_name
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
+from mcp_migrate.core.screen import kept_tree
 from mcp_migrate.core.sdk import SDK_PACKAGES
 
 #: Re-exports followed from the name a file imports to the module that defines the class.
@@ -170,10 +171,12 @@ class _Module:
 
 
 def _types_in(view: ProjectView, source: str, data: bytes) -> ModuleTypes:
-    try:
-        tree = ast.parse(data)
-    except Exception:  # noqa: BLE001 - a module we cannot parse types nothing we can see
-        return _EMPTY
+    tree = kept_tree(data, view)  # the screens' reading, where a reader kept it (issue 37)
+    if tree is None:
+        try:
+            tree = ast.parse(data)
+        except Exception:  # noqa: BLE001 - a module we cannot parse types nothing we can see
+            return _EMPTY
     here = module_name(view, source) or ""
     names = _Names(view, source, here)
     for node in tree.body:

@@ -33,6 +33,15 @@ MODULE_LIMIT = DEFAULT_MAX_FILE_SIZE
 #: with tracemalloc), so this holds at most about 45 MB.
 PARSED_BYTES = 2 * 1024 * 1024
 
+#: The most source bytes whose `ast` readings (core.screen.Syntax) a view keeps (`kept_reading`).
+#: A project's big helper module is read by each of its readers in turn: the effects summary,
+#: its own screens, the helper screens' `doing_words` (issue 37: a gateway's 897 KB and 572 KB
+#: modules, three readings each, 0.31 s of its 0.9 s of `ast` parses in the screens). A reading
+#: takes about 28 times its source, so this holds at most about 60 MB, and none is alive while a
+#: module is parsed in part (core.partial: that check's peak is watched); a pool's workers start
+#: without them.
+READ_BYTES = 2 * 1024 * 1024
+
 
 class Exchange(Protocol):
     """The answers a pool's workers share while they run (run.board implements it)."""
@@ -74,6 +83,11 @@ class ProjectView:
         #: pool's worker; None in a process of its own): answers worth handing over, and which
         #: file each of them is analysing (`analysing`, `per_file`).
         self.exchange: Exchange | None = None
+        #: bytes -> their `ast` reading (`kept_reading`), the source bytes they hold, and how
+        #: many analyses are under way (none is kept meanwhile: `analysis`).
+        self._readings: dict = {}
+        self._reading_bytes = 0
+        self._analyses = 0
 
     def __reduce__(self):
         """A view crosses to a worker process empty, but for what it hands over (`handing`): the
@@ -206,6 +220,43 @@ class ProjectView:
         kept = self.table("parsed")
         if data not in kept and sum(map(len, kept)) + len(data) <= PARSED_BYTES:
             kept[data] = module
+
+    def kept_reading(self, data: bytes, compute: Callable | None = None, keep: bool = True):
+        """`compute()`, the standard library's reading of `data` (core.screen.read), kept while
+        the readings kept hold under READ_BYTES of source, so each reader of a module asks the
+        parser once. None is added while a file is analysed (`analysis`): its LibCST trees are
+        the run's peak. A reading is never changed by its readers. Once full, nothing is
+        evicted: the readers of a helper module come in the order the first files' screens
+        asked for it. Without `compute`, the reading kept or None; without `keep`, a reading
+        made now is not kept."""
+        kept = self._readings
+        found = kept.get(data, kept)
+        if found is not kept:
+            return found
+        if compute is None:
+            return None
+        found = compute()
+        if keep and not self._analyses and self._reading_bytes + len(data) <= READ_BYTES:
+            kept[data] = found
+            self._reading_bytes += len(data)
+        return found
+
+    @contextlib.contextmanager
+    def analysis(self) -> Iterator[None]:
+        """The block analyses a file with LibCST: no reading is kept while it runs."""
+        self._analyses += 1
+        try:
+            yield
+        finally:
+            self._analyses -= 1
+
+    def drop_readings(self) -> None:
+        """Forget the readings kept (`kept_reading`): before a module is parsed in part
+        (core.partial), so no other module's `ast` tree is alive beside its parse (issue 37: a
+        1.26 MB test module's check <= 200 MB), and before a pool forks, so no worker starts
+        with them (context-forge's peak, default `-j`: 360 MB, 463 MB with the readings)."""
+        self._readings = {}
+        self._reading_bytes = 0
 
     def stat(self, path: str) -> os.stat_result | None:
         """`os.stat(path)` (None when it fails), taken once per view: the checks of a run ask

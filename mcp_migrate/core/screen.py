@@ -25,12 +25,31 @@ from mcp_migrate.core.lazy_regex import lazy_compile
 from mcp_migrate.core.sdk import mcp_module
 
 
-def read(data: bytes, path: str = "") -> Syntax | None:
+def read(data: bytes, path: str = "", view=None, keep: bool = True) -> Syntax | None:
     """The index of a file's code, or None when the standard library's parser cannot read it
     (a syntax error, syntax newer than this Python, a bad coding cookie, nesting beyond its
     limits): then no screen can answer and every rule the byte screens let through runs.
     Before Python 3.12 a module with `type` alias statements is read with each one as the
-    assignment it is to the screens (`Syntax.exact` is then False)."""
+    assignment it is to the screens (`Syntax.exact` is then False). With the run's `view`
+    (core.project_view), the reading another reader of the same bytes made is served
+    (`ProjectView.kept_reading`), as seen from `path`, and one made now is kept for the next
+    reader unless `keep` is False: a file's own screens, whose readings hardly any other
+    reader asks for (issue 37: 1 of the 22 a gateway's screens kept; fast-agent's 18 kept,
+    566 KB of source, were 21 MB of its 101 MB peak, and none was asked for again)."""
+    if view is None:
+        return _read(data, path)
+    found = view.kept_reading(data, lambda: _read(data, path), keep)
+    return found if found is None or found.path == path else found.at(path)
+
+
+def kept_tree(data: bytes, view) -> ast.Module | None:
+    """The tree of `data` that a reading the `view` keeps (`read`) holds, where it reads the
+    file as it is (`Syntax.exact`); else None, and the caller parses the bytes itself."""
+    found = view.kept_reading(data)
+    return found.tree if found is not None and found.exact else None
+
+
+def _read(data: bytes, path: str) -> Syntax | None:
     tree = parsed(data)
     if tree is not None:
         return Syntax(tree, data, path)
@@ -97,6 +116,14 @@ class Syntax:
         #: `index`: `index_nodes(tree)`, where the caller made it from parts it had indexed already
         #: (core.alone: a definition read alone with the imports it can read).
         self._by = index_nodes(tree) if index is None else index
+
+    def at(self, path: str) -> Syntax:
+        """This reading as the screens of the file `path` see it: the same tree, index and
+        answers worked out so far (none of them depends on the path)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.path = path
+        return other
 
     def of(self, *kinds: type) -> list:
         """The nodes of these kinds (in no particular order)."""

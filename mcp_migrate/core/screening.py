@@ -173,7 +173,7 @@ def _screens(data: bytes, path: str, settings: Settings, classes: tuple) -> Scre
     audit = _may_hold_suppressions(data, settings) or _may_hold_markers(data, settings)
     if not rules or size_problem(data, settings) is not None:
         return Screened(True, rules, rules, audit, False)
-    syntax = read_syntax(data, path)
+    syntax = read_syntax(data, path, view_of(settings), keep=False)  # served, not kept
     if syntax is None:
         return Screened(True, rules, rules, audit, False)
     kept = tuple(rule for rule in rules if rule.screen_tree(syntax, settings))

@@ -96,6 +96,8 @@ def _pool_round(
     workers = kept.workers if kept is not None else workers
     broken, processes = False, None
     _parent_view = _item_view(items[pending[0]]) if pending else None
+    if _parent_view is not None and kept is None:  # forked workers would each hold its `ast` readings
+        _parent_view.drop_readings()
     try:
         if kept is not None:
             state, pool, shared = kept.state, kept.executor, kept.shared

@@ -111,7 +111,7 @@ def effects_of(data: bytes, view: ProjectView, full: bool = True) -> ModuleEffec
     if not data:
         return _EMPTY
     key = (blake2b(data, digest_size=16).digest(), full)
-    return view.remembered(_BY_BYTES, key, lambda: effects_in(data, full))
+    return view.remembered(_BY_BYTES, key, lambda: effects_in(data, full, view))
 
 
 def possible_effects(data: bytes) -> frozenset:
@@ -123,12 +123,13 @@ def possible_effects(data: bytes) -> frozenset:
     return frozenset(effect for effect, tokens in pairs if any(token in data for token in tokens))
 
 
-def effects_in(data: bytes, full: bool = True) -> ModuleEffects:
+def effects_in(data: bytes, full: bool = True, view: ProjectView | None = None) -> ModuleEffects:
     """The summary of a module's bytes. Without `full`, only ASKS and NOTIFIES, the functions that
     have one, and the module's aliases and imports: what the screens and a caller's one call away
     ask of every imported module. The parameters that make a message's method (a walk of every
     function that says `method`) and the callees are read only for the rare caller that hands a
-    method string to a project function, or follows callees (`full`)."""
+    method string to a project function, or follows callees (`full`). `view`: the run's, whose
+    reading of the bytes the module's other readers share (core.screen.read)."""
     if not data:
         return _EMPTY
     possible = possible_effects(data)
@@ -136,7 +137,7 @@ def effects_in(data: bytes, full: bool = True) -> ModuleEffects:
     building = full and b"method" in data
     if not (asking or notifying or building):
         return _EMPTY
-    syntax = read_syntax(data)
+    syntax = read_syntax(data, "", view)
     if syntax is None:
         return _EMPTY
     tree = syntax.tree

@@ -100,19 +100,19 @@ def _may_do(source: str, limit: int, tokens: tuple, screen, view: ProjectView):
         _MAY_DO,
         source,
         tokens,
-        lambda stat: _reads_as_doing(source, stat, limit, tokens, screen),
+        lambda stat: _reads_as_doing(source, stat, limit, tokens, screen, view),
         False,
         handed=True,
     )
 
 
-def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen):
+def _reads_as_doing(source: str, stat, limit: int, tokens: tuple, screen, view: ProjectView):
     """False where the module cannot hold a helper; else the names a caller must spell to run
     one (`doing_words`), or True where any of its definitions may be one."""
     data = read(source, stat, limit)
     if data is None or not any(token in data for token in tokens):
         return False
-    syntax = read_syntax(data, source)
+    syntax = read_syntax(data, source, view)
     if syntax is None:
         return True
     return doing_words(syntax.tree, data, tokens, syntax.exact, screen, source, syntax) if screen(syntax) else False
