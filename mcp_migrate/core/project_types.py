@@ -24,7 +24,7 @@ from typing import NamedTuple
 from mcp_migrate.core.byte_code import word_in
 from mcp_migrate.core.modules import absolute, from_imports, imported_module_file, module_file, module_name
 from mcp_migrate.core.project_view import MODULE_LIMIT, ProjectView, read
-from mcp_migrate.core.screen import kept_tree
+from mcp_migrate.core.screen import kept_tree, parsed
 from mcp_migrate.core.sdk import SDK_PACKAGES
 
 #: Re-exports followed from the name a file imports to the module that defines the class.
@@ -171,12 +171,12 @@ class _Module:
 
 
 def _types_in(view: ProjectView, source: str, data: bytes) -> ModuleTypes:
-    tree = kept_tree(data, view)  # the screens' reading, where a reader kept it (issue 37)
+    # The screens' reading where a reader kept it, else a parse without the cyclic collector:
+    # called in the middle of an analysis, a bare `ast.parse` had the collector scan the LibCST
+    # trees alive at every threshold (issue 37: context-forge's 93 parses here took 1.1 s).
+    tree = kept_tree(data, view) or parsed(data)
     if tree is None:
-        try:
-            tree = ast.parse(data)
-        except Exception:  # noqa: BLE001 - a module we cannot parse types nothing we can see
-            return _EMPTY
+        return _EMPTY  # a module we cannot parse types nothing we can see
     here = module_name(view, source) or ""
     names = _Names(view, source, here)
     for node in tree.body:
