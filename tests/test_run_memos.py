@@ -134,7 +134,7 @@ def test_a_view_keeps_readings_up_to_its_bound_none_while_analysing_and_drops_th
     large = b"#" * (READ_BYTES - 3) + b"\n"  # would pass the bound with the small one kept
     assert read(large, "", view).tree is not read(large, "", view).tree and kept_tree(large, view) is None
     other = b"y = 2\n"
-    with view.analysis():
+    with view.analysing("c.py"):
         assert read(other, "", view).tree is not read(other, "", view).tree
         assert read(small, "c.py", view).tree is first.tree
     assert kept_tree(other, view) is None and read(b"def (", "", view) is None

@@ -201,14 +201,6 @@ def _analyze(data: bytes, path: str, settings: Settings) -> Analysis:
     if refused is not None:  # before the gate: such a cookie hides from the gate what the parser sees
         result.findings.append(file_finding(path, IO_ERROR_CODE, refused))
         return Analysis(None, [], result)
-    with view_of(settings).analysis():  # no `ast` reading is kept beside its trees
-        return _analyze_screened(data, path, settings, result)
-
-
-def _analyze_screened(data: bytes, path: str, settings: Settings, result: FileResult) -> Analysis:
-    """`_analyze` past the encoding: the screens' answer (the view keeps it from the run's
-    screening), then LibCST. Its own frame alone holds the screens' tree, which a huge module's
-    partial parse frees before LibCST parses the rest."""
     decided = screens(data, path, settings)
     keep_screens(data, path, settings, decided)
     tree = _take_tree(decided, settings)

@@ -43,6 +43,24 @@ PARSED_BYTES = 2 * 1024 * 1024
 READ_BYTES = 2 * 1024 * 1024
 
 
+class _TreesKept:
+    """Trees kept by the bytes they were read from, for as long as their sources hold under a
+    bound (given with each tree, so a test may lower it). Once full, nothing is evicted: a run's
+    readers come again in the order of the first ones, so a least-recently-used policy would
+    evict each tree just before it is wanted."""
+
+    __slots__ = ("trees", "size")
+
+    def __init__(self) -> None:
+        self.trees: dict = {}
+        self.size = 0
+
+    def offer(self, data: bytes, tree, bound: int) -> None:
+        if data not in self.trees and self.size + len(data) <= bound:
+            self.trees[data] = tree
+            self.size += len(data)
+
+
 class Exchange(Protocol):
     """The answers a pool's workers share while they run (run.board implements it)."""
 
@@ -83,10 +101,10 @@ class ProjectView:
         #: pool's worker; None in a process of its own): answers worth handing over, and which
         #: file each of them is analysing (`analysing`, `per_file`).
         self.exchange: Exchange | None = None
-        #: bytes -> their `ast` reading (`kept_reading`), the source bytes they hold, and how
-        #: many analyses are under way (none is kept meanwhile: `analysis`).
-        self._readings: dict = {}
-        self._reading_bytes = 0
+        #: The LibCST trees (`keep_parsed`) and the `ast` readings (`kept_reading`) kept, by the
+        #: bytes they were read from; how many analyses are under way (`analysing`).
+        self._parsed = _TreesKept()
+        self._readings = _TreesKept()
         self._analyses = 0
 
     def __reduce__(self):
@@ -210,53 +228,38 @@ class ProjectView:
     def parsed(self, data: bytes):
         """The LibCST tree kept for these bytes (`keep_parsed`), or None. A tree is immutable,
         so every check of the same bytes can walk the same one."""
-        return self.table("parsed").get(data)
+        return self._parsed.trees.get(data)
 
     def keep_parsed(self, data: bytes, module) -> None:
         """Keep the tree of `data` for the view's life while the trees kept hold under
-        PARSED_BYTES of source; once full, nothing is evicted: the checks again come in the
-        order of the first ones, so a least-recently-used policy would evict each tree just
-        before it is wanted."""
-        kept = self.table("parsed")
-        if data not in kept and sum(map(len, kept)) + len(data) <= PARSED_BYTES:
-            kept[data] = module
+        PARSED_BYTES of source (`_TreesKept`: the checks again come in the order of the first
+        ones)."""
+        self._parsed.offer(data, module, PARSED_BYTES)
 
     def kept_reading(self, data: bytes, compute: Callable | None = None, keep: bool = True):
         """`compute()`, the standard library's reading of `data` (core.screen.read), kept while
         the readings kept hold under READ_BYTES of source, so each reader of a module asks the
-        parser once. None is added while a file is analysed (`analysis`): its LibCST trees are
-        the run's peak. A reading is never changed by its readers. Once full, nothing is
-        evicted: the readers of a helper module come in the order the first files' screens
-        asked for it. Without `compute`, the reading kept or None; without `keep`, a reading
-        made now is not kept."""
-        kept = self._readings
+        parser once. None is added while a file is analysed (`analysing`): its LibCST trees are
+        the run's peak. A reading is never changed by its readers (`_TreesKept`: the readers
+        of a helper module come in the order the first files' screens asked for it). Without
+        `compute`, the reading kept or None; without `keep`, a reading made now is not kept."""
+        kept = self._readings.trees
         found = kept.get(data, kept)
         if found is not kept:
             return found
         if compute is None:
             return None
         found = compute()
-        if keep and not self._analyses and self._reading_bytes + len(data) <= READ_BYTES:
-            kept[data] = found
-            self._reading_bytes += len(data)
+        if keep and not self._analyses:
+            self._readings.offer(data, found, READ_BYTES)
         return found
-
-    @contextlib.contextmanager
-    def analysis(self) -> Iterator[None]:
-        """The block analyses a file with LibCST: no reading is kept while it runs."""
-        self._analyses += 1
-        try:
-            yield
-        finally:
-            self._analyses -= 1
 
     def drop_readings(self) -> None:
         """Forget the readings kept (`kept_reading`): before a module is parsed in part
         (core.partial), so no other module's `ast` tree is alive beside its parse (issue 37: a
         1.26 MB test module's check <= 200 MB), and before a pool forks, so no worker starts
         with them (context-forge's peak, default `-j`: 360 MB, 463 MB with the readings)."""
-        self._readings = {}
-        self._reading_bytes = 0
+        self._readings = _TreesKept()
 
     def stat(self, path: str) -> os.stat_result | None:
         """`os.stat(path)` (None when it fails), taken once per view: the checks of a run ask
@@ -322,10 +325,16 @@ class ProjectView:
         if self.exchange is not None:
             self.exchange.post(name, key, answer)
 
-    def analysing(self, path: str) -> contextlib.AbstractContextManager:
+    @contextlib.contextmanager
+    def analysing(self, path: str) -> Iterator[None]:
         """The block analyses the file `path` with the rules (the other workers are told, when
-        the view has an `exchange`)."""
-        return self.exchange.analysing(path) if self.exchange is not None else contextlib.nullcontext()
+        the view has an `exchange`); no `ast` reading is kept meanwhile (`kept_reading`)."""
+        self._analyses += 1
+        try:
+            with self.exchange.analysing(path) if self.exchange is not None else contextlib.nullcontext():
+                yield
+        finally:
+            self._analyses -= 1
 
 
 def read(source: str, stat, limit: int, prefix: int = 0) -> bytes | None:
